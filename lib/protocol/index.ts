@@ -1,0 +1,6 @@
+export * from './version';
+export * from './errors';
+export * from './jsonrpc';
+export * from './rows';
+export * from './methods';
+export * from './notifications';

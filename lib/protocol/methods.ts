@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
+import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
+
+const Id = z.string().min(1).max(200);
+const Empty = z.object({}).strict();
+
+/**
+ * Every method of protocol v1 (RPC-4): params and result schemas, shared by the runtime and every client.
+ * Params are strict so a misspelt field is an error, not a silent default.
+ */
+export const methods = {
+  'auth.hello': {
+    params: z.object({ token: z.string().min(1).max(512), protocolVersion: z.number().int() }).strict(),
+    result: z.object({ protocolVersion: z.number().int(), serverVersion: z.string(), deviceId: z.string().nullable() }),
+  },
+  'pair.redeem': {
+    params: z.object({ code: z.string().min(1).max(64), deviceName: z.string().trim().min(1).max(100) }).strict(),
+    result: z.object({ token: z.string(), deviceId: z.string() }),
+  },
+  'pair.create': {
+    params: Empty.optional(),
+    result: z.object({ code: z.string(), expiresAt: z.number().int(), url: z.string() }),
+  },
+  'devices.list': {
+    params: Empty.optional(),
+    result: z.object({ devices: z.array(DeviceSchema) }),
+  },
+  'devices.revoke': {
+    params: z.object({ deviceId: Id }).strict(),
+    result: z.object({}),
+  },
+  'projects.list': {
+    params: Empty.optional(),
+    result: z.object({ projects: z.array(ProjectSchema) }),
+  },
+  'sessions.create': {
+    params: z.object({ projectId: Id, agent: AgentKindSchema, title: z.string().max(200).optional() }).strict(),
+    result: z.object({ session: SessionSchema }),
+  },
+  'sessions.list': {
+    params: z.object({ projectId: Id.optional() }).strict().optional(),
+    result: z.object({ sessions: z.array(SessionSchema) }),
+  },
+  'sessions.timeline': {
+    params: z.object({ sessionId: Id }).strict(),
+    result: z.object({ rows: z.array(TimelineRowSchema) }),
+  },
+  'sessions.delete': {
+    params: z.object({ sessionId: Id }).strict(),
+    result: z.object({}),
+  },
+  'chat.send': {
+    params: z.object({ sessionId: Id, operationId: Id, text: z.string().min(1).max(1024 * 1024) }).strict(),
+    result: z.object({ operationId: z.string(), runId: z.string(), state: MessageStateSchema }),
+  },
+  'run.cancel': {
+    params: z.object({ sessionId: Id, runId: Id }).strict(),
+    result: z.object({}),
+  },
+  'run.chatCommandOutputRead': {
+    params: z
+      .object({
+        appSessionId: Id,
+        runId: Id,
+        commandId: Id,
+        generation: z.number().int().min(1),
+        offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        length: z.number().int().min(1).max(MAX_COMMAND_OUTPUT_RANGE_BYTES),
+      })
+      .strict(),
+    result: z.object({
+      offset: z.number().int(),
+      dataBase64: z.string(),
+      byteCount: z.number().int(),
+      availableBytes: z.number().int(),
+      generation: z.number().int(),
+      complete: z.boolean(),
+      sourceIncomplete: z.boolean(),
+    }),
+  },
+} as const;
+
+export type MethodName = keyof typeof methods;
+export type MethodParams<M extends MethodName> = z.input<(typeof methods)[M]['params']>;
+export type MethodParamsParsed<M extends MethodName> = z.output<(typeof methods)[M]['params']>;
+export type MethodResult<M extends MethodName> = z.output<(typeof methods)[M]['result']>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(methods, name);
+}
+
+/** Methods a socket may call before `auth.hello` succeeds (RPC-2). */
+export const UNAUTHENTICATED_METHODS: ReadonlySet<MethodName> = new Set(['auth.hello', 'pair.redeem']);

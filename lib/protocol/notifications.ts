@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { TimelineRowSchema } from './rows';
+
+/** Server → client notifications (SES-4). */
+export const notifications = {
+  'timeline.row': z.object({ sessionId: z.string(), row: TimelineRowSchema }),
+  'sessions.changed': z.object({ sessionId: z.string(), deleted: z.boolean() }),
+} as const;
+
+export type NotificationName = keyof typeof notifications;
+export type NotificationParams<N extends NotificationName> = z.output<(typeof notifications)[N]>;

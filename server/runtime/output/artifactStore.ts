@@ -1,0 +1,277 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../store/database';
+import { conflict, invalidParams, notFound, storageError } from '../errors';
+import type { Logger } from '../log';
+import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
+import { recoverArtifact, STORAGE_FAILED_MESSAGE, type RecoveryResult } from './recoverArtifact';
+import { decideSettlement, type SettleDecision, type StreamLedger } from './settle';
+
+export const OUTPUT_FILE_SUFFIX = '.output';
+export const STAGE_FILE_SUFFIX = '.stage';
+
+/** What a timeline row shows of an artifact (OUT-1): sizes and flags, never bytes. */
+export interface OutputState {
+  byteLength: number;
+  generation: number;
+  complete: boolean;
+  sourceIncomplete: boolean;
+  storageError: string | null;
+}
+
+export interface OutputRange {
+  offset: number;
+  bytes: Buffer;
+  availableBytes: number;
+  generation: number;
+  complete: boolean;
+  sourceIncomplete: boolean;
+}
+
+export const stateOf = (row: CatalogRow): OutputState => ({
+  byteLength: row.byteLength,
+  generation: row.generation,
+  complete: row.complete,
+  sourceIncomplete: row.sourceIncomplete,
+  storageError: row.storageError,
+});
+
+const newFileName = () => crypto.randomBytes(16).toString('hex') + OUTPUT_FILE_SUFFIX;
+
+function writeFully(fd: number, bytes: Uint8Array, position: number): void {
+  for (let done = 0; done < bytes.length; ) {
+    done += fs.writeSync(fd, bytes, done, bytes.length - done, position + done);
+  }
+}
+
+/**
+ * Command-output artifacts (OUT-1…OUT-6): one file per command in `command-outputs/`, a catalog
+ * row per file, write-ahead appends and the recovery that makes them crash-safe.
+ * Every method is synchronous: an append is never half-visible to another caller.
+ */
+export class CommandOutputStore {
+  readonly catalog: OutputCatalog;
+
+  constructor(
+    db: Db,
+    readonly dir: string,
+    private readonly log: Logger,
+  ) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.catalog = new OutputCatalog(db);
+  }
+
+  private filePath(row: CatalogRow): string {
+    return path.join(this.dir, row.fileName);
+  }
+
+  /** Creates the empty artifact of a command that is starting. */
+  create(key: OutputKey, sessionId: string): OutputState {
+    const fileName = newFileName();
+    fs.closeSync(fs.openSync(path.join(this.dir, fileName), 'wx'));
+    this.catalog.insert(key, sessionId, fileName);
+    return stateOf(this.catalog.get(key)!);
+  }
+
+  state(key: OutputKey): OutputState | undefined {
+    const row = this.catalog.get(key);
+    return row && stateOf(row);
+  }
+
+  recover(key: OutputKey): RecoveryResult | undefined {
+    const result = recoverArtifact(this.catalog, this.dir, key);
+    if (result && result.outcome !== 'clean') {
+      this.log.warn('command output recovered', { runId: key.runId, commandId: key.commandId, outcome: result.outcome });
+    }
+    return result;
+  }
+
+  /**
+   * The write-ahead append (OUT-2): a pending row with the expected offset, length, generation
+   * and SHA-256, then the bytes, then one transaction that moves byte_length and deletes the
+   * pending row. A failure marks the artifact unavailable (OUT-3) and later appends are dropped.
+   * Returns false when the bytes were not stored.
+   */
+  appendWriteAhead(key: OutputKey, bytes: Buffer, sha256: Buffer): boolean {
+    const recovered = this.recover(key);
+    if (!recovered) throw notFound('No such command output.');
+    const row = recovered.row;
+    if (row.storageError || row.complete) return false;
+    const offset = row.byteLength;
+    let pendingId: number | null = null;
+    let fd: number | null = null;
+    try {
+      pendingId = this.catalog.insertPending(key, offset, bytes.length, row.generation, sha256);
+      fd = fs.openSync(this.filePath(row), 'r+');
+      writeFully(fd, bytes, offset);
+      fs.closeSync(fd);
+      fd = null;
+      if (!this.catalog.commitAppend(key, pendingId, offset, offset + bytes.length)) {
+        throw new Error('catalog length moved during an append');
+      }
+      return true;
+    } catch (error) {
+      this.failAppend(key, row, pendingId, fd, error);
+      return false;
+    }
+  }
+
+  private failAppend(key: OutputKey, row: CatalogRow, pendingId: number | null, fd: number | null, error: unknown): void {
+    this.log.error('command output append failed', {
+      runId: key.runId,
+      commandId: key.commandId,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    try {
+      if (fd !== null) fs.closeSync(fd);
+    } catch {
+      // The descriptor is unusable either way; recovery below does not need it.
+    }
+    try {
+      fs.truncateSync(this.filePath(row), row.byteLength);
+      if (pendingId !== null) this.catalog.deletePending(pendingId);
+      this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
+    } catch {
+      // The store itself is failing: the pending row stays and recovery resolves it at the next
+      // append, read or start-up.
+    }
+  }
+
+  /** Marks an artifact unavailable without an append failing (for example, the file was lost). */
+  markStorageFailed(key: OutputKey): void {
+    this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
+  }
+
+  /**
+   * One ranged read (OUT-5): bound to the owning session and to a generation the artifact
+   * still holds.
+   */
+  readOutputRange(sessionId: string, key: OutputKey, generation: number, offset: number, length: number): OutputRange {
+    const initial = this.catalog.get(key);
+    if (!initial) throw notFound('This command has no stored output.');
+    if (initial.sessionId !== sessionId) throw conflict('This command output belongs to another session.');
+    const { row, outcome } = this.recover(key)!;
+    if (generation !== row.generation) {
+      throw conflict(`Command output generation ${generation} was replaced by generation ${row.generation}; refresh the row and read again.`, {
+        generation: row.generation,
+      });
+    }
+    if (outcome === 'file-lost') throw storageError('The command output file is missing or shorter than recorded.');
+    if (offset > row.byteLength) {
+      throw invalidParams(`Offset ${offset} is past the end of the output (${row.byteLength} bytes).`, { availableBytes: row.byteLength });
+    }
+    const count = Math.min(length, row.byteLength - offset);
+    const bytes = Buffer.allocUnsafe(count);
+    if (count > 0) {
+      const fd = fs.openSync(this.filePath(row), 'r');
+      try {
+        let done = 0;
+        while (done < count) {
+          const n = fs.readSync(fd, bytes, done, count - done, offset + done);
+          if (n === 0) throw storageError('The command output file ended early.');
+          done += n;
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    return {
+      offset,
+      bytes,
+      availableBytes: row.byteLength,
+      generation: row.generation,
+      complete: row.complete,
+      sourceIncomplete: row.sourceIncomplete,
+    };
+  }
+
+  /** Applies OUT-4 at completion: keep the stream, or store the aggregate as the next generation. */
+  settleCompletedCommand(key: OutputKey, ledger: StreamLedger, aggregate: Buffer | null): { state: OutputState; decision: SettleDecision } {
+    const recovered = this.recover(key);
+    if (!recovered) throw notFound('No such command output.');
+    const row = recovered.row;
+    const decision = decideSettlement({
+      artifactBytes: row.byteLength,
+      storageFailed: row.storageError !== null,
+      ledger,
+      aggregate,
+      artifactEquals: (agg) => this.fileEquals(row, agg),
+    });
+    if (decision.action === 'replace' && aggregate) {
+      this.replaceWithAggregate(key, row, aggregate, decision.sourceIncomplete);
+    } else if (decision.action === 'keep') {
+      this.syncQuietly(row);
+      this.catalog.markComplete(key, decision.sourceIncomplete);
+    } else {
+      this.catalog.markComplete(key, true);
+    }
+    return { state: stateOf(this.catalog.get(key)!), decision };
+  }
+
+  /** Marks a command's artifact complete as it stands, when the command ended without an aggregate. */
+  closeWithoutAggregate(key: OutputKey): OutputState | undefined {
+    if (!this.recover(key)) return undefined;
+    this.catalog.markComplete(key, true);
+    return this.state(key);
+  }
+
+  private fileEquals(row: CatalogRow, expected: Buffer): boolean {
+    try {
+      return fs.readFileSync(this.filePath(row)).subarray(0, row.byteLength).equals(expected);
+    } catch {
+      return false;
+    }
+  }
+
+  private syncQuietly(row: CatalogRow): void {
+    try {
+      const fd = fs.openSync(this.filePath(row), 'r+');
+      try {
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (error) {
+      this.log.warn('command output sync failed', { file: row.fileName, reason: (error as Error).message });
+    }
+  }
+
+  /** Writes the aggregate to a stage file, renames it into place, then points the row at it (OUT-3/OUT-4). */
+  private replaceWithAggregate(key: OutputKey, row: CatalogRow, aggregate: Buffer, sourceIncomplete: boolean): void {
+    const fileName = newFileName();
+    const stage = path.join(this.dir, fileName + STAGE_FILE_SUFFIX);
+    try {
+      const fd = fs.openSync(stage, 'wx');
+      try {
+        writeFully(fd, aggregate, 0);
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(stage, path.join(this.dir, fileName));
+    } catch (error) {
+      this.log.error('storing the command aggregate failed', { runId: key.runId, reason: (error as Error).message });
+      fs.rmSync(stage, { force: true });
+      this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
+      this.catalog.markComplete(key, true);
+      return;
+    }
+    if (this.catalog.replaceGeneration(key, row.generation, fileName, aggregate.length, sourceIncomplete)) {
+      fs.rmSync(this.filePath(row), { force: true });
+    } else {
+      fs.rmSync(path.join(this.dir, fileName), { force: true });
+    }
+  }
+
+  /** Removes artifact files after the transaction that deleted their rows committed (OUT-6). */
+  removeFiles(fileNames: string[]): void {
+    for (const name of fileNames) {
+      try {
+        fs.rmSync(path.join(this.dir, name), { force: true });
+      } catch (error) {
+        this.log.warn('removing a command output file failed', { file: name, reason: (error as Error).message });
+      }
+    }
+  }
+}
