@@ -9,7 +9,9 @@ export const AGGREGATE_CAP_BYTES = 1024 * 1024;
 /** Slack allowed per delta when comparing stream counts with an aggregate (seed: 8 bytes). */
 export const LEDGER_SLACK_PER_DELTA = 8;
 
-const MARKER = /\n\.\.\. ([0-9][0-9,]*) bytes omitted \.\.\.\n/g;
+// NOTE: the closing newline is a lookahead so a marker-like line that ends the head (its last
+// newline being the real marker's first) cannot swallow the start of the real marker.
+const MARKER = /\n\.\.\. ([0-9][0-9,]*) bytes omitted \.\.\.(?=\n)/g;
 
 export function omittedMarker(omittedBytes: number): string {
   return `\n... ${omittedBytes} bytes omitted ...\n`;
@@ -31,7 +33,7 @@ export function parseAggregate(bytes: Buffer): ParsedAggregate {
   let fallback: ParsedAggregate | null = null;
   for (const match of text.matchAll(MARKER)) {
     const headBytes = match.index;
-    const tailBytes = bytes.length - headBytes - match[0].length;
+    const tailBytes = bytes.length - headBytes - match[0].length - 1;
     const omittedBytes = Number(match[1]!.replaceAll(',', ''));
     if (!Number.isSafeInteger(omittedBytes) || omittedBytes <= 0) continue;
     const parsed = { form: 'head-tail' as const, headBytes, omittedBytes, tailBytes, bytes };

@@ -1,0 +1,101 @@
+import crypto from 'node:crypto';
+import type { Device } from '../../lib/protocol/rows';
+import type { Db } from '../runtime/store/database';
+
+/** Pairing codes work once, for this long (SEC-1). */
+export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
+/** Crockford's base32 without I, L, O, U: easy to read aloud and to type on a phone. */
+const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CODE_LENGTH = 10;
+
+export const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret, 'utf8').digest();
+
+/** Codes are compared case-insensitively and without the separator people type. */
+export const normaliseCode = (code: string) => code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+
+function randomCode(): string {
+  const bytes = crypto.randomBytes(CODE_LENGTH);
+  let code = '';
+  for (const b of bytes) code += CODE_ALPHABET[b & 31];
+  return code;
+}
+
+export interface Identity {
+  /** null for the HBCODE_TOKEN used by scripts and tests. */
+  deviceId: string | null;
+}
+
+/**
+ * Devices, their hashed tokens and single-use pairing codes (RPC-2, SEC-1). Tokens and codes
+ * are stored only as SHA-256 digests; a 256-bit random token needs no slow hash.
+ */
+export class DeviceAuth {
+  private readonly stmts;
+  private readonly envTokenHash: Buffer | null;
+
+  constructor(
+    private readonly db: Db,
+    envToken: string | undefined,
+  ) {
+    this.envTokenHash = envToken ? hashSecret(envToken) : null;
+    this.stmts = {
+      insertCode: db.prepare('INSERT INTO pairing_codes (code_hash, expires_at) VALUES (?, ?)'),
+      redeemCode: db.prepare('UPDATE pairing_codes SET redeemed_at = ? WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ?'),
+      purgeCodes: db.prepare('DELETE FROM pairing_codes WHERE expires_at <= ? OR redeemed_at IS NOT NULL'),
+      insertDevice: db.prepare('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
+      deviceByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL'),
+      touchDevice: db.prepare('UPDATE devices SET last_seen_at = ? WHERE id = ?'),
+      devices: db.prepare<[], { id: string; name: string; created_at: number; last_seen_at: number | null }>(
+        'SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked_at IS NULL ORDER BY created_at',
+      ),
+      revoke: db.prepare('UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      deviceActive: db.prepare<[string], { id: string }>('SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL'),
+    };
+  }
+
+  createPairingCode(now = Date.now()): { code: string; expiresAt: number } {
+    this.stmts.purgeCodes.run(now);
+    const code = randomCode();
+    const expiresAt = now + PAIRING_CODE_TTL_MS;
+    this.stmts.insertCode.run(hashSecret(code), expiresAt);
+    return { code: `${code.slice(0, 5)}-${code.slice(5)}`, expiresAt };
+  }
+
+  /** Redeems a code once and issues the device's token. Returns null for a wrong, used or expired code. */
+  redeem(code: string, deviceName: string, now = Date.now()): { token: string; deviceId: string } | null {
+    return this.db.transaction(() => {
+      if (this.stmts.redeemCode.run(now, hashSecret(normaliseCode(code)), now).changes !== 1) return null;
+      const token = crypto.randomBytes(32).toString('base64url');
+      const deviceId = crypto.randomUUID();
+      this.stmts.insertDevice.run(deviceId, deviceName, hashSecret(token), now);
+      return { token, deviceId };
+    })();
+  }
+
+  authenticate(token: string): Identity | null {
+    const hash = hashSecret(token);
+    if (this.envTokenHash && crypto.timingSafeEqual(hash, this.envTokenHash)) return { deviceId: null };
+    const device = this.stmts.deviceByToken.get(hash);
+    if (!device) return null;
+    this.stmts.touchDevice.run(Date.now(), device.id);
+    return { deviceId: device.id };
+  }
+
+  isActive(identity: Identity): boolean {
+    return identity.deviceId === null ? this.envTokenHash !== null : this.stmts.deviceActive.get(identity.deviceId) !== undefined;
+  }
+
+  devices(currentDeviceId: string | null): Device[] {
+    return this.stmts.devices.all().map((d) => ({
+      id: d.id,
+      name: d.name,
+      createdAt: d.created_at,
+      lastSeenAt: d.last_seen_at,
+      current: d.id === currentDeviceId,
+    }));
+  }
+
+  revoke(deviceId: string): boolean {
+    return this.stmts.revoke.run(Date.now(), deviceId).changes === 1;
+  }
+}

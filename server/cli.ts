@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export interface CliOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  projectDirs: string[];
+  envToken: string | undefined;
+}
+
+export const DEFAULT_PORT = 8787;
+
+/** The per-user data folder: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const home = os.homedir();
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'HB Code');
+  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'HB Code');
+  return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'hbcode');
+}
+
+function parsePort(value: string, source: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${source} must be a port number from 0 to 65535, not "${value}".`);
+  return port;
+}
+
+/** A project folder as the runtime records it: absolute, symlinks resolved (SEC-2). */
+function canonicalProjectDir(dir: string): string {
+  let real: string;
+  try {
+    real = fs.realpathSync(path.resolve(dir));
+  } catch {
+    throw new Error(`Project folder "${dir}" does not exist.`);
+  }
+  if (!fs.statSync(real).isDirectory()) throw new Error(`Project folder "${dir}" is not a folder.`);
+  return real;
+}
+
+/** `npm start -- [--port N] [--host H] [--data-dir D] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+  });
+  const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
+  const dataDir = path.resolve(values['data-dir'] ?? (env.HBCODE_DATA_DIR || defaultDataDir(env)));
+  const dirs = positionals.length > 0 ? positionals : [cwd];
+  const projectDirs = [...new Set(dirs.map(canonicalProjectDir))];
+  return { port, host: values.host ?? '127.0.0.1', dataDir, projectDirs, envToken: env.HBCODE_TOKEN || undefined };
+}

@@ -1,0 +1,35 @@
+import { parseCli } from './cli';
+import { consoleLogger } from './runtime/log';
+import { startRuntime, startupBanner } from './startRuntime';
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseCli(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`hbcode: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const running = await startRuntime(options, consoleLogger);
+  process.stdout.write(startupBanner(running));
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(130);
+    consoleLogger.info('shutting down', { signal });
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        consoleLogger.error('shutdown failed', { reason: (error as Error).message });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`hbcode: ${(error as Error).message}\n`);
+  process.exit(1);
+});

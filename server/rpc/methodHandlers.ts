@@ -1,0 +1,90 @@
+import type { MethodName, MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
+import { PROTOCOL_VERSION } from '../../lib/protocol/version';
+import type { Identity } from '../auth/tokens';
+import { RuntimeError } from '../runtime/errors';
+import type { Runtime } from '../runtime/runtime';
+
+export const SERVER_VERSION = '0.1.0';
+
+/** What a handler knows about the socket that called it. */
+export interface CallContext {
+  identity: Identity | null;
+  /** The app origin, for links the runtime hands out. */
+  appOrigin: string;
+  authenticate(identity: Identity): void;
+}
+
+type Handler<M extends MethodName> = (params: MethodParamsParsed<M>, ctx: CallContext) => MethodResult<M> | Promise<MethodResult<M>>;
+export type MethodHandlers = { [M in MethodName]: Handler<M> };
+
+export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pair#code=${encodeURIComponent(code)}`;
+
+/** Protocol v1 over the runtime: params arrive validated, results leave typed (RPC-4). */
+export function createMethodHandlers(runtime: Runtime): MethodHandlers {
+  return {
+    'auth.hello'(params, ctx) {
+      if (params.protocolVersion !== PROTOCOL_VERSION) {
+        throw new RuntimeError(
+          'invalid_params',
+          `Protocol version mismatch: this client speaks version ${params.protocolVersion}, the runtime speaks version ${PROTOCOL_VERSION}.`,
+          { serverProtocolVersion: PROTOCOL_VERSION, clientProtocolVersion: params.protocolVersion },
+        );
+      }
+      const identity = runtime.auth.authenticate(params.token);
+      if (!identity) throw new RuntimeError('unauthorized', 'This token is not valid. Pair this device again.');
+      ctx.authenticate(identity);
+      return { protocolVersion: PROTOCOL_VERSION, serverVersion: SERVER_VERSION, deviceId: identity.deviceId };
+    },
+    'pair.redeem'(params) {
+      const redeemed = runtime.auth.redeem(params.code, params.deviceName);
+      if (!redeemed) throw new RuntimeError('unauthorized', 'This pairing code is wrong, used or expired. Ask the computer for a new one.');
+      return redeemed;
+    },
+    'pair.create'(_params, ctx) {
+      const { code, expiresAt } = runtime.auth.createPairingCode();
+      return { code, expiresAt, url: pairingUrl(ctx.appOrigin, code) };
+    },
+    'devices.list'(_params, ctx) {
+      return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null) };
+    },
+    'devices.revoke'(params) {
+      runtime.revokeDevice(params.deviceId);
+      return {};
+    },
+    'projects.list'() {
+      return { projects: runtime.projects };
+    },
+    'sessions.create'(params) {
+      return { session: runtime.createSession(params.projectId, params.agent, params.title) };
+    },
+    'sessions.list'(params) {
+      return { sessions: runtime.listSessions(params?.projectId) };
+    },
+    'sessions.timeline'(params) {
+      return { rows: runtime.timeline(params.sessionId) };
+    },
+    async 'sessions.delete'(params) {
+      await runtime.deleteSession(params.sessionId);
+      return {};
+    },
+    'chat.send'(params) {
+      return runtime.chatSend(params.sessionId, params.operationId, params.text);
+    },
+    'run.cancel'(params) {
+      runtime.cancelRun(params.sessionId, params.runId);
+      return {};
+    },
+    'run.chatCommandOutputRead'(params) {
+      const range = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
+      return {
+        offset: range.offset,
+        dataBase64: range.bytes.toString('base64'),
+        byteCount: range.bytes.length,
+        availableBytes: range.availableBytes,
+        generation: range.generation,
+        complete: range.complete,
+        sourceIncomplete: range.sourceIncomplete,
+      };
+    },
+  };
+}

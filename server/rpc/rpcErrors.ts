@@ -1,0 +1,31 @@
+import { JSONRPC_CODES, type ErrorCode } from '../../lib/protocol/errors';
+import type { RequestId } from '../../lib/protocol/jsonrpc';
+import { RuntimeError } from '../runtime/errors';
+
+export interface ErrorFrame {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: { code: number; message: string; data: { code: ErrorCode } & Record<string, unknown> };
+}
+
+export function errorFrame(id: RequestId | null, code: ErrorCode, message: string, data: Record<string, unknown> = {}, jsonrpcCode = JSONRPC_CODES[code]): ErrorFrame {
+  return { jsonrpc: '2.0', id, error: { code: jsonrpcCode, message, data: { ...data, code } } };
+}
+
+/** Renders whatever a handler threw: typed errors keep their code, anything else is internal. */
+export function frameForThrown(id: RequestId | null, thrown: unknown): { frame: ErrorFrame; internal: boolean } {
+  if (thrown instanceof RuntimeError) return { frame: errorFrame(id, thrown.code, thrown.message, thrown.data), internal: false };
+  return { frame: errorFrame(id, 'unavailable', 'The runtime could not complete this request.', {}, -32603), internal: true };
+}
+
+/** Best-effort id of a frame too large or too broken to parse, so the client can match the error. */
+export function sniffRequestId(head: string): RequestId | null {
+  const match = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,128}")/.exec(head);
+  if (!match) return null;
+  const raw = match[1]!;
+  try {
+    return JSON.parse(raw) as RequestId;
+  } catch {
+    return null;
+  }
+}

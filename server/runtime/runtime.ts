@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
+import { DeviceAuth } from '../auth/tokens';
+import type { Agent } from './agents/agent';
+import { ShellAgent } from './agents/shellAgent';
+import { notFound, unavailable } from './errors';
+import type { Logger } from './log';
+import { CommandOutputStore, type OutputRange } from './output/artifactStore';
+import { sweepOutputFolder, type SweepReport } from './output/startupSweep';
+import { ChatSendLedger, type ChatSendAnswer } from './outbox/chatSend';
+import { MIGRATIONS_DIR } from './paths';
+import { deleteSessionWithReferences } from './sessions/deleteSession';
+import { RunScheduler } from './sessions/runScheduler';
+import { SessionStore } from './sessions/sessionStore';
+import { acquireDataLock } from './store/dataLock';
+import { openDatabase, type Db } from './store/database';
+
+export interface RuntimeOptions {
+  dataDir: string;
+  /** Canonical project folders (SES-1). */
+  projectDirs: string[];
+  /** HBCODE_TOKEN, for scripts and tests (RPC-2). */
+  envToken?: string;
+  log: Logger;
+}
+
+export type RuntimeEvent =
+  | { type: 'timeline.row'; sessionId: string; row: TimelineRow }
+  | { type: 'sessions.changed'; sessionId: string; deleted: boolean }
+  | { type: 'device.revoked'; deviceId: string };
+
+const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The desktop runtime: one SQLite store, the command-output artifacts, the agents and the
+ * sessions, behind methods that the RPC layer calls with validated parameters.
+ */
+export class Runtime {
+  readonly auth: DeviceAuth;
+  readonly projects: Project[];
+  readonly startupSweep: SweepReport;
+  private readonly sessions: SessionStore;
+  private readonly outputs: CommandOutputStore;
+  private readonly outbox: ChatSendLedger;
+  private readonly scheduler: RunScheduler;
+  private readonly agents: Map<AgentKind, Agent>;
+  private readonly listeners = new Set<(event: RuntimeEvent) => void>();
+  private readonly purgeTimer: NodeJS.Timeout;
+  private closed = false;
+
+  private constructor(
+    readonly db: Db,
+    private readonly releaseLock: () => void,
+    private readonly options: RuntimeOptions,
+  ) {
+    this.auth = new DeviceAuth(db, options.envToken);
+    this.sessions = new SessionStore(db);
+    this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
+    this.outbox = new ChatSendLedger(db, this.sessions);
+    this.agents = new Map<AgentKind, Agent>([['shell', new ShellAgent()]]);
+    this.projects = this.sessions.ensureProjects(options.projectDirs);
+    this.scheduler = new RunScheduler({
+      sessions: this.sessions,
+      outputs: this.outputs,
+      outbox: this.outbox,
+      agents: this.agents,
+      projectDirectory: (id) => this.projects.find((p) => p.id === id)?.directory,
+      publish: (sessionId, row) => this.emit({ type: 'timeline.row', sessionId, row }),
+      log: options.log,
+    });
+    this.startupSweep = sweepOutputFolder(this.outputs);
+    this.outbox.purgeExpired();
+    this.scheduler.recoverAfterRestart();
+    this.purgeTimer = setInterval(() => this.outbox.purgeExpired(), LEDGER_PURGE_INTERVAL_MS);
+    this.purgeTimer.unref();
+  }
+
+  static open(options: RuntimeOptions): Runtime {
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const releaseLock = acquireDataLock(options.dataDir);
+    try {
+      const db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
+      return new Runtime(db, releaseLock, options);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+  }
+
+  subscribe(listener: (event: RuntimeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: RuntimeEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.options.log.error('event listener failed', { reason: (error as Error).message });
+      }
+    }
+  }
+
+  revokeDevice(deviceId: string): void {
+    if (!this.auth.revoke(deviceId)) throw notFound('No such device.', { deviceId });
+    this.emit({ type: 'device.revoked', deviceId });
+  }
+
+  createSession(projectId: string, agent: AgentKind, title: string | undefined): Session {
+    if (!this.projects.some((p) => p.id === projectId)) throw notFound('No such project.', { projectId });
+    const adapter = this.agents.get(agent);
+    if (!adapter || !adapter.available()) {
+      throw unavailable(`The ${agent} agent is not available on this computer.`, { agent });
+    }
+    const session = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`);
+    this.emit({ type: 'sessions.changed', sessionId: session.id, deleted: false });
+    return session;
+  }
+
+  listSessions(projectId: string | undefined): Session[] {
+    return this.sessions.sessions(projectId);
+  }
+
+  timeline(sessionId: string): TimelineRow[] {
+    if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
+    return this.sessions.timeline(sessionId);
+  }
+
+  commandRow(runId: string, commandId: string): CommandRow | undefined {
+    return this.sessions.commandRow(runId, commandId);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
+    await this.scheduler.stopSession(sessionId);
+    if (!deleteSessionWithReferences(this.db, this.sessions, this.outputs, sessionId)) {
+      throw notFound('No such session.', { sessionId });
+    }
+    this.emit({ type: 'sessions.changed', sessionId, deleted: true });
+  }
+
+  chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {
+    const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text);
+    if (outcome.created) this.scheduler.enqueue(outcome.created);
+    return outcome.answer;
+  }
+
+  cancelRun(sessionId: string, runId: string): void {
+    const run = this.sessions.run(runId);
+    if (!run || run.sessionId !== sessionId) throw notFound('No such run in this session.', { runId });
+    this.scheduler.cancel(sessionId, runId);
+  }
+
+  readCommandOutput(sessionId: string, runId: string, commandId: string, generation: number, offset: number, length: number): OutputRange {
+    return this.outputs.readOutputRange(sessionId, { runId, commandId }, generation, offset, length);
+  }
+
+  /** Stops running commands (recorded as stopped), then closes the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.purgeTimer);
+    await this.scheduler.shutdown();
+    this.db.close();
+    this.releaseLock();
+  }
+}

@@ -1,0 +1,23 @@
+import type { CommandOutputStore } from '../output/artifactStore';
+import type { Db } from '../store/database';
+import type { SessionStore } from './sessionStore';
+
+/**
+ * STO-4 / OUT-6: one transaction removes the session's catalog rows (their pending appends go by
+ * cascade), its idempotency ledger rows and the session row (runs, commands, outbox and the
+ * operation identity go by cascade). Files are removed only after the commit; an agent's own
+ * transcript is never touched.
+ */
+export function deleteSessionWithReferences(db: Db, sessions: SessionStore, outputs: CommandOutputStore, sessionId: string): boolean {
+  const deleteLedger = db.prepare('DELETE FROM remote_rpc_idempotency WHERE session_id = ?');
+  const files = db.transaction(() => {
+    if (!sessions.session(sessionId)) return null;
+    const names = outputs.catalog.deleteForSession(sessionId);
+    deleteLedger.run(sessionId);
+    sessions.deleteSessionRow(sessionId);
+    return names;
+  }).immediate();
+  if (files === null) return false;
+  outputs.removeFiles(files);
+  return true;
+}

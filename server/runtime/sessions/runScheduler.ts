@@ -1,0 +1,193 @@
+import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
+import type { Agent } from '../agents/agent';
+import type { Logger } from '../log';
+import type { CommandOutputStore } from '../output/artifactStore';
+import type { ChatSendLedger } from '../outbox/chatSend';
+import { INTERRUPTED_MESSAGE, recordCommand } from './commandRecorder';
+import { RowThrottle } from './rowThrottle';
+import { messageRowOf, type RunRecord, type SessionStore } from './sessionStore';
+
+export type AbortReason = 'cancel' | 'delete' | 'shutdown';
+
+interface ActiveRun {
+  runId: string;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+interface SessionQueue {
+  pending: string[];
+  active: ActiveRun | null;
+}
+
+export interface RunSchedulerDeps {
+  sessions: SessionStore;
+  outputs: CommandOutputStore;
+  outbox: ChatSendLedger;
+  agents: ReadonlyMap<AgentKind, Agent>;
+  projectDirectory: (projectId: string) => string | undefined;
+  publish: (sessionId: string, row: TimelineRow) => void;
+  log: Logger;
+}
+
+/**
+ * Runs each session's messages one at a time, in the order they were accepted, through the
+ * session's agent. Owns the abort controllers behind run.cancel (SES-5), session delete and
+ * shutdown, and publishes live rows through one throttle (SES-4).
+ */
+export class RunScheduler {
+  private readonly queues = new Map<string, SessionQueue>();
+  private readonly rows: RowThrottle;
+  private stopping = false;
+
+  constructor(private readonly deps: RunSchedulerDeps) {
+    this.rows = new RowThrottle((key) => this.publishCommandRow(key));
+  }
+
+  private publishCommandRow(key: string): void {
+    const [sessionId, runId, commandId] = key.split('\u0000') as [string, string, string];
+    const row = this.deps.sessions.commandRow(runId, commandId);
+    if (row) this.deps.publish(sessionId, row);
+  }
+
+  private publishMessage(runId: string): void {
+    const run = this.deps.sessions.run(runId);
+    if (run) this.deps.publish(run.sessionId, messageRowOf(run));
+  }
+
+  private queueOf(sessionId: string): SessionQueue {
+    let queue = this.queues.get(sessionId);
+    if (!queue) {
+      queue = { pending: [], active: null };
+      this.queues.set(sessionId, queue);
+    }
+    return queue;
+  }
+
+  /** Start-up: runs that were running when the runtime died failed; accepted ones are delivered now. */
+  recoverAfterRestart(): void {
+    const { sessions, outputs } = this.deps;
+    for (const command of sessions.runningCommands()) {
+      outputs.closeWithoutAggregate(command);
+      sessions.endCommand(command.runId, command.commandId, 'failed', null, INTERRUPTED_MESSAGE);
+    }
+    for (const run of sessions.runsInState('running')) sessions.setRunState(run.id, 'failed');
+    for (const runId of this.deps.outbox.undelivered()) {
+      const run = sessions.run(runId);
+      if (run) this.enqueue(run);
+    }
+  }
+
+  enqueue(run: RunRecord): void {
+    if (this.stopping) return;
+    const queue = this.queueOf(run.sessionId);
+    if (queue.active?.runId === run.id || queue.pending.includes(run.id)) return;
+    queue.pending.push(run.id);
+    this.publishMessage(run.id);
+    this.startNext(run.sessionId);
+  }
+
+  private startNext(sessionId: string): void {
+    const queue = this.queueOf(sessionId);
+    if (queue.active || this.stopping) return;
+    const runId = queue.pending.shift();
+    if (!runId) return;
+    const abort = new AbortController();
+    const active: ActiveRun = { runId, abort, done: Promise.resolve() };
+    queue.active = active;
+    active.done = this.execute(runId, abort.signal)
+      .catch((error: unknown) => {
+        this.deps.log.error('run failed', { runId, reason: error instanceof Error ? error.message : String(error) });
+      })
+      .finally(() => {
+        if (queue.active === active) queue.active = null;
+        this.startNext(sessionId);
+      });
+  }
+
+  private async execute(runId: string, signal: AbortSignal): Promise<void> {
+    const { sessions, outbox } = this.deps;
+    const run = sessions.run(runId);
+    if (!run || run.state !== 'queued') return;
+    const session = sessions.session(run.sessionId);
+    const agent = session && this.deps.agents.get(session.agent);
+    const cwd = session && this.deps.projectDirectory(session.projectId);
+    sessions.db.transaction(() => {
+      sessions.setRunState(runId, agent && cwd ? 'running' : 'failed');
+      outbox.delivered(runId);
+    })();
+    this.publishMessage(runId);
+    if (!session || !agent || !cwd) {
+      this.deps.log.warn('run has no agent or project folder', { runId });
+      return;
+    }
+    let state: 'done' | 'failed' | 'cancelled' = 'done';
+    try {
+      await agent.run({
+        runId,
+        sessionId: run.sessionId,
+        text: run.text,
+        cwd,
+        signal,
+        startCommand: (commandId, command) =>
+          recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows }, { sessionId: run.sessionId, runId, signal }, commandId, command),
+      });
+      if (signal.aborted) state = 'cancelled';
+    } catch (error) {
+      state = signal.aborted ? 'cancelled' : 'failed';
+      if (!signal.aborted) throw error;
+    } finally {
+      if (sessions.run(runId)) {
+        sessions.setRunState(runId, state);
+        this.publishMessage(runId);
+      }
+    }
+  }
+
+  /** run.cancel (SES-5): stops the running command, or drops a run that has not started. */
+  cancel(sessionId: string, runId: string): boolean {
+    const queue = this.queues.get(sessionId);
+    if (queue?.active?.runId === runId) {
+      queue.active.abort.abort('cancel' satisfies AbortReason);
+      return true;
+    }
+    const index = queue?.pending.indexOf(runId) ?? -1;
+    if (queue && index >= 0) {
+      queue.pending.splice(index, 1);
+      this.deps.sessions.db.transaction(() => {
+        this.deps.sessions.setRunState(runId, 'cancelled');
+        this.deps.outbox.delivered(runId);
+      })();
+      this.publishMessage(runId);
+      return true;
+    }
+    return false;
+  }
+
+  /** Stops everything a session runs and forgets it (session delete). */
+  async stopSession(sessionId: string): Promise<void> {
+    const queue = this.queues.get(sessionId);
+    if (!queue) return;
+    queue.pending = [];
+    if (queue.active) {
+      queue.active.abort.abort('delete' satisfies AbortReason);
+      await queue.active.done;
+    }
+    this.queues.delete(sessionId);
+    this.rows.forget((key) => key.startsWith(sessionId + '\u0000'));
+  }
+
+  /** Shutdown: running commands are stopped and recorded as such; queued runs stay queued. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    const active = [...this.queues.values()].flatMap((q) => (q.active ? [q.active] : []));
+    for (const run of active) run.abort.abort('shutdown' satisfies AbortReason);
+    await Promise.all(active.map((run) => run.done));
+    this.rows.flush();
+  }
+
+  isActive(sessionId: string, runId: string): boolean {
+    return this.queues.get(sessionId)?.active?.runId === runId;
+  }
+}
+

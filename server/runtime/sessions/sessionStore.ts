@@ -1,0 +1,223 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, TimelineRow } from '../../../lib/protocol/rows';
+import type { Db } from '../store/database';
+
+interface RawSession {
+  id: string;
+  project_id: string;
+  agent: AgentKind;
+  title: string;
+  created_at: number;
+}
+
+interface RawRun {
+  id: string;
+  session_id: string;
+  operation_id: string;
+  text: string;
+  state: MessageState;
+  seq: number;
+  created_at: number;
+}
+
+interface RawCommand {
+  run_id: string;
+  command_id: string;
+  session_id: string;
+  command: string;
+  status: CommandStatus;
+  exit_code: number | null;
+  error: string | null;
+  started_at: number;
+  ended_at: number | null;
+  byte_length: number | null;
+  generation: number | null;
+  complete: number | null;
+  source_incomplete: number | null;
+  storage_error: string | null;
+}
+
+export interface RunRecord {
+  id: string;
+  sessionId: string;
+  operationId: string;
+  text: string;
+  state: MessageState;
+  seq: number;
+  createdAt: number;
+}
+
+const toSession = (r: RawSession): Session => ({ id: r.id, projectId: r.project_id, agent: r.agent, title: r.title, createdAt: r.created_at });
+const toRun = (r: RawRun): RunRecord => ({
+  id: r.id,
+  sessionId: r.session_id,
+  operationId: r.operation_id,
+  text: r.text,
+  state: r.state,
+  seq: r.seq,
+  createdAt: r.created_at,
+});
+
+export const messageRowOf = (run: RunRecord): MessageRow => ({
+  kind: 'message',
+  id: `m:${run.id}`,
+  sessionId: run.sessionId,
+  operationId: run.operationId,
+  runId: run.id,
+  text: run.text,
+  state: run.state,
+  createdAt: run.createdAt,
+});
+
+function commandRowOf(r: RawCommand): CommandRow {
+  const error = r.error ?? r.storage_error ?? undefined;
+  return {
+    kind: 'command',
+    id: `c:${r.run_id}:${r.command_id}`,
+    sessionId: r.session_id,
+    runId: r.run_id,
+    commandId: r.command_id,
+    command: r.command,
+    status: r.status,
+    exitCode: r.exit_code,
+    byteLength: r.byte_length ?? 0,
+    generation: r.generation ?? 0,
+    complete: r.complete === null ? r.status !== 'running' : r.complete === 1,
+    sourceIncomplete: r.source_incomplete === null ? false : r.source_incomplete === 1,
+    ...(error ? { error } : {}),
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+  };
+}
+
+const COMMAND_SELECT = `SELECT c.*, o.byte_length, o.generation, o.complete, o.source_incomplete, o.storage_error
+  FROM commands c LEFT JOIN command_outputs o ON o.run_id = c.run_id AND o.command_id = c.command_id`;
+
+/** Projects, sessions, runs and commands: the rows the timeline is made of (SES-1, SES-3). */
+export class SessionStore {
+  private readonly stmts;
+
+  constructor(readonly db: Db) {
+    this.stmts = {
+      projectByDir: db.prepare<[string], Project>('SELECT id, name, directory FROM projects WHERE directory = ?'),
+      insertProject: db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)'),
+      session: db.prepare<[string], RawSession>('SELECT * FROM sessions WHERE id = ?'),
+      sessionsAll: db.prepare<[], RawSession>('SELECT * FROM sessions ORDER BY created_at DESC, id'),
+      sessionsOfProject: db.prepare<[string], RawSession>('SELECT * FROM sessions WHERE project_id = ? ORDER BY created_at DESC, id'),
+      insertSession: db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)'),
+      run: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE id = ?'),
+      runByOperation: db.prepare<[string, string], RawRun>('SELECT * FROM runs WHERE session_id = ? AND operation_id = ?'),
+      runsOfSession: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE session_id = ? ORDER BY seq'),
+      runsInState: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE state = ? ORDER BY session_id, seq'),
+      nextSeq: db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM runs WHERE session_id = ?'),
+      insertRun: db.prepare('INSERT INTO runs (id, session_id, operation_id, text, state, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      setRunState: db.prepare('UPDATE runs SET state = ?, ended_at = ? WHERE id = ?'),
+      command: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? AND c.command_id = ?`),
+      commandsOfSession: db.prepare<[string], RawCommand>(`${COMMAND_SELECT} WHERE c.session_id = ? ORDER BY c.started_at, c.rowid`),
+      commandsOfRun: db.prepare<[string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? ORDER BY c.started_at, c.rowid`),
+      runningCommands: db.prepare<[], RawCommand>(`${COMMAND_SELECT} WHERE c.status = 'running'`),
+      insertCommand: db.prepare(
+        `INSERT INTO commands (run_id, command_id, session_id, command, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
+      ),
+      endCommand: db.prepare('UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?'),
+      deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
+    };
+  }
+
+  /** Registers the folders the runtime was started with; a folder keeps its id across starts. */
+  ensureProjects(directories: string[]): Project[] {
+    return this.db.transaction(() =>
+      directories.map((directory) => {
+        const existing = this.stmts.projectByDir.get(directory);
+        if (existing) return existing;
+        const project = { id: crypto.randomUUID(), name: path.basename(directory) || directory, directory };
+        this.stmts.insertProject.run(project.id, project.name, project.directory, Date.now());
+        return project;
+      }),
+    )();
+  }
+
+  session(id: string): Session | undefined {
+    const raw = this.stmts.session.get(id);
+    return raw && toSession(raw);
+  }
+
+  sessions(projectId?: string): Session[] {
+    return (projectId ? this.stmts.sessionsOfProject.all(projectId) : this.stmts.sessionsAll.all()).map(toSession);
+  }
+
+  createSession(projectId: string, agent: AgentKind, title: string): Session {
+    const session: Session = { id: crypto.randomUUID(), projectId, agent, title, createdAt: Date.now() };
+    this.stmts.insertSession.run(session.id, projectId, agent, title, session.createdAt);
+    return session;
+  }
+
+  deleteSessionRow(id: string): void {
+    this.stmts.deleteSession.run(id);
+  }
+
+  run(id: string): RunRecord | undefined {
+    const raw = this.stmts.run.get(id);
+    return raw && toRun(raw);
+  }
+
+  runByOperation(sessionId: string, operationId: string): RunRecord | undefined {
+    const raw = this.stmts.runByOperation.get(sessionId, operationId);
+    return raw && toRun(raw);
+  }
+
+  runsInState(state: MessageState): RunRecord[] {
+    return this.stmts.runsInState.all(state).map(toRun);
+  }
+
+  insertRun(sessionId: string, operationId: string, text: string): RunRecord {
+    const { next } = this.stmts.nextSeq.get(sessionId)!;
+    const run: RunRecord = { id: crypto.randomUUID(), sessionId, operationId, text, state: 'queued', seq: next, createdAt: Date.now() };
+    this.stmts.insertRun.run(run.id, sessionId, operationId, text, run.state, run.seq, run.createdAt);
+    return run;
+  }
+
+  setRunState(runId: string, state: MessageState): void {
+    this.stmts.setRunState.run(state, state === 'queued' || state === 'running' ? null : Date.now(), runId);
+  }
+
+  insertCommand(runId: string, commandId: string, sessionId: string, command: string): void {
+    this.stmts.insertCommand.run(runId, commandId, sessionId, command, Date.now());
+  }
+
+  endCommand(runId: string, commandId: string, status: CommandStatus, exitCode: number | null, error: string | null): void {
+    this.stmts.endCommand.run(status, exitCode, error, Date.now(), runId, commandId);
+  }
+
+  commandRow(runId: string, commandId: string): CommandRow | undefined {
+    const raw = this.stmts.command.get(runId, commandId);
+    return raw && commandRowOf(raw);
+  }
+
+  commandsOfRun(runId: string): CommandRow[] {
+    return this.stmts.commandsOfRun.all(runId).map(commandRowOf);
+  }
+
+  runningCommands(): CommandRow[] {
+    return this.stmts.runningCommands.all().map(commandRowOf);
+  }
+
+  /** The session's rows in order: each message, then the commands of its run (SES-3). */
+  timeline(sessionId: string): TimelineRow[] {
+    const commandsByRun = new Map<string, CommandRow[]>();
+    for (const raw of this.stmts.commandsOfSession.all(sessionId)) {
+      const row = commandRowOf(raw);
+      const list = commandsByRun.get(row.runId);
+      if (list) list.push(row);
+      else commandsByRun.set(row.runId, [row]);
+    }
+    const rows: TimelineRow[] = [];
+    for (const raw of this.stmts.runsOfSession.all(sessionId)) {
+      const run = toRun(raw);
+      rows.push(messageRowOf(run));
+      rows.push(...(commandsByRun.get(run.id) ?? []));
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,70 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CliOptions } from './cli';
+import { createHttpServer } from './http/httpServer';
+import type { Origins } from './http/hostRouting';
+import { pairingUrl } from './rpc/methodHandlers';
+import { createRpcSocketServer } from './rpc/socketServer';
+import type { Logger } from './runtime/log';
+import { Runtime } from './runtime/runtime';
+
+export const APP_HOSTNAME = 'hbcode.localhost';
+
+export interface RunningRuntime {
+  runtime: Runtime;
+  server: http.Server;
+  origins: Origins;
+  stop(): Promise<void>;
+}
+
+/** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
+export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
+  const runtime = Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, log });
+  const origins: Origins = { app: new URL(`http://${APP_HOSTNAME}:${options.port}`), port: options.port };
+  let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
+  let ready = false;
+  const server = createHttpServer({
+    origins,
+    ready: () => ready,
+    upgradeRpc: (req, socket, head) => (rpc ? rpc.handleUpgrade(req, socket, head) : socket.destroy()),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origins.port = port;
+  origins.app = new URL(`http://${APP_HOSTNAME}:${port}`);
+  rpc = createRpcSocketServer(runtime, origins.app.origin, log);
+  ready = true;
+
+  let stopping: Promise<void> | null = null;
+  return {
+    runtime,
+    server,
+    origins,
+    stop() {
+      stopping ??= (async () => {
+        ready = false;
+        rpc?.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await runtime.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+export function startupBanner(running: RunningRuntime): string {
+  const { code, expiresAt } = running.runtime.auth.createPairingCode();
+  const minutes = Math.round((expiresAt - Date.now()) / 60_000);
+  const app = running.origins.app.origin;
+  return [
+    'HB Code runtime is ready.',
+    `  App:      ${app}`,
+    `  Pair a device (code ${code}, valid once for ${minutes} minutes): ${pairingUrl(app, code)}`,
+    ...running.runtime.projects.map((p) => `  Project:  ${p.name}  ${p.directory}`),
+    '',
+  ].join('\n');
+}
