@@ -10,6 +10,10 @@ async function main(): Promise<void> {
     process.stderr.write(`hbcode: ${(error as Error).message}\n`);
     process.exit(2);
   }
+  // NOTE: under a file-size limit the kernel sends SIGXFSZ, whose default action kills the
+  // process. Handled, the write fails with EFBIG instead and OUT-3 marks that one output
+  // unavailable while the runtime stays up.
+  if (process.platform !== 'win32') process.on('SIGXFSZ', () => {});
   const running = await startRuntime(options, consoleLogger);
   process.stdout.write(startupBanner(running));
 
