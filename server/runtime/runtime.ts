@@ -46,6 +46,8 @@ export class Runtime {
   private readonly scheduler: RunScheduler;
   private readonly agents: Map<AgentKind, Agent>;
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
+  /** Sessions whose delete is stopping their runs: they accept no new message. */
+  private readonly deleting = new Set<string>();
   private readonly purgeTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -134,14 +136,20 @@ export class Runtime {
 
   async deleteSession(sessionId: string): Promise<void> {
     if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
-    await this.scheduler.stopSession(sessionId);
-    if (!deleteSessionWithReferences(this.db, this.sessions, this.outputs, sessionId)) {
-      throw notFound('No such session.', { sessionId });
+    this.deleting.add(sessionId);
+    try {
+      await this.scheduler.stopSession(sessionId);
+      if (!deleteSessionWithReferences(this.sessions, this.outputs, this.outbox, sessionId)) {
+        throw notFound('No such session.', { sessionId });
+      }
+    } finally {
+      this.deleting.delete(sessionId);
     }
     this.emit({ type: 'sessions.changed', sessionId, deleted: true });
   }
 
   chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {
+    if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text);
     if (outcome.created) this.scheduler.enqueue(outcome.created);
     return outcome.answer;

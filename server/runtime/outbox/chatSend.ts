@@ -31,6 +31,7 @@ export class ChatSendLedger {
   private readonly ledgerGet;
   private readonly ledgerPut;
   private readonly ledgerPurge;
+  private readonly ledgerForSession;
   private readonly outboxPut;
   private readonly outboxDelete;
   private readonly outboxAll;
@@ -54,6 +55,7 @@ export class ChatSendLedger {
          response_json = excluded.response_json, expires_at = excluded.expires_at`,
     );
     this.ledgerPurge = db.prepare('DELETE FROM remote_rpc_idempotency WHERE expires_at <= ?');
+    this.ledgerForSession = db.prepare('DELETE FROM remote_rpc_idempotency WHERE session_id = ?');
     this.outboxPut = db.prepare(
       'INSERT INTO chat_outbox (session_id, operation_id, run_id, queued_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
@@ -95,6 +97,11 @@ export class ChatSendLedger {
   /** Runs accepted but never handed to their agent, in order (re-delivered at start-up). */
   undelivered(): string[] {
     return this.outboxAll.all().map((r) => r.run_id);
+  }
+
+  /** Drops a session's ledger rows; call inside the session delete transaction (STO-4). */
+  forgetSession(sessionId: string): void {
+    this.ledgerForSession.run(sessionId);
   }
 
   purgeExpired(now = Date.now()): number {

@@ -128,10 +128,16 @@ export class CommandOutputStore {
     } catch {
       // The descriptor is unusable either way; recovery below does not need it.
     }
+    // NOTE: mark the row first (OUT-3): storage that failed a write often fails the truncate too,
+    // and the failure must be on the row whatever happens next.
+    try {
+      this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
+    } catch {
+      // The database is failing as well; the pending row below still lets recovery resolve it.
+    }
     try {
       fs.truncateSync(this.filePath(row), row.byteLength);
       if (pendingId !== null) this.catalog.deletePending(pendingId);
-      this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
     } catch {
       // The store itself is failing: the pending row stays and recovery resolves it at the next
       // append, read or start-up.

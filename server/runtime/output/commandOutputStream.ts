@@ -46,10 +46,17 @@ export class CommandOutputStream {
     if (this.failed || delta.length === 0) return true;
     this.queue.push(delta);
     this.queuedBytes += delta.length;
+    this.startPump();
+    return this.queuedBytes < HIGH_WATER_BYTES;
+  }
+
+  private startPump(): void {
     this.pumping ??= this.pump().finally(() => {
       this.pumping = null;
+      // NOTE: a delta pushed after the pump's last takeBatch but before this callback ran (for
+      // example by a producer woken by onCommitted) found the pump still set; start it again.
+      if (this.queue.length > 0) this.startPump();
     });
-    return this.queuedBytes < HIGH_WATER_BYTES;
   }
 
   whenDrained(): Promise<void> {

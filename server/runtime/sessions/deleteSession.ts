@@ -1,5 +1,5 @@
 import type { CommandOutputStore } from '../output/artifactStore';
-import type { Db } from '../store/database';
+import type { ChatSendLedger } from '../outbox/chatSend';
 import type { SessionStore } from './sessionStore';
 
 /**
@@ -8,15 +8,16 @@ import type { SessionStore } from './sessionStore';
  * operation identity go by cascade). Files are removed only after the commit; an agent's own
  * transcript is never touched.
  */
-export function deleteSessionWithReferences(db: Db, sessions: SessionStore, outputs: CommandOutputStore, sessionId: string): boolean {
-  const deleteLedger = db.prepare('DELETE FROM remote_rpc_idempotency WHERE session_id = ?');
-  const files = db.transaction(() => {
-    if (!sessions.session(sessionId)) return null;
-    const names = outputs.catalog.deleteForSession(sessionId);
-    deleteLedger.run(sessionId);
-    sessions.deleteSessionRow(sessionId);
-    return names;
-  }).immediate();
+export function deleteSessionWithReferences(sessions: SessionStore, outputs: CommandOutputStore, outbox: ChatSendLedger, sessionId: string): boolean {
+  const files = sessions.db
+    .transaction(() => {
+      if (!sessions.session(sessionId)) return null;
+      const names = outputs.catalog.deleteForSession(sessionId);
+      outbox.forgetSession(sessionId);
+      sessions.deleteSessionRow(sessionId);
+      return names;
+    })
+    .immediate();
   if (files === null) return false;
   outputs.removeFiles(files);
   return true;
