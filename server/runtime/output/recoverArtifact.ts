@@ -102,9 +102,11 @@ export function recoverArtifact(catalog: OutputCatalog, dir: string, key: Output
       row.byteLength = end;
       outcome = 'committed';
     } else {
+      // NOTE: the error goes on the row before the cut: a recovery killed right after the cut
+      // would otherwise find an ordinary lost delta next time and never report the mismatch.
+      catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
       fs.truncateSync(file, row.byteLength);
       catalog.deletePending(p.id);
-      catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
       outcome = 'digest-mismatch-cut';
     }
   }
