@@ -72,6 +72,17 @@ export class RpcConnection {
     this.socket.close(code, reason);
   }
 
+  /**
+   * The device was revoked (SEC-1): frames from now on are refused at once, but the answer to the
+   * call in flight still goes out before the socket closes, since that call may be the device
+   * revoking itself, and every request gets an answer.
+   */
+  revoke(): void {
+    if (this.closed) return;
+    this.identity = null;
+    setImmediate(() => this.close(CLOSE_UNAUTHORIZED, 'device revoked'));
+  }
+
   /** Marks the socket gone (the peer closed it). */
   detach(): void {
     this.closed = true;

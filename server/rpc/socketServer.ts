@@ -5,7 +5,7 @@ import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
 import { createMethodHandlers } from './methodHandlers';
-import { CLOSE_UNAUTHORIZED, RpcConnection } from './rpcConnection';
+import { RpcConnection } from './rpcConnection';
 
 /**
  * Frames up to this size are read so that an oversize one (over MAX_FRAME_BYTES) still gets a
@@ -23,7 +23,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
     for (const connection of connections) {
       if (event.type === 'timeline.row') connection.notify('timeline.row', { sessionId: event.sessionId, row: event.row });
       else if (event.type === 'sessions.changed') connection.notify('sessions.changed', { sessionId: event.sessionId, deleted: event.deleted });
-      else if (event.type === 'device.revoked' && connection.deviceId === event.deviceId) connection.close(CLOSE_UNAUTHORIZED, 'device revoked');
+      else if (event.type === 'device.revoked' && connection.deviceId === event.deviceId) connection.revoke();
     }
   });
 
