@@ -45,6 +45,23 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
   }
 }
 
+/** Writes the parts in order at `position`, one system call for all of them when the kernel takes them whole. */
+function writeAllParts(fd: number, parts: readonly Buffer[], position: number): void {
+  if (parts.length === 1) return writeFully(fd, parts[0]!, position);
+  let written = fs.writevSync(fd, parts as Buffer[], position);
+  let offset = position + written;
+  for (const part of parts) {
+    if (written >= part.length) {
+      written -= part.length;
+      continue;
+    }
+    // A short write (a signal, a nearly full disk): finish this part and the rest one by one.
+    writeFully(fd, part.subarray(written), offset);
+    offset += part.length - written;
+    written = 0;
+  }
+}
+
 /**
  * Command-output artifacts (OUT-1…OUT-6): one file per command in `command-outputs/`, a catalog
  * row per file, write-ahead appends and the recovery that makes them crash-safe.
@@ -93,7 +110,9 @@ export class CommandOutputStore {
    * pending row. A failure marks the artifact unavailable (OUT-3) and later appends are dropped.
    * Returns false when the bytes were not stored.
    */
-  appendWriteAhead(key: OutputKey, bytes: Buffer, sha256: Buffer): boolean {
+  appendWriteAhead(key: OutputKey, bytes: Buffer | readonly Buffer[], sha256: Buffer): boolean {
+    const parts = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+    const length = parts.reduce((sum, part) => sum + part.length, 0);
     const recovered = this.recover(key);
     if (!recovered) throw notFound('No such command output.');
     const row = recovered.row;
@@ -102,12 +121,12 @@ export class CommandOutputStore {
     let pendingId: number | null = null;
     let fd: number | null = null;
     try {
-      pendingId = this.catalog.insertPending(key, offset, bytes.length, row.generation, sha256);
+      pendingId = this.catalog.insertPending(key, offset, length, row.generation, sha256);
       fd = fs.openSync(this.filePath(row), 'r+');
-      writeFully(fd, bytes, offset);
+      writeAllParts(fd, parts, offset);
       fs.closeSync(fd);
       fd = null;
-      if (!this.catalog.commitAppend(key, pendingId, offset, offset + bytes.length)) {
+      if (!this.catalog.commitAppend(key, pendingId, offset, offset + length)) {
         throw new Error('catalog length moved during an append');
       }
       return true;
@@ -207,7 +226,6 @@ export class CommandOutputStore {
     if (decision.action === 'replace' && aggregate) {
       this.replaceWithAggregate(key, row, aggregate, decision.sourceIncomplete);
     } else if (decision.action === 'keep') {
-      this.syncQuietly(row);
       this.catalog.markComplete(key, decision.sourceIncomplete);
     } else {
       this.catalog.markComplete(key, true);
@@ -230,16 +248,21 @@ export class CommandOutputStore {
     }
   }
 
-  private syncQuietly(row: CatalogRow): void {
+  /**
+   * Flushes an artifact's bytes to the disk on the thread pool, so a large output does not stall
+   * the event loop. Called before a command settles: a completed output survives power loss.
+   */
+  async syncToDisk(key: OutputKey): Promise<void> {
+    const row = this.catalog.get(key);
+    if (!row) return;
+    let handle: fs.promises.FileHandle | null = null;
     try {
-      const fd = fs.openSync(this.filePath(row), 'r+');
-      try {
-        fs.fdatasyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
+      handle = await fs.promises.open(this.filePath(row), 'r+');
+      await handle.datasync();
     } catch (error) {
       this.log.warn('command output sync failed', { file: row.fileName, reason: (error as Error).message });
+    } finally {
+      await handle?.close();
     }
   }
 
