@@ -1,3 +1,4 @@
+import { decodeBinaryFrame } from '../protocol/binaryFrame';
 import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { ErrorObjectSchema, NotificationEnvelopeSchema, ResponseEnvelopeSchema } from '../protocol/jsonrpc';
 import { methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
@@ -24,6 +25,9 @@ export class RpcError extends Error {
   }
 }
 
+/** Methods that answer bytes and accept `transfer: "binary"`. */
+export type BinaryMethodName = { [M in MethodName]: 'transfer' extends keyof MethodParams<M> ? M : never }[MethodName];
+
 type NotificationListener = <N extends NotificationName>(method: N, params: NotificationParams<N>) => void;
 
 const OPEN = 1;
@@ -34,7 +38,10 @@ const OPEN = 1;
  */
 export class RpcClient {
   private nextId = 1;
-  private readonly pending = new Map<number, { method: MethodName; resolve: (v: unknown) => void; reject: (e: RpcError) => void }>();
+  private readonly pending = new Map<
+    number,
+    { method: MethodName; binary: boolean; resolve: (v: unknown) => void; reject: (e: RpcError) => void }
+  >();
   private readonly listeners = new Set<NotificationListener>();
   private closeInfo: { code: number; reason: string } | null = null;
   readonly opened: Promise<void>;
@@ -69,11 +76,22 @@ export class RpcClient {
   }
 
   call<M extends MethodName>(method: M, ...args: undefined extends MethodParams<M> ? [params?: MethodParams<M>] : [params: MethodParams<M>]): Promise<MethodResult<M>> {
+    return this.send(method, args[0], false) as Promise<MethodResult<M>>;
+  }
+
+  /**
+   * Calls a read method with `transfer: "binary"`: the bytes arrive raw in one binary frame
+   * (lib/protocol/binaryFrame.ts) and come back as `data`; `dataBase64` is empty.
+   */
+  callBinary<M extends BinaryMethodName>(method: M, params: Omit<MethodParams<M>, 'transfer'>): Promise<{ result: MethodResult<M>; data: Uint8Array }> {
+    return this.send(method, { ...params, transfer: 'binary' }, true) as Promise<{ result: MethodResult<M>; data: Uint8Array }>;
+  }
+
+  private send(method: MethodName, params: unknown, binary: boolean): Promise<unknown> {
     if (this.closeInfo) return Promise.reject(new RpcError('closed', 'The connection is closed.'));
     const id = this.nextId++;
-    const params = args[0];
-    return new Promise<MethodResult<M>>((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { method, binary, resolve, reject });
       this.socket.send(JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }));
     });
   }
@@ -83,9 +101,14 @@ export class RpcClient {
   }
 
   private receive(data: unknown): void {
+    if (typeof data !== 'string') {
+      const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data instanceof Uint8Array ? data : null;
+      if (bytes) this.receiveBinary(bytes);
+      return;
+    }
     let message: unknown;
     try {
-      message = JSON.parse(typeof data === 'string' ? data : String(data));
+      message = JSON.parse(data);
     } catch {
       return;
     }
@@ -109,7 +132,25 @@ export class RpcClient {
       return;
     }
     const result = methods[call.method].result.safeParse(response.data.result);
-    if (result.success) call.resolve(result.data);
-    else call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`));
+    if (!result.success) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`));
+    else if (call.binary) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} without a binary frame.`));
+    else call.resolve(result.data);
+  }
+
+  private receiveBinary(frame: Uint8Array): void {
+    let decoded;
+    try {
+      decoded = decodeBinaryFrame(frame);
+    } catch {
+      return;
+    }
+    const response = ResponseEnvelopeSchema.safeParse(decoded.header);
+    if (!response.success || typeof response.data.id !== 'number' || !('result' in response.data)) return;
+    const call = this.pending.get(response.data.id);
+    if (!call) return;
+    this.pending.delete(response.data.id);
+    const result = methods[call.method].result.safeParse(response.data.result);
+    if (!result.success) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`));
+    else call.resolve(call.binary ? { result: result.data, data: decoded.data } : result.data);
   }
 }

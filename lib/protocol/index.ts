@@ -4,3 +4,4 @@ export * from './jsonrpc';
 export * from './rows';
 export * from './methods';
 export * from './notifications';
+export * from './binaryFrame';

@@ -3,6 +3,8 @@ import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
+/** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
+export const TransferSchema = z.enum(['base64', 'binary']);
 const Empty = z.object({}).strict();
 
 /**
@@ -67,6 +69,7 @@ export const methods = {
         generation: z.number().int().min(1),
         offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
         length: z.number().int().min(1).max(MAX_COMMAND_OUTPUT_RANGE_BYTES),
+        transfer: TransferSchema.optional(),
       })
       .strict(),
     result: z.object({

@@ -3,6 +3,8 @@ import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
+import { BinaryFramePool, type BinaryReply } from './binaryReply';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -14,13 +16,15 @@ export interface CallContext {
   authenticate(identity: Identity): void;
 }
 
-type Handler<M extends MethodName> = (params: MethodParamsParsed<M>, ctx: CallContext) => MethodResult<M> | Promise<MethodResult<M>>;
+type Answer<M extends MethodName> = MethodResult<M> | (MethodResult<M> extends { dataBase64: string } ? BinaryReply : never);
+type Handler<M extends MethodName> = (params: MethodParamsParsed<M>, ctx: CallContext) => Answer<M> | Promise<Answer<M>>;
 export type MethodHandlers = { [M in MethodName]: Handler<M> };
 
 export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pair#code=${encodeURIComponent(code)}`;
 
 /** Protocol v1 over the runtime: params arrive validated, results leave typed (RPC-4). */
 export function createMethodHandlers(runtime: Runtime): MethodHandlers {
+  const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
   return {
     'auth.hello'(params, ctx) {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -75,16 +79,29 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
       return {};
     },
     'run.chatCommandOutputRead'(params) {
-      const range = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
-      return {
-        offset: range.offset,
-        dataBase64: range.bytes.toString('base64'),
-        byteCount: range.bytes.length,
-        availableBytes: range.availableBytes,
-        generation: range.generation,
-        complete: range.complete,
-        sourceIncomplete: range.sourceIncomplete,
-      };
+      // Both transfers read into a pooled frame; base64 encodes from it and hands it back at once.
+      const reply = outputFrames.reserve(params.length);
+      let result;
+      try {
+        const range = runtime.readCommandOutput(
+          params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, (n) => reply.data(n),
+        );
+        result = {
+          offset: range.offset,
+          dataBase64: params.transfer === 'binary' ? '' : range.bytes.toString('base64'),
+          byteCount: range.bytes.length,
+          availableBytes: range.availableBytes,
+          generation: range.generation,
+          complete: range.complete,
+          sourceIncomplete: range.sourceIncomplete,
+        };
+      } catch (error) {
+        reply.release();
+        throw error;
+      }
+      if (params.transfer === 'binary') return reply.complete(result);
+      reply.release();
+      return result;
     },
   };
 }

@@ -6,12 +6,15 @@ import type { NotificationName, NotificationParams } from '../../lib/protocol/no
 import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import type { Logger } from '../runtime/log';
+import { BinaryReply } from './binaryReply';
 import type { CallContext, MethodHandlers } from './methodHandlers';
 import { errorFrame, frameForThrown, sniffRequestId, type ErrorFrame } from './rpcErrors';
 
 /** The transport as the protocol sees it: `ws` hides behind this (STYLE: tldraw sync-core). */
 export interface RpcSocket {
   send(text: string): void;
+  /** Sends one binary frame; `sent` runs once the frame's memory may be reused. */
+  sendBinary(frame: Buffer, sent: () => void): void;
   close(code: number, reason: string): void;
 }
 
@@ -152,7 +155,12 @@ export class RpcConnection {
     try {
       const handler = this.handlers[method] as (params: unknown, ctx: CallContext) => unknown;
       const result = await handler(checked.data, ctx);
-      this.reply({ jsonrpc: '2.0', id, result });
+      if (result instanceof BinaryReply) {
+        if (this.closed) result.release();
+        else this.socket.sendBinary(result.encode(id), () => result.release());
+      } else {
+        this.reply({ jsonrpc: '2.0', id, result });
+      }
     } catch (thrown) {
       const { frame, internal } = frameForThrown(id, thrown);
       if (internal) this.log.error('request failed', { method, reason: thrown instanceof Error ? thrown.message : String(thrown) });

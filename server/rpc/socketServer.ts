@@ -29,7 +29,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
 
   wss.on('connection', (ws: WebSocket) => {
     const connection = new RpcConnection(
-      { send: (text) => ws.send(text), close: (code, reason) => ws.close(code, reason) },
+      { send: (text) => ws.send(text), sendBinary: (frame, sent) => ws.send(frame, { binary: true }, () => sent()), close: (code, reason) => ws.close(code, reason) },
       handlers,
       appOrigin,
       log,

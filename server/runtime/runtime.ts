@@ -161,8 +161,16 @@ export class Runtime {
     this.scheduler.cancel(sessionId, runId);
   }
 
-  readCommandOutput(sessionId: string, runId: string, commandId: string, generation: number, offset: number, length: number): OutputRange {
-    return this.outputs.readOutputRange(sessionId, { runId, commandId }, generation, offset, length);
+  readCommandOutput(
+    sessionId: string,
+    runId: string,
+    commandId: string,
+    generation: number,
+    offset: number,
+    length: number,
+    allocate?: (count: number) => Buffer,
+  ): OutputRange {
+    return this.outputs.readOutputRange(sessionId, { runId, commandId }, generation, offset, length, allocate);
   }
 
   /** Stops running commands (recorded as stopped), then closes the store. */

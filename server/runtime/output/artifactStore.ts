@@ -172,7 +172,14 @@ export class CommandOutputStore {
    * One ranged read (OUT-5): bound to the owning session and to a generation the artifact
    * still holds.
    */
-  readOutputRange(sessionId: string, key: OutputKey, generation: number, offset: number, length: number): OutputRange {
+  readOutputRange(
+    sessionId: string,
+    key: OutputKey,
+    generation: number,
+    offset: number,
+    length: number,
+    allocate: (count: number) => Buffer = Buffer.allocUnsafe,
+  ): OutputRange {
     const initial = this.catalog.get(key);
     if (!initial) throw notFound('This command has no stored output.');
     if (initial.sessionId !== sessionId) throw conflict('This command output belongs to another session.');
@@ -187,7 +194,7 @@ export class CommandOutputStore {
       throw invalidParams(`Offset ${offset} is past the end of the output (${row.byteLength} bytes).`, { availableBytes: row.byteLength });
     }
     const count = Math.min(length, row.byteLength - offset);
-    const bytes = Buffer.allocUnsafe(count);
+    const bytes = allocate(count);
     if (count > 0) {
       const fd = fs.openSync(this.filePath(row), 'r');
       try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
-import { createShellSession, readWholeOutput, runShell, waitForCommand } from '../../fixtures/sessionHelpers';
+import { createShellSession, readWholeOutput, readWholeOutputBinary, runShell, waitForCommand } from '../../fixtures/sessionHelpers';
 
 describe('shell agent output through the protocol', () => {
   let runtime: RuntimeProcess;
@@ -28,6 +28,23 @@ describe('shell agent output through the protocol', () => {
     expect(row).toMatchObject({ status: 'exited', exitCode: 0, byteLength: 50 * 1024 * 1024, generation: 1, complete: true, sourceIncomplete: false });
     const bytes = await readWholeOutput(client, sessionId, row);
     expect(bytes.equals(fs.readFileSync(source))).toBe(true);
+    // The same ranges as raw binary frames (transfer: "binary"), in pages that do not divide the size.
+    const binary = await readWholeOutputBinary(client, sessionId, row, 200_000);
+    expect(binary.equals(bytes)).toBe(true);
+  });
+
+  it('OUT-5 a binary read of a missing generation is an ordinary conflict error', async () => {
+    const row = await runShell(client, sessionId, 'echo binary');
+    await expect(
+      client.callBinary('run.chatCommandOutputRead', {
+        appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation + 1, offset: 0, length: 16,
+      }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+    const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
+      appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, offset: 2, length: 16,
+    });
+    expect(result).toMatchObject({ offset: 2, byteCount: 5, availableBytes: 7, dataBase64: '' });
+    expect(Buffer.from(data).toString()).toBe('nary\n');
   });
 
   it('OUT-1 a command that prints nothing has a complete 0-byte output', async () => {
