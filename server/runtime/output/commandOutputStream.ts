@@ -7,6 +7,8 @@ import type { StreamLedger } from './settle';
 const MAX_APPEND_BYTES = 1024 * 1024;
 /** Past this many queued bytes the producer is asked to pause. */
 const HIGH_WATER_BYTES = 8 * 1024 * 1024;
+/** Committed bytes are flushed to the disk in the background every this many bytes. */
+const BACKGROUND_SYNC_BYTES = 64 * 1024 * 1024;
 
 /** One future append: the deltas it writes and the SHA-256 of their concatenation, built as they arrive. */
 interface Batch {
@@ -33,6 +35,8 @@ export class CommandOutputStream {
   private failed = false;
   private finished = false;
   private drainWaiters: (() => void)[] = [];
+  private unsyncedBytes = 0;
+  private syncing: Promise<void> | null = null;
 
   constructor(
     private readonly store: CommandOutputStore,
@@ -70,6 +74,7 @@ export class CommandOutputStream {
   async finish(aggregate: Buffer | null): Promise<OutputState> {
     this.finished = true;
     await this.flush();
+    await this.syncing;
     await this.store.syncToDisk(this.key);
     return this.store.settleCompletedCommand(this.key, this.ledger, aggregate).state;
   }
@@ -93,6 +98,17 @@ export class CommandOutputStream {
     });
   }
 
+  /**
+   * A long output is flushed to the disk while it streams, on the thread pool, so the sync at
+   * completion only has the tail left to write.
+   */
+  private syncInBackground(): void {
+    this.unsyncedBytes = 0;
+    this.syncing = this.store.syncToDisk(this.key).finally(() => {
+      this.syncing = null;
+    });
+  }
+
   private writeQueued(): void {
     this.seal();
     while (this.sealed.length > 0 && !this.failed) {
@@ -105,6 +121,7 @@ export class CommandOutputStream {
         // The artifact is gone (its session was deleted): nothing left to append to.
       }
       if (!stored) this.failed = true;
+      else this.unsyncedBytes += batch.size;
       const state = this.store.state(this.key);
       if (state) this.onCommitted(state);
     }
@@ -113,6 +130,7 @@ export class CommandOutputStream {
       this.open = null;
       this.queuedBytes = 0;
     }
+    if (this.unsyncedBytes >= BACKGROUND_SYNC_BYTES && !this.syncing) this.syncInBackground();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const wake of waiters) wake();

@@ -1,0 +1,72 @@
+/**
+ * `npm run bench [-- NAME…]`: runs the side-by-side benchmarks (SPEC section 12) one after the
+ * other, writes bench/results/<name>.json for each, and prints the table. A NAME picks the
+ * benchmarks whose file name starts with it (`perf1`, `perf2-output-read`).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { perf1OutputIngest } from './perf1-output-ingest';
+import { perf2OutputRead } from './perf2-output-read';
+import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
+import { removeAllTempDirs } from './lib/tempDirs';
+
+/** Above this CPU pressure (share of the last 10 s some task waited for a CPU) the run is flagged. */
+const BUSY_CPU_PRESSURE = 20;
+
+const BENCHMARKS: Benchmark[] = [perf1OutputIngest, perf2OutputRead];
+
+function select(names: string[]): Benchmark[] {
+  if (names.length === 0) return BENCHMARKS;
+  const chosen = BENCHMARKS.filter((b) => names.some((n) => b.name.startsWith(n)));
+  if (chosen.length === 0) throw new Error(`No benchmark matches ${names.join(', ')}. Known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  return chosen;
+}
+
+const progress = (line: string) => process.stderr.write(line + '\n');
+
+async function main(): Promise<number> {
+  const chosen = select(process.argv.slice(2));
+  const lines: Comparison[] = [];
+  for (const bench of chosen) {
+    progress(`== ${bench.name}`);
+    const before = machineLoad();
+    const busy = before.cpuPressureAvg10 === null ? before.loadAverage[0]! > os.cpus().length : before.cpuPressureAvg10 > BUSY_CPU_PRESSURE;
+    if (busy) {
+      progress(`   WARNING: the machine is busy (load average ${before.loadAverage.join(' ')}, CPU pressure ${before.cpuPressureAvg10}%): these numbers will be skewed`);
+    }
+    const started = performance.now();
+    const outcome = await bench.run(progress);
+    const seconds = (performance.now() - started) / 1000;
+    const file = writeResult(bench.name, outcome, seconds, { before, after: machineLoad() });
+    progress(`   ${bench.name} took ${seconds.toFixed(1)} s; wrote ${path.relative(process.cwd(), file)}`);
+    lines.push(...outcome.comparisons);
+  }
+  process.stdout.write('\n' + lines.map(formatComparison).join('\n') + '\n');
+  const env = environment();
+  process.stdout.write(
+    `(${env.node}, ${env.cpus} × ${env.cpuModel}, one minor page fault ≈ ${env.pageFault.microsecondsPerFault} µs, load average now ${machineLoad().loadAverage.join(' ')})\n`,
+  );
+  const missed = lines.filter((c) => verdict(c) === 'MISSED').length;
+  if (missed > 0) process.stdout.write(`${missed} target(s) missed.\n`);
+  // A missed target is a result, not a failure of the harness: the exit code stays 0.
+  return 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    removeAllTempDirs();
+    process.exit(130);
+  });
+}
+
+main().then(
+  (code) => {
+    removeAllTempDirs();
+    process.exit(code);
+  },
+  (error: unknown) => {
+    removeAllTempDirs();
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
