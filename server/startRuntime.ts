@@ -1,11 +1,14 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CliOptions } from './cli';
+import path from 'node:path';
+import { AppStatic } from './http/appStatic';
 import { createHttpServer } from './http/httpServer';
 import type { Origins } from './http/hostRouting';
 import { pairingUrl } from './rpc/methodHandlers';
 import { createRpcSocketServer } from './rpc/socketServer';
 import type { Logger } from './runtime/log';
+import { REPO_ROOT } from './runtime/paths';
 import { Runtime } from './runtime/runtime';
 
 export const APP_HOSTNAME = 'hbcode.localhost';
@@ -25,6 +28,7 @@ export async function startRuntime(options: CliOptions, log: Logger): Promise<Ru
   let ready = false;
   const server = createHttpServer({
     origins,
+    app: new AppStatic(path.join(REPO_ROOT, 'out')),
     ready: () => ready,
     upgradeRpc: (req, socket, head) => (rpc ? rpc.handleUpgrade(req, socket, head) : socket.destroy()),
   });

@@ -1,10 +1,13 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { AppStatic } from './appStatic';
 import { PLACEHOLDER_HTML } from './placeholderPage';
 import { routeHost, type Origins } from './hostRouting';
 
 export interface HttpHandlers {
   origins: Origins;
+  /** The built web app; the placeholder page is served until it exists. */
+  app: AppStatic;
   ready: () => boolean;
   /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin. */
   upgradeRpc: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -45,6 +48,10 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
       case 'app':
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           send(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }, 'Method not allowed');
+          return;
+        }
+        if (handlers.app.built) {
+          handlers.app.serve(req, res, url.pathname, COMMON_HEADERS);
           return;
         }
         send(

@@ -1,0 +1,5 @@
+import { AppShell } from '../components/AppShell';
+
+export default function Home() {
+  return <AppShell />;
+}

@@ -1,0 +1,47 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { forgetPairing, loadPairing, type DevicePairing } from '../lib/client/appDb';
+import type { Session } from '../lib/protocol/rows';
+import { ConnectionStatus } from './ConnectionStatus';
+import { PairScreen } from './PairScreen';
+import { SessionList } from './SessionList';
+import { SessionView } from './SessionView';
+import { UpdatePrompt } from './UpdatePrompt';
+import { useConnection } from './useConnection';
+
+/** The app: pairing until this device has a token, then sessions over one live connection. */
+export function AppShell() {
+  const [pairing, setPairing] = useState<DevicePairing | null | undefined>(undefined);
+  const [session, setSession] = useState<Session | null>(null);
+  const state = useConnection(pairing?.token ?? null);
+  const client = state.kind === 'open' ? state.client : null;
+
+  useEffect(() => {
+    loadPairing().then(
+      (found) => setPairing(found ?? null),
+      () => setPairing(null),
+    );
+  }, []);
+
+  async function signOut() {
+    await forgetPairing();
+    setSession(null);
+    setPairing(null);
+  }
+
+  if (pairing === undefined) return null;
+  if (pairing === null || state.kind === 'unauthorized') {
+    return <PairScreen reason={state.kind === 'unauthorized' ? state.reason : undefined} onPaired={setPairing} />;
+  }
+  return (
+    <div className="app">
+      <header className="topbar">
+        <h1>HB Code</h1>
+        <ConnectionStatus state={state} />
+        <button onClick={signOut}>Sign out</button>
+      </header>
+      <UpdatePrompt />
+      {session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />}
+    </div>
+  );
+}

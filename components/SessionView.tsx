@@ -1,0 +1,142 @@
+'use client';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { RpcClient } from '../lib/client/rpcClient';
+import type { CommandRow, Session, TimelineRow } from '../lib/protocol/rows';
+import { formatBytes, formatElapsed } from './formatting';
+import { OutputViewer } from './OutputViewer';
+
+function upsert(rows: TimelineRow[], row: TimelineRow): TimelineRow[] {
+  const index = rows.findIndex((r) => r.id === row.id);
+  if (index === -1) {
+    // A command belongs after its message; everything else goes to the end.
+    return [...rows, row];
+  }
+  const next = rows.slice();
+  next[index] = row;
+  return next;
+}
+
+function CommandSummary({ row, now }: { row: CommandRow; now: number }) {
+  const elapsed = (row.endedAt ?? now) - row.startedAt;
+  const bad = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
+  return (
+    <span className="row muted">
+      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : ''} data-status={row.status}>
+        {row.status === 'exited' ? `exit ${row.exitCode}` : row.status}
+      </span>
+      <span>{formatBytes(row.byteLength)}</span>
+      <span>{formatElapsed(Math.max(0, elapsed))}</span>
+      {row.sourceIncomplete && row.complete && <span className="pill">may be incomplete</span>}
+      {row.error && <span className="error">{row.error}</span>}
+    </span>
+  );
+}
+
+/** One session: its timeline with live command rows (SES-3, SES-4) and a composer. */
+export function SessionView({ client, session, onBack }: { client: RpcClient | null; session: Session; onBack: () => void }) {
+  const [rows, setRows] = useState<TimelineRow[]>([]);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<CommandRow | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const bottom = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!client) return;
+    let live = true;
+    const stop = client.onNotification((method, params) => {
+      if (method === 'timeline.row' && 'row' in params && params.sessionId === session.id) {
+        setRows((current) => upsert(current, params.row));
+        setOpen((current) => (current && params.row.kind === 'command' && current.id === params.row.id ? params.row : current));
+      }
+    });
+    client
+      .call('sessions.timeline', { sessionId: session.id })
+      .then((result) => live && setRows(result.rows))
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [client, session.id]);
+
+  useEffect(() => {
+    const running = rows.some((r) => r.kind === 'command' && r.status === 'running');
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [rows]);
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [rows.length]);
+
+  async function send(event?: FormEvent) {
+    event?.preventDefault();
+    const message = text.trim();
+    if (!client || message === '') return;
+    setError(null);
+    try {
+      await client.call('chat.send', { sessionId: session.id, operationId: crypto.randomUUID(), text: message });
+      setText('');
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void send();
+    }
+  }
+
+  if (open) return <OutputViewer client={client} session={session} row={open} onClose={() => setOpen(null)} />;
+
+  return (
+    <>
+      <div className="topbar" style={{ borderBottom: 'none' }}>
+        <button onClick={onBack} aria-label="Back to sessions">
+          ←
+        </button>
+        <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }}>
+          {session.title}
+        </h2>
+        <span className="pill">{session.agent}</span>
+      </div>
+      <div className="scroll" aria-label="Timeline" role="log">
+        {rows.map((row) =>
+          row.kind === 'message' ? (
+            <div key={row.id} className="card message" data-row="message">
+              <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+                {row.text}
+              </div>
+              <div className="muted">{row.state}</div>
+            </div>
+          ) : row.kind === 'command' ? (
+            <button key={row.id} className="card command list-button" data-row="command" onClick={() => setOpen(row)} style={{ display: 'block', height: 'auto' }}>
+              <div className="mono ellipsis">$ {row.command}</div>
+              <CommandSummary row={row} now={now} />
+            </button>
+          ) : (
+            <div key={row.id} className="card" data-row="settled">
+              {row.text}
+            </div>
+          ),
+        )}
+        <div ref={bottom} />
+      </div>
+      {error && (
+        <p className="error" role="alert" style={{ padding: '0 14px' }}>
+          {error}
+        </p>
+      )}
+      <form className="composer" onSubmit={send}>
+        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
+        <button className="primary" type="submit" disabled={!client || text.trim() === ''}>
+          Send
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+/// <reference lib="webworker" />
+// The app's service worker (PWA-1), compiled to /sw.js by scripts/build-app.mjs, which injects
+// the precache manifest. It never takes over by itself: the page offers the update (UpdatePrompt)
+// and sends SKIP_WAITING when the user accepts.
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
+
+cleanupOutdatedCaches();
+precacheAndRoute(self.__WB_MANIFEST);
+
+// Every navigation gets the app shell from the cache, so the app opens with the runtime stopped.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/rpc$/, /^\/healthz$/] }));
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const data = event.data as { type?: unknown } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+});

@@ -1,0 +1,112 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type http from 'node:http';
+import path from 'node:path';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+interface StaticFile {
+  file: string;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/**
+ * The app's Content-Security-Policy: scripts only from this origin, plus the exact inline
+ * bootstrap scripts of this page by hash, so injected markup cannot run code.
+ */
+function contentSecurityPolicy(html: string): string {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(INLINE_SCRIPT)) {
+    if (match[1]!.length > 0) hashes.add(`'sha256-${crypto.createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`);
+  }
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${[...hashes].join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' blob: data:",
+    "media-src 'self' blob:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function cacheControl(urlPath: string): string {
+  // Next names its build assets by content hash; everything else must be revalidated.
+  return urlPath.startsWith('/_next/static/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
+/**
+ * Serves the built web app (`out/`) on the app origin. The file table is built once at start-up,
+ * so a request path is only ever looked up, never joined onto the disk (SEC-2). `/x` serves
+ * `x.html`; an unknown path gets the app's 404 page.
+ */
+export class AppStatic {
+  private readonly files = new Map<string, StaticFile>();
+
+  constructor(readonly outDir: string) {
+    if (!fs.existsSync(path.join(outDir, 'index.html'))) return;
+    for (const file of listFiles(outDir)) {
+      const rel = '/' + path.relative(outDir, file).split(path.sep).join('/');
+      if (path.basename(rel).startsWith('.')) continue;
+      const ext = path.extname(rel);
+      const headers: Record<string, string> = { 'cache-control': cacheControl(rel) };
+      if (ext === '.html') headers['content-security-policy'] = contentSecurityPolicy(fs.readFileSync(file, 'utf8'));
+      if (rel === '/sw.js') headers['service-worker-allowed'] = '/';
+      const entry = { file, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', headers };
+      this.files.set(rel, entry);
+      if (ext === '.html') {
+        const clean = rel === '/index.html' ? '/' : rel.slice(0, -'.html'.length);
+        this.files.set(clean, entry);
+      }
+    }
+  }
+
+  get built(): boolean {
+    return this.files.size > 0;
+  }
+
+  serve(req: http.IncomingMessage, res: http.ServerResponse, urlPath: string, common: Record<string, string>): void {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      decoded = '';
+    }
+    const found = this.files.get(decoded);
+    const entry = found ?? this.files.get('/404.html');
+    if (!entry) {
+      res.writeHead(404, { ...common, 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    const body = fs.readFileSync(entry.file);
+    res.writeHead(found ? 200 : 404, { ...common, ...entry.headers, 'content-type': entry.contentType, 'content-length': String(body.length) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+}
