@@ -1,4 +1,4 @@
-/** Served on the app origin until the web app build exists (issue: the installable web app). */
+/** Served on the app origin when the web app has not been built (`npm run build`). */
 export const PLACEHOLDER_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -13,7 +13,7 @@ export const PLACEHOLDER_HTML = `<!doctype html>
 </head>
 <body>
 <h1>HB Code runtime</h1>
-<p>The runtime is running. Clients connect to the WebSocket at <code>/rpc</code> with protocol v1 (see <code>docs/protocol.md</code>).</p>
+<p>The runtime is running, but the web app has not been built: run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload. Scripts connect to the WebSocket at <code>/rpc</code> with protocol v1 (see <code>docs/protocol.md</code>).</p>
 </body>
 </html>
 `;
