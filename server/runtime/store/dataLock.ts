@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id exists (signal 0 probes without delivering anything). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

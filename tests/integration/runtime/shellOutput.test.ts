@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
-import { createShellSession, readWholeOutput, readWholeOutputBinary, runShell, waitForCommand } from '../../fixtures/sessionHelpers';
+import { createShellSession, readWholeOutput, runShell, waitForCommand } from '../../fixtures/sessionHelpers';
 
 describe('shell agent output through the protocol', () => {
   let runtime: RuntimeProcess;
@@ -29,7 +29,7 @@ describe('shell agent output through the protocol', () => {
     const bytes = await readWholeOutput(client, sessionId, row);
     expect(bytes.equals(fs.readFileSync(source))).toBe(true);
     // The same ranges as raw binary frames (transfer: "binary"), in pages that do not divide the size.
-    const binary = await readWholeOutputBinary(client, sessionId, row, 200_000);
+    const binary = await readWholeOutput(client, sessionId, row, 200_000, 'binary');
     expect(binary.equals(bytes)).toBe(true);
   });
 

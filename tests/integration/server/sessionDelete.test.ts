@@ -8,6 +8,7 @@ import type { CommandRow } from '../../../lib/protocol/rows';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
+import { processAlive } from '../../../server/runtime/store/dataLock';
 
 async function expectNotFound(call: Promise<unknown>): Promise<void> {
   const error = await call.then(
@@ -20,14 +21,7 @@ async function expectNotFound(call: Promise<unknown>): Promise<void> {
   expect((error as RpcError).code).toBe('not_found');
 }
 
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const processExists = processAlive;
 
 describe('STO-4 / OUT-6 session delete', () => {
   let dirs: RuntimeDirs;

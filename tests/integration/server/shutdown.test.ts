@@ -7,17 +7,11 @@ import type { CommandRow, TimelineRow } from '../../../lib/protocol/rows';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
+import { processAlive } from '../../../server/runtime/store/dataLock';
 
 const SHUTDOWN_ERROR = 'Stopped because the runtime shut down.';
 
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const processExists = processAlive;
 
 async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
