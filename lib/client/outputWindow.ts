@@ -1,0 +1,172 @@
+/**
+ * The part of a huge command output a viewer holds (PWA-2): a run of consecutive pages of at
+ * most 256 KiB, cut into lines at line ends. A viewer of a 10 GiB output never holds more than
+ * a few pages: scrolling past either edge adds the next page and drops the farthest one, and a
+ * jump (start, end, a position on the scrubber) starts a new window there. Byte offsets, not
+ * line numbers, are the coordinates: nobody knows how many lines 10 GiB hold until it was read.
+ */
+
+export const PAGE_BYTES = 256 * 1024;
+/** A line longer than this is shown in pieces, so one giant line cannot freeze the page. */
+export const MAX_LINE_CHARS = 8192;
+
+export interface OutputLine {
+  /** Offset of the line's first byte in the whole output. */
+  offset: number;
+  text: string;
+  /** The piece of a longer line that continues on the next row. */
+  continues: boolean;
+}
+
+interface Page {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+const NEWLINE = 10;
+
+/** The page-aligned offset of the page holding `offset`. */
+export const pageStart = (offset: number) => Math.floor(offset / PAGE_BYTES) * PAGE_BYTES;
+
+export class OutputWindow {
+  private pages: Page[] = [];
+  private cachedLines: { complete: boolean; lines: OutputLine[] } | null = null;
+
+  constructor(
+    /** Bytes in the output now (grows while the command runs). */
+    public totalBytes: number,
+    private readonly maxPages = 4,
+  ) {}
+
+  get start(): number {
+    return this.pages[0]?.offset ?? 0;
+  }
+
+  get end(): number {
+    const last = this.pages[this.pages.length - 1];
+    return last ? last.offset + last.bytes.length : 0;
+  }
+
+  get empty(): boolean {
+    return this.pages.length === 0;
+  }
+
+  get atStart(): boolean {
+    return !this.empty && this.start === 0;
+  }
+
+  get atEnd(): boolean {
+    return !this.empty && this.end >= this.totalBytes;
+  }
+
+  /** The range to read to start a window around `offset` (a jump). */
+  static pageAround(offset: number, totalBytes: number): { offset: number; length: number } {
+    const start = pageStart(Math.min(Math.max(0, offset), Math.max(0, totalBytes - 1)));
+    return { offset: start, length: Math.max(1, Math.min(PAGE_BYTES, totalBytes - start)) };
+  }
+
+  /** The next range to read after the window, or null at the end. */
+  nextRange(): { offset: number; length: number } | null {
+    if (this.empty || this.end >= this.totalBytes) return null;
+    return { offset: this.end, length: Math.min(PAGE_BYTES, this.totalBytes - this.end) };
+  }
+
+  /** The range to read before the window, or null at the start. */
+  previousRange(): { offset: number; length: number } | null {
+    if (this.empty || this.start === 0) return null;
+    const offset = Math.max(0, pageStart(this.start - 1));
+    return { offset, length: this.start - offset };
+  }
+
+  /** Replaces the window with one page (after a jump). */
+  reset(offset: number, bytes: Uint8Array): void {
+    this.pages = [{ offset, bytes }];
+    this.cachedLines = null;
+  }
+
+  /**
+   * Adds a page that touches the window at either edge. Returns which side was dropped to stay
+   * within `maxPages`, so the viewer can keep the visible line still.
+   */
+  add(offset: number, bytes: Uint8Array): 'none' | 'dropped-start' | 'dropped-end' | 'ignored' {
+    if (this.empty) {
+      this.reset(offset, bytes);
+      return 'none';
+    }
+    this.cachedLines = null;
+    if (offset === this.end) {
+      const last = this.pages[this.pages.length - 1]!;
+      // A short last page of a running command is extended, not duplicated.
+      if (last.bytes.length < PAGE_BYTES && last.offset + last.bytes.length === offset) {
+        const merged = new Uint8Array(last.bytes.length + bytes.length);
+        merged.set(last.bytes);
+        merged.set(bytes, last.bytes.length);
+        this.pages[this.pages.length - 1] = { offset: last.offset, bytes: merged };
+      } else {
+        this.pages.push({ offset, bytes });
+      }
+      if (this.pages.length > this.maxPages) {
+        this.pages.shift();
+        return 'dropped-start';
+      }
+      return 'none';
+    }
+    if (offset + bytes.length === this.start) {
+      this.pages.unshift({ offset, bytes });
+      if (this.pages.length > this.maxPages) {
+        this.pages.pop();
+        return 'dropped-end';
+      }
+      return 'none';
+    }
+    return 'ignored';
+  }
+
+  /**
+   * The window's lines. A window that does not start at byte 0 begins at its first line start
+   * (the line cut by the page boundary belongs to the page before); a window that does not reach
+   * the end of a complete output ends at its last newline, because the rest of that line is on
+   * the next page. Offsets are exact, so a position survives pages coming and going.
+   */
+  lines(complete: boolean): OutputLine[] {
+    if (this.cachedLines?.complete === complete) return this.cachedLines.lines;
+    const bytes = this.joined();
+    let from = 0;
+    if (this.start > 0) {
+      const firstNewline = bytes.indexOf(NEWLINE);
+      // One line longer than the whole window: show it from here rather than nothing.
+      if (firstNewline !== -1 && firstNewline < bytes.length - 1) from = firstNewline + 1;
+    }
+    let to = bytes.length;
+    const reachesEnd = this.end >= this.totalBytes && complete;
+    if (!reachesEnd) {
+      const lastNewline = bytes.lastIndexOf(NEWLINE);
+      if (lastNewline >= from) to = lastNewline + 1;
+    }
+    const lines: OutputLine[] = [];
+    const decoder = new TextDecoder();
+    let lineStart = from;
+    while (lineStart < to) {
+      let lineEnd = bytes.indexOf(NEWLINE, lineStart);
+      if (lineEnd === -1 || lineEnd >= to) lineEnd = to;
+      const text = decoder.decode(bytes.subarray(lineStart, lineEnd));
+      if (text.length <= MAX_LINE_CHARS) {
+        lines.push({ offset: this.start + lineStart, text, continues: false });
+      } else {
+        for (let i = 0; i < text.length; i += MAX_LINE_CHARS) {
+          lines.push({ offset: this.start + lineStart, text: text.slice(i, i + MAX_LINE_CHARS), continues: i + MAX_LINE_CHARS < text.length });
+        }
+      }
+      lineStart = lineEnd + 1;
+    }
+    this.cachedLines = { complete, lines };
+    return lines;
+  }
+
+  private joined(): Uint8Array {
+    if (this.pages.length === 1) return this.pages[0]!.bytes;
+    const out = new Uint8Array(this.end - this.start);
+    for (const page of this.pages) out.set(page.bytes, page.offset - this.start);
+    return out;
+  }
+}
