@@ -1,12 +1,16 @@
 'use client';
+// First: configures zod before any schema is built (see the file).
+import '../lib/client/zodWithoutEval';
 import { useEffect, useState } from 'react';
 import { forgetPairing, loadPairing, type DevicePairing } from '../lib/client/appDb';
+import { clearReadCache } from '../lib/client/readCache';
 import type { Session } from '../lib/protocol/rows';
-import { ConnectionStatus } from './ConnectionStatus';
+import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { PairScreen } from './PairScreen';
 import { SessionList } from './SessionList';
 import { SessionView } from './SessionView';
 import { UpdatePrompt } from './UpdatePrompt';
+import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
 
 /** The app: pairing until this device has a token, then sessions over one live connection. */
@@ -15,6 +19,7 @@ export function AppShell() {
   const [session, setSession] = useState<Session | null>(null);
   const state = useConnection(pairing?.token ?? null);
   const client = state.kind === 'open' ? state.client : null;
+  useOutboxSender(client);
 
   useEffect(() => {
     loadPairing().then(
@@ -25,6 +30,7 @@ export function AppShell() {
 
   async function signOut() {
     await forgetPairing();
+    await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
     setSession(null);
     setPairing(null);
   }
@@ -40,6 +46,7 @@ export function AppShell() {
         <ConnectionStatus state={state} />
         <button onClick={signOut}>Sign out</button>
       </header>
+      <OfflineBanner state={state} />
       <UpdatePrompt />
       {session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />}
     </div>

@@ -18,3 +18,18 @@ export function ConnectionStatus({ state }: { state: ConnectionState }) {
     </span>
   );
 }
+
+/** The runtime cannot be reached now; a first attempt still under way does not count, so no flash. */
+function isShowingSaved(state: ConnectionState): boolean {
+  return state.kind === 'waiting' || state.kind === 'offline' || (state.kind === 'connecting' && state.attempt > 0);
+}
+
+/** The visible offline state (PWA-3): what is on screen comes from this device, not the computer. */
+export function OfflineBanner({ state }: { state: ConnectionState }) {
+  if (!isShowingSaved(state)) return null;
+  return (
+    <div className="offline-banner" role="note" data-testid="offline-banner">
+      Offline — showing what this device saved
+    </div>
+  );
+}

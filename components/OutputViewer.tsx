@@ -1,126 +1,364 @@
 'use client';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { parseAnsiLine, type AnsiSegment, type AnsiStyle } from '../lib/client/ansi';
+import { OutputWindow } from '../lib/client/outputWindow';
+import { encodeQuery, findNext, findPrevious } from '../lib/client/outputSearch';
+import { readOutputPage } from '../lib/client/readOutputPage';
 import { RpcError, type RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
 import { formatBytes } from './formatting';
+import { OutputLineView } from './OutputLines';
 
 const LINE_HEIGHT = 20;
+/** Lines from either edge of the window at which the next page is read. */
+const EDGE_LINES = 150;
+const SCRUBBER_STEPS = 10_000;
 
-interface Loaded {
-  /** Byte offset of the first line shown. */
-  start: number;
-  /** Byte offset just past the last complete line read. */
-  end: number;
-  lines: string[];
-  /** Bytes after `end` that do not end in a newline yet. */
-  carry: Uint8Array;
-}
-
-const empty = (start: number): Loaded => ({ start, end: start, lines: [], carry: new Uint8Array(0) });
-
-/** Splits a page into whole lines, keeping the unfinished last line for the next page. */
-function appendPage(loaded: Loaded, bytes: Uint8Array, final: boolean): Loaded {
-  const joined = new Uint8Array(loaded.carry.length + bytes.length);
-  joined.set(loaded.carry);
-  joined.set(bytes, loaded.carry.length);
-  const lastNewline = joined.lastIndexOf(10);
-  const cut = final ? joined.length : lastNewline + 1;
-  const text = new TextDecoder().decode(joined.subarray(0, cut));
-  const lines = text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');
-  return { start: loaded.start, end: loaded.end + cut, lines: loaded.lines.concat(lines), carry: joined.slice(cut) };
-}
+type Range = { offset: number; length: number };
 
 /**
- * A command's output, read in 256 KiB pages as you scroll (OUT-5), virtualized. A generation
- * conflict refreshes from the row's new generation.
+ * A command's output of any size (PWA-2). It holds a window of at most four 256 KiB pages
+ * (lib/client/outputWindow.ts), virtualized; scrolling near an edge reads the next page and drops
+ * the farthest, keeping the visible line still. The scrubber, Start, End and Find jump by byte
+ * offset, so a 10 GiB output needs no element taller than the window. A running command's tail is
+ * followed; a replaced generation (conflict) re-reads at the same place.
  */
 export function OutputViewer({ client, session, row, onClose }: { client: RpcClient | null; session: Session; row: CommandRow; onClose: () => void }) {
-  const [loaded, setLoaded] = useState<Loaded>(() => empty(0));
+  const win = useRef(new OutputWindow(row.byteLength));
+  const [version, rerender] = useReducer((n: number) => n + 1, 0);
   const [generation, setGeneration] = useState(row.generation);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [unsaved, setUnsaved] = useState(false);
+  const [follow, setFollow] = useState(!row.complete);
+  const [wrap, setWrap] = useState(false);
+  const [query, setQuery] = useState('');
+  const [findState, setFindState] = useState<string | null>(null);
+  const [scrubbing, setScrubbing] = useState<number | null>(null);
+  const busy = useRef(false);
+  /** A jump is reading its pages: the edge reads wait, or they would anchor to the old view. */
+  const jumping = useRef(false);
+  const pendingScroll = useRef<{ offset: number; align: 'start' | 'end' | 'center'; delta?: number } | null>(null);
   const parent = useRef<HTMLDivElement>(null);
-  const available = row.byteLength;
-  const virtualizer = useVirtualizer({ count: loaded.lines.length, getScrollElement: () => parent.current, estimateSize: () => LINE_HEIGHT, overscan: 30 });
+  const findAbort = useRef<AbortController | null>(null);
+  const total = Math.max(row.byteLength, win.current.totalBytes);
 
-  useEffect(() => {
-    if (row.generation !== generation) {
-      setGeneration(row.generation);
-      setLoaded(empty(0));
-    }
-  }, [row.generation, generation]);
+  const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]); // eslint-disable-line react-hooks/exhaustive-deps
+  const segments = useMemo(() => {
+    let style: AnsiStyle = {};
+    return lines.map((line): AnsiSegment[] => {
+      const parsed = parseAnsiLine(line.text, style);
+      style = parsed.style;
+      return parsed.segments;
+    });
+  }, [lines]);
 
-  const readMore = useCallback(async () => {
-    if (!client || busy) return;
-    const offset = loaded.end + loaded.carry.length;
-    if (offset >= available && !(offset === available && loaded.carry.length > 0 && row.complete)) return;
-    setBusy(true);
-    try {
-      const length = Math.max(1, Math.min(MAX_COMMAND_OUTPUT_RANGE_BYTES, available - offset));
-      const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
-        appSessionId: session.id,
-        runId: row.runId,
-        commandId: row.commandId,
-        generation,
-        offset,
-        length,
-      });
-      const final = row.complete && offset + result.byteCount >= result.availableBytes;
-      setLoaded((current) => (current.end + current.carry.length === offset ? appendPage(current, data, final) : current));
-    } catch (e) {
-      if (e instanceof RpcError && e.code === 'conflict' && typeof e.data.generation === 'number') {
-        setGeneration(e.data.generation);
-        setLoaded(empty(0));
-      } else {
-        setError((e as Error).message);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => LINE_HEIGHT,
+    overscan: 40,
+    measureElement: wrap ? (element) => element.getBoundingClientRect().height : undefined,
+  });
+
+  /** Reads one range; `reset` starts a new window there. */
+  const load = useCallback(
+    async (range: Range, mode: 'reset' | 'add'): Promise<boolean> => {
+      if (busy.current) return false;
+      busy.current = true;
+      try {
+        const page = await readOutputPage(client, { sessionId: session.id, row, generation, offset: range.offset, length: Math.max(1, range.length) });
+        if (!page) {
+          setUnsaved(true);
+          return false;
+        }
+        setUnsaved(false);
+        win.current.totalBytes = Math.max(win.current.totalBytes, page.availableBytes);
+        if (mode === 'reset') win.current.reset(range.offset, page.bytes);
+        else if (win.current.add(range.offset, page.bytes) === 'ignored') return false;
+        rerender();
+        return true;
+      } catch (e) {
+        if (e instanceof RpcError && e.code === 'conflict' && typeof e.data.generation === 'number' && e.data.generation !== generation) {
+          // The agent's aggregate replaced the output: read the new generation from the same place.
+          pendingScroll.current = { offset: win.current.start, align: 'start' };
+          win.current = new OutputWindow(row.byteLength);
+          setGeneration(e.data.generation);
+        } else {
+          setError((e as Error).message);
+        }
+        return false;
+      } finally {
+        busy.current = false;
       }
-    } finally {
-      setBusy(false);
+    },
+    [client, session.id, row, generation],
+  );
+
+  const jumpTo = useCallback(
+    async (offset: number, align: 'start' | 'end' | 'center') => {
+      const target = Math.min(Math.max(0, offset), Math.max(0, total - 1));
+      const w = win.current;
+      if (!w.empty && target >= w.start && target < w.end) {
+        pendingScroll.current = { offset: target, align };
+        rerender();
+        return;
+      }
+      if (total === 0) return;
+      jumping.current = true;
+      try {
+        pendingScroll.current = { offset: target, align };
+        if (await load(OutputWindow.pageAround(target, total), 'reset')) {
+          // Context on the far side of the target, so the view around it is full.
+          const more = align === 'start' ? win.current.nextRange() : win.current.previousRange();
+          if (more) {
+            pendingScroll.current = { offset: target, align };
+            await load(more, 'add');
+          }
+        }
+      } finally {
+        jumping.current = false;
+        // The pending scroll waits for the jump's last page; render once more to apply it.
+        rerender();
+      }
+    },
+    [load, total],
+  );
+
+  // First read: a running command opens at its tail, a finished one at its start.
+  useEffect(() => {
+    if (!win.current.empty || total === 0) return;
+    void jumpTo(row.complete ? 0 : total - 1, row.complete ? 'start' : 'end');
+  }, [generation, total, row.complete, jumpTo]);
+
+  // Apply a pending scroll once the lines it refers to are rendered. `version` is a dependency of
+  // its own: a jump inside the window changes no line, only where to show them.
+  useLayoutEffect(() => {
+    const pending = pendingScroll.current;
+    if (!pending || lines.length === 0 || jumping.current) return;
+    pendingScroll.current = null;
+    let index = lines.findIndex((line) => line.offset > pending.offset) - 1;
+    if (index < 0) index = lines[0]!.offset > pending.offset ? 0 : lines.length - 1;
+    const box = parent.current;
+    if (wrap || !box) {
+      virtualizer.scrollToIndex(index, { align: pending.align });
+      return;
     }
-  }, [client, busy, loaded, available, row, session.id, generation]);
+    // Lines have one height without wrapping: place the line exactly.
+    const top = index * LINE_HEIGHT;
+    const want =
+      pending.delta !== undefined
+        ? top - pending.delta
+        : pending.align === 'start'
+          ? top
+          : pending.align === 'end'
+            ? top + LINE_HEIGHT - box.clientHeight
+            : top - (box.clientHeight - LINE_HEIGHT) / 2;
+    box.scrollTop = want;
+    // NOTE: the browser reports a programmatic scroll a frame later; tell the virtualizer now, so
+    // it renders the lines at the new position in this frame instead of one blank frame.
+    box.dispatchEvent(new Event('scroll'));
+  }, [lines, version, virtualizer, wrap]);
 
   const items = virtualizer.getVirtualItems();
-  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : -1;
-  useEffect(() => {
-    if (lastIndex >= loaded.lines.length - 50) void readMore();
-  }, [lastIndex, loaded.lines.length, readMore]);
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
 
-  async function jumpToEnd() {
-    const start = Math.max(0, available - MAX_COMMAND_OUTPUT_RANGE_BYTES);
-    setLoaded(empty(start));
-    requestAnimationFrame(() => virtualizer.scrollToIndex(Number.MAX_SAFE_INTEGER, { align: 'end' }));
+  /** Keeps the line at the top of the view still while pages come and go above it. */
+  const anchorTop = useCallback(() => {
+    const first = lines[firstIndex];
+    if (!first || !parent.current) return;
+    pendingScroll.current = { offset: first.offset, align: 'start', delta: firstIndex * LINE_HEIGHT - parent.current.scrollTop };
+  }, [lines, firstIndex]);
+
+  // Scrolling near an edge reads the next page that way.
+  useEffect(() => {
+    const w = win.current;
+    if (w.empty || busy.current || jumping.current || scrubbing !== null) return;
+    if (lastIndex >= lines.length - EDGE_LINES && !w.atEnd) {
+      const next = w.nextRange();
+      if (next) {
+        anchorTop();
+        void load(next, 'add');
+      }
+    } else if (firstIndex <= EDGE_LINES && !w.atStart) {
+      const previous = w.previousRange();
+      if (previous) {
+        anchorTop();
+        void load(previous, 'add');
+      }
+    }
+  }, [firstIndex, lastIndex, lines.length, load, anchorTop, scrubbing]);
+
+  // Follow a running command: new bytes at the end are read and the view stays at the bottom.
+  useEffect(() => {
+    win.current.totalBytes = Math.max(win.current.totalBytes, row.byteLength);
+    if (!follow || win.current.empty) return;
+    const next = win.current.nextRange();
+    void (async () => {
+      if (next) await load(next, 'add');
+      pendingScroll.current = { offset: Number.MAX_SAFE_INTEGER, align: 'end' };
+      rerender();
+    })();
+  }, [row.byteLength, row.complete, follow, load]);
+
+  // The generation changed under us (the row says so): start over at the same place.
+  useEffect(() => {
+    if (row.generation !== generation) {
+      pendingScroll.current = { offset: win.current.start, align: 'start' };
+      win.current = new OutputWindow(row.byteLength);
+      setGeneration(row.generation);
+    }
+  }, [row.generation, row.byteLength, generation]);
+
+  // The scrubber commits a position once it rests for a moment (drag, keys or a typed value).
+  useEffect(() => {
+    if (scrubbing === null) return;
+    const timer = setTimeout(() => {
+      setFollow(false);
+      void jumpTo(Math.floor((scrubbing / SCRUBBER_STEPS) * total), 'start').finally(() => setScrubbing(null));
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [scrubbing, jumpTo, total]);
+
+  const position = scrubbing ?? (total > 0 && lines[firstIndex] ? Math.round((lines[firstIndex]!.offset / total) * SCRUBBER_STEPS) : 0);
+
+  async function find(direction: 'next' | 'previous') {
+    if (!query) return;
+    findAbort.current?.abort();
+    const abort = new AbortController();
+    findAbort.current = abort;
+    setFindState('Searching…');
+    const read = async (offset: number, length: number) => {
+      const page = await readOutputPage(client, { sessionId: session.id, row, generation, offset, length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES) });
+      if (!page) throw new Error('Part of this output is not saved on this device.');
+      return page.bytes;
+    };
+    const here = lines[firstIndex]?.offset ?? 0;
+    try {
+      const needle = encodeQuery(query);
+      const at =
+        direction === 'next'
+          ? await findNext(read, total, needle, here + 1, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
+          : await findPrevious(read, needle, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
+      if (abort.signal.aborted) return;
+      if (at === null) {
+        setFindState(direction === 'next' ? 'No more matches below.' : 'No more matches above.');
+        return;
+      }
+      setFindState(null);
+      setFollow(false);
+      await jumpTo(at, 'start');
+    } catch (e) {
+      if (!abort.signal.aborted) setFindState((e as Error).message);
+    }
   }
 
+  function onFindKey(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void find(event.shiftKey ? 'previous' : 'next');
+    } else if (event.key === 'Escape') {
+      setQuery('');
+      findAbort.current?.abort();
+    }
+  }
+
+  function onScroll() {
+    const el = parent.current;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < LINE_HEIGHT;
+    if (follow && !atBottom && win.current.atEnd) setFollow(false);
+  }
+
+  async function copyShown() {
+    const text = lines.map((line) => line.text + (line.continues ? '' : '\n')).join('');
+    await navigator.clipboard.writeText(text);
+  }
+
+  const shownFrom = lines[0]?.offset ?? 0;
   return (
     <>
-      <div className="topbar" style={{ borderBottom: 'none' }}>
+      <div className="topbar" style={{ borderBottom: 'none', flexWrap: 'wrap' }}>
         <button onClick={onClose} aria-label="Back to timeline">
           ←
         </button>
-        <div className="grow ellipsis mono">$ {row.command}</div>
-        <span className="muted">{formatBytes(available)}</span>
-        <button onClick={() => { setLoaded(empty(0)); virtualizer.scrollToIndex(0); }}>Start</button>
-        <button onClick={jumpToEnd}>End</button>
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div ref={parent} className="scroll mono" style={{ padding: 0 }} data-testid="output" tabIndex={0} aria-label="Command output">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => (
-            <div
-              key={item.key}
-              data-line={item.index}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: LINE_HEIGHT, transform: `translateY(${item.start}px)`, whiteSpace: 'pre', padding: '0 12px' }}
-            >
-              {loaded.lines[item.index]}
-            </div>
-          ))}
+        <div className="grow ellipsis mono" style={{ minWidth: 120 }}>
+          $ {row.command}
         </div>
+        <span className="muted" data-testid="output-size">
+          {formatBytes(total)}
+          {!row.complete && ' · running'}
+        </span>
+        <button onClick={() => { setFollow(false); void jumpTo(0, 'start'); }}>Start</button>
+        <button onClick={() => { setFollow(!row.complete); void jumpTo(total - 1, 'end'); }}>End</button>
+      </div>
+      <div className="row" style={{ padding: '0 14px 8px' }}>
+        <input
+          aria-label="Find in output"
+          placeholder="Find"
+          className="grow"
+          value={query}
+          onChange={(e) => { setQuery(e.target.value); setFindState(null); }}
+          onKeyDown={onFindKey}
+        />
+        <button onClick={() => find('previous')} disabled={!query} aria-label="Previous match">↑</button>
+        <button onClick={() => find('next')} disabled={!query} aria-label="Next match">↓</button>
+        <button aria-pressed={wrap} onClick={() => setWrap(!wrap)}>Wrap</button>
+        <button onClick={copyShown}>Copy</button>
+      </div>
+      {findState && <p className="muted" role="status" style={{ margin: '0 14px 6px' }}>{findState}</p>}
+      {error && <p className="error" role="alert" style={{ margin: '0 14px' }}>{error}</p>}
+      {unsaved && !client && <p className="muted" style={{ padding: '0 14px' }}>This part of the output was not saved on this device. It loads when the computer is reachable again.</p>}
+      {row.sourceIncomplete && row.complete && <p className="muted" style={{ margin: '0 14px 6px' }}>The agent kept less than the command printed; this may not be all of it.</p>}
+      <div className="output-frame">
+        <div
+          ref={parent}
+          onScroll={onScroll}
+          className="scroll mono output"
+          style={{ padding: 0 }}
+          data-testid="output"
+          data-window-start={shownFrom}
+          data-window-end={lines.length > 0 ? lines[lines.length - 1]!.offset : 0}
+          tabIndex={0}
+          aria-label="Command output"
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => (
+              <div
+                key={item.key}
+                ref={wrap ? virtualizer.measureElement : undefined}
+                data-index={item.index}
+                data-line={item.index}
+                data-offset={lines[item.index]?.offset}
+                className="output-line"
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  minHeight: LINE_HEIGHT,
+                  height: wrap ? undefined : LINE_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                  whiteSpace: wrap ? 'pre-wrap' : 'pre',
+                  wordBreak: wrap ? 'break-all' : undefined,
+                }}
+              >
+                <OutputLineView segments={segments[item.index] ?? []} query={query} />
+              </div>
+            ))}
+          </div>
+        </div>
+        <input
+          type="range"
+          className="scrubber"
+          aria-label="Position in output"
+          min={0}
+          max={SCRUBBER_STEPS}
+          value={position}
+          onChange={(e) => setScrubbing(Number(e.target.value))}
+        />
       </div>
     </>
   );

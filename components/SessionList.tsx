@@ -1,27 +1,52 @@
 'use client';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { forgetSavedSession } from '../lib/client/readCache';
 import type { RpcClient } from '../lib/client/rpcClient';
+import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapshotCache';
 import type { AgentKind, Project, Session } from '../lib/protocol/rows';
 
-/** Projects and their sessions; create one (choosing its agent) or delete one with confirmation. */
+/**
+ * Projects and their sessions; create one (choosing its agent) or delete one with confirmation.
+ * Shows the list this device saved until the runtime answers, and while it cannot (PWA-3).
+ */
 export function SessionList({ client, onOpen }: { client: RpcClient | null; onOpen: (session: Session) => void }) {
   const [projects, setProjects] = useState<Project[]>([]);
   const [sessions, setSessions] = useState<Session[]>([]);
   const [agent, setAgent] = useState<AgentKind>('shell');
   const [error, setError] = useState<string | null>(null);
+  const fresh = useRef(false);
+
+  useEffect(() => {
+    let live = true;
+    readSessionsSnapshot().then(
+      (saved) => {
+        if (!live || !saved || fresh.current) return;
+        setProjects(saved.value.projects);
+        setSessions(saved.value.sessions);
+      },
+      (e: unknown) => console.warn('Could not read the saved session list', e),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const refresh = useCallback(async () => {
     if (!client) return;
     const [p, s] = await Promise.all([client.call('projects.list'), client.call('sessions.list')]);
+    fresh.current = true;
     setProjects(p.projects);
     setSessions(s.sessions);
+    saveSessionsSnapshot(p.projects, s.sessions).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
   }, [client]);
 
   useEffect(() => {
     if (!client) return;
     refresh().catch((e: Error) => setError(e.message));
-    return client.onNotification((method) => {
-      if (method === 'sessions.changed') refresh().catch(() => {});
+    return client.onNotification((method, params) => {
+      if (method !== 'sessions.changed') return;
+      if ('deleted' in params && params.deleted) void forgetSavedSession(params.sessionId).catch(() => {});
+      refresh().catch(() => {});
     });
   }, [client, refresh]);
 
@@ -30,6 +55,8 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
     setError(null);
     try {
       const { session } = await client.call('sessions.create', { projectId, agent });
+      // The list unmounts now: save it with the new session, so the session can be found offline.
+      if (fresh.current) saveSessionsSnapshot(projects, [session, ...sessions]).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
       onOpen(session);
     } catch (e) {
       setError((e as Error).message);
@@ -40,6 +67,7 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
     if (!client || !window.confirm(`Delete "${session.title}"? Its messages and command output are removed from this computer.`)) return;
     try {
       await client.call('sessions.delete', { sessionId: session.id });
+      void forgetSavedSession(session.id).catch(() => {});
       await refresh();
     } catch (e) {
       setError((e as Error).message);

@@ -1,7 +1,10 @@
 'use client';
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
+import { readTimelineSnapshot, saveTimelineSnapshot } from '../lib/client/snapshotCache';
+import { throttledWriter } from '../lib/client/throttledWriter';
 import type { CommandRow, Session, TimelineRow } from '../lib/protocol/rows';
+import { Composer, OutboxEntries } from './Composer';
 import { formatBytes, formatElapsed } from './formatting';
 import { OutputViewer } from './OutputViewer';
 
@@ -35,11 +38,39 @@ function CommandSummary({ row, now }: { row: CommandRow; now: number }) {
 /** One session: its timeline with live command rows (SES-3, SES-4) and a composer. */
 export function SessionView({ client, session, onBack }: { client: RpcClient | null; session: Session; onBack: () => void }) {
   const [rows, setRows] = useState<TimelineRow[]>([]);
-  const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<CommandRow | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const bottom = useRef<HTMLDivElement>(null);
+  /** When the rows shown are what this device saved (PWA-3); null once the runtime answered. */
+  const [savedAt, setSavedAt] = useState<number | null>(null);
+  const fresh = useRef(false);
+
+  useEffect(() => {
+    let live = true;
+    fresh.current = false;
+    readTimelineSnapshot(session.id).then(
+      (saved) => {
+        if (!live || !saved || fresh.current) return;
+        setRows(saved.value);
+        setSavedAt(saved.savedAt);
+      },
+      (e: unknown) => console.warn('Could not read the saved timeline', e),
+    );
+    return () => {
+      live = false;
+    };
+  }, [session.id]);
+
+  // Live rows change up to 10 times a second per command (SES-4): save at most once a second.
+  const snapshotWriter = useMemo(
+    () => throttledWriter((next: TimelineRow[]) => saveTimelineSnapshot(session.id, next).catch((e: unknown) => console.warn('Could not save the timeline on this device', e)), 1000),
+    [session.id],
+  );
+  useEffect(() => () => snapshotWriter.flush(), [snapshotWriter]);
+  useEffect(() => {
+    if (savedAt === null && fresh.current) snapshotWriter.push(rows);
+  }, [rows, savedAt, snapshotWriter]);
 
   useEffect(() => {
     if (!client) return;
@@ -52,7 +83,12 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
     });
     client
       .call('sessions.timeline', { sessionId: session.id })
-      .then((result) => live && setRows(result.rows))
+      .then((result) => {
+        if (!live) return;
+        fresh.current = true;
+        setRows(result.rows);
+        setSavedAt(null);
+      })
       .catch((e: Error) => live && setError(e.message));
     return () => {
       live = false;
@@ -71,26 +107,6 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [rows.length]);
 
-  async function send(event?: FormEvent) {
-    event?.preventDefault();
-    const message = text.trim();
-    if (!client || message === '') return;
-    setError(null);
-    try {
-      await client.call('chat.send', { sessionId: session.id, operationId: crypto.randomUUID(), text: message });
-      setText('');
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }
-
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      void send();
-    }
-  }
-
   if (open) return <OutputViewer client={client} session={session} row={open} onClose={() => setOpen(null)} />;
 
   return (
@@ -103,6 +119,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
           {session.title}
         </h2>
         <span className="pill">{session.agent}</span>
+        {savedAt !== null && <span className="muted">Saved {new Date(savedAt).toLocaleString()}</span>}
       </div>
       <div className="scroll" aria-label="Timeline" role="log">
         {rows.map((row) =>
@@ -124,6 +141,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
             </div>
           ),
         )}
+        <OutboxEntries sessionId={session.id} rows={rows} />
         <div ref={bottom} />
       </div>
       {error && (
@@ -131,12 +149,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
           {error}
         </p>
       )}
-      <form className="composer" onSubmit={send}>
-        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
-        <button className="primary" type="submit" disabled={!client || text.trim() === ''}>
-          Send
-        </button>
-      </form>
+      <Composer session={session} />
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { MessageState, Session, TimelineRow } from '../protocol/rows';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { MessageState, Project, Session, TimelineRow } from '../protocol/rows';
+import type { OutboxState } from './outboxRules';
 
-/** State of an unsent message on this device (PWA-4). */
-export type OutboxState = 'queued' | 'sending' | 'sent' | 'failed';
+/** State of an unsent message on this device (PWA-4); the rules live in outboxRules.ts. */
+export type { OutboxState };
 
 /** The app's one IndexedDB database, typed (STYLE: idb). */
 export interface AppDbSchema extends DBSchema {
@@ -26,6 +27,11 @@ export interface AppDbSchema extends DBSchema {
       error?: string;
       runId?: string;
       runState?: MessageState;
+      /** The tab sending it, and until when that claim holds (a closed tab's claim lapses). */
+      claimedBy?: string;
+      claimedUntil?: number;
+      /** When the runtime confirmed it; sent entries are dropped a day later. */
+      sentAt?: number;
     };
     indexes: { bySession: [string, number] };
   };
@@ -38,18 +44,26 @@ export interface AppDbSchema extends DBSchema {
   /** Session lists and timelines as last seen (PWA-3). */
   snapshots: {
     key: string; // "sessions" | `timeline:${sessionId}`
-    value: { key: string; sessions?: Session[]; rows?: TimelineRow[]; savedAt: number };
+    value: { key: string; projects?: Project[]; sessions?: Session[]; rows?: TimelineRow[]; savedAt: number };
+  };
+  /**
+   * Running totals of bounded caches (key "outputPages": the bytes held in `outputPages`), kept in
+   * the same transaction as every put and delete so eviction never has to read every page (PWA-3).
+   */
+  cacheUsage: {
+    key: string;
+    value: { key: string; bytes: number };
   };
 }
 
 export const APP_DB_NAME = 'hbcode';
-const APP_DB_VERSION = 1;
+const APP_DB_VERSION = 2;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;
 
 export function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
   opening ??= openDB<AppDbSchema>(APP_DB_NAME, APP_DB_VERSION, {
-    upgrade(db, oldVersion) {
+    upgrade(db, oldVersion, _newVersion, transaction) {
       if (oldVersion < 1) {
         db.createObjectStore('settings');
         db.createObjectStore('outbox', { keyPath: 'operationId' }).createIndex('bySession', ['sessionId', 'seq']);
@@ -58,6 +72,16 @@ export function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
         pages.createIndex('bySource', 'source');
         db.createObjectStore('snapshots', { keyPath: 'key' });
       }
+      if (oldVersion < 2) {
+        db.createObjectStore('cacheUsage', { keyPath: 'key' });
+        // Version 1 kept no total: start the page cache empty so the total is exact.
+        if (oldVersion >= 1) void transaction.objectStore('outputPages').clear();
+      }
+    },
+    // Another tab wants a newer version: let it upgrade, and reopen on the next use.
+    blocking() {
+      void opening?.then((db) => db.close());
+      opening = null;
     },
   });
   return opening;
@@ -76,4 +100,30 @@ export async function savePairing(pairing: DevicePairing): Promise<void> {
 
 export async function forgetPairing(): Promise<void> {
   await (await appDb()).delete('settings', 'device');
+}
+
+/**
+ * Runs `work` in one transaction and resolves after it commits. `work` may await only requests of
+ * this transaction: awaiting anything else lets the transaction commit early (STYLE: IndexedDB).
+ * A throw aborts the transaction, so nothing of it is kept.
+ */
+export async function withTransaction<const Stores extends readonly StoreNames<AppDbSchema>[], Mode extends IDBTransactionMode, T>(
+  stores: Stores,
+  mode: Mode,
+  work: (tx: IDBPTransaction<AppDbSchema, Stores, Mode>) => Promise<T>,
+): Promise<T> {
+  const tx = (await appDb()).transaction(stores, mode);
+  try {
+    const result = await work(tx);
+    await tx.done;
+    return result;
+  } catch (error) {
+    try {
+      tx.abort();
+    } catch {
+      // Already committed or aborted.
+    }
+    await tx.done.catch(() => undefined);
+    throw error;
+  }
 }

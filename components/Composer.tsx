@@ -1,0 +1,111 @@
+'use client';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { OutboxEntry } from '../lib/client/appDb';
+import { discardOutboxEntry, enqueueMessage, retryOutboxEntry } from '../lib/client/outbox';
+import { entriesToShow, type OutboxState } from '../lib/client/outboxRules';
+import type { Session, TimelineRow } from '../lib/protocol/rows';
+import { useSessionOutbox } from './useOutbox';
+
+const STATE_LABELS: Record<OutboxState, string> = {
+  queued: 'Queued',
+  sending: 'Sending…',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+
+/**
+ * The message box. A message goes to the outbox, never straight to the socket, so it is kept
+ * while offline or disconnected and sent once a connection is open (PWA-4).
+ */
+export function Composer({ session }: { session: Session }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const message = text.trim();
+    if (message === '') return;
+    setError(null);
+    // Cleared before the database answers, so text typed meanwhile is not lost.
+    setText('');
+    try {
+      await enqueueMessage(session.id, message);
+    } catch (caught) {
+      setText((current) => (current === '' ? message : current));
+      setError(caught instanceof Error ? `Could not keep the message on this device: ${caught.message}` : 'Could not keep the message on this device.');
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  }
+
+  return (
+    <>
+      {error && (
+        <p className="error" role="alert" style={{ padding: '0 14px' }}>
+          {error}
+        </p>
+      )}
+      <form className="composer" onSubmit={submit}>
+        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
+        <button className="primary" type="submit" disabled={text.trim() === ''}>
+          Send
+        </button>
+      </form>
+    </>
+  );
+}
+
+function OutboxItem({ entry }: { entry: OutboxEntry }) {
+  const failed = entry.state === 'failed';
+  return (
+    <div className="card message" data-row="outbox" data-outbox-state={entry.state} data-operation-id={entry.operationId} style={{ borderLeftStyle: 'dashed' }}>
+      <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        {entry.text}
+      </div>
+      <div className="row muted">
+        <span className={failed ? 'error' : undefined}>{STATE_LABELS[entry.state]}</span>
+        {failed && entry.error && <span className="error grow">{entry.error}</span>}
+        {failed && (
+          <>
+            <button onClick={() => void retryOutboxEntry(entry.operationId)}>Retry</button>
+            <button className="danger" onClick={() => void discardOutboxEntry(entry.operationId)}>
+              Discard
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * This device's messages of the session that the runtime's timeline does not show yet: queued,
+ * sending, failed (with Retry and Discard), and sent until their message row arrives.
+ */
+export function OutboxEntries({ sessionId, rows }: { sessionId: string; rows: TimelineRow[] }) {
+  const entries = useSessionOutbox(sessionId);
+  const shown = useMemo(() => {
+    const operationIds = new Set(rows.flatMap((row) => (row.kind === 'message' ? [row.operationId] : [])));
+    return entriesToShow(entries, operationIds);
+  }, [entries, rows]);
+  const end = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (shown.length > 0) end.current?.scrollIntoView({ block: 'end' });
+  }, [shown.length]);
+
+  if (shown.length === 0) return null;
+  return (
+    <div role="group" aria-label="Outbox">
+      {shown.map((entry) => (
+        <OutboxItem key={entry.operationId} entry={entry} />
+      ))}
+      <div ref={end} />
+    </div>
+  );
+}
