@@ -1,0 +1,161 @@
+// Shared steps of the app's browser tests: pairing, reading what the page stored, sessions and
+// commands through the UI, and a private copy of the runtime for tests that change served files.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { REPO_ROOT } from '../../server/runtime/paths';
+
+const STARTUP_CODE = /Pair a device \(code ([0-9A-Z]{5}-[0-9A-Z]{5})/;
+
+/** The single-use code the runtime printed at start-up (RPC-5). */
+export function startupPairingCode(runtime: RuntimeProcess): string {
+  const match = STARTUP_CODE.exec(runtime.output());
+  if (!match) throw new Error(`no pairing code in the runtime's output:\n${runtime.output()}`);
+  return match[1]!;
+}
+
+/** A fresh pairing code, asked for over the protocol with the scripts' token. */
+export async function newPairingCode(runtime: RuntimeProcess): Promise<string> {
+  const client = await runtime.connect();
+  try {
+    return (await client.call('pair.create')).code;
+  } finally {
+    client.close();
+  }
+}
+
+/** Polls until `check` holds; the message says what never happened. */
+export async function waitUntil(check: () => Promise<boolean> | boolean, message: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function waitConnected(page: Page): Promise<void> {
+  await page.getByText('Connected', { exact: true }).waitFor();
+}
+
+/** Opens the printed pairing link, accepts it with "Pair" and waits for the live connection. */
+export async function pairThroughLink(page: Page, appOrigin: string, code: string): Promise<void> {
+  await page.goto(`${appOrigin}/pair#code=${encodeURIComponent(code)}`);
+  const input = page.getByLabel('Pairing code');
+  await waitUntil(async () => (await input.inputValue()) === code, 'the pairing link fills in its code');
+  await page.getByRole('button', { name: 'Pair', exact: true }).click();
+  await waitConnected(page);
+}
+
+export interface StoredPairing {
+  token: string;
+  deviceId: string;
+  deviceName: string;
+}
+
+/**
+ * This device's pairing as the app stored it in IndexedDB, or null. Never creates the database:
+ * opening a missing one would make an empty version 1 and the app would skip its upgrade.
+ */
+export function readStoredPairing(page: Page): Promise<StoredPairing | null> {
+  return page.evaluate(async () => {
+    const databases = await indexedDB.databases();
+    if (!databases.some((d) => d.name === 'hbcode')) return null;
+    return new Promise<StoredPairing | null>((resolve, reject) => {
+      const open = indexedDB.open('hbcode');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('settings')) {
+          db.close();
+          resolve(null);
+          return;
+        }
+        const get = db.transaction('settings').objectStore('settings').get('device');
+        get.onerror = () => reject(get.error);
+        get.onsuccess = () => {
+          db.close();
+          resolve((get.result as StoredPairing | undefined) ?? null);
+        };
+      };
+    });
+  });
+}
+
+/** "New session" with the default shell agent; resolves once its composer is on screen. */
+export async function createShellSession(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'New session' }).first().click();
+  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+}
+
+/** Types a command into the composer and sends it with Enter. */
+export async function sendCommand(page: Page, command: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(command);
+  await box.press('Enter');
+}
+
+/** The command row whose command line is exactly `command`. */
+export function commandRow(page: Page, command: string) {
+  return page.locator('[data-row="command"]').filter({ hasText: `$ ${command}` });
+}
+
+/** Waits for a command row to finish and returns the text of its status ("exit 0", …). */
+export async function waitCommandFinished(page: Page, command: string): Promise<string> {
+  const status = commandRow(page, command).locator('[data-status]');
+  await status.waitFor();
+  await waitUntil(async () => (await status.getAttribute('data-status')) !== 'running', `"${command}" finishes`, 30_000);
+  return (await status.textContent()) ?? '';
+}
+
+/** Whether an element with exactly this text is inside the visible part of its scrolling box. */
+export function textInView(page: Page, scroller: string, text: string): Promise<boolean> {
+  return page.evaluate(
+    ({ scroller, text }) => {
+      const box = document.querySelector(scroller);
+      if (!box) return false;
+      const view = box.getBoundingClientRect();
+      return [...box.querySelectorAll('*')].some((el) => {
+        if (el.children.length > 0 || el.textContent !== text) return false;
+        const r = el.getBoundingClientRect();
+        return r.height > 0 && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
+      });
+    },
+    { scroller, text },
+  );
+}
+
+/** Where screenshots go (gitignored); looked at by people, never compared by tests. */
+export function screenshotPath(name: string): string {
+  const dir = path.join(REPO_ROOT, 'test-results', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}.png`);
+}
+
+export interface RuntimeCopy {
+  /** The copy's built app, served by a runtime started with `wrap`; safe to change. */
+  outDir: string;
+  /** For startRuntimeProcess: runs the copy's `server/main.ts` instead of the checkout's. */
+  wrap: (command: string[]) => string[];
+  remove(): void;
+}
+
+/**
+ * The runtime serves `<repo>/out`, found from its own file's place (server/runtime/paths.ts). A test
+ * that changes a served file works on a copy of `server/` and `out/` (the rest linked), so other
+ * test files that share the checkout's `out/` never see the change.
+ */
+export function copyRuntimeWithApp(): RuntimeCopy {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-root-')));
+  fs.cpSync(path.join(REPO_ROOT, 'server'), path.join(root, 'server'), { recursive: true });
+  fs.cpSync(path.join(REPO_ROOT, 'out'), path.join(root, 'out'), { recursive: true });
+  fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(root, 'package.json'));
+  for (const linked of ['lib', 'migrations', 'node_modules']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
+  const checkoutMain = path.join(REPO_ROOT, 'server', 'main.ts');
+  return {
+    outDir: path.join(root, 'out'),
+    wrap: (command) => command.map((word) => (word === checkoutMain ? path.join(root, 'server', 'main.ts') : word)),
+    remove: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,200 @@
+import path from 'node:path';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as OutputCache from '../../lib/client/outputCache';
+import type { AppDbSchema } from '../../lib/client/appDb';
+import { REPO_ROOT } from '../../server/runtime/paths';
+import { launchChromium } from '../fixtures/browser';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished, waitUntil } from './appHarness';
+
+// PWA-3 in real Chromium against the real runtime: what was read once is read again from
+// IndexedDB after the runtime stopped and the page reloaded (the service worker serves the app).
+
+/** 60 000 lines of 19 bytes: 1.09 MiB, five 256 KiB pages (13 797 lines a page). */
+const LINES = 60_000;
+const OUTPUT_BYTES = LINES * 19;
+const COMMAND = `seq -f 'output line %06g' 1 ${LINES}`;
+const line = (n: number) => `output line ${String(n).padStart(6, '0')}`;
+
+type Saved = { [S in 'outputPages' | 'snapshots' | 'cacheUsage']: AppDbSchema[S]['value'][] };
+
+/** Everything the app saved for offline reading, read from its database in the page. */
+function readSaved(page: Page): Promise<Saved> {
+  return page.evaluate(
+    () =>
+      new Promise<Saved>((resolve, reject) => {
+        const open = indexedDB.open('hbcode');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(['outputPages', 'snapshots', 'cacheUsage']);
+          const all = (name: string) => tx.objectStore(name).getAll();
+          const requests = { outputPages: all('outputPages'), snapshots: all('snapshots'), cacheUsage: all('cacheUsage') };
+          tx.onerror = () => reject(tx.error);
+          tx.oncomplete = () => {
+            db.close();
+            resolve({ outputPages: requests.outputPages.result, snapshots: requests.snapshots.result, cacheUsage: requests.cacheUsage.result });
+          };
+        };
+      }),
+  );
+}
+
+/** Scrolls the output viewer to its end until `text` is on screen (each scroll may read a page). */
+async function scrollOutputUntil(page: Page, text: string): Promise<void> {
+  const target = page.getByText(text, { exact: true });
+  for (let i = 0; i < 100 && !(await target.isVisible()); i++) {
+    await page.getByTestId('output').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.waitForTimeout(150);
+  }
+  await target.waitFor({ timeout: 5_000 });
+}
+
+describe('PWA-3 read cache in Chromium', () => {
+  let browser: Browser;
+  let runtime: RuntimeProcess | undefined;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (runtime && runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+  });
+
+  it('PWA-3 output pages, the session list and a timeline read once are shown again after a reload with the runtime stopped, marked offline', async () => {
+    runtime = await startRuntimeProcess();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+
+    // Pair, then let the service worker take control (it never claims a page by itself).
+    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByText('Connected', { exact: true }).waitFor();
+    expect(await page.getByTestId('offline-banner').count()).toBe(0);
+
+    // Run a command with a five-page output and read all of it.
+    await createShellSession(page);
+    const sessionTitle = ((await page.getByRole('heading', { level: 2 }).textContent()) ?? '').trim();
+    expect(sessionTitle).not.toBe('');
+    await sendCommand(page, COMMAND);
+    expect(await waitCommandFinished(page, COMMAND)).toBe('exit 0');
+    await commandRow(page, COMMAND).click();
+    await page.getByText(line(1), { exact: true }).waitFor();
+    await scrollOutputUntil(page, line(LINES));
+
+    // Saved: five final pages, the running total, the finished command's timeline, the list.
+    await page.getByRole('button', { name: 'Back to timeline' }).click();
+    await page.getByRole('button', { name: 'Back to sessions' }).click();
+    const sessionButton = page.locator('button.list-button').filter({ hasText: sessionTitle });
+    await sessionButton.waitFor();
+    let saved: Saved | undefined;
+    await waitUntil(async () => {
+      saved = await readSaved(page);
+      const timeline = saved.snapshots.find((s) => s.key.startsWith('timeline:'));
+      const list = saved.snapshots.find((s) => s.key === 'sessions');
+      return (
+        saved.outputPages.length === 5 &&
+        (timeline?.rows ?? []).some((r) => r.kind === 'command' && r.status === 'exited' && r.byteLength === OUTPUT_BYTES) &&
+        (list?.sessions ?? []).some((s) => s.title === sessionTitle)
+      );
+    }, 'the output pages, the timeline and the session list are saved');
+    expect(saved!.outputPages.map((p) => p.offset).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((n) => n * 262_144));
+    expect(saved!.outputPages.reduce((sum, p) => sum + p.byteLength, 0)).toBe(OUTPUT_BYTES);
+    expect(saved!.cacheUsage).toEqual([{ key: 'outputPages', bytes: OUTPUT_BYTES }]);
+
+    // The runtime stops; the page reloads from the service worker and shows what it saved.
+    expect(await runtime.stop()).toBe(0);
+    await page.reload();
+    await page.getByTestId('offline-banner').waitFor();
+    expect(await page.getByTestId('offline-banner').textContent()).toBe('Offline — showing what this device saved');
+    expect(await page.getByText('Connected', { exact: true }).count()).toBe(0);
+    await sessionButton.click();
+    expect(await waitCommandFinished(page, COMMAND)).toBe('exit 0');
+    expect(await page.getByText(/^Saved /).count()).toBe(1);
+    await commandRow(page, COMMAND).click();
+    await page.getByText(line(1), { exact: true }).waitFor();
+    // Down to the last line of the fifth page, then back into the second.
+    await scrollOutputUntil(page, line(LINES));
+    // Back to the start, then down to a line of the second page: the viewer holds a window of
+    // pages and, from the start, its first two pages; lines are one height without wrapping.
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByText(line(1), { exact: true }).waitFor();
+    await page.getByTestId('output').evaluate((el, index) => {
+      const first = el.querySelector('[data-offset]')!;
+      el.scrollTop = index * first.getBoundingClientRect().height;
+    }, 20_000 - 10);
+    await page.getByText(line(20_000), { exact: true }).waitFor({ timeout: 5_000 });
+    expect(await page.getByText('was not saved on this device').count()).toBe(0);
+    expect(await page.getByTestId('offline-banner').isVisible()).toBe(true);
+    await context.close();
+  }, 120_000);
+
+  it('PWA-3 the page cache stays within its bound, evicting the least recently used page, and never serves another generation', async () => {
+    // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
+    const bundle = await build({
+      entryPoints: [path.join(REPO_ROOT, 'lib', 'client', 'outputCache.ts')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      globalName: 'hbOutputCache',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+    const context = await browser.newContext();
+    await context.route('http://cache-test.localhost/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>cache test</title>' }));
+    const page = await context.newPage();
+    await page.goto('http://cache-test.localhost/');
+    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+
+    const result = await page.evaluate(async () => {
+      const { saveOutputPage, readCachedOutputPage, outputCacheBytes } = (globalThis as unknown as { hbOutputCache: typeof OutputCache }).hbOutputCache;
+      const ref = (n: number, generation = 0) => ({ source: 's:r:c', generation, offset: n * 1000 });
+      const bytes = (n: number, size = 1000) => new Uint8Array(size).fill(n);
+      const bound = { maxBytes: 3000 };
+      const held = async (pages: number[]) => {
+        const out: boolean[] = [];
+        for (const n of pages) out.push((await readCachedOutputPage(ref(n), 1000)) !== null);
+        return out;
+      };
+      for (const n of [0, 1, 2]) await saveOutputPage(ref(n), bytes(n), bound);
+      const full = await outputCacheBytes();
+      const first = await readCachedOutputPage(ref(0), 1000); // page 0 becomes the most recent
+      await saveOutputPage(ref(3), bytes(3), bound); // over the bound: page 1 goes
+      const afterOne = await held([0, 1, 2, 3]); // reading marks 0, 2, 3 used, in that order
+      await saveOutputPage(ref(4), bytes(4, 2000), bound); // 2000 bytes: the two oldest go (0, 2)
+      const afterTwo = await held([0, 1, 2, 3, 4]);
+      const otherGeneration = await readCachedOutputPage(ref(3, 1), 1000);
+      const longerThanSaved = await readCachedOutputPage(ref(3), 1001);
+      await saveOutputPage(ref(9), bytes(9, 4000), bound); // larger than the whole bound: not kept
+      return {
+        full,
+        firstBytes: first ? [first.length, first[999]] : null,
+        afterOne,
+        afterTwo,
+        bytes: await outputCacheBytes(),
+        otherGeneration,
+        longerThanSaved,
+        tooLarge: await readCachedOutputPage(ref(9), 1),
+      };
+    });
+    expect(result).toEqual({
+      full: 3000,
+      firstBytes: [1000, 0],
+      afterOne: [true, false, true, true],
+      afterTwo: [false, false, false, true, true],
+      bytes: 3000,
+      otherGeneration: null,
+      longerThanSaved: null,
+      tooLarge: null,
+    });
+    await context.close();
+  });
+});
