@@ -291,8 +291,8 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
           {formatBytes(total)}
           {!row.complete && ' · running'}
         </span>
-        <button onClick={() => { setFollow(false); void jumpTo(0, 'start'); }}>Start</button>
-        <button onClick={() => { setFollow(!row.complete); void jumpTo(total - 1, 'end'); }}>End</button>
+        <button onClick={() => { setScrubbing(null); setFollow(false); void jumpTo(0, 'start'); }}>Start</button>
+        <button onClick={() => { setScrubbing(null); setFollow(!row.complete); void jumpTo(total - 1, 'end'); }}>End</button>
       </div>
       <div className="row" style={{ padding: '0 14px 8px' }}>
         <input
