@@ -1,6 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
-import type { MessageState, Project, Session, TimelineRow } from '../protocol/rows';
-import type { OutboxState } from './outboxRules';
+import type { Project, Session, TimelineRow } from '../protocol/rows';
+import type { OutboxRecord, OutboxState } from './outboxRules';
 
 /** State of an unsent message on this device (PWA-4); the rules live in outboxRules.ts. */
 export type { OutboxState };
@@ -15,24 +15,8 @@ export interface AppDbSchema extends DBSchema {
   /** Messages typed on this device until the runtime confirms them (PWA-4, STO-2). */
   outbox: {
     key: string; // operationId
-    value: {
-      operationId: string;
-      sessionId: string;
-      text: string;
-      createdAt: number;
-      /** Position in the session's send order. */
-      seq: number;
-      state: OutboxState;
-      attempts: number;
-      error?: string;
-      runId?: string;
-      runState?: MessageState;
-      /** The tab sending it, and until when that claim holds (a closed tab's claim lapses). */
-      claimedBy?: string;
-      claimedUntil?: number;
-      /** When the runtime confirmed it; sent entries are dropped a day later. */
-      sentAt?: number;
-    };
+    /** The rules' record (lib/client/outboxRules.ts) plus the message itself. */
+    value: OutboxRecord & { text: string };
     indexes: { bySession: [string, number] };
   };
   /** Output pages once read, for reading again offline (PWA-3). Key: source|generation|offset. */
