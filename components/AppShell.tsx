@@ -37,7 +37,13 @@ export function AppShell() {
 
   if (pairing === undefined) return null;
   if (pairing === null || state.kind === 'unauthorized') {
-    return <PairScreen reason={state.kind === 'unauthorized' ? state.reason : undefined} onPaired={setPairing} />;
+    // The worker registers on the pair screen too, so the app installs and opens offline before pairing.
+    return (
+      <>
+        <UpdatePrompt />
+        <PairScreen reason={state.kind === 'unauthorized' ? state.reason : undefined} onPaired={setPairing} />
+      </>
+    );
   }
   return (
     <div className="app">

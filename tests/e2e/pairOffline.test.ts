@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../fixtures/browser';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { waitUntil } from './appHarness';
+
+describe('before pairing (PWA-1)', () => {
+  let runtime: RuntimeProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    runtime = await startRuntimeProcess();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+  });
+
+  it('PWA-1 an unpaired browser gets the service worker on the pair screen and opens it with the runtime stopped', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${runtime.appOrigin}/pair`);
+    await page.getByLabel('Pairing code').waitFor();
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.reload();
+    await waitUntil(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker controls the pair page');
+    expect(await runtime.stop()).toBe(0);
+    await page.reload();
+    await page.getByLabel('Pairing code').waitFor();
+    expect(await page.getByRole('heading', { name: 'Pair this device' }).isVisible()).toBe(true);
+  });
+});
