@@ -1,17 +1,6 @@
-/**
- * mulberry32: a tiny seeded generator, so every run feeds the same bytes in the same deltas and
- * two runs on two machines measure the same work.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../tests/fixtures/seededRandom';
+
+export { seededRandom };
 
 /** A uniformly random integer in [min, max]. */
 export const randomInt = (random: () => number, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
