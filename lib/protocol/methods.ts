@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
+import { FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -81,6 +82,61 @@ export const methods = {
       complete: z.boolean(),
       sourceIncomplete: z.boolean(),
     }),
+  },
+  'files.list': {
+    params: z.object({ projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),
+    result: z.object({ entries: z.array(FileEntrySchema) }),
+  },
+  'files.readContent': {
+    params: z
+      .object({
+        projectDirectory: z.string().min(1).max(4096),
+        path: RequestPathSchema,
+        /** Accepted and ignored (FILE-1). */
+        encoding: z.string().max(40).optional(),
+        allowExternalFile: z.boolean().optional(),
+      })
+      .strict(),
+    result: z.object({
+      text: z.string(),
+      byteLength: z.number().int().nonnegative(),
+      contentVersion: z.string(),
+      modifiedAt: z.number(),
+      mimeType: z.string(),
+    }),
+  },
+  'files.readBinary': {
+    params: z
+      .object({
+        projectDirectory: z.string().min(1).max(4096),
+        path: RequestPathSchema,
+        offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        transfer: TransferSchema.optional(),
+      })
+      .strict(),
+    result: FileChunkSchema,
+  },
+  'preview.open': {
+    params: z.object({ previewId: PreviewIdSchema, projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),
+    result: z.object({ previewId: z.string(), origin: z.string(), url: z.string() }),
+  },
+  'files.readHtmlPreviewResource': {
+    params: z
+      .object({
+        previewId: PreviewIdSchema,
+        path: RequestPathSchema,
+        offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        transfer: TransferSchema.optional(),
+      })
+      .strict(),
+    result: z.discriminatedUnion('status', [
+      FileChunkSchema.extend({ status: z.literal(200) }),
+      z.object({ status: z.literal(404) }),
+    ]),
+  },
+  'web.fetchPage': {
+    params: z.object({ url: z.string().min(1).max(8192) }).strict(),
+    result: z.object({ finalUrl: z.string(), status: z.number().int(), contentType: z.string(), dataBase64: z.string() }),
   },
 } as const;
 

@@ -103,5 +103,28 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
       reply.release();
       return result;
     },
+    // Each of these is built in its own change (files, preview, web); until then they answer clearly.
+    'files.list'() {
+      throw notBuiltYet('files.list');
+    },
+    'files.readContent'() {
+      throw notBuiltYet('files.readContent');
+    },
+    'files.readBinary'() {
+      throw notBuiltYet('files.readBinary');
+    },
+    'preview.open'() {
+      throw notBuiltYet('preview.open');
+    },
+    'files.readHtmlPreviewResource'() {
+      throw notBuiltYet('files.readHtmlPreviewResource');
+    },
+    'web.fetchPage'() {
+      throw notBuiltYet('web.fetchPage');
+    },
   };
+}
+
+function notBuiltYet(method: string): RuntimeError {
+  return new RuntimeError('unavailable', `${method} is not available in this runtime yet.`);
 }

@@ -20,6 +20,12 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'chat.send': { sessionId: 'session', operationId: 'op', text: 'echo hi' },
   'run.cancel': { sessionId: 'session', runId: 'run' },
   'run.chatCommandOutputRead': { appSessionId: 'session', runId: 'run', commandId: '1', generation: 1, offset: 0, length: 1 },
+  'files.list': { projectDirectory: '/project', path: '' },
+  'files.readContent': { projectDirectory: '/project', path: 'a.txt' },
+  'files.readBinary': { projectDirectory: '/project', path: 'a.bin', offset: 0 },
+  'preview.open': { previewId: '0123456789abcdef0123456789abcdef', projectDirectory: '/project', path: 'index.html' },
+  'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: 'index.html', offset: 0 },
+  'web.fetchPage': { url: 'http://127.0.0.1:9/' },
 };
 
 describe('RPC-3 bad frames over a real WebSocket', () => {
