@@ -12,11 +12,13 @@ import { SessionView } from './SessionView';
 import { UpdatePrompt } from './UpdatePrompt';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
+import { useAppRoute } from './useAppRoute';
 
 /** The app: pairing until this device has a token, then sessions over one live connection. */
 export function AppShell() {
   const [pairing, setPairing] = useState<DevicePairing | null | undefined>(undefined);
   const [session, setSession] = useState<Session | null>(null);
+  const [route, navigate] = useAppRoute();
   const state = useConnection(pairing?.token ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
@@ -49,12 +51,18 @@ export function AppShell() {
     <div className="app">
       <header className="topbar">
         <h1>HB Code</h1>
+        <nav className="topnav" aria-label="Views">
+          <a href="#/" aria-current={route.kind === 'sessions' ? 'page' : undefined} onClick={() => setSession(null)}>
+            Sessions
+          </a>
+        </nav>
         <ConnectionStatus state={state} />
         <button onClick={signOut}>Sign out</button>
       </header>
       <OfflineBanner state={state} />
       <UpdatePrompt />
-      {session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />}
+      {route.kind === 'sessions' &&
+        (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
     </div>
   );
 }

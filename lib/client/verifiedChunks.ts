@@ -81,7 +81,7 @@ export async function* readVerifiedChunks(read: ReadChunk, options: { inFlight?:
       nextToRequest += step;
     }
   };
-  let expected = pinned.nextOffset;
+  let expected: number | null = pinned.nextOffset;
   while (expected !== null) {
     options.signal?.throwIfAborted();
     fill();

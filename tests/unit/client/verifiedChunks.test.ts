@@ -59,7 +59,7 @@ describe('FILE-2 verified chunk reader', () => {
     const { read } = serve(file, 64, (c) => {
       if (c.header.offset !== 192) return c;
       const data = new Uint8Array(c.data);
-      data[3] ^= 1;
+      data[3] = (data[3] ?? 0) ^ 1;
       return { ...c, data };
     });
     await expect(collect(read)).rejects.toThrow(/SHA-256 mismatch/);
