@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
+import { browserConnectionEnvironment } from '../lib/client/browserConnectionEnvironment';
 import { RuntimeConnection, rpcUrlFor, type ConnectionState } from '../lib/client/connection';
 
 /** One RuntimeConnection for the token's lifetime, and its state as React state. */
@@ -7,7 +8,7 @@ export function useConnection(token: string | null): ConnectionState {
   const [state, setState] = useState<ConnectionState>({ kind: 'closed' });
   useEffect(() => {
     if (!token) return;
-    const connection = new RuntimeConnection({ url: rpcUrlFor(window.location), token });
+    const connection = new RuntimeConnection({ url: rpcUrlFor(window.location), token, environment: browserConnectionEnvironment });
     const unsubscribe = connection.subscribe(setState);
     connection.start();
     return () => {

@@ -10,12 +10,22 @@ export type ConnectionState =
   | { kind: 'unauthorized'; reason: string }
   | { kind: 'closed' };
 
+/** What the connection needs from its surroundings: the browser's (browserConnectionEnvironment.ts) or a test's. */
+export interface ConnectionEnvironment {
+  createSocket(url: string): WebSocketLike;
+  isOnline(): boolean;
+  isHidden(): boolean;
+  /** Calls `wake` when the network comes back or the page becomes visible; returns the unsubscribe. */
+  onWake(wake: () => void): () => void;
+  setTimer(run: () => void, ms: number): unknown;
+  clearTimer(timer: unknown): void;
+  now(): number;
+}
+
 export interface ConnectionOptions {
   url: string;
   token: string;
-  createSocket?: (url: string) => WebSocketLike;
-  /** Seam for tests; the browser's `navigator.onLine` otherwise. */
-  isOnline?: () => boolean;
+  environment: ConnectionEnvironment;
 }
 
 /**
@@ -28,11 +38,14 @@ export class RuntimeConnection {
   private state: ConnectionState = { kind: 'closed' };
   private readonly listeners = new Set<(state: ConnectionState) => void>();
   private attempt = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   private generation = 0;
-  private readonly onWake = () => this.retryNow();
+  private stopWaking: (() => void) | null = null;
+  private readonly env: ConnectionEnvironment;
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(private readonly options: ConnectionOptions) {
+    this.env = options.environment;
+  }
 
   get current(): ConnectionState {
     return this.state;
@@ -45,29 +58,24 @@ export class RuntimeConnection {
   }
 
   start(): void {
-    if (typeof window !== 'undefined') {
-      window.addEventListener('online', this.onWake);
-      document.addEventListener('visibilitychange', this.onWake);
-    }
+    this.stopWaking ??= this.env.onWake(() => this.retryNow());
     this.connect();
   }
 
   stop(): void {
     this.generation++;
-    clearTimeout(this.timer);
-    if (typeof window !== 'undefined') {
-      window.removeEventListener('online', this.onWake);
-      document.removeEventListener('visibilitychange', this.onWake);
-    }
+    this.env.clearTimer(this.timer);
+    this.stopWaking?.();
+    this.stopWaking = null;
     if (this.state.kind === 'open') this.state.client.close();
     this.set({ kind: 'closed' });
   }
 
   /** Retries now if waiting (the network came back, the page became visible). */
   retryNow(): void {
-    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    if (this.env.isHidden()) return;
     if (this.state.kind === 'waiting' || this.state.kind === 'offline') {
-      clearTimeout(this.timer);
+      this.env.clearTimer(this.timer);
       this.connect();
     }
   }
@@ -77,21 +85,16 @@ export class RuntimeConnection {
     for (const listener of this.listeners) listener(state);
   }
 
-  private online(): boolean {
-    if (this.options.isOnline) return this.options.isOnline();
-    return typeof navigator === 'undefined' || navigator.onLine !== false;
-  }
-
   private connect(): void {
     const generation = ++this.generation;
-    if (!this.online()) {
+    if (!this.env.isOnline()) {
       this.set({ kind: 'offline' });
       return;
     }
     this.set({ kind: 'connecting', attempt: this.attempt });
     let socket: WebSocketLike;
     try {
-      socket = this.options.createSocket ? this.options.createSocket(this.options.url) : createBrowserSocket(this.options.url);
+      socket = this.env.createSocket(this.options.url);
     } catch (error) {
       this.scheduleRetry(generation, error instanceof Error ? error.message : 'could not open the connection');
       return;
@@ -125,23 +128,17 @@ export class RuntimeConnection {
   private scheduleRetry(generation: number, reason: string): void {
     if (generation !== this.generation) return;
     this.generation++;
-    if (!this.online()) {
+    if (!this.env.isOnline()) {
       this.set({ kind: 'offline' });
       return;
     }
     const delay = reconnectDelay(this.attempt++);
     const nextGeneration = this.generation;
-    this.set({ kind: 'waiting', attempt: this.attempt, retryAt: Date.now() + delay, reason });
-    this.timer = setTimeout(() => {
+    this.set({ kind: 'waiting', attempt: this.attempt, retryAt: this.env.now() + delay, reason });
+    this.timer = this.env.setTimer(() => {
       if (nextGeneration === this.generation) this.connect();
     }, delay);
   }
-}
-
-function createBrowserSocket(url: string): WebSocketLike {
-  const socket = new WebSocket(url);
-  socket.binaryType = 'arraybuffer';
-  return socket as unknown as WebSocketLike;
 }
 
 /** The runtime's WebSocket address for a page served by it. */
