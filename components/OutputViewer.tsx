@@ -41,6 +41,9 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
   const jumping = useRef(false);
   const pendingScroll = useRef<{ offset: number; align: 'start' | 'end' | 'center'; delta?: number } | null>(null);
   const parent = useRef<HTMLDivElement>(null);
+  const lastScrollTop = useRef(0);
+  /** Where the match shown last starts: "next" and "previous" go on from it. */
+  const lastMatch = useRef<number | null>(null);
   const findAbort = useRef<AbortController | null>(null);
   const total = Math.max(row.byteLength, win.current.totalBytes);
 
@@ -217,6 +220,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
     if (scrubbing === null) return;
     const timer = setTimeout(() => {
       setFollow(false);
+      lastMatch.current = null;
       void jumpTo(Math.floor((scrubbing / SCRUBBER_STEPS) * total), 'start').finally(() => setScrubbing(null));
     }, 250);
     return () => clearTimeout(timer);
@@ -235,12 +239,15 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
       if (!page) throw new Error('Part of this output is not saved on this device.');
       return page.bytes;
     };
-    const here = lines[firstIndex]?.offset ?? 0;
+    // From the match shown last, else from the top of the view (not of the rendered lines, which
+    // include the virtualizer's overscan above it).
+    const topOfView = lines[Math.min(lines.length - 1, Math.floor((parent.current?.scrollTop ?? 0) / LINE_HEIGHT))]?.offset ?? 0;
+    const here = lastMatch.current ?? topOfView;
     try {
       const needle = encodeQuery(query);
       const at =
         direction === 'next'
-          ? await findNext(read, total, needle, here + 1, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
+          ? await findNext(read, total, needle, lastMatch.current === null ? here : here + 1, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
           : await findPrevious(read, needle, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
       if (abort.signal.aborted) return;
       if (at === null) {
@@ -249,6 +256,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
       }
       setFindState(null);
       setFollow(false);
+      lastMatch.current = at;
       await jumpTo(at, 'start');
     } catch (e) {
       if (!abort.signal.aborted) setFindState((e as Error).message);
@@ -268,8 +276,13 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
   function onScroll() {
     const el = parent.current;
     if (!el) return;
+    // NOTE: only a scroll up by the user stops following. Output growing below the view, and the
+    // viewer's own scrolls, leave the view short of the bottom for a frame without meaning "stop".
+    const movedUp = el.scrollTop < lastScrollTop.current - 1;
+    lastScrollTop.current = el.scrollTop;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < LINE_HEIGHT;
-    if (follow && !atBottom && win.current.atEnd) setFollow(false);
+    if (follow && movedUp && !atBottom && !jumping.current && pendingScroll.current === null) setFollow(false);
+    if (!follow && atBottom && win.current.atEnd && !row.complete) setFollow(true);
   }
 
   async function copyShown() {
@@ -291,8 +304,8 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
           {formatBytes(total)}
           {!row.complete && ' · running'}
         </span>
-        <button onClick={() => { setScrubbing(null); setFollow(false); void jumpTo(0, 'start'); }}>Start</button>
-        <button onClick={() => { setScrubbing(null); setFollow(!row.complete); void jumpTo(total - 1, 'end'); }}>End</button>
+        <button onClick={() => { setScrubbing(null); setFollow(false); lastMatch.current = null; void jumpTo(0, 'start'); }}>Start</button>
+        <button onClick={() => { setScrubbing(null); setFollow(!row.complete); lastMatch.current = null; void jumpTo(total - 1, 'end'); }}>End</button>
       </div>
       <div className="row" style={{ padding: '0 14px 8px' }}>
         <input
@@ -300,7 +313,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
           placeholder="Find"
           className="grow"
           value={query}
-          onChange={(e) => { setQuery(e.target.value); setFindState(null); }}
+          onChange={(e) => { setQuery(e.target.value); setFindState(null); lastMatch.current = null; }}
           onKeyDown={onFindKey}
         />
         <button onClick={() => find('previous')} disabled={!query} aria-label="Previous match">↑</button>
