@@ -248,7 +248,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
       const at =
         direction === 'next'
           ? await findNext(read, total, needle, lastMatch.current === null ? here : here + 1, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
-          : await findPrevious(read, needle, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
+          : await findPrevious(read, total, needle, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
       if (abort.signal.aborted) return;
       if (at === null) {
         setFindState(direction === 'next' ? 'No more matches below.' : 'No more matches above.');

@@ -34,35 +34,51 @@ export function lastIndexOfQuery(bytes: Uint8Array, query: Uint8Array, before = 
 export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
 
 /**
- * The output offset of the next match at or after `from`, reading pages forward. Consecutive
- * reads overlap by query length − 1 bytes so a match across a page boundary is found.
- * `signal` stops a long search.
+ * Pages are read whole and at multiples of `pageBytes` (the viewer's pages), so every read is
+ * one the offline cache can answer (PWA-3); a match across a boundary is found by carrying the
+ * last query.length − 1 bytes of one page over to the next.
  */
+const pageStartOf = (offset: number, pageBytes: number) => Math.floor(offset / pageBytes) * pageBytes;
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** The output offset of the next match at or after `from`, reading pages forward; `signal` stops a long search. */
 export async function findNext(read: ReadRange, totalBytes: number, query: Uint8Array, from: number, pageBytes: number, signal?: AbortSignal): Promise<number | null> {
   if (query.length === 0) return null;
-  for (let offset = Math.max(0, from); offset < totalBytes; offset += pageBytes - (query.length - 1)) {
+  let carry: Uint8Array = new Uint8Array(0);
+  for (let pageStart = pageStartOf(Math.max(0, from), pageBytes); pageStart < totalBytes; pageStart += pageBytes) {
     signal?.throwIfAborted();
-    const bytes = await read(offset, Math.min(pageBytes, totalBytes - offset));
-    const at = indexOfQuery(bytes, query);
-    if (at !== -1) return offset + at;
-    if (offset + bytes.length >= totalBytes) break;
+    const wanted = Math.min(pageBytes, totalBytes - pageStart);
+    const bytes = await read(pageStart, wanted);
+    const window = joined(carry, bytes);
+    const windowStart = pageStart - carry.length;
+    const at = indexOfQuery(window, query, Math.max(0, from - windowStart));
+    if (at !== -1) return windowStart + at;
+    if (bytes.length < wanted) break;
+    carry = window.slice(Math.max(0, window.length - (query.length - 1)));
   }
   return null;
 }
 
 /** The output offset of the last match that starts before `before`, reading pages backward. */
-export async function findPrevious(read: ReadRange, query: Uint8Array, before: number, pageBytes: number, signal?: AbortSignal): Promise<number | null> {
-  if (query.length === 0) return null;
-  let end = before + query.length - 1;
-  while (end > 0) {
+export async function findPrevious(read: ReadRange, totalBytes: number, query: Uint8Array, before: number, pageBytes: number, signal?: AbortSignal): Promise<number | null> {
+  if (query.length === 0 || before <= 0) return null;
+  // The last byte a match starting before `before` can touch.
+  const lastByte = Math.min(totalBytes, before + query.length - 1) - 1;
+  let carry: Uint8Array = new Uint8Array(0);
+  for (let pageStart = pageStartOf(lastByte, pageBytes); pageStart >= 0; pageStart -= pageBytes) {
     signal?.throwIfAborted();
-    const start = Math.max(0, end - pageBytes);
-    const bytes = await read(start, end - start);
-    const at = lastIndexOfQuery(bytes, query, before - start);
-    if (at !== -1) return start + at;
-    if (start === 0) break;
-    end = start + query.length - 1;
-    before = start;
+    const bytes = await read(pageStart, Math.min(pageBytes, totalBytes - pageStart));
+    const window = joined(bytes, carry);
+    const at = lastIndexOfQuery(window, query, before - pageStart);
+    if (at !== -1) return pageStart + at;
+    carry = bytes.slice(0, Math.min(query.length - 1, bytes.length));
   }
   return null;
 }

@@ -132,6 +132,16 @@ describe('PWA-3 read cache in Chromium', () => {
     }, 20_000 - 10);
     await page.getByText(line(20_000), { exact: true }).waitFor({ timeout: 5_000 });
     expect(await page.getByText('was not saved on this device').count()).toBe(0);
+    // Find reads whole saved pages, so it searches offline too: forward into the last page, back into the first.
+    const find = page.getByLabel('Find in output');
+    const marked = page.locator('[data-testid="output"] mark');
+    await find.fill(line(LINES - 2));
+    await find.press('Enter');
+    await waitUntil(async () => (await marked.allTextContents()).includes(line(LINES - 2)), 'find reaches the last page offline');
+    await find.fill(line(3));
+    await find.press('Shift+Enter');
+    await waitUntil(async () => (await marked.allTextContents()).includes(line(3)), 'find goes back to the first page offline');
+    expect(await page.getByText('was not saved on this device').count()).toBe(0);
     expect(await page.getByTestId('offline-banner').isVisible()).toBe(true);
     await context.close();
   }, 120_000);

@@ -38,9 +38,29 @@ describe('find in output (PWA-2)', () => {
     // Pages were read one at a time, never the whole output.
     expect(Math.max(...reads.map(([, length]) => length))).toBe(4096);
     const back: number[] = [];
-    for (let at = await findPrevious(read, query, size, 4096); at !== null; at = await findPrevious(read, query, at, 4096)) back.push(at);
+    for (let at = await findPrevious(read, size, query, size, 4096); at !== null; at = await findPrevious(read, size, query, at, 4096)) back.push(at);
     expect(back).toEqual([...spots].reverse());
+    // Every read was a whole page at a page boundary, as the viewer and the offline cache hold them (PWA-3).
+    for (const [offset, length] of reads) {
+      expect(offset % 4096).toBe(0);
+      expect(length).toBe(Math.min(4096, size - offset));
+    }
     expect(await findNext(read, size, encodeQuery('absent'), 0, 65536)).toBeNull();
+  });
+
+  it('PWA-2 a match straddling a page boundary is found forward and backward, from inside a page', async () => {
+    const size = 10_000;
+    const output = new Uint8Array(size).fill(0x2e);
+    output.set(text('boundary'), 4092); // 4092..4099 crosses 4096
+    output.set(text('boundary'), 8190); // 8190..8197 crosses 8192
+    const { read } = reader(output);
+    const query = encodeQuery('boundary');
+    expect(await findNext(read, size, query, 10, 4096)).toBe(4092);
+    expect(await findNext(read, size, query, 4093, 4096)).toBe(8190);
+    expect(await findNext(read, size, query, 8191, 4096)).toBeNull();
+    expect(await findPrevious(read, size, query, 9000, 4096)).toBe(8190);
+    expect(await findPrevious(read, size, query, 8190, 4096)).toBe(4092);
+    expect(await findPrevious(read, size, query, 4092, 4096)).toBeNull();
   });
 
   it('PWA-2 a search can be stopped', async () => {
