@@ -43,11 +43,13 @@ export function createPreviewHandlers(previews: Previews, origins: PreviewOrigin
         reply.release();
         throw error;
       }
+      const binary = params.transfer === 'binary';
       if (answer.status === 404) {
+        // A binary call is answered by a binary frame whatever the outcome, so the client knows its shape.
+        if (binary) return reply.complete({ status: 404, dataBase64: '', byteCount: 0 });
         reply.release();
         return { status: 404 };
       }
-      const binary = params.transfer === 'binary';
       const result = { status: 200 as const, ...answer.chunk, dataBase64: binary ? '' : answer.bytes.toString('base64') };
       if (binary) return reply.complete(result);
       reply.release();

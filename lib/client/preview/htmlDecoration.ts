@@ -1,3 +1,5 @@
+import { concatBytes } from '../concatBytes';
+
 /**
  * PRV-4: the two changes an HTML response gets; the file on disk never changes. A
  * `<style id="hb-theme">` with the app theme as `--hb-*` custom properties goes at the end of
@@ -38,27 +40,17 @@ export function themeStyle(theme: Record<string, string>): string {
   return `<style id="hb-theme">:root{${declarations}}</style>`;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
-
 export function decorateHtml(bytes: Uint8Array, decoration: HtmlDecoration): { bytes: Uint8Array; utf8: boolean } {
   const encoder = new TextEncoder();
   const script = encoder.encode(`<script>${decoration.navigationScript}</script>`);
   const utf16 = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe);
   // NOTE: appended ASCII would be garbage in a UTF-16 document; such a page gets no script.
   if (utf16) return { bytes, utf8: false };
-  if (!isUtf8Html(bytes)) return { bytes: concat([bytes, script]), utf8: false };
+  if (!isUtf8Html(bytes)) return { bytes: concatBytes([bytes, script]), utf8: false };
   const text = new TextDecoder('utf-8').decode(bytes);
   const headEnd = text.search(/<\/head\s*>/i);
-  if (headEnd < 0) return { bytes: concat([bytes, script]), utf8: true };
+  if (headEnd < 0) return { bytes: concatBytes([bytes, script]), utf8: true };
   const before = encoder.encode(text.slice(0, headEnd));
   const after = encoder.encode(text.slice(headEnd));
-  return { bytes: concat([before, encoder.encode(themeStyle(decoration.theme)), after, script]), utf8: true };
+  return { bytes: concatBytes([before, encoder.encode(themeStyle(decoration.theme)), after, script]), utf8: true };
 }

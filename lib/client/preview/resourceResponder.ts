@@ -1,4 +1,5 @@
 import { ResponseControlSchema, type PreviewRequest, type ResponsePart } from '../../protocol/previewBridge';
+import { concatBytes } from '../concatBytes';
 import { readVerifiedChunks, type ReadChunk, type VerifiedChunk } from '../verifiedChunks';
 import { parseRangeHeader, resolveRange } from './byteRange';
 import { decorateHtml, type HtmlDecoration } from './htmlDecoration';
@@ -81,13 +82,7 @@ async function* slicedChunks(first: VerifiedChunk, rest: AsyncGenerator<Verified
 async function collect(first: VerifiedChunk, rest: AsyncGenerator<VerifiedChunk>): Promise<Uint8Array> {
   const parts = [first.data];
   for await (const chunk of rest) parts.push(chunk.data);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 async function firstChunk(read: ReadChunk, start: number): Promise<{ first: VerifiedChunk; rest: AsyncGenerator<VerifiedChunk> }> {

@@ -148,6 +148,10 @@ describe('PRV-1 PRV-2 preview bindings and resources over a real WebSocket', () 
     expect(Buffer.from(binary.data).equals(big.subarray(middle, middle + FILE_CHUNK_BYTES))).toBe(true);
     expect(binary.result).toMatchObject({ offset: middle, nextOffset: middle + FILE_CHUNK_BYTES, contentVersion: first.contentVersion });
 
+    const missing = await client.callBinary('files.readHtmlPreviewResource', { previewId, path: '/data/none.bin', offset: 0 });
+    expect(missing.result).toEqual({ status: 404 });
+    expect(missing.data.byteLength).toBe(0);
+
     const last = await client.call('files.readHtmlPreviewResource', { previewId, path: '/data/big.bin', offset: FILE_CHUNK_BYTES * 2 });
     expect(last).toMatchObject({ status: 200, byteCount: 12345, nextOffset: null });
     const past = await expectRpcError(client.call('files.readHtmlPreviewResource', { previewId, path: '/data/big.bin', offset: big.length + 1 }), 'invalid_params');
