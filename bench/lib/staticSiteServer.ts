@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { ReferenceServer } from './referenceServers';
+import { listenOnLoopback, type ReferenceServer } from './referenceServers';
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png' };
 
@@ -20,13 +19,5 @@ export function startStaticSiteServer(root: string): Promise<ReferenceServer> {
       res.end(body);
     });
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () => new Promise((done) => server.close(() => done())),
-      }),
-    );
-  });
+  return listenOnLoopback(server);
 }
