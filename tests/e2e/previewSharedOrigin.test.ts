@@ -1,10 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/browser';
-import { freePort } from '../fixtures/freePort';
-import { writeSite } from '../fixtures/previewSite';
+import { startSharedPreviewRuntime } from '../fixtures/sharedPreviewRuntime';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { pairThroughLink, startupPairingCode } from './appHarness';
 import { openPreview } from './previewHarness';
 
@@ -18,10 +17,7 @@ describe('ORG-3 a shared preview origin in Chromium', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    writeSite(dirs.projectDirs[0]!);
-    port = await freePort();
-    const flags = ['--public-url', `http://hbcode.localhost:${port}`, '--preview-origin', `http://preview.hbcode.localhost:${port}`];
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, port, wrap: (command) => [...command, ...flags] });
+    ({ runtime, port } = await startSharedPreviewRuntime(dirs));
     browser = await launchChromium();
     page = await (await browser.newContext()).newPage();
     await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));

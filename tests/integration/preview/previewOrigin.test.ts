@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
-import { freePort } from '../../fixtures/freePort';
+import { startSharedPreviewRuntime } from '../../fixtures/sharedPreviewRuntime';
 import { writeSite } from '../../fixtures/previewSite';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { httpGet, startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
@@ -72,10 +72,7 @@ describe('ORG-3 one shared preview origin (--public-url with --preview-origin)',
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    writeSite(dirs.projectDirs[0]!);
-    port = await freePort();
-    const flags = ['--public-url', `http://hbcode.localhost:${port}`, '--preview-origin', `http://preview.hbcode.localhost:${port}`];
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, port, wrap: (command) => [...command, ...flags] });
+    ({ runtime, port } = await startSharedPreviewRuntime(dirs));
     client = await runtime.connect();
   });
   afterAll(async () => {
