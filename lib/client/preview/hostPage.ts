@@ -37,6 +37,10 @@ function checkPageStayed(frame: HTMLIFrameElement): void {
 }
 
 function openPage(path: string): void {
+  // A path like `//other.site/x` would leave the origin: only paths of this origin open.
+  const url = new URL(path, window.location.origin);
+  if (url.origin !== window.location.origin) return;
+  path = url.pathname + url.search;
   if (!page) {
     page = document.createElement('iframe');
     page.title = 'Previewed page';

@@ -20,7 +20,8 @@ export function decideHtmlMessage(message: HtmlMessage, preview: { origin: strin
     return { kind: 'ignore' };
   }
   if (url.origin === preview.origin) {
-    if (!url.pathname.startsWith(preview.pathPrefix) || !decodePreviewPath(url.pathname)) return { kind: 'ignore' };
+    // `//x` would read as another host wherever the path is used as a URL.
+    if (!url.pathname.startsWith(preview.pathPrefix) || url.pathname.startsWith('//') || !decodePreviewPath(url.pathname)) return { kind: 'ignore' };
     return { kind: 'preview', path: url.pathname + url.search, navigate: message.type === 'hbcode.html.open' };
   }
   if (message.type === 'hbcode.html.open' && (url.protocol === 'http:' || url.protocol === 'https:')) return { kind: 'web', url: url.href };

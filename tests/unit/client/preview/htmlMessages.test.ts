@@ -15,6 +15,7 @@ describe('PRV-6 what the app does with a previewed page message', () => {
     [{ type: 'hbcode.html.ready' as const, href: 'https://example.org/a' }, { kind: 'ignore' }],
     [open(`${origin}/src%2f..%2f..%2fsecret`), { kind: 'ignore' }],
     [open(`${origin}/a%5cb`), { kind: 'ignore' }],
+    [open(`${origin}//evil.example/a`), { kind: 'ignore' }],
     [open('javascript:alert(1)'), { kind: 'ignore' }],
     [open('data:text/html,hi'), { kind: 'ignore' }],
     [open('file:///etc/passwd'), { kind: 'ignore' }],
