@@ -144,6 +144,16 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
 
   it('PRV-3 the 20 MiB video is answered by Range: 206 with a correct Content-Range and exactly those bytes', async () => {
     const frame = await previewedFrame(page, '/index.html');
+    const seeked = await frame.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const clip = document.getElementById('clip') as HTMLVideoElement;
+          clip.addEventListener('seeked', () => resolve(true), { once: true });
+          setTimeout(() => resolve(false), 10_000);
+          clip.currentTime = 0.5;
+        }),
+    );
+    expect(seeked, 'the video seeks').toBe(true);
     const mediaAnswers = workerResponses.filter((r) => r.url().endsWith('/media/clip.webm'));
     expect(mediaAnswers.some((r) => r.status() === 206), 'the video element read by ranges').toBe(true);
     const start = 15_000_000;
