@@ -40,10 +40,11 @@ function head(port: MessagePort, status: number, headers: Record<string, string>
   send(port, { type: 'head', status, headers });
 }
 
+/** The bytes in a buffer of their own, to transfer: a view is copied so the buffer it shares is never detached. */
 function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
     ? bytes.buffer
-    : bytes.slice().buffer;
+    : new Uint8Array(bytes).buffer;
 }
 
 /** Streams `pieces` as one body message per `pull` from the worker, then `end`; stops on `cancel`. */
