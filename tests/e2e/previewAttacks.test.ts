@@ -167,6 +167,20 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
     expect(await page.getByRole('button', { name: 'Back' }).isDisabled()).toBe(true);
   });
 
+  it('PRV-7 the previewed page cannot take its own frame off the preview origin: the navigation is refused and the page put back', async () => {
+    const requested: string[] = [];
+    context.on('request', (request) => requested.push(request.url()));
+    const frame = await previewedFrame(page, '/attack/attack.html');
+    await frame.evaluate(() => {
+      window.location.href = 'https://example.org/leave';
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const back = await previewedFrame(page, '/attack/attack.html');
+    await waitUntil(() => back.evaluate(() => window.__attack !== undefined), 'the attack page is back');
+    expect(requested.filter((url) => url.startsWith('https://example.org'))).toEqual([]);
+    expect(page.frames().some((f) => f.url().startsWith('https://example.org'))).toBe(false);
+  });
+
   it('PRV-2 requests made by a previewed page follow the path rules (relative, encoded, dotfiles, symlinks, folders)', async () => {
     await openPreview(page, runtime, tree.project, 'docs/report.html');
     const frame = await previewedFrame(page, '/docs/report.html');
