@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { perf1OutputIngest } from './perf1-output-ingest';
 import { perf2OutputRead } from './perf2-output-read';
+import { perf7PreviewLoad } from './perf7-preview-load';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -36,7 +37,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), browserBenchmark('perf4-viewer', 'perf4Viewer')];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf7PreviewLoad)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

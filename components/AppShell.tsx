@@ -7,6 +7,7 @@ import { clearReadCache } from '../lib/client/readCache';
 import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { PairScreen } from './PairScreen';
+import { PreviewPane } from './PreviewPane';
 import { SessionList } from './SessionList';
 import { SessionView } from './SessionView';
 import { UpdatePrompt } from './UpdatePrompt';
@@ -63,6 +64,9 @@ export function AppShell() {
       <UpdatePrompt />
       {route.kind === 'sessions' &&
         (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
+      {route.kind === 'preview' && (
+        <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
+      )}
     </div>
   );
 }

@@ -2,18 +2,27 @@
 // The app's service worker (PWA-1), compiled to /sw.js by scripts/build-app.mjs, which injects
 // the precache manifest. It never takes over by itself: the page offers the update (UpdatePrompt)
 // and sends SKIP_WAITING when the user accepts.
+// The same script is a preview origin's worker (PRV-5) when it runs from PREVIEW_WORKER_PATH,
+// which only preview origins serve: there it answers the previewed page through the app instead.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { PREVIEW_WORKER_PATH } from '../lib/protocol/previewBridge';
+import { startPreviewOriginWorker } from '../lib/serviceWorker/previewOriginWorker';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
 
-cleanupOutdatedCaches();
-precacheAndRoute(self.__WB_MANIFEST);
+function startAppShellWorker(): void {
+  cleanupOutdatedCaches();
+  precacheAndRoute(self.__WB_MANIFEST);
 
-// Every navigation gets the app shell from the cache, so the app opens with the runtime stopped.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/rpc$/, /^\/healthz$/] }));
+  // Every navigation gets the app shell from the cache, so the app opens with the runtime stopped.
+  registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/rpc$/, /^\/healthz$/] }));
 
-self.addEventListener('message', (event: ExtendableMessageEvent) => {
-  const data = event.data as { type?: unknown } | null;
-  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
-});
+  self.addEventListener('message', (event: ExtendableMessageEvent) => {
+    const data = event.data as { type?: unknown } | null;
+    if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  });
+}
+
+if (self.location.pathname === PREVIEW_WORKER_PATH) startPreviewOriginWorker(self);
+else startAppShellWorker();

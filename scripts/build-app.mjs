@@ -1,5 +1,6 @@
 // Builds the web app for the runtime to serve: the Next.js static export into out/, then the
-// service worker (public/sw.ts) bundled into out/sw.js with the precache manifest of every file.
+// service worker (public/sw.ts) bundled into out/sw.js with the precache manifest of every file,
+// and the preview host page's script into out/.preview-host.js.
 // With --if-stale it does nothing when out/ is newer than every source of the app.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -56,6 +57,17 @@ await build({
   target: 'es2022',
   minify: true,
   define: { 'self.__WB_MANIFEST': JSON.stringify(manifest), 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+});
+// The preview origin's host page script (PRV-5): the runtime inlines it into the host page. A dot
+// name, so the app origin never serves it and the precache manifest leaves it out.
+await build({
+  entryPoints: [path.join(root, 'lib', 'client', 'preview', 'hostPage.ts')],
+  outfile: path.join(out, '.preview-host.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'es2022',
+  minify: true,
   logLevel: 'warning',
 });
 fs.writeFileSync(stamp, new Date().toISOString());

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parsePublicOrigins } from './publicOrigins';
+import type { PreviewOrigins } from './http/previewOrigins';
 
 export interface CliOptions {
   port: number;
@@ -9,6 +11,10 @@ export interface CliOptions {
   dataDir: string;
   projectDirs: string[];
   envToken: string | undefined;
+  /** ORG-3: the app's address when it is reached through HTTPS (a tunnel), else null. */
+  publicUrl: URL | null;
+  /** ORG-3: where previews live when not on subdomains of hbcode.localhost. */
+  previewOrigins: PreviewOrigins | null;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -49,11 +55,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
+      'public-url': { type: 'string' },
+      'preview-origin-template': { type: 'string' },
+      'preview-origin': { type: 'string' },
     },
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
   const dataDir = path.resolve(values['data-dir'] ?? (env.HBCODE_DATA_DIR || defaultDataDir(env)));
   const dirs = positionals.length > 0 ? positionals : [cwd];
   const projectDirs = [...new Set(dirs.map(canonicalProjectDir))];
-  return { port, host: values.host ?? '127.0.0.1', dataDir, projectDirs, envToken: env.HBCODE_TOKEN || undefined };
+  const { publicUrl, previewOrigins } = parsePublicOrigins(values['public-url'], values['preview-origin-template'], values['preview-origin']);
+  return { port, host: values.host ?? '127.0.0.1', dataDir, projectDirs, envToken: env.HBCODE_TOKEN || undefined, publicUrl, previewOrigins };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { AppStatic } from './http/appStatic';
 import { createHttpServer } from './http/httpServer';
 import type { Origins } from './http/hostRouting';
+import { PREVIEW_ID_PLACEHOLDER, previewFrameSource, type PreviewOrigins } from './http/previewOrigins';
 import { pairingUrl } from './rpc/methodHandlers';
 import { createRpcSocketServer } from './rpc/socketServer';
 import type { Logger } from './runtime/log';
@@ -12,6 +13,15 @@ import { REPO_ROOT } from './runtime/paths';
 import { Runtime } from './runtime/runtime';
 
 export const APP_HOSTNAME = 'hbcode.localhost';
+
+function appUrl(options: CliOptions, port: number): URL {
+  return options.publicUrl ?? new URL(`http://${APP_HOSTNAME}:${port}`);
+}
+
+/** ORG-2: by default each preview is a subdomain of the app host; ORG-3 flags choose otherwise. */
+function previewOriginsOf(options: CliOptions, port: number): PreviewOrigins {
+  return options.previewOrigins ?? { kind: 'per-preview', template: `http://p-${PREVIEW_ID_PLACEHOLDER}.${APP_HOSTNAME}:${port}` };
+}
 
 export interface RunningRuntime {
   runtime: Runtime;
@@ -23,12 +33,12 @@ export interface RunningRuntime {
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
 export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
   const runtime = Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, log });
-  const origins: Origins = { app: new URL(`http://${APP_HOSTNAME}:${options.port}`), port: options.port };
+  const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
   let ready = false;
   const server = createHttpServer({
     origins,
-    app: new AppStatic(path.join(REPO_ROOT, 'out')),
+    app: new AppStatic(path.join(REPO_ROOT, 'out'), () => previewFrameSource(origins.previews)),
     ready: () => ready,
     upgradeRpc: (req, socket, head) => (rpc ? rpc.handleUpgrade(req, socket, head) : socket.destroy()),
   });
@@ -38,8 +48,9 @@ export async function startRuntime(options: CliOptions, log: Logger): Promise<Ru
   });
   const port = (server.address() as AddressInfo).port;
   origins.port = port;
-  origins.app = new URL(`http://${APP_HOSTNAME}:${port}`);
-  rpc = createRpcSocketServer(runtime, origins.app.origin, log);
+  origins.app = appUrl(options, port);
+  origins.previews = previewOriginsOf(options, port);
+  rpc = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews);
   ready = true;
 
   let stopping: Promise<void> | null = null;

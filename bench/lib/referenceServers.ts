@@ -20,6 +20,11 @@ export function startFileServer(file: string): Promise<ReferenceServer> {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
     fs.createReadStream(file).pipe(res);
   });
+  return listenOnLoopback(server);
+}
+
+/** Starts `server` on a free loopback port. */
+export function listenOnLoopback(server: http.Server): Promise<ReferenceServer> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () =>

@@ -58,14 +58,18 @@ export async function verifyChunk(chunk: VerifiedChunk, expectedOffset: number, 
 }
 
 /**
- * Reads a whole file as verified chunks, in order, with up to `inFlight` requests outstanding
+ * Reads a whole file (or its tail from `start`) as verified chunks, in order, with up to `inFlight` requests outstanding
  * (the first answer fixes version, size and chunk length, so later offsets are known ahead).
  * Any mismatch rejects the whole read: a caller never sees a mix of two versions (FILE-2).
  */
-export async function* readVerifiedChunks(read: ReadChunk, options: { inFlight?: number; signal?: AbortSignal } = {}): AsyncGenerator<VerifiedChunk> {
+export async function* readVerifiedChunks(
+  read: ReadChunk,
+  options: { inFlight?: number; signal?: AbortSignal; /** Where to start (a ranged read); 0 by default. */ start?: number } = {},
+): AsyncGenerator<VerifiedChunk> {
   const inFlight = Math.max(1, options.inFlight ?? 4);
-  const first = await read(0);
-  await verifyChunk(first, 0, null);
+  const start = options.start ?? 0;
+  const first = await read(start);
+  await verifyChunk(first, start, null);
   const pinned = first.header;
   yield first;
   if (pinned.nextOffset === null) return;

@@ -118,7 +118,26 @@ export const methods = {
   },
   'preview.open': {
     params: z.object({ previewId: PreviewIdSchema, projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),
-    result: z.object({ previewId: z.string(), origin: z.string(), url: z.string() }),
+    result: z.object({
+      previewId: z.string(),
+      origin: z.string(),
+      url: z.string(),
+      /**
+       * Additions: the bootstrap page to frame; the document's URL path on the origin; the prefix
+       * of every path of this preview (`/`, or `/p-<id>/` on a shared origin); the root's path for
+       * display; whether other previews share this origin (ORG-3).
+       */
+      hostUrl: z.string(),
+      documentPath: z.string(),
+      pathPrefix: z.string(),
+      root: z.string(),
+      sharedOrigin: z.boolean(),
+    }),
+  },
+  /** An addition: forgets a binding and stops watching its files. */
+  'preview.close': {
+    params: z.object({ previewId: PreviewIdSchema }).strict(),
+    result: Empty,
   },
   'files.readHtmlPreviewResource': {
     params: z

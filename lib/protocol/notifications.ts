@@ -5,6 +5,8 @@ import { TimelineRowSchema } from './rows';
 export const notifications = {
   'timeline.row': z.object({ sessionId: z.string(), row: TimelineRowSchema }),
   'sessions.changed': z.object({ sessionId: z.string(), deleted: z.boolean() }),
+  /** A file under a preview's root changed on disk (PRV-6): the app reloads that preview. */
+  'preview.changed': z.object({ previewId: z.string(), path: z.string() }),
 } as const;
 
 export type NotificationName = keyof typeof notifications;

@@ -29,6 +29,9 @@ const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
  * The app's Content-Security-Policy: scripts only from this origin, plus the exact inline
  * bootstrap scripts of this page by hash, so injected markup cannot run code.
  */
+/** Filled in per response: the port, and so the preview origins, is known only once listening. */
+const FRAME_SOURCE_SLOT = '{frame-src}';
+
 function contentSecurityPolicy(html: string): string {
   const hashes = new Set<string>();
   for (const match of html.matchAll(INLINE_SCRIPT)) {
@@ -42,6 +45,8 @@ function contentSecurityPolicy(html: string): string {
     "media-src 'self' blob:",
     "connect-src 'self'",
     "worker-src 'self'",
+    // Only preview origins may be framed (PRV-5); without them, no frame at all.
+    `frame-src ${FRAME_SOURCE_SLOT}`,
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -70,7 +75,11 @@ function listFiles(dir: string): string[] {
 export class AppStatic {
   private readonly files = new Map<string, StaticFile>();
 
-  constructor(readonly outDir: string) {
+  /** `frameSource`: the preview origins the app frames (a CSP source expression), or null for none. */
+  constructor(
+    readonly outDir: string,
+    private readonly frameSource: () => string | null = () => null,
+  ) {
     if (!fs.existsSync(path.join(outDir, 'index.html'))) return;
     for (const file of listFiles(outDir)) {
       const rel = '/' + path.relative(outDir, file).split(path.sep).join('/');
@@ -106,7 +115,9 @@ export class AppStatic {
       return;
     }
     const body = fs.readFileSync(entry.file);
-    res.writeHead(found ? 200 : 404, { ...common, ...entry.headers, 'content-type': entry.contentType, 'content-length': String(body.length) });
+    const headers = { ...entry.headers };
+    if (headers['content-security-policy']) headers['content-security-policy'] = headers['content-security-policy'].replace(FRAME_SOURCE_SLOT, this.frameSource() ?? "'none'");
+    res.writeHead(found ? 200 : 404, { ...common, ...headers, 'content-type': entry.contentType, 'content-length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 }

@@ -1,17 +1,19 @@
+import { matchPreviewHost, type PreviewOrigins } from './previewOrigins';
+
 /** Which of the runtime's origins a request is for, decided by its Host header (RPC-5, ORG-1). */
 export type HostRoute =
   | { kind: 'app' }
   | { kind: 'loopback' }
-  | { kind: 'preview'; previewId: string }
+  /** `previewId` is null on a shared preview origin (ORG-3). */
+  | { kind: 'preview'; previewId: string | null }
   | { kind: 'unknown' };
 
 export interface Origins {
   /** e.g. http://hbcode.localhost:8787 */
   app: URL;
   port: number;
+  previews: PreviewOrigins;
 }
-
-const PREVIEW_LABEL = /^p-([0-9a-f]{32})$/;
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export function appOriginOf(origins: Origins): string {
@@ -30,10 +32,6 @@ export function routeHost(hostHeader: string | undefined, origins: Origins): Hos
   const portSuffix = `:${origins.port}`;
   const name = host.endsWith(portSuffix) ? host.slice(0, -portSuffix.length) : host;
   if (LOOPBACK_NAMES.has(name)) return { kind: 'loopback' };
-  const appName = origins.app.hostname.toLowerCase();
-  if (name.endsWith('.' + appName) && host.endsWith(portSuffix)) {
-    const match = PREVIEW_LABEL.exec(name.slice(0, -appName.length - 1));
-    if (match) return { kind: 'preview', previewId: match[1]! };
-  }
-  return { kind: 'unknown' };
+  const preview = matchPreviewHost(origins.previews, host);
+  return preview ? { kind: 'preview', previewId: preview.previewId } : { kind: 'unknown' };
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppStatic } from './appStatic';
 import { PLACEHOLDER_HTML } from './placeholderPage';
+import { servePreviewOrigin } from './previewOriginServer';
 import { routeHost, type Origins } from './hostRouting';
 
 export interface HttpHandlers {
@@ -66,7 +67,7 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
         );
         return;
       case 'preview':
-        send(res, 404, { 'content-type': 'text/plain', 'cache-control': 'no-store' }, 'Not found');
+        servePreviewOrigin(req, res, url.pathname, handlers.app.outDir, origins.app.origin, send);
         return;
       default:
         send(res, 421, { 'content-type': 'text/plain', 'cache-control': 'no-store' }, 'Unknown host');

@@ -5,6 +5,8 @@ import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
 import { BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
+import type { PreviewOrigins } from '../http/previewOrigins';
+import { createPreviewHandlers } from './previewHandlers';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -16,15 +18,17 @@ export interface CallContext {
   authenticate(identity: Identity): void;
 }
 
-type Answer<M extends MethodName> = MethodResult<M> | (MethodResult<M> extends { dataBase64: string } ? BinaryReply : never);
+/** A result, or for a method whose result (or one of its variants) carries bytes, a binary reply. */
+type Answer<M extends MethodName> = MethodResult<M> | ([Extract<MethodResult<M>, { dataBase64: string }>] extends [never] ? never : BinaryReply);
 type Handler<M extends MethodName> = (params: MethodParamsParsed<M>, ctx: CallContext) => Answer<M> | Promise<Answer<M>>;
 export type MethodHandlers = { [M in MethodName]: Handler<M> };
 
 export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pair#code=${encodeURIComponent(code)}`;
 
 /** Protocol v1 over the runtime: params arrive validated, results leave typed (RPC-4). */
-export function createMethodHandlers(runtime: Runtime): MethodHandlers {
+export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOrigins): MethodHandlers {
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
+  const preview = createPreviewHandlers(runtime.previews, previewOrigins);
   return {
     'auth.hello'(params, ctx) {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -113,12 +117,7 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
     'files.readBinary'() {
       throw notBuiltYet('files.readBinary');
     },
-    'preview.open'() {
-      throw notBuiltYet('preview.open');
-    },
-    'files.readHtmlPreviewResource'() {
-      throw notBuiltYet('files.readHtmlPreviewResource');
-    },
+    ...preview,
     'web.fetchPage'() {
       throw notBuiltYet('web.fetchPage');
     },

@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
+import type { PreviewOrigins } from '../http/previewOrigins';
 import { createMethodHandlers } from './methodHandlers';
 import { RpcConnection } from './rpcConnection';
 
@@ -14,15 +15,16 @@ import { RpcConnection } from './rpcConnection';
 const READ_LIMIT_BYTES = 4 * MAX_FRAME_BYTES;
 
 /** Adapts `ws` to RpcConnection and fans runtime events out to authenticated sockets. */
-export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger) {
+export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_BYTES, perMessageDeflate: false });
-  const handlers = createMethodHandlers(runtime);
+  const handlers = createMethodHandlers(runtime, previewOrigins);
   const connections = new Set<RpcConnection>();
 
   const unsubscribe = runtime.subscribe((event) => {
     for (const connection of connections) {
       if (event.type === 'timeline.row') connection.notify('timeline.row', { sessionId: event.sessionId, row: event.row });
       else if (event.type === 'sessions.changed') connection.notify('sessions.changed', { sessionId: event.sessionId, deleted: event.deleted });
+      else if (event.type === 'preview.changed') connection.notify('preview.changed', { previewId: event.previewId, path: event.path });
       else if (event.type === 'device.revoked' && connection.deviceId === event.deviceId) connection.revoke();
     }
   });

@@ -8,6 +8,7 @@ import { notFound, unavailable } from './errors';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
 import { sweepOutputFolder, type SweepReport } from './output/startupSweep';
+import { Previews } from './preview/previews';
 import { ChatSendLedger, type ChatSendAnswer } from './outbox/chatSend';
 import { MIGRATIONS_DIR } from './paths';
 import { deleteSessionWithReferences } from './sessions/deleteSession';
@@ -28,7 +29,8 @@ export interface RuntimeOptions {
 export type RuntimeEvent =
   | { type: 'timeline.row'; sessionId: string; row: TimelineRow }
   | { type: 'sessions.changed'; sessionId: string; deleted: boolean }
-  | { type: 'device.revoked'; deviceId: string };
+  | { type: 'device.revoked'; deviceId: string }
+  | { type: 'preview.changed'; previewId: string; path: string };
 
 const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -40,6 +42,7 @@ export class Runtime {
   readonly auth: DeviceAuth;
   readonly projects: Project[];
   readonly startupSweep: SweepReport;
+  readonly previews: Previews;
   private readonly sessions: SessionStore;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
@@ -62,6 +65,10 @@ export class Runtime {
     this.outbox = new ChatSendLedger(db, this.sessions);
     this.agents = new Map<AgentKind, Agent>([['shell', new ShellAgent()]]);
     this.projects = this.sessions.ensureProjects(options.projectDirs);
+    this.previews = new Previews(
+      () => this.projects.map((p) => p.directory),
+      (previewId, changed) => this.emit({ type: 'preview.changed', previewId, path: changed }),
+    );
     this.scheduler = new RunScheduler({
       sessions: this.sessions,
       outputs: this.outputs,
@@ -178,6 +185,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.purgeTimer);
+    this.previews.closeAll();
     await this.scheduler.shutdown();
     this.db.close();
     this.releaseLock();

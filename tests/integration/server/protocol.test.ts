@@ -24,7 +24,8 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'files.readContent': { projectDirectory: '/project', path: 'a.txt' },
   'files.readBinary': { projectDirectory: '/project', path: 'a.bin', offset: 0 },
   'preview.open': { previewId: '0123456789abcdef0123456789abcdef', projectDirectory: '/project', path: 'index.html' },
-  'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: 'index.html', offset: 0 },
+  'preview.close': { previewId: '0123456789abcdef0123456789abcdef' },
+  'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: '/index.html', offset: 0 },
   'web.fetchPage': { url: 'http://127.0.0.1:9/' },
 };
 

@@ -1,0 +1,108 @@
+/// <reference lib="webworker" />
+import { PortInbox } from '../client/preview/portInbox';
+import {
+  PREVIEW_HOST_PAGE_PATH,
+  PREVIEW_REQUEST,
+  PREVIEW_WORKER_PATH,
+  ResponsePartSchema,
+  SHARED_PREVIEW_PREFIX,
+  type PreviewRequest,
+  type ResponsePart,
+} from '../protocol/previewBridge';
+
+/** How long a request waits for the app to start answering before it fails. */
+const HEAD_TIMEOUT_MS = 30_000;
+
+/** PRV-3: on every answer, whatever the app said. */
+const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
+function plain(status: number, extra: Record<string, string> = {}): Response {
+  return new Response(status === 204 ? null : status === 405 ? 'Method not allowed' : 'Not found', {
+    status,
+    headers: { ...ALWAYS, 'content-type': 'text/plain; charset=utf-8', ...extra },
+  });
+}
+
+/**
+ * The host page that relays for this request: on a per-preview origin any host page of it; on a
+ * shared origin (ORG-3) the one opened for the id the path starts with.
+ */
+async function hostFor(sw: ServiceWorkerGlobalScope, path: string): Promise<Client | null> {
+  const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const hosts = windows.filter((client) => new URL(client.url).pathname === PREVIEW_HOST_PAGE_PATH);
+  const sharedId = SHARED_PREVIEW_PREFIX.exec(path)?.[1] ?? null;
+  return hosts.find((client) => new URL(client.url).searchParams.get('id') === sharedId) ?? null;
+}
+
+/** The body as a stream that asks the app for one piece at a time, so a long video is never read ahead. */
+function bodyStream(inbox: PortInbox<ResponsePart>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        inbox.port.postMessage({ type: 'pull' });
+        const part = await inbox.next();
+        if (part?.type === 'body') controller.enqueue(new Uint8Array(part.bytes));
+        else if (part?.type === 'end') {
+          controller.close();
+          inbox.close();
+        } else {
+          controller.error(new Error(part?.type === 'fail' ? part.message : 'The app stopped answering.'));
+          inbox.close();
+        }
+      },
+      cancel() {
+        inbox.port.postMessage({ type: 'cancel' });
+        inbox.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+async function answerThroughApp(sw: ServiceWorkerGlobalScope, request: Request, url: URL): Promise<Response> {
+  const host = await hostFor(sw, url.pathname);
+  if (!host) return plain(404);
+  const channel = new MessageChannel();
+  const inbox = new PortInbox(channel.port1, ResponsePartSchema);
+  const message: PreviewRequest = {
+    type: PREVIEW_REQUEST,
+    method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+    path: url.pathname,
+    range: request.headers.get('range'),
+  };
+  host.postMessage(message, [channel.port2]);
+  const head = await inbox.next(HEAD_TIMEOUT_MS);
+  if (head?.type !== 'head') {
+    inbox.close();
+    return head?.type === 'fail' ? Response.error() : plain(404);
+  }
+  const headers: Record<string, string> = { ...head.headers, ...ALWAYS };
+  if (!headers['content-type']) headers['content-type'] = 'application/octet-stream';
+  if (request.method === 'HEAD' || head.status === 204 || head.status === 304) {
+    // Drain the app's `end` so its port closes.
+    inbox.port.postMessage({ type: 'pull' });
+    void inbox.next(HEAD_TIMEOUT_MS).then(() => inbox.close());
+    return new Response(null, { status: head.status, headers });
+  }
+  return new Response(bodyStream(inbox), { status: head.status, headers });
+}
+
+/**
+ * The service worker in preview-origin mode (PRV-3, PRV-5): every request of the previewed page
+ * on this origin is answered through the host page and the app, never by the network, which
+ * serves a preview origin nothing but the host page and this script.
+ */
+export function startPreviewOriginWorker(sw: ServiceWorkerGlobalScope): void {
+  sw.addEventListener('install', () => void sw.skipWaiting());
+  sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
+  sw.addEventListener('fetch', (event) => {
+    const url = new URL(event.request.url);
+    // Other origins are the network's business; the bootstrap page and this script come from the server.
+    if (url.origin !== sw.location.origin) return;
+    if (url.pathname === PREVIEW_HOST_PAGE_PATH || url.pathname === PREVIEW_WORKER_PATH) return;
+    const method = event.request.method;
+    if (method === 'OPTIONS') return event.respondWith(plain(204, { allow: 'GET, HEAD, OPTIONS' }));
+    if (method !== 'GET' && method !== 'HEAD') return event.respondWith(plain(405, { allow: 'GET, HEAD, OPTIONS' }));
+    event.respondWith(answerThroughApp(sw, event.request, url));
+  });
+}
