@@ -9,6 +9,8 @@ export interface CliOptions {
   dataDir: string;
   projectDirs: string[];
   envToken: string | undefined;
+  /** Calls may read files outside the project folders when they ask to (FILE-3). */
+  allowExternalFiles: boolean;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -39,7 +41,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -49,11 +51,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
+      'allow-external-files': { type: 'boolean' },
     },
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
   const dataDir = path.resolve(values['data-dir'] ?? (env.HBCODE_DATA_DIR || defaultDataDir(env)));
   const dirs = positionals.length > 0 ? positionals : [cwd];
   const projectDirs = [...new Set(dirs.map(canonicalProjectDir))];
-  return { port, host: values.host ?? '127.0.0.1', dataDir, projectDirs, envToken: env.HBCODE_TOKEN || undefined };
+  return { port, host: values.host ?? '127.0.0.1', dataDir, projectDirs, envToken: env.HBCODE_TOKEN || undefined, allowExternalFiles: values['allow-external-files'] === true };
 }
