@@ -41,7 +41,7 @@ export class ProjectFiles {
   /** One folder, folders first then names; hidden secrets and links leading out are left out. */
   list(projectDirectory: string, requestPath: string): FileEntry[] {
     const { canonical, root, stat } = this.confine(projectDirectory, requestPath);
-    if (!stat.isDirectory()) throw invalidParams('This path is a file, not a folder.', { path: requestPath });
+    if (!stat.isDirectory()) throw invalidParams('This path is a file, not a folder.', { path: requestPath, kind: 'file' });
     const entries: FileEntry[] = [];
     for (const dirent of fs.readdirSync(canonical, { withFileTypes: true })) {
       if (isHiddenSecretName(dirent.name)) continue;
