@@ -7,13 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { perf1OutputIngest } from './perf1-output-ingest';
 import { perf2OutputRead } from './perf2-output-read';
+import { perf3FileTransfer } from './perf3-file-transfer';
+import { perf6Highlight } from './perf6-highlight';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
 /** Above this CPU pressure (share of the last 10 s some task waited for a CPU) the run is flagged. */
 const BUSY_CPU_PRESSURE = 20;
 
-const BENCHMARKS: Benchmark[] = [perf1OutputIngest, perf2OutputRead];
+const BENCHMARKS: Benchmark[] = [perf1OutputIngest, perf2OutputRead, perf3FileTransfer, perf6Highlight];
 
 function select(names: string[]): Benchmark[] {
   if (names.length === 0) return BENCHMARKS;

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { highlightDocument, preferredTheme, themeColors } from '../../lib/client/highlightClient';
 import { MAX_HIGHLIGHT_BYTES, MAX_HIGHLIGHT_LINE_LENGTH } from '../../lib/highlight/limits';
-import type { ThemeColors, TokenLine } from '../../lib/highlight/tokens';
+import { unpackLine, type ThemeColors, type TokenBatch } from '../../lib/highlight/tokens';
 import { TokenLineView } from './TokenLineView';
 
 const LINE_HEIGHT = 20;
@@ -15,7 +15,8 @@ const LINE_HEIGHT = 20;
  */
 export function SourceView({ text, language }: { text: string; language: string | null }) {
   const lines = useMemo(() => text.split(/\r?\n/), [text]);
-  const [tokens, setTokens] = useState<(TokenLine | undefined)[]>([]);
+  /** Batches so far, and for each line the index of its batch (-1: not yet highlighted). */
+  const [highlighted, setHighlighted] = useState<{ batches: TokenBatch[]; batchOfLine: Int32Array } | null>(null);
   const [colors, setColors] = useState<ThemeColors | null>(null);
   const [state, setState] = useState<'plain' | 'highlighting' | 'highlighted' | 'failed'>('plain');
   const parent = useRef<HTMLDivElement>(null);
@@ -23,7 +24,7 @@ export function SourceView({ text, language }: { text: string; language: string 
   const hasLongLines = useMemo(() => lines.some((l) => l.length > MAX_HIGHLIGHT_LINE_LENGTH), [lines]);
 
   useEffect(() => {
-    setTokens([]);
+    setHighlighted(null);
     if (!language || tooLarge) {
       setState('plain');
       return;
@@ -34,11 +35,12 @@ export function SourceView({ text, language }: { text: string; language: string 
     void (async () => {
       try {
         setColors(await themeColors(theme));
-        const held: (TokenLine | undefined)[] = [];
+        const batches: TokenBatch[] = [];
+        const batchOfLine = new Int32Array(lines.length).fill(-1);
         for await (const batch of highlightDocument(text, language, theme, abort.signal)) {
           if (abort.signal.aborted) return;
-          for (let i = 0; i < batch.lines.length; i++) held[batch.firstLine + i] = batch.lines[i];
-          setTokens(held.slice());
+          batchOfLine.fill(batches.push(batch) - 1, batch.firstLine, Math.min(lines.length, batch.firstLine + batch.lineCount));
+          setHighlighted({ batches, batchOfLine });
         }
         if (!abort.signal.aborted) setState('highlighted');
       } catch (error) {
@@ -47,7 +49,7 @@ export function SourceView({ text, language }: { text: string; language: string 
       }
     })();
     return () => abort.abort();
-  }, [text, language, tooLarge]);
+  }, [text, lines, language, tooLarge]);
 
   const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => LINE_HEIGHT, overscan: 30 });
   const gutter = String(lines.length).length;
@@ -74,7 +76,8 @@ export function SourceView({ text, language }: { text: string; language: string 
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
-            const lineTokens = tokens[item.index];
+            const batch = highlighted ? highlighted.batches[highlighted.batchOfLine[item.index]!] : undefined;
+            const lineTokens = batch ? unpackLine(batch, item.index, lines[item.index]!) : null;
             return (
               <div
                 key={item.index}

@@ -1,7 +1,7 @@
 import type { GrammarState } from 'shiki/core';
 import { HighlightEngine } from './highlightEngine';
 import { MAX_HIGHLIGHT_BYTES } from './limits';
-import type { ThemeColors, ThemeName, TokenBatch, TokenLine } from './tokens';
+import { packTokenBatch, type ThemeColors, type ThemeName, type TokenBatch, type TokenLine } from './tokens';
 
 interface OpenDocument {
   lines: string[];
@@ -50,7 +50,7 @@ export function createHighlightService(): HighlightService {
       doc.state = state;
       const done = end >= doc.lines.length;
       if (done) documents.delete(documentId);
-      return { firstLine, lines, done };
+      return packTokenBatch(firstLine, lines, done);
     },
     close(documentId) {
       documents.delete(documentId);

@@ -8,28 +8,7 @@ import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
 import { FILE_CHANGED_MESSAGE, FILE_CHUNK_BYTES, MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
-import { seededRandom } from '../../fixtures/seededRandom';
-
-/** Writes `bytes` of seeded bytes (every block differs, no holes) and answers their SHA-256. */
-function writeSeededFile(file: string, bytes: number, seed: number): string {
-  const random = seededRandom(seed);
-  const block = Buffer.allocUnsafe(FILE_CHUNK_BYTES);
-  for (let i = 0; i < block.length; i += 4) block.writeUInt32LE(Math.floor(random() * 4294967296), i);
-  const hash = crypto.createHash('sha256');
-  const fd = fs.openSync(file, 'w');
-  try {
-    for (let written = 0, index = 0; written < bytes; index++) {
-      block.writeUInt32LE(index, 0); // each block distinct, so a chunk served at the wrong offset shows
-      const part = block.subarray(0, Math.min(block.length, bytes - written));
-      fs.writeSync(fd, part);
-      hash.update(part);
-      written += part.length;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return hash.digest('hex');
-}
+import { writeSeededFile } from '../../fixtures/seededFile';
 
 describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
   let dirs: RuntimeDirs;
