@@ -97,3 +97,8 @@ export function forgetOtherVersions(ref: ProjectFileRef, keep: string): Promise<
     await usage.put({ key: USAGE_KEY, bytes: Math.max(0, total) });
   });
 }
+
+/** Bytes held by the file chunk cache. */
+export function fileCacheBytes(): Promise<number> {
+  return withTransaction(['cacheUsage'], 'readonly', async (tx) => (await tx.objectStore('cacheUsage').get(USAGE_KEY))?.bytes ?? 0);
+}
