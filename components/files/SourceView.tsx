@@ -51,7 +51,7 @@ export function SourceView({ text, language }: { text: string; language: string 
     return () => abort.abort();
   }, [text, lines, language, tooLarge]);
 
-  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => LINE_HEIGHT, overscan: 30 });
+  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => LINE_HEIGHT, overscan: 10 });
   const gutter = String(lines.length).length;
 
   return (

@@ -9,6 +9,6 @@ export const MAX_HIGHLIGHT_LINE_LENGTH = 2_000;
 /** The first batch: about a screen or two, so the first lines show as soon as possible. */
 export const FIRST_BATCH_LINES = 200;
 /** Later batches: large enough to finish soon, small enough that each reply is cheap to take in. */
-export const BATCH_LINES = 1_000;
+export const BATCH_LINES = 500;
 /** Text files larger than this are not shown at all, only offered for download. */
 export const MAX_TEXT_VIEW_BYTES = 32 * 1024 * 1024;
