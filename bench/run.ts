@@ -8,6 +8,8 @@ import path from 'node:path';
 import { perf1OutputIngest } from './perf1-output-ingest';
 import { perf2OutputRead } from './perf2-output-read';
 import { perf7PreviewLoad } from './perf7-preview-load';
+import { perf3FileTransfer } from './perf3-file-transfer';
+import { perf6Highlight } from './perf6-highlight';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -37,7 +39,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf7PreviewLoad)];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

@@ -6,6 +6,7 @@ import { forgetPairing, loadPairing, type DevicePairing } from '../lib/client/ap
 import { clearReadCache } from '../lib/client/readCache';
 import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
+import { FilesView } from './files/FilesView';
 import { PairScreen } from './PairScreen';
 import { PreviewPane } from './PreviewPane';
 import { SessionList } from './SessionList';
@@ -56,6 +57,9 @@ export function AppShell() {
           <a href="#/" aria-current={route.kind === 'sessions' ? 'page' : undefined} onClick={() => setSession(null)}>
             Sessions
           </a>
+          <a href="#/files" aria-current={route.kind === 'files' ? 'page' : undefined}>
+            Files
+          </a>
         </nav>
         <ConnectionStatus state={state} />
         <button onClick={signOut}>Sign out</button>
@@ -64,6 +68,7 @@ export function AppShell() {
       <UpdatePrompt />
       {route.kind === 'sessions' &&
         (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
+      {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' && (
         <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
       )}

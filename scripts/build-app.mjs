@@ -37,6 +37,28 @@ if (next.status !== 0) process.exit(next.status ?? 1);
 // public/ is copied verbatim by Next; the worker's source is not a file to serve.
 fs.rmSync(path.join(out, 'sw.ts'), { force: true });
 
+// Web Workers (workers/*.worker.ts) are bundled here rather than by Next: each is an ES module
+// with its lazily loaded parts (grammars) split into chunks, at a stable address the app names
+// (`/workers/NAME.js`), and part of the precache below so workers run offline too.
+const workerEntries = fs.existsSync(path.join(root, 'workers'))
+  ? fs.readdirSync(path.join(root, 'workers')).filter((name) => name.endsWith('.worker.ts')).map((name) => path.join(root, 'workers', name))
+  : [];
+if (workerEntries.length > 0) {
+  await build({
+    entryPoints: workerEntries,
+    outdir: path.join(out, 'workers'),
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+}
+
 function listFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);

@@ -15,6 +15,8 @@ export interface CliOptions {
   publicUrl: URL | null;
   /** ORG-3: where previews live when not on subdomains of hbcode.localhost. */
   previewOrigins: PreviewOrigins | null;
+  /** Calls may read files outside the project folders when they ask to (FILE-3). */
+  allowExternalFiles: boolean;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -45,7 +47,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -58,6 +60,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'public-url': { type: 'string' },
       'preview-origin-template': { type: 'string' },
       'preview-origin': { type: 'string' },
+      'allow-external-files': { type: 'boolean' },
     },
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
@@ -65,5 +68,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   const dirs = positionals.length > 0 ? positionals : [cwd];
   const projectDirs = [...new Set(dirs.map(canonicalProjectDir))];
   const { publicUrl, previewOrigins } = parsePublicOrigins(values['public-url'], values['preview-origin-template'], values['preview-origin']);
-  return { port, host: values.host ?? '127.0.0.1', dataDir, projectDirs, envToken: env.HBCODE_TOKEN || undefined, publicUrl, previewOrigins };
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    dataDir,
+    projectDirs,
+    envToken: env.HBCODE_TOKEN || undefined,
+    publicUrl,
+    previewOrigins,
+    allowExternalFiles: values['allow-external-files'] === true,
+  };
 }

@@ -14,10 +14,10 @@ export interface ReferenceServer {
 }
 
 /** The plain download PERF-2 compares with: the whole file, fs.createReadStream piped to the response. */
-export function startFileServer(file: string): Promise<ReferenceServer> {
+export function startFileServer(file: string, extraHeaders: Record<string, string> = {}): Promise<ReferenceServer> {
   const server = http.createServer((_req, res) => {
     const { size } = fs.statSync(file);
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size, ...extraHeaders });
     fs.createReadStream(file).pipe(res);
   });
   return listenOnLoopback(server);

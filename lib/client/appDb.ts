@@ -1,6 +1,8 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { FileEntry } from '../protocol/files';
 import type { Project, Session, TimelineRow } from '../protocol/rows';
 import type { OutboxRecord, OutboxState } from './outboxRules';
+import type { ChunkHeader } from './verifiedChunks';
 
 /** State of an unsent message on this device (PWA-4); the rules live in outboxRules.ts. */
 export type { OutboxState };
@@ -27,8 +29,8 @@ export interface AppDbSchema extends DBSchema {
   };
   /** Session lists and timelines as last seen (PWA-3). */
   snapshots: {
-    key: string; // "sessions" | `timeline:${sessionId}`
-    value: { key: string; projects?: Project[]; sessions?: Session[]; rows?: TimelineRow[]; savedAt: number };
+    key: string; // "sessions" | `timeline:${sessionId}` | `folder:${JSON.stringify([projectDirectory, path])}`
+    value: { key: string; projects?: Project[]; sessions?: Session[]; rows?: TimelineRow[]; entries?: FileEntry[]; savedAt: number };
   };
   /**
    * Running totals of bounded caches (key "outputPages": the bytes held in `outputPages`), kept in
@@ -38,10 +40,16 @@ export interface AppDbSchema extends DBSchema {
     key: string;
     value: { key: string; bytes: number };
   };
+  /** Verified file chunks (FILE-2) for reading again offline (PWA-3); total under cacheUsage "fileChunks". */
+  fileChunks: {
+    key: [string, string, string, number]; // projectDirectory, path, contentVersion, offset
+    value: { projectDirectory: string; path: string; contentVersion: string; offset: number; header: ChunkHeader; bytes: ArrayBuffer; lastUsed: number };
+    indexes: { byLastUsed: number; byFile: [string, string] };
+  };
 }
 
 export const APP_DB_NAME = 'hbcode';
-const APP_DB_VERSION = 2;
+const APP_DB_VERSION = 3;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;
 
@@ -60,6 +68,11 @@ export function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
         db.createObjectStore('cacheUsage', { keyPath: 'key' });
         // Version 1 kept no total: start the page cache empty so the total is exact.
         if (oldVersion >= 1) void transaction.objectStore('outputPages').clear();
+      }
+      if (oldVersion < 3) {
+        const chunks = db.createObjectStore('fileChunks', { keyPath: ['projectDirectory', 'path', 'contentVersion', 'offset'] });
+        chunks.createIndex('byLastUsed', 'lastUsed');
+        chunks.createIndex('byFile', ['projectDirectory', 'path']);
       }
     },
     // Another tab wants a newer version: let it upgrade, and reopen on the next use.

@@ -112,6 +112,7 @@ export const methods = {
         path: RequestPathSchema,
         offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
         transfer: TransferSchema.optional(),
+        allowExternalFile: z.boolean().optional(),
       })
       .strict(),
     result: FileChunkSchema,

@@ -7,6 +7,7 @@ import { BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
+import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -29,6 +30,7 @@ export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pai
 export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOrigins): MethodHandlers {
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
   const preview = createPreviewHandlers(runtime.previews, previewOrigins);
+  const fileFrames = new BinaryFramePool(FILE_CHUNK_BYTES);
   return {
     'auth.hello'(params, ctx) {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -83,45 +85,52 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     'run.chatCommandOutputRead'(params) {
-      // Both transfers read into a pooled frame; base64 encodes from it and hands it back at once.
-      const reply = outputFrames.reserve(params.length);
-      let result;
-      try {
-        const range = runtime.readCommandOutput(
-          params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, (n) => reply.data(n),
-        );
-        result = {
-          offset: range.offset,
-          dataBase64: params.transfer === 'binary' ? '' : range.bytes.toString('base64'),
-          byteCount: range.bytes.length,
-          availableBytes: range.availableBytes,
-          generation: range.generation,
-          complete: range.complete,
-          sourceIncomplete: range.sourceIncomplete,
-        };
-      } catch (error) {
-        reply.release();
-        throw error;
-      }
-      if (params.transfer === 'binary') return reply.complete(result);
-      reply.release();
-      return result;
+      return readIntoFrame(outputFrames, params.length, params.transfer, (allocate) => {
+        const range = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, allocate);
+        const { bytes, ...rest } = range;
+        return { bytes, result: { ...rest, byteCount: bytes.length } };
+      });
     },
-    // Each of these is built in its own change (files, preview, web); until then they answer clearly.
-    'files.list'() {
-      throw notBuiltYet('files.list');
+    'files.list'(params) {
+      return { entries: runtime.files.list(params.projectDirectory, params.path) };
     },
-    'files.readContent'() {
-      throw notBuiltYet('files.readContent');
+    'files.readContent'(params) {
+      return runtime.files.readContent(params.projectDirectory, params.path, params.allowExternalFile);
     },
-    'files.readBinary'() {
-      throw notBuiltYet('files.readBinary');
+    'files.readBinary'(params) {
+      return readIntoFrame(fileFrames, FILE_CHUNK_BYTES, params.transfer, (allocate) => {
+        const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, allocate, params.allowExternalFile);
+        return { bytes, result };
+      });
     },
     ...preview,
     'web.fetchPage'() {
       throw notBuiltYet('web.fetchPage');
     },
   };
+}
+
+/**
+ * Both transfers read straight into a pooled frame: binary answers with the frame itself, base64
+ * encodes from it and hands the frame back at once (the bytes are never copied twice).
+ */
+function readIntoFrame<R extends { byteCount: number }>(
+  pool: BinaryFramePool,
+  maxBytes: number,
+  transfer: 'base64' | 'binary' | undefined,
+  read: (allocate: (n: number) => Buffer) => { bytes: Buffer; result: R },
+): (R & { dataBase64: string }) | BinaryReply {
+  const reply = pool.reserve(maxBytes);
+  try {
+    const { bytes, result } = read((n) => reply.data(n));
+    if (transfer === 'binary') return reply.complete({ ...result, dataBase64: '' });
+    const answer = { ...result, dataBase64: bytes.toString('base64') };
+    reply.release();
+    return answer;
+  } catch (error) {
+    reply.release();
+    throw error;
+  }
 }
 
 function notBuiltYet(method: string): RuntimeError {

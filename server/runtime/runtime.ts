@@ -5,6 +5,7 @@ import { DeviceAuth } from '../auth/tokens';
 import type { Agent } from './agents/agent';
 import { ShellAgent } from './agents/shellAgent';
 import { notFound, unavailable } from './errors';
+import { ProjectFiles } from './files/projectFiles';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
 import { sweepOutputFolder, type SweepReport } from './output/startupSweep';
@@ -23,6 +24,8 @@ export interface RuntimeOptions {
   projectDirs: string[];
   /** HBCODE_TOKEN, for scripts and tests (RPC-2). */
   envToken?: string;
+  /** `--allow-external-files`: calls may then ask for files outside the projects (FILE-3). */
+  allowExternalFiles?: boolean;
   log: Logger;
 }
 
@@ -43,6 +46,8 @@ export class Runtime {
   readonly projects: Project[];
   readonly startupSweep: SweepReport;
   readonly previews: Previews;
+  /** Project files as the network sees them (FILE-1…FILE-3). */
+  readonly files: ProjectFiles;
   private readonly sessions: SessionStore;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
@@ -69,6 +74,7 @@ export class Runtime {
       () => this.projects.map((p) => p.directory),
       (previewId, changed) => this.emit({ type: 'preview.changed', previewId, path: changed }),
     );
+    this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true);
     this.scheduler = new RunScheduler({
       sessions: this.sessions,
       outputs: this.outputs,

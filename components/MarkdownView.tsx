@@ -1,0 +1,55 @@
+'use client';
+import type { MouseEvent } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { safeMarkdownUrl } from '../lib/client/safeLinks';
+import { HighlightedCode } from './files/HighlightedCode';
+
+export interface MarkdownViewProps {
+  markdown: string;
+  /** Where relative links and images resolve from. */
+  baseUrl?: string;
+  /** Called instead of following a link, with the safe, resolved address. */
+  onLinkClick?: (href: string) => void;
+}
+
+/**
+ * Markdown rendered as React elements (FILE-4, SEC-3): GitHub-flavoured, raw HTML skipped, links
+ * only http(s) or relative, fenced code highlighted in the worker.
+ */
+export function MarkdownView({ markdown, baseUrl, onLinkClick }: MarkdownViewProps) {
+  const components: Components = {
+    a({ href, children }) {
+      if (!href) return <span>{children}</span>;
+      const external = /^https?:/i.test(href);
+      const onClick = onLinkClick
+        ? (event: MouseEvent<HTMLAnchorElement>) => {
+            event.preventDefault();
+            onLinkClick(href);
+          }
+        : undefined;
+      return (
+        <a href={href} onClick={onClick} rel="noopener noreferrer nofollow" referrerPolicy="no-referrer" target={external && !onLinkClick ? '_blank' : undefined}>
+          {children}
+        </a>
+      );
+    },
+    code({ className, children }) {
+      const language = /\blanguage-([\w+#.-]+)/.exec(className ?? '')?.[1];
+      const text = String(children);
+      return language ? <HighlightedCode code={text.replace(/\n$/, '')} language={language} /> : <code className={className}>{children}</code>;
+    },
+    img({ src, alt }) {
+      // NOTE: an image is a request the document makes by itself; show it only from a safe address.
+      const safe = typeof src === 'string' ? safeMarkdownUrl(src, baseUrl) : null;
+      return safe ? <img src={safe} alt={alt ?? ''} loading="lazy" referrerPolicy="no-referrer" /> : <span>{alt}</span>;
+    },
+  };
+  return (
+    <div className="markdown-view">
+      <Markdown remarkPlugins={[remarkGfm]} skipHtml urlTransform={(url) => safeMarkdownUrl(url, baseUrl) ?? ''} components={components}>
+        {markdown}
+      </Markdown>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { openProjectFile, type OpenedFile } from '../../lib/client/openProjectFile';
+import type { RpcClient } from '../../lib/client/rpcClient';
+import { languageForPath } from '../../lib/highlight/languages';
+import { MAX_TEXT_VIEW_BYTES } from '../../lib/highlight/limits';
+import type { AppRoute } from '../../lib/client/appRoute';
+import { formatBytes } from '../formatting';
+import { MarkdownView } from '../MarkdownView';
+import { looksLikeText, viewerKindOf, type ViewerKind } from './fileKinds';
+import { SourceView } from './SourceView';
+
+type Loaded = { file: OpenedFile; url: string; kind: ViewerKind; text: string | null };
+type State = { kind: 'loading'; loaded: number; total: number } | { kind: 'ready'; loaded: Loaded } | { kind: 'unsaved' } | { kind: 'error'; message: string };
+
+interface FileViewProps {
+  client: RpcClient | null;
+  projectDirectory: string;
+  path: string;
+  navigate: (route: AppRoute) => void;
+}
+
+/**
+ * One file, read in verified chunks into a blob URL (FILE-2, FILE-4): images, PDF, audio and video
+ * from the blob; text highlighted; Markdown rendered; HTML offers Preview.
+ */
+export function FileView({ client, projectDirectory, path, navigate }: FileViewProps) {
+  const [state, setState] = useState<State>({ kind: 'loading', loaded: 0, total: 0 });
+  const name = path.split('/').pop() ?? path;
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let url: string | null = null;
+    setState({ kind: 'loading', loaded: 0, total: 0 });
+    void (async () => {
+      try {
+        const file = await openProjectFile(client, { projectDirectory, path }, {
+          signal: abort.signal,
+          onProgress: (loaded, total) => !abort.signal.aborted && setState({ kind: 'loading', loaded, total }),
+        });
+        if (abort.signal.aborted) return;
+        if (!file) return setState({ kind: 'unsaved' });
+        let kind = viewerKindOf(file.header.mimeType, path);
+        if (kind === 'binary' && file.blob.size <= MAX_TEXT_VIEW_BYTES && (await looksLikeText(file.blob))) kind = 'source';
+        const isText = kind === 'source' || kind === 'markdown' || kind === 'html';
+        const text = isText && file.blob.size <= MAX_TEXT_VIEW_BYTES ? await file.blob.text() : null;
+        if (abort.signal.aborted) return;
+        url = URL.createObjectURL(file.blob);
+        setState({ kind: 'ready', loaded: { file, url, kind, text } });
+      } catch (error) {
+        if (!abort.signal.aborted) setState({ kind: 'error', message: (error as Error).message });
+      }
+    })();
+    return () => {
+      abort.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [client, projectDirectory, path]);
+
+  if (state.kind === 'loading') {
+    return (
+      <p className="muted" role="status">
+        Loading {name}… {state.total > 0 ? `${formatBytes(state.loaded)} of ${formatBytes(state.total)}` : ''}
+      </p>
+    );
+  }
+  if (state.kind === 'unsaved') return <p className="muted">This file was not saved on this device. Connect to the computer to open it.</p>;
+  if (state.kind === 'error') return <p className="error" role="alert">{state.message}</p>;
+
+  const { file, url, kind, text } = state.loaded;
+  return (
+    <div className="file-view" data-viewer={kind}>
+      <div className="row file-bar">
+        <span className="grow muted">
+          {formatBytes(file.header.size)} · {file.header.mimeType}
+          {file.fromCache ? ' · saved on this device' : ''}
+        </span>
+        {kind === 'html' && (
+          <button className="primary" onClick={() => navigate({ kind: 'preview', projectDirectory, path })}>
+            Preview
+          </button>
+        )}
+        <a className="button-link" href={url} download={name}>
+          Download
+        </a>
+      </div>
+      <FileBody kind={kind} url={url} name={name} path={path} text={text} />
+    </div>
+  );
+}
+
+function FileBody({ kind, url, name, path, text }: { kind: ViewerKind; url: string; name: string; path: string; text: string | null }) {
+  switch (kind) {
+    case 'image':
+      return <img className="file-media" src={url} alt={name} />;
+    case 'audio':
+      return <audio className="file-media" src={url} controls />;
+    case 'video':
+      return <video className="file-media" src={url} controls playsInline />;
+    case 'pdf':
+      return (
+        <p>
+          <a href={url} target="_blank" rel="noopener">
+            Open {name}
+          </a>{' '}
+          <span className="muted">(the PDF opens in the browser&apos;s viewer)</span>
+        </p>
+      );
+    case 'markdown':
+      return text === null ? <TooLarge /> : <MarkdownView markdown={text} />;
+    case 'html':
+    case 'source':
+      return text === null ? <TooLarge /> : <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} />;
+    case 'binary':
+      return <p className="muted">This file is not text; download it to open it.</p>;
+  }
+}
+
+function TooLarge() {
+  return <p className="muted">This file is larger than {formatBytes(MAX_TEXT_VIEW_BYTES)}, too large to show as text here; download it instead.</p>;
+}

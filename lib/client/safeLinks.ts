@@ -1,0 +1,25 @@
+/**
+ * Links in rendered Markdown (SEC-3): only http(s) and relative links survive; relative ones are
+ * resolved against the document's own address when it has one. Anything else (javascript:,
+ * data:, file:, custom schemes) renders as no link at all.
+ */
+export function safeMarkdownUrl(url: string, baseUrl?: string): string | null {
+  const trimmed = url.trim();
+  if (trimmed === '') return null;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(trimmed);
+  // NOTE: browsers strip tabs and newlines inside a scheme ("java\tscript:"), so test without them too.
+  const squeezed = trimmed.replace(/[\t\n\r]/g, '');
+  const squeezedScheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(squeezed);
+  if (scheme || squeezedScheme) {
+    const name = (scheme ?? squeezedScheme)![1]!.toLowerCase();
+    return name === 'http' || name === 'https' ? trimmed : null;
+  }
+  if (trimmed.startsWith('//')) return null; // scheme-relative: would borrow the app's scheme and leave for any host
+  if (!baseUrl) return trimmed;
+  try {
+    const resolved = new URL(trimmed, baseUrl);
+    return resolved.protocol === 'http:' || resolved.protocol === 'https:' ? resolved.href : trimmed;
+  } catch {
+    return null;
+  }
+}

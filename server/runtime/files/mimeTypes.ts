@@ -1,0 +1,22 @@
+import path from 'node:path';
+
+/** Content types by extension (FILE-1, FILE-2): what the app needs to pick a viewer. */
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.markdown': 'text/markdown',
+  '.html': 'text/html', '.htm': 'text/html', '.css': 'text/css', '.csv': 'text/csv',
+  '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.jsx': 'text/javascript',
+  '.ts': 'text/typescript', '.tsx': 'text/typescript', '.mts': 'text/typescript', '.cts': 'text/typescript',
+  '.json': 'application/json', '.xml': 'application/xml', '.yaml': 'text/yaml', '.yml': 'text/yaml', '.toml': 'text/plain',
+  '.py': 'text/x-python', '.rs': 'text/x-rust', '.go': 'text/x-go', '.java': 'text/x-java', '.c': 'text/x-c', '.h': 'text/x-c',
+  '.cpp': 'text/x-c++', '.hpp': 'text/x-c++', '.sh': 'text/x-shellscript', '.sql': 'text/x-sql', '.rb': 'text/x-ruby',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
+  '.webp': 'image/webp', '.avif': 'image/avif', '.ico': 'image/x-icon', '.bmp': 'image/bmp',
+  '.pdf': 'application/pdf',
+  '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.oga': 'audio/ogg', '.flac': 'audio/flac', '.m4a': 'audio/mp4',
+  '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.webm': 'video/webm', '.ogv': 'video/ogg', '.mov': 'video/quicktime',
+  '.wasm': 'application/wasm', '.zip': 'application/zip', '.gz': 'application/gzip',
+};
+
+export function mimeTypeForPath(filePath: string): string {
+  return MIME_BY_EXTENSION[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+}

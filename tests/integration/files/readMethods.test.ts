@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readProjectFileChunks } from '../../../lib/client/fileChunks';
+import { FileChangedError } from '../../../lib/client/verifiedChunks';
+import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
+import { FILE_CHANGED_MESSAGE, FILE_CHUNK_BYTES, MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
+import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
+import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { writeSeededFile } from '../../fixtures/seededFile';
+
+describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
+  let dirs: RuntimeDirs;
+  let runtime: RuntimeProcess;
+  let client: RpcClient;
+  let project: string;
+
+  beforeAll(async () => {
+    dirs = makeRuntimeDirs(1);
+    project = dirs.projectDirs[0]!;
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    client = await runtime.connect();
+  });
+  afterAll(async () => {
+    client?.close();
+    await runtime?.stop();
+    dirs?.remove();
+  });
+
+  it('FILE-1 files.readContent answers text, size, version, time and type; encoding is ignored', async () => {
+    fs.writeFileSync(path.join(project, 'notes.md'), '# Héllo\n');
+    const first = await client.call('files.readContent', { projectDirectory: project, path: 'notes.md', encoding: 'latin1' });
+    expect(first).toEqual({ text: '# Héllo\n', byteLength: 9, contentVersion: expect.stringMatching(/^[0-9a-f]{32}$/), modifiedAt: expect.any(Number), mimeType: 'text/markdown' });
+    fs.writeFileSync(path.join(project, 'notes.md'), '# Hello, again\n');
+    const second = await client.call('files.readContent', { projectDirectory: project, path: 'notes.md' });
+    expect(second.text).toBe('# Hello, again\n');
+    expect(second.contentVersion).not.toBe(first.contentVersion);
+  });
+
+  it('FILE-1 files.readContent reads exactly 2 MiB and refuses one byte more with "Text preview is too large"', async () => {
+    fs.writeFileSync(path.join(project, 'limit.txt'), 'a'.repeat(MAX_TEXT_CONTENT_BYTES));
+    fs.writeFileSync(path.join(project, 'over.txt'), 'a'.repeat(MAX_TEXT_CONTENT_BYTES + 1));
+    expect((await client.call('files.readContent', { projectDirectory: project, path: 'limit.txt' })).byteLength).toBe(MAX_TEXT_CONTENT_BYTES);
+    const error = await client.call('files.readContent', { projectDirectory: project, path: 'over.txt' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect((error as RpcError).code).toBe('too_large');
+    expect((error as RpcError).message).toBe(TEXT_CONTENT_TOO_LARGE_MESSAGE);
+  });
+
+  it('FILE-2 files.readBinary answers a chunk with its SHA-256, in base64 and as a binary frame alike', async () => {
+    const bytes = crypto.randomBytes(1000);
+    fs.writeFileSync(path.join(project, 'small.png'), bytes);
+    const where = { projectDirectory: project, path: 'small.png' };
+    const json = await client.call('files.readBinary', { ...where, offset: 10 });
+    expect(json).toMatchObject({ offset: 10, nextOffset: null, byteCount: 990, size: 1000, mimeType: 'image/png' });
+    expect(Buffer.from(json.dataBase64, 'base64').equals(bytes.subarray(10))).toBe(true);
+    expect(json.sha256).toBe(crypto.createHash('sha256').update(bytes.subarray(10)).digest('hex'));
+    const binary = await client.callBinary('files.readBinary', { ...where, offset: 10 });
+    expect(Buffer.from(binary.data).equals(bytes.subarray(10))).toBe(true);
+    expect({ ...binary.result, dataBase64: json.dataBase64 }).toEqual(json);
+    expect((await client.call('files.readBinary', { ...where, offset: 1000 })).byteCount).toBe(0);
+    const past = await client.call('files.readBinary', { ...where, offset: 1001 }).catch((e: unknown) => e);
+    expect((past as RpcError).code).toBe('invalid_params');
+    const folder = await client.call('files.readBinary', { projectDirectory: project, path: '', offset: 0 }).catch((e: unknown) => e);
+    expect((folder as RpcError).code).toBe('invalid_params');
+  });
+
+  it('FILE-2 a 1 GiB file arrives byte-identical through the verified chunk reader', async () => {
+    const expected = writeSeededFile(path.join(project, 'huge.bin'), 1024 * 1024 * 1024, 7);
+    const hash = crypto.createHash('sha256');
+    let received = 0;
+    let chunks = 0;
+    for await (const chunk of readProjectFileChunks(client, { projectDirectory: project, path: 'huge.bin' })) {
+      expect(chunk.data.byteLength).toBeLessThanOrEqual(FILE_CHUNK_BYTES);
+      hash.update(chunk.data);
+      received += chunk.data.byteLength;
+      chunks++;
+    }
+    fs.rmSync(path.join(project, 'huge.bin'));
+    expect(received).toBe(1024 * 1024 * 1024);
+    expect(chunks).toBe(256);
+    expect(hash.digest('hex')).toBe(expected);
+  }, 300_000);
+
+  it('FILE-2 a file rewritten mid-transfer is discarded with "File changed while loading. Open it again."', async () => {
+    const file = path.join(project, 'moving.bin');
+    writeSeededFile(file, 3 * FILE_CHUNK_BYTES + 5, 11);
+    const seen: number[] = [];
+    const read = async () => {
+      for await (const chunk of readProjectFileChunks(client, { projectDirectory: project, path: 'moving.bin' })) {
+        seen.push(chunk.header.offset);
+        // Rewritten after the first chunk: same size, new content and time.
+        if (seen.length === 1) {
+          writeSeededFile(file, 3 * FILE_CHUNK_BYTES + 5, 12);
+          fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+        }
+      }
+    };
+    const error = await read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileChangedError);
+    expect((error as Error).message).toBe(FILE_CHANGED_MESSAGE);
+    expect(seen).toEqual([0]);
+  });
+});
