@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
+import { fetchWebPage } from '../runtime/web/fetchWebPage';
 import { BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 
@@ -119,8 +120,8 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
     'files.readHtmlPreviewResource'() {
       throw notBuiltYet('files.readHtmlPreviewResource');
     },
-    'web.fetchPage'() {
-      throw notBuiltYet('web.fetchPage');
+    'web.fetchPage'(params) {
+      return fetchWebPage(params.url);
     },
   };
 }
