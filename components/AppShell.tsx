@@ -6,7 +6,9 @@ import { forgetPairing, loadPairing, type DevicePairing } from '../lib/client/ap
 import { clearReadCache } from '../lib/client/readCache';
 import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
+import { OpenWebPageForm } from './OpenWebPageForm';
 import { PairScreen } from './PairScreen';
+import { ReaderView } from './ReaderView';
 import { SessionList } from './SessionList';
 import { SessionView } from './SessionView';
 import { UpdatePrompt } from './UpdatePrompt';
@@ -56,6 +58,7 @@ export function AppShell() {
             Sessions
           </a>
         </nav>
+        <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={(url) => navigate({ kind: 'reader', url })} />
         <ConnectionStatus state={state} />
         <button onClick={signOut}>Sign out</button>
       </header>
@@ -63,6 +66,7 @@ export function AppShell() {
       <UpdatePrompt />
       {route.kind === 'sessions' &&
         (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
+      {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={(url) => navigate({ kind: 'reader', url })} />}
     </div>
   );
 }

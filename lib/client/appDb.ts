@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Project, Session, TimelineRow } from '../protocol/rows';
 import type { OutboxRecord, OutboxState } from './outboxRules';
+import type { ReaderPageRecord } from './readerPageRecord';
 
 /** State of an unsent message on this device (PWA-4); the rules live in outboxRules.ts. */
 export type { OutboxState };
@@ -38,10 +39,16 @@ export interface AppDbSchema extends DBSchema {
     key: string;
     value: { key: string; bytes: number };
   };
+  /** Web pages converted to Markdown, for reading again offline (MD-1, PWA-3). Key: the address asked for. */
+  readerPages: {
+    key: string;
+    value: ReaderPageRecord;
+    indexes: { byLastUsed: number };
+  };
 }
 
 export const APP_DB_NAME = 'hbcode';
-const APP_DB_VERSION = 2;
+const APP_DB_VERSION = 4;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;
 
@@ -60,6 +67,9 @@ export function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
         db.createObjectStore('cacheUsage', { keyPath: 'key' });
         // Version 1 kept no total: start the page cache empty so the total is exact.
         if (oldVersion >= 1) void transaction.objectStore('outputPages').clear();
+      }
+      if (oldVersion < 4) {
+        db.createObjectStore('readerPages', { keyPath: 'url' }).createIndex('byLastUsed', 'lastUsed');
       }
     },
     // Another tab wants a newer version: let it upgrade, and reopen on the next use.

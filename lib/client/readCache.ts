@@ -9,7 +9,7 @@ export async function forgetSavedSession(sessionId: string): Promise<void> {
 
 /** Drops everything read from the runtime (signing out: the next runtime may be another one). */
 export function clearReadCache(): Promise<void> {
-  return withTransaction(['outputPages', 'snapshots', 'cacheUsage'], 'readwrite', async (tx) => {
-    await Promise.all([tx.objectStore('outputPages').clear(), tx.objectStore('snapshots').clear(), tx.objectStore('cacheUsage').clear()]);
+  return withTransaction(['outputPages', 'snapshots', 'cacheUsage', 'readerPages'], 'readwrite', async (tx) => {
+    await Promise.all([tx.objectStore('outputPages').clear(), tx.objectStore('snapshots').clear(), tx.objectStore('cacheUsage').clear(), tx.objectStore('readerPages').clear()]);
   });
 }

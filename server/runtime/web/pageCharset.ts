@@ -28,7 +28,20 @@ export function detectPageCharset(contentType: string, bytes: Uint8Array): Detec
 
 /** The page as text; invalid sequences become U+FFFD and a leading byte order mark is dropped. */
 export function decodePage(bytes: Uint8Array, charset: string): string {
+  // NOTE: Node's TextDecoder reads windows-1252 as ISO-8859-1 (0x80 → U+0080, not €), so it is decoded here.
+  if (charset === 'windows-1252') return decodeWindows1252(bytes);
   return new TextDecoder(charset).decode(bytes);
+}
+
+/** Code points of bytes 0x80…0x9F in windows-1252 (the WHATWG index); the rest equal their byte. */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!));
 }
 
 function charsetFromBom(bytes: Uint8Array): string | null {
