@@ -61,7 +61,7 @@ export function ReaderView({ client, url, onOpen }: { client: RpcClient | null; 
               <a href={state.page.finalUrl} target="_blank" rel="noopener noreferrer">
                 Open original
               </a>
-              {shown.articleFound && (
+              {Object.values(state.page.views).some((v) => v?.articleFound) && (
                 <span role="group" aria-label="View">
                   <button aria-pressed={state.view === 'article'} onClick={() => void switchTo('article')}>
                     Article

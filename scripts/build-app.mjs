@@ -36,6 +36,24 @@ if (next.status !== 0) process.exit(next.status ?? 1);
 // public/ is copied verbatim by Next; the worker's source is not a file to serve.
 fs.rmSync(path.join(out, 'sw.ts'), { force: true });
 
+// Web Workers (workers/*.worker.ts → out/workers/*.worker.js) are bundled here, not by Next. NOTE:
+// a worker script served from the service worker's precache runs at the cached response's URL,
+// which drops the query string Turbopack's worker bootstrap reads its chunk list from.
+const workerEntries = fs.existsSync(path.join(root, 'workers')) ? fs.readdirSync(path.join(root, 'workers')).filter((name) => name.endsWith('.worker.ts')) : [];
+if (workerEntries.length > 0) {
+  await build({
+    entryPoints: workerEntries.map((name) => path.join(root, 'workers', name)),
+    outdir: path.join(out, 'workers'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+}
+
 function listFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);

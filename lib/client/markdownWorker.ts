@@ -7,6 +7,8 @@ export class MarkdownConversionError extends Error {
   readonly code = 'conversion_failed';
 }
 
+const MARKDOWN_WORKER_PATH = '/workers/markdown.worker.js';
+
 /** The worker stops after this long without a job and starts again on the next one. */
 const IDLE_MS = 60_000;
 
@@ -18,7 +20,8 @@ let queue: Promise<unknown> = Promise.resolve();
 
 function started(): Remote<MarkdownWorkerApi> {
   if (!api) {
-    worker = new Worker(new URL('../../workers/markdown.worker.ts', import.meta.url), { type: 'module', name: 'markdown' });
+    // Bundled by scripts/build-app.mjs from workers/markdown.worker.ts (see there for why not by Next).
+    worker = new Worker(new URL(MARKDOWN_WORKER_PATH, location.origin), { name: 'markdown' });
     api = wrap<MarkdownWorkerApi>(worker);
   }
   return api;

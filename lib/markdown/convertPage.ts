@@ -1,8 +1,8 @@
 import type TurndownService from 'turndown';
 import { ConvertOptionsSchema, type ConvertedPage, type ConvertOptions, type PageView } from './convertedPage';
-import { extractArticle, type ExtractedArticle } from './extractArticle';
+import { extractArticle } from './extractArticle';
 import { markdownService, removeNonContent } from './markdownService';
-import { baseAddress, makeAddressesAbsolute, parsePageDocument, type MarkupElement } from './pageDocument';
+import { baseAddress, makeAddressesAbsolute, parsePageDocument, pinBaseAddress, type MarkupElement } from './pageDocument';
 import { titleHeader } from './titleHeader';
 
 /** An article shorter than this many characters of text may be what extraction left of a page… */
@@ -19,18 +19,20 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
   const { view, bodyOnly } = ConvertOptionsSchema.parse(options);
   const document = parsePageDocument(html);
   const base = baseAddress(document, url);
-  const sourceUrl = base && !document.querySelector('base[href]') ? base.href : url;
+  const sourceUrl = url;
+  pinBaseAddress(document, base);
   const pageTitle = document.title.replace(/\s+/g, ' ').trim();
   const pageTextLength = view === 'auto' ? textLength(document.body) : 0;
 
   const article = view === 'fullPage' ? null : extractArticle(document);
-  const useArticle = article !== null && (view === 'article' || keepsEnough(article, pageTextLength));
+  const useArticle = article !== null && (view === 'article' || articleKeepsEnough(article.textLength, pageTextLength));
   let root: MarkupElement | null;
   if (useArticle) {
     root = article.content;
   } else {
     // Readability changed the document it read: the full page comes from a fresh parse.
     const fresh = article || view !== 'fullPage' ? parsePageDocument(html) : document;
+    pinBaseAddress(fresh, base);
     root = fresh.body ?? fresh.documentElement;
   }
   removeNonContent(root);
@@ -52,9 +54,10 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
   };
 }
 
-function keepsEnough(article: ExtractedArticle, pageTextLength: number): boolean {
-  if (article.textLength === 0) return false;
-  return article.textLength >= SHORT_ARTICLE_CHARS || pageTextLength < article.textLength * FULL_PAGE_TEXT_FACTOR;
+/** Whether an article of this much text is worth showing instead of its page (MD-3). */
+export function articleKeepsEnough(articleChars: number, pageChars: number): boolean {
+  if (articleChars === 0) return false;
+  return articleChars >= SHORT_ARTICLE_CHARS || pageChars < articleChars * FULL_PAGE_TEXT_FACTOR;
 }
 
 function textLength(node: MarkupElement | null): number {

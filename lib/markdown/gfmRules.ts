@@ -58,7 +58,8 @@ export function useGfmRules(service: TurndownService): void {
 
   service.addRule('table', {
     filter: 'table',
-    replacement: (content) => `\n\n${content.replace(/\n{2,}(?=\|)/g, '\n')}\n\n`,
+    // Rows end up separated by blank lines (each row is a block); a GFM table needs them adjacent.
+    replacement: (content) => `\n\n${content.replace(/\|\n{2,}(?=\|)/g, '|\n')}\n\n`,
   });
 
   // Table sections only group rows; their rows carry the Markdown.

@@ -13,7 +13,9 @@ export interface MarkupElement extends MarkupNode {
 export interface PageDocument {
   title: string;
   documentElement: MarkupElement;
+  head: (MarkupElement & { prepend(node: MarkupElement): void }) | null;
   body: MarkupElement | null;
+  createElement(name: string): MarkupElement;
   querySelector(selectors: string): MarkupElement | null;
   querySelectorAll(selectors: string): ArrayLike<MarkupElement>;
 }
@@ -33,6 +35,20 @@ export function baseAddress(document: PageDocument, pageUrl: string): URL | null
   return (base && tryUrl(base, page ?? undefined)) || page;
 }
 
+/**
+ * Writes the page's absolute base address into its `<base>`, so anything that resolves addresses
+ * (Readability does) uses it. NOTE: without one, linkedom in a worker falls back to the worker
+ * script's own location and links would point into the app.
+ */
+export function pinBaseAddress(document: PageDocument, base: URL | null): void {
+  if (!base) return;
+  const existing = document.querySelector('base[href]');
+  if (existing) return existing.setAttribute('href', base.href);
+  const element = document.createElement('base');
+  element.setAttribute('href', base.href);
+  document.head?.prepend(element);
+}
+
 /** Links and images under `root` made absolute against `base`; other schemes (javascript:, data:) dropped. */
 export function makeAddressesAbsolute(root: MarkupElement, base: URL | null): void {
   const resolve = (value: string): string | null => {
@@ -40,7 +56,9 @@ export function makeAddressesAbsolute(root: MarkupElement, base: URL | null): vo
     // An in-page anchor stays one, so the reader can tell it from a link to another page.
     if (trimmed.startsWith('#')) return trimmed;
     const url = tryUrl(trimmed, base ?? undefined);
-    return url && SAFE_SCHEMES.has(url.protocol) ? url.href : null;
+    // Without a base (a local file converted on its own) a relative address stays relative.
+    if (!url) return base ? null : trimmed;
+    return SAFE_SCHEMES.has(url.protocol) ? url.href : null;
   };
   for (const link of Array.from(root.querySelectorAll('a[href]'))) {
     const href = resolve(link.getAttribute('href') ?? '');

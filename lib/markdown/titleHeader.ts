@@ -14,9 +14,10 @@ export function titleHeader(details: PageDetails): string {
   const credits = [details.byline, details.siteName, details.publishedTime && publishedDate(details.publishedTime)]
     .filter((part): part is string => Boolean(part && part.trim()))
     .map(escape);
-  const lines = [`# ${escape(details.title || details.sourceUrl)}`, ''];
+  const lines = [`# ${escape(details.title || details.sourceUrl || 'Untitled page')}`, ''];
   if (credits.length > 0) lines.push(credits.join(' · '), '');
-  lines.push(`Source: <${details.sourceUrl.replace(/[<>\s]/g, encodeURIComponent)}>`, '', '---', '', '');
+  if (details.sourceUrl) lines.push(`Source: <${details.sourceUrl.replace(/[<>\s]/g, encodeURIComponent)}>`, '');
+  lines.push('---', '', '');
   return lines.join('\n');
 }
 
