@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import { JSDOM } from 'jsdom';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import type TurndownService from 'turndown';
 import { convertPage } from '../lib/markdown/convertPage';
 import { markdownService } from '../lib/markdown/markdownService';
@@ -14,9 +14,11 @@ import { median, now } from './lib/rounds';
  * usual pipeline on jsdom: parse, Readability, Turndown with the same rules on the article element.
  */
 const DEFAULT_ROUNDS = 3;
+/** jsdom reports every stylesheet it cannot parse; the benchmark's output is not the place. */
+const quietConsole = new VirtualConsole();
 
 function referenceConversion(page: ReadabilityCase): string {
-  const { document } = new JSDOM(page.source, { url: READABILITY_PAGE_URL }).window;
+  const { document } = new JSDOM(page.source, { url: READABILITY_PAGE_URL, virtualConsole: quietConsole }).window;
   const article = new Readability<unknown>(document, { serializer: (node) => node }).parse();
   return article?.content ? markdownService().turndown(article.content as TurndownService.Node) : '';
 }

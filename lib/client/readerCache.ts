@@ -8,6 +8,13 @@ const USAGE_KEY = 'readerPages';
 
 export type SavedReaderPage = Omit<ReaderPageRecord, 'byteLength' | 'savedAt' | 'lastUsed'>;
 
+let lastStamp = 0;
+/** A read time that never repeats, so least-recently-read order is strict even within 1 ms. */
+function nextReadTime(): number {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return lastStamp;
+}
+
 function markdownBytes(page: SavedReaderPage): number {
   const encoder = new TextEncoder();
   return Object.values(page.views).reduce((sum, view) => sum + (view ? encoder.encode(view.markdown).byteLength : 0), 0);
@@ -19,7 +26,7 @@ export function readSavedReaderPage(url: string): Promise<ReaderPageRecord | nul
     const store = tx.objectStore('readerPages');
     const page = await store.get(url);
     if (!page) return null;
-    await store.put({ ...page, lastUsed: Date.now() });
+    await store.put({ ...page, lastUsed: nextReadTime() });
     return page;
   });
 }
@@ -36,8 +43,7 @@ export async function saveReaderPage(page: SavedReaderPage, maxBytes = DEFAULT_R
     const usage = tx.objectStore('cacheUsage');
     const previous = await pages.get(page.url);
     let total = ((await usage.get(USAGE_KEY))?.bytes ?? 0) - (previous?.byteLength ?? 0) + byteLength;
-    const now = Date.now();
-    await pages.put({ ...page, byteLength, savedAt: now, lastUsed: now });
+    await pages.put({ ...page, byteLength, savedAt: Date.now(), lastUsed: nextReadTime() });
     let cursor = total > maxBytes ? await pages.index('byLastUsed').openCursor() : null;
     while (cursor && total > maxBytes) {
       if (cursor.primaryKey !== page.url) {

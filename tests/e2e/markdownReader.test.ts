@@ -1,11 +1,15 @@
+import path from 'node:path';
+import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDbSchema } from '../../lib/client/appDb';
+import type * as ReaderCache from '../../lib/client/readerCache';
+import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
-import { pairThroughLink, startupPairingCode, waitUntil } from './appHarness';
+import { createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitUntil } from './appHarness';
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
 // served by a local web server opens as Markdown, its links open in the reader, and after the
@@ -120,4 +124,75 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     await page.locator('[data-testid="reader"] article[data-view="fullPage"]').waitFor();
     await context.close();
   }, 180_000);
+
+  it('PRV-6 an address in a message opens in the reader', async () => {
+    const messageRuntime = await startRuntimeProcess();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await pairThroughLink(page, messageRuntime.appOrigin, startupPairingCode(messageRuntime));
+      await createShellSession(page);
+      const address = `${web.origin}/hostile`;
+      await sendCommand(page, `echo see ${address}.`);
+      const link = page.locator('[data-row="message"] a[data-reader-link]');
+      await link.waitFor();
+      // The sentence's full stop is not part of the address.
+      expect(await link.textContent()).toBe(address);
+      await link.click();
+      await page.locator('[data-testid="reader"] article').getByText(/This page tries to run scripts in the reader/).waitFor();
+      expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(address)}`);
+    } finally {
+      await context.close();
+      await messageRuntime.stop();
+    }
+  }, 120_000);
+
+  it('MD-1 saved pages stay within their bound, least recently read first out, with a running total', async () => {
+    // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
+    const bundle = await build({
+      entryPoints: [path.join(REPO_ROOT, 'lib', 'client', 'readerCache.ts')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      globalName: 'hbReaderCache',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+    const context = await browser.newContext();
+    await context.route('http://reader-cache-test.localhost/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>cache test</title>' }));
+    const page = await context.newPage();
+    await page.goto('http://reader-cache-test.localhost/');
+    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const result = await page.evaluate(async () => {
+      const { saveReaderPage, readSavedReaderPage } = (globalThis as unknown as { hbReaderCache: typeof ReaderCache }).hbReaderCache;
+      const converted = (markdown: string) => ({ markdown, view: 'article' as const, articleFound: true, title: 't', byline: null, siteName: null, publishedTime: null, sourceUrl: 'https://x/' });
+      const save = (n: number, size: number) => saveReaderPage({ url: `https://x/${n}`, finalUrl: `https://x/${n}`, views: { article: converted('a'.repeat(size)) }, preferred: 'article' }, 3000);
+      const held = async (pages: number[]) => {
+        const out: boolean[] = [];
+        for (const n of pages) out.push((await readSavedReaderPage(`https://x/${n}`)) !== null);
+        return out;
+      };
+      const total = () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('hbcode');
+          open.onsuccess = () => {
+            const get = open.result.transaction('cacheUsage').objectStore('cacheUsage').get('readerPages');
+            get.onsuccess = () => {
+              open.result.close();
+              resolve((get.result as { bytes: number } | undefined)?.bytes ?? -1);
+            };
+          };
+        });
+      for (const n of [0, 1, 2]) await save(n, 1000);
+      const full = await total();
+      await readSavedReaderPage('https://x/0'); // page 0 becomes the most recently read
+      await save(3, 1000); // over the bound: page 1, the least recently read, goes
+      const after = await held([0, 1, 2, 3]);
+      await save(9, 4000); // larger than the whole bound: not kept
+      return { full, after, total: await total(), tooLarge: await readSavedReaderPage('https://x/9') };
+    });
+    expect(result).toEqual({ full: 3000, after: [true, false, true, true], total: 3000, tooLarge: null });
+    await context.close();
+  });
 });
