@@ -1,15 +1,13 @@
-import path from 'node:path';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDbSchema } from '../../lib/client/appDb';
 import type * as ReaderCache from '../../lib/client/readerCache';
-import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
-import { createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitUntil } from './appHarness';
+import { loadModuleInBlankPage } from './moduleInPage';
+import { createShellSession, pairThroughLink, screenshotPath, sendCommand, startupPairingCode, waitUntil } from './appHarness';
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
 // served by a local web server opens as Markdown, its links open in the reader, and after the
@@ -89,6 +87,8 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     expect(await original.getAttribute('target')).toBe('_blank');
     expect(await original.getAttribute('rel')).toContain('noopener');
 
+    await page.screenshot({ path: screenshotPath('reader-article') });
+
     // MD-3: the whole page, and back to the article.
     await page.getByRole('button', { name: 'Full page' }).click();
     await page.locator('[data-testid="reader"] article[data-view="fullPage"]').waitFor();
@@ -148,22 +148,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   }, 120_000);
 
   it('MD-1 saved pages stay within their bound, least recently read first out, with a running total', async () => {
-    // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
-    const bundle = await build({
-      entryPoints: [path.join(REPO_ROOT, 'lib', 'client', 'readerCache.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      globalName: 'hbReaderCache',
-      platform: 'browser',
-      target: 'es2022',
-      logLevel: 'silent',
-    });
-    const context = await browser.newContext();
-    await context.route('http://reader-cache-test.localhost/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>cache test</title>' }));
-    const page = await context.newPage();
-    await page.goto('http://reader-cache-test.localhost/');
-    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/readerCache.ts', 'hbReaderCache', 'http://reader-cache-test.localhost');
     const result = await page.evaluate(async () => {
       const { saveReaderPage, readSavedReaderPage } = (globalThis as unknown as { hbReaderCache: typeof ReaderCache }).hbReaderCache;
       const converted = (markdown: string) => ({ markdown, view: 'article' as const, articleFound: true, title: 't', byline: null, siteName: null, publishedTime: null, sourceUrl: 'https://x/' });

@@ -1,12 +1,10 @@
-import path from 'node:path';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as OutputCache from '../../lib/client/outputCache';
 import type { AppDbSchema } from '../../lib/client/appDb';
-import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { loadModuleInBlankPage } from './moduleInPage';
 import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished, waitUntil } from './appHarness';
 
 // PWA-3 in real Chromium against the real runtime: what was read once is read again from
@@ -138,21 +136,7 @@ describe('PWA-3 read cache in Chromium', () => {
 
   it('PWA-3 the page cache stays within its bound, evicting the least recently used page, and never serves another generation', async () => {
     // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
-    const bundle = await build({
-      entryPoints: [path.join(REPO_ROOT, 'lib', 'client', 'outputCache.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      globalName: 'hbOutputCache',
-      platform: 'browser',
-      target: 'es2022',
-      logLevel: 'silent',
-    });
-    const context = await browser.newContext();
-    await context.route('http://cache-test.localhost/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>cache test</title>' }));
-    const page = await context.newPage();
-    await page.goto('http://cache-test.localhost/');
-    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/outputCache.ts', 'hbOutputCache', 'http://cache-test.localhost');
 
     const result = await page.evaluate(async () => {
       const { saveOutputPage, readCachedOutputPage, outputCacheBytes } = (globalThis as unknown as { hbOutputCache: typeof OutputCache }).hbOutputCache;
