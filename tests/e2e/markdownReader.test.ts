@@ -7,7 +7,7 @@ import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { createShellSession, pairThroughLink, screenshotPath, sendCommand, startupPairingCode, waitUntil } from './appHarness';
+import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode, waitUntil } from './appHarness';
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
 // served by a local web server opens as Markdown, its links open in the reader, and after the
@@ -63,11 +63,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     runtime = await startRuntimeProcess();
     const context = await browser.newContext();
     const page = await context.newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByText('Connected', { exact: true }).waitFor();
+    await pairUnderServiceWorker(page, runtime);
 
     // Typed into the address field: the runtime fetches, the worker converts, the view renders.
     const corpusUrl = `${web.origin}/corpus`;

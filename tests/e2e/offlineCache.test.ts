@@ -5,7 +5,7 @@ import type { AppDbSchema } from '../../lib/client/appDb';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished, waitUntil } from './appHarness';
+import { commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished, waitUntil } from './appHarness';
 
 // PWA-3 in real Chromium against the real runtime: what was read once is read again from
 // IndexedDB after the runtime stopped and the page reloaded (the service worker serves the app).
@@ -69,12 +69,7 @@ describe('PWA-3 read cache in Chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
 
-    // Pair, then let the service worker take control (it never claims a page by itself).
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByText('Connected', { exact: true }).waitFor();
+    await pairUnderServiceWorker(page, runtime);
     expect(await page.getByTestId('offline-banner').count()).toBe(0);
 
     // Run a command with a five-page output and read all of it.
