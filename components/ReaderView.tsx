@@ -73,6 +73,11 @@ export function ReaderView({ client, url, onOpen }: { client: RpcClient | null; 
               )}
               {state.page.savedAt !== null && <span className="muted">Saved {new Date(state.page.savedAt).toLocaleString()}</span>}
             </div>
+            {state.page.refreshError && (
+              <p className="muted" role="note">
+                Showing the saved copy: {state.page.refreshError}
+              </p>
+            )}
             {switchError && (
               <p className="error" role="alert">
                 {switchError}

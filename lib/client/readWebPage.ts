@@ -13,6 +13,8 @@ export interface ReaderPage {
   html: string | null;
   /** When this device saved it, if shown from the cache. */
   savedAt: number | null;
+  /** Why the runtime could not fetch it again, when a saved copy is shown instead. */
+  refreshError?: string | null;
 }
 
 function utf8FromBase64(data: string): string {
@@ -37,11 +39,21 @@ export async function readWebPage(client: RpcClient | null, url: string): Promis
       void saveBothViews(result, html);
       return result;
     } catch (error) {
-      if (!(error instanceof RpcError && error.code === 'closed')) throw error;
+      if (!(error instanceof RpcError)) throw error;
+      if (error.code !== 'closed') {
+        // The page could not be fetched now (its site is down, say): what this device saved still reads.
+        const saved = await savedPage(url, error.message);
+        if (saved) return saved;
+        throw error;
+      }
     }
   }
+  return savedPage(url, null);
+}
+
+async function savedPage(url: string, refreshError: string | null): Promise<ReaderPage | null> {
   const saved = await readSavedReaderPage(url);
-  return saved ? { url, finalUrl: saved.finalUrl, views: saved.views, preferred: saved.preferred, html: null, savedAt: saved.savedAt } : null;
+  return saved ? { url, finalUrl: saved.finalUrl, views: saved.views, preferred: saved.preferred, html: null, savedAt: saved.savedAt, refreshError } : null;
 }
 
 /** Converts the other view of a page already read in this visit. */

@@ -48,10 +48,15 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   let runtime: RuntimeProcess | undefined;
   let web: TestWebServer;
   const corpus = readabilityCases().find((c) => c.name === '001')!;
+  /** The corpus page's site is down: the reader falls back to the saved copy. */
+  let corpusDown = false;
 
   beforeAll(async () => {
     browser = await launchChromium();
-    web = await startTestWebServer({ '/corpus': htmlPage(corpus.source), '/hostile': htmlPage(HOSTILE_PAGE) });
+    web = await startTestWebServer({
+      '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
+      '/hostile': htmlPage(HOSTILE_PAGE),
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -108,6 +113,12 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       return saved.some((p) => p.url === corpusUrl && p.views.article !== undefined && p.views.fullPage !== undefined);
     }, 'the corpus page is saved with both views');
     expect(saved.find((p) => p.url === corpusUrl)!.byteLength).toBeGreaterThan(1000);
+
+    // The site goes down while the runtime still runs: the saved copy shows, with the reason.
+    corpusDown = true;
+    await page.reload();
+    await page.getByText(/^Showing the saved copy: This address is not a web page \(text\/plain\)/).waitFor();
+    await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
 
     // The runtime stops; the app reloads from its service worker and shows the saved page.
     expect(await runtime.stop()).toBe(0);
