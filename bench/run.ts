@@ -10,6 +10,7 @@ import { perf2OutputRead } from './perf2-output-read';
 import { perf7PreviewLoad } from './perf7-preview-load';
 import { perf3FileTransfer } from './perf3-file-transfer';
 import { perf6Highlight } from './perf6-highlight';
+import { perf5Markdown } from './perf5-markdown';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -39,7 +40,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad)];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

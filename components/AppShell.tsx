@@ -8,7 +8,9 @@ import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { FilesView } from './files/FilesView';
 import { PairScreen } from './PairScreen';
+import { OpenWebPageForm } from './OpenWebPageForm';
 import { PreviewPane } from './PreviewPane';
+import { ReaderView } from './ReaderView';
 import { SessionList } from './SessionList';
 import { SessionView } from './SessionView';
 import { UpdatePrompt } from './UpdatePrompt';
@@ -61,6 +63,7 @@ export function AppShell() {
             Files
           </a>
         </nav>
+        <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={(url) => navigate({ kind: 'reader', url })} />
         <ConnectionStatus state={state} />
         <button onClick={signOut}>Sign out</button>
       </header>
@@ -72,6 +75,7 @@ export function AppShell() {
       {route.kind === 'preview' && (
         <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
       )}
+      {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={(url) => navigate({ kind: 'reader', url })} />}
     </div>
   );
 }

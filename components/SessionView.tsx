@@ -7,6 +7,7 @@ import type { CommandRow, Session, TimelineRow } from '../lib/protocol/rows';
 import { Composer, OutboxEntries } from './Composer';
 import { formatBytes, formatElapsed } from './formatting';
 import { OutputViewer } from './OutputViewer';
+import { LinkedText } from './LinkedText';
 
 function upsert(rows: TimelineRow[], row: TimelineRow): TimelineRow[] {
   const index = rows.findIndex((r) => r.id === row.id);
@@ -126,7 +127,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
           row.kind === 'message' ? (
             <div key={row.id} className="card message" data-row="message">
               <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                {row.text}
+                <LinkedText text={row.text} />
               </div>
               <div className="muted">{row.state}</div>
             </div>

@@ -3,6 +3,7 @@ import type { FileEntry } from '../protocol/files';
 import type { Project, Session, TimelineRow } from '../protocol/rows';
 import type { OutboxRecord, OutboxState } from './outboxRules';
 import type { ChunkHeader } from './verifiedChunks';
+import type { ReaderPageRecord } from './readerPageRecord';
 
 /** State of an unsent message on this device (PWA-4); the rules live in outboxRules.ts. */
 export type { OutboxState };
@@ -46,10 +47,16 @@ export interface AppDbSchema extends DBSchema {
     value: { projectDirectory: string; path: string; contentVersion: string; offset: number; header: ChunkHeader; bytes: ArrayBuffer; lastUsed: number };
     indexes: { byLastUsed: number; byFile: [string, string] };
   };
+  /** Web pages converted to Markdown, for reading again offline (MD-1, PWA-3). Key: the address asked for. */
+  readerPages: {
+    key: string;
+    value: ReaderPageRecord;
+    indexes: { byLastUsed: number };
+  };
 }
 
 export const APP_DB_NAME = 'hbcode';
-const APP_DB_VERSION = 3;
+const APP_DB_VERSION = 4;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;
 
@@ -73,6 +80,9 @@ export function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
         const chunks = db.createObjectStore('fileChunks', { keyPath: ['projectDirectory', 'path', 'contentVersion', 'offset'] });
         chunks.createIndex('byLastUsed', 'lastUsed');
         chunks.createIndex('byFile', ['projectDirectory', 'path']);
+      }
+      if (oldVersion < 4) {
+        db.createObjectStore('readerPages', { keyPath: 'url' }).createIndex('byLastUsed', 'lastUsed');
       }
     },
     // Another tab wants a newer version: let it upgrade, and reopen on the next use.

@@ -9,7 +9,9 @@ export async function forgetSavedSession(sessionId: string): Promise<void> {
 
 /** Drops everything read from the runtime (signing out: the next runtime may be another one). */
 export function clearReadCache(): Promise<void> {
-  return withTransaction(['outputPages', 'snapshots', 'cacheUsage', 'fileChunks'], 'readwrite', async (tx) => {
-    await Promise.all([tx.objectStore('outputPages').clear(), tx.objectStore('snapshots').clear(), tx.objectStore('cacheUsage').clear(), tx.objectStore('fileChunks').clear()]);
+  return withTransaction(['outputPages', 'snapshots', 'cacheUsage', 'fileChunks', 'readerPages'], 'readwrite', async (tx) => {
+    await Promise.all(
+      (['outputPages', 'snapshots', 'cacheUsage', 'fileChunks', 'readerPages'] as const).map((name) => tx.objectStore(name).clear()),
+    );
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
 import { FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
+import { WebPageSchema } from './webPage';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -156,7 +157,7 @@ export const methods = {
   },
   'web.fetchPage': {
     params: z.object({ url: z.string().min(1).max(8192) }).strict(),
-    result: z.object({ finalUrl: z.string(), status: z.number().int(), contentType: z.string(), dataBase64: z.string() }),
+    result: WebPageSchema,
   },
 } as const;
 

@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
+import { fetchWebPage } from '../runtime/web/fetchWebPage';
 import { BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
@@ -104,8 +105,8 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       });
     },
     ...preview,
-    'web.fetchPage'() {
-      throw notBuiltYet('web.fetchPage');
+    'web.fetchPage'(params) {
+      return fetchWebPage(params.url);
     },
   };
 }

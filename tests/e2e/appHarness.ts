@@ -48,6 +48,18 @@ export async function pairThroughLink(page: Page, appOrigin: string, code: strin
   await waitConnected(page);
 }
 
+/**
+ * Pairs with the runtime's start-up code, then reloads once so the service worker controls the
+ * page (it never claims a page by itself): from then on the app also loads with the runtime stopped.
+ */
+export async function pairUnderServiceWorker(page: Page, runtime: RuntimeProcess): Promise<void> {
+  await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await waitConnected(page);
+}
+
 export interface StoredPairing {
   token: string;
   deviceId: string;

@@ -1,13 +1,11 @@
-import path from 'node:path';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as OutputCache from '../../lib/client/outputCache';
 import type { AppDbSchema } from '../../lib/client/appDb';
-import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished, waitUntil } from './appHarness';
+import { loadModuleInBlankPage } from './moduleInPage';
+import { commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished, waitUntil } from './appHarness';
 
 // PWA-3 in real Chromium against the real runtime: what was read once is read again from
 // IndexedDB after the runtime stopped and the page reloaded (the service worker serves the app).
@@ -71,12 +69,7 @@ describe('PWA-3 read cache in Chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
 
-    // Pair, then let the service worker take control (it never claims a page by itself).
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByText('Connected', { exact: true }).waitFor();
+    await pairUnderServiceWorker(page, runtime);
     expect(await page.getByTestId('offline-banner').count()).toBe(0);
 
     // Run a command with a five-page output and read all of it.
@@ -148,21 +141,7 @@ describe('PWA-3 read cache in Chromium', () => {
 
   it('PWA-3 the page cache stays within its bound, evicting the least recently used page, and never serves another generation', async () => {
     // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
-    const bundle = await build({
-      entryPoints: [path.join(REPO_ROOT, 'lib', 'client', 'outputCache.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      globalName: 'hbOutputCache',
-      platform: 'browser',
-      target: 'es2022',
-      logLevel: 'silent',
-    });
-    const context = await browser.newContext();
-    await context.route('http://cache-test.localhost/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>cache test</title>' }));
-    const page = await context.newPage();
-    await page.goto('http://cache-test.localhost/');
-    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/outputCache.ts', 'hbOutputCache', 'http://cache-test.localhost');
 
     const result = await page.evaluate(async () => {
       const { saveOutputPage, readCachedOutputPage, outputCacheBytes } = (globalThis as unknown as { hbOutputCache: typeof OutputCache }).hbOutputCache;

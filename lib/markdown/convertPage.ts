@@ -1,0 +1,70 @@
+import type TurndownService from 'turndown';
+import { ConvertOptionsSchema, type ConvertedPage, type ConvertOptions, type PageView } from './convertedPage';
+import { extractArticle } from './extractArticle';
+import { markdownService, removeNonContent } from './markdownService';
+import { baseAddress, makeAddressesAbsolute, parsePageDocument, pinBaseAddress, type MarkupElement } from './pageDocument';
+import { titleHeader } from './titleHeader';
+
+/** An article shorter than this many characters of text may be what extraction left of a page… */
+const SHORT_ARTICLE_CHARS = 250;
+/** …and it is too little when the page around it holds this many times more text (MD-3). */
+const FULL_PAGE_TEXT_FACTOR = 4;
+
+/**
+ * One HTML page as Markdown (MD-1…MD-3): the article Readability extracts, or the whole page when
+ * extraction fails or keeps too little, under a title header. Pure: the same function runs in the
+ * reader's Web Worker, in the command line and in the benchmark, on linkedom everywhere.
+ */
+export function convertPage(html: string, url: string, options: ConvertOptions = {}): ConvertedPage {
+  const { view, bodyOnly } = ConvertOptionsSchema.parse(options);
+  const document = parsePageDocument(html);
+  const base = baseAddress(document, url);
+  const sourceUrl = url;
+  pinBaseAddress(document, base);
+  const pageTitle = document.title.replace(/\s+/g, ' ').trim();
+  const pageTextLength = view === 'auto' ? textLength(document.body) : 0;
+
+  const article = view === 'fullPage' ? null : extractArticle(document);
+  const useArticle = article !== null && (view === 'article' || articleKeepsEnough(article.textLength, pageTextLength));
+  let root: MarkupElement | null;
+  if (useArticle) {
+    root = article.content;
+  } else {
+    // Readability changed the document it read: the full page comes from a fresh parse.
+    const fresh = article || view !== 'fullPage' ? parsePageDocument(html) : document;
+    pinBaseAddress(fresh, base);
+    root = fresh.body ?? fresh.documentElement;
+  }
+  removeNonContent(root);
+  makeAddressesAbsolute(root, base);
+  const body = tidyMarkdown(markdownService().turndown(root as unknown as TurndownService.Node));
+  const details = {
+    title: (useArticle && article.title) || pageTitle,
+    byline: useArticle ? article.byline : null,
+    siteName: article?.siteName ?? null,
+    publishedTime: useArticle ? article.publishedTime : null,
+    sourceUrl,
+  };
+  const shown: PageView = useArticle ? 'article' : 'fullPage';
+  return {
+    markdown: bodyOnly ? body : titleHeader(details) + body,
+    view: shown,
+    articleFound: article !== null,
+    ...details,
+  };
+}
+
+/** Whether an article of this much text is worth showing instead of its page (MD-3). */
+export function articleKeepsEnough(articleChars: number, pageChars: number): boolean {
+  if (articleChars === 0) return false;
+  return articleChars >= SHORT_ARTICLE_CHARS || pageChars < articleChars * FULL_PAGE_TEXT_FACTOR;
+}
+
+function textLength(node: MarkupElement | null): number {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+/** At most one blank line between blocks, no trailing spaces at the end, one final newline. */
+function tidyMarkdown(markdown: string): string {
+  return markdown.replace(/\n{3,}/g, '\n\n').trim() + '\n';
+}

@@ -1,0 +1,160 @@
+import type { IncomingMessage } from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { MAX_WEB_PAGE_BYTES, MAX_WEB_REDIRECTS, WEB_PAGE_TIMEOUT_MS } from '../../../lib/protocol/files';
+import { HTML_CONTENT_TYPES, type WebPage } from '../../../lib/protocol/webPage';
+import { RuntimeError } from '../errors';
+import { decodePage, detectPageCharset } from './pageCharset';
+import { errorOfRequest, webFetchError } from './webFetchError';
+
+export interface WebFetchLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Name resolution; the system's by default. */
+  lookup?: LookupFunction;
+}
+
+export const DEFAULT_WEB_FETCH_LIMITS: WebFetchLimits = { maxBytes: MAX_WEB_PAGE_BYTES, timeoutMs: WEB_PAGE_TIMEOUT_MS, maxRedirects: MAX_WEB_REDIRECTS };
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Fetches an HTML page for the reader (MD-1). The page is hostile: only http(s), every redirect
+ * hop checked again, one deadline for the whole fetch, the body counted as it streams (and
+ * after decompression) so a huge page is cut off without being held, no cookies or credentials.
+ */
+export async function fetchWebPage(address: string, limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS): Promise<WebPage> {
+  let url = parseWebUrl(address);
+  const redirects: string[] = [];
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
+  try {
+    for (;;) {
+      const response = await requestPage(url, deadline.signal, limits);
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
+        response.destroy();
+        if (redirects.length >= limits.maxRedirects) {
+          throw webFetchError('too_many_redirects', `Stopped after ${limits.maxRedirects} redirects (last: ${url.href}).`, { redirects: [...redirects, url.href] });
+        }
+        redirects.push(url.href);
+        url = parseWebUrl(location, url);
+        continue;
+      }
+      const contentType = response.headers['content-type'] ?? '';
+      const mimeType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+      if (mimeType && !HTML_CONTENT_TYPES.includes(mimeType)) {
+        response.destroy();
+        throw webFetchError('not_html', `This address is not a web page (${mimeType}); only HTML pages open as Markdown.`, { contentType: mimeType });
+      }
+      const bytes = await readLimitedBody(response, limits.maxBytes, deadline.signal);
+      if (!mimeType && !looksLikeHtml(bytes)) throw webFetchError('not_html', 'This address did not answer with a web page; only HTML pages open as Markdown.');
+      const { charset } = detectPageCharset(contentType, bytes);
+      const text = decodePage(bytes, charset);
+      return {
+        finalUrl: url.href,
+        status: response.statusCode ?? 0,
+        contentType: mimeType || 'text/html',
+        dataBase64: Buffer.from(text, 'utf8').toString('base64'),
+        charset,
+        redirects,
+      };
+    }
+  } catch (error) {
+    if (deadline.signal.aborted) throw webFetchError('timeout', `The page did not arrive within ${limits.timeoutMs / 1000} s.`, { url: url.href });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** An http(s) address, resolved against `base` for a redirect's Location. */
+export function parseWebUrl(address: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(address.trim(), base);
+  } catch {
+    throw webFetchError('bad_url', `This is not a web address: ${JSON.stringify(address.slice(0, 200))}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    const where = base ? ` (a redirect from ${base.href})` : '';
+    throw webFetchError('unsupported_scheme', `Only http and https pages open as Markdown, not ${url.protocol}${where}.`, { scheme: url.protocol });
+  }
+  // No ambient authority: credentials in an address would be sent to whoever the page redirects to.
+  if (url.username || url.password) throw webFetchError('bad_url', 'Addresses with a user name or password are not fetched.');
+  url.hash = '';
+  return url;
+}
+
+function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits): Promise<IncomingMessage> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.get(
+      url,
+      {
+        signal,
+        lookup: limits.lookup,
+        agent: false,
+        headers: {
+          'user-agent': 'Mozilla/5.0 (compatible; HBCodeReader/1.0)',
+          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      },
+      resolve,
+    );
+    request.on('error', (error) => reject(signal.aborted ? error : errorOfRequest(error, url)));
+  });
+}
+
+async function readLimitedBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+  const declared = Number(response.headers['content-length']);
+  const encoding = (response.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
+  const tooLarge = () => webFetchError('too_large', `The page is larger than ${maxBytes / 1024 / 1024} MiB.`, { maxBytes });
+  if (encoding === 'identity' && Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy();
+    throw tooLarge();
+  }
+  const body: Readable = decompressed(response, encoding);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of body) {
+      const buffer = chunk as Buffer;
+      total += buffer.length;
+      // Counted after decompression, so a small compressed bomb is cut off too.
+      if (total > maxBytes) throw tooLarge();
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (signal.aborted || error instanceof RuntimeError) throw error;
+    throw webFetchError('connection', `The page stopped arriving: ${error instanceof Error ? error.message : String(error)}.`);
+  } finally {
+    response.destroy();
+    if (body !== response) body.destroy();
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function decompressed(response: IncomingMessage, encoding: string): Readable {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return response.pipe(zlib.createGunzip());
+    case 'deflate':
+      return response.pipe(zlib.createInflate());
+    case 'br':
+      return response.pipe(zlib.createBrotliDecompress());
+    default:
+      return response;
+  }
+}
+
+function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1').replace(/^\ufeff|^\xef\xbb\xbf/, '').trimStart();
+  return /^<(!doctype\s+html|html|head|body|!--)/i.test(head);
+}

@@ -1,0 +1,190 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDbSchema } from '../../lib/client/appDb';
+import type * as ReaderCache from '../../lib/client/readerCache';
+import { launchChromium } from '../fixtures/browser';
+import { readabilityCases } from '../fixtures/readabilityCorpus';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
+import { loadModuleInBlankPage } from './moduleInPage';
+import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode, waitUntil } from './appHarness';
+
+// MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
+// served by a local web server opens as Markdown, its links open in the reader, and after the
+// runtime stops and the page reloads, the saved page is still there.
+
+const HOSTILE_PAGE = `<!doctype html><html><head><title>Hostile page</title></head><body>
+<article><h1>Hostile page</h1>
+<p>This page tries to run scripts in the reader. None of them may run, and no raw HTML may reach the app.</p>
+<p><img src="x" onerror="window.__pwned = 'img'" alt="broken image"> An image with an error handler.</p>
+<script>window.__pwned = 'script'</script>
+<p><a href="javascript:window.__pwned='link'">a javascript link</a> and <a href="/corpus" title="The corpus page">a link back to the corpus page</a>.</p>
+<p>Some more words so that Readability keeps this paragraph as part of the article it extracts from the page, which is long enough now to count.</p>
+</article></body></html>`;
+
+type SavedReaderPage = AppDbSchema['readerPages']['value'];
+
+function readSavedReaderPages(page: Page): Promise<SavedReaderPage[]> {
+  return page.evaluate(
+    () =>
+      new Promise<SavedReaderPage[]>((resolve, reject) => {
+        const open = indexedDB.open('hbcode');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const request = db.transaction('readerPages').objectStore('readerPages').getAll();
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result as SavedReaderPage[]);
+          };
+        };
+      }),
+  );
+}
+
+describe('MD-1 the Markdown reader in Chromium', () => {
+  let browser: Browser;
+  let runtime: RuntimeProcess | undefined;
+  let web: TestWebServer;
+  const corpus = readabilityCases().find((c) => c.name === '001')!;
+  /** The corpus page's site is down: the reader falls back to the saved copy. */
+  let corpusDown = false;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    web = await startTestWebServer({
+      '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
+      '/hostile': htmlPage(HOSTILE_PAGE),
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    if (runtime && runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+  });
+
+  it('MD-1 a page opens as Markdown through the runtime, links open in the reader, no raw HTML runs, and it reads again offline', async () => {
+    runtime = await startRuntimeProcess();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await pairUnderServiceWorker(page, runtime);
+
+    // Typed into the address field: the runtime fetches, the worker converts, the view renders.
+    const corpusUrl = `${web.origin}/corpus`;
+    await page.getByLabel('Web address').fill(corpusUrl);
+    await page.getByRole('button', { name: 'Read', exact: true }).click();
+    const article = page.locator('[data-testid="reader"] article');
+    await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(corpusUrl)}`);
+    expect(await article.getAttribute('data-view')).toBe('article');
+    await article.getByText('Nicolas Perriault', { exact: true }).waitFor();
+    await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
+    // Code blocks stay code; links were made absolute against the page's address.
+    expect(await article.locator('pre code').count()).toBeGreaterThan(0);
+    expect(await article.getByRole('link', { name: 'testing your frontend JavaScript code' }).getAttribute('href')).toBe(`${web.origin}/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/`);
+    const original = page.getByRole('link', { name: 'Open original' });
+    expect(await original.getAttribute('href')).toBe(corpusUrl);
+    expect(await original.getAttribute('target')).toBe('_blank');
+    expect(await original.getAttribute('rel')).toContain('noopener');
+
+    await page.screenshot({ path: screenshotPath('reader-article') });
+
+    // MD-3: the whole page, and back to the article.
+    await page.getByRole('button', { name: 'Full page' }).click();
+    await page.locator('[data-testid="reader"] article[data-view="fullPage"]').waitFor();
+    await page.getByRole('button', { name: 'Article' }).click();
+    await page.locator('[data-testid="reader"] article[data-view="article"]').waitFor();
+
+    // SEC-3: a hostile page renders as text; nothing of it runs; its links open in the reader.
+    await page.getByLabel('Web address').fill(`${web.origin}/hostile`);
+    await page.getByRole('button', { name: 'Read', exact: true }).click();
+    await article.getByText(/This page tries to run scripts in the reader/).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(await article.locator('script, img[onerror], iframe, [href^="javascript:"]').count()).toBe(0);
+    await article.getByRole('link', { name: 'a link back to the corpus page' }).click();
+    await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(corpusUrl)}`);
+
+    // Saved on this device with both views, counted in the cache's running total.
+    let saved: SavedReaderPage[] = [];
+    await waitUntil(async () => {
+      saved = await readSavedReaderPages(page);
+      return saved.some((p) => p.url === corpusUrl && p.views.article !== undefined && p.views.fullPage !== undefined);
+    }, 'the corpus page is saved with both views');
+    expect(saved.find((p) => p.url === corpusUrl)!.byteLength).toBeGreaterThan(1000);
+
+    // The site goes down while the runtime still runs: the saved copy shows, with the reason.
+    corpusDown = true;
+    await page.reload();
+    await page.getByText(/^Showing the saved copy: This address is not a web page \(text\/plain\)/).waitFor();
+    await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
+
+    // The runtime stops; the app reloads from its service worker and shows the saved page.
+    expect(await runtime.stop()).toBe(0);
+    await page.reload();
+    await page.getByTestId('offline-banner').waitFor();
+    await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
+    await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
+    await page.getByText(/^Saved /).waitFor();
+    await page.getByRole('button', { name: 'Full page' }).click();
+    await page.locator('[data-testid="reader"] article[data-view="fullPage"]').waitFor();
+    await context.close();
+  }, 180_000);
+
+  it('PRV-6 an address in a message opens in the reader', async () => {
+    const messageRuntime = await startRuntimeProcess();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await pairThroughLink(page, messageRuntime.appOrigin, startupPairingCode(messageRuntime));
+      await createShellSession(page);
+      const address = `${web.origin}/hostile`;
+      await sendCommand(page, `echo see ${address}.`);
+      const link = page.locator('[data-row="message"] a[data-reader-link]');
+      await link.waitFor();
+      // The sentence's full stop is not part of the address.
+      expect(await link.textContent()).toBe(address);
+      await link.click();
+      await page.locator('[data-testid="reader"] article').getByText(/This page tries to run scripts in the reader/).waitFor();
+      expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(address)}`);
+    } finally {
+      await context.close();
+      await messageRuntime.stop();
+    }
+  }, 120_000);
+
+  it('MD-1 saved pages stay within their bound, least recently read first out, with a running total', async () => {
+    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/readerCache.ts', 'hbReaderCache', 'http://reader-cache-test.localhost');
+    const result = await page.evaluate(async () => {
+      const { saveReaderPage, readSavedReaderPage } = (globalThis as unknown as { hbReaderCache: typeof ReaderCache }).hbReaderCache;
+      const converted = (markdown: string) => ({ markdown, view: 'article' as const, articleFound: true, title: 't', byline: null, siteName: null, publishedTime: null, sourceUrl: 'https://x/' });
+      const save = (n: number, size: number) => saveReaderPage({ url: `https://x/${n}`, finalUrl: `https://x/${n}`, views: { article: converted('a'.repeat(size)) }, preferred: 'article' }, 3000);
+      const held = async (pages: number[]) => {
+        const out: boolean[] = [];
+        for (const n of pages) out.push((await readSavedReaderPage(`https://x/${n}`)) !== null);
+        return out;
+      };
+      const total = () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('hbcode');
+          open.onsuccess = () => {
+            const get = open.result.transaction('cacheUsage').objectStore('cacheUsage').get('readerPages');
+            get.onsuccess = () => {
+              open.result.close();
+              resolve((get.result as { bytes: number } | undefined)?.bytes ?? -1);
+            };
+          };
+        });
+      for (const n of [0, 1, 2]) await save(n, 1000);
+      const full = await total();
+      await readSavedReaderPage('https://x/0'); // page 0 becomes the most recently read
+      await save(3, 1000); // over the bound: page 1, the least recently read, goes
+      const after = await held([0, 1, 2, 3]);
+      await save(9, 4000); // larger than the whole bound: not kept
+      return { full, after, total: await total(), tooLarge: await readSavedReaderPage('https://x/9') };
+    });
+    expect(result).toEqual({ full: 3000, after: [true, false, true, true], total: 3000, tooLarge: null });
+    await context.close();
+  });
+});

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
+import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { htmlPage, redirectTo, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
+
+// MD-1 over the real protocol: the runtime answers web.fetchPage, and its errors keep their reason.
+
+describe('MD-1 web.fetchPage over the WebSocket', () => {
+  let runtime: RuntimeProcess;
+  let client: RpcClient;
+  let server: TestWebServer;
+
+  beforeAll(async () => {
+    server = await startTestWebServer({
+      '/page': htmlPage(Buffer.from([0x3c, 0x70, 0x3e, 0x63, 0x61, 0x66, 0xe9, 0x3c, 0x2f, 0x70, 0x3e]), 'text/html; charset=windows-1252'),
+      '/moved': redirectTo('/page'),
+      '/to-file': redirectTo('file:///etc/passwd'),
+    });
+    runtime = await startRuntimeProcess();
+    client = await runtime.connect();
+  });
+  afterAll(async () => {
+    client?.close();
+    await runtime?.stop();
+    await server?.close();
+  });
+
+  it('MD-1 answers the page decoded to UTF-8 with its final address and charset', async () => {
+    const page = await client.call('web.fetchPage', { url: `${server.origin}/moved` });
+    expect(page).toMatchObject({ finalUrl: `${server.origin}/page`, status: 200, contentType: 'text/html', charset: 'windows-1252', redirects: [`${server.origin}/moved`] });
+    expect(Buffer.from(page.dataBase64, 'base64').toString('utf8')).toBe('<p>café</p>');
+  });
+
+  it('MD-1 a refused redirect is an error with a stable code and reason; the socket stays usable', async () => {
+    const error = await client.call('web.fetchPage', { url: `${server.origin}/to-file` }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RpcError);
+    expect((error as RpcError).code).toBe('invalid_params');
+    expect((error as RpcError).data.reason).toBe('unsupported_scheme');
+    expect((await client.call('web.fetchPage', { url: `${server.origin}/page` })).status).toBe(200);
+  });
+});
