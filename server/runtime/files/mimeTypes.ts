@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Content types by extension (FILE-1, FILE-2): what the app needs to pick a viewer. */
+/** Content types by extension: what the app needs to pick a viewer (FILE-4) and what a preview serves (PRV-3). */
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.markdown': 'text/markdown',
   '.html': 'text/html', '.htm': 'text/html', '.css': 'text/css', '.csv': 'text/csv',
@@ -14,6 +14,8 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.oga': 'audio/ogg', '.flac': 'audio/flac', '.m4a': 'audio/mp4',
   '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.webm': 'video/webm', '.ogv': 'video/ogg', '.mov': 'video/quicktime',
+  '.xhtml': 'application/xhtml+xml', '.map': 'application/json', '.webmanifest': 'application/manifest+json', '.vtt': 'text/vtt',
+  '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.otf': 'font/otf',
   '.wasm': 'application/wasm', '.zip': 'application/zip', '.gz': 'application/gzip',
 };
 

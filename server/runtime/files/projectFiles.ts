@@ -1,14 +1,14 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileChunk, FileEntry } from '../../../lib/protocol/files';
-import { FILE_CHUNK_BYTES, MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
+import type { FileEntry } from '../../../lib/protocol/files';
+import { MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
 import type { Project } from '../../../lib/protocol/rows';
 import { invalidParams, notFound, RuntimeError } from '../errors';
 import { confinePath, linkTargetServable, type ConfinedPath } from './confinePath';
 import { contentVersionOf } from './contentVersion';
 import { isHiddenSecretName } from './hiddenSecrets';
 import { mimeTypeForPath } from './mimeTypes';
+import { readChunkFromOpenFile, type ChunkRead } from './readChunk';
 
 export interface TextContent {
   text: string;
@@ -17,9 +17,6 @@ export interface TextContent {
   modifiedAt: number;
   mimeType: string;
 }
-
-/** A chunk's header; its bytes are the buffer the caller handed in. */
-export type ChunkRead = Omit<FileChunk, 'dataBase64'> & { bytes: Buffer };
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
@@ -83,23 +80,7 @@ export class ProjectFiles {
   readBinary(projectDirectory: string, requestPath: string, offset: number, allocate: (n: number) => Buffer, allowExternalFile?: boolean): ChunkRead {
     const confined = this.confine(projectDirectory, requestPath, allowExternalFile);
     return withOpenFile(confined, requestPath, (fd, stat) => {
-      if (offset > stat.size) throw invalidParams('This offset is past the end of the file.', { offset, size: stat.size });
-      const want = Math.min(FILE_CHUNK_BYTES, stat.size - offset);
-      const bytes = allocate(want);
-      const count = readFully(fd, bytes, offset);
-      const data = bytes.subarray(0, count);
-      const end = offset + count;
-      return {
-        offset,
-        nextOffset: end >= stat.size ? null : end,
-        bytes: data,
-        byteCount: count,
-        size: stat.size,
-        contentVersion: contentVersionOf(confined.canonical, stat),
-        modifiedAt: Math.floor(stat.mtimeMs),
-        mimeType: mimeTypeForPath(confined.canonical),
-        sha256: crypto.createHash('sha256').update(data).digest('hex'),
-      };
+      return readChunkFromOpenFile(fd, stat, confined.canonical, offset, allocate);
     });
   }
 }
