@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { ApprovalSchema } from './agents';
 import { TimelineRowSchema } from './rows';
 
 /** Server → client notifications (SES-4). */
 export const notifications = {
   'timeline.row': z.object({ sessionId: z.string(), row: TimelineRowSchema }),
   'sessions.changed': z.object({ sessionId: z.string(), deleted: z.boolean() }),
+  /** An approval was asked for or answered (from any device). */
+  'approval.changed': z.object({ sessionId: z.string(), approval: ApprovalSchema }),
 } as const;
 
 export type NotificationName = keyof typeof notifications;

@@ -59,7 +59,16 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
       return { projects: runtime.projects };
     },
     'sessions.create'(params) {
-      return { session: runtime.createSession(params.projectId, params.agent, params.title) };
+      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId) };
+    },
+    'agents.list'() {
+      return { agents: runtime.listAgents() };
+    },
+    'approvals.list'(params) {
+      return { approvals: runtime.pendingApprovals(params.sessionId) };
+    },
+    'approvals.answer'(params) {
+      return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision) };
     },
     'sessions.list'(params) {
       return { sessions: runtime.listSessions(params?.projectId) };
@@ -79,6 +88,7 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
       return {};
     },
     'run.chatCommandOutputRead'(params) {
+      if (runtime.isHistoryOutput(params.runId, params.commandId)) return readHistoryOutput(runtime, params);
       // Both transfers read into a pooled frame; base64 encodes from it and hands it back at once.
       const reply = outputFrames.reserve(params.length);
       let result;
@@ -122,6 +132,20 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
     'web.fetchPage'() {
       throw notBuiltYet('web.fetchPage');
     },
+  };
+}
+
+/** OUT-7: output only the agent's history holds, read through the agent (always base64 in JSON). */
+async function readHistoryOutput(runtime: Runtime, params: MethodParamsParsed<'run.chatCommandOutputRead'>): Promise<MethodResult<'run.chatCommandOutputRead'>> {
+  const range = await runtime.readHistoryOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
+  return {
+    offset: range.offset,
+    dataBase64: range.bytes.toString('base64'),
+    byteCount: range.bytes.length,
+    availableBytes: range.availableBytes,
+    generation: range.generation,
+    complete: range.complete,
+    sourceIncomplete: range.sourceIncomplete,
   };
 }
 
