@@ -4,35 +4,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { Approval } from '../../../lib/protocol/agents';
-import type { TimelineRow } from '../../../lib/protocol/rows';
 import { CODEX_CLIENT_METHODS, CODEX_CLIENT_NOTIFICATIONS, CODEX_SERVER_NOTIFICATIONS, CODEX_SERVER_REQUESTS } from '../../../server/runtime/agents/codex/codexProtocol';
-import { AGENT_INSTALL_TIMEOUT_MS, codexProtocolNames, installedAgents, type InstalledAgents } from '../../fixtures/agentPackages';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, codexProtocolNames, installedAgents, type InstalledAgents } from '../../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, responsesInput, type CodexStep } from '../../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { writeSeededLines } from '../../fixtures/agentOutput';
+import { createAgentSession, messageState, sendAndWait, waitForRows } from '../../fixtures/agentSessions';
 
 let agents: InstalledAgents;
 beforeAll(() => {
   agents = installedAgents();
 }, AGENT_INSTALL_TIMEOUT_MS);
-
-async function createSession(client: RpcClient, agent: 'codex' | 'claude'): Promise<string> {
-  const { projects } = await client.call('projects.list');
-  const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent });
-  return session.id;
-}
-
-async function waitForRows(client: RpcClient, sessionId: string, done: (rows: TimelineRow[]) => boolean, timeoutMs = 90_000): Promise<TimelineRow[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows } = await client.call('sessions.timeline', { sessionId });
-    if (done(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`timeline did not reach the expected state: ${JSON.stringify(rows).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * True when `part` is pieces of `whole` in their order: whole deltas lost, no byte invented,
@@ -69,11 +53,6 @@ function expectWhatOut4Keeps(stored: Buffer, printed: Buffer, sourceIncomplete: 
   expect(isOrderedPieces(stored, printed)).toBe(true);
 }
 
-function messageState(rows: TimelineRow[], runId: string): string | undefined {
-  const row = rows.find((r) => r.kind === 'message' && r.runId === runId);
-  return row?.kind === 'message' ? row.state : undefined;
-}
-
 describe('Codex sessions through codex app-server', () => {
   let model: FakeModelServer;
   let runtime: RuntimeProcess;
@@ -105,15 +84,14 @@ describe('Codex sessions through codex app-server', () => {
     const { agents: list } = await client.call('agents.list');
     expect(list.find((a) => a.agent === 'codex')).toMatchObject({ available: true });
     expect(list.find((a) => a.agent === 'shell')).toMatchObject({ available: true });
-  });
+  }, AGENT_TEST_TIMEOUT_MS);
 
   it('OUT-4 a Codex command that prints 3 MiB: the row and every byte read match what it printed, also after a restart; the history stays (STO-4)', async () => {
     const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), 3 * 1024 * 1024 + 4321, 'codex');
-    const sessionId = await createSession(client, 'codex');
+    const sessionId = await createAgentSession(client, 'codex');
     steps.push({ command: 'cat big.txt' });
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Print big.txt' });
-    const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
-    const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
+    const { runId, rows, commands } = await sendAndWait(client, sessionId, 'Print big.txt');
+    const row = commands[0]!;
     expect(row).toMatchObject({ status: 'exited', exitCode: 0, generation: 1, complete: true });
     expect(row.command).toContain('cat big.txt');
     const stored = await readWholeOutput(client, sessionId, row);
@@ -134,9 +112,8 @@ describe('Codex sessions through codex app-server', () => {
     expect(after.rows.filter(isCommandRow).find((r) => r.runId === runId)).toEqual(row);
     expect((await readWholeOutput(client, sessionId, row)).equals(stored)).toBe(true);
     steps.push({ command: 'echo second turn' });
-    const second = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Once more' });
-    const secondRows = await waitForRows(client, sessionId, (r) => messageState(r, second.runId) === 'done');
-    const secondRow = secondRows.filter(isCommandRow).find((r) => r.runId === second.runId)!;
+    const second = await sendAndWait(client, sessionId, 'Once more');
+    const secondRow = second.commands[0]!;
     expect((await readWholeOutput(client, sessionId, secondRow)).toString()).toBe('second turn\n');
     // The resumed thread sent the model the first turn too: Codex kept its history.
     const last = model.requests.at(-1)!;
@@ -149,10 +126,10 @@ describe('Codex sessions through codex app-server', () => {
     const before = rollouts.map((f) => fs.readFileSync(f));
     await client.call('sessions.delete', { sessionId });
     expect(rollouts.map((f) => fs.readFileSync(f))).toEqual(before);
-  });
+  }, AGENT_TEST_TIMEOUT_MS);
 
   it('SES-5 a cancelled Codex turn stops its command and keeps what it printed', async () => {
-    const sessionId = await createSession(client, 'codex');
+    const sessionId = await createAgentSession(client, 'codex');
     steps.push({ command: 'echo started; sleep 120; echo never' });
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Start something long' });
     await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 'started\n'.length, 90_000);
@@ -164,7 +141,7 @@ describe('Codex sessions through codex app-server', () => {
     const text = (await readWholeOutput(client, sessionId, row)).toString();
     expect(text.startsWith('started\n')).toBe(true);
     expect(text).not.toContain('never');
-  });
+  }, AGENT_TEST_TIMEOUT_MS);
 });
 
 describe('Codex approvals answered through the protocol', () => {
@@ -190,7 +167,7 @@ describe('Codex approvals answered through the protocol', () => {
   });
 
   it('SES-2 an approval request reaches every device, one answers, the command runs, and a late second answer is a conflict', async () => {
-    const sessionId = await createSession(client, 'codex');
+    const sessionId = await createAgentSession(client, 'codex');
     const seen: Approval[] = [];
     other.onNotification((method, params) => {
       if (method === 'approval.changed') seen.push((params as { approval: Approval }).approval);
@@ -214,5 +191,5 @@ describe('Codex approvals answered through the protocol', () => {
     expect((await readWholeOutput(client, sessionId, row)).toString()).toBe('approved-output\n');
     expect(seen.map((a) => a.decision)).toEqual([null, 'accept']);
     expect((await client.call('approvals.list', { sessionId })).approvals).toEqual([]);
-  });
+  }, AGENT_TEST_TIMEOUT_MS);
 });

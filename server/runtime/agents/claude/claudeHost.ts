@@ -31,6 +31,11 @@ function emit(event: HostEvent): void {
   process.stdout.write(JSON.stringify(event) + '\n');
 }
 
+/** Exits once every event line has left: stdout to a pipe is asynchronous, and exit would cut it. */
+function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
 async function loadSdk(sdkModule: string): Promise<ClaudeSdk> {
   const loaded = (await import(pathToFileURL(sdkModule).href)) as Partial<ClaudeSdk>;
   if (typeof loaded.query !== 'function' || typeof loaded.getSessionMessages !== 'function') throw new Error('The Claude Agent SDK lacks query or getSessionMessages.');
@@ -133,9 +138,9 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  () => exitAfterOutput(0),
   (error: unknown) => {
     emit({ type: 'done', ok: false, error: error instanceof Error ? error.message : String(error) });
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );
