@@ -88,7 +88,7 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
       return {};
     },
     'run.chatCommandOutputRead'(params) {
-      if (runtime.isHistoryOutput(params.runId, params.commandId)) return readHistoryOutput(runtime, params);
+      if (runtime.isHistoryOutput(params.runId, params.commandId)) return readHistoryOutput(runtime, params, outputFrames);
       // Both transfers read into a pooled frame; base64 encodes from it and hands it back at once.
       const reply = outputFrames.reserve(params.length);
       let result;
@@ -135,18 +135,26 @@ export function createMethodHandlers(runtime: Runtime): MethodHandlers {
   };
 }
 
-/** OUT-7: output only the agent's history holds, read through the agent (always base64 in JSON). */
-async function readHistoryOutput(runtime: Runtime, params: MethodParamsParsed<'run.chatCommandOutputRead'>): Promise<MethodResult<'run.chatCommandOutputRead'>> {
+/** OUT-7: output only the agent's history holds, read through the agent, in either transfer. */
+async function readHistoryOutput(
+  runtime: Runtime,
+  params: MethodParamsParsed<'run.chatCommandOutputRead'>,
+  frames: BinaryFramePool,
+): Promise<Answer<'run.chatCommandOutputRead'>> {
   const range = await runtime.readHistoryOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
-  return {
+  const result = {
     offset: range.offset,
-    dataBase64: range.bytes.toString('base64'),
+    dataBase64: params.transfer === 'binary' ? '' : range.bytes.toString('base64'),
     byteCount: range.bytes.length,
     availableBytes: range.availableBytes,
     generation: range.generation,
     complete: range.complete,
     sourceIncomplete: range.sourceIncomplete,
   };
+  if (params.transfer !== 'binary') return result;
+  const reply = frames.reserve(range.bytes.length);
+  range.bytes.copy(reply.data(range.bytes.length));
+  return reply.complete(result);
 }
 
 function notBuiltYet(method: string): RuntimeError {

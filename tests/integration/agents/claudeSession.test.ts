@@ -116,6 +116,10 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     expect(row).toMatchObject({ status: 'exited', exitCode: 3, outputSource: 'agent' });
     const first = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: 0, length: 16 });
     expect(Buffer.from(first.dataBase64, 'base64').toString()).toMatch(/^Exit code 3\n/);
+    // The app reads with raw binary frames; a read through the agent answers the same bytes that way.
+    const binary = await client.callBinary('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: 0, length: 16 });
+    expect(binary.result).toMatchObject({ dataBase64: '', byteCount: 16, availableBytes: first.availableBytes });
+    expect(Buffer.from(binary.data).equals(Buffer.from(first.dataBase64, 'base64'))).toBe(true);
     // A long successful result Claude persisted to its own file; without that file the saved conversation no longer holds it.
     const resultFiles = () => filesUnder(configDir).filter((f) => f.includes(`${path.sep}tool-results${path.sep}`));
     const earlier = new Set(resultFiles());
