@@ -19,6 +19,8 @@ import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProf
 import { z } from 'zod';
 
 const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
+/** After turn/interrupt, Codex gets this long to end the turn before the run stops waiting for it. */
+const INTERRUPT_GRACE_MS = 10_000;
 
 /** One turn in flight: the commands it started and how it ends. */
 interface TurnTracker {
@@ -169,8 +171,13 @@ export class CodexAgent implements Agent {
     const outcome = new Promise<{ status: string; error: string | null }>((resolve) => (finished = resolve));
     const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished };
     server.turns.set(threadId, turn);
+    let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
-      if (turn.turnId) server.client.call('turn/interrupt', { threadId, turnId: turn.turnId }, z.unknown()).catch(() => undefined);
+      if (!turn.turnId) return;
+      server.client.call('turn/interrupt', { threadId, turnId: turn.turnId }, z.unknown()).catch(() => undefined);
+      // Shutdown and session delete wait for the run: never longer than this.
+      graceTimer ??= setTimeout(() => finished({ status: 'interrupted', error: null }), INTERRUPT_GRACE_MS);
+      graceTimer.unref();
     };
     context.signal.addEventListener('abort', interrupt, { once: true });
     try {
@@ -190,6 +197,7 @@ export class CodexAgent implements Agent {
       if (end.status === 'failed' && !context.signal.aborted) throw unavailable(end.error ?? 'The Codex turn failed.');
       if (!server.client.exitedReason) await this.settleFromHistory(server, threadId, turn.turnId, context);
     } finally {
+      clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', interrupt);
       server.turns.delete(threadId);
     }
