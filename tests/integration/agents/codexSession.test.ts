@@ -13,9 +13,24 @@ import { isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/se
 import { writeSeededLines } from '../../fixtures/agentOutput';
 import { createAgentSession, messageState, sendAndWait, waitForRows } from '../../fixtures/agentSessions';
 
+/** Every name the adapter uses that the installed Codex does not know (`codex app-server generate-ts`). */
+function codexNamesMissing(codexBin: string): string[] {
+  const names = codexProtocolNames(codexBin);
+  return [
+    ...CODEX_CLIENT_METHODS.filter((m) => !names.clientRequests.has(m)),
+    ...CODEX_CLIENT_NOTIFICATIONS.filter((m) => !names.clientNotifications.has(m)),
+    ...CODEX_SERVER_NOTIFICATIONS.filter((m) => !names.serverNotifications.has(m)),
+    ...CODEX_SERVER_REQUESTS.filter((m) => !names.serverRequests.has(m)),
+  ];
+}
+
 let agents: InstalledAgents;
+let missing: string[];
 beforeAll(() => {
   agents = installedAgents();
+  // The setup check: a Codex that lacks a method the adapter uses stops the suite here, by name.
+  missing = codexNamesMissing(agents.codexBin);
+  if (missing.length > 0) throw new Error(`the installed Codex lacks: ${missing.join(', ')}`);
 }, AGENT_INSTALL_TIMEOUT_MS);
 
 /**
@@ -73,11 +88,12 @@ describe('Codex sessions through codex app-server', () => {
   });
 
   it('SES-2 every Codex method and notification the adapter uses exists in the installed version', () => {
+    expect(missing).toEqual([]);
+    // The check can fail: a name Codex does not have is reported.
+    expect(CODEX_CLIENT_METHODS.length).toBeGreaterThan(0);
     const names = codexProtocolNames(agents.codexBin);
-    for (const method of CODEX_CLIENT_METHODS) expect(names.clientRequests, method).toContain(method);
-    for (const method of CODEX_CLIENT_NOTIFICATIONS) expect(names.clientNotifications, method).toContain(method);
-    for (const method of CODEX_SERVER_NOTIFICATIONS) expect(names.serverNotifications, method).toContain(method);
-    for (const method of CODEX_SERVER_REQUESTS) expect(names.serverRequests, method).toContain(method);
+    expect(names.clientRequests.has('thread/no-such-method')).toBe(false);
+    expect(names.serverNotifications.has('item/commandExecution/outputDelta')).toBe(true);
   });
 
   it('SES-2 agents.list reports Codex as available', async () => {
