@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +10,7 @@ import { RESULT_NOT_SAVED_MESSAGE } from '../../../server/runtime/agents/claude/
 import { CONVERSATION_TAKEN_MESSAGE } from '../../../server/runtime/agents/claude/claudeStore';
 import { writeSeededLines } from '../../fixtures/agentOutput';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
-import { createAgentSession, sendAndWait } from '../../fixtures/agentSessions';
+import { createAgentSession, sendAndWait, waitForRows, messageState } from '../../fixtures/agentSessions';
 import { claudeEnv, claudeTurnScript, type ClaudeStep } from '../../fixtures/fakeClaudeModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
@@ -131,5 +133,26 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     await expect(
       client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: persisted.runId, commandId: persisted.commandId, generation: 1, offset: 0, length: 16 }),
     ).rejects.toMatchObject({ code: 'not_found', message: RESULT_NOT_SAVED_MESSAGE });
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('SES-5 cancelling a Claude run stops the host and the command it runs', async () => {
+    const sessionId = await createAgentSession(client, 'claude');
+    // A marker no other process has, so the test can tell whether the command still runs.
+    const marker = `sleep 1${crypto.randomInt(100, 999)}.25`;
+    steps.push({ command: `echo started; ${marker}` });
+    const asked = model.requests.length;
+    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Wait a long time' });
+    const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((line) => line.startsWith(marker));
+    const deadline = Date.now() + 120_000;
+    while (!(model.requests.length > asked && running())) {
+      if (Date.now() > deadline) throw new Error('Claude never started the command');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await client.call('run.cancel', { sessionId, runId });
+    const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'cancelled');
+    expect(rows.filter((r) => r.kind === 'command')).toEqual([]);
+    const stopBy = Date.now() + 30_000;
+    while (running() && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
+    expect(running()).toBe(false);
   }, AGENT_TEST_TIMEOUT_MS);
 });
