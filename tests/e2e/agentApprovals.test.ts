@@ -7,7 +7,7 @@ import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { commandRow, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished } from './appHarness';
+import { commandRow, pairThroughLink, screenshotPath, sendCommand, startupPairingCode, waitCommandFinished } from './appHarness';
 
 describe('Agents in the app, in Chromium against the real runtime and the real Codex', () => {
   let model: FakeModelServer;
@@ -48,6 +48,7 @@ describe('Agents in the app, in Chromium against the real runtime and the real C
     const request = page.getByRole('group', { name: 'Approval request' });
     await request.waitFor({ timeout: 90_000 });
     expect(await request.textContent()).toContain('echo allowed-from-the-app');
+    await page.screenshot({ path: screenshotPath('agent-approval-request') });
     await request.getByRole('button', { name: 'Allow' }).click();
     await request.waitFor({ state: 'detached' });
     const row = commandRow(page, "/bin/bash -lc 'echo allowed-from-the-app'");
