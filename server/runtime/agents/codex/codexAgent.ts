@@ -7,6 +7,7 @@ import type { Db } from '../../store/database';
 import { AppServerClient } from './appServerClient';
 import {
   ApprovalRequestSchema,
+  CODEX,
   ItemNotificationSchema,
   OutputDeltaSchema,
   ThreadItemsListResultSchema,
@@ -102,14 +103,14 @@ export class CodexAgent implements Agent {
       this.log,
     );
     server.ready = server.client
-      .call('initialize', { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
-      .then(() => server.client.notify('initialized'));
+      .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
+      .then(() => server.client.notify(CODEX.initialized));
     this.servers.set(profile.id, server);
     return server;
   }
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
-    if (method === 'item/commandExecution/outputDelta') {
+    if (method === CODEX.outputDelta) {
       const delta = OutputDeltaSchema.safeParse(params);
       if (!delta.success) return;
       const turn = server.turns.get(delta.data.threadId);
@@ -119,21 +120,21 @@ export class CodexAgent implements Agent {
       handle.output(Buffer.from(delta.data.delta, 'utf8'));
       return;
     }
-    if (method === 'item/started' || method === 'item/completed') {
+    if (method === CODEX.itemStarted || method === CODEX.itemCompleted) {
       const parsed = ItemNotificationSchema.safeParse(params);
       if (!parsed.success || parsed.data.item.type !== 'commandExecution') return;
       const turn = server.turns.get(parsed.data.threadId);
       if (!turn) return;
       const item = parsed.data.item as CommandExecutionItem;
       const handle = turn.commands.get(item.id) ?? this.startCommand(turn, item.id, item.command);
-      if (method === 'item/completed') {
+      if (method === CODEX.itemCompleted) {
         turn.commands.delete(item.id);
         const aggregate = item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
         turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
       }
       return;
     }
-    if (method === 'turn/completed') {
+    if (method === CODEX.turnCompleted) {
       const parsed = TurnCompletedSchema.safeParse(params);
       if (!parsed.success) return;
       server.turns.get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
@@ -147,7 +148,9 @@ export class CodexAgent implements Agent {
   }
 
   private async onRequest(server: ProfileServer, method: string, params: unknown): Promise<unknown> {
-    if (method !== 'item/commandExecution/requestApproval') return { decision: 'decline' };
+    // File changes need no approval in the profiles the runtime writes; decline any that asks.
+    if (method === CODEX.fileChangeApproval) return { decision: 'decline' };
+    if (method !== CODEX.commandApproval) throw new Error(`HB Code does not answer ${method}.`);
     const parsed = ApprovalRequestSchema.safeParse(params);
     const turn = parsed.success ? server.turns.get(parsed.data.threadId) : undefined;
     if (!parsed.success || !turn) return { decision: 'decline' };
@@ -174,7 +177,7 @@ export class CodexAgent implements Agent {
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
       if (!turn.turnId) return;
-      server.client.call('turn/interrupt', { threadId, turnId: turn.turnId }, z.unknown()).catch(() => undefined);
+      server.client.call(CODEX.turnInterrupt, { threadId, turnId: turn.turnId }, z.unknown()).catch(() => undefined);
       // Shutdown and session delete wait for the run: never longer than this.
       graceTimer ??= setTimeout(() => finished({ status: 'interrupted', error: null }), INTERRUPT_GRACE_MS);
       graceTimer.unref();
@@ -182,7 +185,7 @@ export class CodexAgent implements Agent {
     context.signal.addEventListener('abort', interrupt, { once: true });
     try {
       const started = await server.client.call(
-        'turn/start',
+        CODEX.turnStart,
         { threadId, clientUserMessageId: context.operationId, input: [{ type: 'text', text: context.text, text_elements: [] }] },
         TurnStartResultSchema,
       );
@@ -207,12 +210,12 @@ export class CodexAgent implements Agent {
     const link = this.links.link(context.sessionId);
     if (link) {
       if (!server.loaded.has(link.threadId)) {
-        await server.client.call('thread/resume', { threadId: link.threadId, cwd: context.cwd }, z.unknown());
+        await server.client.call(CODEX.threadResume, { threadId: link.threadId, cwd: context.cwd }, z.unknown());
         server.loaded.add(link.threadId);
       }
       return link.threadId;
     }
-    const started = await server.client.call('thread/start', { cwd: context.cwd }, ThreadStartResultSchema);
+    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
@@ -224,7 +227,7 @@ export class CodexAgent implements Agent {
     let cursor: string | null = null;
     do {
       const page: z.output<typeof ThreadItemsListResultSchema> = await server.client.call(
-        'thread/items/list',
+        CODEX.threadItemsList,
         { threadId, turnId, ...(cursor ? { cursor } : {}) },
         ThreadItemsListResultSchema,
       );

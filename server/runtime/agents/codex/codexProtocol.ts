@@ -5,15 +5,26 @@ import { z } from 'zod';
  * the child is checked here before the adapter acts on it. Names are listed once so a setup check
  * can prove each one exists in the installed version (`codex app-server generate-ts`).
  */
-export const CODEX_CLIENT_METHODS = ['initialize', 'thread/start', 'thread/resume', 'turn/start', 'turn/interrupt', 'thread/items/list'] as const;
-export const CODEX_CLIENT_NOTIFICATIONS = ['initialized'] as const;
-export const CODEX_SERVER_NOTIFICATIONS = [
-  'item/started',
-  'item/commandExecution/outputDelta',
-  'item/completed',
-  'turn/completed',
-] as const;
-export const CODEX_SERVER_REQUESTS = ['item/commandExecution/requestApproval'] as const;
+export const CODEX = {
+  initialize: 'initialize',
+  initialized: 'initialized',
+  threadStart: 'thread/start',
+  threadResume: 'thread/resume',
+  turnStart: 'turn/start',
+  turnInterrupt: 'turn/interrupt',
+  threadItemsList: 'thread/items/list',
+  itemStarted: 'item/started',
+  outputDelta: 'item/commandExecution/outputDelta',
+  itemCompleted: 'item/completed',
+  turnCompleted: 'turn/completed',
+  commandApproval: 'item/commandExecution/requestApproval',
+  fileChangeApproval: 'item/fileChange/requestApproval',
+} as const;
+
+export const CODEX_CLIENT_METHODS = [CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList];
+export const CODEX_CLIENT_NOTIFICATIONS = [CODEX.initialized];
+export const CODEX_SERVER_NOTIFICATIONS = [CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted];
+export const CODEX_SERVER_REQUESTS = [CODEX.commandApproval, CODEX.fileChangeApproval];
 
 /** One line from the child: a response, a notification, or a request the client must answer. */
 export const IncomingSchema = z.union([
