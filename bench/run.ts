@@ -7,13 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { perf1OutputIngest } from './perf1-output-ingest';
 import { perf2OutputRead } from './perf2-output-read';
+import { agentHistoryRead } from './agent-history-read';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
 /** Above this CPU pressure (share of the last 10 s some task waited for a CPU) the run is flagged. */
 const BUSY_CPU_PRESSURE = 20;
 
-const BENCHMARKS: Benchmark[] = [perf1OutputIngest, perf2OutputRead];
+const BENCHMARKS: Benchmark[] = [perf1OutputIngest, perf2OutputRead, agentHistoryRead];
 
 function select(names: string[]): Benchmark[] {
   if (names.length === 0) return BENCHMARKS;
