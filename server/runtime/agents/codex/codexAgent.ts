@@ -16,7 +16,7 @@ import {
   TurnStartResultSchema,
   type CommandExecutionItem,
 } from './codexProtocol';
-import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProfiles';
+import { CodexProfiles, CodexSessionLinks, configOverrides, profileConfig, type CodexProfile } from './codexProfiles';
 import { z } from 'zod';
 
 const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
@@ -86,12 +86,13 @@ export class CodexAgent implements Agent {
     const existing = this.servers.get(profile.id);
     if (existing && !existing.client.exitedReason) return existing;
     if (!this.program) throw unavailable(this.unavailableReason());
-    this.profiles.prepareHome(profile, this.env.HBCODE_CODEX_CONFIG_TOML);
+    this.profiles.prepareHome(profile);
+    const overrides = configOverrides(profileConfig(this.env.HBCODE_CODEX_CONFIG_TOML));
     const env: NodeJS.ProcessEnv = { ...this.env, CODEX_HOME: profile.home };
     delete env.HBCODE_TOKEN;
     const server: ProfileServer = { client: null as unknown as AppServerClient, ready: Promise.resolve(), loaded: new Set(), turns: new Map() };
     server.client = new AppServerClient(
-      this.program,
+      { file: this.program.file, args: [...this.program.args, ...overrides] },
       env,
       {
         notification: (method, params) => this.onNotification(server, method, params),

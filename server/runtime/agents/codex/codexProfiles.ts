@@ -6,7 +6,7 @@ import { invalidParams } from '../../errors';
 import type { Db } from '../../store/database';
 
 /**
- * What every profile's config.toml says before the user's own TOML is merged in: no update
+ * What every profile runs with before the user's own TOML is merged in: no update
  * checks, commands run without a sandbox in the project folder, and the agent asks when a
  * command wants more than that (answered from the app).
  */
@@ -30,8 +30,8 @@ function mergeTables(base: TomlTable, extra: TomlTable): TomlTable {
   return merged;
 }
 
-/** The config.toml of a profile: our base with HBCODE_CODEX_CONFIG_TOML merged over it. */
-export function profileConfigToml(extraToml: string | undefined): string {
+/** Our base with HBCODE_CODEX_CONFIG_TOML merged over it: what every profile runs with. */
+export function profileConfig(extraToml: string | undefined): TomlTable {
   let extra: TomlTable = {};
   if (extraToml?.trim()) {
     try {
@@ -40,7 +40,29 @@ export function profileConfigToml(extraToml: string | undefined): string {
       throw invalidParams(`HBCODE_CODEX_CONFIG_TOML is not valid TOML: ${(error as Error).message}`);
     }
   }
-  return stringify(mergeTables(BASE_CONFIG, extra)) + '\n';
+  return mergeTables(BASE_CONFIG, extra);
+}
+
+const BARE_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** One value as TOML text (smol-toml writes whole documents: write `v = value` and keep the value). */
+function tomlValue(value: unknown): string {
+  const line = stringify({ v: value });
+  if (!line.startsWith('v = ')) throw invalidParams('HBCODE_CODEX_CONFIG_TOML: arrays of tables are not supported.');
+  return line.slice(4).trimEnd();
+}
+
+/**
+ * The configuration as `-c dotted.key=value` overrides on Codex's command line, so the runtime
+ * never writes a file inside the Codex home (seed 001): tables become dotted keys, every leaf
+ * value is TOML text.
+ */
+export function configOverrides(config: TomlTable, prefix: string[] = []): string[] {
+  return Object.entries(config).flatMap(([key, value]) => {
+    const keyPath = [...prefix, BARE_KEY.test(key) ? key : JSON.stringify(key)];
+    if (isTable(value)) return configOverrides(value, keyPath);
+    return ['-c', `${keyPath.join('.')}=${tomlValue(value)}`];
+  });
 }
 
 export interface CodexProfile {
@@ -50,8 +72,7 @@ export interface CodexProfile {
 
 /**
  * App-owned Codex profiles (seed 001): a stable lowercase UUID and a home folder under the data
- * folder. The runtime creates and writes only the home's config.toml before Codex starts, and
- * never opens anything Codex writes there.
+ * folder. The runtime creates the folder and never opens a file inside it.
  */
 export class CodexProfiles {
   private readonly first;
@@ -79,10 +100,9 @@ export class CodexProfiles {
     return { id, home: this.homeOf(id) };
   }
 
-  /** Writes the profile's config.toml (before its Codex starts, so Codex reads it at launch). */
-  prepareHome(profile: CodexProfile, extraToml: string | undefined): void {
+  /** Creates the home folder; Codex fills it. Its configuration arrives as command-line overrides. */
+  prepareHome(profile: CodexProfile): void {
     fs.mkdirSync(profile.home, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(profile.home, 'config.toml'), profileConfigToml(extraToml), { mode: 0o600 });
   }
 }
 

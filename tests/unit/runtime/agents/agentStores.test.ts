@@ -6,7 +6,7 @@ import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalRequests } from '../../../../server/runtime/agents/approvals';
 import { ClaudeStore, CONVERSATION_TAKEN_MESSAGE } from '../../../../server/runtime/agents/claude/claudeStore';
-import { CodexProfiles, profileConfigToml } from '../../../../server/runtime/agents/codex/codexProfiles';
+import { CodexProfiles, configOverrides, profileConfig } from '../../../../server/runtime/agents/codex/codexProfiles';
 import { MIGRATIONS_DIR } from '../../../../server/runtime/paths';
 import { SessionStore } from '../../../../server/runtime/sessions/sessionStore';
 import { openDatabase, type Db } from '../../../../server/runtime/store/database';
@@ -78,7 +78,7 @@ describe('agent identity stores (seed 001)', () => {
 
 describe('HBCODE_CODEX_CONFIG_TOML', () => {
   it('SES-2 is merged into every profile config: tables key by key, the user winning, our defaults kept', () => {
-    const merged = parse(profileConfigToml('approval_policy = "never"\nmodel_provider = "fake"\n[model_providers.fake]\nbase_url = "http://127.0.0.1:1/v1"\n'));
+    const merged = profileConfig('approval_policy = "never"\nmodel_provider = "fake"\n[model_providers.fake]\nbase_url = "http://127.0.0.1:1/v1"\n');
     expect(merged).toMatchObject({
       approval_policy: 'never',
       sandbox_mode: 'danger-full-access',
@@ -88,8 +88,25 @@ describe('HBCODE_CODEX_CONFIG_TOML', () => {
     });
   });
 
+  it('SES-2 reaches Codex as -c overrides, never as a file in the Codex home: dotted keys, TOML values', () => {
+    const args = configOverrides(profileConfig('retries = 0\nflags = ["a", "b"]\n[model_providers."my provider"]\nbase_url = "http://127.0.0.1:1/v1"\n'));
+    const pairs = new Map<string, string>();
+    for (let i = 0; i < args.length; i += 2) {
+      expect(args[i]).toBe('-c');
+      const [key, ...value] = args[i + 1]!.split('=');
+      pairs.set(key!, value.join('='));
+    }
+    expect(pairs.get('sandbox_mode')).toBe('"danger-full-access"');
+    expect(pairs.get('retries')).toBe('0');
+    expect(parse(`v = ${pairs.get('flags')}`)).toEqual({ v: ['a', 'b'] });
+    expect(pairs.get('model_providers."my provider".base_url')).toBe('"http://127.0.0.1:1/v1"');
+    expect(parse(`${'model_providers."my provider".base_url'} = ${pairs.get('model_providers."my provider".base_url')}`)).toEqual({
+      model_providers: { 'my provider': { base_url: 'http://127.0.0.1:1/v1' } },
+    });
+  });
+
   it('RPC-3 invalid TOML is a clear invalid_params error', () => {
-    expect(() => profileConfigToml('model = ')).toThrow(expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('HBCODE_CODEX_CONFIG_TOML') }));
+    expect(() => profileConfig('model = ')).toThrow(expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('HBCODE_CODEX_CONFIG_TOML') }));
   });
 });
 
