@@ -13,6 +13,8 @@ interface Pending {
  */
 export class ApprovalRequests {
   private readonly byId = new Map<string, Pending>();
+  /** Answered approvals, kept so a second device's late answer gets a clear conflict. */
+  private readonly answered = new Map<string, Approval>();
 
   constructor(private readonly publish: (approval: Approval) => void) {}
 
@@ -37,9 +39,6 @@ export class ApprovalRequests {
       else signal.addEventListener('abort', onAbort, { once: true });
     });
   }
-
-  /** Answered approvals, kept so a second device's late answer gets a clear conflict. */
-  private readonly answered = new Map<string, Approval>();
 
   pending(sessionId: string): Approval[] {
     return [...this.byId.values()].map((p) => p.approval).filter((a) => a.sessionId === sessionId);

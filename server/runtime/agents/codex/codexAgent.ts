@@ -90,19 +90,21 @@ export class CodexAgent implements Agent {
     const overrides = configOverrides(profileConfig(this.env.HBCODE_CODEX_CONFIG_TOML));
     const env: NodeJS.ProcessEnv = { ...this.env, CODEX_HOME: profile.home };
     delete env.HBCODE_TOKEN;
-    const server: ProfileServer = { client: null as unknown as AppServerClient, ready: Promise.resolve(), loaded: new Set(), turns: new Map() };
-    server.client = new AppServerClient(
+    const turns = new Map<string, TurnTracker>();
+    // The handlers run on the child's output, never before `server` below is assigned.
+    const client = new AppServerClient(
       { file: this.program.file, args: [...this.program.args, ...overrides] },
       env,
       {
         notification: (method, params) => this.onNotification(server, method, params),
         request: (method, params) => this.onRequest(server, method, params),
         exited: (reason) => {
-          for (const turn of server.turns.values()) turn.finished({ status: 'failed', error: reason });
+          for (const turn of turns.values()) turn.finished({ status: 'failed', error: reason });
         },
       },
       this.log,
     );
+    const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns };
     server.ready = server.client
       .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
       .then(() => server.client.notify(CODEX.initialized));
