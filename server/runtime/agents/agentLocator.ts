@@ -10,16 +10,18 @@ export interface AgentProgram {
   origin: 'env' | 'path' | 'project';
 }
 
+function isExecutableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not here.
-    }
+    if (dir && isExecutableFile(path.join(dir, name))) return path.join(dir, name);
   }
   return null;
 }
@@ -32,7 +34,8 @@ function projectPackage(relative: string): string | null {
 
 /** Codex: HBCODE_CODEX_BIN, then `codex` on PATH, then the project's pinned package. */
 export function locateCodex(env: NodeJS.ProcessEnv = process.env): AgentProgram | null {
-  if (env.HBCODE_CODEX_BIN) return { file: env.HBCODE_CODEX_BIN, args: [], origin: 'env' };
+  // A variable that names no program means "not available", not "look elsewhere".
+  if (env.HBCODE_CODEX_BIN) return isExecutableFile(env.HBCODE_CODEX_BIN) ? { file: env.HBCODE_CODEX_BIN, args: [], origin: 'env' } : null;
   const found = onPath('codex');
   if (found) return { file: found, args: [], origin: 'path' };
   const launcher = projectPackage('@openai/codex/bin/codex.js');
@@ -54,7 +57,7 @@ export interface ClaudeProgram {
 export function locateClaude(env: NodeJS.ProcessEnv = process.env): ClaudeProgram | null {
   const sdkModule = projectPackage('@anthropic-ai/claude-agent-sdk/sdk.mjs');
   if (!sdkModule) return null;
-  if (env.HBCODE_CLAUDE_BIN) return { sdkModule, executable: env.HBCODE_CLAUDE_BIN, origin: 'env' };
+  if (env.HBCODE_CLAUDE_BIN) return isExecutableFile(env.HBCODE_CLAUDE_BIN) ? { sdkModule, executable: env.HBCODE_CLAUDE_BIN, origin: 'env' } : null;
   const found = onPath('claude');
   if (found) return { sdkModule, executable: found, origin: 'path' };
   return { sdkModule, executable: null, origin: 'project' };
