@@ -3,7 +3,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { forgetSavedSession } from '../lib/client/readCache';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapshotCache';
+import type { AgentInfo } from '../lib/protocol/agents';
 import type { AgentKind, Project, Session } from '../lib/protocol/rows';
+
+const AGENT_NAMES: [AgentKind, string][] = [
+  ['shell', 'Shell'],
+  ['codex', 'Codex'],
+  ['claude', 'Claude'],
+];
 
 /**
  * Projects and their sessions; create one (choosing its agent) or delete one with confirmation.
@@ -13,6 +20,8 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
   const [projects, setProjects] = useState<Project[]>([]);
   const [sessions, setSessions] = useState<Session[]>([]);
   const [agent, setAgent] = useState<AgentKind>('shell');
+  /** Which agents the runtime can run (SES-2); unknown until it answers. */
+  const [agents, setAgents] = useState<AgentInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fresh = useRef(false);
 
@@ -33,8 +42,9 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
 
   const refresh = useCallback(async () => {
     if (!client) return;
-    const [p, s] = await Promise.all([client.call('projects.list'), client.call('sessions.list')]);
+    const [p, s, a] = await Promise.all([client.call('projects.list'), client.call('sessions.list'), client.call('agents.list')]);
     fresh.current = true;
+    setAgents(a.agents);
     setProjects(p.projects);
     setSessions(s.sessions);
     saveSessionsSnapshot(p.projects, s.sessions).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
@@ -91,9 +101,14 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
               Agent
             </label>
             <select id={`agent-${project.id}`} value={agent} onChange={(e) => setAgent(e.target.value as AgentKind)}>
-              <option value="shell">Shell</option>
-              <option value="codex">Codex</option>
-              <option value="claude">Claude</option>
+              {AGENT_NAMES.map(([kind, name]) => {
+                const info = agents?.find((a) => a.agent === kind);
+                return (
+                  <option key={kind} value={kind} disabled={info ? !info.available : kind !== 'shell'} title={info?.reason}>
+                    {info && !info.available ? `${name} (not installed)` : name}
+                  </option>
+                );
+              })}
             </select>
             <button className="primary" onClick={() => create(project.id)}>
               New session

@@ -4,6 +4,7 @@ import type { RpcClient } from '../lib/client/rpcClient';
 import { readTimelineSnapshot, saveTimelineSnapshot } from '../lib/client/snapshotCache';
 import { throttledWriter } from '../lib/client/throttledWriter';
 import type { CommandRow, Session, TimelineRow } from '../lib/protocol/rows';
+import { ApprovalRequests } from './ApprovalRequests';
 import { Composer, OutboxEntries } from './Composer';
 import { formatBytes, formatElapsed } from './formatting';
 import { OutputViewer } from './OutputViewer';
@@ -142,6 +143,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
             </div>
           ),
         )}
+        <ApprovalRequests client={client} sessionId={session.id} />
         <OutboxEntries sessionId={session.id} rows={rows} />
         <div ref={bottom} />
       </div>

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
 import { FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
 import { WebPageSchema } from './webPage';
+import { AgentInfoSchema, ApprovalDecisionSchema, ApprovalSchema } from './agents';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -39,7 +40,15 @@ export const methods = {
     result: z.object({ projects: z.array(ProjectSchema) }),
   },
   'sessions.create': {
-    params: z.object({ projectId: Id, agent: AgentKindSchema, title: z.string().max(200).optional() }).strict(),
+    params: z
+      .object({
+        projectId: Id,
+        agent: AgentKindSchema,
+        title: z.string().max(200).optional(),
+        /** Claude only: continue this saved Claude conversation instead of starting a new one. */
+        claudeSessionId: z.uuid().optional(),
+      })
+      .strict(),
     result: z.object({ session: SessionSchema }),
   },
   'sessions.list': {
@@ -83,6 +92,18 @@ export const methods = {
       complete: z.boolean(),
       sourceIncomplete: z.boolean(),
     }),
+  },
+  'agents.list': {
+    params: Empty.optional(),
+    result: z.object({ agents: z.array(AgentInfoSchema) }),
+  },
+  'approvals.list': {
+    params: z.object({ sessionId: Id }).strict(),
+    result: z.object({ approvals: z.array(ApprovalSchema) }),
+  },
+  'approvals.answer': {
+    params: z.object({ sessionId: Id, approvalId: Id, decision: ApprovalDecisionSchema }).strict(),
+    result: z.object({ approval: ApprovalSchema }),
   },
   'files.list': {
     params: z.object({ projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),

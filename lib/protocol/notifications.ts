@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalSchema } from './agents';
 import { TimelineRowSchema } from './rows';
 
 /** Server → client notifications (SES-4). */
@@ -7,6 +8,8 @@ export const notifications = {
   'sessions.changed': z.object({ sessionId: z.string(), deleted: z.boolean() }),
   /** A file under a preview's root changed on disk (PRV-6): the app reloads that preview. */
   'preview.changed': z.object({ previewId: z.string(), path: z.string() }),
+  /** An approval was asked for or answered (from any device). */
+  'approval.changed': z.object({ sessionId: z.string(), approval: ApprovalSchema }),
 } as const;
 
 export type NotificationName = keyof typeof notifications;

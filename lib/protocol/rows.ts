@@ -54,6 +54,8 @@ export const CommandRowSchema = z.object({
   complete: z.boolean(),
   sourceIncomplete: z.boolean(),
   error: z.string().optional(),
+  /** `agent`: the bytes live only in the agent's own history and are read through it (OUT-7). */
+  outputSource: z.enum(['artifact', 'agent']).optional(),
   startedAt: z.number().int(),
   endedAt: z.number().int().nullable(),
 });

@@ -66,7 +66,16 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return { projects: runtime.projects };
     },
     'sessions.create'(params) {
-      return { session: runtime.createSession(params.projectId, params.agent, params.title) };
+      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId) };
+    },
+    'agents.list'() {
+      return { agents: runtime.listAgents() };
+    },
+    'approvals.list'(params) {
+      return { approvals: runtime.pendingApprovals(params.sessionId) };
+    },
+    'approvals.answer'(params) {
+      return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision) };
     },
     'sessions.list'(params) {
       return { sessions: runtime.listSessions(params?.projectId) };
@@ -86,6 +95,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     'run.chatCommandOutputRead'(params) {
+      if (runtime.isHistoryOutput(params.runId, params.commandId)) return readHistoryOutput(runtime, params, outputFrames);
       return readIntoFrame(outputFrames, params.length, params.transfer, (allocate) => {
         const range = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, allocate);
         const { bytes, ...rest } = range;
@@ -134,6 +144,24 @@ function readIntoFrame<R extends { byteCount: number }>(
   }
 }
 
-function notBuiltYet(method: string): RuntimeError {
-  return new RuntimeError('unavailable', `${method} is not available in this runtime yet.`);
+/** OUT-7: output only the agent's history holds, read through the agent, in either transfer. */
+async function readHistoryOutput(
+  runtime: Runtime,
+  params: MethodParamsParsed<'run.chatCommandOutputRead'>,
+  frames: BinaryFramePool,
+): Promise<Answer<'run.chatCommandOutputRead'>> {
+  const range = await runtime.readHistoryOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
+  const result = {
+    offset: range.offset,
+    dataBase64: params.transfer === 'binary' ? '' : range.bytes.toString('base64'),
+    byteCount: range.bytes.length,
+    availableBytes: range.availableBytes,
+    generation: range.generation,
+    complete: range.complete,
+    sourceIncomplete: range.sourceIncomplete,
+  };
+  if (params.transfer !== 'binary') return result;
+  const reply = frames.reserve(range.bytes.length);
+  range.bytes.copy(reply.data(range.bytes.length));
+  return reply.complete(result);
 }

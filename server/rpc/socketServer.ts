@@ -25,6 +25,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
       if (event.type === 'timeline.row') connection.notify('timeline.row', { sessionId: event.sessionId, row: event.row });
       else if (event.type === 'sessions.changed') connection.notify('sessions.changed', { sessionId: event.sessionId, deleted: event.deleted });
       else if (event.type === 'preview.changed') connection.notify('preview.changed', { previewId: event.previewId, path: event.path });
+      else if (event.type === 'approval.changed') connection.notify('approval.changed', { sessionId: event.sessionId, approval: event.approval });
       else if (event.type === 'device.revoked' && connection.deviceId === event.deviceId) connection.revoke();
     }
   });

@@ -2,9 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
+import type { AgentInfo, Approval, ApprovalDecision } from '../../lib/protocol/agents';
 import type { Agent } from './agents/agent';
+import { ApprovalRequests } from './agents/approvals';
+import { ClaudeAgent } from './agents/claude/claudeAgent';
+import { CodexAgent } from './agents/codex/codexAgent';
 import { ShellAgent } from './agents/shellAgent';
-import { notFound, unavailable } from './errors';
+import { conflict, invalidParams, notFound, unavailable } from './errors';
 import { ProjectFiles } from './files/projectFiles';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
@@ -32,6 +36,7 @@ export interface RuntimeOptions {
 export type RuntimeEvent =
   | { type: 'timeline.row'; sessionId: string; row: TimelineRow }
   | { type: 'sessions.changed'; sessionId: string; deleted: boolean }
+  | { type: 'approval.changed'; sessionId: string; approval: Approval }
   | { type: 'device.revoked'; deviceId: string }
   | { type: 'preview.changed'; previewId: string; path: string };
 
@@ -53,6 +58,8 @@ export class Runtime {
   private readonly outbox: ChatSendLedger;
   private readonly scheduler: RunScheduler;
   private readonly agents: Map<AgentKind, Agent>;
+  private readonly approvals: ApprovalRequests;
+  private readonly claude: ClaudeAgent;
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
   /** Sessions whose delete is stopping their runs: they accept no new message. */
   private readonly deleting = new Set<string>();
@@ -68,7 +75,13 @@ export class Runtime {
     this.sessions = new SessionStore(db);
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
     this.outbox = new ChatSendLedger(db, this.sessions);
-    this.agents = new Map<AgentKind, Agent>([['shell', new ShellAgent()]]);
+    this.approvals = new ApprovalRequests((approval) => this.emit({ type: 'approval.changed', sessionId: approval.sessionId, approval }));
+    this.claude = new ClaudeAgent(db);
+    this.agents = new Map<AgentKind, Agent>([
+      ['shell', new ShellAgent()],
+      ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log)],
+      ['claude', this.claude],
+    ]);
     this.projects = this.sessions.ensureProjects(options.projectDirs);
     this.previews = new Previews(
       () => this.projects.map((p) => p.directory),
@@ -123,13 +136,25 @@ export class Runtime {
     this.emit({ type: 'device.revoked', deviceId });
   }
 
-  createSession(projectId: string, agent: AgentKind, title: string | undefined): Session {
+  /** Which agents can run here (SES-2); the app offers only these. */
+  listAgents(): AgentInfo[] {
+    return [...this.agents.values()].map((agent) =>
+      agent.available() ? { agent: agent.kind, available: true } : { agent: agent.kind, available: false, reason: agent.unavailableReason?.() ?? 'Not installed.' },
+    );
+  }
+
+  createSession(projectId: string, agent: AgentKind, title: string | undefined, claudeSessionId?: string): Session {
     if (!this.projects.some((p) => p.id === projectId)) throw notFound('No such project.', { projectId });
     const adapter = this.agents.get(agent);
     if (!adapter || !adapter.available()) {
-      throw unavailable(`The ${agent} agent is not available on this computer.`, { agent });
+      throw unavailable(`The ${agent} agent is not available on this computer.`, { agent, reason: adapter?.unavailableReason?.() ?? null });
     }
-    const session = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`);
+    if (claudeSessionId !== undefined && agent !== 'claude') throw invalidParams('claudeSessionId is only for Claude sessions.');
+    const session = this.db.transaction(() => {
+      const created = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`);
+      if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
+      return created;
+    })();
     this.emit({ type: 'sessions.changed', sessionId: session.id, deleted: false });
     return session;
   }
@@ -158,7 +183,17 @@ export class Runtime {
     } finally {
       this.deleting.delete(sessionId);
     }
+    this.approvals.forgetSession(sessionId);
     this.emit({ type: 'sessions.changed', sessionId, deleted: true });
+  }
+
+  pendingApprovals(sessionId: string): Approval[] {
+    if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
+    return this.approvals.pending(sessionId);
+  }
+
+  answerApproval(sessionId: string, approvalId: string, decision: ApprovalDecision): Approval {
+    return this.approvals.answer(sessionId, approvalId, decision);
   }
 
   chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {
@@ -186,6 +221,26 @@ export class Runtime {
     return this.outputs.readOutputRange(sessionId, { runId, commandId }, generation, offset, length, allocate);
   }
 
+  /** True when the command's output lives only in its agent's history (OUT-7). */
+  isHistoryOutput(runId: string, commandId: string): boolean {
+    return this.sessions.outputPointer(runId, commandId) !== undefined;
+  }
+
+  /** OUT-7: a slice of output that only the agent's history holds, read through the agent. */
+  async readHistoryOutput(sessionId: string, runId: string, commandId: string, generation: number, offset: number, length: number): Promise<OutputRange> {
+    const pointer = this.sessions.outputPointer(runId, commandId);
+    const row = this.sessions.commandRow(runId, commandId);
+    if (!pointer || !row) throw notFound('No such command output.', { runId, commandId });
+    if (row.sessionId !== sessionId) throw conflict('This command output belongs to another session.');
+    if (generation !== 1) throw conflict(`Command output generation ${generation} was replaced by generation 1; refresh the row and read again.`, { generation: 1 });
+    const session = this.sessions.session(sessionId);
+    const cwd = session && this.projects.find((p) => p.id === session.projectId)?.directory;
+    const agent = session && this.agents.get(session.agent);
+    if (!cwd || !agent?.readHistoryOutput) throw unavailable('This agent cannot read its history here.');
+    const slice = await agent.readHistoryOutput(sessionId, cwd, pointer, offset, length);
+    return { offset, bytes: slice.bytes, availableBytes: slice.availableBytes, generation: 1, complete: true, sourceIncomplete: false };
+  }
+
   /** Stops running commands (recorded as stopped), then closes the store. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -193,6 +248,7 @@ export class Runtime {
     clearInterval(this.purgeTimer);
     this.previews.closeAll();
     await this.scheduler.shutdown();
+    await Promise.all([...this.agents.values()].map((agent) => agent.close?.()));
     this.db.close();
     this.releaseLock();
   }

@@ -3,9 +3,9 @@ import type { Agent } from '../agents/agent';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
 import type { ChatSendLedger } from '../outbox/chatSend';
-import { INTERRUPTED_MESSAGE, recordCommand } from './commandRecorder';
+import { INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
 import { RowThrottle } from './rowThrottle';
-import { messageRowOf, type RunRecord, type SessionStore } from './sessionStore';
+import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
 
 export type AbortReason = 'cancel' | 'delete' | 'shutdown';
 
@@ -126,11 +126,21 @@ export class RunScheduler {
       await agent.run({
         runId,
         sessionId: run.sessionId,
+        operationId: run.operationId,
         text: run.text,
         cwd,
         signal,
         startCommand: (commandId, command) =>
           recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows }, { sessionId: run.sessionId, runId, signal }, commandId, command),
+        recordHistoryCommand: (commandId, command, result, pointer) => {
+          sessions.insertHistoryCommand(runId, commandId, run.sessionId, command, pointer);
+          sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);
+          this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
+        },
+        settle: (text) => {
+          sessions.settleRun(runId, text);
+          this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));
+        },
       });
       if (signal.aborted) state = 'cancelled';
     } catch (error) {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, TimelineRow } from '../../../lib/protocol/rows';
+import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
+import type { OutputPointer } from '../agents/agent';
 import type { Db } from '../store/database';
 
 interface RawSession {
@@ -36,6 +37,7 @@ interface RawCommand {
   complete: number | null;
   source_incomplete: number | null;
   storage_error: string | null;
+  pointer_bytes: number | null;
 }
 
 export interface RunRecord {
@@ -70,8 +72,25 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   createdAt: run.createdAt,
 });
 
+export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
+  kind: 'settled',
+  id: `s:${s.run_id}`,
+  sessionId,
+  runId: s.run_id,
+  text: s.text,
+  createdAt: s.created_at,
+});
+
 function commandRowOf(r: RawCommand): CommandRow {
   const error = r.error ?? r.storage_error ?? undefined;
+  if (r.pointer_bytes !== null) {
+    // OUT-7: the agent's history holds the output whole; the row only says how long it is.
+    return {
+      kind: 'command', id: `c:${r.run_id}:${r.command_id}`, sessionId: r.session_id, runId: r.run_id, commandId: r.command_id,
+      command: r.command, status: r.status, exitCode: r.exit_code, byteLength: r.pointer_bytes, generation: 1, complete: true,
+      sourceIncomplete: false, ...(error ? { error } : {}), outputSource: 'agent', startedAt: r.started_at, endedAt: r.ended_at,
+    };
+  }
   return {
     kind: 'command',
     id: `c:${r.run_id}:${r.command_id}`,
@@ -91,8 +110,9 @@ function commandRowOf(r: RawCommand): CommandRow {
   };
 }
 
-const COMMAND_SELECT = `SELECT c.*, o.byte_length, o.generation, o.complete, o.source_incomplete, o.storage_error
-  FROM commands c LEFT JOIN command_outputs o ON o.run_id = c.run_id AND o.command_id = c.command_id`;
+const COMMAND_SELECT = `SELECT c.*, o.byte_length, o.generation, o.complete, o.source_incomplete, o.storage_error, p.byte_length AS pointer_bytes
+  FROM commands c LEFT JOIN command_outputs o ON o.run_id = c.run_id AND o.command_id = c.command_id
+  LEFT JOIN command_output_pointers p ON p.run_id = c.run_id AND p.command_id = c.command_id`;
 
 /** Projects, sessions, runs and commands: the rows the timeline is made of (SES-1, SES-3). */
 export class SessionStore {
@@ -122,6 +142,16 @@ export class SessionStore {
       ),
       endCommand: db.prepare('UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?'),
       deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
+      insertPointer: db.prepare(
+        'INSERT INTO command_output_pointers (run_id, command_id, thread_id, turn_id, item_id, byte_length) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      pointer: db.prepare<[string, string], OutputPointer>(
+        'SELECT thread_id AS threadId, turn_id AS turnId, item_id AS itemId, byte_length AS byteLength FROM command_output_pointers WHERE run_id = ? AND command_id = ?',
+      ),
+      settle: db.prepare('INSERT INTO run_settlements (run_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET text = excluded.text'),
+      settlementsOfSession: db.prepare<[string], { run_id: string; text: string; created_at: number }>(
+        'SELECT s.run_id, s.text, s.created_at FROM run_settlements s JOIN runs r ON r.id = s.run_id WHERE r.session_id = ?',
+      ),
     };
   }
 
@@ -190,6 +220,22 @@ export class SessionStore {
     this.stmts.endCommand.run(status, exitCode, error, Date.now(), runId, commandId);
   }
 
+  /** A command whose output only the agent's history holds (OUT-7): row and pointer together. */
+  insertHistoryCommand(runId: string, commandId: string, sessionId: string, command: string, pointer: OutputPointer): void {
+    this.db.transaction(() => {
+      this.insertCommand(runId, commandId, sessionId, command);
+      this.stmts.insertPointer.run(runId, commandId, pointer.threadId, pointer.turnId, pointer.itemId, pointer.byteLength);
+    })();
+  }
+
+  outputPointer(runId: string, commandId: string): OutputPointer | undefined {
+    return this.stmts.pointer.get(runId, commandId);
+  }
+
+  settleRun(runId: string, text: string): void {
+    this.stmts.settle.run(runId, text, Date.now());
+  }
+
   commandRow(runId: string, commandId: string): CommandRow | undefined {
     const raw = this.stmts.command.get(runId, commandId);
     return raw && commandRowOf(raw);
@@ -212,11 +258,14 @@ export class SessionStore {
       if (list) list.push(row);
       else commandsByRun.set(row.runId, [row]);
     }
+    const settled = new Map(this.stmts.settlementsOfSession.all(sessionId).map((s) => [s.run_id, s]));
     const rows: TimelineRow[] = [];
     for (const raw of this.stmts.runsOfSession.all(sessionId)) {
       const run = toRun(raw);
       rows.push(messageRowOf(run));
       rows.push(...(commandsByRun.get(run.id) ?? []));
+      const settlement = settled.get(run.id);
+      if (settlement) rows.push(settledRowOf(sessionId, settlement));
     }
     return rows;
   }

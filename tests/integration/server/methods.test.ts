@@ -49,7 +49,9 @@ describe('protocol v1 methods over a real WebSocket', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs(2);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    // No agent installed: an empty agent package cache, and none named by the environment.
+    const noAgents = { HBCODE_AGENT_CACHE: path.join(dirs.dataDir, 'no-agent-packages'), HBCODE_CODEX_BIN: '', HBCODE_CLAUDE_BIN: '' };
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: noAgents });
     client = await runtime.connect();
     raw = await RawRpcSocket.authenticated(runtime);
     const { projects } = await client.call('projects.list');
@@ -243,7 +245,9 @@ describe('protocol v1 methods over a real WebSocket', () => {
       await expectRpcError(client.call('sessions.create', { projectId: crypto.randomUUID(), agent: 'shell' }), 'not_found');
     });
 
-    it('SES-2 sessions.create with the codex or claude agent is unavailable while those adapters are missing, and creates nothing', async () => {
+    it('SES-2 sessions.create with the codex or claude agent is unavailable while those agents are not installed, and creates nothing', async () => {
+      const { agents } = await client.call('agents.list');
+      expect(agents.map((a) => [a.agent, a.available])).toEqual([['shell', true], ['codex', false], ['claude', false]]);
       const before = (await client.call('sessions.list')).sessions.length;
       for (const agent of ['codex', 'claude'] as const) {
         const error = await expectRpcError(client.call('sessions.create', { projectId: projectA.id, agent }), 'unavailable');

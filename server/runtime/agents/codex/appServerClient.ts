@@ -1,0 +1,111 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import readline from 'node:readline';
+import type { z } from 'zod';
+import { unavailable } from '../../errors';
+import type { Logger } from '../../log';
+import { IncomingSchema } from './codexProtocol';
+
+type RequestId = number | string;
+
+export interface AppServerHandlers {
+  notification(method: string, params: unknown): void;
+  /** A request from Codex; the promise's value is the answer (an approval decision). */
+  request(method: string, params: unknown): Promise<unknown>;
+  exited(reason: string): void;
+}
+
+/**
+ * One `codex app-server` child speaking newline-delimited JSON-RPC over stdio (no `jsonrpc`
+ * field). Every line is checked against the envelope schema; answers are checked by the caller's
+ * schema. The child gets its profile home as CODEX_HOME and nothing of ours.
+ */
+export class AppServerClient {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private closed: string | null = null;
+
+  constructor(
+    program: { file: string; args: string[] },
+    env: NodeJS.ProcessEnv,
+    private readonly handlers: AppServerHandlers,
+    private readonly log: Logger,
+  ) {
+    this.child = spawn(program.file, [...program.args, 'app-server'], { env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(line));
+    // Codex logs to stderr; keep only a short note of it (it may echo command text, never tokens of ours).
+    this.child.stderr.on('data', () => undefined);
+    this.child.stdin.on('error', () => undefined);
+    this.child.once('error', (error) => this.fail(`Codex could not be started: ${error.message}`));
+    this.child.once('exit', (code, signal) => this.fail(`Codex exited (${signal ?? code}).`));
+  }
+
+  private fail(reason: string): void {
+    if (this.closed) return;
+    this.closed = reason;
+    for (const { reject } of this.pending.values()) reject(unavailable(reason));
+    this.pending.clear();
+    this.handlers.exited(reason);
+  }
+
+  private write(message: Record<string, unknown>): void {
+    if (this.closed) throw unavailable(this.closed);
+    this.child.stdin.write(JSON.stringify(message) + '\n');
+  }
+
+  private receive(line: string): void {
+    if (!line.trim()) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      this.log.warn('codex sent a line that is not JSON', { bytes: line.length });
+      return;
+    }
+    const parsed = IncomingSchema.safeParse(json);
+    if (!parsed.success) {
+      this.log.warn('codex sent an unexpected message', { bytes: line.length });
+      return;
+    }
+    const message = parsed.data;
+    if ('id' in message && 'method' in message && typeof message.method === 'string') {
+      const id = message.id;
+      this.handlers.request(message.method, message.params).then(
+        (result) => this.write({ id, result }),
+        (error: unknown) => this.write({ id, error: { code: -32000, message: error instanceof Error ? error.message : String(error) } }),
+      ).catch(() => undefined);
+      return;
+    }
+    if ('id' in message) {
+      const waiter = this.pending.get(message.id);
+      if (!waiter) return;
+      this.pending.delete(message.id);
+      if ('error' in message && message.error) waiter.reject(unavailable(`Codex refused the request: ${message.error.message}`));
+      else waiter.resolve('result' in message ? message.result : undefined);
+      return;
+    }
+    this.handlers.notification(message.method, message.params);
+  }
+
+  async call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.output<S>> {
+    const id = this.nextId++;
+    const answer = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.write({ id, method, params });
+    const parsed = schema.safeParse(await answer);
+    if (!parsed.success) throw unavailable(`Codex answered ${method} in an unexpected form.`);
+    return parsed.data;
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.write(params === undefined ? { method } : { method, params });
+  }
+
+  get exitedReason(): string | null {
+    return this.closed;
+  }
+
+  close(): void {
+    if (!this.closed) this.fail('Codex was stopped.');
+    this.child.kill('SIGTERM');
+  }
+}

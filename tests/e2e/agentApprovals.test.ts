@@ -1,0 +1,59 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../fixtures/browser';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
+import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
+import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { commandRow, pairThroughLink, screenshotPath, sendCommand, startupPairingCode, waitCommandFinished } from './appHarness';
+
+describe('Agents in the app, in Chromium against the real runtime and the real Codex', () => {
+  let model: FakeModelServer;
+  let runtime: RuntimeProcess;
+  let browser: Browser;
+  let page: Page;
+  const steps: CodexStep[] = [];
+
+  beforeAll(async () => {
+    const agents = installedAgents();
+    model = await startFakeModelServer(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }));
+    // Codex is installed and sandboxed (so leaving the sandbox needs an approval); Claude is not found.
+    runtime = await startRuntimeProcess({
+      env: {
+        HBCODE_CODEX_BIN: agents.codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url, 'sandbox_mode = "workspace-write"'),
+        HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
+      },
+    });
+    browser = await launchChromium();
+    page = await (await browser.newContext()).newPage();
+    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+  }, AGENT_INSTALL_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.stop();
+    await model?.close();
+  });
+
+  it('SES-2 the app offers only the agents the runtime can run, and an approval request is answered with Allow', async () => {
+    const select = page.getByLabel('Agent').first();
+    await page.locator('option[value="claude"][disabled]').first().waitFor({ state: 'attached' });
+    expect(await page.locator('option[value="codex"]').first().isDisabled()).toBe(false);
+    await select.selectOption('codex');
+    await page.getByRole('button', { name: 'New session' }).first().click();
+    steps.push({ command: 'echo allowed-from-the-app', escalate: true });
+    await sendCommand(page, 'Run it outside the sandbox');
+    const request = page.getByRole('group', { name: 'Approval request' });
+    await request.waitFor({ timeout: 90_000 });
+    expect(await request.textContent()).toContain('echo allowed-from-the-app');
+    await page.screenshot({ path: screenshotPath('agent-approval-request') });
+    await request.getByRole('button', { name: 'Allow' }).click();
+    await request.waitFor({ state: 'detached' });
+    const row = commandRow(page, "/bin/bash -lc 'echo allowed-from-the-app'");
+    await row.waitFor({ timeout: 90_000 });
+    expect(await waitCommandFinished(page, "/bin/bash -lc 'echo allowed-from-the-app'")).toBe('exit 0');
+    await page.locator('[data-row="settled"]').filter({ hasText: 'Done.' }).waitFor({ timeout: 90_000 });
+  }, AGENT_TEST_TIMEOUT_MS);
+});
