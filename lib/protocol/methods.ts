@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
-import { FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
+import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
 import { WebPageSchema } from './webPage';
 import { AgentInfoSchema, ApprovalDecisionSchema, ApprovalSchema } from './agents';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
@@ -133,6 +133,11 @@ export const methods = {
         projectDirectory: z.string().min(1).max(4096),
         path: RequestPathSchema,
         offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        /**
+         * Addition: a chunk shorter than 4 MiB. Browsers take 256 KiB WebSocket messages several
+         * times faster than 4 MiB ones, so the app asks for those, a few at a time.
+         */
+        length: z.number().int().min(1).max(FILE_CHUNK_BYTES).optional(),
         transfer: TransferSchema.optional(),
         allowExternalFile: z.boolean().optional(),
       })

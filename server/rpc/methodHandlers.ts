@@ -110,7 +110,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     },
     'files.readBinary'(params) {
       return readIntoFrame(fileFrames, FILE_CHUNK_BYTES, params.transfer, (allocate) => {
-        const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, allocate, params.allowExternalFile);
+        const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, allocate, params.allowExternalFile, params.length);
         return { bytes, result };
       });
     },

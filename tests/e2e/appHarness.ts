@@ -163,7 +163,7 @@ export function copyRuntimeWithApp(): RuntimeCopy {
   fs.cpSync(path.join(REPO_ROOT, 'server'), path.join(root, 'server'), { recursive: true });
   fs.cpSync(path.join(REPO_ROOT, 'out'), path.join(root, 'out'), { recursive: true });
   fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(root, 'package.json'));
-  for (const linked of ['lib', 'migrations', 'node_modules']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
+  for (const linked of ['lib', 'migrations', 'node_modules', 'scripts']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
   const checkoutMain = path.join(REPO_ROOT, 'server', 'main.ts');
   return {
     outDir: path.join(root, 'out'),

@@ -77,10 +77,10 @@ export class ProjectFiles {
   }
 
   /** Up to 4 MiB from `offset`, read into `allocate(n)` (a pooled frame), with its SHA-256 (FILE-2). */
-  readBinary(projectDirectory: string, requestPath: string, offset: number, allocate: (n: number) => Buffer, allowExternalFile?: boolean): ChunkRead {
+  readBinary(projectDirectory: string, requestPath: string, offset: number, allocate: (n: number) => Buffer, allowExternalFile?: boolean, length?: number): ChunkRead {
     const confined = this.confine(projectDirectory, requestPath, allowExternalFile);
     return withOpenFile(confined, requestPath, (fd, stat) => {
-      return readChunkFromOpenFile(fd, stat, confined.canonical, offset, allocate);
+      return readChunkFromOpenFile(fd, stat, confined.canonical, offset, allocate, length);
     });
   }
 }

@@ -13,9 +13,9 @@ export type ChunkRead = Omit<FileChunk, 'dataBase64'> & { bytes: Buffer };
  * file's version. `files.readBinary` and preview resources (a seeking video starts mid-file) both
  * read here; `allocate` lets the caller read straight into a binary frame.
  */
-export function readChunkFromOpenFile(fd: number, stat: fs.Stats, canonicalPath: string, offset: number, allocate: (n: number) => Buffer): ChunkRead {
+export function readChunkFromOpenFile(fd: number, stat: fs.Stats, canonicalPath: string, offset: number, allocate: (n: number) => Buffer, maxBytes = FILE_CHUNK_BYTES): ChunkRead {
   if (offset > stat.size) throw invalidParams(`Offset ${offset} is past the end of the file (${stat.size} bytes).`, { offset, size: stat.size });
-  const bytes = allocate(Math.min(FILE_CHUNK_BYTES, stat.size - offset));
+  const bytes = allocate(Math.min(maxBytes, FILE_CHUNK_BYTES, stat.size - offset));
   let count = 0;
   while (count < bytes.length) {
     const n = fs.readSync(fd, bytes, count, bytes.length - count, offset + count);

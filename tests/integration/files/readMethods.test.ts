@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readProjectFileChunks } from '../../../lib/client/fileChunks';
+import { FILE_CHUNK_READ_BYTES, readProjectFileChunks } from '../../../lib/client/fileChunks';
 import { FileChangedError } from '../../../lib/client/verifiedChunks';
 import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
 import { FILE_CHANGED_MESSAGE, FILE_CHUNK_BYTES, MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
@@ -66,6 +66,20 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     expect((folder as RpcError).code).toBe('invalid_params');
   });
 
+  it('FILE-2 files.readBinary answers at most `length` bytes when asked for less than 4 MiB, and refuses more', async () => {
+    const bytes = crypto.randomBytes(FILE_CHUNK_BYTES + 100);
+    fs.writeFileSync(path.join(project, 'medium.bin'), bytes);
+    const where = { projectDirectory: project, path: 'medium.bin' };
+    const piece = await client.callBinary('files.readBinary', { ...where, offset: 5, length: 1000 });
+    expect(piece.result).toMatchObject({ offset: 5, nextOffset: 1005, byteCount: 1000, size: FILE_CHUNK_BYTES + 100 });
+    expect(Buffer.from(piece.data).equals(bytes.subarray(5, 1005))).toBe(true);
+    expect(piece.result.sha256).toBe(crypto.createHash('sha256').update(bytes.subarray(5, 1005)).digest('hex'));
+    const whole = await client.callBinary('files.readBinary', { ...where, offset: 0 });
+    expect(whole.result.byteCount).toBe(FILE_CHUNK_BYTES);
+    const tooLong = await client.call('files.readBinary', { ...where, offset: 0, length: FILE_CHUNK_BYTES + 1 }).catch((e: unknown) => e);
+    expect((tooLong as RpcError).code).toBe('invalid_params');
+  });
+
   it('FILE-2 a 1 GiB file arrives byte-identical through the verified chunk reader', async () => {
     const expected = writeSeededFile(path.join(project, 'huge.bin'), 1024 * 1024 * 1024, 7);
     const hash = crypto.createHash('sha256');
@@ -79,7 +93,8 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     }
     fs.rmSync(path.join(project, 'huge.bin'));
     expect(received).toBe(1024 * 1024 * 1024);
-    expect(chunks).toBe(256);
+    // The app's reader asks for 256 KiB chunks (the `length` addition).
+    expect(chunks).toBe((1024 * 1024 * 1024) / FILE_CHUNK_READ_BYTES);
     expect(hash.digest('hex')).toBe(expected);
   }, 300_000);
 
