@@ -13,6 +13,15 @@ import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshot
 // served by a local web server opens as Markdown, its links open in the reader, and after the
 // runtime stops and the page reloads, the saved page is still there.
 
+const CODE_PAGE = `<!doctype html><html><head><title>A page with code</title></head><body>
+<article><h1>A page with code</h1>
+<p>The function below adds two numbers and returns their sum, which the rest of this article then explains at some length so that the extractor keeps it.</p>
+<pre><code class="language-typescript">export function add(a: number, b: number): number {
+  return a + b; // the sum
+}</code></pre>
+<p>That was the whole function. It is short, it is typed, and it shows the language taken from the class name of the code element.</p>
+</article></body></html>`;
+
 const HOSTILE_PAGE = `<!doctype html><html><head><title>Hostile page</title></head><body>
 <article><h1>Hostile page</h1>
 <p>This page tries to run scripts in the reader. None of them may run, and no raw HTML may reach the app.</p>
@@ -56,6 +65,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     web = await startTestWebServer({
       '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
       '/hostile': htmlPage(HOSTILE_PAGE),
+      '/code': htmlPage(CODE_PAGE),
     });
   });
   afterAll(async () => {
@@ -151,6 +161,36 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     } finally {
       await context.close();
       await messageRuntime.stop();
+    }
+  }, 120_000);
+
+  it('MD-1 HL-1 a fenced code block in the reader keeps its language and is highlighted by the worker', async () => {
+    const codeRuntime = await startRuntimeProcess();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await pairThroughLink(page, codeRuntime.appOrigin, startupPairingCode(codeRuntime));
+      await page.getByLabel('Web address').fill(`${web.origin}/code`);
+      await page.getByRole('button', { name: 'Read', exact: true }).click();
+      const code = page.locator('[data-testid="reader"] article pre code.language-typescript');
+      await code.waitFor();
+      await page.locator('[data-testid="reader"] article pre code[data-highlighted="true"]').waitFor();
+      // The text is unchanged, and the keyword and the comment are coloured differently from each other.
+      expect(await code.textContent()).toBe('export function add(a: number, b: number): number {\n  return a + b; // the sum\n}');
+      const colours = await code.evaluate((element) => {
+        const colourOf = (text: string) => {
+          const span = [...element.querySelectorAll('span')].find((s) => s.children.length === 0 && s.textContent?.trim() === text);
+          return span ? getComputedStyle(span).color : null;
+        };
+        return { keyword: colourOf('export'), comment: colourOf('// the sum'), plain: getComputedStyle(element).color };
+      });
+      expect(colours.keyword).not.toBeNull();
+      expect(colours.comment).not.toBeNull();
+      expect(colours.keyword).not.toBe(colours.comment);
+      expect(colours.keyword).not.toBe(colours.plain);
+    } finally {
+      await context.close();
+      await codeRuntime.stop();
     }
   }, 120_000);
 
