@@ -64,6 +64,13 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await page.locator(OUTPUT).waitFor();
   }
 
+  /** Runs a command to a clean exit and opens its output. */
+  async function runAndOpen(command: string): Promise<void> {
+    await sendCommand(page, command);
+    expect(await waitCommandFinished(page, command)).toBe('exit 0');
+    await openOutput(command);
+  }
+
   async function backToTimeline(): Promise<void> {
     await page.getByRole('button', { name: 'Back to timeline' }).click();
   }
@@ -87,9 +94,7 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
 
   it('PWA-2 ANSI colours and bold render as styles, and no escape sequence shows as text', async () => {
     const command = "printf '\\033[31mred words\\033[0m plain \\033[1;32mbold green\\033[0m\\n'";
-    await sendCommand(page, command);
-    expect(await waitCommandFinished(page, command)).toBe('exit 0');
-    await openOutput(command);
+    await runAndOpen(command);
     await waitUntil(() => textInView(page, OUTPUT, 'red words'), 'the red segment shows');
     const styles = await page.evaluate((selector) => {
       const box = document.querySelector(selector)!;
@@ -111,9 +116,7 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
 
   it('PWA-2 Wrap folds a long line into the width of the view; off, the line scrolls sideways', async () => {
     const command = "printf 'start-%s-finish\\n' $(printf 'x%.0s' $(seq 1 3000))";
-    await sendCommand(page, command);
-    expect(await waitCommandFinished(page, command)).toBe('exit 0');
-    await openOutput(command);
+    await runAndOpen(command);
     const measure = () =>
       page.evaluate((selector) => {
         const box = document.querySelector<HTMLElement>(selector)!;
@@ -137,9 +140,7 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
 
   it('PWA-2 Copy puts the lines on screen on the clipboard, exactly', async () => {
     const command = "printf 'alpha 1\\nbeta\\ttabbed\\ngamma  spaced  \\n'";
-    await sendCommand(page, command);
-    expect(await waitCommandFinished(page, command)).toBe('exit 0');
-    await openOutput(command);
+    await runAndOpen(command);
     await waitUntil(() => textInView(page, OUTPUT, 'alpha 1'), 'the output shows');
     await page.evaluate(() => navigator.clipboard.writeText('before'));
     await page.getByRole('button', { name: 'Copy' }).click();
@@ -150,9 +151,7 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
 
   it('PWA-2 Find: Enter goes to the first match, ↓ to the next, ↑ back, and past the last match it says so', async () => {
     const command = "for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
-    await sendCommand(page, command);
-    expect(await waitCommandFinished(page, command)).toBe('exit 0');
-    await openOutput(command);
+    await runAndOpen(command);
     await waitUntil(() => textInView(page, OUTPUT, 'hay 1'), 'the output shows');
     const marked = () => page.locator(`${OUTPUT} mark`).evaluateAll((marks) => marks.map((m) => m.parentElement?.textContent ?? m.textContent));
     const find = page.getByLabel('Find in output');
