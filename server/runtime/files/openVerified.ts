@@ -24,10 +24,9 @@ const descriptorLinksAvailable = process.platform === 'linux' && fs.existsSync(D
 /**
  * SEC-7: opens a path that was resolved and checked by name, then checks what was actually opened.
  * A folder on the way may have been swapped for a symlink between the check and the open, so the
- * check is repeated on the opened descriptor's own path: on Linux the kernel's name for it
- * (`/proc/self/fd/N`); elsewhere the path resolved again after opening, kept only when it names
- * the same device and inode as the descriptor. `allowed` is the caller's rule (root and hidden
- * names); `work` runs with the descriptor open and `refuse` answers for what may not be read.
+ * check is repeated on the opened descriptor's own path (`locateOpenFile`). `allowed` is the
+ * caller's rule (root and hidden names); `work` runs with the descriptor open and `refuse`
+ * answers for what may not be read.
  */
 export function withVerifiedOpen<T>(
   candidate: string,
@@ -66,26 +65,27 @@ export function stillNamesOpenFile(opened: VerifiedOpen): boolean {
   return descriptorLinksAvailable || namesSameFile(opened.realPath, opened.stat);
 }
 
-function namesSameFile(candidate: string, stat: fs.Stats): boolean {
-  try {
-    const now = fs.statSync(candidate);
-    return now.dev === stat.dev && now.ino === stat.ino;
-  } catch {
-    return false;
-  }
-}
-
 /** The canonical path of an open descriptor, or null when it cannot be told (or the file was deleted). */
 function locateOpenFile(fd: number, openedAs: string, stat: fs.Stats): string | null {
   if (stat.nlink === 0) return null;
-  if (descriptorLinksAvailable) {
-    try {
-      const real = fs.readlinkSync(path.join(DESCRIPTOR_LINKS, String(fd)));
-      return path.isAbsolute(real) ? real : null;
-    } catch {
-      return null;
-    }
+  return descriptorLinksAvailable ? locateByDescriptorLink(fd) : locateByRealpath(openedAs, stat);
+}
+
+/** Linux: the kernel's own name for what `fd` holds. */
+export function locateByDescriptorLink(fd: number): string | null {
+  try {
+    const real = fs.readlinkSync(path.join(DESCRIPTOR_LINKS, String(fd)));
+    return path.isAbsolute(real) ? real : null;
+  } catch {
+    return null;
   }
+}
+
+/**
+ * Elsewhere: the path resolved again after opening, kept only when it names the same device and
+ * inode as the descriptor, so a swap between the open and this check refuses the read.
+ */
+export function locateByRealpath(openedAs: string, stat: fs.Stats): string | null {
   let real: string;
   try {
     real = fs.realpathSync.native(openedAs);
@@ -93,4 +93,13 @@ function locateOpenFile(fd: number, openedAs: string, stat: fs.Stats): string | 
     return null;
   }
   return namesSameFile(real, stat) ? real : null;
+}
+
+function namesSameFile(candidate: string, stat: fs.Stats): boolean {
+  try {
+    const now = fs.statSync(candidate);
+    return now.dev === stat.dev && now.ino === stat.ino;
+  } catch {
+    return false;
+  }
 }

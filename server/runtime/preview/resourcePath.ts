@@ -5,12 +5,17 @@ import { pathHasHiddenSecret } from '../files/hiddenSecrets';
 import { isInside, segmentsUnder } from '../files/pathInside';
 import type { ResourceRoot } from './resourceRoot';
 
+/** The names are the document's own. */
+const isDocument = (segments: string[], root: ResourceRoot) =>
+  segments.length === root.documentSegments.length && segments.every((s, i) => s === root.documentSegments[i]);
+
 /**
  * PRV-2: a name starting with a dot is refused, except the hidden folders on the way to the
  * document (a site built into `.vitepress/dist` reads its own files) and the document itself.
  */
-function passesDotRule(segments: string[], documentSegments: string[]): boolean {
-  if (segments.length === documentSegments.length && segments.every((s, i) => s === documentSegments[i])) return true;
+function passesDotRule(segments: string[], root: ResourceRoot): boolean {
+  if (isDocument(segments, root)) return true;
+  const documentSegments = root.documentSegments;
   const documentFolders = documentSegments.length - 1;
   return segments.every((segment, i) => {
     if (!segment.startsWith('.')) return true;
@@ -20,15 +25,18 @@ function passesDotRule(segments: string[], documentSegments: string[]): boolean 
 
 /** The names under the root a page may read: the dot rule (PRV-2), and never a hidden secret whatever it allows (SEC-6). */
 function namesServable(segments: string[], root: ResourceRoot): boolean {
-  return passesDotRule(segments, root.documentSegments) && !pathHasHiddenSecret(segments);
+  return passesDotRule(segments, root) && !pathHasHiddenSecret(segments);
 }
 
 /**
  * Whether a canonical path may be served to the preview: under the root, and its names under the
- * root pass the rules. Checked on the path before opening and on what was opened (SEC-7).
+ * root pass the rules (only the document itself when the page reads only itself, PRV-1). Checked
+ * on the path before opening and on what was opened (SEC-7).
  */
 export function resourceServable(root: ResourceRoot, real: string): boolean {
-  return isInside(root.root, real) && namesServable(segmentsUnder(root.root, real), root);
+  if (!isInside(root.root, real)) return false;
+  const segments = segmentsUnder(root.root, real);
+  return root.documentOnly ? isDocument(segments, root) : namesServable(segments, root);
 }
 
 /** The canonical path with its stat, if it may be served. */
@@ -52,10 +60,7 @@ export function resolvePreviewResource(root: ResourceRoot, rawPath: string): str
   const segments = decodePreviewPath(rawPath);
   if (!segments) return null;
   const wanted = root.documentOnly && segments.length === 0 ? root.documentSegments : segments;
-  if (root.documentOnly && !(wanted.length === root.documentSegments.length && wanted.every((s, i) => s === root.documentSegments[i]))) {
-    return null;
-  }
-  if (!namesServable(wanted, root)) return null;
+  if (root.documentOnly ? !isDocument(wanted, root) : !namesServable(wanted, root)) return null;
   let found = servableCanonical(path.join(root.root, ...wanted), root);
   if (found?.stat.isDirectory()) found = servableCanonical(path.join(found.real, 'index.html'), root);
   return found?.stat.isFile() ? found.real : null;
