@@ -6,6 +6,7 @@ import { refusalOfCanonical } from './confinePath';
 import { isHiddenSecretName } from './hiddenSecrets';
 import { pathThroughDescriptor, stillNamesOpenFile, withVerifiedOpen, type VerifiedOpen } from './openVerified';
 
+const FOLDER_CHANGED_MESSAGE = 'This folder changed while it was listed. Open it again.';
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /**
@@ -15,15 +16,21 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
  */
 export function listOpenFolder(folder: VerifiedOpen, root: string): FileEntry[] {
   const through = pathThroughDescriptor(folder);
+  let dirents: fs.Dirent[];
+  try {
+    dirents = fs.readdirSync(through, { withFileTypes: true });
+  } catch {
+    throw notFound(FOLDER_CHANGED_MESSAGE); // Only by name (no descriptor links): the folder went away.
+  }
   const entries: FileEntry[] = [];
-  for (const dirent of fs.readdirSync(through, { withFileTypes: true })) {
+  for (const dirent of dirents) {
     if (isHiddenSecretName(dirent.name)) continue;
     const target = servableEntryStat(path.join(through, dirent.name), root);
     if (!target || (!target.isDirectory() && !target.isFile())) continue;
     const kind = target.isDirectory() ? 'directory' : 'file';
     entries.push({ name: dirent.name, kind, size: kind === 'file' ? target.size : 0, modifiedAt: Math.floor(target.mtimeMs) });
   }
-  if (!stillNamesOpenFile(folder)) throw notFound('This folder changed while it was listed. Open it again.');
+  if (!stillNamesOpenFile(folder)) throw notFound(FOLDER_CHANGED_MESSAGE);
   return entries.sort((a, b) => (a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'directory' ? -1 : 1));
 }
 
