@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Project } from '../../../lib/protocol/rows';
-import { invalidParams, notFound } from '../errors';
+import { invalidParams, notFound, type RuntimeError } from '../errors';
 import { HIDDEN_SECRETS_MESSAGE, pathHasHiddenSecret } from './hiddenSecrets';
+import { isInside, segmentsUnder } from './pathInside';
 
 export interface ConfinedPath {
-  /** Absolute, symlinks resolved. */
+  /** Absolute, symlinks resolved when it was checked; checked again once opened (SEC-7). */
   canonical: string;
   /** The project the path was asked under. */
   root: string;
-  stat: fs.Stats;
+  /** Whether a path outside the project may be read (FILE-3). */
+  allowExternal: boolean;
 }
 
 export interface ConfineOptions {
@@ -17,13 +19,23 @@ export interface ConfineOptions {
   allowExternal: boolean;
 }
 
-const isInside = (root: string, candidate: string) => candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+/**
+ * Why a canonical path may not be read, or null when it may (FILE-3): it must be inside the
+ * project unless external files are allowed, and no name on the way may be a hidden secret. The
+ * same rule runs on the path before opening and on what was opened (SEC-2, SEC-7).
+ */
+export function refusalOfCanonical(root: string, canonical: string, allowExternal: boolean, data?: Record<string, unknown>): RuntimeError | null {
+  const inside = isInside(root, canonical);
+  if (!inside && !allowExternal) return notFound('This path leads outside the project folder.', data);
+  if (pathHasHiddenSecret(inside ? segmentsUnder(root, canonical) : canonical.split(path.sep))) return notFound(HIDDEN_SECRETS_MESSAGE, data);
+  return null;
+}
 
 /**
  * Resolves a path from the network against a registered project (FILE-3, SEC-2): the project must
  * be one `projects.list` reports; the path is relative to it, with `/` separators; its canonical
- * form (realpath: every symlink resolved) must stay inside the project unless external files are
- * allowed; no segment may be a hidden secret, neither as asked nor once resolved.
+ * form (realpath: every symlink resolved) must pass `refusalOfCanonical`, and no name may be a
+ * hidden secret as asked either.
  */
 export function confinePath(projects: readonly Project[], projectDirectory: string, requestPath: string, options: ConfineOptions): ConfinedPath {
   const project = projects.find((p) => p.directory === projectDirectory);
@@ -44,20 +56,7 @@ export function confinePath(projects: readonly Project[], projectDirectory: stri
   } catch {
     throw notFound('No such file or folder.', { path: requestPath });
   }
-  const inside = isInside(root, canonical);
-  if (!inside && !options.allowExternal) throw notFound('This path leads outside the project folder.', { path: requestPath });
-  const resolvedSegments = inside ? path.relative(root, canonical).split(path.sep) : canonical.split(path.sep);
-  if (pathHasHiddenSecret(resolvedSegments)) throw notFound(HIDDEN_SECRETS_MESSAGE);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(canonical);
-  } catch {
-    throw notFound('No such file or folder.', { path: requestPath });
-  }
-  return { canonical, root, stat };
-}
-
-/** A listed symlink is shown only when its target could be read: inside the project and not hidden. */
-export function linkTargetServable(root: string, canonical: string): boolean {
-  return isInside(root, canonical) && !pathHasHiddenSecret(path.relative(root, canonical).split(path.sep));
+  const refusal = refusalOfCanonical(root, canonical, options.allowExternal, { path: requestPath });
+  if (refusal) throw refusal;
+  return { canonical, root, allowExternal: options.allowExternal };
 }

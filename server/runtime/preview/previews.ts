@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decodePreviewPath } from '../../../lib/protocol/previewPath';
-import { conflict, invalidParams, notFound } from '../errors';
-import { readFileChunk, type ReadChunk } from './fileChunk';
+import { conflict, notFound } from '../errors';
+import { withVerifiedOpen } from '../files/openVerified';
+import { readChunkFromOpenFile, type ChunkRead } from '../files/readChunk';
+import { canonicalDocument } from './previewDocument';
 import { PreviewWatcher } from './previewWatcher';
-import { resolvePreviewResource } from './resourcePath';
-import { chooseResourceRoot, isInside, type ResourceRoot } from './resourceRoot';
+import { resolvePreviewResource, resourceServable, servableFolder } from './resourcePath';
+import { chooseResourceRoot, type ResourceRoot } from './resourceRoot';
 
 export interface PreviewBinding {
   previewId: string;
@@ -15,7 +16,15 @@ export interface PreviewBinding {
   resourceRoot: ResourceRoot;
 }
 
+/** A preview resource's chunk: its header, and its bytes in the buffer `allocate` handed out. */
+export interface ReadChunk {
+  chunk: Omit<ChunkRead, 'bytes'>;
+  bytes: Buffer;
+}
+
 export type PreviewResource = { status: 404 } | ({ status: 200 } & ReadChunk);
+
+const NOT_SERVED: PreviewResource = { status: 404 };
 
 interface LiveBinding extends PreviewBinding {
   watcher: PreviewWatcher;
@@ -49,33 +58,28 @@ export class Previews {
     return binding;
   }
 
-  readResource(previewId: string, rawPath: string, offset: number, allocate?: (n: number) => Buffer): PreviewResource {
+  readResource(previewId: string, rawPath: string, offset: number, allocate: (n: number) => Buffer = Buffer.allocUnsafe): PreviewResource {
     const binding = this.bindings.get(previewId);
     if (!binding) throw notFound('No such preview. Open it again.', { previewId });
     const file = resolvePreviewResource(binding.resourceRoot, rawPath);
     if (!file) {
-      this.watchRequestedFolder(binding, rawPath);
-      return { status: 404 };
+      // A page that asks for a file not there yet refreshes when it appears.
+      const folder = servableFolder(binding.resourceRoot, rawPath);
+      if (folder) binding.watcher.watchFolder(folder);
+      return NOT_SERVED;
     }
     binding.watcher.watchFolder(path.dirname(file));
-    try {
-      return { status: 200, ...readFileChunk(file, offset, allocate) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 404 };
-      throw error;
-    }
-  }
-
-  /** A page that asks for a file not there yet refreshes when it appears. */
-  private watchRequestedFolder(binding: LiveBinding, rawPath: string): void {
-    const segments = decodePreviewPath(rawPath);
-    if (!segments || binding.resourceRoot.documentOnly) return;
-    try {
-      const folder = fs.realpathSync(path.join(binding.resourceRoot.root, ...segments.slice(0, -1)));
-      if (isInside(binding.resourceRoot.root, folder)) binding.watcher.watchFolder(folder);
-    } catch {
-      // The folder is not there either.
-    }
+    // SEC-7: the same open-and-check path as files.readBinary, with the preview's own rules.
+    return withVerifiedOpen<PreviewResource>(
+      file,
+      (real) => resourceServable(binding.resourceRoot, real),
+      ({ fd, stat, realPath }) => {
+        if (!stat.isFile()) return NOT_SERVED;
+        const { bytes, ...chunk } = readChunkFromOpenFile(fd, stat, realPath, offset, allocate);
+        return { status: 200, chunk, bytes };
+      },
+      () => NOT_SERVED,
+    );
   }
 
   close(previewId: string): void {
@@ -95,17 +99,4 @@ function realHome(): string {
   } catch {
     return path.resolve(home);
   }
-}
-
-/** The document as a canonical file inside its project (FILE-3, SEC-2). */
-function canonicalDocument(projectDirectory: string, requestPath: string): string {
-  let real: string;
-  try {
-    real = fs.realpathSync(path.resolve(projectDirectory, requestPath.replace(/^\/+/, '')));
-  } catch {
-    throw notFound('No such document.', { path: requestPath });
-  }
-  if (!isInside(projectDirectory, real)) throw invalidParams('The document is outside the project folder.', { path: requestPath });
-  if (!fs.statSync(real).isFile()) throw invalidParams('Only a file can be previewed.', { path: requestPath });
-  return real;
 }

@@ -1,14 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodePreviewPath } from '../../../lib/protocol/previewPath';
-import { isInside, type ResourceRoot } from './resourceRoot';
+import { pathHasHiddenSecret } from '../files/hiddenSecrets';
+import { isInside, segmentsUnder } from '../files/pathInside';
+import type { ResourceRoot } from './resourceRoot';
+
+/** The names are the document's own. */
+const isDocument = (segments: string[], root: ResourceRoot) =>
+  segments.length === root.documentSegments.length && segments.every((s, i) => s === root.documentSegments[i]);
 
 /**
  * PRV-2: a name starting with a dot is refused, except the hidden folders on the way to the
  * document (a site built into `.vitepress/dist` reads its own files) and the document itself.
  */
-function passesDotRule(segments: string[], documentSegments: string[]): boolean {
-  if (segments.length === documentSegments.length && segments.every((s, i) => s === documentSegments[i])) return true;
+function passesDotRule(segments: string[], root: ResourceRoot): boolean {
+  if (isDocument(segments, root)) return true;
+  const documentSegments = root.documentSegments;
   const documentFolders = documentSegments.length - 1;
   return segments.every((segment, i) => {
     if (!segment.startsWith('.')) return true;
@@ -16,23 +23,27 @@ function passesDotRule(segments: string[], documentSegments: string[]): boolean 
   });
 }
 
-function realPathOrNull(candidate: string): string | null {
-  try {
-    return fs.realpathSync(candidate);
-  } catch {
-    return null;
-  }
+/** The names under the root a page may read: the dot rule (PRV-2), and never a hidden secret whatever it allows (SEC-6). */
+function namesServable(segments: string[], root: ResourceRoot): boolean {
+  return passesDotRule(segments, root) && !pathHasHiddenSecret(segments);
 }
 
-/** The canonical path, if it stays under the root and its canonical name passes the dot rule too. */
-function canonicalUnderRoot(candidate: string, root: ResourceRoot): { real: string; stat: fs.Stats } | null {
-  const real = realPathOrNull(candidate);
-  if (!real || !isInside(root.root, real)) return null;
-  const relative = path.relative(root.root, real);
-  const segments = relative === '' ? [] : relative.split(path.sep);
-  if (!passesDotRule(segments, root.documentSegments)) return null;
+/**
+ * Whether a canonical path may be served to the preview: under the root, and its names under the
+ * root pass the rules (only the document itself when the page reads only itself, PRV-1). Checked
+ * on the path before opening and on what was opened (SEC-7).
+ */
+export function resourceServable(root: ResourceRoot, real: string): boolean {
+  if (!isInside(root.root, real)) return false;
+  const segments = segmentsUnder(root.root, real);
+  return root.documentOnly ? isDocument(segments, root) : namesServable(segments, root);
+}
+
+/** The canonical path with its stat, if it may be served. */
+function servableCanonical(candidate: string, root: ResourceRoot): { real: string; stat: fs.Stats } | null {
   try {
-    return { real, stat: fs.statSync(real) };
+    const real = fs.realpathSync.native(candidate);
+    return resourceServable(root, real) ? { real, stat: fs.statSync(real) } : null;
   } catch {
     return null;
   }
@@ -41,17 +52,24 @@ function canonicalUnderRoot(candidate: string, root: ResourceRoot): { real: stri
 /**
  * PRV-2: maps a requested URL path onto a file under the preview's root, or null for 404.
  * Refuses `..`, backslash, colon and NUL after decoding; serves `index.html` for a folder; follows
- * symlinks and refuses any that lead outside the root; refuses dot names (see passesDotRule).
+ * symlinks and refuses any that lead outside the root; refuses dot names (see passesDotRule) and
+ * hidden secrets. The answer is a path to open and check again (`resourceServable`), not a
+ * promise that it still holds the same file.
  */
 export function resolvePreviewResource(root: ResourceRoot, rawPath: string): string | null {
   const segments = decodePreviewPath(rawPath);
   if (!segments) return null;
   const wanted = root.documentOnly && segments.length === 0 ? root.documentSegments : segments;
-  if (root.documentOnly && !(wanted.length === root.documentSegments.length && wanted.every((s, i) => s === root.documentSegments[i]))) {
-    return null;
-  }
-  if (!passesDotRule(wanted, root.documentSegments)) return null;
-  let found = canonicalUnderRoot(path.join(root.root, ...wanted), root);
-  if (found?.stat.isDirectory()) found = canonicalUnderRoot(path.join(found.real, 'index.html'), root);
+  if (root.documentOnly ? !isDocument(wanted, root) : !namesServable(wanted, root)) return null;
+  let found = servableCanonical(path.join(root.root, ...wanted), root);
+  if (found?.stat.isDirectory()) found = servableCanonical(path.join(found.real, 'index.html'), root);
   return found?.stat.isFile() ? found.real : null;
+}
+
+/** A folder the page asked into, canonical, when the page may read there (for change watching); else null. */
+export function servableFolder(root: ResourceRoot, rawPath: string): string | null {
+  const segments = decodePreviewPath(rawPath);
+  if (!segments || root.documentOnly) return null;
+  const folder = servableCanonical(path.join(root.root, ...segments.slice(0, -1)), root);
+  return folder?.stat.isDirectory() ? folder.real : null;
 }

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { pathHasHiddenSecret } from '../files/hiddenSecrets';
+import { isInside, segmentsUnder } from '../files/pathInside';
 
 /** Where a preview may read from (PRV-1). */
 export interface ResourceRoot {
@@ -10,15 +12,12 @@ export interface ResourceRoot {
   documentOnly: boolean;
 }
 
-/** The filesystem root, the home folder and every parent of home never serve as a root. */
+/**
+ * The filesystem root, the home folder and every parent of home never serve as a root (PRV-1),
+ * nor does a folder with a hidden-secret name on its way, such as `~/.ssh` (SEC-6).
+ */
 export function isForbiddenRoot(folder: string, home: string): boolean {
-  return path.parse(folder).root === folder || isInside(folder, home);
-}
-
-/** `candidate` is `folder` or below it (both canonical). */
-export function isInside(folder: string, candidate: string): boolean {
-  const relative = path.relative(folder, candidate);
-  return relative === '' || (!relative.startsWith('..' + path.sep) && relative !== '..' && !path.isAbsolute(relative));
+  return path.parse(folder).root === folder || isInside(folder, home) || pathHasHiddenSecret(folder.split(path.sep));
 }
 
 /**
@@ -32,6 +31,5 @@ export function chooseResourceRoot(projectDirectory: string, documentPath: strin
     isInside(projectDirectory, documentPath) && !isForbiddenRoot(projectDirectory, home)
       ? projectDirectory
       : documentFolder;
-  const documentSegments = path.relative(root, documentPath).split(path.sep);
-  return { root, documentSegments, documentOnly: isForbiddenRoot(root, home) };
+  return { root, documentSegments: segmentsUnder(root, documentPath), documentOnly: isForbiddenRoot(root, home) };
 }

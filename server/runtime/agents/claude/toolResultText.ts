@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isInside } from '../../files/pathInside';
 
 /**
  * A tool_result's content as text (seed 000): a string stays as it is; of a block list, a text
@@ -45,7 +46,7 @@ export function resolvePersistedResult(text: string, env: NodeJS.ProcessEnv = pr
   } catch {
     return null;
   }
-  const inside = file.startsWith(root + path.sep) && path.basename(path.dirname(file)) === 'tool-results';
+  const inside = isInside(root, file) && path.basename(path.dirname(file)) === 'tool-results';
   if (!inside) return null;
   return fs.readFileSync(file, 'utf8');
 }
