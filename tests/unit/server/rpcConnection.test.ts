@@ -60,7 +60,7 @@ function answerTo(pair: MemorySocketPair, id: number): Record<string, unknown> {
 }
 
 function row(id: string, text: string): TimelineRow {
-  return { kind: 'message', id, runId: 'run', text, state: 'done', createdAt: 1 } as TimelineRow;
+  return { kind: 'message', id, sessionId: 'session', operationId: `op-${id}`, runId: 'run', text, state: 'done', createdAt: 1 };
 }
 
 const timelineRow = (id: string, text: string): RpcNotification => ({ method: 'timeline.row', params: { sessionId: 'session', row: row(id, text) } });
