@@ -39,7 +39,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
   };
 
   function accept(ws: WebSocket, wire: Duplex): void {
-    const socket = wsRpcSocket(ws, wire);
+    const socket = wsRpcSocket(ws);
     // SEC-9: each waiting socket may hold a little memory until it authenticates; their number is capped.
     if (unauthenticatedCount() >= limits.maxUnauthenticatedSockets) {
       log.warn('refusing a socket: too many are waiting to authenticate', { waiting: limits.maxUnauthenticatedSockets });

@@ -9,8 +9,8 @@ export interface SocketListener {
   detach(): void;
 }
 
-/** `ws` behind the RpcSocket interface; `wire` is the TCP socket under it, where bytes are counted. */
-export function wsRpcSocket(ws: WebSocket, wire: Duplex): RpcSocket {
+/** `ws` behind the RpcSocket interface. */
+export function wsRpcSocket(ws: WebSocket): RpcSocket {
   return {
     get bufferedAmount() {
       return ws.bufferedAmount;
@@ -21,7 +21,6 @@ export function wsRpcSocket(ws: WebSocket, wire: Duplex): RpcSocket {
       // The close frame is written before the socket goes, so a peer that reads can learn why.
       ws.close(code, reason);
       ws.terminate();
-      wire.destroy();
     },
     pauseReading: () => ws.pause(),
     resumeReading: () => ws.resume(),
@@ -29,7 +28,7 @@ export function wsRpcSocket(ws: WebSocket, wire: Duplex): RpcSocket {
 }
 
 /**
- * Feeds one connection from `ws`. The byte counter listens on the TCP socket after `ws` has
+ * Feeds one connection from `ws`; `wire` is the TCP socket under it, where bytes are counted. The byte counter listens on the TCP socket after `ws` has
  * taken each chunk, so a frame that completed `auth.hello` in that chunk is already counted as
  * authenticated (frames are delivered synchronously) and pipelined calls behind it are not charged.
  */
