@@ -14,8 +14,8 @@ export function ApprovalRequests({ client, sessionId }: { client: RpcClient | nu
   useEffect(() => {
     if (!client) return;
     let live = true;
-    const stop = client.onNotification((method, params) => {
-      if (method !== 'approval.changed' || !('approval' in params) || params.sessionId !== sessionId) return;
+    const stop = client.onNotification('approval.changed', (params) => {
+      if (params.sessionId !== sessionId) return;
       const approval = params.approval;
       setApprovals((current) => (approval.decision === null ? [...current.filter((a) => a.id !== approval.id), approval] : current.filter((a) => a.id !== approval.id)));
     });

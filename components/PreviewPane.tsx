@@ -53,8 +53,8 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
 
   useEffect(() => {
     if (!client) return;
-    return client.onNotification((method, params) => {
-      if (method === 'preview.changed' && 'previewId' in params && params.previewId === previewId) bridge.current?.reload();
+    return client.onNotification('preview.changed', (params) => {
+      if (params.previewId === previewId) bridge.current?.reload();
     });
   }, [client, previewId]);
 

@@ -53,9 +53,8 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
   useEffect(() => {
     if (!client) return;
     refresh().catch((e: Error) => setError(e.message));
-    return client.onNotification((method, params) => {
-      if (method !== 'sessions.changed') return;
-      if ('deleted' in params && params.deleted) void forgetSavedSession(params.sessionId).catch(() => {});
+    return client.onNotification('sessions.changed', (params) => {
+      if (params.deleted) void forgetSavedSession(params.sessionId).catch(() => {});
       refresh().catch(() => {});
     });
   }, [client, refresh]);

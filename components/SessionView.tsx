@@ -77,8 +77,8 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
   useEffect(() => {
     if (!client) return;
     let live = true;
-    const stop = client.onNotification((method, params) => {
-      if (method === 'timeline.row' && 'row' in params && params.sessionId === session.id) {
+    const stop = client.onNotification('timeline.row', (params) => {
+      if (params.sessionId === session.id) {
         setRows((current) => upsert(current, params.row));
         setOpen((current) => (current && params.row.kind === 'command' && current.id === params.row.id ? params.row : current));
       }

@@ -1,3 +1,4 @@
+import { CLOSE_CODES } from '../protocol/closeCodes';
 import { PROTOCOL_VERSION } from '../protocol/version';
 import { reconnectDelay } from './backoff';
 import { RpcClient, RpcError, type WebSocketLike } from './rpcClient';
@@ -102,7 +103,7 @@ export class RuntimeConnection {
     const client = new RpcClient(socket);
     void client.closed.then(({ code, reason }) => {
       if (generation !== this.generation) return;
-      if (code === 4401) this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
+      if (code === CLOSE_CODES.unauthorized) this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
       else this.scheduleRetry(generation, `connection closed (${code})`);
     });
     client.opened

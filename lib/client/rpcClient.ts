@@ -1,8 +1,9 @@
+import type { z } from 'zod';
 import { decodeBinaryFrame } from '../protocol/binaryFrame';
 import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { ErrorObjectSchema, NotificationEnvelopeSchema, ResponseEnvelopeSchema } from '../protocol/jsonrpc';
 import { methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
-import { notifications, type NotificationName, type NotificationParams } from '../protocol/notifications';
+import { isNotificationName, notifications, type NotificationName, type NotificationParams } from '../protocol/notifications';
 
 /** The part of the WebSocket API the client needs: the browser's, or `ws` in Node. */
 export interface WebSocketLike {
@@ -28,7 +29,10 @@ export class RpcError extends Error {
 /** Methods that answer bytes and accept `transfer: "binary"`. */
 export type BinaryMethodName = { [M in MethodName]: 'transfer' extends keyof MethodParams<M> ? M : never }[MethodName];
 
-type NotificationListener = <N extends NotificationName>(method: N, params: NotificationParams<N>) => void;
+type NotificationListener<N extends NotificationName> = (params: NotificationParams<N>) => void;
+type NotificationListeners = { [N in NotificationName]: Set<NotificationListener<N>> };
+/** The same schemas, typed per name, so a notification's params keep its method's type. */
+const notificationSchemas: { [N in NotificationName]: z.ZodType<NotificationParams<N>> } = notifications;
 
 const OPEN = 1;
 
@@ -42,7 +46,13 @@ export class RpcClient {
     number,
     { method: MethodName; binary: boolean; resolve: (v: unknown) => void; reject: (e: RpcError) => void }
   >();
-  private readonly listeners = new Set<NotificationListener>();
+  /** One set per notification; the type makes a new notification in lib/protocol a compile error here until listed. */
+  private readonly listeners: NotificationListeners = {
+    'timeline.row': new Set(),
+    'sessions.changed': new Set(),
+    'preview.changed': new Set(),
+    'approval.changed': new Set(),
+  };
   private closeInfo: { code: number; reason: string } | null = null;
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number; reason: string }>;
@@ -70,9 +80,18 @@ export class RpcClient {
     return this.closeInfo !== null;
   }
 
-  onNotification(listener: NotificationListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Listens to one notification; the listener gets that notification's params, validated. */
+  onNotification<N extends NotificationName>(method: N, listener: NotificationListener<N>): () => void {
+    const listeners: Set<NotificationListener<N>> = this.listeners[method];
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  private deliver<N extends NotificationName>(method: N, rawParams: unknown): void {
+    const params = notificationSchemas[method].safeParse(rawParams);
+    if (!params.success) return;
+    const listeners: Set<NotificationListener<N>> = this.listeners[method];
+    for (const listener of listeners) listener(params.data);
   }
 
   call<M extends MethodName>(method: M, ...args: undefined extends MethodParams<M> ? [params?: MethodParams<M>] : [params: MethodParams<M>]): Promise<MethodResult<M>> {
@@ -114,10 +133,7 @@ export class RpcClient {
     }
     const notification = NotificationEnvelopeSchema.safeParse(message);
     if (notification.success && !('id' in (message as object))) {
-      const name = notification.data.method as NotificationName;
-      const schema = notifications[name];
-      const params = schema?.safeParse(notification.data.params);
-      if (params?.success) for (const listener of this.listeners) listener(name, params.data as NotificationParams<typeof name>);
+      if (isNotificationName(notification.data.method)) this.deliver(notification.data.method, notification.data.params);
       return;
     }
     const response = ResponseEnvelopeSchema.safeParse(message);

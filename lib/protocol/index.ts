@@ -6,3 +6,4 @@ export * from './agents';
 export * from './methods';
 export * from './notifications';
 export * from './binaryFrame';
+export * from './closeCodes';

@@ -14,3 +14,10 @@ export const notifications = {
 
 export type NotificationName = keyof typeof notifications;
 export type NotificationParams<N extends NotificationName> = z.output<(typeof notifications)[N]>;
+
+/** One notification as data, its params matching its method: what the runtime emits and a socket forwards. */
+export type RpcNotification = { [N in NotificationName]: { method: N; params: NotificationParams<N> } }[NotificationName];
+
+export function isNotificationName(name: string): name is NotificationName {
+  return Object.hasOwn(notifications, name);
+}

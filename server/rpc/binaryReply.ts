@@ -16,9 +16,8 @@ export class BinaryFramePool {
 
   constructor(private readonly maxDataBytes: number) {}
 
-  /** A reply whose bytes the caller fills through `data(n)`. */
-  reserve(dataBytes: number): BinaryReply {
-    if (dataBytes > this.maxDataBytes) throw new Error(`binary answers carry at most ${this.maxDataBytes} bytes`);
+  /** A reply whose bytes (at most the pool's size) the caller fills through `data(n)`. */
+  reserve(): BinaryReply {
     const frame = this.free.pop() ?? Buffer.allocUnsafe(HEADER_ROOM + this.maxDataBytes);
     return new BinaryReply(frame, this);
   }
@@ -41,6 +40,7 @@ export class BinaryReply {
 
   /** Where the answer's `n` bytes go. */
   data(n: number): Buffer {
+    if (HEADER_ROOM + n > this.frame.length) throw new Error(`binary answers carry at most ${this.frame.length - HEADER_ROOM} bytes`);
     return this.frame.subarray(HEADER_ROOM, HEADER_ROOM + n);
   }
 
@@ -67,4 +67,39 @@ export class BinaryReply {
     this.released = true;
     this.pool.release(this.frame);
   }
+}
+
+/** What a read hands back: bytes (read through `into`) and the rest of the result, or a result without bytes. */
+export type BytesRead<R, E> = { bytes: Buffer; result: R } | { bytes: null; result: E };
+
+/**
+ * The one way a method answers with bytes (files.readBinary, files.readHtmlPreviewResource,
+ * run.chatCommandOutputRead): the read fills a pooled frame through `into`; `binary` answers with
+ * that frame (lib/protocol/binaryFrame.ts), `base64` encodes from it and hands the frame back at
+ * once, so the bytes are never copied twice. A result without bytes (a 404) is answered as is, or,
+ * for a binary call, as a binary frame with no bytes, so the client knows its shape.
+ */
+export function answerWithBytes<R extends object, E extends object = never>(
+  frames: BinaryFramePool,
+  transfer: 'base64' | 'binary' | undefined,
+  read: (into: (n: number) => Buffer) => BytesRead<R, NoInfer<E>>,
+): (R & { dataBase64: string; byteCount: number }) | E | BinaryReply {
+  const reply = frames.reserve();
+  let outcome: BytesRead<R, E>;
+  try {
+    outcome = read((n) => reply.data(n));
+  } catch (error) {
+    reply.release();
+    throw error;
+  }
+  if (outcome.bytes === null) {
+    if (transfer === 'binary') return reply.complete({ ...outcome.result, dataBase64: '', byteCount: 0 });
+    reply.release();
+    return outcome.result;
+  }
+  const byteCount = outcome.bytes.length;
+  if (transfer === 'binary') return reply.complete({ ...outcome.result, dataBase64: '', byteCount });
+  const answer = { ...outcome.result, dataBase64: outcome.bytes.toString('base64'), byteCount };
+  reply.release();
+  return answer;
 }

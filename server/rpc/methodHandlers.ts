@@ -4,7 +4,7 @@ import type { Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
 import { fetchWebPage } from '../runtime/web/fetchWebPage';
-import { BinaryFramePool, type BinaryReply } from './binaryReply';
+import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
@@ -96,10 +96,9 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     },
     'run.chatCommandOutputRead'(params) {
       if (runtime.isHistoryOutput(params.runId, params.commandId)) return readHistoryOutput(runtime, params, outputFrames);
-      return readIntoFrame(outputFrames, params.length, params.transfer, (allocate) => {
-        const range = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, allocate);
-        const { bytes, ...rest } = range;
-        return { bytes, result: { ...rest, byteCount: bytes.length } };
+      return answerWithBytes(outputFrames, params.transfer, (into) => {
+        const { bytes, ...result } = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, into);
+        return { bytes, result };
       });
     },
     'files.list'(params) {
@@ -109,8 +108,8 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return runtime.files.readContent(params.projectDirectory, params.path, params.allowExternalFile);
     },
     'files.readBinary'(params) {
-      return readIntoFrame(fileFrames, FILE_CHUNK_BYTES, params.transfer, (allocate) => {
-        const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, allocate, params.allowExternalFile, params.length);
+      return answerWithBytes(fileFrames, params.transfer, (into) => {
+        const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, into, params.allowExternalFile, params.length);
         return { bytes, result };
       });
     },
@@ -121,47 +120,16 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
   };
 }
 
-/**
- * Both transfers read straight into a pooled frame: binary answers with the frame itself, base64
- * encodes from it and hands the frame back at once (the bytes are never copied twice).
- */
-function readIntoFrame<R extends { byteCount: number }>(
-  pool: BinaryFramePool,
-  maxBytes: number,
-  transfer: 'base64' | 'binary' | undefined,
-  read: (allocate: (n: number) => Buffer) => { bytes: Buffer; result: R },
-): (R & { dataBase64: string }) | BinaryReply {
-  const reply = pool.reserve(maxBytes);
-  try {
-    const { bytes, result } = read((n) => reply.data(n));
-    if (transfer === 'binary') return reply.complete({ ...result, dataBase64: '' });
-    const answer = { ...result, dataBase64: bytes.toString('base64') };
-    reply.release();
-    return answer;
-  } catch (error) {
-    reply.release();
-    throw error;
-  }
-}
-
-/** OUT-7: output only the agent's history holds, read through the agent, in either transfer. */
+/** OUT-7: output only the agent's history holds, read through the agent, answered like any other read. */
 async function readHistoryOutput(
   runtime: Runtime,
   params: MethodParamsParsed<'run.chatCommandOutputRead'>,
   frames: BinaryFramePool,
 ): Promise<Answer<'run.chatCommandOutputRead'>> {
-  const range = await runtime.readHistoryOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
-  const result = {
-    offset: range.offset,
-    dataBase64: params.transfer === 'binary' ? '' : range.bytes.toString('base64'),
-    byteCount: range.bytes.length,
-    availableBytes: range.availableBytes,
-    generation: range.generation,
-    complete: range.complete,
-    sourceIncomplete: range.sourceIncomplete,
-  };
-  if (params.transfer !== 'binary') return result;
-  const reply = frames.reserve(range.bytes.length);
-  range.bytes.copy(reply.data(range.bytes.length));
-  return reply.complete(result);
+  const { bytes: read, ...result } = await runtime.readHistoryOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
+  return answerWithBytes(frames, params.transfer, (into) => {
+    const bytes = into(read.length);
+    read.copy(bytes);
+    return { bytes, result };
+  });
 }

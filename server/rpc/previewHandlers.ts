@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
+import { FILE_CHUNK_BYTES, type FileChunk } from '../../lib/protocol/files';
 import type { MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
 import { PREVIEW_HOST_PAGE_PATH } from '../../lib/protocol/previewBridge';
 import { previewOriginOf, previewPathPrefix, type PreviewOrigins } from '../http/previewOrigins';
 import type { Previews } from '../runtime/preview/previews';
-import { BinaryFramePool, type BinaryReply } from './binaryReply';
+import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryReply';
 
 type ResourceAnswer = MethodResult<'files.readHtmlPreviewResource'> | BinaryReply;
 
@@ -34,26 +34,10 @@ export function createPreviewHandlers(previews: Previews, origins: PreviewOrigin
       return {};
     },
     'files.readHtmlPreviewResource'(params: MethodParamsParsed<'files.readHtmlPreviewResource'>): ResourceAnswer {
-      // Both transfers read into a pooled frame; base64 encodes from it and hands it back at once.
-      const reply = frames.reserve(FILE_CHUNK_BYTES);
-      let answer;
-      try {
-        answer = previews.readResource(params.previewId, params.path, params.offset, (n) => reply.data(n));
-      } catch (error) {
-        reply.release();
-        throw error;
-      }
-      const binary = params.transfer === 'binary';
-      if (answer.status === 404) {
-        // A binary call is answered by a binary frame whatever the outcome, so the client knows its shape.
-        if (binary) return reply.complete({ status: 404, dataBase64: '', byteCount: 0 });
-        reply.release();
-        return { status: 404 };
-      }
-      const result = { status: 200 as const, ...answer.chunk, dataBase64: binary ? '' : answer.bytes.toString('base64') };
-      if (binary) return reply.complete(result);
-      reply.release();
-      return result;
+      return answerWithBytes<{ status: 200 } & Omit<FileChunk, 'dataBase64'>, { status: 404 }>(frames, params.transfer, (into) => {
+        const answer = previews.readResource(params.previewId, params.path, params.offset, into);
+        return answer.status === 404 ? { bytes: null, result: { status: 404 } } : { bytes: answer.bytes, result: { status: 200, ...answer.chunk } };
+      });
     },
   };
 }

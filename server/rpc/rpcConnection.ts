@@ -1,31 +1,28 @@
 import type { z } from 'zod';
+import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
 import { JSONRPC_CODES } from '../../lib/protocol/errors';
 import { RequestEnvelopeSchema, RequestIdSchema, type RequestId } from '../../lib/protocol/jsonrpc';
 import { isMethodName, methods, UNAUTHENTICATED_METHODS, type MethodName } from '../../lib/protocol/methods';
-import type { NotificationName, NotificationParams } from '../../lib/protocol/notifications';
+import type { RpcNotification } from '../../lib/protocol/notifications';
 import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import type { Logger } from '../runtime/log';
 import { BinaryReply } from './binaryReply';
 import type { CallContext, MethodHandlers } from './methodHandlers';
+import { notificationKey } from './notificationKeys';
 import { errorFrame, frameForThrown, sniffRequestId, type ErrorFrame } from './rpcErrors';
+import type { RpcSocket } from './rpcSocket';
+import { SendBackpressure } from './sendBackpressure';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socketLimits';
 
-/** The transport as the protocol sees it: `ws` hides behind this (STYLE: tldraw sync-core). */
-export interface RpcSocket {
-  send(text: string): void;
-  /** Sends one binary frame; `sent` runs once the frame's memory may be reused. */
-  sendBinary(frame: Buffer, sent: () => void): void;
-  close(code: number, reason: string): void;
-}
+export type { RpcSocket } from './rpcSocket';
 
-/** Close codes in the private range, so clients can tell why a socket went. */
-export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_AUTH_TIMEOUT = 4408;
-
-/** A socket that has not said hello by then is closed. */
-export const AUTH_TIMEOUT_MS = 15_000;
 /** Wrong pairing codes a socket may try before it is closed. */
 const MAX_PAIRING_FAILURES = 5;
+
+/** Close reasons (at most 123 bytes each, the WebSocket limit). */
+const NOT_READING = 'This client is not reading its answers; reconnect to continue.';
+const TOO_MANY_HELD_UPDATES = 'Too many updates wait unread; reconnect to read them again.';
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -35,24 +32,44 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * One client connection (RPC-1…RPC-3): every frame is parsed and validated here, once; bad input
- * becomes an error answer and the socket stays usable. Until `auth.hello` succeeds only the
- * unauthenticated methods are served, and any other first call closes the socket.
+ * One client connection (RPC-1…RPC-3, SEC-9): every frame is parsed and validated here, once; bad
+ * input becomes an error answer and the socket stays usable. Until `auth.hello` succeeds only the
+ * unauthenticated methods are served, any other first call closes the socket, and the socket may
+ * send only a small budget of bytes. Answers the client does not read hold its requests back.
  */
 export class RpcConnection {
   private identity: Identity | null = null;
   private closed = false;
   private pairingFailures = 0;
+  private bytesBeforeAuth = 0;
   private readonly authTimer: NodeJS.Timeout;
+  private readonly pressure: SendBackpressure;
+  /** Requests that arrived while the socket was held, in order. */
+  private readonly heldRequests: { data: Buffer; isBinary: boolean }[] = [];
+  /** The latest notification of each subject while the socket is held (SEC-9). */
+  private readonly heldNotifications = new Map<string, string>();
 
   constructor(
     private readonly socket: RpcSocket,
     private readonly handlers: MethodHandlers,
     private readonly appOrigin: string,
     private readonly log: Logger,
+    private readonly limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
   ) {
-    this.authTimer = setTimeout(() => this.close(CLOSE_AUTH_TIMEOUT, 'auth.hello was not sent in time'), AUTH_TIMEOUT_MS);
+    // RPC-2 / SEC-9: dropped, not closed politely: a polite close would keep reading for 30 s more.
+    this.authTimer = setTimeout(() => this.terminate(CLOSE_CODES.authTimeout, 'auth.hello was not sent in time'), limits.authTimeoutMs);
     this.authTimer.unref();
+    this.pressure = new SendBackpressure(socket, limits, {
+      released: () => this.releaseHeld(),
+      stalled: (queuedBytes) => {
+        this.log.warn('closing a socket that stopped reading its answers', { queuedBytes });
+        this.close(CLOSE_CODES.notReading, NOT_READING);
+      },
+      overflowed: (queuedBytes) => {
+        this.log.warn('dropping a socket that stopped reading its answers', { queuedBytes });
+        this.terminate(CLOSE_CODES.notReading, NOT_READING);
+      },
+    });
   }
 
   get deviceId(): string | null | undefined {
@@ -63,16 +80,38 @@ export class RpcConnection {
     return this.identity !== null;
   }
 
-  notify<N extends NotificationName>(method: N, params: NotificationParams<N>): void {
+  notify(notification: RpcNotification): void {
     if (!this.authenticated || this.closed) return;
-    this.socket.send(JSON.stringify({ jsonrpc: '2.0', method, params }));
+    const text = JSON.stringify({ jsonrpc: '2.0', method: notification.method, params: notification.params });
+    if (!this.pressure.isHeld) {
+      this.send(text);
+      return;
+    }
+    // SEC-9: a held socket keeps only the latest update of each subject, in the order they last changed.
+    const key = notificationKey(notification);
+    this.heldNotifications.delete(key);
+    this.heldNotifications.set(key, text);
+    if (this.heldNotifications.size > this.limits.maxHeldNotifications) this.close(CLOSE_CODES.tryAgainLater, TOO_MANY_HELD_UPDATES);
   }
 
   close(code: number, reason: string): void {
     if (this.closed) return;
+    this.forget();
+    this.socket.close(code, reason);
+  }
+
+  private terminate(code: number, reason: string): void {
+    if (this.closed) return;
+    this.forget();
+    this.socket.terminate(code, reason);
+  }
+
+  private forget(): void {
     this.closed = true;
     clearTimeout(this.authTimer);
-    this.socket.close(code, reason);
+    this.pressure.stop();
+    this.heldRequests.length = 0;
+    this.heldNotifications.clear();
   }
 
   /**
@@ -83,21 +122,60 @@ export class RpcConnection {
   revoke(): void {
     if (this.closed) return;
     this.identity = null;
-    setImmediate(() => this.close(CLOSE_UNAUTHORIZED, 'device revoked'));
+    setImmediate(() => this.close(CLOSE_CODES.unauthorized, 'device revoked'));
   }
 
   /** Marks the socket gone (the peer closed it). */
   detach(): void {
-    this.closed = true;
-    clearTimeout(this.authTimer);
+    this.forget();
+  }
+
+  /**
+   * Bytes read off the wire, whole frames or not (SEC-9): `ws` holds a frame until it is complete,
+   * so the pre-auth budget is counted here, before any frame reaches `receive`.
+   */
+  countIncomingBytes(n: number): void {
+    if (this.closed || this.authenticated) return;
+    this.bytesBeforeAuth += n;
+    if (this.bytesBeforeAuth > this.limits.preAuthBytes) {
+      this.log.warn('dropping a socket that sent too much before auth.hello', { bytes: this.bytesBeforeAuth });
+      this.terminate(CLOSE_CODES.tooLargeBeforeAuth, `At most ${this.limits.preAuthBytes} bytes may be sent before auth.hello.`);
+    }
+  }
+
+  private send(data: string | Buffer, sent?: () => void): void {
+    this.socket.send(data, () => {
+      sent?.();
+      this.pressure.check();
+    });
+    this.pressure.check();
   }
 
   private reply(frame: ErrorFrame | { jsonrpc: '2.0'; id: RequestId; result: unknown }): void {
-    if (!this.closed) this.socket.send(JSON.stringify(frame));
+    if (!this.closed) this.send(JSON.stringify(frame));
+  }
+
+  private releaseHeld(): void {
+    const notifications = [...this.heldNotifications.values()];
+    this.heldNotifications.clear();
+    for (const text of notifications) this.send(text);
+    while (!this.closed && !this.pressure.isHeld && this.heldRequests.length > 0) {
+      const next = this.heldRequests.shift()!;
+      void this.handleFrame(next.data, next.isBinary);
+    }
   }
 
   async receive(data: Buffer, isBinary: boolean): Promise<void> {
     if (this.closed) return;
+    // SEC-9: a socket whose answers wait unread gets no new ones; its requests wait, in order.
+    if (this.pressure.isHeld || this.heldRequests.length > 0) {
+      this.heldRequests.push({ data, isBinary });
+      return;
+    }
+    await this.handleFrame(data, isBinary);
+  }
+
+  private async handleFrame(data: Buffer, isBinary: boolean): Promise<void> {
     if (isBinary) {
       this.reply(errorFrame(null, 'invalid_params', 'Frames must be JSON text, not binary.', {}, -32600));
       return;
@@ -127,7 +205,7 @@ export class RpcConnection {
 
     if (!this.authenticated && !UNAUTHENTICATED_METHODS.has(method as MethodName)) {
       this.reply(errorFrame(id, 'unauthorized', 'Call auth.hello with a valid token first.'));
-      this.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+      this.close(CLOSE_CODES.unauthorized, 'unauthorized');
       return;
     }
     if (!isMethodName(method)) {
@@ -157,7 +235,7 @@ export class RpcConnection {
       const result = await handler(checked.data, ctx);
       if (result instanceof BinaryReply) {
         if (this.closed) result.release();
-        else this.socket.sendBinary(result.encode(id), () => result.release());
+        else this.send(result.encode(id), () => result.release());
       } else {
         this.reply({ jsonrpc: '2.0', id, result });
       }
@@ -165,9 +243,9 @@ export class RpcConnection {
       const { frame, internal } = frameForThrown(id, thrown);
       if (internal) this.log.error('request failed', { method, reason: thrown instanceof Error ? thrown.message : String(thrown) });
       this.reply(frame);
-      if (method === 'auth.hello' && !this.authenticated) this.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+      if (method === 'auth.hello' && !this.authenticated) this.close(CLOSE_CODES.unauthorized, 'unauthorized');
       if (method === 'pair.redeem' && frame.error.data.code === 'unauthorized' && ++this.pairingFailures >= MAX_PAIRING_FAILURES) {
-        this.close(CLOSE_UNAUTHORIZED, 'too many wrong pairing codes');
+        this.close(CLOSE_CODES.unauthorized, 'too many wrong pairing codes');
       }
     }
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
 import type { AgentInfo, Approval, ApprovalDecision } from '../../lib/protocol/agents';
+import type { RpcNotification } from '../../lib/protocol/notifications';
 import type { Agent } from './agents/agent';
 import { ApprovalRequests } from './agents/approvals';
 import { ClaudeAgent } from './agents/claude/claudeAgent';
@@ -33,12 +34,8 @@ export interface RuntimeOptions {
   log: Logger;
 }
 
-export type RuntimeEvent =
-  | { type: 'timeline.row'; sessionId: string; row: TimelineRow }
-  | { type: 'sessions.changed'; sessionId: string; deleted: boolean }
-  | { type: 'approval.changed'; sessionId: string; approval: Approval }
-  | { type: 'device.revoked'; deviceId: string }
-  | { type: 'preview.changed'; previewId: string; path: string };
+/** A protocol notification (typed by its schema in lib/protocol, forwarded as is) or an internal event. */
+export type RuntimeEvent = { type: 'notification'; notification: RpcNotification } | { type: 'device.revoked'; deviceId: string };
 
 const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -75,7 +72,7 @@ export class Runtime {
     this.sessions = new SessionStore(db);
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
     this.outbox = new ChatSendLedger(db, this.sessions);
-    this.approvals = new ApprovalRequests((approval) => this.emit({ type: 'approval.changed', sessionId: approval.sessionId, approval }));
+    this.approvals = new ApprovalRequests((approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     this.claude = new ClaudeAgent(db);
     this.agents = new Map<AgentKind, Agent>([
       ['shell', new ShellAgent()],
@@ -85,7 +82,7 @@ export class Runtime {
     this.projects = this.sessions.ensureProjects(options.projectDirs);
     this.previews = new Previews(
       () => this.projects.map((p) => p.directory),
-      (previewId, changed) => this.emit({ type: 'preview.changed', previewId, path: changed }),
+      (previewId, changed) => this.publish({ method: 'preview.changed', params: { previewId, path: changed } }),
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true);
     this.scheduler = new RunScheduler({
@@ -94,7 +91,7 @@ export class Runtime {
       outbox: this.outbox,
       agents: this.agents,
       projectDirectory: (id) => this.projects.find((p) => p.id === id)?.directory,
-      publish: (sessionId, row) => this.emit({ type: 'timeline.row', sessionId, row }),
+      publish: (sessionId, row) => this.publish({ method: 'timeline.row', params: { sessionId, row } }),
       log: options.log,
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
@@ -119,6 +116,10 @@ export class Runtime {
   subscribe(listener: (event: RuntimeEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private publish(notification: RpcNotification): void {
+    this.emit({ type: 'notification', notification });
   }
 
   private emit(event: RuntimeEvent): void {
@@ -155,7 +156,7 @@ export class Runtime {
       if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
       return created;
     })();
-    this.emit({ type: 'sessions.changed', sessionId: session.id, deleted: false });
+    this.publish({ method: 'sessions.changed', params: { sessionId: session.id, deleted: false } });
     return session;
   }
 
@@ -184,7 +185,7 @@ export class Runtime {
       this.deleting.delete(sessionId);
     }
     this.approvals.forgetSession(sessionId);
-    this.emit({ type: 'sessions.changed', sessionId, deleted: true });
+    this.publish({ method: 'sessions.changed', params: { sessionId, deleted: true } });
   }
 
   pendingApprovals(sessionId: string): Approval[] {

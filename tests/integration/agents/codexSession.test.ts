@@ -185,9 +185,7 @@ describe('Codex approvals answered through the protocol', () => {
   it('SES-2 an approval request reaches every device, one answers, the command runs, and a late second answer is a conflict', async () => {
     const sessionId = await createAgentSession(client, 'codex');
     const seen: Approval[] = [];
-    other.onNotification((method, params) => {
-      if (method === 'approval.changed') seen.push((params as { approval: Approval }).approval);
-    });
+    other.onNotification('approval.changed', (params) => seen.push(params.approval));
     steps.push({ command: 'echo approved-output', escalate: true });
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Run it outside the sandbox' });
     let pending: Approval[] = [];

@@ -164,8 +164,8 @@ describe('PRV-1 PRV-2 preview bindings and resources over a real WebSocket', () 
     await client.call('preview.open', { previewId, projectDirectory: tree.project, path: 'docs/report.html' });
     expect(await readWhole(client, previewId, '/src/live.js')).toBe('export const live = 1;\n');
     const changed = new Promise<{ previewId: string; path: string }>((resolve) => {
-      const stop = client.onNotification((method, params) => {
-        if (method === 'preview.changed' && 'previewId' in params && params.previewId === previewId) {
+      const stop = client.onNotification('preview.changed', (params) => {
+        if (params.previewId === previewId) {
           stop();
           resolve(params);
         }

@@ -31,8 +31,8 @@ describe('a device that cannot store output', () => {
     const printed = crypto.randomBytes(12 * 1024 * 1024);
     fs.writeFileSync(path.join(runtime.projectDir, 'big.bin'), printed.subarray(0, 4 * 1024 * 1024));
     const errorsSeen: (string | undefined)[] = [];
-    const stop = client.onNotification((method, params) => {
-      if (method === 'timeline.row' && 'row' in params && params.row.kind === 'command') errorsSeen.push(params.row.error);
+    const stop = client.onNotification('timeline.row', (params) => {
+      if (params.row.kind === 'command') errorsSeen.push(params.row.error);
     });
     // The project file stays under the limit; the command prints it three times (12 MiB).
     const row = await runShell(client, sessionId, 'cat big.bin big.bin big.bin; sleep 0.5');

@@ -49,9 +49,7 @@ describe('SES-4 live timeline rows', () => {
     dirs = makeRuntimeDirs();
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
     client = await runtime.connect();
-    client.onNotification((method, params) => {
-      if (method !== 'timeline.row') return;
-      const { sessionId: sid, row } = params as { sessionId: string; row: TimelineRow };
+    client.onNotification('timeline.row', ({ sessionId: sid, row }) => {
       received.push({ at: performance.now(), sessionId: sid, row });
     });
     sessionId = await createShellSession(client);

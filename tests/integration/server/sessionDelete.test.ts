@@ -102,9 +102,7 @@ describe('STO-4 / OUT-6 session delete', () => {
     expect(leftoverRows(doomed, runIds)).toMatchObject({ sessions: 1, runs: 3, commands: 3, command_outputs: 3, idempotency_ledger: 3 });
 
     const changes: { sessionId: string; deleted: boolean }[] = [];
-    const stop = client.onNotification((method, params) => {
-      if (method === 'sessions.changed') changes.push(params as { sessionId: string; deleted: boolean });
-    });
+    const stop = client.onNotification('sessions.changed', (params) => changes.push(params));
     expect(await client.call('sessions.delete', { sessionId: doomed })).toEqual({});
     stop();
 

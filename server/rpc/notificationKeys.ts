@@ -1,0 +1,21 @@
+import type { NotificationName, NotificationParams, RpcNotification } from '../../lib/protocol/notifications';
+
+/**
+ * What a later notification replaces, for a socket whose updates are held while it does not read
+ * (SEC-9): every notification carries the whole new state of what it names, so only the latest
+ * of each needs to reach the client. A new notification must say what it names here.
+ */
+const subjectOf: { [N in NotificationName]: (params: NotificationParams<N>) => string } = {
+  'timeline.row': (p) => `${p.sessionId}/${p.row.kind}/${p.row.id}`,
+  'sessions.changed': (p) => p.sessionId,
+  'preview.changed': (p) => `${p.previewId}/${p.path}`,
+  'approval.changed': (p) => `${p.sessionId}/${p.approval.id}`,
+};
+
+function keyOf<N extends NotificationName>(method: N, params: NotificationParams<N>): string {
+  return `${method} ${subjectOf[method](params)}`;
+}
+
+export function notificationKey(notification: RpcNotification): string {
+  return keyOf(notification.method, notification.params);
+}

@@ -1,0 +1,37 @@
+/**
+ * How much one socket may make the runtime hold (SEC-9). Unauthenticated sockets get a small
+ * budget of bytes, a deadline and a cap on their number; authenticated ones get backpressure on
+ * their answers.
+ */
+export interface SocketLimits {
+  /** Bytes a socket may send before `auth.hello` succeeds, all frames together. */
+  preAuthBytes: number;
+  /** Sockets that have not authenticated yet, at once; more are closed with 1013. */
+  maxUnauthenticatedSockets: number;
+  /** A socket that has not said hello by then is dropped (RPC-2). */
+  authTimeoutMs: number;
+  /** Answers queued unread past this: stop reading the socket's requests until they drain. */
+  softBufferedBytes: number;
+  /** Answers queued unread past this: drop the socket at once. */
+  hardBufferedBytes: number;
+  /** Over the soft cap for this long without draining: close the socket (1008). */
+  stallMs: number;
+  /** Distinct notifications kept (latest of each) for a socket over the soft cap; past it, 1013. */
+  maxHeldNotifications: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  preAuthBytes: 64 * 1024,
+  maxUnauthenticatedSockets: 64,
+  authTimeoutMs: 15_000,
+  softBufferedBytes: 8 * 1024 * 1024,
+  hardBufferedBytes: 64 * 1024 * 1024,
+  stallMs: 30_000,
+  maxHeldNotifications: 1_000,
+};
+
+/** `HBCODE_SOCKET_STALL_MS` shortens the stall time (tests wait seconds, not half a minute). */
+export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
+  const stall = Number(env.HBCODE_SOCKET_STALL_MS);
+  return Number.isInteger(stall) && stall > 0 ? { ...DEFAULT_SOCKET_LIMITS, stallMs: stall } : DEFAULT_SOCKET_LIMITS;
+}
