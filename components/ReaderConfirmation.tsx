@@ -1,16 +1,5 @@
 'use client';
-
-/** An address split so that its host can stand out: what comes before it, the host, the rest. */
-export function addressParts(address: string): { before: string; host: string; after: string } {
-  try {
-    const url = new URL(address);
-    const start = url.host ? url.href.indexOf(url.host, url.protocol.length) : -1;
-    if (start < 0) return { before: url.href, host: '', after: '' };
-    return { before: url.href.slice(0, start), host: url.host, after: url.href.slice(start + url.host.length) };
-  } catch {
-    return { before: address, host: '', after: '' };
-  }
-}
+import { addressParts } from '../lib/client/addressParts';
 
 /**
  * Asks before the reader fetches an address that did not come from the person's own typing or

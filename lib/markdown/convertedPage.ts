@@ -30,8 +30,8 @@ export const ConvertedPageSchema = z.object({
   siteName: z.string().nullable(),
   publishedTime: z.string().nullable(),
   sourceUrl: z.string(),
-  /** Why the page is shown as text only, for the reader to show (SEC-9); null when it converted whole. */
-  notice: z.string().nullable().default(null),
+  /** Why the page is shown as text only, for the reader to show (SEC-9); null (or absent, in pages saved before) when it converted whole. */
+  notice: z.string().nullable().optional(),
 });
 export type ConvertedPage = z.infer<typeof ConvertedPageSchema>;
 
