@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
-import { pairThroughLink, startupPairingCode, waitConnected, waitUntil } from './appHarness';
+import { pairThroughLink, screenshotPath, startupPairingCode, waitConnected, waitUntil } from './appHarness';
 import { openPreview } from './previewHarness';
 
 // SEC-5, SEC-9 (reader part): hostile pages against the reader in real Chromium. The runtime runs
@@ -31,14 +31,14 @@ const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
 ] as const;
 
-/** The view at phone and desktop size, light and dark, saved for people to look at. */
+/** The view at phone and desktop size, light and dark, saved for people to look at (copies of those looked at are in docs/screenshots). */
 async function screenshots(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   for (const size of SIZES) {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: path.join(REPO_ROOT, 'docs', 'screenshots', `${name}-${size.name}-${colorScheme}.png`) });
+      await page.screenshot({ path: screenshotPath(`${name}-${size.name}-${colorScheme}`) });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
