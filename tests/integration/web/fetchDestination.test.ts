@@ -34,7 +34,7 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
     admin = await startTestWebServer({ '/internal-admin': adminRoute }, '127.0.0.1');
     // The same port on IPv6 loopback, so [::1] and localhost reach "the admin" too.
     adminV6 = await startTestWebServer({ '/internal-admin': adminRoute }, '::1', admin.port);
-    names = await startLocalNameServer({ 'admin.rebind.test': '127.0.0.1', 'metadata.rebind.test': '127.3.4.5' });
+    names = await startLocalNameServer({ 'admin.rebind.test': '127.0.0.1', 'metadata.rebind.test': '127.3.4.5', 'flip.rebind.test': [STAND_IN_PUBLIC, '127.0.0.1'] });
     standIn = await startTestWebServer(
       {
         '/article': htmlPage('<!doctype html><p>public</p>'),
@@ -89,5 +89,21 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
       expect(error.message).toContain('a redirect from');
     }
     expect(hits).toEqual([]);
+  });
+
+  it('SEC-5 a name that rebinds to loopback after its first answer is checked on the address each connection uses', async () => {
+    // The stand-in listens on the admin's port too: a check on one answer and a connection on the next would reach the admin.
+    const sameport = await startTestWebServer({ '/internal-admin': htmlPage('<!doctype html><p>the public site</p>') }, STAND_IN_PUBLIC, admin.port);
+    try {
+      const defaultRange = DEFAULT_WEB_FETCH_LIMITS.destinationRange;
+      const limits: WebFetchLimits = { ...DEFAULT_WEB_FETCH_LIMITS, lookup: names.lookup, destinationRange: (address) => (address === STAND_IN_PUBLIC ? null : defaultRange(address)) };
+      const first = await fetchWebPage(`http://flip.rebind.test:${admin.port}/internal-admin`, limits);
+      expect(Buffer.from(first.dataBase64, 'base64').toString()).toContain('the public site');
+      const second = await refusal(fetchWebPage(`http://flip.rebind.test:${admin.port}/internal-admin`, limits));
+      expect({ reason: second.data.reason, address: second.data.address }).toEqual({ reason: 'blocked_address', address: '127.0.0.1' });
+      expect(hits).toEqual([]);
+    } finally {
+      await sameport.close();
+    }
   });
 });
