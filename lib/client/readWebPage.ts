@@ -1,5 +1,5 @@
 import type { ConvertedPage, PageView } from '../markdown/convertedPage';
-import { convertInWorker, MarkdownConversionError } from './markdownWorker';
+import { CONVERSION_DEADLINE_MS, convertInWorker, MarkdownConversionError, type ConversionLimits } from './markdownWorker';
 import { readSavedReaderPage, saveReaderPage } from './readerCache';
 import { RpcError, type RpcClient } from './rpcClient';
 
@@ -52,9 +52,9 @@ export async function readWebPage(client: RpcClient | null, url: string): Promis
 }
 
 /** The page as Markdown; when converting it ran out of time, its text only, saying why (SEC-9). */
-async function convertOrShowText(html: string, url: string): Promise<ConvertedPage> {
+export async function convertOrShowText(html: string, url: string, limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS }): Promise<ConvertedPage> {
   try {
-    return await convertInWorker(html, url, { view: 'auto' });
+    return await convertInWorker(html, url, { view: 'auto' }, limits);
   } catch (error) {
     if (!(error instanceof MarkdownConversionError) || error.code !== 'conversion_timeout') throw error;
     const text = await convertInWorker(html, url, { textOnly: true });

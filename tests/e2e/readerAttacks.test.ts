@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as MarkdownWorker from '../../lib/client/markdownWorker';
+import type * as ReadWebPage from '../../lib/client/readWebPage';
 import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
@@ -168,8 +169,17 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     await page.context().close();
   }, 120_000);
 
-  it('SEC-9 a conversion past its deadline terminates the worker, and the next page converts in a new one', async () => {
-    const bundle = await build({ entryPoints: [path.join(REPO_ROOT, 'lib/client/markdownWorker.ts')], bundle: true, write: false, format: 'iife', globalName: 'hbMarkdownWorker', platform: 'browser', target: 'es2022', logLevel: 'silent' });
+  it('SEC-9 a conversion past its deadline terminates the worker, the next page converts in a new one, and the reader shows the slow page as text with why', async () => {
+    const bundle = await build({
+      stdin: { contents: "export * from './lib/client/markdownWorker'; export { convertOrShowText } from './lib/client/readWebPage';", resolveDir: REPO_ROOT, loader: 'ts' },
+      bundle: true,
+      write: false,
+      format: 'iife',
+      globalName: 'hbMarkdownWorker',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
     // The app's origin serves the real worker script; the page runs its own copy of the client
     // module, added as an inline script, which only a test may do past the app's CSP.
     const context = await browser.newContext({ bypassCSP: true });
@@ -180,19 +190,22 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     const slow = `<!doctype html><html><body>${`${'<div>'.repeat(120)}<p>deep words, deep words, deep words</p>${'</div>'.repeat(120)}`.repeat(6)}</body></html>`;
     const result = await page.evaluate(
       async ({ slow, normal }) => {
-        const { convertInWorker } = (globalThis as unknown as { hbMarkdownWorker: typeof MarkdownWorker }).hbMarkdownWorker;
+        const { convertInWorker, convertOrShowText } = (globalThis as unknown as { hbMarkdownWorker: typeof MarkdownWorker & typeof ReadWebPage }).hbMarkdownWorker;
         const timedOut = await convertInWorker(slow, 'https://slow.example/', { view: 'auto' }, { deadlineMs: 50 }).then(
           () => null,
           (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }),
         );
         const next = await convertInWorker(normal, 'https://normal.example/', { view: 'auto' });
-        return { timedOut, nextTitle: next.title, nextView: next.view };
+        // What the reader shows for such a page: its text, and why.
+        const shown = await convertOrShowText(slow, 'https://slow.example/', { deadlineMs: 50 });
+        return { timedOut, nextTitle: next.title, nextView: next.view, shown: { notice: shown.notice, hasText: shown.markdown.includes('deep words, deep words') } };
       },
       { slow, normal: NORMAL_PAGE },
     );
     expect(result.timedOut).toEqual({ code: 'conversion_timeout', message: 'Converting this page took longer than 0.05 s and was stopped.' });
     // A terminated worker answers nothing: this answer came from the new one.
     expect(result).toMatchObject({ nextTitle: 'A normal page', nextView: 'article' });
+    expect(result.shown).toEqual({ notice: 'Converting this page took longer than 0.05 s and was stopped. Showing its text only.', hasText: true });
     await context.close();
   }, 120_000);
 });
