@@ -4,6 +4,7 @@ import '../lib/client/zodWithoutEval';
 import { useEffect, useState } from 'react';
 import { forgetPairing, loadPairing, type DevicePairing } from '../lib/client/appDb';
 import { clearReadCache } from '../lib/client/readCache';
+import { grantReaderOpen } from '../lib/client/readerConsent';
 import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { FilesView } from './files/FilesView';
@@ -26,6 +27,11 @@ export function AppShell() {
   const state = useConnection(pairing?.token ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
+  /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
+  const openInReader = (url: string) => {
+    grantReaderOpen(url);
+    navigate({ kind: 'reader', url });
+  };
 
   useEffect(() => {
     loadPairing().then(
@@ -63,7 +69,7 @@ export function AppShell() {
             Files
           </a>
         </nav>
-        <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={(url) => navigate({ kind: 'reader', url })} />
+        <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
         <button onClick={signOut}>Sign out</button>
       </header>
@@ -73,9 +79,10 @@ export function AppShell() {
         (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' && (
+        // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
         <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
       )}
-      {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={(url) => navigate({ kind: 'reader', url })} />}
+      {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={openInReader} onCancel={() => navigate({ kind: 'sessions' })} />}
     </div>
   );
 }

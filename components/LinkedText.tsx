@@ -1,5 +1,6 @@
 'use client';
 import { routeHash } from '../lib/client/appRoute';
+import { grantReaderOpen } from '../lib/client/readerConsent';
 
 const WEB_ADDRESS = /\bhttps?:\/\/[^\s<>"'`]+/gi;
 
@@ -20,7 +21,8 @@ export function LinkedText({ text }: { text: string }) {
         typeof part === 'string' ? (
           part
         ) : (
-          <a key={i} href={routeHash({ kind: 'reader', url: part.url })} data-reader-link>
+          // A click here is the person's own, so the reader opens it without asking (SEC-5).
+          <a key={i} href={routeHash({ kind: 'reader', url: part.url })} onClick={() => grantReaderOpen(part.url)} data-reader-link>
             {part.url}
           </a>
         ),

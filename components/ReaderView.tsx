@@ -1,34 +1,58 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { PageView } from '../lib/markdown/convertedPage';
-import { convertOtherView, readWebPage, type ReaderPage } from '../lib/client/readWebPage';
+import { convertOtherView, readSavedWebPage, readWebPage, type ReaderPage } from '../lib/client/readWebPage';
+import { grantReaderOpen, readerOpenGranted } from '../lib/client/readerConsent';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { MarkdownView } from './MarkdownView';
+import { ReaderConfirmation } from './ReaderConfirmation';
 
-type ReaderState = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'missing' } | { kind: 'shown'; page: ReaderPage; view: PageView };
+type ReaderState = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'missing' } | { kind: 'unconfirmed' } | { kind: 'shown'; page: ReaderPage; view: PageView };
+
+interface Props {
+  client: RpcClient | null;
+  url: string;
+  /** A link in the page, clicked: opens in the reader again. */
+  onOpen: (url: string) => void;
+  /** The person declined to open an address they did not ask for. */
+  onCancel: () => void;
+}
 
 /**
  * A web page as Markdown (MD-1…MD-3): fetched by the runtime, converted in a worker, shown without
- * raw HTML (SEC-3); links open in the reader again, the original opens in a new tab.
+ * raw HTML (SEC-3); links open in the reader again, the original opens in a new tab. An address
+ * the person did not open from the app's own controls is fetched only once they confirm it
+ * (SEC-5); until then only what this device saved of it is shown, which fetches nothing.
  */
-export function ReaderView({ client, url, onOpen }: { client: RpcClient | null; url: string; onOpen: (url: string) => void }) {
+export function ReaderView({ client, url, onOpen, onCancel }: Props) {
   const [state, setState] = useState<ReaderState>({ kind: 'loading' });
   const [switchError, setSwitchError] = useState<string | null>(null);
+  const [decision, setDecision] = useState(() => ({ url, confirmed: readerOpenGranted(url) }));
+  const grantedNow = readerOpenGranted(url);
+  // Decided again for each new address, and when the app's own controls open the same one.
+  if (decision.url !== url || (grantedNow && !decision.confirmed)) setDecision({ url, confirmed: grantedNow });
+  const confirmed = decision.url === url ? decision.confirmed || grantedNow : grantedNow;
   const connected = client !== null;
 
   useEffect(() => {
     let live = true;
     setState({ kind: 'loading' });
     setSwitchError(null);
-    readWebPage(client, url).then(
-      (page) => live && setState(page ? { kind: 'shown', page, view: page.preferred } : { kind: 'missing' }),
+    const reading = confirmed ? readWebPage(client, url) : readSavedWebPage(url);
+    reading.then(
+      (page) => live && setState(page ? { kind: 'shown', page, view: page.preferred } : { kind: confirmed ? 'missing' : 'unconfirmed' }),
       (error: unknown) => live && setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       live = false;
     };
     // NOTE: keyed on being connected, not on the client object: read again when the connection comes back.
-  }, [url, connected]);
+  }, [url, connected, confirmed]);
+
+  function confirm() {
+    grantReaderOpen(url);
+    setDecision({ url, confirmed: true });
+  }
 
   async function switchTo(view: PageView) {
     if (state.kind !== 'shown') return;
@@ -48,7 +72,8 @@ export function ReaderView({ client, url, onOpen }: { client: RpcClient | null; 
   return (
     <div className="reader" data-testid="reader">
       <div className="scroll">
-        {state.kind === 'loading' && <p className="muted">Loading {url} …</p>}
+        {!confirmed && <ReaderConfirmation url={url} hasSavedCopy={state.kind === 'shown'} onOpen={confirm} onCancel={onCancel} />}
+        {state.kind === 'loading' && confirmed && <p className="muted">Loading {url} …</p>}
         {state.kind === 'missing' && <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>}
         {state.kind === 'failed' && (
           <p className="error" role="alert">
@@ -76,6 +101,11 @@ export function ReaderView({ client, url, onOpen }: { client: RpcClient | null; 
             {state.page.refreshError && (
               <p className="muted" role="note">
                 Showing the saved copy: {state.page.refreshError}
+              </p>
+            )}
+            {shown.notice && (
+              <p className="reader-notice" role="note" data-testid="reader-notice">
+                {shown.notice}
               </p>
             )}
             {switchError && (

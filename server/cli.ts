@@ -17,6 +17,8 @@ export interface CliOptions {
   previewOrigins: PreviewOrigins | null;
   /** Calls may read files outside the project folders when they ask to (FILE-3). */
   allowExternalFiles: boolean;
+  /** `web.fetchPage` may reach loopback, link-local and private addresses (SEC-5 opt-in). */
+  allowPrivateFetch: boolean;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -47,7 +49,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -61,6 +63,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'preview-origin-template': { type: 'string' },
       'preview-origin': { type: 'string' },
       'allow-external-files': { type: 'boolean' },
+      'allow-private-fetch': { type: 'boolean' },
     },
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
@@ -77,5 +80,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     publicUrl,
     previewOrigins,
     allowExternalFiles: values['allow-external-files'] === true,
+    allowPrivateFetch: values['allow-private-fetch'] === true,
   };
 }

@@ -32,7 +32,7 @@ export interface RunningRuntime {
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
 export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
-  const runtime = Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, allowExternalFiles: options.allowExternalFiles, log });
+  const runtime = Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, allowExternalFiles: options.allowExternalFiles, allowPrivateFetch: options.allowPrivateFetch, log });
   const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
   let ready = false;

@@ -4,7 +4,22 @@ import { ConvertedPageSchema, type ConvertedPage, type ConvertOptions, type Mark
 /** A conversion that failed in the worker, rebuilt on this side with a stable code. */
 export class MarkdownConversionError extends Error {
   override readonly name = 'MarkdownConversionError';
-  readonly code = 'conversion_failed';
+  constructor(
+    message: string,
+    readonly code: 'conversion_failed' | 'conversion_timeout' = 'conversion_failed',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * How long one conversion may take (SEC-9). A hostile page can keep the worker busy for minutes;
+ * past this the worker is terminated, so the next page gets a fresh one instead of waiting.
+ */
+export const CONVERSION_DEADLINE_MS = 15_000;
+
+export interface ConversionLimits {
+  deadlineMs: number;
 }
 
 const MARKDOWN_WORKER_PATH = '/workers/markdown.worker.js';
@@ -27,21 +42,39 @@ function started(): Remote<MarkdownWorkerApi> {
   return api;
 }
 
-function stopWhenIdle(): void {
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => {
-    worker?.terminate();
-    worker = null;
-    api = null;
-  }, IDLE_MS);
+/** Stops the worker now, whatever it is doing; the next job starts a new one. */
+function stopWorker(): void {
+  worker?.terminate();
+  worker = null;
+  api = null;
 }
 
-/** Converts a page in the Markdown worker (started lazily); the reply is checked before use. */
-export function convertInWorker(html: string, url: string, options: ConvertOptions): Promise<ConvertedPage> {
+/** The worker's answer, or a conversion_timeout after the deadline, having terminated the worker. */
+function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      stopWorker();
+      reject(new MarkdownConversionError(`Converting this page took longer than ${deadlineMs / 1000} s and was stopped.`, 'conversion_timeout'));
+    }, deadlineMs);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+function stopWhenIdle(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(stopWorker, IDLE_MS);
+}
+
+/**
+ * Converts a page in the Markdown worker (started lazily); the reply is checked before use. A
+ * conversion past its deadline rejects with `conversion_timeout` and the worker is replaced.
+ */
+export function convertInWorker(html: string, url: string, options: ConvertOptions, limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS }): Promise<ConvertedPage> {
   const job = queue.then(async () => {
     if (idleTimer) clearTimeout(idleTimer);
     try {
-      const reply: unknown = await started().convert(html, url, options);
+      const reply: unknown = await withinDeadline(started().convert(html, url, options), limits.deadlineMs);
       const parsed = ConvertedPageSchema.safeParse(reply);
       if (!parsed.success) throw new MarkdownConversionError(`The Markdown worker answered with an unexpected shape: ${parsed.error.message}`);
       return parsed.data;

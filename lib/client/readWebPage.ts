@@ -1,5 +1,5 @@
 import type { ConvertedPage, PageView } from '../markdown/convertedPage';
-import { convertInWorker } from './markdownWorker';
+import { CONVERSION_DEADLINE_MS, convertInWorker, MarkdownConversionError, type ConversionLimits } from './markdownWorker';
 import { readSavedReaderPage, saveReaderPage } from './readerCache';
 import { RpcError, type RpcClient } from './rpcClient';
 
@@ -34,7 +34,7 @@ export async function readWebPage(client: RpcClient | null, url: string): Promis
     try {
       const fetched = await client.call('web.fetchPage', { url });
       const html = utf8FromBase64(fetched.dataBase64);
-      const page = await convertInWorker(html, fetched.finalUrl, { view: 'auto' });
+      const page = await convertOrShowText(html, fetched.finalUrl);
       const result: ReaderPage = { url, finalUrl: fetched.finalUrl, views: { [page.view]: page }, preferred: page.view, html, savedAt: null };
       void saveBothViews(result, html);
       return result;
@@ -48,6 +48,22 @@ export async function readWebPage(client: RpcClient | null, url: string): Promis
       }
     }
   }
+  return savedPage(url, null);
+}
+
+/** The page as Markdown; when converting it ran out of time, its text only, saying why (SEC-9). */
+export async function convertOrShowText(html: string, url: string, limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS }): Promise<ConvertedPage> {
+  try {
+    return await convertInWorker(html, url, { view: 'auto' }, limits);
+  } catch (error) {
+    if (!(error instanceof MarkdownConversionError) || error.code !== 'conversion_timeout') throw error;
+    const text = await convertInWorker(html, url, { textOnly: true });
+    return { ...text, notice: `${error.message} Showing its text only.` };
+  }
+}
+
+/** What this device saved of `url`, without asking the runtime for anything (SEC-5), or null. */
+export function readSavedWebPage(url: string): Promise<ReaderPage | null> {
   return savedPage(url, null);
 }
 

@@ -2,6 +2,8 @@ import type TurndownService from 'turndown';
 import { ConvertOptionsSchema, type ConvertedPage, type ConvertOptions, type PageView } from './convertedPage';
 import { extractArticle } from './extractArticle';
 import { markdownService, removeNonContent } from './markdownService';
+import { tooComplexReason } from './markupShape';
+import { pageText } from './pageText';
 import { baseAddress, makeAddressesAbsolute, parsePageDocument, pinBaseAddress, type MarkupElement } from './pageDocument';
 import { titleHeader } from './titleHeader';
 
@@ -12,11 +14,16 @@ const FULL_PAGE_TEXT_FACTOR = 4;
 
 /**
  * One HTML page as Markdown (MD-1…MD-3): the article Readability extracts, or the whole page when
- * extraction fails or keeps too little, under a title header. Pure: the same function runs in the
- * reader's Web Worker, in the command line and in the benchmark, on linkedom everywhere.
+ * extraction fails or keeps too little, under a title header. A page nested too deep or with too
+ * many elements is never parsed into a tree: its text is shown, with the reason (SEC-9). Pure: the
+ * same function runs in the reader's Web Worker, in the command line and in the benchmark, on
+ * linkedom everywhere.
  */
 export function convertPage(html: string, url: string, options: ConvertOptions = {}): ConvertedPage {
-  const { view, bodyOnly } = ConvertOptionsSchema.parse(options);
+  const { view, bodyOnly, textOnly } = ConvertOptionsSchema.parse(options);
+  if (textOnly) return textOnlyPage(html, url, bodyOnly, 'Showing the text of this page only.');
+  const tooComplex = tooComplexReason(html);
+  if (tooComplex) return textOnlyPage(html, url, bodyOnly, `This page is too complex to extract an article from: ${tooComplex}. Showing its text only.`);
   const document = parsePageDocument(html);
   const base = baseAddress(document, url);
   const sourceUrl = url;
@@ -51,7 +58,15 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
     view: shown,
     articleFound: article !== null,
     ...details,
+    notice: null,
   };
+}
+
+/** The page's text under its title header, and why only its text is shown (SEC-9). */
+function textOnlyPage(html: string, url: string, bodyOnly: boolean, notice: string): ConvertedPage {
+  const text = pageText(html);
+  const details = { title: text.title, byline: null, siteName: null, publishedTime: null, sourceUrl: url };
+  return { markdown: bodyOnly ? text.markdown : titleHeader(details) + text.markdown, view: 'fullPage', articleFound: false, ...details, notice };
 }
 
 /** Whether an article of this much text is worth showing instead of its page (MD-3). */

@@ -14,6 +14,8 @@ export const ConvertOptionsSchema = z.object({
   view: z.enum(['auto', 'article', 'fullPage']).default('auto'),
   /** Leave out the title header (title, byline, site, published time, source). */
   bodyOnly: z.boolean().default(false),
+  /** Only the page's text, without extraction or conversion: after a conversion ran out of time (SEC-9). */
+  textOnly: z.boolean().default(false),
 });
 export type ConvertOptions = z.input<typeof ConvertOptionsSchema>;
 
@@ -28,6 +30,8 @@ export const ConvertedPageSchema = z.object({
   siteName: z.string().nullable(),
   publishedTime: z.string().nullable(),
   sourceUrl: z.string(),
+  /** Why the page is shown as text only, for the reader to show (SEC-9); null (or absent, in pages saved before) when it converted whole. */
+  notice: z.string().nullable().optional(),
 });
 export type ConvertedPage = z.infer<typeof ConvertedPageSchema>;
 

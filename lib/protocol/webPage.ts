@@ -14,6 +14,7 @@ export const WEB_FETCH_FAILURES = [
   'too_large',
   'not_html',
   'too_many_redirects',
+  'blocked_address',
 ] as const;
 export type WebFetchFailure = (typeof WEB_FETCH_FAILURES)[number];
 export const WebFetchFailureSchema = z.enum(WEB_FETCH_FAILURES);

@@ -3,7 +3,7 @@ import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
-import { fetchWebPage } from '../runtime/web/fetchWebPage';
+import { DEFAULT_WEB_FETCH_LIMITS, fetchWebPage, PRIVATE_FETCH_LIMITS } from '../runtime/web/fetchWebPage';
 import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
@@ -115,7 +115,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     },
     ...preview,
     'web.fetchPage'(params) {
-      return fetchWebPage(params.url);
+      return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },
   };
 }

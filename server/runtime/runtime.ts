@@ -31,6 +31,8 @@ export interface RuntimeOptions {
   envToken?: string;
   /** `--allow-external-files`: calls may then ask for files outside the projects (FILE-3). */
   allowExternalFiles?: boolean;
+  /** `--allow-private-fetch`: the reader may fetch pages from local servers (SEC-5). */
+  allowPrivateFetch?: boolean;
   log: Logger;
 }
 
@@ -50,6 +52,8 @@ export class Runtime {
   readonly previews: Previews;
   /** Project files as the network sees them (FILE-1…FILE-3). */
   readonly files: ProjectFiles;
+  /** Whether `web.fetchPage` may reach this machine and its networks (SEC-5 opt-in). */
+  readonly allowPrivateFetch: boolean;
   private readonly sessions: SessionStore;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
@@ -85,6 +89,7 @@ export class Runtime {
       (previewId, changed) => this.publish({ method: 'preview.changed', params: { previewId, path: changed } }),
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true);
+    this.allowPrivateFetch = options.allowPrivateFetch === true;
     this.scheduler = new RunScheduler({
       sessions: this.sessions,
       outputs: this.outputs,

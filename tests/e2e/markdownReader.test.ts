@@ -11,7 +11,10 @@ import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshot
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
 // served by a local web server opens as Markdown, its links open in the reader, and after the
-// runtime stops and the page reloads, the saved page is still there.
+// runtime stops and the page reloads, the saved page is still there. The pages are served on
+// 127.0.0.1, so the runtime runs with the opt-in for local servers (SEC-5).
+
+const withPrivateFetch = (command: string[]) => [...command, '--allow-private-fetch'];
 
 const CODE_PAGE = `<!doctype html><html><head><title>A page with code</title></head><body>
 <article><h1>A page with code</h1>
@@ -75,7 +78,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   });
 
   it('MD-1 a page opens as Markdown through the runtime, links open in the reader, no raw HTML runs, and it reads again offline', async () => {
-    runtime = await startRuntimeProcess();
+    runtime = await startRuntimeProcess({ wrap: withPrivateFetch });
     const context = await browser.newContext();
     const page = await context.newPage();
     await pairUnderServiceWorker(page, runtime);
@@ -124,9 +127,14 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     }, 'the corpus page is saved with both views');
     expect(saved.find((p) => p.url === corpusUrl)!.byteLength).toBeGreaterThan(1000);
 
-    // The site goes down while the runtime still runs: the saved copy shows, with the reason.
+    // The site goes down while the runtime still runs. A reload is not the person opening the
+    // address: the reader asks first (SEC-5) and meanwhile shows the saved copy, fetching nothing;
+    // after Open, the saved copy stays, with the reason it could not be fetched again.
     corpusDown = true;
     await page.reload();
+    await page.getByTestId('reader-confirm').waitFor();
+    await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByText(/^Showing the saved copy: This address is not a web page \(text\/plain\)/).waitFor();
     await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
 
@@ -143,7 +151,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   }, 180_000);
 
   it('PRV-6 an address in a message opens in the reader', async () => {
-    const messageRuntime = await startRuntimeProcess();
+    const messageRuntime = await startRuntimeProcess({ wrap: withPrivateFetch });
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
@@ -165,7 +173,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   }, 120_000);
 
   it('MD-1 HL-1 a fenced code block in the reader keeps its language and is highlighted by the worker', async () => {
-    const codeRuntime = await startRuntimeProcess();
+    const codeRuntime = await startRuntimeProcess({ wrap: withPrivateFetch });
     const context = await browser.newContext();
     try {
       const page = await context.newPage();

@@ -7,6 +7,8 @@ import zlib from 'node:zlib';
 import { MAX_WEB_PAGE_BYTES, MAX_WEB_REDIRECTS, WEB_PAGE_TIMEOUT_MS } from '../../../lib/protocol/files';
 import { HTML_CONTENT_TYPES, type WebPage } from '../../../lib/protocol/webPage';
 import { RuntimeError } from '../errors';
+import { refusedRangeOf } from './destinationRange';
+import { blockedAddressError, guardedLookup, literalAddress, type DestinationRange } from './guardedLookup';
 import { decodePage, detectPageCharset } from './pageCharset';
 import { errorOfRequest, webFetchError } from './webFetchError';
 
@@ -16,16 +18,27 @@ export interface WebFetchLimits {
   maxRedirects: number;
   /** Name resolution; the system's by default. */
   lookup?: LookupFunction;
+  /** Which addresses are refused (SEC-5): every non-public one by default, none with the opt-in. */
+  destinationRange: DestinationRange;
 }
 
-export const DEFAULT_WEB_FETCH_LIMITS: WebFetchLimits = { maxBytes: MAX_WEB_PAGE_BYTES, timeoutMs: WEB_PAGE_TIMEOUT_MS, maxRedirects: MAX_WEB_REDIRECTS };
+export const DEFAULT_WEB_FETCH_LIMITS: WebFetchLimits = {
+  maxBytes: MAX_WEB_PAGE_BYTES,
+  timeoutMs: WEB_PAGE_TIMEOUT_MS,
+  maxRedirects: MAX_WEB_REDIRECTS,
+  destinationRange: refusedRangeOf,
+};
+
+/** `--allow-private-fetch`: the person runs local servers they want to read (SEC-5 opt-in). */
+export const PRIVATE_FETCH_LIMITS: WebFetchLimits = { ...DEFAULT_WEB_FETCH_LIMITS, destinationRange: () => null };
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Fetches an HTML page for the reader (MD-1). The page is hostile: only http(s), every redirect
- * hop checked again, one deadline for the whole fetch, the body counted as it streams (and
- * after decompression) so a huge page is cut off without being held, no cookies or credentials.
+ * Fetches an HTML page for the reader (MD-1). The page is hostile: only http(s), only public
+ * addresses unless opted in (SEC-5), every redirect hop checked again, one deadline for the whole
+ * fetch, the body counted as it streams (and after decompression) so a huge page is cut off
+ * without being held, no cookies or credentials.
  */
 export async function fetchWebPage(address: string, limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS): Promise<WebPage> {
   let url = parseWebUrl(address);
@@ -34,7 +47,7 @@ export async function fetchWebPage(address: string, limits: WebFetchLimits = DEF
   const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
   try {
     for (;;) {
-      const response = await requestPage(url, deadline.signal, limits);
+      const response = await requestPage(url, deadline.signal, limits, redirects.at(-1) ?? null);
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
         response.destroy();
@@ -90,14 +103,18 @@ export function parseWebUrl(address: string, base?: URL): URL {
   return url;
 }
 
-function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits): Promise<IncomingMessage> {
+function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redirectedFrom: string | null): Promise<IncomingMessage> {
   const transport = url.protocol === 'https:' ? https : http;
+  // NOTE: a socket to an IP literal never calls `lookup`, so a literal is checked here.
+  const literal = literalAddress(url);
+  const literalRange = literal && limits.destinationRange(literal);
+  if (literal && literalRange) return Promise.reject(blockedAddressError(literal, literal, literalRange, redirectedFrom));
   return new Promise((resolve, reject) => {
     const request = transport.get(
       url,
       {
         signal,
-        lookup: limits.lookup,
+        lookup: guardedLookup(limits.lookup, limits.destinationRange, redirectedFrom),
         agent: false,
         headers: {
           'user-agent': 'Mozilla/5.0 (compatible; HBCodeReader/1.0)',

@@ -13,6 +13,7 @@ const CODE_OF: Record<WebFetchFailure, ErrorCode> = {
   connection: 'unavailable',
   timeout: 'unavailable',
   too_many_redirects: 'unavailable',
+  blocked_address: 'invalid_params',
 };
 
 export function webFetchError(reason: WebFetchFailure, message: string, data: Record<string, unknown> = {}): RuntimeError {
@@ -23,6 +24,8 @@ const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', '
 
 /** What a socket-level error from `http`/`https` means for the person who asked for the page. */
 export function errorOfRequest(error: unknown, url: URL): RuntimeError {
+  // A refusal from the guarded lookup already says what it is (SEC-5).
+  if (error instanceof RuntimeError) return error;
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const host = url.hostname;
   if (DNS_CODES.has(code)) return webFetchError('dns', `Could not find the address of ${host} (DNS: ${code}).`, { host });

@@ -4,6 +4,9 @@ import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtime
 import { htmlPage, redirectTo, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
 
 // MD-1 over the real protocol: the runtime answers web.fetchPage, and its errors keep their reason.
+// The page server is on 127.0.0.1, so the runtime runs with the opt-in for local servers (SEC-5).
+
+const withPrivateFetch = (command: string[]) => [...command, '--allow-private-fetch'];
 
 describe('MD-1 web.fetchPage over the WebSocket', () => {
   let runtime: RuntimeProcess;
@@ -16,7 +19,7 @@ describe('MD-1 web.fetchPage over the WebSocket', () => {
       '/moved': redirectTo('/page'),
       '/to-file': redirectTo('file:///etc/passwd'),
     });
-    runtime = await startRuntimeProcess();
+    runtime = await startRuntimeProcess({ wrap: withPrivateFetch });
     client = await runtime.connect();
   });
   afterAll(async () => {
@@ -40,5 +43,29 @@ describe('MD-1 web.fetchPage over the WebSocket', () => {
     expect((error as RpcError).code).toBe('invalid_params');
     expect((error as RpcError).data.reason).toBe('unsupported_scheme');
     expect((await client.call('web.fetchPage', { url: `${server.origin}/page` })).status).toBe(200);
+  });
+});
+
+describe('SEC-5 web.fetchPage refuses local servers unless the runtime opted in', () => {
+  it('SEC-5 a runtime without --allow-private-fetch refuses 127.0.0.1 with blocked_address, and the page server sees nothing', async () => {
+    let requests = 0;
+    const server = await startTestWebServer({ '/page': (request, response) => (requests++, htmlPage('<p>x</p>')(request, response)) });
+    const runtime = await startRuntimeProcess();
+    const client = await runtime.connect();
+    try {
+      const error = await client.call('web.fetchPage', { url: `${server.origin}/page` }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RpcError);
+      expect((error as RpcError).code).toBe('invalid_params');
+      expect((error as RpcError).data).toMatchObject({ reason: 'blocked_address', range: 'loopback', address: '127.0.0.1' });
+      expect((error as RpcError).message).toContain('--allow-private-fetch');
+      expect(requests).toBe(0);
+    } finally {
+      client.close();
+      await runtime.stop();
+      await server.close();
+    }
   });
 });

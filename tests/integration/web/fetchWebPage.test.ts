@@ -2,11 +2,12 @@ import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WEB_PAGE_BYTES, MAX_WEB_REDIRECTS } from '../../../lib/protocol/files';
 import { RuntimeError } from '../../../server/runtime/errors';
-import { DEFAULT_WEB_FETCH_LIMITS, fetchWebPage, type WebFetchLimits } from '../../../server/runtime/web/fetchWebPage';
+import { fetchWebPage, PRIVATE_FETCH_LIMITS, type WebFetchLimits } from '../../../server/runtime/web/fetchWebPage';
 import { readabilityCases } from '../../fixtures/readabilityCorpus';
 import { gzippedPage, htmlPage, redirectTo, startNxdomainNameServer, startSelfSignedHttpsServer, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
 
-// MD-1: web.fetchPage's limits and errors against real servers on 127.0.0.1.
+// MD-1: web.fetchPage's limits and errors against real servers on 127.0.0.1, reached with the
+// opt-in for local servers (SEC-5; the default refusal is in fetchDestination.test.ts).
 
 const text = (page: { dataBase64: string }) => Buffer.from(page.dataBase64, 'base64').toString('utf8');
 
@@ -99,28 +100,29 @@ describe('MD-1 web.fetchPage against a local web server', () => {
     };
   }
 
-  const quick: WebFetchLimits = { ...DEFAULT_WEB_FETCH_LIMITS, timeoutMs: 1500 };
+  const local: WebFetchLimits = PRIVATE_FETCH_LIMITS;
+  const quick: WebFetchLimits = { ...PRIVATE_FETCH_LIMITS, timeoutMs: 1500 };
 
   it('MD-1 a real page from the corpus arrives whole, as UTF-8, with its final address', async () => {
-    const page = await fetchWebPage(`${server.origin}/article#section`);
+    const page = await fetchWebPage(`${server.origin}/article#section`, local);
     expect(page.status).toBe(200);
     expect(page.contentType).toBe('text/html');
     expect(page.charset).toBe('utf-8');
     expect(page.finalUrl).toBe(`${server.origin}/article`);
     expect(page.redirects).toEqual([]);
     expect(text(page)).toBe(corpusPage.source);
-    expect(text(await fetchWebPage(`${server.origin}/xhtml`))).toContain('<p>x</p>');
+    expect(text(await fetchWebPage(`${server.origin}/xhtml`, local))).toContain('<p>x</p>');
   });
 
   it('MD-1 redirects are followed by hand, relative ones resolved against each hop', async () => {
-    const page = await fetchWebPage(`${server.origin}/start`);
+    const page = await fetchWebPage(`${server.origin}/start`, local);
     expect(page.finalUrl).toBe(`${server.origin}/article?from=hop2`);
     expect(page.redirects).toEqual([`${server.origin}/start`, `${server.origin}/hop1`, `${server.origin}/hop2`]);
     expect(text(page)).toBe(corpusPage.source);
   });
 
   it('MD-1 a redirect loop stops after the limit with too_many_redirects', async () => {
-    const error = await failureOf(fetchWebPage(`${server.origin}/loop`));
+    const error = await failureOf(fetchWebPage(`${server.origin}/loop`, local));
     expect(error.code).toBe('unavailable');
     expect(error.data.reason).toBe('too_many_redirects');
     expect(error.data.redirects).toHaveLength(MAX_WEB_REDIRECTS + 1);
@@ -129,7 +131,7 @@ describe('MD-1 web.fetchPage against a local web server', () => {
 
   it('MD-1 a redirect to a non-http scheme is refused at that hop', async () => {
     for (const path of ['/to-file', '/to-javascript']) {
-      const error = await failureOf(fetchWebPage(`${server.origin}${path}`));
+      const error = await failureOf(fetchWebPage(`${server.origin}${path}`, local));
       expect(error.code).toBe('invalid_params');
       expect(error.data.reason).toBe('unsupported_scheme');
       expect(error.message).toContain(`a redirect from ${server.origin}${path}`);
@@ -153,11 +155,11 @@ describe('MD-1 web.fetchPage against a local web server', () => {
 
   it('MD-1 only HTML opens: other content types are not_html', async () => {
     for (const path of ['/json', '/png', '/untyped-text']) {
-      const error = await failureOf(fetchWebPage(`${server.origin}${path}`));
+      const error = await failureOf(fetchWebPage(`${server.origin}${path}`, local));
       expect(error.data.reason).toBe('not_html');
       expect(error.code).toBe('invalid_params');
     }
-    expect(text(await fetchWebPage(`${server.origin}/untyped-html`))).toContain('untyped');
+    expect(text(await fetchWebPage(`${server.origin}/untyped-html`, local))).toContain('untyped');
   });
 
   it('MD-1 a page that trickles in forever hits the time limit and the connection is dropped', async () => {
@@ -171,36 +173,36 @@ describe('MD-1 web.fetchPage against a local web server', () => {
   });
 
   it('MD-1 an endless page hits the 10 MiB limit without being held whole', async () => {
-    const error = await failureOf(fetchWebPage(`${server.origin}/huge`));
+    const error = await failureOf(fetchWebPage(`${server.origin}/huge`, local));
     expect(error.code).toBe('too_large');
     expect(error.data.reason).toBe('too_large');
     await waitFor(() => huge.closed);
     // The server stopped soon after the limit: what it sent is the limit plus socket buffers.
     expect(huge.written).toBeGreaterThan(MAX_WEB_PAGE_BYTES - 64 * 1024);
     expect(huge.written).toBeLessThan(MAX_WEB_PAGE_BYTES + 8 * 1024 * 1024);
-    const declared = await failureOf(fetchWebPage(`${server.origin}/huge-declared`));
+    const declared = await failureOf(fetchWebPage(`${server.origin}/huge-declared`, local));
     expect(declared.data.reason).toBe('too_large');
   });
 
   it('MD-1 charsets: windows-1252 by header, ISO-8859-1 by meta, Shift_JIS by http-equiv and header, a BOM first', async () => {
-    const cp1252 = await fetchWebPage(`${server.origin}/cp1252-header`);
+    const cp1252 = await fetchWebPage(`${server.origin}/cp1252-header`, local);
     expect(cp1252.charset).toBe('windows-1252');
     expect(text(cp1252)).toContain('café € “q”');
-    const latin1 = await fetchWebPage(`${server.origin}/latin1-meta`);
+    const latin1 = await fetchWebPage(`${server.origin}/latin1-meta`, local);
     // The encoding standard reads ISO-8859-1 as windows-1252, as browsers do.
     expect(latin1.charset).toBe('windows-1252');
     expect(text(latin1)).toContain('Grüße');
-    const sjis = await fetchWebPage(`${server.origin}/sjis-meta`);
+    const sjis = await fetchWebPage(`${server.origin}/sjis-meta`, local);
     expect(sjis.charset).toBe('shift_jis');
     expect(text(sjis)).toContain('<p>日本語</p>');
-    expect(text(await fetchWebPage(`${server.origin}/sjis-header`))).toBe('<p>日本語</p>');
-    const bom = await fetchWebPage(`${server.origin}/utf8-bom`);
+    expect(text(await fetchWebPage(`${server.origin}/sjis-header`, local))).toBe('<p>日本語</p>');
+    const bom = await fetchWebPage(`${server.origin}/utf8-bom`, local);
     expect(bom.charset).toBe('utf-8');
     expect(text(bom)).toBe('<meta charset="windows-1252"><p>naïve</p>');
   });
 
   it('MD-1 a compressed page is decompressed', async () => {
-    expect(text(await fetchWebPage(`${server.origin}/gzip`))).toBe('<p>compressed ünïcode</p>');
+    expect(text(await fetchWebPage(`${server.origin}/gzip`, local))).toBe('<p>compressed ünïcode</p>');
   });
 
   it('MD-1 a name that does not resolve is a dns error', async () => {
