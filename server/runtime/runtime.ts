@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
@@ -20,6 +19,7 @@ import { deleteSessionWithReferences } from './sessions/deleteSession';
 import { RunScheduler } from './sessions/runScheduler';
 import { SessionStore } from './sessions/sessionStore';
 import { acquireDataLock } from './store/dataLock';
+import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
 
 export interface RuntimeOptions {
@@ -105,7 +105,7 @@ export class Runtime {
   }
 
   static open(options: RuntimeOptions): Runtime {
-    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    makeOwnerOnlyFolder(options.dataDir);
     const releaseLock = acquireDataLock(options.dataDir);
     try {
       const db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
