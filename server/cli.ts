@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
 import { parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
 
@@ -17,6 +18,8 @@ export interface CliOptions {
   previewOrigins: PreviewOrigins | null;
   /** Calls may read files outside the project folders when they ask to (FILE-3). */
   allowExternalFiles: boolean;
+  /** HTTP timeouts, the connection cap and the pairing-guess limit (SEC-9). */
+  limits: Limits;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -47,7 +50,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -61,6 +64,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'preview-origin-template': { type: 'string' },
       'preview-origin': { type: 'string' },
       'allow-external-files': { type: 'boolean' },
+      ...LIMIT_PARSE_OPTIONS,
     },
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
@@ -77,5 +81,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     publicUrl,
     previewOrigins,
     allowExternalFiles: values['allow-external-files'] === true,
+    limits: parseLimits(values, env),
   };
 }

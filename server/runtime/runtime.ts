@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
+import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
 import type { AgentInfo, Approval, ApprovalDecision } from '../../lib/protocol/agents';
 import type { Agent } from './agents/agent';
 import { ApprovalRequests } from './agents/approvals';
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
   envToken?: string;
   /** `--allow-external-files`: calls may then ask for files outside the projects (FILE-3). */
   allowExternalFiles?: boolean;
+  /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
+  pairingGuessLimit?: PairingGuessLimitOptions;
   log: Logger;
 }
 
@@ -71,7 +74,7 @@ export class Runtime {
     private readonly releaseLock: () => void,
     private readonly options: RuntimeOptions,
   ) {
-    this.auth = new DeviceAuth(db, options.envToken);
+    this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
     this.sessions = new SessionStore(db);
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
     this.outbox = new ChatSendLedger(db, this.sessions);
