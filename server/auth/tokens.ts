@@ -22,6 +22,13 @@ function randomCode(): string {
   return code;
 }
 
+/** "40 seconds", "2 minutes": how long to wait, as a person reads it. */
+function waitInWords(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 90) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
 export interface Identity {
   /** null for the HBCODE_TOKEN used by scripts and tests. */
   deviceId: string | null;
@@ -72,10 +79,7 @@ export class DeviceAuth {
    */
   redeem(code: string, deviceName: string, now = Date.now()): { token: string; deviceId: string } | null {
     const retryAfterMs = this.guessLimit.retryAfterMs(now);
-    if (retryAfterMs > 0) {
-      const seconds = Math.ceil(retryAfterMs / 1000);
-      throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`, { retryAfterMs });
-    }
+    if (retryAfterMs > 0) throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`, { retryAfterMs });
     const redeemed = this.db.transaction(() => {
       if (this.stmts.redeemCode.run(now, hashSecret(normaliseCode(code)), now).changes !== 1) return null;
       const token = crypto.randomBytes(32).toString('base64url');

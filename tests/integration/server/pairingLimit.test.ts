@@ -73,7 +73,7 @@ describe('SEC-9 a global limit on pairing guesses', () => {
     for (const answer of limited) {
       expect(answer.retryAfterMs).toBeGreaterThan(0);
       expect(answer.retryAfterMs).toBeLessThanOrEqual(WINDOW_MS);
-      expect(answer.message).toMatch(/Too many pairing attempts.*Try again in \d+ seconds?/);
+      expect(answer.message).toMatch(/Too many pairing attempts.*Try again in \d+ (seconds?|minutes)\./);
     }
 
     // Fill the window again, then offer the real code: it is refused unread, so not used up.
