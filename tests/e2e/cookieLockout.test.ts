@@ -5,6 +5,7 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { createShellSession, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished, waitConnected, waitUntil } from './appHarness';
 
+const PREVIEW_ID = '0123456789abcdef0123456789abcdef';
 const COOKIES = 60;
 const COOKIE_BYTES = 3_900;
 
@@ -44,8 +45,7 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
 
   /**
    * What a preview page (a subdomain of the app host) can do: write cookies for the parent
-   * domain. Written from the app's own page, because a preview origin's page makes requests of
-   * its own (its icon) whose answers already clear them.
+   * domain. Returns how many bytes of cookies the page then sees.
    */
   async function stuffCookies(page: Page): Promise<number> {
     return page.evaluate(
@@ -66,6 +66,21 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
     return waitCommandFinished(app, command);
   }
 
+  it('SEC-8 a page on a preview origin sets 60 cookies of 3.9 KB for hbcode.localhost; the app, opened again, connects and works, and the cookies end up cleared', async () => {
+    const { app, appCookies } = await openPairedApp();
+    const preview = await app.context().newPage();
+    await preview.goto(`http://p-${PREVIEW_ID}.hbcode.localhost:${runtime.port}/page-of-a-preview`);
+    expect(await stuffCookies(preview)).toBeGreaterThan(COOKIES * COOKIE_BYTES);
+    await preview.close();
+
+    await app.reload();
+    await waitConnected(app);
+    await waitUntil(async () => (await appCookies()) === 0, 'the browser drops the cookies of the app domain', 30_000);
+    expect(await runCommand(app, 'echo after-preview-cookies')).toBe('exit 0');
+  });
+
+  // The app's own page writes the same cookies below: a preview origin's page makes requests of
+  // its own (its icon) whose answers may clear them before the app is even reopened.
   it('SEC-8 after 60 cookies of 3.9 KB are set for hbcode.localhost, the reopened app connects, works, and the cookies end up cleared', async () => {
     const { app, appCookies } = await openPairedApp();
     expect(await stuffCookies(app)).toBeGreaterThan(COOKIES * COOKIE_BYTES);
