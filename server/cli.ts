@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
 import { parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
 
@@ -19,6 +20,8 @@ export interface CliOptions {
   allowExternalFiles: boolean;
   /** `web.fetchPage` may reach loopback, link-local and private addresses (SEC-5 opt-in). */
   allowPrivateFetch: boolean;
+  /** HTTP timeouts, the connection cap and the pairing-guess limit (SEC-9). */
+  limits: Limits;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -49,7 +52,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -64,6 +67,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'preview-origin': { type: 'string' },
       'allow-external-files': { type: 'boolean' },
       'allow-private-fetch': { type: 'boolean' },
+      ...LIMIT_PARSE_OPTIONS,
     },
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
@@ -81,5 +85,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     previewOrigins,
     allowExternalFiles: values['allow-external-files'] === true,
     allowPrivateFetch: values['allow-private-fetch'] === true,
+    limits: parseLimits(values, env),
   };
 }

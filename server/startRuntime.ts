@@ -32,7 +32,15 @@ export interface RunningRuntime {
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
 export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
-  const runtime = Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, allowExternalFiles: options.allowExternalFiles, allowPrivateFetch: options.allowPrivateFetch, log });
+  const runtime = Runtime.open({
+    dataDir: options.dataDir,
+    projectDirs: options.projectDirs,
+    envToken: options.envToken,
+    allowExternalFiles: options.allowExternalFiles,
+    allowPrivateFetch: options.allowPrivateFetch,
+    pairingGuessLimit: options.limits.pairing,
+    log,
+  });
   const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
   let ready = false;
@@ -41,6 +49,7 @@ export async function startRuntime(options: CliOptions, log: Logger): Promise<Ru
     app: new AppStatic(path.join(REPO_ROOT, 'out'), () => previewFrameSource(origins.previews)),
     ready: () => ready,
     upgradeRpc: (req, socket, head) => (rpc ? rpc.handleUpgrade(req, socket, head) : socket.destroy()),
+    limits: options.limits.http,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

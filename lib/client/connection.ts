@@ -21,6 +21,12 @@ export interface ConnectionEnvironment {
   setTimer(run: () => void, ms: number): unknown;
   clearTimer(timer: unknown): void;
   now(): number;
+  /**
+   * Makes a plain request to the runtime, whose answer clears this site's cookies (SEC-8). The
+   * app uses none, but a preview can set them on the app's domain until requests fail; the
+   * WebSocket handshake's answer cannot clear them, so this request does.
+   */
+  clearCookies(): void;
 }
 
 export interface ConnectionOptions {
@@ -112,6 +118,8 @@ export class RuntimeConnection {
         if (generation !== this.generation) return client.close();
         this.attempt = 0;
         this.set({ kind: 'open', client });
+        // Each connection's handshake carried whatever cookies there are: drop them now.
+        this.env.clearCookies();
       })
       .catch((error: unknown) => {
         if (generation !== this.generation) return;
@@ -133,6 +141,8 @@ export class RuntimeConnection {
       this.set({ kind: 'offline' });
       return;
     }
+    // Cookies may be what broke the connection: they are gone before the next attempt.
+    this.env.clearCookies();
     const delay = reconnectDelay(this.attempt++);
     const nextGeneration = this.generation;
     this.set({ kind: 'waiting', attempt: this.attempt, retryAt: this.env.now() + delay, reason });

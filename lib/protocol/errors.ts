@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'storage',
   'unavailable',
+  'rate_limited',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -22,4 +23,5 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   unauthorized: -32001,
   storage: -32050,
   unavailable: -32003,
+  rate_limited: -32029,
 };

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Device } from '../../lib/protocol/rows';
+import { RuntimeError } from '../runtime/errors';
 import type { Db } from '../runtime/store/database';
+import { DEFAULT_PAIRING_GUESS_LIMIT, PairingGuessLimit, type PairingGuessLimitOptions } from './pairingGuessLimit';
 
 /** Pairing codes work once, for this long (SEC-1). */
 export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
@@ -20,6 +22,13 @@ function randomCode(): string {
   return code;
 }
 
+/** "40 seconds", "2 minutes": how long to wait, as a person reads it. */
+function waitInWords(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 90) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
 export interface Identity {
   /** null for the HBCODE_TOKEN used by scripts and tests. */
   deviceId: string | null;
@@ -32,12 +41,15 @@ export interface Identity {
 export class DeviceAuth {
   private readonly stmts;
   private readonly envTokenHash: Buffer | null;
+  private readonly guessLimit: PairingGuessLimit;
 
   constructor(
     private readonly db: Db,
     envToken: string | undefined,
+    guessLimit: PairingGuessLimitOptions = DEFAULT_PAIRING_GUESS_LIMIT,
   ) {
     this.envTokenHash = envToken ? hashSecret(envToken) : null;
+    this.guessLimit = new PairingGuessLimit(guessLimit);
     this.stmts = {
       insertCode: db.prepare('INSERT INTO pairing_codes (code_hash, expires_at) VALUES (?, ?)'),
       redeemCode: db.prepare('UPDATE pairing_codes SET redeemed_at = ? WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ?'),
@@ -61,15 +73,22 @@ export class DeviceAuth {
     return { code: `${code.slice(0, 5)}-${code.slice(5)}`, expiresAt };
   }
 
-  /** Redeems a code once and issues the device's token. Returns null for a wrong, used or expired code. */
+  /**
+   * Redeems a code once and issues the device's token. Returns null for a wrong, used or expired
+   * code; throws `rate_limited` without looking at the code while too many were wrong (SEC-9).
+   */
   redeem(code: string, deviceName: string, now = Date.now()): { token: string; deviceId: string } | null {
-    return this.db.transaction(() => {
+    const retryAfterMs = this.guessLimit.retryAfterMs(now);
+    if (retryAfterMs > 0) throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`, { retryAfterMs });
+    const redeemed = this.db.transaction(() => {
       if (this.stmts.redeemCode.run(now, hashSecret(normaliseCode(code)), now).changes !== 1) return null;
       const token = crypto.randomBytes(32).toString('base64url');
       const deviceId = crypto.randomUUID();
       this.stmts.insertDevice.run(deviceId, deviceName, hashSecret(token), now);
       return { token, deviceId };
     })();
+    if (!redeemed) this.guessLimit.recordWrongGuess(now);
+    return redeemed;
   }
 
   authenticate(token: string): Identity | null {

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppStatic } from './appStatic';
+import { CLEAR_COOKIES_HEADERS, cookieClearingHeaders } from './cookies';
+import { httpServerOptions, type HttpLimits } from './httpLimits';
 import { PLACEHOLDER_HTML } from './placeholderPage';
 import { servePreviewOrigin } from './previewOriginServer';
 import { routeHost, type Origins } from './hostRouting';
@@ -12,6 +14,7 @@ export interface HttpHandlers {
   ready: () => boolean;
   /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin. */
   upgradeRpc: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  limits: HttpLimits;
 }
 
 const COMMON_HEADERS = {
@@ -20,12 +23,25 @@ const COMMON_HEADERS = {
 };
 
 function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body = ''): void {
-  res.writeHead(status, { ...COMMON_HEADERS, 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, { ...COMMON_HEADERS, ...cookieClearingHeaders(res.req), 'content-length': String(Buffer.byteLength(body)), ...headers });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+/** Answers on a raw socket (no response object exists), then drops the connection: the client may never close its side. */
+function answerAndClose(socket: Duplex, status: number, reason: string, headers: Readonly<Record<string, string>> = {}): void {
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n${lines.join('')}\r\n`, () => socket.destroy());
+}
+
+function refuseUpgrade(req: http.IncomingMessage, socket: Duplex, status: number, reason: string): void {
+  answerAndClose(socket, status, reason, cookieClearingHeaders(req));
+}
+
+/** What a request that never became one is answered (SEC-9): a slow head is 408, an oversize one 431. */
+function clientErrorStatus(error: NodeJS.ErrnoException): [number, string] {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout'];
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large'];
+  return [400, 'Bad Request'];
 }
 
 /**
@@ -34,7 +50,7 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
  */
 export function createHttpServer(handlers: HttpHandlers): http.Server {
   const { origins } = handlers;
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(httpServerOptions(handlers.limits), (req, res) => {
     const route = routeHost(req.headers.host, origins);
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname === '/healthz' && (route.kind === 'app' || route.kind === 'loopback')) {
@@ -52,7 +68,7 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
           return;
         }
         if (handlers.app.built) {
-          handlers.app.serve(req, res, url.pathname, COMMON_HEADERS);
+          handlers.app.serve(req, res, url.pathname, { ...COMMON_HEADERS, ...cookieClearingHeaders(req) });
           return;
         }
         send(
@@ -77,12 +93,22 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
   server.on('upgrade', (req, socket, head) => {
     const route = routeHost(req.headers.host, origins);
     const path = (req.url ?? '').split('?')[0];
-    if (route.kind !== 'app' || path !== '/rpc') return refuseUpgrade(socket, 404, 'Not Found');
-    if (req.headers.origin !== origins.app.origin) return refuseUpgrade(socket, 403, 'Forbidden');
+    if (route.kind !== 'app' || path !== '/rpc') return refuseUpgrade(req, socket, 404, 'Not Found');
+    if (req.headers.origin !== origins.app.origin) return refuseUpgrade(req, socket, 403, 'Forbidden');
     handlers.upgradeRpc(req, socket, head);
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // A response already under way on this socket cannot be followed by another status line.
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason] = clientErrorStatus(error);
+    // An oversize head is most likely cookies set on the app's domain: whichever origin it was
+    // for, dropping them is what lets the browser's next request through (SEC-8).
+    answerAndClose(socket, status, reason, status === 431 ? CLEAR_COOKIES_HEADERS : {});
   });
+  server.maxConnections = handlers.limits.maxConnections;
   return server;
 }

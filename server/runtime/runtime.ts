@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
+import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
 import type { AgentInfo, Approval, ApprovalDecision } from '../../lib/protocol/agents';
 import type { RpcNotification } from '../../lib/protocol/notifications';
 import type { Agent } from './agents/agent';
@@ -21,6 +21,7 @@ import { deleteSessionWithReferences } from './sessions/deleteSession';
 import { RunScheduler } from './sessions/runScheduler';
 import { SessionStore } from './sessions/sessionStore';
 import { acquireDataLock } from './store/dataLock';
+import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
 
 export interface RuntimeOptions {
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   allowExternalFiles?: boolean;
   /** `--allow-private-fetch`: the reader may fetch pages from local servers (SEC-5). */
   allowPrivateFetch?: boolean;
+  /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
+  pairingGuessLimit?: PairingGuessLimitOptions;
   log: Logger;
 }
 
@@ -72,7 +75,7 @@ export class Runtime {
     private readonly releaseLock: () => void,
     private readonly options: RuntimeOptions,
   ) {
-    this.auth = new DeviceAuth(db, options.envToken);
+    this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
     this.sessions = new SessionStore(db);
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
     this.outbox = new ChatSendLedger(db, this.sessions);
@@ -107,7 +110,7 @@ export class Runtime {
   }
 
   static open(options: RuntimeOptions): Runtime {
-    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    makeOwnerOnlyFolder(options.dataDir);
     const releaseLock = acquireDataLock(options.dataDir);
     try {
       const db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/database';
+import { OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE } from '../store/ownerOnly';
 import { conflict, invalidParams, notFound, storageError } from '../errors';
 import type { Logger } from '../log';
 import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
@@ -75,7 +76,7 @@ export class CommandOutputStore {
     readonly dir: string,
     private readonly log: Logger,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
     this.catalog = new OutputCatalog(db);
   }
 
@@ -86,7 +87,7 @@ export class CommandOutputStore {
   /** Creates the empty artifact of a command that is starting. */
   create(key: OutputKey, sessionId: string): OutputState {
     const fileName = newFileName();
-    fs.closeSync(fs.openSync(path.join(this.dir, fileName), 'wx'));
+    fs.closeSync(fs.openSync(path.join(this.dir, fileName), 'wx', OWNER_ONLY_FILE_MODE));
     this.catalog.insert(key, sessionId, fileName);
     return stateOf(this.catalog.get(key)!);
   }
@@ -278,7 +279,7 @@ export class CommandOutputStore {
     const fileName = newFileName();
     const stage = path.join(this.dir, fileName + STAGE_FILE_SUFFIX);
     try {
-      const fd = fs.openSync(stage, 'wx');
+      const fd = fs.openSync(stage, 'wx', OWNER_ONLY_FILE_MODE);
       try {
         writeFully(fd, aggregate, 0);
         fs.fdatasyncSync(fd);

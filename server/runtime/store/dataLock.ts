@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { OWNER_ONLY_FILE_MODE } from './ownerOnly';
 
 /** Whether a process with this id exists (signal 0 probes without delivering anything). */
 export function processAlive(pid: number): boolean {
@@ -19,7 +20,7 @@ export function acquireDataLock(dataDir: string): () => void {
   const file = path.join(dataDir, 'runtime.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: OWNER_ONLY_FILE_MODE });
       return () => {
         try {
           if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.rmSync(file);

@@ -48,7 +48,7 @@ function harness() {
   let nextTimer = 1;
   let clock = 1_000;
   let wake: (() => void) | null = null;
-  const env = { online: true, hidden: false };
+  const env = { online: true, hidden: false, cookieClears: 0 };
   const environment: ConnectionEnvironment = {
     createSocket() {
       const socket = new FakeSocket();
@@ -70,6 +70,7 @@ function harness() {
     },
     clearTimer: (id) => void timers.delete(id as number),
     now: () => clock,
+    clearCookies: () => void env.cookieClears++,
   };
   const connection = new RuntimeConnection({ url: 'ws://hbcode.localhost/rpc', token: 'secret', environment });
   const states: ConnectionState[] = [];
@@ -115,6 +116,24 @@ describe('PWA-4 the reconnect state machine', () => {
     expect(h.state()).toEqual({ kind: 'connecting', attempt: 0 });
     await openWith(h);
     expect(h.state().kind).toBe('open');
+  });
+
+  it('SEC-8 cookies are cleared once each connection is open and before each retry, without holding the socket back', async () => {
+    const h = harness();
+    h.connection.start();
+    expect(h.sockets).toHaveLength(1);
+    await openWith(h);
+    expect(h.state().kind).toBe('open');
+    expect(h.env.cookieClears).toBe(1);
+    h.last().drop();
+    await settle();
+    expect(h.env.cookieClears).toBe(2);
+    const state = h.state();
+    if (state.kind !== 'waiting') throw new Error(`expected to wait, got ${state.kind}`);
+    h.advance(state.retryAt - h.now());
+    expect(h.sockets).toHaveLength(2);
+    await openWith(h);
+    expect(h.env.cookieClears).toBe(3);
   });
 
   it('PWA-4 a dropped connection waits a growing, capped backoff, then connects again and resets it', async () => {

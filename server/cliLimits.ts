@@ -1,0 +1,44 @@
+import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './auth/pairingGuessLimit';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/httpLimits';
+
+/** The limit flags (SEC-9), each with an HBCODE_* environment fallback; tests shorten them to seconds. */
+export const LIMIT_FLAGS = {
+  'headers-timeout-ms': { env: 'HBCODE_HEADERS_TIMEOUT_MS', min: 100 },
+  'request-timeout-ms': { env: 'HBCODE_REQUEST_TIMEOUT_MS', min: 100 },
+  'max-connections': { env: 'HBCODE_MAX_CONNECTIONS', min: 1 },
+  'pairing-guess-limit': { env: 'HBCODE_PAIRING_GUESS_LIMIT', min: 1 },
+  'pairing-guess-window-ms': { env: 'HBCODE_PAIRING_GUESS_WINDOW_MS', min: 100 },
+} as const;
+
+type LimitFlag = keyof typeof LIMIT_FLAGS;
+
+export const LIMIT_PARSE_OPTIONS = Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) as Record<LimitFlag, { type: 'string' }>;
+
+export interface Limits {
+  http: HttpLimits;
+  pairing: PairingGuessLimitOptions;
+}
+
+function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv, fallback: number): number {
+  const { env: name, min } = LIMIT_FLAGS[flag];
+  const [raw, source] = values[flag] !== undefined ? [values[flag], `--${flag}`] : env[name] ? [env[name], name] : [undefined, ''];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${source} must be a whole number of at least ${min}, not "${raw}".`);
+  return value;
+}
+
+export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv): Limits {
+  const http: HttpLimits = {
+    headersTimeoutMs: readLimit('headers-timeout-ms', values, env, DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+    requestTimeoutMs: readLimit('request-timeout-ms', values, env, DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+    maxConnections: readLimit('max-connections', values, env, DEFAULT_HTTP_LIMITS.maxConnections),
+  };
+  // A request cannot be complete before its head is.
+  if (http.requestTimeoutMs < http.headersTimeoutMs) http.requestTimeoutMs = http.headersTimeoutMs;
+  const pairing: PairingGuessLimitOptions = {
+    guesses: readLimit('pairing-guess-limit', values, env, DEFAULT_PAIRING_GUESS_LIMIT.guesses),
+    windowMs: readLimit('pairing-guess-window-ms', values, env, DEFAULT_PAIRING_GUESS_LIMIT.windowMs),
+  };
+  return { http, pairing };
+}
