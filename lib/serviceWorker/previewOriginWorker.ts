@@ -50,7 +50,7 @@ function bodyStream(inbox: PortInbox<ResponsePart>): ReadableStream<Uint8Array> 
           controller.close();
           inbox.close();
         } else {
-          controller.error(new Error(part?.type === 'fail' ? part.message : 'The app stopped answering.'));
+          controller.error(new Error(part?.type === 'fail' ? `The preview could not be read (${part.code}).` : 'The app stopped answering.'));
           inbox.close();
         }
       },
