@@ -85,10 +85,18 @@ describe('SEC-3 PRV-5 a previewed page cannot take the bridge port or write the 
     await waitUntil(() => frame.evaluate(() => (window.__bridge?.answered ?? 0) > 0), 'the hooked page got its fetch answered');
     // A ping and its answer cross the host page too (at most a second apart).
     await waitUntil(async () => (await page.getByRole('button', { name: 'Reload' }).isEnabled()) && (await frame.evaluate(() => document.readyState === 'complete')), 'the preview is live');
+    // The page again, hooks and all, in a new document (the first is marked, the reload is not).
+    await frame.evaluate(() => ((window as { __first?: boolean }).__first = true));
     await page.getByRole('button', { name: 'Reload' }).click();
-    const reloaded = await previewedFrame(page, '/hook.html');
-    await waitUntil(() => reloaded.evaluate(() => (window.__bridge?.answered ?? 0) > 0).catch(() => false), 'the reloaded page got its fetch answered');
-    expect(await reloaded.evaluate(() => window.__bridge!.caught)).toBe(0);
+    let seen: { caught: number; answered?: number } | null = null;
+    await waitUntil(async () => {
+      const reloaded = await previewedFrame(page, '/hook.html');
+      seen = await reloaded
+        .evaluate(() => ((window as { __first?: boolean }).__first || !window.__bridge?.answered ? null : window.__bridge))
+        .catch(() => null);
+      return seen !== null;
+    }, 'the reloaded page got its fetch answered');
+    expect(seen!.caught).toBe(0);
     expect(await page.locator('body').innerText()).not.toContain('PWNED');
     expect(await page.locator('.preview-halted').count()).toBe(0);
   }, 60_000);
