@@ -11,12 +11,8 @@ import { decideHtmlMessage, type HtmlMessageAction } from './htmlMessages';
 import { navigationScript } from './navigationScript';
 import { answerPreviewRequest, PastEndError, ResourceMissingError } from './resourceResponder';
 import { readAppTheme } from './appTheme';
+import { PreviewHeartbeat } from './previewHeartbeat';
 import { RelayLimiter } from './relayLimiter';
-
-/** How often the app asks whether the preview's event loop runs (SEC-9). */
-const PING_EVERY_MS = 1000;
-/** A ping unanswered this long: the page is stuck in a loop, and the app stops it. */
-export const STUCK_AFTER_MS = 8000;
 
 /**
  * Why a preview stopped and must be started again (SEC-9, PRV-5): `stuck` its page stopped
@@ -54,10 +50,11 @@ export class PreviewBridge {
   private connected = false;
   private halted = false;
   private readonly relays = new RelayLimiter();
-  private heartbeat: ReturnType<typeof setInterval> | null = null;
-  private pingSequence = 0;
-  private unansweredSince: number | null = null;
-  private sawPage = false;
+  private readonly heartbeat = new PreviewHeartbeat({
+    ping: (sequence) => this.sendToHost({ type: 'hbcode.preview.ping', sequence }),
+    pagesInFrame: () => this.frame.contentWindow?.length ?? 0,
+    onStopped: (reason) => this.halt(reason),
+  });
   private readonly onWindowMessage = (event: MessageEvent) => this.receiveHtmlMessage(event);
 
   constructor(
@@ -96,7 +93,7 @@ export class PreviewBridge {
   /** Leaves the preview: the host page blanks its page and unregisters its worker; open requests fail. */
   dispose(): void {
     window.removeEventListener('message', this.onWindowMessage);
-    this.stopHeartbeat();
+    this.heartbeat.stop();
     this.relays.close();
     this.sendToHost({ type: 'hbcode.preview.close' });
     this.port?.close();
@@ -110,33 +107,6 @@ export class PreviewBridge {
     this.events.onHalted(reason);
   }
 
-  private startHeartbeat(): void {
-    if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => this.checkHeartbeat(), PING_EVERY_MS);
-  }
-
-  /**
-   * Measured between ticks, so a throttled background tab (timers once a minute) never reads as
-   * stuck. NOTE: Chromium 156 has no `close` event on MessagePort; what shows a crash is the
-   * frame tree: when a frame's process dies its child frames go, so the host page that had
-   * opened the previewed page has none left.
-   */
-  private checkHeartbeat(): void {
-    const pages = this.frame.contentWindow?.length ?? 0;
-    if (pages > 0) this.sawPage = true;
-    else if (this.sawPage) return this.halt('crashed');
-    if (this.unansweredSince === null) {
-      this.unansweredSince = Date.now();
-      this.pingSequence += 1;
-      this.sendToHost({ type: 'hbcode.preview.ping', sequence: this.pingSequence });
-    } else if (Date.now() - this.unansweredSince > STUCK_AFTER_MS) this.halt('stuck');
-  }
-
-  private stopHeartbeat(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
-  }
-
   private sendToHost(message: AppToHost): void {
     this.port?.postMessage(AppToHostSchema.parse(message));
   }
@@ -147,15 +117,14 @@ export class PreviewBridge {
     const message: HostToApp = parsed.data;
     switch (message.type) {
       case 'hbcode.preview.hostReady':
-        this.startHeartbeat();
+        this.heartbeat.start();
         return this.events.onHostReady();
       case 'hbcode.preview.hostFailed':
         return this.halt('worker_failed');
       case 'hbcode.preview.blocked':
         return;
       case 'hbcode.preview.pong':
-        if (message.sequence === this.pingSequence) this.unansweredSince = null;
-        return;
+        return this.heartbeat.answered(message.sequence);
       case 'hbcode.preview.request': {
         const port = event.ports[0];
         if (!port) return;
