@@ -8,6 +8,7 @@ import path from 'node:path';
 import { perf1OutputIngest } from './perf1-output-ingest';
 import { perf2OutputRead } from './perf2-output-read';
 import { perf7PreviewLoad } from './perf7-preview-load';
+import { sec9PreviewChurn } from './sec9-preview-churn';
 import { perf3FileTransfer } from './perf3-file-transfer';
 import { perf6Highlight } from './perf6-highlight';
 import { perf5Markdown } from './perf5-markdown';
@@ -41,7 +42,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead)];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(sec9PreviewChurn)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useRef, useState } from 'react';
-import { PreviewBridge } from '../lib/client/preview/previewBridge';
+import { PreviewBridge, type PreviewHaltReason } from '../lib/client/preview/previewBridge';
 import { PreviewHistory } from '../lib/client/preview/previewHistory';
 import { newPreviewId } from '../lib/client/preview/previewId';
 import { previewResourceReader } from '../lib/client/preview/readPreviewResource';
@@ -17,15 +17,26 @@ interface Props {
   onOpenWeb: (url: string) => void;
 }
 
+/** The app's own words for each way a preview stops (SEC-3: never text from the preview). */
+const HALT_TEXT: Record<PreviewHaltReason, string> = {
+  stuck: 'The preview stopped responding: a script on the page ran without pause, so the app stopped it.',
+  crashed: 'The preview crashed: its page may have run out of memory. The app is fine.',
+  host_replaced: 'The preview replaced its own host page, so the app disconnected it.',
+  worker_failed: 'The preview could not start: its service worker did not run.',
+};
+
 /**
  * An HTML document in its sandbox (PRV-5, PRV-6): the preview origin's host page in a frame,
  * the bridge that feeds it from the runtime, Back/Forward within the preview, Reload, and a
- * refresh whenever a file it read changes on disk.
+ * refresh whenever a file it read changes on disk. A preview that gets stuck, crashes or loses
+ * its host page is removed and can be started again, under a new id and so a new origin and a
+ * new process (SEC-9).
  */
 export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props) {
-  const [previewId] = useState(newPreviewId);
+  const [previewId, setPreviewId] = useState(newPreviewId);
   const [opened, setOpened] = useState<Opened | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [halted, setHalted] = useState<PreviewHaltReason | null>(null);
   const [, setVersion] = useState(0);
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<PreviewBridge | null>(null);
@@ -65,7 +76,7 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
     history.current ??= new PreviewHistory(opened.documentPath);
     const instance = new PreviewBridge(element, opened, previewResourceReader(() => clientRef.current, previewId), {
       onHostReady: () => setError(null),
-      onHostFailed: (message) => setError(`The preview could not start: ${message}`),
+      onHalted: setHalted,
       onAction: (action) => {
         if (action.kind === 'web') return onOpenWebRef.current(action.url);
         history.current?.push(action.path);
@@ -85,6 +96,13 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hostUrl]);
 
+  function startAgain() {
+    history.current = null;
+    setOpened(null);
+    setHalted(null);
+    setPreviewId(newPreviewId());
+  }
+
   function go(step: 'back' | 'forward') {
     const target = step === 'back' ? history.current?.back() : history.current?.forward();
     if (target) bridge.current?.navigate(target);
@@ -100,7 +118,7 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
         <button onClick={() => go('forward')} disabled={!history.current?.canGoForward} aria-label="Forward">
           →
         </button>
-        <button onClick={() => bridge.current?.reload()} disabled={!opened}>
+        <button onClick={() => bridge.current?.reload()} disabled={!opened || halted !== null}>
           Reload
         </button>
         <span className="grow ellipsis mono" title={opened?.root}>
@@ -117,8 +135,15 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
           {error}
         </p>
       )}
-      {opened && (
+      {halted && (
+        <div className="preview-halted" role="alert">
+          <p>{HALT_TEXT[halted]}</p>
+          <button onClick={startAgain}>Start again</button>
+        </div>
+      )}
+      {opened && !halted && (
         <iframe
+          key={previewId}
           ref={frame}
           className="preview-frame"
           title={`Preview of ${path}`}

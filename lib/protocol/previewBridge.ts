@@ -34,13 +34,19 @@ export const PreviewRequestSchema = z.strictObject({
 });
 export type PreviewRequest = z.infer<typeof PreviewRequestSchema>;
 
-/** Host page → app over the bridge port. */
+/**
+ * Host page → app over the bridge port. NOTE: fixed codes, never free text: the previewed page is
+ * same-origin with its host page, so anything the host can send, a hostile page may forge, and
+ * the app shows only its own words for each code (SEC-3).
+ */
 export const HostToAppSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('hbcode.preview.hostReady') }),
   /** The host page could not get its service worker running. */
-  z.strictObject({ type: z.literal('hbcode.preview.hostFailed'), message: text(500) }),
+  z.strictObject({ type: z.literal('hbcode.preview.hostFailed'), code: z.enum(['worker_failed']) }),
   /** The inner frame left the preview origin; the host page put the last page back. */
-  z.strictObject({ type: z.literal('hbcode.preview.blocked'), reason: text(200) }),
+  z.strictObject({ type: z.literal('hbcode.preview.blocked'), code: z.enum(['left_origin']) }),
+  /** The answer to a ping: the host page's event loop is running (SEC-9). */
+  z.strictObject({ type: z.literal('hbcode.preview.pong'), sequence: z.number().check(z.int()) }),
   PreviewRequestSchema,
 ]);
 export type HostToApp = z.infer<typeof HostToAppSchema>;
@@ -49,6 +55,10 @@ export type HostToApp = z.infer<typeof HostToAppSchema>;
 export const AppToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('hbcode.preview.navigate'), path: PathSchema }),
   z.strictObject({ type: z.literal('hbcode.preview.reload') }),
+  /** Is the preview's event loop running? Unanswered pings mean a page stuck in a loop (SEC-9). */
+  z.strictObject({ type: z.literal('hbcode.preview.ping'), sequence: z.number().check(z.int()) }),
+  /** The app leaves the preview: blank the page, unregister the worker. */
+  z.strictObject({ type: z.literal('hbcode.preview.close') }),
 ]);
 export type AppToHost = z.infer<typeof AppToHostSchema>;
 
@@ -61,7 +71,8 @@ export const ResponsePartSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('body'), bytes: z.instanceof(ArrayBuffer) }),
   z.strictObject({ type: z.literal('end') }),
-  z.strictObject({ type: z.literal('fail'), message: text(500) }),
+  /** `read_failed`: the runtime could not read it; `closed`: the app left the preview (fixed codes, SEC-3). */
+  z.strictObject({ type: z.literal('fail'), code: z.enum(['read_failed', 'closed']) }),
 ]);
 export type ResponsePart = z.infer<typeof ResponsePartSchema>;
 

@@ -13,8 +13,12 @@ import {
 /** How long a request waits for the app to start answering before it fails. */
 const HEAD_TIMEOUT_MS = 30_000;
 
-/** PRV-3: on every answer, whatever the app said. */
-const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+/**
+ * PRV-3: on every answer, whatever the app said. SEC-9: every document of the preview origin
+ * asks for an origin-keyed agent cluster, as the host page does (see previewOriginServer.ts),
+ * so Chromium keeps the previewed pages out of the app's process.
+ */
+const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'origin-agent-cluster': '?1' };
 
 function plain(status: number, extra: Record<string, string> = {}): Response {
   return new Response(status === 204 ? null : status === 405 ? 'Method not allowed' : 'Not found', {
@@ -46,7 +50,7 @@ function bodyStream(inbox: PortInbox<ResponsePart>): ReadableStream<Uint8Array> 
           controller.close();
           inbox.close();
         } else {
-          controller.error(new Error(part?.type === 'fail' ? part.message : 'The app stopped answering.'));
+          controller.error(new Error(part?.type === 'fail' ? `The preview could not be read (${part.code}).` : 'The app stopped answering.'));
           inbox.close();
         }
       },

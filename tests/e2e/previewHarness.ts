@@ -5,14 +5,18 @@ import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { routeHash } from '../../lib/client/appRoute';
 import { waitUntil } from './appHarness';
 
-/** The frame of the previewed page whose URL path is `pathname`, on the preview origin. */
-export async function previewedFrame(page: Page, pathname: string, timeoutMs = 20_000): Promise<Frame> {
+/**
+ * The frame of the previewed page whose URL path is `pathname`, on the preview origin (of
+ * `previewId` when given: a preview stopped and started again has left its old frame behind).
+ */
+export async function previewedFrame(page: Page, pathname: string, timeoutMs = 20_000, previewId?: string): Promise<Frame> {
   let found: Frame | undefined;
+  const host = previewId ? new RegExp(`^p-${previewId}\\.`) : /^p-[0-9a-f]{32}\./;
   await waitUntil(
     () => {
       found = page.frames().find((frame) => {
         const url = new URL(frame.url() || 'about:blank');
-        return /^p-[0-9a-f]{32}\./.test(url.hostname) && url.pathname === pathname;
+        return host.test(url.hostname) && url.pathname === pathname;
       });
       return found !== undefined;
     },

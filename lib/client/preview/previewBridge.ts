@@ -11,6 +11,15 @@ import { decideHtmlMessage, type HtmlMessageAction } from './htmlMessages';
 import { navigationScript } from './navigationScript';
 import { answerPreviewRequest, PastEndError, ResourceMissingError } from './resourceResponder';
 import { readAppTheme } from './appTheme';
+import { PreviewHeartbeat } from './previewHeartbeat';
+import { RelayLimiter } from './relayLimiter';
+
+/**
+ * Why a preview stopped and must be started again (SEC-9, PRV-5): `stuck` its page stopped
+ * answering, `crashed` its process died (out of memory, say), `host_replaced` something else
+ * loaded in its frame, `worker_failed` its service worker would not start.
+ */
+export type PreviewHaltReason = 'stuck' | 'crashed' | 'host_replaced' | 'worker_failed';
 
 /** One read of `files.readHtmlPreviewResource`: a chunk, 404, or past the end with the size. */
 export type ReadPreviewResource = (path: string, offset: number) => Promise<{ status: 404 } | { status: 200; header: ChunkHeader; data: Uint8Array } | { status: 'past_end'; size: number }>;
@@ -24,7 +33,7 @@ export interface PreviewTarget {
 
 export interface PreviewBridgeEvents {
   onHostReady(): void;
-  onHostFailed(message: string): void;
+  onHalted(reason: PreviewHaltReason): void;
   /** The previewed page asked for something (PRV-6); already checked for frame and origin. */
   onAction(action: Exclude<HtmlMessageAction, { kind: 'ignore' }>): void;
 }
@@ -33,9 +42,19 @@ export interface PreviewBridgeEvents {
  * The app's side of one preview (PRV-5, PRV-6). It hands the host page (in `frame`, on the
  * preview origin) a MessagePort, answers every request the preview's service worker relays over
  * it from the runtime, and listens for `hbcode.html.*` messages from the previewed page only.
+ * SEC-9: it pings the host page and reports a stuck or crashed preview, answers a bounded number
+ * of requests at a time, and on `dispose` fails every request still open.
  */
 export class PreviewBridge {
   private port: MessagePort | null = null;
+  private connected = false;
+  private halted = false;
+  private readonly relays = new RelayLimiter();
+  private readonly heartbeat = new PreviewHeartbeat({
+    ping: (sequence) => this.sendToHost({ type: 'hbcode.preview.ping', sequence }),
+    pagesInFrame: () => this.frame.contentWindow?.length ?? 0,
+    onStopped: (reason) => this.halt(reason),
+  });
   private readonly onWindowMessage = (event: MessageEvent) => this.receiveHtmlMessage(event);
 
   constructor(
@@ -47,11 +66,16 @@ export class PreviewBridge {
     window.addEventListener('message', this.onWindowMessage);
   }
 
-  /** Call when the host frame has loaded: the port goes only to the preview origin. */
+  /**
+   * Call when the host frame has loaded: the port goes only to the preview origin, and only
+   * once. NOTE: a second load means the frame's document was replaced (a previewed page can
+   * navigate its host page to one of its own), and that document must not get the port.
+   */
   connect(): void {
     const host = this.frame.contentWindow;
-    if (!host) return;
-    this.port?.close();
+    if (!host || this.halted) return;
+    if (this.connected) return this.halt('host_replaced');
+    this.connected = true;
     const channel = new MessageChannel();
     this.port = channel.port1;
     channel.port1.onmessage = (event: MessageEvent) => this.receiveHostMessage(event);
@@ -66,10 +90,21 @@ export class PreviewBridge {
     this.sendToHost({ type: 'hbcode.preview.reload' });
   }
 
+  /** Leaves the preview: the host page blanks its page and unregisters its worker; open requests fail. */
   dispose(): void {
     window.removeEventListener('message', this.onWindowMessage);
+    this.heartbeat.stop();
+    this.relays.close();
+    this.sendToHost({ type: 'hbcode.preview.close' });
     this.port?.close();
     this.port = null;
+  }
+
+  private halt(reason: PreviewHaltReason): void {
+    if (this.halted) return;
+    this.halted = true;
+    this.dispose();
+    this.events.onHalted(reason);
   }
 
   private sendToHost(message: AppToHost): void {
@@ -82,25 +117,28 @@ export class PreviewBridge {
     const message: HostToApp = parsed.data;
     switch (message.type) {
       case 'hbcode.preview.hostReady':
+        this.heartbeat.start();
         return this.events.onHostReady();
       case 'hbcode.preview.hostFailed':
-        return this.events.onHostFailed(message.message);
+        return this.halt('worker_failed');
       case 'hbcode.preview.blocked':
         return;
+      case 'hbcode.preview.pong':
+        return this.heartbeat.answered(message.sequence);
       case 'hbcode.preview.request': {
         const port = event.ports[0];
         if (!port) return;
         const path = this.resourcePath(message.path);
-        if (path === null) {
-          port.postMessage({ type: 'head', status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-          port.postMessage({ type: 'end' });
-          port.close();
-          return;
-        }
-        void answerPreviewRequest(message, port, path, {
-          read: (resourcePath) => this.chunkReader(resourcePath),
+        if (path === null) return answerAtOnce(port, 404);
+        const source = {
+          read: (resourcePath: string) => this.chunkReader(resourcePath),
           decoration: () => ({ theme: readAppTheme(), navigationScript: navigationScript(location.origin) }),
-        });
+        };
+        const admitted = this.relays.admit(
+          () => answerPreviewRequest(message, port, path, source, this.relays.signal),
+          () => failAtOnce(port),
+        );
+        if (!admitted) answerAtOnce(port, 503);
       }
     }
   }
@@ -130,4 +168,15 @@ export class PreviewBridge {
     const action = decideHtmlMessage(parsed.data, this.target);
     if (action.kind !== 'ignore') this.events.onAction(action);
   }
+}
+
+function answerAtOnce(port: MessagePort, status: 404 | 503): void {
+  port.postMessage({ type: 'head', status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  port.postMessage({ type: 'end' });
+  port.close();
+}
+
+function failAtOnce(port: MessagePort): void {
+  port.postMessage({ type: 'fail', code: 'closed' });
+  port.close();
 }

@@ -1,8 +1,7 @@
 import { ResponseControlSchema, type PreviewRequest, type ResponsePart } from '../../protocol/previewBridge';
-import { concatBytes } from '../concatBytes';
 import { readVerifiedChunks, type ReadChunk, type VerifiedChunk } from '../verifiedChunks';
 import { parseRangeHeader, resolveRange } from './byteRange';
-import { decorateHtml, type HtmlDecoration } from './htmlDecoration';
+import { decoratedPieces, planDecoration, type HtmlDecoration } from './htmlDecoration';
 import { PortInbox } from './portInbox';
 
 /** The runtime said 404 for this path (PRV-2, PRV-3). */
@@ -66,10 +65,6 @@ async function streamBody(inbox: PortInbox<{ type: 'pull' | 'cancel' }>, pieces:
   }
 }
 
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
-
 /** The bytes of the chunks from `first` on, cut to end at `last` (inclusive). */
 async function* slicedChunks(first: VerifiedChunk, rest: AsyncGenerator<VerifiedChunk>, last: number): AsyncGenerator<Uint8Array> {
   for (let chunk: VerifiedChunk | undefined = first; chunk; chunk = (await rest.next()).value ?? undefined) {
@@ -78,12 +73,6 @@ async function* slicedChunks(first: VerifiedChunk, rest: AsyncGenerator<Verified
     yield chunk.data.subarray(0, Math.min(chunk.data.byteLength, last - offset + 1));
     if (offset + chunk.data.byteLength > last) return;
   }
-}
-
-async function collect(first: VerifiedChunk, rest: AsyncGenerator<VerifiedChunk>): Promise<Uint8Array> {
-  const parts = [first.data];
-  for await (const chunk of rest) parts.push(chunk.data);
-  return concatBytes(parts);
 }
 
 async function firstChunk(read: ReadChunk, start: number): Promise<{ first: VerifiedChunk; rest: AsyncGenerator<VerifiedChunk> }> {
@@ -95,24 +84,37 @@ async function firstChunk(read: ReadChunk, start: number): Promise<{ first: Veri
 
 /**
  * Answers one request of a previewed page over its port (PRV-3, PRV-4, PRV-5): bytes come from
- * the runtime in verified chunks (FILE-2). HTML is decorated and answered whole; anything else
- * streams one chunk per pull of the worker, and a `Range` request starts reading at its first
- * byte instead of loading the file from the start (a video that seeks).
+ * the runtime in verified chunks (FILE-2), one chunk per pull of the worker, never a whole file
+ * (SEC-9). HTML is answered whole (any range), decorated on the way; a `Range` request of
+ * anything else starts reading at its first byte instead of loading the file from the start (a
+ * video that seeks). When `signal` aborts (the preview closed), the worker is told and the port
+ * closed at once.
  */
-export async function answerPreviewRequest(request: PreviewRequest, port: MessagePort, path: string, source: ResourceSource): Promise<void> {
+export async function answerPreviewRequest(request: PreviewRequest, port: MessagePort, path: string, source: ResourceSource, signal?: AbortSignal): Promise<void> {
   const inbox = new PortInbox(port, ResponseControlSchema);
   const read = source.read(path);
+  const stop = () => {
+    send(port, { type: 'fail', code: 'closed' });
+    inbox.close();
+  };
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     const range = parseRangeHeader(request.range);
     const start = range?.kind === 'from' ? range.start : 0;
     let { first, rest } = await firstChunk(read, start);
     const { size, mimeType } = first.header;
     if (HTML_TYPES.has(mimeType)) {
-      if (start !== 0) ({ first, rest } = await firstChunk(read, 0));
-      const decorated = decorateHtml(await collect(first, rest), source.decoration());
-      head(port, 200, { 'content-type': `${mimeType}${decorated.utf8 ? '; charset=utf-8' : ''}`, 'content-length': String(decorated.bytes.byteLength) });
-      if (request.method === 'HEAD') return send(port, { type: 'end' });
-      return await streamBody(inbox, once(decorated.bytes));
+      if (start !== 0) {
+        await rest.return(undefined);
+        ({ first, rest } = await firstChunk(read, 0));
+      }
+      const plan = planDecoration(first.data, size, source.decoration());
+      head(port, 200, { 'content-type': `${mimeType}${plan.utf8 ? '; charset=utf-8' : ''}`, 'content-length': String(plan.size) });
+      if (request.method === 'HEAD') {
+        await rest.return(undefined);
+        return send(port, { type: 'end' });
+      }
+      return await streamBody(inbox, decoratedPieces(plan, slicedChunks(first, rest, size - 1)));
     }
     const span = range ? resolveRange(range, size) : { start: 0, end: size - 1 };
     if (!span) {
@@ -140,10 +142,12 @@ export async function answerPreviewRequest(request: PreviewRequest, port: Messag
     } else if (error instanceof PastEndError) {
       head(port, 416, { 'content-type': 'text/plain; charset=utf-8', 'content-range': `bytes */${error.size}` });
       send(port, { type: 'end' });
-    } else {
-      send(port, { type: 'fail', message: error instanceof Error ? error.message.slice(0, 500) : 'The preview could not be read.' });
+    } else if (!signal?.aborted) {
+      // NOTE: a fixed code, never the error's text: the worker's side is reachable by the page.
+      send(port, { type: 'fail', code: 'read_failed' });
     }
   } finally {
+    signal?.removeEventListener('abort', stop);
     inbox.close();
   }
 }

@@ -104,4 +104,43 @@ describe('PRV-3 PRV-4 the app answers a previewed page request from verified chu
     expect(answer.body.toString('utf8')).toBe('<html><head><style id="hb-theme">:root{--hb-bg:#fff}</style></head><body>é</body></html><script>NAV()</script>');
     expect(answer.headers['content-length']).toBe(String(answer.body.length));
   });
+
+  it('SEC-9 PRV-4 HTML is streamed, never held whole: the head goes out after the first chunk, each piece after a pull', async () => {
+    const reads: number[] = [];
+    const body = 'y'.repeat(200 * CHUNK);
+    const big = { '/big.html': { bytes: new TextEncoder().encode(`<html><head></head><body>${body}</body></html>`), mimeType: 'text/html' } };
+    const channel = new MessageChannel();
+    const parts: ResponsePart[] = [];
+    channel.port1.onmessage = (event: MessageEvent) => parts.push(ResponsePartSchema.parse(event.data));
+    void answerPreviewRequest({ type: 'hbcode.preview.request', method: 'GET', path: '/big.html', range: null }, channel.port2, '/big.html', source(big, reads));
+    await waitFor(() => parts.length > 0);
+    expect(parts[0]).toMatchObject({ type: 'head', status: 200 });
+    // The first chunk and what is read ahead (two in flight), not the 200 chunks of the file.
+    expect(reads.length).toBeLessThanOrEqual(3);
+    channel.port1.postMessage({ type: 'cancel' });
+    channel.port1.close();
+    // And the whole answer is right when pulled to the end.
+    const answer = await request(source(big, []), '/big.html');
+    expect(answer.body.toString('utf8')).toBe(`<html><head><style id="hb-theme">:root{--hb-bg:#fff}</style></head><body>${body}</body></html><script>NAV()</script>`);
+    expect(answer.headers['content-length']).toBe(String(answer.body.length));
+  });
+
+  it('SEC-9 an answer still open when the preview closes fails at once with a fixed code', async () => {
+    const channel = new MessageChannel();
+    const parts: ResponsePart[] = [];
+    channel.port1.onmessage = (event: MessageEvent) => parts.push(ResponsePartSchema.parse(event.data));
+    const closing = new AbortController();
+    const done = answerPreviewRequest({ type: 'hbcode.preview.request', method: 'GET', path: '/v.webm', range: null }, channel.port2, '/v.webm', source(files, []), closing.signal);
+    await waitFor(() => parts.length > 0);
+    closing.abort();
+    await done;
+    await waitFor(() => parts.some((part) => part.type === 'fail'));
+    expect(parts.at(-1)).toEqual({ type: 'fail', code: 'closed' });
+    channel.port1.close();
+  });
 });
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!check()) throw new Error('the condition never held');
+}
