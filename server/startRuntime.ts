@@ -34,7 +34,7 @@ export interface RunningRuntime {
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
 export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
   const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
-  const runtime = Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, allowExternalFiles: options.allowExternalFiles, log });
+  const runtime = await Runtime.open({ dataDir: options.dataDir, projectDirs: options.projectDirs, envToken: options.envToken, allowExternalFiles: options.allowExternalFiles, log });
   const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
   let ready = false;

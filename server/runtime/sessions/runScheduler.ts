@@ -3,7 +3,8 @@ import type { Agent } from '../agents/agent';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
 import type { ChatSendLedger } from '../outbox/chatSend';
-import { INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
+import type { RecordedProcessGroup } from '../process/processGroupLedger';
+import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
 import { RowThrottle } from './rowThrottle';
 import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
 
@@ -64,12 +65,17 @@ export class RunScheduler {
     return queue;
   }
 
-  /** Start-up: runs that were running when the runtime died failed; accepted ones are delivered now. */
-  recoverAfterRestart(): void {
+  /**
+   * Start-up: runs that were running when the runtime died failed, saying whether their processes
+   * had to be stopped (`stoppedGroups`, SES-5); accepted ones are delivered now.
+   */
+  recoverAfterRestart(stoppedGroups: readonly RecordedProcessGroup[]): void {
     const { sessions, outputs } = this.deps;
+    const stopped = new Set(stoppedGroups.map((group) => `${group.runId}\u0000${group.commandId}`));
     for (const command of sessions.runningCommands()) {
       outputs.closeWithoutAggregate(command);
-      sessions.endCommand(command.runId, command.commandId, 'failed', null, INTERRUPTED_MESSAGE);
+      const message = stopped.has(`${command.runId}\u0000${command.commandId}`) ? INTERRUPTED_AND_STOPPED_MESSAGE : INTERRUPTED_MESSAGE;
+      sessions.endCommand(command.runId, command.commandId, 'failed', null, message);
     }
     for (const run of sessions.runsInState('running')) sessions.setRunState(run.id, 'failed');
     for (const runId of this.deps.outbox.undelivered()) {
