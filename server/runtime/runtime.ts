@@ -80,10 +80,10 @@ export class Runtime {
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
     this.outbox = new ChatSendLedger(db, this.sessions);
     this.approvals = new ApprovalRequests((approval) => this.emit({ type: 'approval.changed', sessionId: approval.sessionId, approval }));
-    this.claude = new ClaudeAgent(db);
+    this.claude = new ClaudeAgent(db, process.env, processes);
     this.agents = new Map<AgentKind, Agent>([
       ['shell', new ShellAgent(processes)],
-      ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log)],
+      ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes)],
       ['claude', this.claude],
     ]);
     this.projects = this.sessions.ensureProjects(options.projectDirs);

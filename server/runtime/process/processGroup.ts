@@ -87,14 +87,19 @@ export class ProcessGroup {
     sendToGroup(pgid, signal);
   }
 
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once nothing of the group is alive. Idempotent. */
-  stop(graceMs: number): Promise<void> {
-    this.stopping ??= this.stopWithGrace(graceMs);
+  /**
+   * SIGTERM, then SIGKILL to the whole group after `graceMs`; resolves once nothing of the group
+   * is alive. Idempotent. `terminate: 'leader'` sends the SIGTERM to the leader alone, for a
+   * leader that stops its own children gracefully (the Claude host aborting its SDK query).
+   */
+  stop(graceMs: number, options: { terminate?: 'group' | 'leader' } = {}): Promise<void> {
+    this.stopping ??= this.stopWithGrace(graceMs, options.terminate ?? 'group');
     return this.stopping;
   }
 
-  private async stopWithGrace(graceMs: number): Promise<void> {
-    this.signal('SIGTERM');
+  private async stopWithGrace(graceMs: number, terminate: 'group' | 'leader'): Promise<void> {
+    if (terminate === 'group') this.signal('SIGTERM');
+    else if (!this.leaderExited) this.child.kill('SIGTERM');
     if (!(await waitUntilGone(() => this.isAlive(), graceMs))) {
       this.signal('SIGKILL');
       await waitUntilGone(() => this.isAlive(), KILLED_WAIT_MS);
