@@ -3,6 +3,7 @@ import { HeadTailAggregate } from '../output/aggregate';
 import { childEnvironment } from '../process/childEnvironment';
 import { ProcessGroup } from '../process/processGroup';
 import type { ProcessGroupLedger } from '../process/processGroupLedger';
+import { childStarts } from '../process/startQueue';
 import type { Agent, AgentRunContext, CommandResult } from './agent';
 
 /** After SIGTERM, a command's process group gets this long before SIGKILL. */
@@ -30,6 +31,9 @@ function signalExitCode(signal: NodeJS.Signals | null): number | null {
 export class ShellAgent implements Agent {
   readonly kind = 'shell' as const;
 
+  /** Built once: copying process.env costs more than a short command's whole bookkeeping. */
+  private readonly env = childEnvironment();
+
   constructor(private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>) {}
 
   available(): boolean {
@@ -39,31 +43,44 @@ export class ShellAgent implements Agent {
   async run(context: AgentRunContext): Promise<void> {
     const commandId = '1';
     const handle = context.startCommand(commandId, context.text);
-    const result = await this.execute(context, commandId, handle.output.bind(handle), () => handle.whenDrained());
+    const { file, args } = shellCommand(context.text);
+    let group: ProcessGroup;
+    try {
+      // The row exists already; the fork waits for its turn (PERF-8).
+      group = await childStarts.run(
+        () =>
+          ProcessGroup.spawn(file, args, {
+            cwd: context.cwd,
+            env: this.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            tracker: this.processes?.trackerFor({ purpose: 'command', runId: context.runId, commandId }),
+          }),
+        context.signal,
+      );
+    } catch (error) {
+      const result: CommandResult = context.signal.aborted
+        ? { status: 'cancelled', exitCode: null, aggregate: Buffer.alloc(0) }
+        : { status: 'failed', exitCode: null, error: `The command could not be started: ${(error as Error).message}`, aggregate: Buffer.alloc(0) };
+      await handle.complete(result);
+      return;
+    }
+    const result = await this.execute(context, group, handle.output.bind(handle), () => handle.whenDrained());
     await handle.complete(result);
   }
 
   private execute(
     context: AgentRunContext,
-    commandId: string,
+    group: ProcessGroup,
     output: (delta: Buffer) => boolean,
     whenDrained: () => Promise<void>,
   ): Promise<CommandResult> {
     return new Promise((resolve) => {
       const aggregate = new HeadTailAggregate();
-      const { file, args } = shellCommand(context.text);
       let cancelled = context.signal.aborted;
       let settled = false;
       let drainTimer: NodeJS.Timeout | undefined;
       // Set once the group is being stopped: the command ends only when all of its group is gone.
       let stopped: Promise<void> | null = null;
-
-      const group = ProcessGroup.spawn(file, args, {
-        cwd: context.cwd,
-        env: childEnvironment(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        tracker: this.processes?.trackerFor({ purpose: 'command', runId: context.runId, commandId }),
-      });
       const child = group.child;
       const streams = [child.stdout!, child.stderr!];
 
