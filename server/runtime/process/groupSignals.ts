@@ -9,10 +9,14 @@ const SCAN_REUSE_MS = 20;
 
 let lastScan: { at: number; groups: Map<number, ProcStat[]> } | null = null;
 
-/** The live processes by group, from a pass over /proc at most SCAN_REUSE_MS old. */
-export function recentProcessGroups(): Map<number, ProcStat[]> {
+/**
+ * The live processes by group, from a pass over /proc at most SCAN_REUSE_MS old and begun no
+ * earlier than `notBefore`. A group whose leader has exited can only lose members, so a pass
+ * begun after that exit that finds none proves the group gone; an older pass proves nothing.
+ */
+export function recentProcessGroups(notBefore = 0): Map<number, ProcStat[]> {
   const at = performance.now();
-  if (!lastScan || at - lastScan.at > SCAN_REUSE_MS) lastScan = { at, groups: scanLiveProcessGroups() };
+  if (!lastScan || at - lastScan.at > SCAN_REUSE_MS || lastScan.at < notBefore) lastScan = { at, groups: scanLiveProcessGroups() };
   return lastScan.groups;
 }
 

@@ -32,6 +32,7 @@ export class ProcessGroup {
   readonly identity: ProcessGroupIdentity | null;
   private stopping: Promise<void> | null = null;
   private tracked: boolean;
+  private leaderExitedAt = 0;
 
   private constructor(
     readonly child: ChildProcess,
@@ -44,6 +45,7 @@ export class ProcessGroup {
     this.identity = pid !== undefined && stat && bootId ? { pgid: pid, startTicks: stat.startTicks, bootId } : null;
     this.tracked = this.identity !== null && tracker !== undefined;
     if (this.identity && tracker) tracker.record(this.identity);
+    child.once('exit', () => (this.leaderExitedAt = performance.now()));
   }
 
   static spawn(file: string, args: readonly string[], options: SpawnGroupOptions): ProcessGroup {
@@ -70,7 +72,7 @@ export class ProcessGroup {
     if (process.platform === 'win32') return false;
     if (!sendToGroup(pgid, 0)) return false;
     if (!hasProcFs || !this.identity) return true;
-    return liveMembersOf(recentProcessGroups(), pgid, this.identity.startTicks).length > 0;
+    return liveMembersOf(recentProcessGroups(this.leaderExitedAt), pgid, this.identity.startTicks).length > 0;
   }
 
   /** Signals every process of the group, never a group that merely reuses its number. */

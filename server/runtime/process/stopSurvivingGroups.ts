@@ -33,10 +33,11 @@ export async function stopSurvivingGroups(ledger: ProcessGroupLedger, graceMs: n
   const bootId = currentBootId();
   const groups = scanLiveProcessGroups();
   const survivors = recorded.filter((group) => stillRunning(group, bootId, groups));
-  const anyAlive = () => survivors.some((group) => stillRunning(group, bootId, recentProcessGroups()));
   for (const group of survivors) sendToGroup(group.pgid, 'SIGTERM');
+  const signalledAt = performance.now();
+  const anyAlive = () => survivors.some((group) => stillRunning(group, bootId, recentProcessGroups(signalledAt)));
   if (survivors.length > 0 && !(await waitUntilGone(anyAlive, graceMs))) {
-    for (const group of survivors) if (stillRunning(group, bootId, recentProcessGroups())) sendToGroup(group.pgid, 'SIGKILL');
+    for (const group of survivors) if (stillRunning(group, bootId, recentProcessGroups(signalledAt))) sendToGroup(group.pgid, 'SIGKILL');
     await waitUntilGone(anyAlive, KILLED_WAIT_MS);
   }
   for (const group of recorded) ledger.forget(group);
