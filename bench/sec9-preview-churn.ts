@@ -36,8 +36,7 @@ export const sec9PreviewChurn: Benchmark = {
         offset = answer.status === 200 ? (answer.nextOffset ?? null) : null;
       }
     };
-    app.onNotification((method) => {
-      if (method !== 'preview.changed') return;
+    app.onNotification('preview.changed', () => {
       refreshes += 1;
       void readPage().catch(() => undefined);
     });

@@ -8,6 +8,7 @@ import type { Origins } from './http/hostRouting';
 import { PREVIEW_ID_PLACEHOLDER, previewFrameSource, type PreviewOrigins } from './http/previewOrigins';
 import { pairingUrl } from './rpc/methodHandlers';
 import { createRpcSocketServer } from './rpc/socketServer';
+import { startEventLoopDelayLog } from './eventLoopDelayLog';
 import type { Logger } from './runtime/log';
 import { REPO_ROOT } from './runtime/paths';
 import { Runtime } from './runtime/runtime';
@@ -32,7 +33,8 @@ export interface RunningRuntime {
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
 export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
-  const runtime = Runtime.open({
+  const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
+  const runtime = await Runtime.open({
     dataDir: options.dataDir,
     projectDirs: options.projectDirs,
     envToken: options.envToken,
@@ -74,6 +76,7 @@ export async function startRuntime(options: CliOptions, log: Logger): Promise<Ru
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await runtime.close();
+        stopEventLoopLog();
       })();
       return stopping;
     },

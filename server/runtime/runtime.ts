@@ -8,7 +8,7 @@ import type { Agent } from './agents/agent';
 import { ApprovalRequests } from './agents/approvals';
 import { ClaudeAgent } from './agents/claude/claudeAgent';
 import { CodexAgent } from './agents/codex/codexAgent';
-import { ShellAgent } from './agents/shellAgent';
+import { COMMAND_KILL_GRACE_MS, ShellAgent } from './agents/shellAgent';
 import { conflict, invalidParams, notFound, unavailable } from './errors';
 import { ProjectFiles } from './files/projectFiles';
 import type { Logger } from './log';
@@ -17,6 +17,8 @@ import { sweepOutputFolder, type SweepReport } from './output/startupSweep';
 import { Previews } from './preview/previews';
 import { ChatSendLedger, type ChatSendAnswer } from './outbox/chatSend';
 import { MIGRATIONS_DIR } from './paths';
+import { ProcessGroupLedger } from './process/processGroupLedger';
+import { stopSurvivingGroups, type SurvivorReport } from './process/stopSurvivingGroups';
 import { deleteSessionWithReferences } from './sessions/deleteSession';
 import { RunScheduler } from './sessions/runScheduler';
 import { SessionStore } from './sessions/sessionStore';
@@ -74,16 +76,18 @@ export class Runtime {
     readonly db: Db,
     private readonly releaseLock: () => void,
     private readonly options: RuntimeOptions,
+    processes: ProcessGroupLedger,
+    survivors: SurvivorReport,
   ) {
     this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
     this.sessions = new SessionStore(db);
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
     this.outbox = new ChatSendLedger(db, this.sessions);
     this.approvals = new ApprovalRequests((approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
-    this.claude = new ClaudeAgent(db);
+    this.claude = new ClaudeAgent(db, process.env, processes);
     this.agents = new Map<AgentKind, Agent>([
-      ['shell', new ShellAgent()],
-      ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log)],
+      ['shell', new ShellAgent(processes)],
+      ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes)],
       ['claude', this.claude],
     ]);
     this.projects = this.sessions.ensureProjects(options.projectDirs);
@@ -104,18 +108,23 @@ export class Runtime {
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
-    this.scheduler.recoverAfterRestart();
+    this.scheduler.recoverAfterRestart(survivors.stopped);
     this.purgeTimer = setInterval(() => this.outbox.purgeExpired(), LEDGER_PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
   }
 
-  static open(options: RuntimeOptions): Runtime {
+  static async open(options: RuntimeOptions): Promise<Runtime> {
     makeOwnerOnlyFolder(options.dataDir);
     const releaseLock = acquireDataLock(options.dataDir);
+    let db: Db | undefined;
     try {
-      const db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
-      return new Runtime(db, releaseLock, options);
+      db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
+      const processes = new ProcessGroupLedger(db);
+      // SES-5: what a runtime killed by SIGKILL left running is stopped before its rows are marked.
+      const survivors = await stopSurvivingGroups(processes, COMMAND_KILL_GRACE_MS, options.log);
+      return new Runtime(db, releaseLock, options, processes, survivors);
     } catch (error) {
+      db?.close();
       releaseLock();
       throw error;
     }

@@ -1,24 +1,19 @@
-import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { HeadTailAggregate } from '../output/aggregate';
+import { childEnvironment } from '../process/childEnvironment';
+import { ProcessGroup } from '../process/processGroup';
+import type { ProcessGroupLedger } from '../process/processGroupLedger';
+import { childStarts } from '../process/startQueue';
 import type { Agent, AgentRunContext, CommandResult } from './agent';
 
 /** After SIGTERM, a command's process group gets this long before SIGKILL. */
-const KILL_GRACE_MS = 2000;
+export const COMMAND_KILL_GRACE_MS = 2000;
 /** After the shell exits, background children may hold its pipes; stop reading after this. */
 const PIPE_DRAIN_GRACE_MS = 1000;
-/** Variables the runtime holds for itself and never hands to a command (SEC-4). */
-const PRIVATE_ENV = ['HBCODE_TOKEN'];
 
 function shellCommand(text: string): { file: string; args: string[] } {
   if (process.platform === 'win32') return { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', text] };
   return { file: process.env.SHELL || '/bin/sh', args: ['-c', text] };
-}
-
-function commandEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of PRIVATE_ENV) delete env[name];
-  return env;
 }
 
 function signalExitCode(signal: NodeJS.Signals | null): number | null {
@@ -36,53 +31,64 @@ function signalExitCode(signal: NodeJS.Signals | null): number | null {
 export class ShellAgent implements Agent {
   readonly kind = 'shell' as const;
 
+  /** Built once: copying process.env costs more than a short command's whole bookkeeping. */
+  private readonly env = childEnvironment();
+
+  constructor(private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>) {}
+
   available(): boolean {
     return true;
   }
 
   async run(context: AgentRunContext): Promise<void> {
-    const handle = context.startCommand('1', context.text);
-    const result = await this.execute(context, handle.output.bind(handle), () => handle.whenDrained());
+    const commandId = '1';
+    const handle = context.startCommand(commandId, context.text);
+    const { file, args } = shellCommand(context.text);
+    let group: ProcessGroup;
+    try {
+      // The row exists already; the fork waits for its turn (PERF-8).
+      group = await childStarts.run(
+        () =>
+          ProcessGroup.spawn(file, args, {
+            cwd: context.cwd,
+            env: this.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            tracker: this.processes?.trackerFor({ purpose: 'command', runId: context.runId, commandId }),
+          }),
+        context.signal,
+      );
+    } catch (error) {
+      const result: CommandResult = context.signal.aborted
+        ? { status: 'cancelled', exitCode: null, aggregate: Buffer.alloc(0) }
+        : { status: 'failed', exitCode: null, error: `The command could not be started: ${(error as Error).message}`, aggregate: Buffer.alloc(0) };
+      await handle.complete(result);
+      return;
+    }
+    const result = await this.execute(context, group, handle.output.bind(handle), () => handle.whenDrained());
     await handle.complete(result);
   }
 
   private execute(
     context: AgentRunContext,
+    group: ProcessGroup,
     output: (delta: Buffer) => boolean,
     whenDrained: () => Promise<void>,
   ): Promise<CommandResult> {
     return new Promise((resolve) => {
       const aggregate = new HeadTailAggregate();
-      const { file, args } = shellCommand(context.text);
       let cancelled = context.signal.aborted;
       let settled = false;
-      let killTimer: NodeJS.Timeout | undefined;
       let drainTimer: NodeJS.Timeout | undefined;
+      // Set once the group is being stopped: the command ends only when all of its group is gone.
+      let stopped: Promise<void> | null = null;
+      const child = group.child;
+      const streams = [child.stdout!, child.stderr!];
 
-      const child = spawn(file, args, {
-        cwd: context.cwd,
-        env: commandEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-      });
-      const streams = [child.stdout, child.stderr];
-
-      const killGroup = (signal: NodeJS.Signals) => {
-        if (child.pid === undefined) return;
-        try {
-          if (process.platform === 'win32') child.kill(signal);
-          else process.kill(-child.pid, signal);
-        } catch {
-          // Already gone.
-        }
-      };
-
+      // SES-5: SIGTERM to the whole group, SIGKILL to the whole group when the grace ends even if
+      // the shell exited at once (a background job may ignore SIGTERM).
       const onAbort = () => {
         cancelled = true;
-        killGroup('SIGTERM');
-        killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
-        killTimer.unref();
+        stopped = group.stop(COMMAND_KILL_GRACE_MS);
       };
       if (cancelled) queueMicrotask(onAbort);
       else context.signal.addEventListener('abort', onAbort, { once: true });
@@ -119,14 +125,19 @@ export class ShellAgent implements Agent {
       const finish = (result: Omit<CommandResult, 'aggregate'>) => {
         if (settled) return;
         settled = true;
-        clearTimeout(killTimer);
         clearTimeout(drainTimer);
         context.signal.removeEventListener('abort', onAbort);
         for (const s of streams) {
           s.off('data', onData);
           s.destroy();
         }
-        resolve({ ...result, aggregate: aggregate.toBuffer() });
+        const settle = () => resolve({ ...result, aggregate: aggregate.toBuffer() });
+        if (stopped) void stopped.then(settle);
+        else {
+          // Ended by itself: what it left in the background is the user's, as in a terminal.
+          group.release();
+          settle();
+        }
       };
 
       child.once('error', (error) => {

@@ -44,24 +44,29 @@ export function parseAggregate(bytes: Buffer): ParsedAggregate {
   return { form: 'plain', bytes };
 }
 
+/** The head starts this small and doubles as output arrives (never past its half of the cap). */
+const FIRST_HEAD_BYTES = 1024;
+
 /**
  * The shell agent's own bounded aggregate, shaped like Codex unified exec's: the whole output
  * while it fits in 1 MiB, else a 512 KiB head, the marker and a 512 KiB tail. Memory stays
- * bounded whatever the command prints.
+ * bounded whatever the command prints, and grows only as output arrives: a 9-byte `echo` costs
+ * a kilobyte, not a zero-filled mebibyte (thousands of short commands at once pay for that).
  */
 export class HeadTailAggregate {
   private readonly half: number;
-  private readonly head: Buffer;
+  private readonly tailSize: number;
+  private head: Buffer = Buffer.alloc(0);
   private headLength = 0;
-  private readonly tail: Buffer;
+  /** The tail ring exists only once the head is full. */
+  private tail: Buffer = Buffer.alloc(0);
   private tailStart = 0;
   private tailLength = 0;
   private total = 0;
 
   constructor(capBytes = AGGREGATE_CAP_BYTES) {
     this.half = Math.floor(capBytes / 2);
-    this.head = Buffer.alloc(this.half);
-    this.tail = Buffer.alloc(capBytes - this.half);
+    this.tailSize = capBytes - this.half;
   }
 
   get totalBytes(): number {
@@ -73,6 +78,7 @@ export class HeadTailAggregate {
     let rest = chunk;
     if (this.headLength < this.half) {
       const take = Math.min(this.half - this.headLength, rest.length);
+      this.reserveHead(this.headLength + take);
       this.head.set(rest.subarray(0, take), this.headLength);
       this.headLength += take;
       rest = rest.subarray(take);
@@ -80,7 +86,19 @@ export class HeadTailAggregate {
     if (rest.length > 0) this.pushTail(rest);
   }
 
+  private reserveHead(length: number): void {
+    if (length <= this.head.length) return;
+    let size = Math.max(FIRST_HEAD_BYTES, this.head.length * 2);
+    while (size < length) size *= 2;
+    // allocUnsafe: every byte read back was written first (headLength bounds it).
+    const grown = Buffer.allocUnsafe(Math.min(size, this.half));
+    this.head.copy(grown, 0, 0, this.headLength);
+    this.head = grown;
+  }
+
   private pushTail(chunk: Uint8Array): void {
+    // allocUnsafe: only the tailLength bytes from tailStart are ever read, all written first.
+    if (this.tail.length === 0) this.tail = Buffer.allocUnsafe(this.tailSize);
     const size = this.tail.length;
     const bytes = chunk.length > size ? chunk.subarray(chunk.length - size) : chunk;
     let writeAt = (this.tailStart + this.tailLength) % size;

@@ -6,6 +6,8 @@ import type { RowThrottle } from './rowThrottle';
 
 export const SHUTDOWN_MESSAGE = 'Stopped because the runtime shut down.';
 export const INTERRUPTED_MESSAGE = 'The runtime stopped while this command was running.';
+/** SES-5: the command's process group outlived the runtime and was stopped by the next one. */
+export const INTERRUPTED_AND_STOPPED_MESSAGE = 'The runtime stopped while this command was running; its processes were stopped when the runtime started again.';
 
 export const commandRowKey = (sessionId: string, runId: string, commandId: string) => `${sessionId}\u0000${runId}\u0000${commandId}`;
 

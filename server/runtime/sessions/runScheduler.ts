@@ -3,7 +3,9 @@ import type { Agent } from '../agents/agent';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
 import type { ChatSendLedger } from '../outbox/chatSend';
-import { INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
+import type { RecordedProcessGroup } from '../process/processGroupLedger';
+import { StartQueue } from '../process/startQueue';
+import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
 import { RowThrottle } from './rowThrottle';
 import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
 
@@ -38,6 +40,12 @@ export interface RunSchedulerDeps {
 export class RunScheduler {
   private readonly queues = new Map<string, SessionQueue>();
   private readonly rows: RowThrottle;
+  /**
+   * Runs start one per event-loop turn (PERF-8): starting one writes its rows and creates its
+   * output file, and 200 sessions sent a message at once would otherwise do all of that in one
+   * stretch while every other call waits.
+   */
+  private readonly runStarts = new StartQueue();
   private stopping = false;
 
   constructor(private readonly deps: RunSchedulerDeps) {
@@ -64,12 +72,17 @@ export class RunScheduler {
     return queue;
   }
 
-  /** Start-up: runs that were running when the runtime died failed; accepted ones are delivered now. */
-  recoverAfterRestart(): void {
+  /**
+   * Start-up: runs that were running when the runtime died failed, saying whether their processes
+   * had to be stopped (`stoppedGroups`, SES-5); accepted ones are delivered now.
+   */
+  recoverAfterRestart(stoppedGroups: readonly RecordedProcessGroup[]): void {
     const { sessions, outputs } = this.deps;
+    const stopped = new Set(stoppedGroups.map((group) => `${group.runId}\u0000${group.commandId}`));
     for (const command of sessions.runningCommands()) {
       outputs.closeWithoutAggregate(command);
-      sessions.endCommand(command.runId, command.commandId, 'failed', null, INTERRUPTED_MESSAGE);
+      const message = stopped.has(`${command.runId}\u0000${command.commandId}`) ? INTERRUPTED_AND_STOPPED_MESSAGE : INTERRUPTED_MESSAGE;
+      sessions.endCommand(command.runId, command.commandId, 'failed', null, message);
     }
     for (const run of sessions.runsInState('running')) sessions.setRunState(run.id, 'failed');
     for (const runId of this.deps.outbox.undelivered()) {
@@ -95,7 +108,10 @@ export class RunScheduler {
     const abort = new AbortController();
     const active: ActiveRun = { runId, abort, done: Promise.resolve() };
     queue.active = active;
-    active.done = this.execute(runId, abort.signal)
+    active.done = this.runStarts
+      .run(() => true, abort.signal)
+      .catch(() => false)
+      .then((turn) => (turn ? this.execute(runId, abort.signal) : this.dropUnstarted(runId, abort.signal.reason)))
       .catch((error: unknown) => {
         this.deps.log.error('run failed', { runId, reason: error instanceof Error ? error.message : String(error) });
       })
@@ -103,6 +119,16 @@ export class RunScheduler {
         if (queue.active === active) queue.active = null;
         this.startNext(sessionId);
       });
+  }
+
+  /** A run aborted while it waited for its turn never started: cancel records it; shutdown leaves it queued. */
+  private dropUnstarted(runId: string, reason: unknown): void {
+    if (reason !== ('cancel' satisfies AbortReason) || !this.deps.sessions.run(runId)) return;
+    this.deps.sessions.db.transaction(() => {
+      this.deps.sessions.setRunState(runId, 'cancelled');
+      this.deps.outbox.delivered(runId);
+    })();
+    this.publishMessage(runId);
   }
 
   private async execute(runId: string, signal: AbortSignal): Promise<void> {

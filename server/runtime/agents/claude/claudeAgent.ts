@@ -1,5 +1,6 @@
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../../lib/protocol/version';
 import { notFound, unavailable } from '../../errors';
+import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { Db } from '../../store/database';
 import type { Agent, AgentOutputSlice, AgentRunContext, OutputPointer } from '../agent';
 import { locateClaude, type ClaudeProgram } from '../agentLocator';
@@ -19,7 +20,11 @@ export class ClaudeAgent implements Agent {
   readonly store: ClaudeStore;
   private readonly program: ClaudeProgram | null;
 
-  constructor(db: Db, env: NodeJS.ProcessEnv = process.env) {
+  constructor(
+    db: Db,
+    env: NodeJS.ProcessEnv = process.env,
+    private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
+  ) {
     this.store = new ClaudeStore(db);
     this.program = locateClaude(env);
   }
@@ -61,6 +66,7 @@ export class ClaudeAgent implements Agent {
         }
       },
       context.signal,
+      this.processes?.trackerFor({ purpose: 'claude host' }),
     );
     if (context.signal.aborted) return;
     const outcome = done as Extract<HostEvent, { type: 'done' }> | null;
@@ -85,6 +91,8 @@ export class ClaudeAgent implements Agent {
       (event) => {
         if (event.type === 'output' || event.type === 'missing' || event.type === 'done') answer = event;
       },
+      undefined,
+      this.processes?.trackerFor({ purpose: 'claude host' }),
     );
     const event = answer as HostEvent | null;
     if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };

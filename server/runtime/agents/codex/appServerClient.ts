@@ -1,11 +1,16 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { unavailable } from '../../errors';
 import type { Logger } from '../../log';
+import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
 import { IncomingSchema } from './codexProtocol';
 
 type RequestId = number | string;
+
+/** After SIGTERM Codex gets this long to stop its own children before its group gets SIGKILL. */
+const CODEX_STOP_GRACE_MS = 3000;
 
 export interface AppServerHandlers {
   notification(method: string, params: unknown): void;
@@ -20,7 +25,8 @@ export interface AppServerHandlers {
  * schema. The child gets its profile home as CODEX_HOME and nothing of ours.
  */
 export class AppServerClient {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly group: ProcessGroup;
+  private readonly child: ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable };
   private nextId = 1;
   private readonly pending = new Map<RequestId, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private closed: string | null = null;
@@ -30,14 +36,20 @@ export class AppServerClient {
     env: NodeJS.ProcessEnv,
     private readonly handlers: AppServerHandlers,
     private readonly log: Logger,
+    tracker?: ProcessGroupTracker,
   ) {
-    this.child = spawn(program.file, [...program.args, 'app-server'], { env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    // Its own process group (SES-5): stopping Codex stops whatever it left in that group too.
+    this.group = ProcessGroup.spawn(program.file, [...program.args, 'app-server'], { env, stdio: ['pipe', 'pipe', 'pipe'], tracker });
+    this.child = this.group.child as typeof this.child;
     readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(line));
     // Codex logs to stderr; keep only a short note of it (it may echo command text, never tokens of ours).
     this.child.stderr.on('data', () => undefined);
     this.child.stdin.on('error', () => undefined);
     this.child.once('error', (error) => this.fail(`Codex could not be started: ${error.message}`));
-    this.child.once('exit', (code, signal) => this.fail(`Codex exited (${signal ?? code}).`));
+    this.child.once('exit', (code, signal) => {
+      this.fail(`Codex exited (${signal ?? code}).`);
+      void this.group.stop(CODEX_STOP_GRACE_MS);
+    });
   }
 
   private fail(reason: string): void {
@@ -104,8 +116,9 @@ export class AppServerClient {
     return this.closed;
   }
 
-  close(): void {
+  /** Stops Codex and its whole group: SIGTERM, then SIGKILL when the grace ends. */
+  close(): Promise<void> {
     if (!this.closed) this.fail('Codex was stopped.');
-    this.child.kill('SIGTERM');
+    return this.group.stop(CODEX_STOP_GRACE_MS);
   }
 }

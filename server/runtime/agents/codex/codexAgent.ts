@@ -4,6 +4,8 @@ import { locateCodex, type AgentProgram } from '../agentLocator';
 import { unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
+import { childEnvironment } from '../../process/childEnvironment';
+import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import { AppServerClient } from './appServerClient';
 import {
   ApprovalRequestSchema,
@@ -68,6 +70,7 @@ export class CodexAgent implements Agent {
     private readonly approvals: ApprovalRequests,
     private readonly log: Logger,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
   ) {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
@@ -88,8 +91,7 @@ export class CodexAgent implements Agent {
     if (!this.program) throw unavailable(this.unavailableReason());
     this.profiles.prepareHome(profile);
     const overrides = configOverrides(profileConfig(this.env.HBCODE_CODEX_CONFIG_TOML));
-    const env: NodeJS.ProcessEnv = { ...this.env, CODEX_HOME: profile.home };
-    delete env.HBCODE_TOKEN;
+    const env = childEnvironment({ CODEX_HOME: profile.home }, this.env);
     const turns = new Map<string, TurnTracker>();
     // The handlers run on the child's output, never before `server` below is assigned.
     const client = new AppServerClient(
@@ -103,6 +105,7 @@ export class CodexAgent implements Agent {
         },
       },
       this.log,
+      this.processes?.trackerFor({ purpose: 'codex app-server' }),
     );
     const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns };
     server.ready = server.client
@@ -243,7 +246,8 @@ export class CodexAgent implements Agent {
   }
 
   async close(): Promise<void> {
-    for (const server of this.servers.values()) server.client.close();
+    const servers = [...this.servers.values()];
     this.servers.clear();
+    await Promise.all(servers.map((server) => server.client.close()));
   }
 }

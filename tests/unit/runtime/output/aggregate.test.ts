@@ -84,6 +84,20 @@ describe('HeadTailAggregate', () => {
     }
   });
 
+  it('OUT-4 memory grows with the output: a 9-byte command does not cost 1 MiB', () => {
+    const count = 64;
+    const before = process.memoryUsage().arrayBuffers;
+    const kept = Array.from({ length: count }, () => {
+      const aggregate = new HeadTailAggregate();
+      aggregate.push(Buffer.from('hello s1\n'));
+      return aggregate;
+    });
+    const perAggregate = (process.memoryUsage().arrayBuffers - before) / count;
+    expect(kept.every((a) => a.toBuffer().toString() === 'hello s1\n')).toBe(true);
+    // Far below the cap: what a 9-byte output needs plus small slack, never the 1 MiB up front.
+    expect(perAggregate).toBeLessThan(16 * KiB);
+  });
+
   it('OUT-4 a small cap splits evenly and wraps its ring correctly', () => {
     const full = patternBytes(1000, 5);
     for (const chunk of [1, 3, 9, 10, 11, 64, 1000]) {

@@ -1,0 +1,46 @@
+import type { Logger } from '../log';
+import { KILLED_WAIT_MS, recentProcessGroups, sendToGroup, waitUntilGone } from './groupSignals';
+import type { ProcessGroupLedger, RecordedProcessGroup } from './processGroupLedger';
+import { currentBootId, liveMembersOf, readProcStat, scanLiveProcessGroups } from './procStat';
+
+/** What start-up found of the groups a dead runtime left. */
+export interface SurvivorReport {
+  /** Groups found alive and stopped. */
+  stopped: RecordedProcessGroup[];
+}
+
+/**
+ * Whether a recorded group still lives: a leader of that number with another start time means
+ * the number was reused (a group's number is never reused while it has members), so nothing of
+ * ours is left; otherwise any member started no earlier than the leader is ours, even after the
+ * leader died.
+ */
+function stillRunning(group: RecordedProcessGroup, bootId: string | null, groups: ReturnType<typeof scanLiveProcessGroups>): boolean {
+  if (group.bootId !== bootId) return false;
+  const leader = readProcStat(group.pgid);
+  if (leader && leader.startTicks !== group.startTicks) return false;
+  return liveMembersOf(groups, group.pgid, group.startTicks).length > 0;
+}
+
+/**
+ * Start-up, before any row is marked (SES-5): every group the dead runtime recorded and that still
+ * runs gets SIGTERM, then SIGKILL when the grace ends. A group of an earlier boot is simply
+ * forgotten. Where /proc is missing nothing can be proven ours, so nothing is signalled.
+ */
+export async function stopSurvivingGroups(ledger: ProcessGroupLedger, graceMs: number, log: Logger): Promise<SurvivorReport> {
+  const recorded = ledger.recorded();
+  if (recorded.length === 0) return { stopped: [] };
+  const bootId = currentBootId();
+  const groups = scanLiveProcessGroups();
+  const survivors = recorded.filter((group) => stillRunning(group, bootId, groups));
+  for (const group of survivors) sendToGroup(group.pgid, 'SIGTERM');
+  const signalledAt = performance.now();
+  const anyAlive = () => survivors.some((group) => stillRunning(group, bootId, recentProcessGroups(signalledAt)));
+  if (survivors.length > 0 && !(await waitUntilGone(anyAlive, graceMs))) {
+    for (const group of survivors) if (stillRunning(group, bootId, recentProcessGroups(signalledAt))) sendToGroup(group.pgid, 'SIGKILL');
+    await waitUntilGone(anyAlive, KILLED_WAIT_MS);
+  }
+  for (const group of recorded) ledger.forget(group);
+  if (survivors.length > 0) log.warn('stopped process groups that outlived the previous runtime', { groups: survivors.length });
+  return { stopped: survivors };
+}
