@@ -235,6 +235,16 @@ export class CommandOutputStore {
       aggregate,
       artifactEquals: (agg) => this.fileEquals(row, agg),
     });
+    // What the agent sent against what the rules decided: the record that tells an agent's lost deltas from ours (OUT-4).
+    this.log.info('command output settled', {
+      runId: key.runId,
+      commandId: key.commandId,
+      streamedBytes: ledger.bytes,
+      deltas: ledger.deltas,
+      aggregateBytes: aggregate?.length ?? null,
+      action: decision.action,
+      reason: decision.reason,
+    });
     if (decision.action === 'replace' && aggregate) {
       this.replaceWithAggregate(key, row, aggregate, decision.sourceIncomplete);
     } else if (decision.action === 'keep') {
