@@ -148,9 +148,11 @@ export class CommandOutputStream {
     } catch {
       // The artifact is gone (its session was deleted): nothing left to append to.
     }
-    if (group) releaseSlot(Buffer.from(group.bytes.buffer));
-    if (stored) this.unsyncedBytes += group!.bytes.length;
-    else this.failed = true;
+    if (group) {
+      releaseSlot(Buffer.from(group.bytes.buffer));
+      if (stored) this.unsyncedBytes += group.bytes.length;
+    }
+    if (!stored) this.failed = true;
     const state = this.store.state(this.key);
     if (state) this.onCommitted(state);
   }
