@@ -67,9 +67,14 @@ function OutboxItem({ entry }: { entry: OutboxEntry }) {
       <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
         {entry.text}
       </div>
+      {/* The runtime's reason on a line of its own, so a narrow screen does not squeeze it beside the buttons. */}
+      {failed && entry.error && (
+        <div className="error" role="status">
+          {entry.error}
+        </div>
+      )}
       <div className="row muted">
-        <span className={failed ? 'error' : undefined}>{STATE_LABELS[entry.state]}</span>
-        {failed && entry.error && <span className="error grow">{entry.error}</span>}
+        <span className={failed ? 'error grow' : undefined}>{STATE_LABELS[entry.state]}</span>
         {failed && (
           <>
             <button onClick={() => void retryOutboxEntry(entry.operationId)}>Retry</button>

@@ -1,6 +1,6 @@
 import { JSONRPC_CODES, type ErrorCode } from '../../lib/protocol/errors';
 import type { RequestId } from '../../lib/protocol/jsonrpc';
-import { RuntimeError } from '../runtime/errors';
+import { diskFull, isDiskFull, RuntimeError } from '../runtime/errors';
 
 export interface ErrorFrame {
   jsonrpc: '2.0';
@@ -12,9 +12,16 @@ export function errorFrame(id: RequestId | null, code: ErrorCode, message: strin
   return { jsonrpc: '2.0', id, error: { code: jsonrpcCode, message, data: { ...data, code } } };
 }
 
-/** Renders whatever a handler threw: typed errors keep their code, anything else is internal. */
+/**
+ * Renders whatever a handler threw: typed errors keep their code; a full disk, from SQLite or a
+ * file write, is a `storage` error the user can act on (RPC-3); anything else is internal.
+ */
 export function frameForThrown(id: RequestId | null, thrown: unknown): { frame: ErrorFrame; internal: boolean } {
   if (thrown instanceof RuntimeError) return { frame: errorFrame(id, thrown.code, thrown.message, thrown.data), internal: false };
+  if (isDiskFull(thrown)) {
+    const full = diskFull();
+    return { frame: errorFrame(id, full.code, full.message, full.data), internal: false };
+  }
   return { frame: errorFrame(id, 'unavailable', 'The runtime could not complete this request.', {}, -32603), internal: true };
 }
 

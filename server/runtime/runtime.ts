@@ -9,7 +9,8 @@ import { ApprovalRequests } from './agents/approvals';
 import { ClaudeAgent } from './agents/claude/claudeAgent';
 import { CodexAgent } from './agents/codex/codexAgent';
 import { COMMAND_KILL_GRACE_MS, ShellAgent } from './agents/shellAgent';
-import { conflict, invalidParams, notFound, unavailable } from './errors';
+import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
+import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
@@ -71,6 +72,7 @@ export class Runtime {
   private readonly deleting = new Set<string>();
   private readonly purgeTimer: NodeJS.Timeout;
   private closed = false;
+  private readonly reserve: DiskReserve;
 
   private constructor(
     readonly db: Db,
@@ -81,7 +83,9 @@ export class Runtime {
   ) {
     this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
     this.sessions = new SessionStore(db);
-    this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log);
+    this.reserve = new DiskReserve(path.join(options.dataDir, 'disk-reserve'), options.log);
+    this.reserve.ensure();
+    this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
     this.approvals = new ApprovalRequests((approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     this.claude = new ClaudeAgent(db, process.env, processes);
@@ -216,6 +220,8 @@ export class Runtime {
 
   chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
+    // A full disk refuses new work until the reserve is back: it is what lets the runtime record runs that meet the full disk.
+    if (!this.reserve.ensure()) throw diskFull();
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text);
     if (outcome.created) this.scheduler.enqueue(outcome.created);
     return outcome.answer;

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/database';
 import { OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE } from '../store/ownerOnly';
-import { conflict, invalidParams, notFound, storageError } from '../errors';
+import { conflict, invalidParams, isDiskFull, notFound, storageError } from '../errors';
 import type { Logger } from '../log';
+import type { DiskReserve } from '../store/diskReserve';
 import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
-import { recoverArtifact, STORAGE_FAILED_MESSAGE, type RecoveryResult } from './recoverArtifact';
+import { recoverArtifact, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE, type RecoveryResult } from './recoverArtifact';
 import { decideSettlement, type SettleDecision, type StreamLedger } from './settle';
 
 export const OUTPUT_FILE_SUFFIX = '.output';
@@ -75,6 +76,8 @@ export class CommandOutputStore {
     db: Db,
     readonly dir: string,
     private readonly log: Logger,
+    /** Freed when an append meets a full disk, so the failure can still be recorded (OUT-3). */
+    private readonly reserve: DiskReserve | null = null,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
     this.catalog = new OutputCatalog(db);
@@ -148,10 +151,12 @@ export class CommandOutputStore {
     } catch {
       // The descriptor is unusable either way; recovery below does not need it.
     }
+    const full = isDiskFull(error);
+    if (full) this.reserve?.release();
     // NOTE: mark the row first (OUT-3): storage that failed a write often fails the truncate too,
     // and the failure must be on the row whatever happens next.
     try {
-      this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
+      this.catalog.setStorageError(key, full ? STORAGE_FULL_MESSAGE : STORAGE_FAILED_MESSAGE);
     } catch {
       // The database is failing as well; the pending row below still lets recovery resolve it.
     }
@@ -231,6 +236,16 @@ export class CommandOutputStore {
       aggregate,
       artifactEquals: (agg) => this.fileEquals(row, agg),
     });
+    // What the agent sent against what the rules decided: the record that tells an agent's lost deltas from ours (OUT-4).
+    this.log.info('command output settled', {
+      runId: key.runId,
+      commandId: key.commandId,
+      streamedBytes: ledger.bytes,
+      deltas: ledger.deltas,
+      aggregateBytes: aggregate?.length ?? null,
+      action: decision.action,
+      reason: decision.reason,
+    });
     if (decision.action === 'replace' && aggregate) {
       this.replaceWithAggregate(key, row, aggregate, decision.sourceIncomplete);
     } else if (decision.action === 'keep') {
@@ -290,7 +305,7 @@ export class CommandOutputStore {
     } catch (error) {
       this.log.error('storing the command aggregate failed', { runId: key.runId, reason: (error as Error).message });
       fs.rmSync(stage, { force: true });
-      this.catalog.setStorageError(key, STORAGE_FAILED_MESSAGE);
+      this.catalog.setStorageError(key, isDiskFull(error) ? STORAGE_FULL_MESSAGE : STORAGE_FAILED_MESSAGE);
       this.catalog.markComplete(key, true);
       return;
     }

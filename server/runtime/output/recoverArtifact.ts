@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { CatalogRow, OutputCatalog, OutputKey } from './catalog';
 
 export const STORAGE_FAILED_MESSAGE = 'Command output is unavailable because this device could not store it.';
+/** OUT-3's message when the cause is a full disk, so the user knows what to do about it. */
+export const STORAGE_FULL_MESSAGE = `${STORAGE_FAILED_MESSAGE} The disk is full.`;
 
 /** What recovery found and did for one artifact: the five cases of OUT-2, plus "nothing to do". */
 export type RecoveryOutcome =

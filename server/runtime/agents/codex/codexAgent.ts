@@ -123,6 +123,10 @@ export class CodexAgent implements Agent {
       if (!turn) return;
       // Codex may stream a command's output before announcing it: the row starts with its first byte.
       const handle = turn.commands.get(delta.data.itemId) ?? this.startCommand(turn, delta.data.itemId, '');
+      // NOTE: the stream's pause request is not passed on. Codex's stdout must be drained at
+      // once: when its writer blocks, its own live-delta queue lags and it skips output chunks
+      // for good (and every thread of this app-server stalls). The queue this leaves is bounded
+      // by Codex's delta rate, which is far below what the write-ahead path ingests (PERF-1).
       handle.output(Buffer.from(delta.data.delta, 'utf8'));
       return;
     }

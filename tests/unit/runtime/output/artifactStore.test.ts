@@ -5,7 +5,7 @@ import { RuntimeError } from '../../../../server/runtime/errors';
 import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
 import type { CommandOutputStore } from '../../../../server/runtime/output/artifactStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
-import { STORAGE_FAILED_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
+import { STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
 import { append, openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';
 
 const KiB = 1024;
@@ -264,7 +264,8 @@ describe('a failed append (OUT-3)', () => {
 
     expect(append(fx.store, key, Buffer.from('first delta'))).toBe(false);
     const failed = fx.store.state(key)!;
-    expect(failed.storageError).toBe('Command output is unavailable because this device could not store it.');
+    // OUT-3's message, and the reason: /dev/full answers ENOSPC.
+    expect(failed.storageError).toBe('Command output is unavailable because this device could not store it. The disk is full.');
     expect(failed.sourceIncomplete).toBe(true);
     expect(failed.byteLength).toBe(0);
 
@@ -293,7 +294,8 @@ describe('a failed append (OUT-3)', () => {
     expect(append(fx.store, key, Buffer.from('lost'))).toBe(false);
     const { state, decision } = fx.store.settleCompletedCommand(key, { bytes: 4, deltas: 1 }, null);
     expect(decision.action).toBe('keep-failed');
-    expect(state).toMatchObject({ generation: 1, sourceIncomplete: true, storageError: STORAGE_FAILED_MESSAGE });
+    // /dev/full answers ENOSPC: the row says the disk is full.
+    expect(state).toMatchObject({ generation: 1, sourceIncomplete: true, storageError: STORAGE_FULL_MESSAGE });
     expect(fx.pendingCount()).toBe(0);
   });
 

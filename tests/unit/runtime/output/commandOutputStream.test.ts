@@ -4,7 +4,7 @@ import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
 import type { OutputState } from '../../../../server/runtime/output/artifactStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
 import { CommandOutputStream } from '../../../../server/runtime/output/commandOutputStream';
-import { STORAGE_FAILED_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
+import { STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
 import { openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';
 
 const KiB = 1024;
@@ -230,7 +230,7 @@ describe('CommandOutputStream after a failed append (OUT-3)', () => {
     await stream.flush();
     expect(stream.ledger.bytes).toBe(pushed);
     expect(commits.length).toBeGreaterThan(0);
-    expect(commits.at(-1)).toMatchObject({ byteLength: 0, storageError: STORAGE_FAILED_MESSAGE });
+    expect(commits.at(-1)).toMatchObject({ byteLength: 0, storageError: STORAGE_FULL_MESSAGE });
 
     // Later deltas are counted, and dropped even though the disk works again.
     fs.rmSync(file);
