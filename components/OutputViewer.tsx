@@ -47,7 +47,8 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
   const findAbort = useRef<AbortController | null>(null);
   const total = Math.max(row.byteLength, win.current.totalBytes);
 
-  const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]); // eslint-disable-line react-hooks/exhaustive-deps
+  // `version` counts the window's page loads: the lines change with it, not with any value read here.
+  const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]);
   const segments = useMemo(() => {
     let style: AnsiStyle = {};
     return lines.map((line): AnsiSegment[] => {
