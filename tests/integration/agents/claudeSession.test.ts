@@ -110,7 +110,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     expect(JSON.stringify(lastRequest.body)).toContain('Print big.txt');
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('OUT-7 a result the saved conversation no longer holds answers the seed message; a failed command keeps its exit code', async () => {
+  it('OUT-7 a result the saved conversation no longer holds says so; a failed command keeps its exit code', async () => {
     const sessionId = await createAgentSession(client, 'claude');
     steps.push({ command: 'head -c 40000 big.txt; exit 3' });
     const { commands } = await sendAndWait(client, sessionId, 'Fail loudly');
