@@ -39,7 +39,7 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
   async function restart(): Promise<void> {
     client.close();
     expect(await runtime.stop()).toBe(0);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = await runtime.restart();
     client = await runtime.connect();
   }
 

@@ -175,7 +175,7 @@ describe('STO-4 / OUT-6 session delete', () => {
     await client.call('sessions.delete', { sessionId: doomed });
     client.close();
     expect(await runtime.stop()).toBe(0);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = await runtime.restart();
     client = await runtime.connect();
     await expectRpcError(client.call('sessions.timeline', { sessionId: doomed }), 'not_found');
     expect(leftoverRows(doomed, [row.runId])).toEqual(NOTHING_LEFT);
