@@ -3,7 +3,7 @@ import type { ProjectFileRef } from './fileChunks';
 import type { ChunkHeader, ReadChunk, VerifiedChunk } from './verifiedChunks';
 
 /** Bound of the file chunk cache on this device; least recently used chunks go first (PWA-3). */
-export const DEFAULT_FILE_CACHE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_FILE_CACHE_BYTES = 256 * 1024 * 1024;
 /** Larger files are read but not kept: one of them would push everything else out. */
 export const MAX_CACHED_FILE_BYTES = 64 * 1024 * 1024;
 const USAGE_KEY = 'fileChunks';

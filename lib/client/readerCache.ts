@@ -2,7 +2,7 @@ import { withTransaction } from './appDb';
 import type { ReaderPageRecord } from './readerPageRecord';
 
 /** Bound of the saved web pages on this device; least recently read go first (PWA-3). */
-export const DEFAULT_READER_CACHE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_READER_CACHE_BYTES = 32 * 1024 * 1024;
 /** The running total of `readerPages` in `cacheUsage`, beside the output pages' own. */
 const USAGE_KEY = 'readerPages';
 
