@@ -3,6 +3,7 @@
 // Boundaries are `no-restricted-imports` regexes over the relative import path: every import of
 // ours is relative, so a path that names a forbidden folder is a forbidden import.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -11,7 +12,7 @@ function boundary(files, regex, message) {
   return { files, rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] } };
 }
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       'node_modules/**',
@@ -28,7 +29,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
