@@ -78,7 +78,7 @@ export const agentHistoryRead: Benchmark = {
         ],
         parameters: { outputBytes: printed.length, claudeReads: CLAUDE_READS, artifactReads: ARTIFACT_READS },
         measurements: { claudeMs: claude, artifactMs: artifact, transcriptBytes },
-        notes: ['Each Claude slice starts node with tsx, loads the Agent SDK and the whole conversation, and exits (seed 001).'],
+        notes: ['Each Claude slice starts node with tsx, loads the Agent SDK and the whole conversation, and exits (OUT-7).'],
       };
     } finally {
       client.close();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- NAME…]`: runs the side-by-side benchmarks (SPEC section 12) one after the
+ * `npm run bench [-- NAME…]`: runs the side-by-side benchmarks (PERF-1…PERF-7) one after the
  * other, writes bench/results/<name>.json for each, and prints the table. A NAME picks the
  * benchmarks whose file name starts with it (`perf1`, `perf2-output-read`).
  */

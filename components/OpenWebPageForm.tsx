@@ -22,7 +22,7 @@ export function OpenWebPageForm({ initialUrl = '', onOpen }: { initialUrl?: stri
 }
 
 /** The address as typed, with https:// added when no scheme was given; null for anything but http(s). */
-export function readableAddress(text: string): string | null {
+function readableAddress(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed) return null;
   try {

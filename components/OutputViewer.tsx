@@ -1,15 +1,14 @@
 'use client';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { parseAnsiLine, type AnsiSegment, type AnsiStyle } from '../lib/client/ansi';
 import { OutputWindow } from '../lib/client/outputWindow';
-import { encodeQuery, findNext, findPrevious } from '../lib/client/outputSearch';
 import { readOutputPage } from '../lib/client/readOutputPage';
 import { RpcError, type RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
-import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
 import { formatBytes } from './formatting';
 import { OutputLineView } from './OutputLines';
+import { useOutputFind } from './output/useOutputFind';
 
 const LINE_HEIGHT = 20;
 /** Lines from either edge of the window at which the next page is read. */
@@ -33,8 +32,6 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
   const [unsaved, setUnsaved] = useState(false);
   const [follow, setFollow] = useState(!row.complete);
   const [wrap, setWrap] = useState(false);
-  const [query, setQuery] = useState('');
-  const [findState, setFindState] = useState<string | null>(null);
   const [scrubbing, setScrubbing] = useState<number | null>(null);
   const busy = useRef(false);
   /** A jump is reading its pages: the edge reads wait, or they would anchor to the old view. */
@@ -42,12 +39,10 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
   const pendingScroll = useRef<{ offset: number; align: 'start' | 'end' | 'center'; delta?: number } | null>(null);
   const parent = useRef<HTMLDivElement>(null);
   const lastScrollTop = useRef(0);
-  /** Where the match shown last starts: "next" and "previous" go on from it. */
-  const lastMatch = useRef<number | null>(null);
-  const findAbort = useRef<AbortController | null>(null);
   const total = Math.max(row.byteLength, win.current.totalBytes);
 
-  const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]); // eslint-disable-line react-hooks/exhaustive-deps
+  // `version` counts the window's page loads: the lines change with it, not with any value read here.
+  const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]);
   const segments = useMemo(() => {
     let style: AnsiStyle = {};
     return lines.map((line): AnsiSegment[] => {
@@ -128,6 +123,20 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
     },
     [load, total],
   );
+
+  const { query, setQuery, findState, find, onFindKey, forgetMatch } = useOutputFind({
+    client,
+    sessionId: session.id,
+    row,
+    generation,
+    total,
+    // The top of the view, not of the rendered lines (they include the virtualizer's overscan).
+    topOfView: () => lines[Math.min(lines.length - 1, Math.floor((parent.current?.scrollTop ?? 0) / LINE_HEIGHT))]?.offset ?? 0,
+    onFound: (offset) => {
+      setFollow(false);
+      return jumpTo(offset, 'start');
+    },
+  });
 
   // First read: a running command opens at its tail, a finished one at its start.
   useEffect(() => {
@@ -220,58 +229,13 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
     if (scrubbing === null) return;
     const timer = setTimeout(() => {
       setFollow(false);
-      lastMatch.current = null;
+      forgetMatch();
       void jumpTo(Math.floor((scrubbing / SCRUBBER_STEPS) * total), 'start').finally(() => setScrubbing(null));
     }, 250);
     return () => clearTimeout(timer);
   }, [scrubbing, jumpTo, total]);
 
   const position = scrubbing ?? (total > 0 && lines[firstIndex] ? Math.round((lines[firstIndex]!.offset / total) * SCRUBBER_STEPS) : 0);
-
-  async function find(direction: 'next' | 'previous') {
-    if (!query) return;
-    findAbort.current?.abort();
-    const abort = new AbortController();
-    findAbort.current = abort;
-    setFindState('Searching…');
-    const read = async (offset: number, length: number) => {
-      const page = await readOutputPage(client, { sessionId: session.id, row, generation, offset, length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES) });
-      if (!page) throw new Error('Part of this output is not saved on this device.');
-      return page.bytes;
-    };
-    // From the match shown last, else from the top of the view (not of the rendered lines, which
-    // include the virtualizer's overscan above it).
-    const topOfView = lines[Math.min(lines.length - 1, Math.floor((parent.current?.scrollTop ?? 0) / LINE_HEIGHT))]?.offset ?? 0;
-    const here = lastMatch.current ?? topOfView;
-    try {
-      const needle = encodeQuery(query);
-      const at =
-        direction === 'next'
-          ? await findNext(read, total, needle, lastMatch.current === null ? here : here + 1, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
-          : await findPrevious(read, total, needle, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
-      if (abort.signal.aborted) return;
-      if (at === null) {
-        setFindState(direction === 'next' ? 'No more matches below.' : 'No more matches above.');
-        return;
-      }
-      setFindState(null);
-      setFollow(false);
-      lastMatch.current = at;
-      await jumpTo(at, 'start');
-    } catch (e) {
-      if (!abort.signal.aborted) setFindState((e as Error).message);
-    }
-  }
-
-  function onFindKey(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      void find(event.shiftKey ? 'previous' : 'next');
-    } else if (event.key === 'Escape') {
-      setQuery('');
-      findAbort.current?.abort();
-    }
-  }
 
   function onScroll() {
     const el = parent.current;
@@ -304,8 +268,8 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
           {formatBytes(total)}
           {!row.complete && ' · running'}
         </span>
-        <button onClick={() => { setScrubbing(null); setFollow(false); lastMatch.current = null; void jumpTo(0, 'start'); }}>Start</button>
-        <button onClick={() => { setScrubbing(null); setFollow(!row.complete); lastMatch.current = null; void jumpTo(total - 1, 'end'); }}>End</button>
+        <button onClick={() => { setScrubbing(null); setFollow(false); forgetMatch(); void jumpTo(0, 'start'); }}>Start</button>
+        <button onClick={() => { setScrubbing(null); setFollow(!row.complete); forgetMatch(); void jumpTo(total - 1, 'end'); }}>End</button>
       </div>
       <div className="row" style={{ padding: '0 14px 8px' }}>
         <input
@@ -313,7 +277,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
           placeholder="Find"
           className="grow"
           value={query}
-          onChange={(e) => { setQuery(e.target.value); setFindState(null); lastMatch.current = null; }}
+          onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onFindKey}
         />
         <button onClick={() => find('previous')} disabled={!query} aria-label="Previous match">↑</button>

@@ -93,7 +93,6 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
       bridge.current = null;
     };
     // The bridge belongs to the host page: a new one only when the preview's origin changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hostUrl]);
 
   function startAgain() {

@@ -10,7 +10,8 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/fixtures/browser';
 import { startRuntimeProcess } from '../../tests/fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitUntil } from '../../tests/e2e/appHarness';
+import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode } from '../../tests/e2e/appHarness';
+import { waitUntil } from '../../tests/fixtures/waitUntil';
 import { benchSettings, formatSize, GIB, type Benchmark, type BenchOutcome } from '../lib/report';
 import { median } from '../lib/rounds';
 

@@ -13,7 +13,7 @@ export function formatSize(bytes: number): string {
   }
   return `${bytes} B`;
 }
-export const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
+const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 
 /** Our path against its reference, as one line of the table. */
 export interface Comparison {
@@ -45,7 +45,7 @@ export interface Benchmark {
   run(progress: (line: string) => void): Promise<BenchOutcome>;
 }
 
-export const ratioOf = (c: Comparison) => c.ours / c.reference;
+const ratioOf = (c: Comparison) => c.ours / c.reference;
 
 export function verdict(c: Comparison): 'MET' | 'MISSED' | null {
   if (c.target === null) return null;
@@ -73,7 +73,7 @@ function gitRevision(): string | null {
  * is tens of microseconds, and paths that allocate large buffers or strings per request pay it
  * on every request while the reference paths reuse theirs.
  */
-export function pageFaultCost(): { microsecondsPerFault: number; faults: number } {
+function pageFaultCost(): { microsecondsPerFault: number; faults: number } {
   const bytes = 64 * 1024 * 1024;
   const faultsBefore = process.resourceUsage().minorPageFault;
   const started = performance.now();

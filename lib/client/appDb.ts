@@ -55,7 +55,7 @@ export interface AppDbSchema extends DBSchema {
   };
 }
 
-export const APP_DB_NAME = 'hbcode';
+const APP_DB_NAME = 'hbcode';
 const APP_DB_VERSION = 4;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;

@@ -1,45 +1,22 @@
 import { withTransaction } from './appDb';
+import { deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
 import type { ProjectFileRef } from './fileChunks';
 import type { ChunkHeader, ReadChunk, VerifiedChunk } from './verifiedChunks';
 
 /** Bound of the file chunk cache on this device; least recently used chunks go first (PWA-3). */
-export const DEFAULT_FILE_CACHE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_FILE_CACHE_BYTES = 256 * 1024 * 1024;
 /** Larger files are read but not kept: one of them would push everything else out. */
 export const MAX_CACHED_FILE_BYTES = 64 * 1024 * 1024;
-const USAGE_KEY = 'fileChunks';
-
-let lastStamp = 0;
-function nextUseTime(): number {
-  lastStamp = Math.max(Date.now(), lastStamp + 1);
-  return lastStamp;
-}
 
 /**
  * Saves one verified chunk under project, path, version and offset, then evicts least recently
- * used chunks until the cache fits its bound; put, eviction and the running total share one
- * transaction (like outputCache.ts).
+ * used chunks until the cache fits its bound, in one transaction (lib/client/storage).
  */
 export async function saveFileChunk(ref: ProjectFileRef, chunk: VerifiedChunk, maxBytes = DEFAULT_FILE_CACHE_BYTES): Promise<void> {
   const { header } = chunk;
   // NOTE: a copy, because the chunk is a view into a larger frame buffer.
   const bytes = chunk.data.slice().buffer;
-  const key: [string, string, string, number] = [ref.projectDirectory, ref.path, header.contentVersion, header.offset];
-  await withTransaction(['fileChunks', 'cacheUsage'], 'readwrite', async (tx) => {
-    const chunks = tx.objectStore('fileChunks');
-    const usage = tx.objectStore('cacheUsage');
-    const previous = await chunks.get(key);
-    let total = ((await usage.get(USAGE_KEY))?.bytes ?? 0) - (previous?.bytes.byteLength ?? 0) + bytes.byteLength;
-    await chunks.put({ projectDirectory: ref.projectDirectory, path: ref.path, contentVersion: header.contentVersion, offset: header.offset, header, bytes, lastUsed: nextUseTime() });
-    let cursor = total > maxBytes ? await chunks.index('byLastUsed').openCursor() : null;
-    while (cursor && total > maxBytes) {
-      if (cursor.value.contentVersion !== header.contentVersion || cursor.value.path !== ref.path || cursor.value.offset !== header.offset) {
-        total -= cursor.value.bytes.byteLength;
-        await cursor.delete();
-      }
-      cursor = await cursor.continue();
-    }
-    await usage.put({ key: USAGE_KEY, bytes: total });
-  });
+  await putWithinBound('fileChunks', { projectDirectory: ref.projectDirectory, path: ref.path, contentVersion: header.contentVersion, offset: header.offset, header, bytes }, maxBytes);
 }
 
 /** The first chunk's header of the most recently used version this device holds whole, or null. */
@@ -71,34 +48,23 @@ function coversWholeFile(first: ChunkHeader, offsets: Set<number>): boolean {
 
 /** Reads saved chunks of one version, marking each used, for `readVerifiedChunks` to check again. */
 export function cachedChunkReader(ref: ProjectFileRef, contentVersion: string): ReadChunk {
-  return (offset) =>
-    withTransaction(['fileChunks'], 'readwrite', async (tx) => {
-      const store = tx.objectStore('fileChunks');
-      const record = await store.get([ref.projectDirectory, ref.path, contentVersion, offset]);
-      if (!record) throw new Error('A saved chunk of this file is missing. Connect to the computer and open it again.');
-      await store.put({ ...record, lastUsed: nextUseTime() });
-      return { header: record.header, data: new Uint8Array(record.bytes) };
-    });
+  return async (offset) => {
+    const record = await readAndMarkUsed('fileChunks', [ref.projectDirectory, ref.path, contentVersion, offset]);
+    if (!record) throw new Error('A saved chunk of this file is missing. Connect to the computer and open it again.');
+    return { header: record.header, data: new Uint8Array(record.bytes) };
+  };
 }
 
 /** Drops the saved chunks of every other version of a file (it was just read whole in `keep`). */
 export function forgetOtherVersions(ref: ProjectFileRef, keep: string): Promise<void> {
-  return withTransaction(['fileChunks', 'cacheUsage'], 'readwrite', async (tx) => {
-    const usage = tx.objectStore('cacheUsage');
-    let total = (await usage.get(USAGE_KEY))?.bytes ?? 0;
-    let cursor = await tx.objectStore('fileChunks').index('byFile').openCursor([ref.projectDirectory, ref.path]);
-    while (cursor) {
-      if (cursor.value.contentVersion !== keep) {
-        total -= cursor.value.bytes.byteLength;
-        await cursor.delete();
-      }
-      cursor = await cursor.continue();
-    }
-    await usage.put({ key: USAGE_KEY, bytes: Math.max(0, total) });
-  });
+  return deleteRecords(
+    'fileChunks',
+    (store) => store.index('byFile').openCursor([ref.projectDirectory, ref.path]),
+    (record) => record.contentVersion !== keep,
+  );
 }
 
 /** Bytes held by the file chunk cache. */
 export function fileCacheBytes(): Promise<number> {
-  return withTransaction(['cacheUsage'], 'readonly', async (tx) => (await tx.objectStore('cacheUsage').get(USAGE_KEY))?.bytes ?? 0);
+  return storedBytes('fileChunks');
 }

@@ -15,7 +15,7 @@ export const FILE_CHUNK_READ_BYTES = 256 * 1024;
 export const FILE_CHUNKS_IN_FLIGHT = 8;
 
 /** One `files.readBinary` chunk as a binary frame (FILE-2). */
-export function fileChunkReader(client: Pick<RpcClient, 'callBinary'>, ref: ProjectFileRef): ReadChunk {
+function fileChunkReader(client: Pick<RpcClient, 'callBinary'>, ref: ProjectFileRef): ReadChunk {
   return async (offset) => {
     const { result, data } = await client.callBinary('files.readBinary', { projectDirectory: ref.projectDirectory, path: ref.path, offset, length: FILE_CHUNK_READ_BYTES });
     const { dataBase64: _unused, ...header } = result;

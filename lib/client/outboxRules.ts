@@ -40,7 +40,7 @@ export type SendOutcome =
   | { kind: 'fail'; message: string };
 
 /** A claim whose tab closed, or whose lease ran out, may be taken over (the send is idempotent). */
-export function isClaimLapsed(entry: OutboxRecord, context: ClaimContext): boolean {
+function isClaimLapsed(entry: OutboxRecord, context: ClaimContext): boolean {
   if (entry.claimedBy === undefined || entry.claimedUntil === undefined) return true;
   if (entry.claimedUntil <= context.now) return true;
   return context.liveTabs !== null && !context.liveTabs.has(entry.claimedBy);

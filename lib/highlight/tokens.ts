@@ -6,15 +6,14 @@ const ColourSchema = z.string().regex(/^#[0-9a-fA-F]{3,8}$/).or(z.literal(''));
  * One token as a view renders it: text, colour (`#rrggbb`, '' for the default foreground) and
  * Shiki's font style bits (1 italic, 2 bold, 4 underline, 8 strikethrough).
  */
-export const HighlightTokenSchema = z.tuple([z.string(), ColourSchema, z.number().int().min(0).max(15)]);
-export type HighlightToken = z.infer<typeof HighlightTokenSchema>;
+const HighlightTokenSchema = z.tuple([z.string(), ColourSchema, z.number().int().min(0).max(15)]);
 
 export const TokenLineSchema = z.array(HighlightTokenSchema);
 export type TokenLine = z.infer<typeof TokenLineSchema>;
 
 /** Bits of a token's style word: palette index below, font style above. */
 const PALETTE_BITS = 12;
-export const MAX_PALETTE = 1 << PALETTE_BITS;
+const MAX_PALETTE = 1 << PALETTE_BITS;
 
 /**
  * A batch of consecutive lines of one document (HL-2), packed so that checking it at the worker

@@ -13,7 +13,7 @@ export interface MarkupNode {
   getAttribute?(name: string): string | null;
 }
 
-export const ELEMENT_NODE = 1;
+const ELEMENT_NODE = 1;
 
 export function attribute(node: MarkupNode | null | undefined, name: string): string | null {
   return node && node.nodeType === ELEMENT_NODE && node.getAttribute ? node.getAttribute(name) : null;

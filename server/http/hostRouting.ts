@@ -16,10 +16,6 @@ export interface Origins {
 }
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export function appOriginOf(origins: Origins): string {
-  return origins.app.origin;
-}
-
 /**
  * Classifies a Host header. Unknown names are refused, so a page on another site that rebinds
  * its DNS name to 127.0.0.1 reaches nothing here.

@@ -13,8 +13,8 @@ import {
   textInView,
   waitCommandFinished,
   waitConnected,
-  waitUntil,
 } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 const STREAMING_COMMAND = 'for i in $(seq 1 50); do echo line $i; sleep 0.02; done';
 /** "line 1\n" … "line 50\n": 9 lines of 7 bytes and 41 of 8. */

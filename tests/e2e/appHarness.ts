@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { waitUntil } from '../fixtures/waitUntil';
 import { REPO_ROOT } from '../../server/runtime/paths';
 
 const STARTUP_CODE = /Pair a device \(code ([0-9A-Z]{5}-[0-9A-Z]{5})/;
@@ -23,15 +24,6 @@ export async function newPairingCode(runtime: RuntimeProcess): Promise<string> {
     return (await client.call('pair.create')).code;
   } finally {
     client.close();
-  }
-}
-
-/** Polls until `check` holds; the message says what never happened. */
-export async function waitUntil(check: () => Promise<boolean> | boolean, message: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${message}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -11,8 +11,8 @@ import {
   startupPairingCode,
   waitCommandFinished,
   waitConnected,
-  waitUntil,
 } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 const SESSION_TITLE = 'Build and test';
 const LONG_WORD = 'x'.repeat(240);

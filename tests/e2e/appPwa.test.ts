@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, launchChromiumProfile } from '../fixtures/browser';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { copyRuntimeWithApp, createShellSession, pairThroughLink, startupPairingCode, waitConnected, waitUntil, type RuntimeCopy } from './appHarness';
+import { copyRuntimeWithApp, createShellSession, pairThroughLink, startupPairingCode, waitConnected, type RuntimeCopy } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 interface ManifestIcon {
   src: string;

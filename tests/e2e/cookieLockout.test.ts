@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../fixtures/browser';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { createShellSession, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished, waitConnected, waitUntil } from './appHarness';
+import { createShellSession, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished, waitConnected } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 const PREVIEW_ID = '0123456789abcdef0123456789abcdef';
 const COOKIES = 60;

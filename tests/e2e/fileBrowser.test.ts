@@ -8,7 +8,8 @@ import { launchChromium } from '../fixtures/browser';
 import { makeFilesProject, OUTSIDE_TEXT, SECRET_TEXT, type FilesProject } from '../fixtures/filesProject';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode, waitUntil } from './appHarness';
+import { pairThroughLink, startupPairingCode } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 // FILE-3, FILE-4, HL-1, PWA-3 in real Chromium against the real runtime: browse a project, open
 // source, an image, a video and Markdown from verified chunks, and open a file again offline.
@@ -77,7 +78,7 @@ describe('FILE-4 file browser in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    if (runtime && runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+    await runtime?.stopIfRunning();
     dirs?.remove();
     files?.remove();
   });

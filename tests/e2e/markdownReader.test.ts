@@ -7,7 +7,8 @@ import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode, waitUntil } from './appHarness';
+import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
 // served by a local web server opens as Markdown, its links open in the reader, and after the
@@ -74,7 +75,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await web?.close();
-    if (runtime && runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+    await runtime?.stopIfRunning();
   });
 
   it('MD-1 a page opens as Markdown through the runtime, links open in the reader, no raw HTML runs, and it reads again offline', async () => {

@@ -5,7 +5,8 @@ import type { AppDbSchema } from '../../lib/client/appDb';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished, waitUntil } from './appHarness';
+import { commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 // PWA-3 in real Chromium against the real runtime: what was read once is read again from
 // IndexedDB after the runtime stopped and the page reloaded (the service worker serves the app).
@@ -61,7 +62,7 @@ describe('PWA-3 read cache in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    if (runtime && runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+    await runtime?.stopIfRunning();
   });
 
   it('PWA-3 output pages, the session list and a timeline read once are shown again after a reload with the runtime stopped, marked offline', async () => {

@@ -1,11 +1,11 @@
-import net from 'node:net';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { CommandRow, MessageRow, TimelineRow } from '../../lib/protocol/rows';
 import { launchChromium } from '../fixtures/browser';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { freePort, startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { waitUntil } from '../fixtures/waitUntil';
 
 // PWA-4 in real Chromium against the real runtime process: messages typed in the app live in
 // IndexedDB until the runtime confirms them, and reach the runtime exactly once (STO-2, STO-3)
@@ -60,14 +60,6 @@ let context: BrowserContext;
 let main: AppTab;
 let trap: SendTrap | null = null;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: found } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return found;
-}
-
 async function startRuntime(): Promise<RuntimeProcess> {
   runtime = await startRuntimeProcess({ port, dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
   return runtime;
@@ -88,20 +80,8 @@ async function killRuntime(): Promise<void> {
   runtime = null;
 }
 
-async function poll<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** The page re-renders and navigates while these checks run: an error only means "not yet". */
+const poll = <T>(what: string, check: () => Promise<T>) => waitUntil(check, what, { timeoutMs: 40_000, intervalMs: 100, retryErrors: true });
 
 function routeRpc(tab: AppTab, ws: WebSocketRoute): void {
   if (tab.offline) {

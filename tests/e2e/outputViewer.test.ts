@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, textInView, waitCommandFinished, waitUntil } from './appHarness';
+import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, textInView, waitCommandFinished } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 // "row 000000001\n": 14 bytes a line, so a line's number follows from its byte offset.
 const LINE_BYTES = 14;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { waitUntil } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 describe('before pairing (PWA-1)', () => {
   let runtime: RuntimeProcess;
@@ -14,7 +14,7 @@ describe('before pairing (PWA-1)', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    if (runtime.child.exitCode === null && runtime.child.signalCode === null) await runtime.stop();
+    await runtime.stopIfRunning();
   });
 
   it('PWA-1 an unpaired browser gets the service worker on the pair screen and opens it with the runtime stopped', async () => {

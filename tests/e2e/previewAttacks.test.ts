@@ -6,7 +6,8 @@ import { ATTACK_FILES } from '../fixtures/attackPage';
 import { launchChromium } from '../fixtures/browser';
 import { makePreviewTree, TREE_FILES, type PreviewTree } from '../fixtures/previewTree';
 import { httpGet, startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, readStoredPairing, startupPairingCode, waitUntil } from './appHarness';
+import { pairThroughLink, readStoredPairing, startupPairingCode } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 import { openPreview, previewedFrame, shownPreviewId } from './previewHarness';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; name: string; message: string };

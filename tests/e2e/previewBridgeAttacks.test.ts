@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/browser';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode, waitUntil } from './appHarness';
+import { pairThroughLink, startupPairingCode } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 import { openPreview, previewedFrame } from './previewHarness';
 
 declare global {

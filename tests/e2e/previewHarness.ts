@@ -3,7 +3,7 @@
 import type { Frame, Page } from 'playwright-core';
 import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { routeHash } from '../../lib/client/appRoute';
-import { waitUntil } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 
 /**
  * The frame of the previewed page whose URL path is `pathname`, on the preview origin (of

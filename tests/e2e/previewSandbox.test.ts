@@ -7,7 +7,8 @@ import { launchChromium } from '../fixtures/browser';
 import { writeSite } from '../fixtures/previewSite';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode, waitUntil } from './appHarness';
+import { pairThroughLink, startupPairingCode } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 import { openPreview, previewedFrame } from './previewHarness';
 
 const VIDEO_BYTES = 20 * 1024 * 1024;

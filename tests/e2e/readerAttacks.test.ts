@@ -10,7 +10,8 @@ import { REPO_ROOT } from '../../server/runtime/paths';
 import { launchChromium } from '../fixtures/browser';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
-import { pairThroughLink, screenshotPath, startupPairingCode, waitConnected, waitUntil } from './appHarness';
+import { pairThroughLink, screenshotPath, startupPairingCode, waitConnected } from './appHarness';
+import { waitUntil } from '../fixtures/waitUntil';
 import { openPreview } from './previewHarness';
 
 // SEC-5, SEC-9 (reader part): hostile pages against the reader in real Chromium. The runtime runs

@@ -10,7 +10,7 @@ export interface AgentProgram {
   origin: 'env' | 'path' | 'project';
 }
 
-function isExecutableFile(file: string): boolean {
+export function isExecutableFile(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

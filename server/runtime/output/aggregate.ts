@@ -6,7 +6,7 @@
 /** Codex keeps at most 1 MiB of aggregated output per command. */
 export const AGGREGATE_CAP_BYTES = 1024 * 1024;
 
-/** Slack allowed per delta when comparing stream counts with an aggregate (seed: 8 bytes). */
+/** Slack allowed per delta when comparing stream counts with an aggregate (OUT-4: 8 bytes). */
 export const LEDGER_SLACK_PER_DELTA = 8;
 
 // NOTE: the closing newline is a lookahead so a marker-like line that ends the head (its last

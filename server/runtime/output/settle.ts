@@ -1,6 +1,6 @@
 import { AGGREGATE_CAP_BYTES, LEDGER_SLACK_PER_DELTA, parseAggregate } from './aggregate';
 
-/** What the agent sent for one command, counted as it arrived (the seed's StreamedOutputLedger). */
+/** What the agent sent for one command, counted as it arrived (the stream ledger of OUT-4). */
 export interface StreamLedger {
   bytes: number;
   deltas: number;
@@ -27,7 +27,7 @@ export type SettleDecision =
   | { action: 'keep-failed'; sourceIncomplete: true; reason: string };
 
 /**
- * OUT-4, the seed's "a truncated aggregate never replaces a longer stream":
+ * OUT-4, "a truncated aggregate never replaces a longer stream":
  * - a head + "N bytes omitted" + tail aggregate proves the stream when the ledger count plus
  *   8 bytes reaches head + omitted + tail;
  * - a plain aggregate is a classic 1 MiB cut when the stream delivered more than it holds

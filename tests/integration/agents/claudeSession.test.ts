@@ -15,6 +15,7 @@ import { claudeEnv, claudeTurnScript, type ClaudeStep } from '../../fixtures/fak
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { readWholeOutput } from '../../fixtures/sessionHelpers';
+import { waitUntil } from '../../fixtures/waitUntil';
 
 /** Files under the test's own Claude folder (the test may look; the runtime never does). */
 function filesUnder(dir: string): string[] {
@@ -74,8 +75,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
 
     // After a restart the row and every byte are still there.
     client.close();
-    await runtime.stop();
-    runtime = await startRuntimeProcess({ env, dataDir: runtime.dataDir, projectDirs: [runtime.projectDir], port: runtime.port });
+    runtime = await runtime.restart();
     client = await runtime.connect();
     const after = await client.call('sessions.timeline', { sessionId });
     expect(after.rows).toEqual(rows);
@@ -110,7 +110,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     expect(JSON.stringify(lastRequest.body)).toContain('Print big.txt');
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('OUT-7 a result the saved conversation no longer holds answers the seed message; a failed command keeps its exit code', async () => {
+  it('OUT-7 a result the saved conversation no longer holds says so; a failed command keeps its exit code', async () => {
     const sessionId = await createAgentSession(client, 'claude');
     steps.push({ command: 'head -c 40000 big.txt; exit 3' });
     const { commands } = await sendAndWait(client, sessionId, 'Fail loudly');
@@ -143,16 +143,10 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     const asked = model.requests.length;
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Wait a long time' });
     const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((line) => line.startsWith(marker));
-    const deadline = Date.now() + 120_000;
-    while (!(model.requests.length > asked && running())) {
-      if (Date.now() > deadline) throw new Error('Claude never started the command');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(() => model.requests.length > asked && running(), 'Claude starts the command', { timeoutMs: 120_000, intervalMs: 100 });
     await client.call('run.cancel', { sessionId, runId });
     const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'cancelled');
     expect(rows.filter((r) => r.kind === 'command')).toEqual([]);
-    const stopBy = Date.now() + 30_000;
-    while (running() && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
-    expect(running()).toBe(false);
+    await waitUntil(() => !running(), 'the cancelled command is gone', { intervalMs: 200 });
   }, AGENT_TEST_TIMEOUT_MS);
 });

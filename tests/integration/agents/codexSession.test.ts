@@ -15,6 +15,7 @@ import { createAgentSession, messageState, sendAndWait, waitForRows } from '../.
 import { codexCommandStream, recordCodexStdout, type CodexStdoutRecorder } from '../../fixtures/codexStdoutRecorder';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { LEDGER_SLACK_PER_DELTA, omittedMarker } from '../../../server/runtime/output/aggregate';
+import { waitUntil } from '../../fixtures/waitUntil';
 
 /** Every name the adapter uses that the installed Codex does not know (`codex app-server generate-ts`). */
 function codexNamesMissing(codexBin: string): string[] {
@@ -145,8 +146,7 @@ describe('Codex sessions through codex app-server', () => {
 
     // After a restart the timeline and the bytes are still there, and the same thread continues.
     client.close();
-    await runtime.stop();
-    runtime = await startRuntimeProcess({ env, dataDir: runtime.dataDir, projectDirs: [runtime.projectDir], port: runtime.port });
+    runtime = await runtime.restart();
     client = await runtime.connect();
     const after = await client.call('sessions.timeline', { sessionId });
     expect(after.rows.filter(isCommandRow).find((r) => r.runId === runId)).toEqual(row);
@@ -212,12 +212,14 @@ describe('Codex approvals answered through the protocol', () => {
     other.onNotification('approval.changed', (params) => seen.push(params.approval));
     steps.push({ command: 'echo approved-output', escalate: true });
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Run it outside the sandbox' });
-    let pending: Approval[] = [];
-    const deadline = Date.now() + 90_000;
-    while (pending.length === 0 && Date.now() < deadline) {
-      pending = (await other.call('approvals.list', { sessionId })).approvals;
-      if (pending.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
+    const pending: Approval[] = await waitUntil(
+      async () => {
+        const { approvals } = await other.call('approvals.list', { sessionId });
+        return approvals.length > 0 && approvals;
+      },
+      'the approval request reaches the other device',
+      { timeoutMs: 90_000, intervalMs: 100 },
+    );
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ runId, decision: null });
     expect(pending[0]!.command).toContain('echo approved-output');

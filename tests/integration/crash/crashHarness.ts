@@ -23,7 +23,7 @@ export interface CrashDataDir {
 /** A data folder with a project, a session and an empty command output, closed again. */
 export function prepareDataDir(): CrashDataDir & { key: OutputKey } {
   const dataDir = makeTempDir('hbcode-crash-');
-  const { db, store } = openCrashStore(dataDir);
+  const { db } = openCrashStore(dataDir);
   const projectId = 'prj-' + crypto.randomBytes(6).toString('hex');
   const sessionId = 'ses-' + crypto.randomBytes(6).toString('hex');
   db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)').run(projectId, 'project', path.join(dataDir, 'project'), Date.now());

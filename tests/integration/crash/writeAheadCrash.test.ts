@@ -12,7 +12,7 @@ import { describeArtifactMismatch, pendingCount, prepareDataDir, rawState, recov
 /**
  * OUT-2: a real child process appends through the real store and dies by SIGKILL at one step of
  * the write-ahead append; the test then opens the store again, as the runtime does at start-up,
- * and checks each row of the seed's recovery table.
+ * and checks each of the five recovery cases of OUT-2.
  */
 
 /** Appends the child commits before it crashes: odd sizes, one byte, a page, more than 64 KiB. */

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_CHUNK_READ_BYTES, readProjectFileChunks } from '../../../lib/client/fileChunks';
 import { FileChangedError } from '../../../lib/client/verifiedChunks';
-import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
+import type { RpcClient } from '../../../lib/client/rpcClient';
 import { FILE_CHANGED_MESSAGE, FILE_CHUNK_BYTES, MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { writeSeededFile } from '../../fixtures/seededFile';
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
   let dirs: RuntimeDirs;
@@ -42,10 +43,8 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     fs.writeFileSync(path.join(project, 'limit.txt'), 'a'.repeat(MAX_TEXT_CONTENT_BYTES));
     fs.writeFileSync(path.join(project, 'over.txt'), 'a'.repeat(MAX_TEXT_CONTENT_BYTES + 1));
     expect((await client.call('files.readContent', { projectDirectory: project, path: 'limit.txt' })).byteLength).toBe(MAX_TEXT_CONTENT_BYTES);
-    const error = await client.call('files.readContent', { projectDirectory: project, path: 'over.txt' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RpcError);
-    expect((error as RpcError).code).toBe('too_large');
-    expect((error as RpcError).message).toBe(TEXT_CONTENT_TOO_LARGE_MESSAGE);
+    const error = await expectRpcError(client.call('files.readContent', { projectDirectory: project, path: 'over.txt' }), 'too_large');
+    expect(error.message).toBe(TEXT_CONTENT_TOO_LARGE_MESSAGE);
   });
 
   it('FILE-2 files.readBinary answers a chunk with its SHA-256, in base64 and as a binary frame alike', async () => {
@@ -60,10 +59,8 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     expect(Buffer.from(binary.data).equals(bytes.subarray(10))).toBe(true);
     expect({ ...binary.result, dataBase64: json.dataBase64 }).toEqual(json);
     expect((await client.call('files.readBinary', { ...where, offset: 1000 })).byteCount).toBe(0);
-    const past = await client.call('files.readBinary', { ...where, offset: 1001 }).catch((e: unknown) => e);
-    expect((past as RpcError).code).toBe('invalid_params');
-    const folder = await client.call('files.readBinary', { projectDirectory: project, path: '', offset: 0 }).catch((e: unknown) => e);
-    expect((folder as RpcError).code).toBe('invalid_params');
+    await expectRpcError(client.call('files.readBinary', { ...where, offset: 1001 }), 'invalid_params');
+    await expectRpcError(client.call('files.readBinary', { projectDirectory: project, path: '', offset: 0 }), 'invalid_params');
   });
 
   it('FILE-2 files.readBinary answers at most `length` bytes when asked for less than 4 MiB, and refuses more', async () => {
@@ -76,8 +73,7 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     expect(piece.result.sha256).toBe(crypto.createHash('sha256').update(bytes.subarray(5, 1005)).digest('hex'));
     const whole = await client.callBinary('files.readBinary', { ...where, offset: 0 });
     expect(whole.result.byteCount).toBe(FILE_CHUNK_BYTES);
-    const tooLong = await client.call('files.readBinary', { ...where, offset: 0, length: FILE_CHUNK_BYTES + 1 }).catch((e: unknown) => e);
-    expect((tooLong as RpcError).code).toBe('invalid_params');
+    await expectRpcError(client.call('files.readBinary', { ...where, offset: 0, length: FILE_CHUNK_BYTES + 1 }), 'invalid_params');
   });
 
   it('FILE-2 a 1 GiB file arrives byte-identical through the verified chunk reader', async () => {

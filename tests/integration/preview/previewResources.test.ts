@@ -2,26 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
-import type { ErrorCode } from '../../../lib/protocol/errors';
+import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { MethodResult } from '../../../lib/protocol/methods';
 import { FILE_CHUNK_BYTES } from '../../../lib/protocol/files';
 import { makePreviewTree, HIDDEN_FOLDER_CASES, REPORT_PATH_CASES, TREE_FILES, type PreviewTree } from '../../fixtures/previewTree';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 const newId = () => crypto.randomBytes(16).toString('hex');
-
-async function expectRpcError(call: Promise<unknown>, code: ErrorCode): Promise<RpcError> {
-  const error = await call.then(
-    (result) => {
-      throw new Error(`expected ${code}, got ${JSON.stringify(result)}`);
-    },
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(RpcError);
-  expect((error as RpcError).code).toBe(code);
-  return error as RpcError;
-}
 
 /** The whole resource as the runtime serves it (base64 transfer), or null for 404. */
 async function readWhole(client: RpcClient, previewId: string, requestPath: string): Promise<string | null> {

@@ -8,17 +8,7 @@ import { RawRpcSocket, resultOf } from '../../fixtures/rawSocket';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, TEST_TOKEN, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, readWholeOutput, runShell } from '../../fixtures/sessionHelpers';
-
-async function rejectionOf(call: Promise<unknown>): Promise<RpcError> {
-  const thrown = await call.then(
-    (result) => {
-      throw new Error(`expected the call to fail, got ${JSON.stringify(result)}`);
-    },
-    (error: unknown) => error,
-  );
-  expect(thrown).toBeInstanceOf(RpcError);
-  return thrown as RpcError;
-}
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 /** Fails with a clear message instead of hanging until the test times out. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -85,19 +75,17 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
 
   it('RPC-2 a first call other than auth.hello gets unauthorized and the socket closes with 4401', async () => {
     const socket = await unauthenticatedSocket();
-    const error = await rejectionOf(socket.call('sessions.list'));
-    expect(error.code).toBe('unauthorized');
+    await expectRpcError(socket.call('sessions.list'), 'unauthorized');
     expect(await socket.closed).toMatchObject({ code: 4401 });
     // The closed socket answers nothing more.
-    expect((await rejectionOf(socket.call('projects.list'))).code).toBe('closed');
+    await expectRpcError(socket.call('projects.list'), 'closed');
   });
 
   it('RPC-2 a wrong token is refused and the socket closes with 4401', async () => {
     for (const token of [TEST_TOKEN.slice(0, -1), TEST_TOKEN + '0', crypto.randomBytes(32).toString('base64url')]) {
       secrets.add(token);
       const socket = await unauthenticatedSocket();
-      const error = await rejectionOf(socket.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION }));
-      expect(error.code).toBe('unauthorized');
+      const error = await expectRpcError(socket.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
       expect(error.message).toMatch(/token/i);
       expect((await socket.closed).code).toBe(4401);
     }
@@ -117,8 +105,7 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     expect(closed.reason).toMatch(/revoked/);
 
     const again = await unauthenticatedSocket();
-    const error = await rejectionOf(again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }));
-    expect(error.code).toBe('unauthorized');
+    await expectRpcError(again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
     expect((await again.closed).code).toBe(4401);
     // The script token and other connections are unaffected.
     expect((await admin.call('sessions.timeline', { sessionId })).rows.length).toBe(2);
@@ -143,7 +130,7 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     expect(await device.call('devices.revoke', { deviceId: paired.deviceId })).toEqual({});
     expect(await within(device.closed, 5000, 'the self-revoked socket closing')).toMatchObject({ code: 4401 });
     const again = await unauthenticatedSocket();
-    expect((await rejectionOf(again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }))).code).toBe('unauthorized');
+    await expectRpcError(again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
     expect((await admin.call('devices.list')).devices.map((d) => d.id)).not.toContain(paired.deviceId);
   });
 
@@ -173,8 +160,7 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     const first = await redeem(code, 'First');
     expect(first.token).toBeTruthy();
     const socket = await unauthenticatedSocket();
-    const error = await rejectionOf(socket.call('pair.redeem', { code, deviceName: 'Second' }));
-    expect(error.code).toBe('unauthorized');
+    const error = await expectRpcError(socket.call('pair.redeem', { code, deviceName: 'Second' }), 'unauthorized');
     expect(error.message).toMatch(/used|expired|wrong/);
     socket.close();
     const names = (await admin.call('devices.list')).devices.map((d) => d.name);
@@ -220,7 +206,7 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     expect((await client.call('devices.list')).devices.find((d) => d.current)?.name).toBe('From the banner');
     client.close();
     const socket = await unauthenticatedSocket();
-    expect((await rejectionOf(socket.call('pair.redeem', { code, deviceName: 'Twice' }))).code).toBe('unauthorized');
+    await expectRpcError(socket.call('pair.redeem', { code, deviceName: 'Twice' }), 'unauthorized');
     socket.close();
   });
 

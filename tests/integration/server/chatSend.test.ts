@@ -2,22 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
+import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { TimelineRow } from '../../../lib/protocol/rows';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
-
-async function expectConflict(call: Promise<unknown>): Promise<void> {
-  const error = await call.then(
-    (result) => {
-      throw new Error(`expected conflict, got ${JSON.stringify(result)}`);
-    },
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(RpcError);
-  expect((error as RpcError).code).toBe('conflict');
-}
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 const rowsOfOperation = (rows: TimelineRow[], operationId: string) => {
   const messages = rows.filter((r) => r.kind === 'message' && r.operationId === operationId);
@@ -49,7 +39,7 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
   async function restart(): Promise<void> {
     client.close();
     expect(await runtime.stop()).toBe(0);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = await runtime.restart();
     client = await runtime.connect();
   }
 
@@ -97,8 +87,8 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
   });
 
   it('STO-2 the same operation id with another text is a conflict and changes nothing', async () => {
-    await expectConflict(client.call('chat.send', { sessionId, operationId, text: 'echo something else' }));
-    await expectConflict(client.call('chat.send', { sessionId, operationId, text: text + ' ' }));
+    await expectRpcError(client.call('chat.send', { sessionId, operationId, text: 'echo something else' }), 'conflict');
+    await expectRpcError(client.call('chat.send', { sessionId, operationId, text: text + ' ' }), 'conflict');
     // The original is still answered as before after the conflicting attempts.
     expect(await client.call('chat.send', { sessionId, operationId, text })).toEqual(firstAnswer);
     await expectDeliveredOnce();
@@ -120,7 +110,7 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
   });
 
   it('STO-3 after a restart, the same operation id with another text is still a conflict', async () => {
-    await expectConflict(client.call('chat.send', { sessionId, operationId, text: 'echo something else' }));
+    await expectRpcError(client.call('chat.send', { sessionId, operationId, text: 'echo something else' }), 'conflict');
     expect(await client.call('chat.send', { sessionId, operationId, text })).toEqual(firstAnswer);
     await expectDeliveredOnce();
   });
@@ -131,7 +121,7 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
     await waitForCommand(client, sessionId, first.runId);
     await restart();
     expect(await client.call('chat.send', { sessionId, operationId: laterId, text: 'echo later' })).toEqual(first);
-    await expectConflict(client.call('chat.send', { sessionId, operationId: laterId, text: 'echo not later' }));
+    await expectRpcError(client.call('chat.send', { sessionId, operationId: laterId, text: 'echo not later' }), 'conflict');
     const { rows } = await client.call('sessions.timeline', { sessionId });
     expect(rowsOfOperation(rows, laterId).commands).toHaveLength(1);
   });

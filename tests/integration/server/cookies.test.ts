@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '../../../lib/protocol/version';
-import { waitUntil } from '../../e2e/appHarness';
+import { waitUntil } from '../../fixtures/waitUntil';
 import { HalfOpenSocket } from '../../fixtures/halfOpenSocket';
 import { httpGet, startRuntimeProcess, TEST_TOKEN, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 

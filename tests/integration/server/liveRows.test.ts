@@ -6,6 +6,7 @@ import type { CommandRow, MessageRow, TimelineRow } from '../../../lib/protocol/
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, waitForCommand } from '../../fixtures/sessionHelpers';
+import { waitUntil } from '../../fixtures/waitUntil';
 
 /** SES-4: at most one update per 100 ms per command. */
 const INTERVAL_MS = 100;
@@ -65,11 +66,10 @@ describe('SES-4 live timeline rows', () => {
 
   /** Waits until a notification shows the command settled (the last one a client will get). */
   async function waitForFinalNotification(runId: string): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while (!commandUpdates(runId).some((r) => r.row.complete && r.row.status !== 'running')) {
-      if (Date.now() > deadline) throw new Error(`no final notification: ${JSON.stringify(commandUpdates(runId).map((r) => r.row))}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(
+      () => commandUpdates(runId).some((r) => r.row.complete && r.row.status !== 'running'),
+      () => `a final notification arrives (seen: ${JSON.stringify(commandUpdates(runId).map((r) => r.row))})`,
+    );
     // Anything after the final state would be a duplicate; give it the chance to show up.
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -104,12 +104,8 @@ describe('SES-4 live timeline rows', () => {
       client.call('chat.send', { sessionId: otherSession, operationId: crypto.randomUUID(), text }),
     ]);
     await waitForFinalNotification(a.runId);
-    const deadline = Date.now() + 30_000;
     const updatesOf = (runId: string) => received.filter((r) => isCommandRow(r.row) && r.row.runId === runId);
-    while (!updatesOf(b.runId).some((r) => (r.row as CommandRow).complete)) {
-      if (Date.now() > deadline) throw new Error('no final notification for the second session');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(() => updatesOf(b.runId).some((r) => (r.row as CommandRow).complete), 'a final notification for the second session arrives');
     const expectedBytes = Array.from({ length: 15 }, (_, i) => `line${i + 1}\n`).join('').length;
     for (const { runId } of [a, b]) {
       const updates = updatesOf(runId);

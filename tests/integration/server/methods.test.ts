@@ -2,29 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
-import { JSONRPC_CODES, type ErrorCode } from '../../../lib/protocol/errors';
+import type { RpcClient } from '../../../lib/client/rpcClient';
 import { PROTOCOL_VERSION, MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../lib/protocol/version';
 import { RawRpcSocket, resultOf } from '../../fixtures/rawSocket';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, TEST_TOKEN, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { isCommandRow, readWholeOutput, runShell, waitForCommand } from '../../fixtures/sessionHelpers';
-
-/** Awaits a call that must fail, and checks its stable code and the matching JSON-RPC number (RPC-3). */
-async function expectRpcError(call: Promise<unknown>, code: ErrorCode): Promise<RpcError> {
-  const error = await call.then(
-    (result) => {
-      throw new Error(`expected ${code}, got the result ${JSON.stringify(result)}`);
-    },
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(RpcError);
-  const rpcError = error as RpcError;
-  expect(rpcError.code, rpcError.message).toBe(code);
-  expect(rpcError.jsonrpcCode).toBe(JSONRPC_CODES[code]);
-  expect(rpcError.message.length).toBeGreaterThan(0);
-  return rpcError;
-}
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 /** Checks that each params object is refused with invalid_params, on a socket that keeps serving. */
 async function expectInvalidParams(raw: RawRpcSocket, method: string, cases: unknown[]): Promise<void> {

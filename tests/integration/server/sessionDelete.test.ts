@@ -3,23 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
+import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { processAlive } from '../../../server/runtime/store/dataLock';
-
-async function expectNotFound(call: Promise<unknown>): Promise<void> {
-  const error = await call.then(
-    (result) => {
-      throw new Error(`expected not_found, got ${JSON.stringify(result)}`);
-    },
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(RpcError);
-  expect((error as RpcError).code).toBe('not_found');
-}
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 const processExists = processAlive;
 
@@ -107,14 +97,15 @@ describe('STO-4 / OUT-6 session delete', () => {
     stop();
 
     // Rows: the timeline, the list, the outputs, the runs and the operations are gone.
-    await expectNotFound(client.call('sessions.timeline', { sessionId: doomed }));
+    await expectRpcError(client.call('sessions.timeline', { sessionId: doomed }), 'not_found');
     expect((await client.call('sessions.list')).sessions.map((s) => s.id)).not.toContain(doomed);
     for (const { row, operationId } of doomedRuns) {
-      await expectNotFound(
+      await expectRpcError(
         client.call('run.chatCommandOutputRead', { appSessionId: doomed, runId: row.runId, commandId: row.commandId, generation: row.generation, offset: 0, length: 1 }),
+        'not_found',
       );
-      await expectNotFound(client.call('run.cancel', { sessionId: doomed, runId: row.runId }));
-      await expectNotFound(client.call('chat.send', { sessionId: doomed, operationId, text: row.command }));
+      await expectRpcError(client.call('run.cancel', { sessionId: doomed, runId: row.runId }), 'not_found');
+      await expectRpcError(client.call('chat.send', { sessionId: doomed, operationId, text: row.command }), 'not_found');
     }
     expect(leftoverRows(doomed, runIds)).toEqual(NOTHING_LEFT);
     expect(changes).toContainEqual({ sessionId: doomed, deleted: true });
@@ -164,7 +155,7 @@ describe('STO-4 / OUT-6 session delete', () => {
     expect(await client.call('sessions.delete', { sessionId: doomed })).toEqual({});
 
     expect(processExists(pid)).toBe(false);
-    await expectNotFound(client.call('sessions.timeline', { sessionId: doomed }));
+    await expectRpcError(client.call('sessions.timeline', { sessionId: doomed }), 'not_found');
     expect(leftoverRows(doomed, [running.runId, queued.runId])).toEqual(NOTHING_LEFT);
     expect([...outputFiles()].filter((f) => !before.has(f))).toEqual(neighbourFiles);
     await new Promise((r) => setTimeout(r, 500));
@@ -182,9 +173,9 @@ describe('STO-4 / OUT-6 session delete', () => {
     await client.call('sessions.delete', { sessionId: doomed });
     client.close();
     expect(await runtime.stop()).toBe(0);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = await runtime.restart();
     client = await runtime.connect();
-    await expectNotFound(client.call('sessions.timeline', { sessionId: doomed }));
+    await expectRpcError(client.call('sessions.timeline', { sessionId: doomed }), 'not_found');
     expect(leftoverRows(doomed, [row.runId])).toEqual(NOTHING_LEFT);
     expect((await client.call('sessions.list')).sessions.map((s) => s.id)).not.toContain(doomed);
   });

@@ -8,18 +8,11 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { processAlive } from '../../../server/runtime/store/dataLock';
+import { waitUntil } from '../../fixtures/waitUntil';
 
 const SHUTDOWN_ERROR = 'Stopped because the runtime shut down.';
 
 const processExists = processAlive;
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** SIGTERM, and fail clearly if the runtime has not exited in time instead of hanging the test. */
 async function stopWithin(runtime: RuntimeProcess, ms: number): Promise<number | null> {

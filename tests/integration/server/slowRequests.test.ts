@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { waitUntil } from '../../e2e/appHarness';
+import { waitUntil } from '../../fixtures/waitUntil';
 import { HalfOpenSocket } from '../../fixtures/halfOpenSocket';
 import { httpGet, startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
+import type { RpcClient } from '../../../lib/client/rpcClient';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { htmlPage, redirectTo, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
+import { expectRpcError } from '../../fixtures/rpcErrors';
 
 // MD-1 over the real protocol: the runtime answers web.fetchPage, and its errors keep their reason.
 // The page server is on 127.0.0.1, so the runtime runs with the opt-in for local servers (SEC-5).
@@ -35,13 +36,8 @@ describe('MD-1 web.fetchPage over the WebSocket', () => {
   });
 
   it('MD-1 a refused redirect is an error with a stable code and reason; the socket stays usable', async () => {
-    const error = await client.call('web.fetchPage', { url: `${server.origin}/to-file` }).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(RpcError);
-    expect((error as RpcError).code).toBe('invalid_params');
-    expect((error as RpcError).data.reason).toBe('unsupported_scheme');
+    const error = await expectRpcError(client.call('web.fetchPage', { url: `${server.origin}/to-file` }), 'invalid_params');
+    expect(error.data.reason).toBe('unsupported_scheme');
     expect((await client.call('web.fetchPage', { url: `${server.origin}/page` })).status).toBe(200);
   });
 });
@@ -53,14 +49,9 @@ describe('SEC-5 web.fetchPage refuses local servers unless the runtime opted in'
     const runtime = await startRuntimeProcess();
     const client = await runtime.connect();
     try {
-      const error = await client.call('web.fetchPage', { url: `${server.origin}/page` }).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(RpcError);
-      expect((error as RpcError).code).toBe('invalid_params');
-      expect((error as RpcError).data).toMatchObject({ reason: 'blocked_address', range: 'loopback', address: '127.0.0.1' });
-      expect((error as RpcError).message).toContain('--allow-private-fetch');
+      const error = await expectRpcError(client.call('web.fetchPage', { url: `${server.origin}/page` }), 'invalid_params');
+      expect(error.data).toMatchObject({ reason: 'blocked_address', range: 'loopback', address: '127.0.0.1' });
+      expect(error.message).toContain('--allow-private-fetch');
       expect(requests).toBe(0);
     } finally {
       client.close();

@@ -5,6 +5,7 @@ import { RuntimeError } from '../../../server/runtime/errors';
 import { fetchWebPage, PRIVATE_FETCH_LIMITS, type WebFetchLimits } from '../../../server/runtime/web/fetchWebPage';
 import { readabilityCases } from '../../fixtures/readabilityCorpus';
 import { gzippedPage, htmlPage, redirectTo, startNxdomainNameServer, startSelfSignedHttpsServer, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
+import { waitUntil } from '../../fixtures/waitUntil';
 
 // MD-1: web.fetchPage's limits and errors against real servers on 127.0.0.1, reached with the
 // opt-in for local servers (SEC-5; the default refusal is in fetchDestination.test.ts).
@@ -168,7 +169,7 @@ describe('MD-1 web.fetchPage against a local web server', () => {
     expect(error.code).toBe('unavailable');
     const stalled = await failureOf(fetchWebPage(`${server.origin}/stall`, quick));
     expect(stalled.data.reason).toBe('timeout');
-    await waitFor(() => slow.closed);
+    await waitUntil(() => slow.closed, 'the slow socket is closed');
     expect(slow.closed).toBe(true);
   });
 
@@ -176,7 +177,7 @@ describe('MD-1 web.fetchPage against a local web server', () => {
     const error = await failureOf(fetchWebPage(`${server.origin}/huge`, local));
     expect(error.code).toBe('too_large');
     expect(error.data.reason).toBe('too_large');
-    await waitFor(() => huge.closed);
+    await waitUntil(() => huge.closed, 'the socket of the huge page is closed');
     // The server stopped soon after the limit: what it sent is the limit plus socket buffers.
     expect(huge.written).toBeGreaterThan(MAX_WEB_PAGE_BYTES - 64 * 1024);
     expect(huge.written).toBeLessThan(MAX_WEB_PAGE_BYTES + 8 * 1024 * 1024);
@@ -229,8 +230,3 @@ describe('MD-1 web.fetchPage against a local web server', () => {
     expect(closed.data.reason).toBe('connection');
   });
 });
-
-async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-}

@@ -12,7 +12,7 @@ export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved
 
 /**
  * Real Claude Code sessions through the Claude Agent SDK in a separate host process (SES-2,
- * seed 001): one host per run and one per history read. Bash output stays in Claude's
+ * STO-1): one host per run and one per history read. Bash output stays in Claude's
  * transcript; its row carries a pointer and no bytes, and every read goes through a host (OUT-7).
  */
 export class ClaudeAgent implements Agent {

@@ -1,5 +1,5 @@
 /**
- * The Claude agent host (seed 001): a process started for one request, which talks to Claude
+ * The Claude agent host (SES-2, OUT-7): a process started for one request, which talks to Claude
  * Code only through the Claude Agent SDK and exits. `run` sends one user message and reports
  * each Bash result as a pointer and a size; `toolOutput` loads the conversation with
  * getSessionMessages and answers one slice of one result. The runtime itself never opens a

@@ -4,7 +4,7 @@ import type { Db } from '../../store/database';
 
 export const CONVERSATION_TAKEN_MESSAGE = 'This Claude conversation is already open in another session.';
 
-/** claude_sessions and claude_operations (seed 001): which Claude conversation a session continues, and each message's UUID in it. */
+/** claude_sessions and claude_operations (SES-2, ACC-8): which Claude conversation a session continues, and each message's UUID in it. */
 export class ClaudeStore {
   private readonly insertSession;
   private readonly sessionOf;

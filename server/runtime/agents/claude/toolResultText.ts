@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isInside } from '../../files/pathInside';
 
 /**
- * A tool_result's content as text (seed 000): a string stays as it is; of a block list, a text
+ * A tool_result's content as text (OUT-7): a string stays as it is; of a block list, a text
  * block keeps its text, a tool_reference block becomes the tool's name, any other block its type
  * in square brackets.
  */
@@ -51,7 +51,7 @@ export function resolvePersistedResult(text: string, env: NodeJS.ProcessEnv = pr
   return fs.readFileSync(file, 'utf8');
 }
 
-/** "Exit code N" on the first line of a failed Bash result (seed 000); 0 for a result that is not an error. */
+/** "Exit code N" on the first line of a failed Bash result (OUT-7); 0 for a result that is not an error. */
 export function bashExitCode(text: string, isError: boolean): number | null {
   if (!isError) return 0;
   const match = /^Exit code (\d+)/.exec(text);

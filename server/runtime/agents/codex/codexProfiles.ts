@@ -54,7 +54,7 @@ function tomlValue(value: unknown): string {
 
 /**
  * The configuration as `-c dotted.key=value` overrides on Codex's command line, so the runtime
- * never writes a file inside the Codex home (seed 001): tables become dotted keys, every leaf
+ * never writes a file inside the Codex home (SES-2, STO-1): tables become dotted keys, every leaf
  * value is TOML text.
  */
 export function configOverrides(config: TomlTable, prefix: string[] = []): string[] {
@@ -71,7 +71,7 @@ export interface CodexProfile {
 }
 
 /**
- * App-owned Codex profiles (seed 001): a stable lowercase UUID and a home folder under the data
+ * App-owned Codex profiles (ACC-1): a stable lowercase UUID and a home folder under the data
  * folder. The runtime creates the folder and never opens a file inside it.
  */
 export class CodexProfiles {

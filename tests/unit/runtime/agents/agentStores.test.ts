@@ -12,7 +12,7 @@ import { SessionStore } from '../../../../server/runtime/sessions/sessionStore';
 import { openDatabase, type Db } from '../../../../server/runtime/store/database';
 import type { Approval } from '../../../../lib/protocol/agents';
 
-describe('agent identity stores (seed 001)', () => {
+describe('agent identity stores (SES-2, ACC-8)', () => {
   let dir: string;
   let db: Db;
   let sessions: SessionStore;
@@ -29,7 +29,7 @@ describe('agent identity stores (seed 001)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('SES-2 one app session per Claude conversation: a second link is a conflict with the seed message', () => {
+  it('SES-2 one app session per Claude conversation: a second link is a conflict with the ACC-8 message', () => {
     const store = new ClaudeStore(db);
     const first = sessions.createSession(projectId, 'claude', 'a');
     const second = sessions.createSession(projectId, 'claude', 'b');

@@ -6,7 +6,7 @@ import { patternBytes } from '../../../fixtures/outputStoreFixture';
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-/** The seed's figure: a command printed 3 MiB; the agent kept a 1 MiB head/tail aggregate. */
+/** The OUT-4 example: a command printed 3 MiB; the agent kept a 1 MiB head/tail aggregate. */
 const PRINTED = 3 * MiB;
 const printedOutput = patternBytes(PRINTED, 11);
 const truncatedAggregate = (() => {
@@ -31,8 +31,8 @@ function input(overrides: Partial<SettleInput>): SettleInput {
   };
 }
 
-describe('decideSettlement: a truncated aggregate never replaces a longer stream (seed figure)', () => {
-  it('OUT-4 the test aggregate is the seed figure: 1 MiB around "2097152 bytes omitted"', () => {
+describe('decideSettlement: a truncated aggregate never replaces a longer stream (OUT-4 example)', () => {
+  it('OUT-4 the test aggregate is the OUT-4 example: 1 MiB around "2097152 bytes omitted"', () => {
     expect(truncatedAggregate.toString('latin1')).toContain('\n... 2097152 bytes omitted ...\n');
     expect(truncatedAggregate.length).toBeLessThan(MiB + 64);
   });

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../server/runtime/paths';
+import { citedRuleIds, definedRuleIds, ruleIdCitations, undefinedRuleIds } from '../../fixtures/ruleIds';
+
+const spec = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'spec.md'), 'utf8');
+
+describe('docs/spec.md defines every rule id the repository cites', () => {
+  it('every id cited in code, tests, benchmarks and docs is defined', () => {
+    const missing = undefinedRuleIds(definedRuleIds(spec), ruleIdCitations(REPO_ROOT));
+    expect(Object.fromEntries(missing)).toEqual({});
+  });
+
+  it('each id is defined once', () => {
+    const twice = [...definedRuleIds(spec)].filter(([, count]) => count > 1).map(([id]) => id);
+    expect(twice).toEqual([]);
+  });
+
+  it('the check finds an id that is cited but not defined', () => {
+    // Built from parts, so this file does not cite it itself.
+    const unknown = ['OUT', '99'].join('-');
+    const citations = new Map([...ruleIdCitations(REPO_ROOT), [unknown, ['server/example.ts']]]);
+    expect(undefinedRuleIds(definedRuleIds(spec), citations)).toEqual(new Map([[unknown, ['server/example.ts']]]));
+  });
+
+  it('standard names shaped like ids (UTF-8, SHA-256) are not rule ids', () => {
+    expect([...citedRuleIds('UTF-8 text, its SHA-256 and ISO-8859-1 (OUT-2, PRV-7)')]).toEqual(['OUT-2', 'PRV-7']);
+  });
+});
