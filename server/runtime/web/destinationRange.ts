@@ -8,7 +8,7 @@ import ipaddr from 'ipaddr.js';
  * ranges. IPv6 forms that carry an IPv4 address (mapped ::ffff:a.b.c.d, translated, the old
  * compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address, so
  * `::ffff:127.0.0.1` is loopback; Teredo and local-use NAT64 (64:ff9b:1::/48), whose targets
- * cannot be told from the address, are refused whole.
+ * cannot be told from the address, are refused whole, and so is IPv6 outside 2000::/3.
  *
  * NOTE: classification by ipaddr.js, whose range tables follow the IANA special-purpose
  * registries; hand-written prefix checks are where such filters usually leak.
