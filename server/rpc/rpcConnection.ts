@@ -23,6 +23,7 @@ const MAX_PAIRING_FAILURES = 5;
 /** Close reasons (at most 123 bytes each, the WebSocket limit). */
 const NOT_READING = 'This client is not reading its answers; reconnect to continue.';
 const TOO_MANY_HELD_UPDATES = 'Too many updates wait unread; reconnect to read them again.';
+const CLOSING_STILL_SENDING = 'This socket is closing and may not send more.';
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -42,6 +43,7 @@ export class RpcConnection {
   private closed = false;
   private pairingFailures = 0;
   private bytesBeforeAuth = 0;
+  private bytesAfterClose = 0;
   private readonly authTimer: NodeJS.Timeout;
   private readonly pressure: SendBackpressure;
   /** Requests that arrived while the socket was held, in order. */
@@ -135,11 +137,28 @@ export class RpcConnection {
    * so the pre-auth budget is counted here, before any frame reaches `receive`.
    */
   countIncomingBytes(n: number): void {
-    if (this.closed || this.authenticated) return;
+    if (this.closed) {
+      this.countBytesAfterClose(n);
+      return;
+    }
+    if (this.authenticated) return;
     this.bytesBeforeAuth += n;
     if (this.bytesBeforeAuth > this.limits.preAuthBytes) {
       this.log.warn('dropping a socket that sent too much before auth.hello', { bytes: this.bytesBeforeAuth });
       this.terminate(CLOSE_CODES.tooLargeBeforeAuth, `At most ${this.limits.preAuthBytes} bytes may be sent before auth.hello.`);
+    }
+  }
+
+  /**
+   * SEC-9: a socket told to close still reads until the peer's close frame or `ws`'s 30 s timer,
+   * and `ws` holds any frame that arrives meanwhile; past the pre-auth budget it is dropped.
+   */
+  private countBytesAfterClose(n: number): void {
+    const before = this.bytesAfterClose;
+    this.bytesAfterClose += n;
+    if (before <= this.limits.preAuthBytes && this.bytesAfterClose > this.limits.preAuthBytes) {
+      this.log.warn('dropping a closing socket that keeps sending', { bytes: this.bytesAfterClose });
+      this.socket.terminate(CLOSE_CODES.tooLargeBeforeAuth, CLOSING_STILL_SENDING);
     }
   }
 

@@ -11,8 +11,14 @@ const HIDDEN_NAMES = new Set(['.env', '.git', '.ssh', '.gnupg', '.aws', '.docker
 
 export const HIDDEN_SECRETS_MESSAGE = 'This path is hidden: secrets such as .env, .ssh and .git are never served.';
 
+/**
+ * NOTE: upper then lower, not only lower: case-insensitive volumes fold `ſ` to `s` and `ß` to
+ * `ss`, which lower-casing alone leaves as they are, so `.ſsh` would open `.ssh` unseen.
+ */
+const foldCase = (name: string) => name.toUpperCase().toLowerCase();
+
 export function isHiddenSecretName(name: string): boolean {
-  const lower = name.toLowerCase();
+  const lower = foldCase(name);
   return HIDDEN_NAMES.has(lower) || lower.startsWith('.env.');
 }
 

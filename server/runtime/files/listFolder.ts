@@ -49,9 +49,12 @@ function servableEntryStat(entryPath: string, root: string): fs.Stats | null {
   } catch {
     return null; // A broken link.
   }
+  const servable = (real: string) => refusalOfCanonical(root, real, false) === null;
+  // Checked before opening too (SEC-2): opening a device or FIFO a link points to has effects of its own.
+  if (!servable(target)) return null;
   return withVerifiedOpen(
     target,
-    (real) => refusalOfCanonical(root, real, false) === null,
+    servable,
     (opened) => opened.stat,
     () => null,
   );

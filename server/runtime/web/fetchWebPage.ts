@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { MAX_WEB_PAGE_BYTES, MAX_WEB_REDIRECTS, WEB_PAGE_TIMEOUT_MS } from '../../../lib/protocol/files';
 import { HTML_CONTENT_TYPES, type WebPage } from '../../../lib/protocol/webPage';
@@ -157,17 +157,28 @@ async function readLimitedBody(response: IncomingMessage, maxBytes: number, sign
   return Buffer.concat(chunks, total);
 }
 
+/**
+ * NOTE: joined with `pipeline`, not `pipe`: a response that stalls and is dropped at the deadline,
+ * or that is cut off, must end the decompressor too, or the read waits forever (SEC-9).
+ */
 function decompressed(response: IncomingMessage, encoding: string): Readable {
+  const decompressor = decompressorOf(encoding);
+  if (!decompressor) return response;
+  // Errors reach the reader through the decompressor, which pipeline destroys with them.
+  return pipeline(response, decompressor, () => {});
+}
+
+function decompressorOf(encoding: string): Transform | null {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return response.pipe(zlib.createGunzip());
+      return zlib.createGunzip();
     case 'deflate':
-      return response.pipe(zlib.createInflate());
+      return zlib.createInflate();
     case 'br':
-      return response.pipe(zlib.createBrotliDecompress());
+      return zlib.createBrotliDecompress();
     default:
-      return response;
+      return null;
   }
 }
 

@@ -104,6 +104,23 @@ describe('SEC-9 unauthenticated sockets', () => {
     admin.close();
   });
 
+  it('SEC-9 a socket told to close before auth.hello cannot then send a giant frame: the budget still counts until it is gone', async () => {
+    const before = residentBytes(runtime.child.pid!);
+    const memory = watchResidentMemory(runtime.child.pid!);
+    const sockets = await Promise.all(Array.from({ length: FAST_SENDERS }, () => HandshakeSocket.open(runtime)));
+    // A first call other than auth.hello closes the socket politely (RPC-2); the peer never answers the close.
+    for (const socket of sockets) await socket.sendRequest('projects.list');
+    const closes = await withDeadline(Promise.all(sockets.map((socket) => socket.closeFrame())), 30_000, 'the close frames');
+    expect(closes.map((close) => close?.code)).toEqual(sockets.map(() => 4401));
+    const sent = await withDeadline(Promise.all(sockets.map((socket) => sendGiantFrame(socket, FAST_SENDER_BYTES))), 120_000, 'the senders finishing');
+    await withDeadline(Promise.all(sockets.map((socket) => socket.gone)), 60_000, 'every closed socket going');
+    const peak = memory.stop();
+    console.log(`flood after a polite close: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB; senders got ${sent.map((n) => (n / MiB).toFixed(1)).join(', ')} MiB in`);
+    for (const bytes of sent) expect(bytes).toBeLessThan(FAST_SENDER_BYTES);
+    expect(peak - before).toBeLessThan(RSS_GROWTH_BOUND);
+    expect(runtime.child.exitCode).toBeNull();
+  });
+
   it('SEC-9 a socket past the cap of unauthenticated ones is closed with 1013; authenticated sockets do not count against it', async () => {
     const admin = await RawRpcSocket.authenticated(runtime);
     const waiting = await Promise.all(Array.from({ length: DEFAULT_SOCKET_LIMITS.maxUnauthenticatedSockets }, () => RawRpcSocket.open(runtime)));

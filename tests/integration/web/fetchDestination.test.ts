@@ -57,7 +57,7 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
   const target = (host: string) => `http://${host}:${admin.port}/internal-admin?action=delete`;
 
   it('SEC-5 a literal loopback or unspecified address, in any IPv4 or IPv6 spelling, is refused before connecting', async () => {
-    for (const host of ['127.0.0.1', '127.0.0.2', '2130706433', '0x7f.1', '0.0.0.0', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::]', 'localhost']) {
+    for (const host of ['127.0.0.1', '127.0.0.2', '2130706433', '0x7f.1', '0.0.0.0', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[::]', 'localhost']) {
       const error = await refusal(fetchWebPage(target(host)));
       expect({ host, code: error.code, reason: error.data.reason }).toEqual({ host, code: 'invalid_params', reason: 'blocked_address' });
       expect(error.message).toContain('--allow-private-fetch');

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WEB_PAGE_BYTES, MAX_WEB_REDIRECTS } from '../../../lib/protocol/files';
 import { RuntimeError } from '../../../server/runtime/errors';
@@ -21,6 +22,19 @@ async function failureOf(promise: Promise<unknown>): Promise<RuntimeError> {
   );
   expect(thrown).toBeInstanceOf(RuntimeError);
   return thrown as RuntimeError;
+}
+
+/** The first half of a compressed page: the decompressor waits for the rest. */
+const compressedHalf = (() => {
+  const whole = zlib.gzipSync(`<!doctype html><p>${'compressed words '.repeat(4000)}</p>`);
+  return whole.subarray(0, whole.length >> 1);
+})();
+
+/** Settles like `promise`, or rejects once `ms` passed: a fetch that never settles fails the test instead of hanging it. */
+function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the fetch did not settle within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Writes 64 KiB chunks until the client goes away; `written` says how much was sent. */
@@ -74,6 +88,14 @@ describe('MD-1 web.fetchPage against a local web server', () => {
       '/sjis-header': htmlPage(Buffer.concat([Buffer.from('<p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]), Buffer.from('</p>')]), 'text/html; charset="shift_jis"'),
       '/utf8-bom': htmlPage(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<meta charset="windows-1252"><p>naïve</p>')]), 'text/html'),
       '/gzip': gzippedPage('<p>compressed ünïcode</p>'),
+      '/gzip-stall': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+        res.write(compressedHalf);
+      },
+      '/gzip-cut': (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+        res.write(compressedHalf, () => req.socket.destroy());
+      },
       '/slow': endlessSlowBody(slow),
       '/stall': () => undefined,
       '/huge': endlessBody(huge),
@@ -171,6 +193,14 @@ describe('MD-1 web.fetchPage against a local web server', () => {
     expect(stalled.data.reason).toBe('timeout');
     await waitUntil(() => slow.closed, 'the slow socket is closed');
     expect(slow.closed).toBe(true);
+  });
+
+  it('SEC-9 a compressed page that stalls or is cut off half way still ends: timeout, or the connection error', async () => {
+    // The deadline (1.5 s) is far inside what the test waits: a fetch stuck in the decompressor never settles.
+    const stalled = await failureOf(settlesWithin(fetchWebPage(`${server.origin}/gzip-stall`, quick), 20_000));
+    expect(stalled.data.reason).toBe('timeout');
+    const cut = await failureOf(settlesWithin(fetchWebPage(`${server.origin}/gzip-cut`, quick), 20_000));
+    expect({ code: cut.code, reason: cut.data.reason }).toEqual({ code: 'unavailable', reason: 'connection' });
   });
 
   it('MD-1 an endless page hits the 10 MiB limit without being held whole', async () => {

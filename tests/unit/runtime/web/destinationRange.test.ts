@@ -45,6 +45,14 @@ describe('SEC-5 the destination ranges web.fetchPage refuses', () => {
       '::ffff:10.0.0.1': 'private in ::ffff:10.0.0.1',
       '::ffff:0:7f00:1': 'loopback in ::ffff:0:7f00:1',
       '::127.0.0.1': 'loopback in ::127.0.0.1',
+      // The same IPv4-compatible address as URL parsing and inet_ntop-less tools print it.
+      '::7f00:1': 'loopback in ::7f00:1',
+      '::a9fe:a9fe': 'linkLocal in ::a9fe:a9fe',
+      '::808:808': 'reserved',
+      '::2': 'unspecified in ::2',
+      // Outside 2000::/3 nothing is global unicast, whatever ipaddr.js calls it.
+      '::1:0:0:1': 'reserved',
+      '4000::1': 'reserved',
       '64:ff9b::7f00:1': 'loopback in 64:ff9b::7f00:1',
       '64:ff9b::a9fe:a9fe': 'linkLocal in 64:ff9b::a9fe:a9fe',
       '64:ff9b:1::1': 'rfc6052',
