@@ -90,15 +90,18 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
 
   // NOTE: last, because Playwright marks the whole page crashed when any of its frames' processes
   // dies; from then on the app is driven through a CDP session of its own, which stays usable.
-  it('SEC-9 a preview that allocates until its process dies leaves the app alive and shows that it crashed', async () => {
+  it('SEC-9 a preview that allocates until its process dies leaves the app alive, says the preview stopped and starts it again', async () => {
     const app = await page.context().newCDPSession(page);
     const evaluate = async <T,>(expression: string): Promise<T> => (await app.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as T;
     await openPreview(page, runtime, project, 'allocate.html');
     await previewedFrame(page, '/allocate.html');
     const firstId = await page.locator('iframe.preview-frame').getAttribute('data-preview-id');
+    // NOTE: the page blocks its own event loop while the garbage collector fights for the last
+    // megabytes; on a busy machine that can outlast the watchdog, which then stops it as stuck
+    // before it runs out of memory. Either way the app must survive, say so and offer a restart.
     await waitUntil(
-      async () => /The preview crashed/.test(await evaluate<string>(`document.querySelector('.preview-halted')?.textContent ?? ''`)),
-      'the app says the preview crashed',
+      async () => /The preview crashed|The preview stopped responding/.test(await evaluate<string>(`document.querySelector('.preview-halted')?.textContent ?? ''`)),
+      'the app says the preview crashed or stopped responding',
       60_000,
     );
     expect(await evaluate<number>(`document.querySelectorAll('iframe.preview-frame').length`)).toBe(0);
