@@ -38,24 +38,25 @@ describe('a desktop whose disk is full', () => {
   });
 
   it('OUT-3 an append that meets a full disk marks its row with the reason; the aggregate then becomes generation 2', async () => {
-    const errorsSeen: (string | undefined)[] = [];
-    const stop = client.onNotification('timeline.row', (params) => {
-      if (params.row.kind === 'command') errorsSeen.push(params.row.error);
-    });
     const marker = path.join(runtime.projectDir, 'disk-is-full');
+    // The command waits at its end until the test has seen the failed row: live updates are
+    // throttled (SES-4), so a row that fails and settles at once could skip the failed state.
+    const seen = path.join(runtime.projectDir, 'failure-seen');
     const { runId } = await client.call('chat.send', {
       sessionId,
       operationId: crypto.randomUUID(),
-      text: `echo started; while [ ! -e ${marker} ]; do sleep 0.05; done; head -c 4000000 /dev/zero | tr '\\0' x; echo; echo ended`,
+      text: `echo started; while [ ! -e ${marker} ]; do sleep 0.05; done; head -c 4000000 /dev/zero | tr '\\0' x; echo; echo ended; while [ ! -e ${seen} ]; do sleep 0.05; done`,
     });
     fullRunId = runId;
     await waitForCommand(client, sessionId, runId, (row) => row.byteLength >= 'started\n'.length);
     expect(disk.fill()).toBeGreaterThan(0);
     fs.writeFileSync(marker, '');
+    // While the command runs its row says why the output is unavailable: the disk is full.
+    const failed = await waitForCommand(client, sessionId, runId, (r) => r.error !== undefined);
+    expect(failed.error).toBe(STORAGE_FULL_MESSAGE);
+    expect(failed.status).toBe('running');
+    fs.writeFileSync(seen, '');
     const row = await waitForCommand(client, sessionId, runId);
-    stop();
-    // While the command ran its row said why the output was unavailable: the disk is full.
-    expect(errorsSeen).toContain(STORAGE_FULL_MESSAGE);
     expect(runtime.output()).toContain('command output append failed');
     // Freeing the reserve let the runtime record the end of the command and store the shell's
     // head/tail aggregate as generation 2 (OUT-3), marked incomplete.
