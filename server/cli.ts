@@ -24,10 +24,10 @@ export interface CliOptions {
   limits: Limits;
 }
 
-export const DEFAULT_PORT = 8787;
+const DEFAULT_PORT = 8787;
 
 /** The per-user data folder: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'HB Code');
   if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'HB Code');

@@ -2,7 +2,7 @@ import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './au
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/httpLimits';
 
 /** The limit flags (SEC-9), each with an HBCODE_* environment fallback; tests shorten them to seconds. */
-export const LIMIT_FLAGS = {
+const LIMIT_FLAGS = {
   'headers-timeout-ms': { env: 'HBCODE_HEADERS_TIMEOUT_MS', min: 100 },
   'request-timeout-ms': { env: 'HBCODE_REQUEST_TIMEOUT_MS', min: 100 },
   'max-connections': { env: 'HBCODE_MAX_CONNECTIONS', min: 1 },

@@ -13,7 +13,7 @@ import type { Logger } from './runtime/log';
 import { REPO_ROOT } from './runtime/paths';
 import { Runtime } from './runtime/runtime';
 
-export const APP_HOSTNAME = 'hbcode.localhost';
+const APP_HOSTNAME = 'hbcode.localhost';
 
 function appUrl(options: CliOptions, port: number): URL {
   return options.publicUrl ?? new URL(`http://${APP_HOSTNAME}:${port}`);

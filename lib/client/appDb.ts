@@ -1,12 +1,9 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { FileEntry } from '../protocol/files';
 import type { Project, Session, TimelineRow } from '../protocol/rows';
-import type { OutboxRecord, OutboxState } from './outboxRules';
+import type { OutboxRecord } from './outboxRules';
 import type { ChunkHeader } from './verifiedChunks';
 import type { ReaderPageRecord } from './readerPageRecord';
-
-/** State of an unsent message on this device (PWA-4); the rules live in outboxRules.ts. */
-export type { OutboxState };
 
 /** The app's one IndexedDB database, typed (STYLE: idb). */
 export interface AppDbSchema extends DBSchema {
@@ -60,7 +57,7 @@ const APP_DB_VERSION = 4;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;
 
-export function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
+function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
   opening ??= openDB<AppDbSchema>(APP_DB_NAME, APP_DB_VERSION, {
     upgrade(db, oldVersion, _newVersion, transaction) {
       if (oldVersion < 1) {

@@ -92,5 +92,4 @@ export function unpackLine(batch: TokenBatch, lineIndex: number, text: string): 
 export const ThemeColorsSchema = z.object({ foreground: z.string(), background: z.string() });
 export type ThemeColors = z.infer<typeof ThemeColorsSchema>;
 
-export const ThemeNameSchema = z.enum(['light', 'dark']);
-export type ThemeName = z.infer<typeof ThemeNameSchema>;
+export type ThemeName = 'light' | 'dark';

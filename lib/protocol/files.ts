@@ -13,7 +13,7 @@ export const MAX_WEB_PAGE_BYTES = 10 * 1024 * 1024;
 export const WEB_PAGE_TIMEOUT_MS = 20_000;
 export const MAX_WEB_REDIRECTS = 10;
 
-export const FileKindSchema = z.enum(['file', 'directory']);
+const FileKindSchema = z.enum(['file', 'directory']);
 
 export const FileEntrySchema = z.object({
   name: z.string(),

@@ -12,7 +12,7 @@ export const RequestEnvelopeSchema = z.object({
   params: z.unknown().optional(),
 });
 
-export const ErrorDataSchema = z.looseObject({ code: z.enum(ERROR_CODES) });
+const ErrorDataSchema = z.looseObject({ code: z.enum(ERROR_CODES) });
 
 export const ErrorObjectSchema = z.object({
   code: z.number().int(),

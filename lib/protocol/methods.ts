@@ -7,7 +7,7 @@ import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, Sessi
 
 const Id = z.string().min(1).max(200);
 /** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
-export const TransferSchema = z.enum(['base64', 'binary']);
+const TransferSchema = z.enum(['base64', 'binary']);
 const Empty = z.object({}).strict();
 
 /**

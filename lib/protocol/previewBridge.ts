@@ -81,7 +81,6 @@ export const ResponseControlSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('pull') }),
   z.strictObject({ type: z.literal('cancel') }),
 ]);
-export type ResponseControl = z.infer<typeof ResponseControlSchema>;
 
 /** Previewed page (navigation script) → app window (PRV-4, PRV-6). */
 export const HtmlMessageSchema = z.strictObject({ type: z.enum([HTML_OPEN, HTML_READY]), href: text(8192) });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const AgentKindSchema = z.enum(['shell', 'codex', 'claude']);
 export type AgentKind = z.infer<typeof AgentKindSchema>;
 
-export const CommandStatusSchema = z.enum(['running', 'exited', 'failed', 'cancelled']);
+const CommandStatusSchema = z.enum(['running', 'exited', 'failed', 'cancelled']);
 export type CommandStatus = z.infer<typeof CommandStatusSchema>;
 
 export const ProjectSchema = z.object({
@@ -27,7 +27,7 @@ export const MessageStateSchema = z.enum(['queued', 'running', 'done', 'failed',
 export type MessageState = z.infer<typeof MessageStateSchema>;
 
 /** A user message (SES-3). */
-export const MessageRowSchema = z.object({
+const MessageRowSchema = z.object({
   kind: z.literal('message'),
   id: z.string(),
   sessionId: z.string(),
@@ -40,7 +40,7 @@ export const MessageRowSchema = z.object({
 export type MessageRow = z.infer<typeof MessageRowSchema>;
 
 /** A command: status and sizes only, never output bytes (SES-3, OUT-1). */
-export const CommandRowSchema = z.object({
+const CommandRowSchema = z.object({
   kind: z.literal('command'),
   id: z.string(),
   sessionId: z.string(),
@@ -62,7 +62,7 @@ export const CommandRowSchema = z.object({
 export type CommandRow = z.infer<typeof CommandRowSchema>;
 
 /** The agent's own history took over from here (SES-3); carries the agent's text. */
-export const SettledRowSchema = z.object({
+const SettledRowSchema = z.object({
   kind: z.literal('settled'),
   id: z.string(),
   sessionId: z.string(),

@@ -4,20 +4,17 @@ import { z } from 'zod';
  * Why `web.fetchPage` failed (MD-1), carried in the error's `data.reason` next to the stable
  * `data.code`, so a client can say what went wrong without parsing the message.
  */
-export const WEB_FETCH_FAILURES = [
-  'bad_url',
-  'unsupported_scheme',
-  'dns',
-  'tls',
-  'connection',
-  'timeout',
-  'too_large',
-  'not_html',
-  'too_many_redirects',
-  'blocked_address',
-] as const;
-export type WebFetchFailure = (typeof WEB_FETCH_FAILURES)[number];
-export const WebFetchFailureSchema = z.enum(WEB_FETCH_FAILURES);
+export type WebFetchFailure =
+  | 'bad_url'
+  | 'unsupported_scheme'
+  | 'dns'
+  | 'tls'
+  | 'connection'
+  | 'timeout'
+  | 'too_large'
+  | 'not_html'
+  | 'too_many_redirects'
+  | 'blocked_address';
 
 /** Content types the reader converts; anything else is `not_html`. */
 export const HTML_CONTENT_TYPES: readonly string[] = ['text/html', 'application/xhtml+xml'];

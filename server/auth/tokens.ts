@@ -5,15 +5,15 @@ import type { Db } from '../runtime/store/database';
 import { DEFAULT_PAIRING_GUESS_LIMIT, PairingGuessLimit, type PairingGuessLimitOptions } from './pairingGuessLimit';
 
 /** Pairing codes work once, for this long (SEC-1). */
-export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
+const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
 /** Crockford's base32 without I, L, O, U: easy to read aloud and to type on a phone. */
 const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const CODE_LENGTH = 10;
 
-export const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret, 'utf8').digest();
+const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret, 'utf8').digest();
 
 /** Codes are compared case-insensitively and without the separator people type. */
-export const normaliseCode = (code: string) => code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+const normaliseCode = (code: string) => code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 
 function randomCode(): string {
   const bytes = crypto.randomBytes(CODE_LENGTH);

@@ -21,7 +21,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
  * and a preview can set them on the app's domain (SEC-8): the head must still be read so the
  * answer can clear them. The connection cap bounds the memory this takes.
  */
-export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
+const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
 
 /** How often Node looks for requests past their timeouts: a fraction of the shortest one. */
 function checkingIntervalMs(limits: HttpLimits): number {

@@ -10,7 +10,7 @@ import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
-export const SERVER_VERSION = '0.1.0';
+const SERVER_VERSION = '0.1.0';
 
 /** What a handler knows about the socket that called it. */
 export interface CallContext {

@@ -45,7 +45,7 @@ export function isUtf8Html(bytes: Uint8Array, complete = true): boolean {
 /** A custom property value that cannot end the style element or the rule. */
 const SAFE_VALUE = /^[^<>{};\\]*$/;
 
-export function themeStyle(theme: Record<string, string>): string {
+function themeStyle(theme: Record<string, string>): string {
   const declarations = Object.entries(theme)
     .filter(([name, value]) => /^--hb-[a-z0-9-]+$/.test(name) && SAFE_VALUE.test(value))
     .map(([name, value]) => `${name}:${value.trim()}`)

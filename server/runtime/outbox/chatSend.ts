@@ -5,7 +5,7 @@ import type { RunRecord, SessionStore } from '../sessions/sessionStore';
 import type { Db } from '../store/database';
 
 /** How long the outcome of a mutating call is kept for retries (STO-3). */
-export const IDEMPOTENCY_TTL_MS = 48 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 48 * 60 * 60 * 1000;
 
 export interface ChatSendAnswer {
   operationId: string;
@@ -19,7 +19,7 @@ export interface ChatSendOutcome {
   created?: RunRecord;
 }
 
-export const chatSendScope = (sessionId: string, operationId: string) => `chat.send\u0000${sessionId}\u0000${operationId}`;
+const chatSendScope = (sessionId: string, operationId: string) => `chat.send\u0000${sessionId}\u0000${operationId}`;
 
 /**
  * `chat.send` made exactly-once (STO-2, STO-3). One transaction claims the operation identity

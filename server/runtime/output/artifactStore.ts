@@ -10,7 +10,7 @@ import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
 import { recoverArtifact, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE, type RecoveryResult } from './recoverArtifact';
 import { decideSettlement, type SettleDecision, type StreamLedger } from './settle';
 
-export const OUTPUT_FILE_SUFFIX = '.output';
+const OUTPUT_FILE_SUFFIX = '.output';
 export const STAGE_FILE_SUFFIX = '.stage';
 
 /** What a timeline row shows of an artifact (OUT-1): sizes and flags, never bytes. */
@@ -31,7 +31,7 @@ export interface OutputRange {
   sourceIncomplete: boolean;
 }
 
-export const stateOf = (row: CatalogRow): OutputState => ({
+const stateOf = (row: CatalogRow): OutputState => ({
   byteLength: row.byteLength,
   generation: row.generation,
   complete: row.complete,

@@ -8,7 +8,7 @@ import { isInside } from '../files/pathInside';
 /** The content types a preview renders as a page (SEC-6); everything else is opened as a file. */
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
-export const NOT_HTML_MESSAGE = 'Only an HTML file (.html, .htm, .xhtml) can be previewed.';
+const NOT_HTML_MESSAGE = 'Only an HTML file (.html, .htm, .xhtml) can be previewed.';
 
 const isHtmlName = (name: string) => HTML_TYPES.has(mimeTypeForPath(name));
 

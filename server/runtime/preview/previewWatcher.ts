@@ -6,9 +6,9 @@ const MAX_WATCHED_FOLDERS = 256;
 /** Editors write a file in several steps: one refresh per burst. */
 const SETTLE_MS = 120;
 /** SEC-9: at most one refresh per this long, however fast files change (each refresh reloads the page on every client). */
-export const MIN_REFRESH_INTERVAL_MS = 1000;
+const MIN_REFRESH_INTERVAL_MS = 1000;
 /** A folder sending more events than this in one second is flooding: its watch is closed for a while. */
-export const FLOOD_EVENTS_PER_SECOND = 200;
+const FLOOD_EVENTS_PER_SECOND = 200;
 /** How long a flooding folder goes unwatched; doubled each time it floods again, up to the cap. */
 const FLOOD_PAUSE_MS = 2000;
 const MAX_FLOOD_PAUSE_MS = 30_000;

@@ -17,7 +17,7 @@ export interface PreviewBinding {
 }
 
 /** A preview resource's chunk: its header, and its bytes in the buffer `allocate` handed out. */
-export interface ReadChunk {
+interface ReadChunk {
   chunk: Omit<ChunkRead, 'bytes'>;
   bytes: Buffer;
 }

@@ -16,7 +16,7 @@ export interface ResourceRoot {
  * The filesystem root, the home folder and every parent of home never serve as a root (PRV-1),
  * nor does a folder with a hidden-secret name on its way, such as `~/.ssh` (SEC-6).
  */
-export function isForbiddenRoot(folder: string, home: string): boolean {
+function isForbiddenRoot(folder: string, home: string): boolean {
   return path.parse(folder).root === folder || isInside(folder, home) || pathHasHiddenSecret(folder.split(path.sep));
 }
 

@@ -4,7 +4,7 @@ import { CommandOutputStream } from '../output/commandOutputStream';
 import type { SessionStore } from './sessionStore';
 import type { RowThrottle } from './rowThrottle';
 
-export const SHUTDOWN_MESSAGE = 'Stopped because the runtime shut down.';
+const SHUTDOWN_MESSAGE = 'Stopped because the runtime shut down.';
 export const INTERRUPTED_MESSAGE = 'The runtime stopped while this command was running.';
 /** SES-5: the command's process group outlived the runtime and was stopped by the next one. */
 export const INTERRUPTED_AND_STOPPED_MESSAGE = 'The runtime stopped while this command was running; its processes were stopped when the runtime started again.';

@@ -1,5 +1,5 @@
 /** Live row updates go out at most this often per command (SES-4). */
-export const ROW_UPDATE_INTERVAL_MS = 100;
+const ROW_UPDATE_INTERVAL_MS = 100;
 
 interface Entry {
   last: number;

@@ -9,7 +9,7 @@ import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, commandRowKey, re
 import { RowThrottle } from './rowThrottle';
 import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
 
-export type AbortReason = 'cancel' | 'delete' | 'shutdown';
+type AbortReason = 'cancel' | 'delete' | 'shutdown';
 
 interface ActiveRun {
   runId: string;

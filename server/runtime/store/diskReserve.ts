@@ -3,7 +3,7 @@ import { isDiskFull } from '../errors';
 import type { Logger } from '../log';
 
 /** Room kept free on the data folder's disk: enough for SQLite to record a few hundred row changes. */
-export const RESERVE_BYTES = 4 * 1024 * 1024;
+const RESERVE_BYTES = 4 * 1024 * 1024;
 const ZEROS = Buffer.alloc(64 * 1024);
 
 /**

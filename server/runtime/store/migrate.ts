@@ -4,13 +4,13 @@ import type Database from 'better-sqlite3';
 
 const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;
 }
 
-export function readMigrations(dir: string): Migration[] {
+function readMigrations(dir: string): Migration[] {
   const migrations = fs
     .readdirSync(dir)
     .map((file) => {

@@ -86,7 +86,7 @@ export async function fetchWebPage(address: string, limits: WebFetchLimits = DEF
 }
 
 /** An http(s) address, resolved against `base` for a redirect's Location. */
-export function parseWebUrl(address: string, base?: URL): URL {
+function parseWebUrl(address: string, base?: URL): URL {
   let url: URL;
   try {
     url = new URL(address.trim(), base);

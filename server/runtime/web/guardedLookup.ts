@@ -8,7 +8,7 @@ import { webFetchError } from './webFetchError';
 /** Which range makes an address refused, or null to connect (see destinationRange.ts). */
 export type DestinationRange = (address: string) => string | null;
 
-export const ALLOW_PRIVATE_FETCH_FLAG = '--allow-private-fetch';
+const ALLOW_PRIVATE_FETCH_FLAG = '--allow-private-fetch';
 
 export function blockedAddressError(host: string, address: string, range: string, redirectedFrom: string | null): RuntimeError {
   const named = host === address ? address : `${host} (${address})`;

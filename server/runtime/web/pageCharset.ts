@@ -3,7 +3,7 @@
  * mark, then the HTTP header, then a `<meta charset>` / `http-equiv` in the first bytes, then
  * UTF-8 when the bytes are valid UTF-8, else windows-1252 (what browsers assume).
  */
-export type CharsetSource = 'bom' | 'header' | 'meta' | 'utf8-valid' | 'default';
+type CharsetSource = 'bom' | 'header' | 'meta' | 'utf8-valid' | 'default';
 
 export interface DetectedCharset {
   /** A WHATWG encoding name TextDecoder accepts, e.g. "utf-8", "shift_jis", "windows-1252". */

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import type { CatalogRow, OutputKey, PendingAppend } from '../../../server/runtime/output/catalog';
 import { REPO_ROOT } from '../../../server/runtime/paths';
 import { firstMismatch } from '../../fixtures/crashContent';
-import { openCrashStore, OUTPUTS_FOLDER, type ChildEvent, type ChildPlan, type CrashStore } from '../../fixtures/crashPlan';
+import { openCrashStore, type ChildEvent, type ChildPlan, type CrashStore } from '../../fixtures/crashPlan';
 import { makeTempDir } from '../../fixtures/tempDir';
 
 const CHILD_SCRIPT = path.join(REPO_ROOT, 'tests', 'fixtures', 'crashChild.ts');
@@ -177,10 +177,6 @@ export function rawState(opened: CrashStore, key: OutputKey): RawState {
 
 export function pendingCount(opened: CrashStore): number {
   return (opened.db.prepare('SELECT COUNT(*) AS n FROM command_output_pending_appends').get() as { n: number }).n;
-}
-
-export function artifactFile(dataDir: string, row: CatalogRow): string {
-  return path.join(dataDir, OUTPUTS_FOLDER, row.fileName);
 }
 
 /**

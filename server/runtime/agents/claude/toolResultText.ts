@@ -25,7 +25,7 @@ export function toolResultText(content: unknown): string {
 const PERSISTED = /^<persisted-output>\n[^\n]*Full output saved to: ([^\n]+)\n/;
 
 /** The main Claude folder: CLAUDE_CONFIG_DIR when set, else ~/.claude. */
-export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude');
 }
 

@@ -37,7 +37,7 @@ export const IncomingSchema = z.union([
 export const ThreadStartResultSchema = z.object({ thread: z.object({ id: z.string(), path: z.string().nullable().optional() }).passthrough() });
 export const TurnStartResultSchema = z.object({ turn: z.object({ id: z.string() }).passthrough() });
 
-export const CommandExecutionItemSchema = z
+const CommandExecutionItemSchema = z
   .object({
     type: z.literal('commandExecution'),
     id: z.string(),
@@ -49,9 +49,9 @@ export const CommandExecutionItemSchema = z
   .passthrough();
 export type CommandExecutionItem = z.infer<typeof CommandExecutionItemSchema>;
 
-export const AgentMessageItemSchema = z.object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() }).passthrough();
+const AgentMessageItemSchema = z.object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() }).passthrough();
 
-export const ThreadItemSchema = z.union([CommandExecutionItemSchema, AgentMessageItemSchema, z.object({ type: z.string(), id: z.string() }).passthrough()]);
+const ThreadItemSchema = z.union([CommandExecutionItemSchema, AgentMessageItemSchema, z.object({ type: z.string(), id: z.string() }).passthrough()]);
 
 export const ItemNotificationSchema = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItemSchema });
 export const OutputDeltaSchema = z.object({ threadId: z.string(), turnId: z.string(), itemId: z.string(), delta: z.string() });
