@@ -102,3 +102,13 @@ export function parseAnsiLine(line: string, style: AnsiStyle = {}): { segments: 
   push(line.slice(last));
   return { segments, style: current };
 }
+
+/** Splits lines into styled segments; a style left open at a line's end carries into the next. */
+export function parseAnsiLines(lines: readonly { text: string }[]): AnsiSegment[][] {
+  let style: AnsiStyle = {};
+  return lines.map((line) => {
+    const parsed = parseAnsiLine(line.text, style);
+    style = parsed.style;
+    return parsed.segments;
+  });
+}

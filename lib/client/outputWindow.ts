@@ -28,6 +28,12 @@ const NEWLINE = 10;
 /** The page-aligned offset of the page holding `offset`. */
 export const pageStart = (offset: number) => Math.floor(offset / PAGE_BYTES) * PAGE_BYTES;
 
+/** `offset` moved inside an output of `totalBytes` (onto its last byte at most). */
+export const clampToOutput = (offset: number, totalBytes: number) => Math.min(Math.max(0, offset), Math.max(0, totalBytes - 1));
+
+/** The lines as the text they came from: a long line's pieces joined again. */
+export const linesAsText = (lines: readonly OutputLine[]) => lines.map((line) => line.text + (line.continues ? '' : '\n')).join('');
+
 export class OutputWindow {
   private pages: Page[] = [];
   private cachedLines: { complete: boolean; lines: OutputLine[] } | null = null;
@@ -59,9 +65,14 @@ export class OutputWindow {
     return !this.empty && this.end >= this.totalBytes;
   }
 
+  /** Whether the window holds the byte at `offset`. */
+  holds(offset: number): boolean {
+    return !this.empty && offset >= this.start && offset < this.end;
+  }
+
   /** The range to read to start a window around `offset` (a jump). */
   static pageAround(offset: number, totalBytes: number): { offset: number; length: number } {
-    const start = pageStart(Math.min(Math.max(0, offset), Math.max(0, totalBytes - 1)));
+    const start = pageStart(clampToOutput(offset, totalBytes));
     return { offset: start, length: Math.max(1, Math.min(PAGE_BYTES, totalBytes - start)) };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySgr, parseAnsiLine } from '../../../lib/client/ansi';
+import { applySgr, parseAnsiLine, parseAnsiLines } from '../../../lib/client/ansi';
 
 describe('ANSI colours (PWA-2)', () => {
   it('PWA-2 SGR colours and attributes become styled segments', () => {
@@ -32,5 +32,17 @@ describe('ANSI colours (PWA-2)', () => {
     const second = parseAnsiLine('still green\u001b[0m', first.style);
     expect(second.segments[0]).toEqual({ text: 'still green', style: { fg: 'var(--ansi-green)' } });
     expect(second.style).toEqual({});
+  });
+
+  it('PWA-2 a style left open at the end of a line carries into the next lines', () => {
+    const lines = ['\u001b[31mred', 'still red\u001b[0m plain', 'plain'].map((text) => ({ text }));
+    expect(parseAnsiLines(lines)).toEqual([
+      [{ text: 'red', style: { fg: 'var(--ansi-red)' } }],
+      [
+        { text: 'still red', style: { fg: 'var(--ansi-red)' } },
+        { text: ' plain', style: {} },
+      ],
+      [{ text: 'plain', style: {} }],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_CHARS, OutputWindow, PAGE_BYTES, pageStart } from '../../../lib/client/outputWindow';
+import { clampToOutput, linesAsText, MAX_LINE_CHARS, OutputWindow, PAGE_BYTES, pageStart } from '../../../lib/client/outputWindow';
 
 /** An output of numbered lines, "line 000001\n" … (12 bytes each), as bytes. */
 function numberedOutput(lines: number): Uint8Array {
@@ -99,5 +99,26 @@ describe('OutputWindow (PWA-2)', () => {
     const shown = inside.lines(true);
     expect(shown.length).toBeGreaterThan(0);
     expect(shown[0]!.offset).toBe(PAGE_BYTES);
+  });
+
+  it('PWA-2 a jump inside the window needs no read; a jump target stays inside the output', () => {
+    const window = new OutputWindow(total);
+    expect(window.holds(0)).toBe(false);
+    const second = OutputWindow.pageAround(PAGE_BYTES, total);
+    window.reset(second.offset, page(output, second));
+    expect(window.holds(PAGE_BYTES)).toBe(true);
+    expect(window.holds(2 * PAGE_BYTES - 1)).toBe(true);
+    expect(window.holds(2 * PAGE_BYTES)).toBe(false);
+    expect(window.holds(PAGE_BYTES - 1)).toBe(false);
+    expect(clampToOutput(-5, total)).toBe(0);
+    expect(clampToOutput(total + 5, total)).toBe(total - 1);
+    expect(clampToOutput(7, 0)).toBe(0);
+  });
+
+  it('PWA-2 copied lines are the text they came from, a long line whole again', () => {
+    const text = 'x'.repeat(MAX_LINE_CHARS + 3) + '\nshort\n';
+    const window = new OutputWindow(text.length);
+    window.reset(0, new TextEncoder().encode(text));
+    expect(linesAsText(window.lines(true))).toBe(text);
   });
 });

@@ -1,0 +1,103 @@
+'use client';
+import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import type { ScrollAlign, ScrollRequest } from '../../lib/client/output/scrollPlacement';
+import { clampToOutput, OutputWindow } from '../../lib/client/outputWindow';
+import { readOutputPage } from '../../lib/client/readOutputPage';
+import { RpcError, type RpcClient } from '../../lib/client/rpcClient';
+import type { CommandRow } from '../../lib/protocol/rows';
+
+type Range = { offset: number; length: number };
+
+/**
+ * The part of a command's output the viewer holds (PWA-2): at most four 256 KiB pages
+ * (lib/client/outputWindow.ts) read from the runtime or the offline cache. `load` reads one page
+ * into it, `jumpTo` shows a byte offset (reading a new window there unless this one holds it), and
+ * `pendingScroll` says where the view goes once the lines are rendered (useScrollPlacement).
+ */
+export function useOutputWindow({ client, sessionId, row }: { client: RpcClient | null; sessionId: string; row: CommandRow }) {
+  const win = useRef(new OutputWindow(row.byteLength));
+  const [version, rerender] = useReducer((n: number) => n + 1, 0);
+  const [generation, setGeneration] = useState(row.generation);
+  const [error, setError] = useState<string | null>(null);
+  const [unsaved, setUnsaved] = useState(false);
+  const busy = useRef(false);
+  /** A jump is reading its pages: the edge reads wait, or they would anchor to the old view. */
+  const jumping = useRef(false);
+  const pendingScroll = useRef<ScrollRequest | null>(null);
+  const total = Math.max(row.byteLength, win.current.totalBytes);
+
+  // `version` counts the window's page loads: the lines change with it, not with any value read here.
+  const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]);
+
+  /** A new generation replaced the output: read it again from the same place. */
+  function startOver(nextGeneration: number) {
+    pendingScroll.current = { offset: win.current.start, align: 'start' };
+    win.current = new OutputWindow(row.byteLength);
+    setGeneration(nextGeneration);
+  }
+
+  /** Reads one range; `reset` starts a new window there. */
+  const load = useCallback(
+    async (range: Range, mode: 'reset' | 'add'): Promise<boolean> => {
+      if (busy.current) return false;
+      busy.current = true;
+      try {
+        const page = await readOutputPage(client, { sessionId, row, generation, offset: range.offset, length: Math.max(1, range.length) });
+        if (!page) {
+          setUnsaved(true);
+          return false;
+        }
+        setUnsaved(false);
+        win.current.totalBytes = Math.max(win.current.totalBytes, page.availableBytes);
+        if (mode === 'reset') win.current.reset(range.offset, page.bytes);
+        else if (win.current.add(range.offset, page.bytes) === 'ignored') return false;
+        rerender();
+        return true;
+      } catch (e) {
+        if (e instanceof RpcError && e.code === 'conflict' && typeof e.data.generation === 'number' && e.data.generation !== generation) {
+          startOver(e.data.generation);
+        } else {
+          setError((e as Error).message);
+        }
+        return false;
+      } finally {
+        busy.current = false;
+      }
+    },
+    // `startOver` reads only refs, the row and a state setter: the row is a dependency already.
+    [client, sessionId, row, generation],
+  );
+
+  const jumpTo = useCallback(
+    async (offset: number, align: ScrollAlign) => {
+      const target = clampToOutput(offset, total);
+      if (win.current.holds(target)) {
+        pendingScroll.current = { offset: target, align };
+        rerender();
+        return;
+      }
+      if (total === 0) return;
+      jumping.current = true;
+      try {
+        pendingScroll.current = { offset: target, align };
+        if (await load(OutputWindow.pageAround(target, total), 'reset')) {
+          // Context on the far side of the target, so the view around it is full.
+          const more = align === 'start' ? win.current.nextRange() : win.current.previousRange();
+          if (more) {
+            pendingScroll.current = { offset: target, align };
+            await load(more, 'add');
+          }
+        }
+      } finally {
+        jumping.current = false;
+        // The pending scroll waits for the jump's last page; render once more to apply it.
+        rerender();
+      }
+    },
+    [load, total],
+  );
+
+  return { win, lines, total, version, rerender, generation, error, unsaved, busy, jumping, pendingScroll, load, jumpTo, startOver };
+}
+
+export type OutputWindowState = ReturnType<typeof useOutputWindow>;

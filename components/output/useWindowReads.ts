@@ -1,0 +1,72 @@
+'use client';
+import { useEffect } from 'react';
+import type { CommandRow } from '../../lib/protocol/rows';
+import type { OutputWindowState } from './useOutputWindow';
+
+/** Lines from either edge of the window at which the next page is read. */
+const EDGE_LINES = 150;
+
+interface WindowReadsInput {
+  output: OutputWindowState;
+  row: CommandRow;
+  /** The view follows a running command's tail (useFollowTail). */
+  follow: boolean;
+  /** The first and last rendered lines (useVirtualLines). */
+  firstIndex: number;
+  lastIndex: number;
+  /** The scrubber is choosing a place: no edge reads until it jumps there. */
+  scrubbing: number | null;
+  /** Keeps the line at the top of the view still while a page comes or goes (useScrollPlacement). */
+  anchorTop: () => void;
+}
+
+/**
+ * When the output window reads pages (PWA-2): first where the command is (its tail while it runs,
+ * its start once done), then the next page when the view nears an edge, new bytes at the end
+ * while following, and everything again after a new generation.
+ * NOTE: the effects run in this order on purpose: edge reads see the total before following
+ * updates it, and following reads the old window before a new generation replaces it.
+ */
+export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scrubbing, anchorTop }: WindowReadsInput) {
+  const { win, total, generation, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } = output;
+
+  useEffect(() => {
+    if (!win.current.empty || total === 0) return;
+    void jumpTo(row.complete ? 0 : total - 1, row.complete ? 'start' : 'end');
+  }, [generation, total, row.complete, jumpTo]);
+
+  useEffect(() => {
+    const w = win.current;
+    if (w.empty || busy.current || jumping.current || scrubbing !== null) return;
+    if (lastIndex >= lines.length - EDGE_LINES && !w.atEnd) {
+      const next = w.nextRange();
+      if (next) {
+        anchorTop();
+        void load(next, 'add');
+      }
+    } else if (firstIndex <= EDGE_LINES && !w.atStart) {
+      const previous = w.previousRange();
+      if (previous) {
+        anchorTop();
+        void load(previous, 'add');
+      }
+    }
+  }, [firstIndex, lastIndex, lines.length, load, anchorTop, scrubbing]);
+
+  // Following: new bytes at the end are read and the view stays at the bottom.
+  useEffect(() => {
+    win.current.totalBytes = Math.max(win.current.totalBytes, row.byteLength);
+    if (!follow || win.current.empty) return;
+    const next = win.current.nextRange();
+    void (async () => {
+      if (next) await load(next, 'add');
+      pendingScroll.current = { offset: Number.MAX_SAFE_INTEGER, align: 'end' };
+      rerender();
+    })();
+  }, [row.byteLength, row.complete, follow, load]);
+
+  // The generation changed under us (the row says so): start over at the same place.
+  useEffect(() => {
+    if (row.generation !== generation) startOver(row.generation);
+  }, [row.generation, row.byteLength, generation]);
+}
