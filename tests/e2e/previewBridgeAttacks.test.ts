@@ -1,13 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
-import { openPreview, previewedFrame } from './previewHarness';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { openPreview, previewedFrame, startPairedPreviewApp } from './previewHarness';
 
 declare global {
   interface Window {
@@ -58,25 +53,16 @@ addEventListener('message', (event) => {
 const CALM_PAGE = '<!doctype html><html><head><title>calm</title></head><body><p id="calm">calm</p></body></html>';
 
 describe('SEC-3 PRV-5 a previewed page cannot take the bridge port or write the app banner', () => {
-  let dirs: RuntimeDirs;
+  let close: (() => Promise<void>) | undefined;
   let project: string;
   let runtime: RuntimeProcess;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    project = dirs.projectDirs[0]!;
-    for (const [name, html] of Object.entries({ 'hook.html': HOOK_PAGE, 'replace.html': REPLACE_PAGE, 'steal.html': STEAL_PAGE, 'calm.html': CALM_PAGE })) fs.writeFileSync(path.join(project, name), html);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+    ({ project, runtime, page, close } = await startPairedPreviewApp({ 'hook.html': HOOK_PAGE, 'replace.html': REPLACE_PAGE, 'steal.html': STEAL_PAGE, 'calm.html': CALM_PAGE }));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
+    await close?.();
   });
 
   it("SEC-3 hooking the host page's MessagePort and MessageEvent catches no port, and no free text reaches the app", async () => {

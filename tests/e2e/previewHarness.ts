@@ -1,7 +1,12 @@
 // Shared steps of the preview browser tests: a paired app page, opening a preview through its
 // route, and finding the previewed page's frame (app → host page → previewed page).
-import type { Frame, Page } from 'playwright-core';
-import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium } from '../fixtures/browser';
+import { makeRuntimeDirs } from '../fixtures/runtimeDirs';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { pairThroughLink, startupPairingCode } from './appHarness';
 import { routeHash } from '../../lib/client/appRoute';
 import { waitUntil } from '../fixtures/waitUntil';
 
@@ -37,4 +42,36 @@ export async function shownPreviewId(page: Page): Promise<string> {
   const id = await page.locator('iframe.preview-frame').getAttribute('data-preview-id');
   if (!id) throw new Error('no preview on screen');
   return id;
+}
+
+export interface PairedPreviewApp {
+  project: string;
+  runtime: RuntimeProcess;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * A runtime serving one project holding `files` (name → HTML; `prepare` may add more before the
+ * runtime starts), and a Chromium page paired with it through the start-up link.
+ */
+export async function startPairedPreviewApp(
+  files: Record<string, string>,
+  options: { chromiumArgs?: string[]; prepare?: (project: string) => void } = {},
+): Promise<PairedPreviewApp> {
+  const dirs = makeRuntimeDirs();
+  const project = dirs.projectDirs[0]!;
+  for (const [name, html] of Object.entries(files)) fs.writeFileSync(path.join(project, name), html);
+  options.prepare?.(project);
+  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
+  const browser = await launchChromium(options.chromiumArgs);
+  const page = await browser.newPage();
+  await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+  const close = async () => {
+    await browser.close();
+    await runtime.stop();
+    dirs.remove();
+  };
+  return { project, runtime, browser, page, close };
 }

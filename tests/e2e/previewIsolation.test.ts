@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
-import { openPreview, previewedFrame, shownPreviewId } from './previewHarness';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { openPreview, previewedFrame, shownPreviewId, startPairedPreviewApp } from './previewHarness';
 
 const CALM_PAGE = '<!doctype html><html><head><title>calm</title></head><body><p id="calm">calm page</p></body></html>';
 /** Spins as soon as it has told the app it is ready: `for(;;){}` never yields to its event loop. */
@@ -25,29 +22,20 @@ const ALLOCATE_PAGE =
  * preview is gone or stuck, and offers to start it again.
  */
 describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
-  let dirs: RuntimeDirs;
+  let close: (() => Promise<void>) | undefined;
   let project: string;
   let runtime: RuntimeProcess;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    project = dirs.projectDirs[0]!;
-    fs.writeFileSync(path.join(project, 'spin.html'), SPIN_PAGE);
-    fs.writeFileSync(path.join(project, 'spin-later.html'), SPIN_ON_DEMAND_PAGE);
-    fs.writeFileSync(path.join(project, 'allocate.html'), ALLOCATE_PAGE);
-    fs.writeFileSync(path.join(project, 'calm.html'), CALM_PAGE);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
-    // A small heap for the renderers, so the allocating page runs out of memory in seconds, not gigabytes.
-    browser = await launchChromium(['--js-flags=--max-old-space-size=192']);
-    page = await browser.newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+    ({ project, runtime, page, close } = await startPairedPreviewApp(
+      { 'spin.html': SPIN_PAGE, 'spin-later.html': SPIN_ON_DEMAND_PAGE, 'allocate.html': ALLOCATE_PAGE, 'calm.html': CALM_PAGE },
+      // A small heap for the renderers, so the allocating page runs out of memory in seconds, not gigabytes.
+      { chromiumArgs: ['--js-flags=--max-old-space-size=192'] },
+    ));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
+    await close?.();
   });
 
   it('SEC-9 the app answers a click while its preview spins in `for(;;){}`', async () => {

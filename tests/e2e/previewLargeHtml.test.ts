@@ -2,12 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
-import { openPreview, previewedFrame } from './previewHarness';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { openPreview, previewedFrame, startPairedPreviewApp } from './previewHarness';
 
 const MIB = 1024 * 1024;
 const BIG_HTML_BYTES = 64 * MIB;
@@ -60,7 +57,7 @@ async function appMemory(cdp: CDPSession): Promise<number> {
 }
 
 describe('SEC-9 PRV-4 a large previewed HTML file in Chromium', () => {
-  let dirs: RuntimeDirs;
+  let close: (() => Promise<void>) | undefined;
   let project: string;
   let runtime: RuntimeProcess;
   let browser: Browser;
@@ -68,20 +65,14 @@ describe('SEC-9 PRV-4 a large previewed HTML file in Chromium', () => {
   let bigSize: number;
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    project = dirs.projectDirs[0]!;
-    writeBigHtml(path.join(project, 'big.html'));
+    ({ project, runtime, browser, page, close } = await startPairedPreviewApp(
+      { 'fetcher.html': FETCHER_PAGE },
+      { prepare: (dir) => writeBigHtml(path.join(dir, 'big.html')) },
+    ));
     bigSize = fs.statSync(path.join(project, 'big.html')).size;
-    fs.writeFileSync(path.join(project, 'fetcher.html'), FETCHER_PAGE);
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
+    await close?.();
   });
 
   it('SEC-9 PRV-4 four parallel fetches of a 64 MiB page stream through the app in bounded memory, decorated', async () => {
