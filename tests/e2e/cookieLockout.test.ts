@@ -67,6 +67,13 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
     return waitCommandFinished(app, command);
   }
 
+  /** The app got its connection back by itself, its cookies are cleared, and a command runs. */
+  async function expectRecovered(app: Page, appCookies: () => Promise<number>, command: string): Promise<void> {
+    await waitConnected(app);
+    await waitUntil(async () => (await appCookies()) === 0, 'the browser drops the cookies of the app domain', 30_000);
+    expect(await runCommand(app, command)).toBe('exit 0');
+  }
+
   it('SEC-8 a page on a preview origin sets 60 cookies of 3.9 KB for hbcode.localhost; the app, opened again, connects and works, and the cookies end up cleared', async () => {
     const { app, appCookies } = await openPairedApp();
     const preview = await app.context().newPage();
@@ -75,9 +82,7 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
     await preview.close();
 
     await app.reload();
-    await waitConnected(app);
-    await waitUntil(async () => (await appCookies()) === 0, 'the browser drops the cookies of the app domain', 30_000);
-    expect(await runCommand(app, 'echo after-preview-cookies')).toBe('exit 0');
+    await expectRecovered(app, appCookies, 'echo after-preview-cookies');
   });
 
   // The app's own page writes the same cookies below: a preview origin's page makes requests of
@@ -89,9 +94,7 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
 
     // The app opens again from its service worker and must get its connection back by itself.
     await app.reload();
-    await waitConnected(app);
-    await waitUntil(async () => (await appCookies()) === 0, 'the browser drops the cookies of the app domain', 30_000);
-    expect(await runCommand(app, 'echo cookies-cleared')).toBe('exit 0');
+    await expectRecovered(app, appCookies, 'echo cookies-cleared');
   });
 
   it('SEC-8 an open app whose connection drops while such cookies are set reconnects without a reload, and the cookies end up cleared', async () => {
@@ -104,8 +107,6 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
     await app.getByText('Connected', { exact: true }).waitFor({ state: 'detached' });
     runtime = await startRuntimeProcess({ port, dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
 
-    await waitConnected(app);
-    await waitUntil(async () => (await appCookies()) === 0, 'the browser drops the cookies of the app domain', 30_000);
-    expect(await runCommand(app, 'echo reconnected')).toBe('exit 0');
+    await expectRecovered(app, appCookies, 'echo reconnected');
   });
 });
