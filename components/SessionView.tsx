@@ -137,11 +137,11 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
               <div className="mono ellipsis">$ {row.command}</div>
               <CommandSummary row={row} now={now} />
             </button>
-          ) : (
+          ) : row.kind === 'settled' ? (
             <div key={row.id} className="card" data-row="settled">
               {row.text}
             </div>
-          ),
+          ) : null,
         )}
         <ApprovalRequests client={client} sessionId={session.id} />
         <OutboxEntries sessionId={session.id} rows={rows} />

@@ -52,6 +52,7 @@ export class RpcClient {
     'sessions.changed': new Set(),
     'preview.changed': new Set(),
     'approval.changed': new Set(),
+    'timeline.removed': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
   readonly opened: Promise<void>;

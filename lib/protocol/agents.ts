@@ -10,18 +10,86 @@ export const AgentInfoSchema = z.object({
 });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
-export const ApprovalDecisionSchema = z.enum(['accept', 'decline']);
+/** What a device answers (ACC-4). `acceptForSession`: allow this and the same again in this session. */
+export const ApprovalDecisionSchema = z.enum(['accept', 'acceptForSession', 'decline']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
-/** A command the agent asks permission to run; any device of the user may answer it. */
+/** One question the agent asks the user (Codex requestUserInput / MCP elicitation, Claude AskUserQuestion). */
+export const ApprovalQuestionSchema = z.object({
+  id: z.string(),
+  header: z.string().nullable(),
+  question: z.string(),
+  options: z.array(z.object({ label: z.string(), description: z.string().nullable() })),
+  multiSelect: z.boolean(),
+  /** A free-text answer is allowed besides the options. */
+  allowOther: z.boolean(),
+  secret: z.boolean(),
+});
+export type ApprovalQuestion = z.infer<typeof ApprovalQuestionSchema>;
+
+export const ApprovalKindSchema = z.enum(['command', 'fileChange', 'permissions', 'tool', 'question']);
+export type ApprovalKind = z.infer<typeof ApprovalKindSchema>;
+
+/** Something the agent asks before it goes on; any device of the user may answer it, once (ACC-4). */
 export const ApprovalSchema = z.object({
   id: z.string(),
   sessionId: z.string(),
   runId: z.string(),
+  /** Defaults to `command` for approvals from before kinds existed. */
+  kind: ApprovalKindSchema.default('command'),
+  /** One line: the command, the tool and its main input, the file list. */
   command: z.string(),
   reason: z.string().nullable(),
+  /** Longer detail: a diff of the change, the tool's input as JSON, the permissions asked. */
+  detail: z.string().nullable().default(null),
+  /** Questions to answer (kind `question`). */
+  questions: z.array(ApprovalQuestionSchema).default([]),
+  /** Extra choices the agent offers (Claude's permission suggestions), in words. */
+  suggestions: z.array(z.string()).default([]),
   createdAt: z.number().int(),
-  /** null while waiting; the answer once given (by any device) or `cancel` when the run ended first. */
-  decision: z.enum(['accept', 'decline', 'cancel']).nullable(),
+  /** null while waiting; the answer once given (by any device); `cancel` when the run ended first. */
+  decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']).nullable(),
+  /** Answers to `questions`, by question id. */
+  answers: z.record(z.string(), z.array(z.string())).nullable().default(null),
+  /** Set when the agent that asked is gone (a runtime restart): why it can no longer be answered. */
+  expired: z.string().nullable().default(null),
 });
-export type Approval = z.infer<typeof ApprovalSchema>;
+export type Approval = z.output<typeof ApprovalSchema>;
+
+/** What an adapter asks (ACC-4); the runtime adds id, session, run, time and the answer. */
+export type ApprovalAsk = Pick<Approval, 'kind' | 'command' | 'reason' | 'detail' | 'questions' | 'suggestions'>;
+
+/** Per-session agent settings, chosen at creation and changeable between turns (ACC-5). */
+export const CodexSettingsSchema = z.object({
+  profileId: z.string().nullable(),
+  sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']),
+  approvalPolicy: z.enum(['untrusted', 'on-request', 'never']),
+  model: z.string().nullable(),
+  effort: z.enum(['minimal', 'low', 'medium', 'high', 'xhigh']).nullable(),
+});
+export const ClaudeSettingsSchema = z.object({
+  permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']),
+  model: z.string().nullable(),
+});
+export const SessionAgentSettingsSchema = z.object({
+  codex: CodexSettingsSchema.optional(),
+  claude: ClaudeSettingsSchema.optional(),
+});
+export type CodexSettings = z.infer<typeof CodexSettingsSchema>;
+export type ClaudeSettings = z.infer<typeof ClaudeSettingsSchema>;
+export type SessionAgentSettings = z.infer<typeof SessionAgentSettingsSchema>;
+export const DEFAULT_CODEX_SETTINGS: CodexSettings = { profileId: null, sandbox: 'workspace-write', approvalPolicy: 'on-request', model: null, effort: null };
+export const DEFAULT_CLAUDE_SETTINGS: ClaudeSettings = { permissionMode: 'default', model: null };
+
+/** One plan-limit reading (ACC-7): an account's window, how much is used, when it resets. */
+export const UsageReadingSchema = z.object({
+  agent: z.enum(['codex', 'claude']),
+  /** The Codex profile id, or the Claude account id (`default` or a UUID). */
+  accountKey: z.string(),
+  /** The window's kind as the agent names it (`primary`, `secondary`, `five_hour`, `seven_day`…). */
+  window: z.string(),
+  usedPercent: z.number().min(0),
+  resetsAt: z.number().int().nullable(),
+  sampledAt: z.number().int(),
+});
+export type UsageReading = z.infer<typeof UsageReadingSchema>;

@@ -56,8 +56,41 @@ export const methods = {
     result: z.object({ sessions: z.array(SessionSchema) }),
   },
   'sessions.timeline': {
-    params: z.object({ sessionId: Id }).strict(),
-    result: z.object({ rows: z.array(TimelineRowSchema) }),
+    params: z
+      .object({
+        sessionId: Id,
+        /** A subagent row's itemId: that subagent's own timeline (TL-1). */
+        parentItemId: Id.optional(),
+        /** Paging (TL-4): cursors from an earlier answer; neither: the newest page. */
+        before: z.string().min(1).max(4096).optional(),
+        after: z.string().min(1).max(4096).optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      })
+      .strict(),
+    result: z.object({
+      rows: z.array(TimelineRowSchema),
+      /** Pass as `before` for the page just older; null at the first row. Absent from runtimes before paging. */
+      older: z.string().nullable().optional(),
+      /** Pass as `after` for the page just newer; null at the newest row. */
+      newer: z.string().nullable().optional(),
+      /** The live overlay revision these rows include (TL-3). */
+      revision: z.number().int().nonnegative().optional(),
+    }),
+  },
+  /** A slice of one long text of an agent item row (a `TextBody` with `truncated`), TL-1. */
+  'sessions.itemText': {
+    params: z
+      .object({
+        sessionId: Id,
+        parentItemId: Id.optional(),
+        itemId: Id,
+        /** Which text: `text`, `input`, `result`, `detail`, or `files.<index>.diff`. */
+        field: z.string().min(1).max(64),
+        offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        length: z.number().int().min(1).max(MAX_COMMAND_OUTPUT_RANGE_BYTES),
+      })
+      .strict(),
+    result: z.object({ offset: z.number().int(), dataBase64: z.string(), byteCount: z.number().int(), availableBytes: z.number().int() }),
   },
   'sessions.delete': {
     params: z.object({ sessionId: Id }).strict(),

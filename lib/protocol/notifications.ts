@@ -4,7 +4,9 @@ import { TimelineRowSchema } from './rows';
 
 /** Server → client notifications (SES-4). */
 export const notifications = {
-  'timeline.row': z.object({ sessionId: z.string(), row: TimelineRowSchema }),
+  'timeline.row': z.object({ sessionId: z.string(), row: TimelineRowSchema, revision: z.number().int().nonnegative().optional() }),
+  /** Live rows the agent's saved history did not keep, gone after reconciliation (TL-3). */
+  'timeline.removed': z.object({ sessionId: z.string(), ids: z.array(z.string()), revision: z.number().int().nonnegative() }),
   'sessions.changed': z.object({ sessionId: z.string(), deleted: z.boolean() }),
   /** A file under a preview's root changed on disk (PRV-6): the app reloads that preview. */
   'preview.changed': z.object({ previewId: z.string(), path: z.string() }),

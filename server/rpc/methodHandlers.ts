@@ -83,6 +83,9 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     'sessions.timeline'(params) {
       return { rows: runtime.timeline(params.sessionId) };
     },
+    'sessions.itemText'(params) {
+      return runtime.itemText(params);
+    },
     async 'sessions.delete'(params) {
       await runtime.deleteSession(params.sessionId);
       return {};

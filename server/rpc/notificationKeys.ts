@@ -10,6 +10,8 @@ const subjectOf: { [N in NotificationName]: (params: NotificationParams<N>) => s
   'sessions.changed': (p) => p.sessionId,
   'preview.changed': (p) => `${p.previewId}/${p.path}`,
   'approval.changed': (p) => `${p.sessionId}/${p.approval.id}`,
+  // Each removal names its own rows: never folded into another.
+  'timeline.removed': (p) => `${p.sessionId}/${p.revision}`,
 };
 
 function keyOf<N extends NotificationName>(method: N, params: NotificationParams<N>): string {

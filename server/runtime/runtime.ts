@@ -190,6 +190,12 @@ export class Runtime {
     return this.sessions.timeline(sessionId);
   }
 
+  /** A slice of one long text of an agent item (TL-1); the live overlay and the agent's history land with TL-3. */
+  async itemText(params: { sessionId: string; itemId: string }): Promise<{ offset: number; dataBase64: string; byteCount: number; availableBytes: number }> {
+    if (!this.sessions.session(params.sessionId)) throw notFound('No such session.', { sessionId: params.sessionId });
+    throw notFound('No such item in this session.', { itemId: params.itemId });
+  }
+
   commandRow(runId: string, commandId: string): CommandRow | undefined {
     return this.sessions.commandRow(runId, commandId);
   }

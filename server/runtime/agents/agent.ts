@@ -1,4 +1,5 @@
-import type { AgentKind } from '../../../lib/protocol/rows';
+import type { AgentItem, AgentKind } from '../../../lib/protocol/rows';
+import type { SessionAgentSettings } from '../../../lib/protocol/agents';
 
 export interface CommandResult {
   status: 'exited' | 'failed' | 'cancelled';
@@ -41,6 +42,42 @@ export interface AgentRunContext {
   recordHistoryCommand(commandId: string, command: string, result: Omit<CommandResult, 'aggregate'>, pointer: OutputPointer): void;
   /** The agent's own history took over: its closing text becomes the run's settled row (SES-3). */
   settle(text: string): void;
+  /**
+   * One live item of this turn (TL-1, TL-3): kept in the live overlay and published; the same
+   * itemId again replaces it in place (streamed text sends its whole text so far).
+   */
+  item(item: AgentItem): void;
+  /** Any agent event, shown or not: resets the stall clock (ACC-3). */
+  activity(): void;
+  /** The session's agent settings at the start of this turn (ACC-5). */
+  settings: SessionAgentSettings;
+}
+
+/** One entry of an agent's own saved history, in the order the agent keeps it (TL-4). */
+export type HistoryEntry =
+  | { kind: 'item'; item: AgentItem }
+  /** A user message; `clientId` is what the app sent it with (Codex clientUserMessageId, Claude message uuid). */
+  | { kind: 'user'; itemId: string; text: string; createdAt: number; clientId: string | null }
+  /** A shell command the agent ran; matched to the app's command row of the same itemId (= commandId). */
+  | { kind: 'command'; itemId: string; command: string; createdAt: number };
+
+export interface HistoryPageRequest {
+  sessionId: string;
+  cwd: string;
+  /** null: the session's own timeline; a subagent's itemId: that subagent's. */
+  parentItemId: string | null;
+  /** Opaque cursors the agent gave in an earlier page; both null: the newest page. */
+  before: string | null;
+  after: string | null;
+  limit: number;
+}
+
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  /** Cursor for the page just older than this one; null at the first item. */
+  older: string | null;
+  /** Cursor for the page just newer; null at the newest item. */
+  newer: string | null;
 }
 
 /** One slice of output read through the agent (OUT-7). */
@@ -58,6 +95,12 @@ export interface Agent {
   unavailableReason?(): string;
   /** Reads output that lives in the agent's history (OUT-7). */
   readHistoryOutput?(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice>;
+  /** One page of the agent's own saved history (TL-4): Codex thread/items/list, Claude getSessionMessages. */
+  historyPage?(request: HistoryPageRequest): Promise<HistoryPage>;
+  /** A slice of one long text of a saved item (TL-1): a diff, a tool result, raw text. */
+  readItemText?(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice>;
+  /** A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming input). */
+  steer?(sessionId: string, runId: string, text: string): Promise<void>;
   /** Stops child processes (runtime shutdown). */
   close?(): Promise<void>;
   /** Runs one user message to its end. Resolves when every command it started has completed. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Approval, ApprovalDecision } from '../../../lib/protocol/agents';
+import type { Approval, ApprovalAsk, ApprovalDecision } from '../../../lib/protocol/agents';
 import { conflict, notFound } from '../errors';
 
 interface Pending {
@@ -19,8 +19,22 @@ export class ApprovalRequests {
   constructor(private readonly publish: (approval: Approval) => void) {}
 
   /** Asks; resolves with the first device's answer, or `cancel` when the signal aborts first. */
-  ask(request: { sessionId: string; runId: string; command: string; reason: string | null }, signal: AbortSignal): Promise<Exclude<Approval['decision'], null>> {
-    const approval: Approval = { id: crypto.randomUUID(), ...request, createdAt: Date.now(), decision: null };
+  ask(
+    request: { sessionId: string; runId: string } & Pick<ApprovalAsk, 'command' | 'reason'> & Partial<ApprovalAsk>,
+    signal: AbortSignal,
+  ): Promise<Exclude<Approval['decision'], null>> {
+    const approval: Approval = {
+      id: crypto.randomUUID(),
+      kind: 'command',
+      detail: null,
+      questions: [],
+      suggestions: [],
+      ...request,
+      createdAt: Date.now(),
+      decision: null,
+      answers: null,
+      expired: null,
+    };
     return new Promise((resolve) => {
       const settle = (decision: Approval['decision']) => {
         const pending = this.byId.get(approval.id);

@@ -163,6 +163,10 @@ export class RunScheduler {
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);
           this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
         },
+        // TL-3 and ACC-3/ACC-5 land with the live overlay and the session settings.
+        item: () => undefined,
+        activity: () => undefined,
+        settings: {},
         settle: (text) => {
           sessions.settleRun(runId, text);
           this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));

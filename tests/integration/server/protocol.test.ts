@@ -16,6 +16,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'sessions.create': { projectId: 'project', agent: 'shell' },
   'sessions.list': undefined,
   'sessions.timeline': { sessionId: 'session' },
+  'sessions.itemText': { sessionId: 'session', itemId: 'item', field: 'text', offset: 0, length: 1 },
   'sessions.delete': { sessionId: 'session' },
   'chat.send': { sessionId: 'session', operationId: 'op', text: 'echo hi' },
   'run.cancel': { sessionId: 'session', runId: 'run' },
