@@ -86,6 +86,16 @@ export interface AgentOutputSlice {
   availableBytes: number;
 }
 
+/** A model the agent offers (ACC-5). */
+export interface AgentModel {
+  id: string;
+  label: string;
+  description: string | null;
+  /** Reasoning efforts it accepts; empty when it takes none. */
+  efforts: string[];
+  isDefault: boolean;
+}
+
 /** One adapter per agent kind behind one interface (SES-2). */
 export interface Agent {
   readonly kind: AgentKind;
@@ -101,6 +111,8 @@ export interface Agent {
   readItemText?(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice>;
   /** A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming input). */
   steer?(sessionId: string, runId: string, text: string): Promise<void>;
+  /** Models the user can pick for a session (ACC-5): Codex model/list, Claude supportedModels. */
+  models?(accountKey: string | null): Promise<AgentModel[]>;
   /** Stops child processes (runtime shutdown). */
   close?(): Promise<void>;
   /** Runs one user message to its end. Resolves when every command it started has completed. */
