@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -92,5 +93,33 @@ await build({
   minify: true,
   logLevel: 'warning',
 });
+// Every text file the runtime serves is compressed once here, brotli at its best and gzip, so the
+// runtime answers `Accept-Encoding` with no work per request (UX-5). Kept under a dot folder that
+// the runtime never serves directly; a variant that is not smaller is not written.
+const compressedRoot = path.join(out, '.compressed');
+fs.rmSync(compressedRoot, { recursive: true, force: true });
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.svg', '.txt', '.ico', '.map']);
+let compressedBytes = 0;
+let plainBytes = 0;
+for (const file of listFiles(out)) {
+  const rel = path.relative(out, file).split(path.sep).join('/');
+  if (rel.split('/').some((part) => part.startsWith('.')) || !COMPRESSIBLE.has(path.extname(rel))) continue;
+  const body = fs.readFileSync(file);
+  const variants = {
+    br: zlib.brotliCompressSync(body, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+    gz: zlib.gzipSync(body, { level: 9 }),
+  };
+  plainBytes += body.length;
+  compressedBytes += Math.min(body.length, variants.br.length);
+  for (const [suffix, bytes] of Object.entries(variants)) {
+    if (bytes.length >= body.length) continue;
+    const target = path.join(compressedRoot, `${rel}.${suffix}`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, bytes);
+  }
+}
+console.log(`compressed: ${plainBytes} bytes of text files to ${compressedBytes} with brotli`);
 fs.writeFileSync(stamp, new Date().toISOString());
 console.log(`app built: ${manifest.length} files precached`);

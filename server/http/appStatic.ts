@@ -21,6 +21,39 @@ interface StaticFile {
   file: string;
   contentType: string;
   headers: Record<string, string>;
+  /** The build's precompressed copies of this file, by content coding (UX-5). */
+  encoded: Partial<Record<ContentCoding, string>>;
+}
+
+type ContentCoding = 'br' | 'gzip';
+const CODING_SUFFIX: Record<ContentCoding, string> = { br: 'br', gzip: 'gz' };
+/** Preferred first when the client weighs them equally: brotli is the smaller of the two. */
+const CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
+
+/**
+ * The coding to answer with for an `Accept-Encoding` header (RFC 9110 §12.5.3): the acceptable
+ * one (q > 0, named or through `*`) with the highest weight, brotli on a tie; null for identity.
+ */
+export function chooseContentCoding(header: string | undefined, available: Partial<Record<ContentCoding, string>>): ContentCoding | null {
+  if (!header) return null;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find((m) => m !== null);
+    weights.set(name, q ? Number(q[1]) : 1);
+  }
+  let best: ContentCoding | null = null;
+  let bestWeight = 0;
+  for (const coding of CODINGS) {
+    if (!available[coding]) continue;
+    const weight = weights.get(coding) ?? weights.get('*') ?? 0;
+    if (Number.isFinite(weight) && weight > bestWeight) {
+      best = coding;
+      bestWeight = weight;
+    }
+  }
+  return best;
 }
 
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
@@ -83,12 +116,20 @@ export class AppStatic {
     if (!fs.existsSync(path.join(outDir, 'index.html'))) return;
     for (const file of listFiles(outDir)) {
       const rel = '/' + path.relative(outDir, file).split(path.sep).join('/');
-      if (path.basename(rel).startsWith('.')) continue;
+      // Dot names (the host page's script, the compressed copies) are never served by their path.
+      if (rel.split('/').some((part) => part.startsWith('.'))) continue;
       const ext = path.extname(rel);
       const headers: Record<string, string> = { 'cache-control': cacheControl(rel) };
       if (ext === '.html') headers['content-security-policy'] = contentSecurityPolicy(fs.readFileSync(file, 'utf8'));
       if (rel === '/sw.js') headers['service-worker-allowed'] = '/';
-      const entry = { file, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', headers };
+      const encoded: StaticFile['encoded'] = {};
+      for (const coding of CODINGS) {
+        const copy = path.join(outDir, '.compressed', `${rel.slice(1)}.${CODING_SUFFIX[coding]}`);
+        if (fs.existsSync(copy)) encoded[coding] = copy;
+      }
+      // Caches must keep the codings apart once any exists (UX-5).
+      if (Object.keys(encoded).length > 0) headers.vary = 'Accept-Encoding';
+      const entry = { file, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', headers, encoded };
       this.files.set(rel, entry);
       if (ext === '.html') {
         const clean = rel === '/index.html' ? '/' : rel.slice(0, -'.html'.length);
@@ -114,8 +155,9 @@ export class AppStatic {
       res.writeHead(404, { ...common, 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    const body = fs.readFileSync(entry.file);
-    const headers = { ...entry.headers };
+    const coding = chooseContentCoding(req.headers['accept-encoding'], entry.encoded);
+    const body = fs.readFileSync(coding ? entry.encoded[coding]! : entry.file);
+    const headers: Record<string, string> = { ...entry.headers, ...(coding ? { 'content-encoding': coding } : {}) };
     if (headers['content-security-policy']) headers['content-security-policy'] = headers['content-security-policy'].replace(FRAME_SOURCE_SLOT, this.frameSource() ?? "'none'");
     res.writeHead(found ? 200 : 404, { ...common, ...headers, 'content-type': entry.contentType, 'content-length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
