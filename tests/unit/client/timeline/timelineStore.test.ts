@@ -119,7 +119,7 @@ describe('TimelineStore', () => {
     await cache.save(SESSION, null, '20', { rows: rows.slice(10, 20), older: '10', revision: 5 });
     runtime.down();
     await store.loadOlder();
-    await waitUntil(() => store.getSnapshot().offline);
+    await waitUntil(() => store.getSnapshot().offline, 'the store shows the saved page');
     expect(ids(store)).toEqual(rows.slice(10).map((row) => row.id));
   });
 });
