@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { NotificationParams } from '../../../lib/protocol/notifications';
 import type { TimelineRow } from '../../../lib/protocol/rows';
-import { writeHistory } from '../../fixtures/scriptedAgent';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../lib/protocol/version';
+import { bigText, writeHistory } from '../../fixtures/scriptedAgent';
 import { agentText, createScriptedSession, duplicateIds, sendScript, startScriptedRuntime, type ScriptedRuntime } from '../../fixtures/scriptedAgentSessions';
 import { waitUntil } from '../../fixtures/waitUntil';
 
@@ -100,5 +101,28 @@ describe('TL-3 live overlay and reconciliation', () => {
     const outer = await client.call('sessions.timeline', { sessionId });
     expect(outer.rows.map((row) => row.id)).not.toContain('i:sub1:k1');
     expect(itemIdsOf(outer.rows)).toContain('sub1');
+  }, 120_000);
+
+  it('TL-1 a live 10 MiB text keeps its whole text in the overlay: the row has a 64 KiB prefix, sessions.itemText the rest', async () => {
+    const sessionId = await createScriptedSession(client);
+    const bytes = 10 * 1024 * 1024;
+    await sendScript(client, sessionId, { bigItem: { itemId: 'huge', bytes }, hang: true });
+    const page = await waitForPage(client, sessionId, (rows) => rows.some((r) => r.id === 'i:huge'), 'the big live row is shown');
+    const row = page.rows.find((r) => r.id === 'i:huge')!;
+    if (row.kind !== 'rawItem') throw new Error(`expected a raw row, got ${row.kind}`);
+    expect([row.source, row.text.truncated, row.text.byteLength, row.text.text.length]).toEqual(['live', true, bytes, 64 * 1024]);
+    const note = rowNotes.find((n) => n.row.id === 'i:huge');
+    expect(note && note.row.kind === 'rawItem' && note.row.text.text.length).toBe(64 * 1024);
+    const parts: Buffer[] = [];
+    for (let offset = 0; offset < bytes; ) {
+      const slice = await client.call('sessions.itemText', { sessionId, itemId: 'huge', field: 'text', offset, length: MAX_COMMAND_OUTPUT_RANGE_BYTES });
+      expect(slice.availableBytes).toBe(bytes);
+      if (slice.byteCount === 0) break;
+      parts.push(Buffer.from(slice.dataBase64, 'base64'));
+      offset += slice.byteCount;
+    }
+    expect(Buffer.concat(parts).toString('utf8') === bigText(bytes)).toBe(true);
+    await expect(client.call('sessions.itemText', { sessionId, itemId: 'huge', field: 'result', offset: 0, length: 10 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(client.call('sessions.itemText', { sessionId, itemId: 'nothing', field: 'text', offset: 0, length: 10 })).rejects.toMatchObject({ code: 'not_found' });
   }, 120_000);
 });
