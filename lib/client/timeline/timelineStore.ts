@@ -26,8 +26,10 @@ export interface TimelineStoreOptions {
   sessionId: string;
   /** null: the session's own timeline; a subagent row's itemId: that subagent's. */
   parentItemId: string | null;
-  /** Rows per page asked for. */
+  /** Rows per older page asked for. */
   pageSize?: number;
+  /** Rows of the first (newest) page: fewer, so the first rows show sooner (TL-4). Default: `pageSize` when given, else 50. */
+  firstPageSize?: number;
   cache?: TimelinePageCache;
 }
 
@@ -35,6 +37,8 @@ type TimelinePage = MethodResult<'sessions.timeline'>;
 type Notice = { kind: 'row'; row: TimelineRow; revision: number | undefined } | { kind: 'removed'; ids: string[]; revision: number };
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 100;
+/** About two phone screens of rows: enough to show at once, few enough that a long history opens as fast as a short one. */
+export const DEFAULT_FIRST_PAGE_SIZE = 50;
 /** Live rows change up to 10 times a second per item: the newest page is saved at most once a second. */
 const NEWEST_PAGE_SAVE_INTERVAL_MS = 1000;
 
@@ -57,6 +61,7 @@ export class TimelineStore {
   private readonly stops: (() => void)[] = [];
   private readonly cache: TimelinePageCache;
   private readonly pageSize: number;
+  private readonly firstPageSize: number;
   private readonly newestWriter: ThrottledWriter<{ rows: TimelineRow[]; older: string | null; revision: number }>;
   private revision = 0;
   private closed = false;
@@ -64,6 +69,7 @@ export class TimelineStore {
   constructor(private readonly options: TimelineStoreOptions) {
     this.cache = options.cache ?? indexedDbTimelinePages;
     this.pageSize = options.pageSize ?? DEFAULT_TIMELINE_PAGE_SIZE;
+    this.firstPageSize = options.firstPageSize ?? options.pageSize ?? DEFAULT_FIRST_PAGE_SIZE;
     this.newestWriter = throttledWriter((page) => this.savePage(null, page), NEWEST_PAGE_SAVE_INTERVAL_MS);
   }
 
@@ -120,7 +126,7 @@ export class TimelineStore {
     if (client) this.listen(client);
     try {
       if (!client) throw new RpcError('closed', 'Not connected to the computer.');
-      const page = await client.call('sessions.timeline', this.params(null));
+      const page = await client.call('sessions.timeline', this.params(null, this.firstPageSize));
       this.showNewest(page);
       this.update({ opening: false, offline: false, savedAt: null, error: null });
       void this.savePage(null, { rows: page.rows, older: page.older ?? null, revision: page.revision ?? 0 });
@@ -144,9 +150,9 @@ export class TimelineStore {
     this.update({ opening: false, offline: true, savedAt: saved?.savedAt ?? null, error: saved ? null : 'This timeline is not saved on this device.' });
   }
 
-  private params(before: string | null) {
+  private params(before: string | null, limit: number) {
     const { sessionId, parentItemId } = this.options;
-    return { sessionId, limit: this.pageSize, ...(parentItemId === null ? {} : { parentItemId }), ...(before === null ? {} : { before }) };
+    return { sessionId, limit, ...(parentItemId === null ? {} : { parentItemId }), ...(before === null ? {} : { before }) };
   }
 
   private showNewest(page: TimelinePage): void {
@@ -168,7 +174,7 @@ export class TimelineStore {
     const { client } = this.options;
     try {
       if (!client || this.snapshot.offline) throw new RpcError('closed', 'Not connected to the computer.');
-      const page = await client.call('sessions.timeline', this.params(before));
+      const page = await client.call('sessions.timeline', this.params(before, this.pageSize));
       this.showOlder(page.rows, page.older ?? null, page.revision);
       this.update({ loadingOlder: false, error: null });
       void this.savePage(before, { rows: page.rows, older: page.older ?? null, revision: page.revision ?? 0 });
