@@ -87,6 +87,12 @@ describe('TL-3 live overlay and reconciliation', () => {
     const page = await waitForPage(client, sessionId, (rows) => !rows.some((r) => sourceOf(r) === 'live'), 'the late history replaces the live rows');
     expect(page.rows.map((row) => row.id)).toEqual([`m:${runId}`, 'i:E']);
     expect(textOf(page.rows, 'i:E')).toBe('e saved');
+
+    // The next message is not in the history yet: the newest page shows it after the saved rows, with its live row.
+    const next = await sendScript(client, sessionId, { items: [agentText('G', 'g live', 22)], hang: true });
+    const pending = await waitForPage(client, sessionId, (rows) => rows.some((r) => r.id === 'i:G'), 'the next turn shows live');
+    expect(pending.rows.map((row) => [row.id, sourceOf(row)])).toEqual([[`m:${runId}`, 'app'], ['i:E', 'saved'], [`m:${next.runId}`, 'app'], ['i:G', 'live']]);
+    await client.call('run.cancel', { sessionId, runId: next.runId });
   }, 120_000);
 
   it('TL-3 a subagent\'s live rows are their own timeline, read with parentItemId', async () => {
