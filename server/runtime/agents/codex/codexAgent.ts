@@ -1,7 +1,7 @@
 import type { ApprovalRequests } from '../approvals';
-import type { Agent, AgentRunContext, CommandHandle, CommandResult } from '../agent';
+import type { Agent, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
 import { locateCodex, type AgentProgram } from '../agentLocator';
-import { unavailable } from '../../errors';
+import { notFound, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
 import { childEnvironment } from '../../process/childEnvironment';
@@ -19,6 +19,9 @@ import {
   type CommandExecutionItem,
 } from './codexProtocol';
 import { CodexProfiles, CodexSessionLinks, configOverrides, profileConfig, type CodexProfile } from './codexProfiles';
+import { CodexHistory } from './codexHistory';
+import { CodexLiveItems } from './codexLiveItems';
+import { CodexTurnUsageStore } from './codexTurnUsage';
 import { z } from 'zod';
 
 const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
@@ -31,6 +34,8 @@ interface TurnTracker {
   turnId: string | null;
   commands: Map<string, CommandHandle>;
   completions: Promise<void>[];
+  /** Its item rows (TL-1). */
+  live: CodexLiveItems;
   finished: (outcome: { status: string; error: string | null }) => void;
 }
 
@@ -41,6 +46,7 @@ interface ProfileServer {
   /** Threads this child has started or resumed. */
   loaded: Set<string>;
   turns: Map<string, TurnTracker>;
+  history: CodexHistory;
 }
 
 /** Codex's own status of a command mapped onto a command row's status. */
@@ -63,6 +69,7 @@ export class CodexAgent implements Agent {
   private readonly links: CodexSessionLinks;
   private readonly servers = new Map<string, ProfileServer>();
   private readonly program: AgentProgram | null;
+  private readonly usage: CodexTurnUsageStore;
 
   constructor(
     db: Db,
@@ -74,6 +81,7 @@ export class CodexAgent implements Agent {
   ) {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
+    this.usage = new CodexTurnUsageStore(db);
     this.program = locateCodex(env);
   }
 
@@ -107,7 +115,8 @@ export class CodexAgent implements Agent {
       this.log,
       this.processes?.trackerFor({ purpose: 'codex app-server' }),
     );
-    const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns };
+    const history = new CodexHistory((method, params, schema) => client.call(method, params, schema), (sessionId, turnId) => this.usage.read(sessionId, turnId));
+    const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns, history };
     server.ready = server.client
       .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
       .then(() => server.client.notify(CODEX.initialized));
@@ -116,6 +125,7 @@ export class CodexAgent implements Agent {
   }
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
+    this.forwardToLiveItems(server, method, params);
     if (method === CODEX.outputDelta) {
       const delta = OutputDeltaSchema.safeParse(params);
       if (!delta.success) return;
@@ -147,8 +157,18 @@ export class CodexAgent implements Agent {
     if (method === CODEX.turnCompleted) {
       const parsed = TurnCompletedSchema.safeParse(params);
       if (!parsed.success) return;
-      server.turns.get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
+      const turn = server.turns.get(parsed.data.threadId);
+      const usage = turn?.live.usageOf(parsed.data.turn.id);
+      if (turn && usage) this.usage.save(turn.context.sessionId, parsed.data.turn.id, usage);
+      turn?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
     }
+  }
+
+  /** Every event of a turn's thread, or of a subagent thread it spawned, goes to its live rows (TL-1, ACC-3). */
+  private forwardToLiveItems(server: ProfileServer, method: string, params: unknown): void {
+    const threadId = (params as { threadId?: unknown } | undefined)?.threadId;
+    if (typeof threadId !== 'string') return;
+    for (const turn of server.turns.values()) if (turn.live.follows(threadId)) turn.live.notify(method, params);
   }
 
   private startCommand(turn: TurnTracker, itemId: string, command: string): CommandHandle {
@@ -182,7 +202,8 @@ export class CodexAgent implements Agent {
 
     let finished!: TurnTracker['finished'];
     const outcome = new Promise<{ status: string; error: string | null }>((resolve) => (finished = resolve));
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished };
+    const live = new CodexLiveItems(context, threadId, context.cwd);
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished, live };
     server.turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -247,6 +268,27 @@ export class CodexAgent implements Agent {
       cursor = page.nextCursor;
     } while (cursor);
     if (texts.length > 0) context.settle(texts.join('\n\n'));
+  }
+
+  /** The saved timeline of a session's Codex thread, or of a subagent thread in it (TL-4). */
+  async historyPage(request: HistoryPageRequest): Promise<HistoryPage> {
+    const { server, threadId } = await this.savedThread(request.sessionId);
+    const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
+    return server.history.page({ ...request, threadId: thread });
+  }
+
+  async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
+    const { server, threadId } = await this.savedThread(request.sessionId);
+    const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
+    return server.history.itemText({ ...request, threadId: thread });
+  }
+
+  private async savedThread(sessionId: string): Promise<{ server: ProfileServer; threadId: string }> {
+    const link = this.links.link(sessionId);
+    if (!link) throw notFound('This session has no Codex conversation yet.');
+    const server = this.serverFor({ id: link.profileId, home: this.profiles.homeOf(link.profileId) });
+    await server.ready;
+    return { server, threadId: link.threadId };
   }
 
   async close(): Promise<void> {
