@@ -1,7 +1,8 @@
 /**
  * Tool results as agents wrap them: JSON envelopes inside JSON strings, content-block lists,
  * command transport objects. TL-2: unwrapped up to six levels deep; a nested object counts as
- * command transport only when it has transport fields.
+ * command transport only when it has transport fields. A level is one object or block list
+ * opened; the JSON text of the seventh is shown as it is.
  */
 export const MAX_ENVELOPE_DEPTH = 6;
 
@@ -78,7 +79,8 @@ function decodeAt(value: unknown, depth: number): DecodedToolOutput {
   if (depth > MAX_ENVELOPE_DEPTH) return { text: pretty(value), transport: null };
   if (typeof value === 'string') {
     const parsed = parseJsonText(value);
-    return parsed === undefined ? { text: value, transport: null } : decodeAt(parsed, depth + 1);
+    // A JSON string is the same envelope serialised: parsing it opens no new level.
+    return parsed === undefined ? { text: value, transport: null } : decodeAt(parsed, depth);
   }
   if (Array.isArray(value)) {
     if (!isBlockList(value)) return { text: pretty(value), transport: null };

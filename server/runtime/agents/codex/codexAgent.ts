@@ -240,16 +240,20 @@ export class CodexAgent implements Agent {
   private async openThread(server: ProfileServer, profile: CodexProfile, context: AgentRunContext): Promise<string> {
     const link = this.links.link(context.sessionId);
     if (link) {
-      if (!server.loaded.has(link.threadId)) {
-        await server.client.call(CODEX.threadResume, { threadId: link.threadId, cwd: context.cwd }, z.unknown());
-        server.loaded.add(link.threadId);
-      }
+      await this.loadThread(server, link.threadId, context.cwd);
       return link.threadId;
     }
     const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
+  }
+
+  /** Codex reads a thread's history only once this child has resumed it. */
+  private async loadThread(server: ProfileServer, threadId: string, cwd: string): Promise<void> {
+    if (server.loaded.has(threadId)) return;
+    await server.client.call(CODEX.threadResume, { threadId, cwd }, z.unknown());
+    server.loaded.add(threadId);
   }
 
   /** The turn's closing text, read back through Codex's own history (thread/items/list). */
@@ -272,22 +276,23 @@ export class CodexAgent implements Agent {
 
   /** The saved timeline of a session's Codex thread, or of a subagent thread in it (TL-4). */
   async historyPage(request: HistoryPageRequest): Promise<HistoryPage> {
-    const { server, threadId } = await this.savedThread(request.sessionId);
+    const { server, threadId } = await this.savedThread(request.sessionId, request.cwd);
     const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
     return server.history.page({ ...request, threadId: thread });
   }
 
   async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
-    const { server, threadId } = await this.savedThread(request.sessionId);
+    const { server, threadId } = await this.savedThread(request.sessionId, request.cwd);
     const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
     return server.history.itemText({ ...request, threadId: thread });
   }
 
-  private async savedThread(sessionId: string): Promise<{ server: ProfileServer; threadId: string }> {
+  private async savedThread(sessionId: string, cwd: string): Promise<{ server: ProfileServer; threadId: string }> {
     const link = this.links.link(sessionId);
     if (!link) throw notFound('This session has no Codex conversation yet.');
     const server = this.serverFor({ id: link.profileId, home: this.profiles.homeOf(link.profileId) });
     await server.ready;
+    await this.loadThread(server, link.threadId, cwd);
     return { server, threadId: link.threadId };
   }
 
