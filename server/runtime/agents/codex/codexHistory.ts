@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import type { AgentOutputSlice, HistoryEntry, HistoryPage } from '../agent';
 import { notFound } from '../../errors';
+import { itemFieldText } from '../../sessions/itemRows';
 import { textSlice } from '../textBody';
 import { codexItem, subagentThreadId } from './codexItems';
 import { AnyItemSchema, UserMessageSchema } from './codexItemSchemas';
@@ -185,18 +186,8 @@ export class CodexHistory {
   async itemText(request: { threadId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
     const raw = await this.findItem(request.threadId, request.itemId);
     const item = codexItem(raw, { cwd: request.cwd, createdAt: 0, parentItemId: request.parentItemId, running: false, inlineBytes: Infinity, commandsAsTools: true });
-    const text = item ? fieldText(item, request.field) : null;
+    const text = item ? itemFieldText(item, request.field) : null;
     if (text === null) throw notFound(`This item has no text "${request.field}".`);
     return textSlice(text, request.offset, request.length);
   }
-}
-
-/** The whole text of one field of an item mapped without an inline limit. */
-export function fieldText(item: AgentItem, field: string): string | null {
-  const file = /^files\.(\d+)\.diff$/.exec(field);
-  if (file) return item.kind === 'fileChange' ? (item.files[Number(file[1])]?.diff.text ?? null) : null;
-  const value = (item as Record<string, unknown>)[field];
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string') return (value as { text: string }).text;
-  return null;
 }

@@ -69,7 +69,8 @@ export class CodexLiveItems {
 
   private publish(raw: unknown, threadId: string, createdAt: number, running: boolean): void {
     const parentItemId = this.parentOf(threadId);
-    const item = codexItem(raw, { cwd: this.cwd, createdAt, parentItemId, running, commandsAsTools: parentItemId !== null });
+    // Whole texts: the overlay keeps them and cuts the wire rows (TL-1, TL-3).
+    const item = codexItem(raw, { cwd: this.cwd, createdAt, parentItemId, running, commandsAsTools: parentItemId !== null, inlineBytes: Infinity });
     if (!item) return;
     this.context.item(item);
     const subagentThread = subagentThreadId(raw);

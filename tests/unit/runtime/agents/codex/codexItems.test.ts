@@ -2,7 +2,7 @@ import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { codexFileChange, countDiffLines } from '../../../../../server/runtime/agents/codex/codexFileChanges';
 import { codexItem, type ItemMapping } from '../../../../../server/runtime/agents/codex/codexItems';
-import { fieldText } from '../../../../../server/runtime/agents/codex/codexHistory';
+import { itemFieldText } from '../../../../../server/runtime/sessions/itemRows';
 
 const CWD = '/work/project';
 const saved: ItemMapping = { cwd: CWD, createdAt: 5, parentItemId: null, running: false };
@@ -41,7 +41,7 @@ describe('TL-1 Codex thread items as rows', () => {
     expect(Buffer.byteLength(row.diff.text)).toBeLessThanOrEqual(64 * 1024);
     expect(row.added).toBe(20_000);
     const item = codexItem({ type: 'fileChange', id: 'fc', status: 'completed', changes: [change] }, { ...saved, inlineBytes: Infinity })!;
-    const whole = fieldText(item, 'files.0.diff')!;
+    const whole = itemFieldText(item, 'files.0.diff')!;
     expect(Buffer.byteLength(whole)).toBe(row.diff.byteLength);
     expect(whole.startsWith(row.diff.text)).toBe(true);
   });
