@@ -1,16 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentItem } from '../../../lib/protocol/rows';
 import type { HistoryEntry } from '../../../server/runtime/agents/agent';
-import { ApprovalRequests } from '../../../server/runtime/agents/approvals';
-import { CodexAgent } from '../../../server/runtime/agents/codex/codexAgent';
-import { silentLogger } from '../../../server/runtime/log';
-import { MIGRATIONS_DIR } from '../../../server/runtime/paths';
-import { SessionStore } from '../../../server/runtime/sessions/sessionStore';
-import { openDatabase, type Db } from '../../../server/runtime/store/database';
+import type { CodexAgent } from '../../../server/runtime/agents/codex/codexAgent';
+import { startCodexAdapter, wholeHistory, type CodexAdapterHarness } from '../../fixtures/codexAdapterHarness';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
 import {
   codexTimelineConfigToml,
@@ -41,19 +36,6 @@ const PATCH = `*** Begin Patch
 +a new file
 *** End Patch`;
 
-/** Every saved entry of the session, oldest first, read page by page through the agent (TL-4). */
-async function wholeHistory(agent: CodexAgent, sessionId: string, cwd: string, limit: number, parentItemId: string | null = null): Promise<{ entries: HistoryEntry[]; pages: number }> {
-  const pages: HistoryEntry[][] = [];
-  let before: string | null = null;
-  for (let i = 0; i < 100; i += 1) {
-    const page = await agent.historyPage({ sessionId, cwd, parentItemId, before, after: null, limit });
-    pages.unshift(page.entries);
-    if (!page.older) break;
-    before = page.older;
-  }
-  return { entries: pages.flat(), pages: pages.length };
-}
-
 const savedItems = (entries: HistoryEntry[]) => entries.flatMap((entry) => (entry.kind === 'item' ? [entry.item] : []));
 const byKind = <K extends AgentItem['kind']>(items: AgentItem[], kind: K) => items.filter((item): item is Extract<AgentItem, { kind: K }> => item.kind === kind);
 
@@ -83,34 +65,20 @@ function comparable(item: AgentItem): unknown {
 }
 
 describe('TL-1 Codex turns become timeline rows, live and from the saved thread', () => {
-  let codexBin: string;
   let model: FakeModelServer;
-  let db: Db;
-  let dataDir: string;
-  let project: string;
+  let harness: CodexAdapterHarness;
   let agent: CodexAgent;
   let sessionId: string;
+  let project: string;
   const queue: ScriptedReply[] = [];
-  let env: NodeJS.ProcessEnv;
   let first: RunRecording;
   let failed: RunRecording;
   let failure: unknown;
 
-  const newAgent = () => new CodexAgent(db, dataDir, new ApprovalRequests(() => undefined), silentLogger, env);
-
   beforeAll(async () => {
-    codexBin = installedAgents().codexBin;
     model = await startFakeModelServer(queuedReplies(queue));
-    // Not makeTempDir: that folder goes after each test, and these tests share one Codex home.
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-codex-timeline-'));
-    project = path.join(dataDir, 'project');
-    fs.mkdirSync(project);
-    fs.writeFileSync(path.join(project, 'notes.txt'), NOTES_BEFORE);
-    db = openDatabase(path.join(dataDir, 'hbcode.db'), MIGRATIONS_DIR);
-    const sessions = new SessionStore(db);
-    sessionId = sessions.createSession(sessions.ensureProjects([project])[0]!.id, 'codex', 'timeline').id;
-    env = { ...process.env, HBCODE_CODEX_BIN: codexBin, HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(model.url) };
-    agent = newAgent();
+    harness = startCodexAdapter({ codexBin: installedAgents().codexBin, configToml: codexTimelineConfigToml(model.url), files: { 'notes.txt': NOTES_BEFORE } });
+    ({ agent, sessionId, project } = harness);
     expect(agent.available()).toBe(true);
 
     queue.push(
@@ -133,10 +101,8 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
   }, AGENT_INSTALL_TIMEOUT_MS);
 
   afterAll(async () => {
-    await agent?.close();
+    await harness?.close();
     await model?.close();
-    db?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('TL-1 agent text arrives in several deltas, each update carrying the whole text so far, and ends as Markdown', () => {
@@ -189,7 +155,7 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     expect(huge.result!.byteLength).toBeLessThan(sent.length);
     // Live items carry their whole text: the overlay keeps it and cuts the row on the wire.
     expect(huge.result).toMatchObject({ truncated: false, byteLength: Buffer.byteLength(huge.result!.text) });
-    const saved = hugeLookup(savedItems((await wholeHistory(agent, sessionId, project, 50)).entries));
+    const saved = hugeLookup(savedItems((await wholeHistory(harness, 50)).entries));
     const whole = await readWhole(agent, sessionId, project, saved.itemId, 'result');
     expect(whole.length).toBe(saved.result!.byteLength);
     expect(Buffer.byteLength(saved.result!.text)).toBeLessThanOrEqual(64 * 1024);
@@ -226,7 +192,7 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
   });
 
   it('TL-4 the saved thread, page by page, has the same items with the same ids as the live turn, user messages by their client id', async () => {
-    const { entries, pages } = await wholeHistory(agent, sessionId, project, 3);
+    const { entries, pages } = await wholeHistory(harness, 3);
     expect(pages).toBeGreaterThan(3);
     const saved = savedItems(entries);
     const live = [...first.latest(), ...failed.latest()];
@@ -236,12 +202,12 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     expect(users.map((u) => u.kind === 'user' && u.clientId)).toEqual([first.context.operationId, failed.context.operationId]);
     expect(entries.filter((e) => e.kind === 'command').map((e) => e.itemId)).toEqual(first.commands.map((c) => c.commandId));
     // Paging back from the oldest page reaches the newest again, without repeats.
-    const { entries: again } = await wholeHistory(agent, sessionId, project, 7);
+    const { entries: again } = await wholeHistory(harness, 7);
     expect(again).toEqual(entries);
   });
 
   it('TL-4 newer cursors walk forward from an older page to the newest without a gap or repeat', async () => {
-    const { entries } = await wholeHistory(agent, sessionId, project, 4);
+    const { entries } = await wholeHistory(harness, 4);
     let page = await agent.historyPage({ sessionId, cwd: project, parentItemId: null, before: null, after: null, limit: 4 });
     for (let i = 0; i < 100 && page.older; i += 1) page = await agent.historyPage({ sessionId, cwd: project, parentItemId: null, before: page.older, after: null, limit: 4 });
     const forward: HistoryEntry[] = [...page.entries];
@@ -253,10 +219,9 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
   });
 
   it('TL-4 after a runtime restart a new Codex child reads the same saved rows, diffs equal to the disk', async () => {
-    const { entries: before } = await wholeHistory(agent, sessionId, project, 5);
-    await agent.close();
-    agent = newAgent();
-    const { entries: after } = await wholeHistory(agent, sessionId, project, 5);
+    const { entries: before } = await wholeHistory(harness, 5);
+    agent = await harness.restart();
+    const { entries: after } = await wholeHistory(harness, 5);
     expect(after).toEqual(before);
     const change = byKind(savedItems(after), 'fileChange')[0]!;
     const notes = change.files.find((f) => f.path === 'notes.txt')!;

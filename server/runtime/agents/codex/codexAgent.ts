@@ -21,7 +21,7 @@ import {
 import { CodexProfiles, CodexSessionLinks, configOverrides, profileConfig, type CodexProfile } from './codexProfiles';
 import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
-import { CodexTurnUsageStore } from './codexTurnUsage';
+import { CodexTurnRecords } from './codexTurnRecords';
 import { z } from 'zod';
 
 const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
@@ -69,7 +69,7 @@ export class CodexAgent implements Agent {
   private readonly links: CodexSessionLinks;
   private readonly servers = new Map<string, ProfileServer>();
   private readonly program: AgentProgram | null;
-  private readonly usage: CodexTurnUsageStore;
+  private readonly turnRecords: CodexTurnRecords;
 
   constructor(
     db: Db,
@@ -81,7 +81,7 @@ export class CodexAgent implements Agent {
   ) {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
-    this.usage = new CodexTurnUsageStore(db);
+    this.turnRecords = new CodexTurnRecords(db);
     this.program = locateCodex(env);
   }
 
@@ -115,7 +115,7 @@ export class CodexAgent implements Agent {
       this.log,
       this.processes?.trackerFor({ purpose: 'codex app-server' }),
     );
-    const history = new CodexHistory((method, params, schema) => client.call(method, params, schema), (sessionId, turnId) => this.usage.read(sessionId, turnId));
+    const history = new CodexHistory((method, params, schema) => client.call(method, params, schema), (sessionId, turnId) => this.turnRecords.read(sessionId, turnId));
     const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns, history };
     server.ready = server.client
       .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
@@ -157,10 +157,7 @@ export class CodexAgent implements Agent {
     if (method === CODEX.turnCompleted) {
       const parsed = TurnCompletedSchema.safeParse(params);
       if (!parsed.success) return;
-      const turn = server.turns.get(parsed.data.threadId);
-      const usage = turn?.live.usageOf(parsed.data.turn.id);
-      if (turn && usage) this.usage.save(turn.context.sessionId, parsed.data.turn.id, usage);
-      turn?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
+      server.turns.get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
     }
   }
 
@@ -202,7 +199,10 @@ export class CodexAgent implements Agent {
 
     let finished!: TurnTracker['finished'];
     const outcome = new Promise<{ status: string; error: string | null }>((resolve) => (finished = resolve));
-    const live = new CodexLiveItems(context, threadId, context.cwd);
+    const live = new CodexLiveItems(context, threadId, context.cwd, {
+      usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
+      plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
+    });
     const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished, live };
     server.turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;

@@ -4,11 +4,11 @@ import type { AgentOutputSlice, HistoryEntry, HistoryPage } from '../agent';
 import { notFound } from '../../errors';
 import { itemFieldText } from '../../sessions/itemRows';
 import { textSlice } from '../textBody';
-import { codexItem, subagentThreadId } from './codexItems';
+import { codexItem, subagentThreadId, userMessageText } from './codexItems';
 import { AnyItemSchema, UserMessageSchema } from './codexItemSchemas';
 import { TurnSchema, type CodexTurn } from './codexNotificationSchemas';
-import { agentErrorItem, turnEndItem, turnErrorItemId } from './codexTurnRows';
-import type { TurnUsage } from './codexTurnRows';
+import type { TurnRecord } from './codexTurnRecords';
+import { agentErrorItem, turnEndItem, turnErrorItemId, turnPlanItemId } from './codexTurnRows';
 
 export type CodexCall = <T extends z.ZodTypeAny>(method: string, params: unknown, schema: T) => Promise<z.output<T>>;
 
@@ -70,7 +70,7 @@ export class CodexHistory {
 
   constructor(
     private readonly call: CodexCall,
-    private readonly usageOf: (sessionId: string, turnId: string) => TurnUsage | null,
+    private readonly recordOf: (sessionId: string, turnId: string) => TurnRecord,
   ) {}
 
   async page(request: ThreadPageRequest): Promise<HistoryPage> {
@@ -117,10 +117,14 @@ export class CodexHistory {
     return out;
   }
 
+  /** What closes a saved turn: its last plan, the error it failed with, its end (TL-1). */
   private turnClosers(turn: CodexTurn, request: ThreadPageRequest): AgentItem[] {
-    const end = turnEndItem(turn, this.usageOf(request.sessionId, turn.id), request.parentItemId);
-    if (!turn.error) return [end];
-    return [agentErrorItem(turnErrorItemId(turn.id), turn.error, end.createdAt, request.parentItemId), end];
+    const record = this.recordOf(request.sessionId, turn.id);
+    const end = turnEndItem(turn, record.usage, request.parentItemId);
+    const closers: AgentItem[] = [];
+    if (record.plan) closers.push({ kind: 'plan', itemId: turnPlanItemId(turn.id), parentItemId: request.parentItemId, ...record.plan });
+    if (turn.error) closers.push(agentErrorItem(turnErrorItemId(turn.id), turn.error, end.createdAt, request.parentItemId));
+    return [...closers, end];
   }
 
   private entryOf(entry: ItemEntry, request: ThreadPageRequest): HistoryEntry | null {
@@ -128,15 +132,12 @@ export class CodexHistory {
     const head = AnyItemSchema.safeParse(entry.item);
     if (request.parentItemId === null && head.success && head.data.type === 'userMessage') {
       const user = UserMessageSchema.safeParse(entry.item);
-      if (user.success) {
-        const text = user.data.content.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
-        return { kind: 'user', itemId: user.data.id, text, createdAt, clientId: user.data.clientId ?? null };
-      }
+      if (user.success) return { kind: 'user', itemId: user.data.id, text: userMessageText(user.data), createdAt, clientId: user.data.clientId ?? null };
     }
     if (request.parentItemId === null && head.success && head.data.type === 'commandExecution' && typeof head.data.command === 'string') {
       return { kind: 'command', itemId: head.data.id, command: head.data.command, createdAt };
     }
-    const item = codexItem(entry.item, { cwd: request.cwd, createdAt, parentItemId: request.parentItemId, running: false, commandsAsTools: request.parentItemId !== null });
+    const item = codexItem(entry.item, { cwd: request.cwd, createdAt, parentItemId: request.parentItemId, running: false, subagentTimeline: request.parentItemId !== null });
     return item ? { kind: 'item', item } : null;
   }
 
@@ -185,7 +186,7 @@ export class CodexHistory {
   /** A slice of one long text of a saved item (`text`, `input`, `result`, `detail`, `files.<i>.diff`). */
   async itemText(request: { threadId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
     const raw = await this.findItem(request.threadId, request.itemId);
-    const item = codexItem(raw, { cwd: request.cwd, createdAt: 0, parentItemId: request.parentItemId, running: false, inlineBytes: Infinity, commandsAsTools: true });
+    const item = codexItem(raw, { cwd: request.cwd, createdAt: 0, parentItemId: request.parentItemId, running: false, inlineBytes: Infinity, subagentTimeline: request.parentItemId !== null });
     const text = item ? itemFieldText(item, request.field) : null;
     if (text === null) throw notFound(`This item has no text "${request.field}".`);
     return textSlice(text, request.offset, request.length);

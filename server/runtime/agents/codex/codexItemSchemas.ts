@@ -74,6 +74,7 @@ export const CollabAgentToolCallSchema = z
     status: z.enum(['inProgress', 'completed', 'failed', 'interrupted']),
     receiverThreadIds: z.array(z.string()),
     prompt: z.string().nullable(),
+    model: z.string().nullable().optional(),
     agentsStates: z.record(z.string(), z.object({ status: z.unknown(), message: z.string().nullable() }).passthrough().optional()),
   })
   .passthrough();

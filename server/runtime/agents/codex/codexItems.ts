@@ -7,6 +7,7 @@ import {
   AgentMessageSchema,
   AnyItemSchema,
   CommandExecutionSchema,
+  UserMessageSchema,
   CollabAgentToolCallSchema,
   ContextCompactionSchema,
   DynamicToolCallSchema,
@@ -32,8 +33,11 @@ export interface ItemMapping {
   running: boolean;
   /** How much of each long text goes inline; readItemText maps with no limit. */
   inlineBytes?: number;
-  /** Inside a subagent's timeline commands have no output row of their own: they show as tool calls. */
-  commandsAsTools?: boolean;
+  /**
+   * Inside a subagent's timeline the runtime keeps no rows of its own: the prompt shows as a
+   * user text and commands as tool calls.
+   */
+  subagentTimeline?: boolean;
 }
 
 /** Items that are not agent item rows: the runtime keeps user messages and commands itself. */
@@ -178,13 +182,19 @@ const MAPPERS: Record<string, { schema: z.ZodTypeAny; map: Mapper }> = {
     schema: CollabAgentToolCallSchema,
     map: (item: z.infer<typeof CollabAgentToolCallSchema>, base, m) => {
       const messages = Object.values(item.agentsStates).flatMap((state) => (state?.message ? [state.message] : []));
+      const result = messages.length > 0 ? textBody(messages.join('\n\n'), m.inlineBytes) : null;
+      const status = toolStatus(item.status, m.running);
+      // The spawn opens the subagent's timeline; waiting for it, messaging or closing it are calls about it.
+      if (item.tool === 'spawnAgent') return { ...base, kind: 'subagent', title: item.prompt ?? 'Subagent', agentType: item.model ?? null, status, result };
       return {
         ...base,
-        kind: 'subagent',
-        title: item.prompt ?? item.tool,
-        agentType: item.tool,
-        status: toolStatus(item.status, m.running),
-        result: messages.length > 0 ? textBody(messages.join('\n\n'), m.inlineBytes) : null,
+        kind: 'toolCall',
+        tool: `collab:${item.tool}`,
+        title: item.prompt ? `${item.tool}: ${item.prompt}` : item.tool,
+        input: textBody(json({ receiverThreadIds: item.receiverThreadIds, prompt: item.prompt }), m.inlineBytes),
+        status,
+        result,
+        error: null,
       };
     },
   },
@@ -209,6 +219,17 @@ const MAPPERS: Record<string, { schema: z.ZodTypeAny; map: Mapper }> = {
 export function rawItem(raw: unknown, base: Base, label: string, inlineBytes?: number): AgentItem {
   const text = typeof raw === 'string' ? raw : (JSON.stringify(raw, null, 2) ?? String(raw));
   return { ...base, kind: 'rawItem', label, text: textBody(text, inlineBytes) };
+}
+
+function userText(raw: unknown, base: Base, mapping: ItemMapping): AgentItem {
+  const parsed = UserMessageSchema.safeParse(raw);
+  if (!parsed.success) return rawItem(raw, base, 'Codex userMessage', mapping.inlineBytes);
+  return { ...base, kind: 'userText', text: userMessageText(parsed.data) };
+}
+
+/** The text parts of a user message, one after the other. */
+export function userMessageText(message: z.infer<typeof UserMessageSchema>): string {
+  return message.content.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
 }
 
 function commandAsTool(raw: unknown, base: Base, mapping: ItemMapping): AgentItem {
@@ -244,7 +265,8 @@ export function codexItem(raw: unknown, mapping: ItemMapping): AgentItem | null 
   const head = AnyItemSchema.safeParse(raw);
   const base: Base = { itemId: head.success ? head.data.id : `raw:${mapping.createdAt}`, parentItemId: mapping.parentItemId, createdAt: mapping.createdAt };
   if (!head.success) return rawItem(raw, base, 'Codex event', mapping.inlineBytes);
-  if (mapping.commandsAsTools && head.data.type === 'commandExecution') return commandAsTool(raw, base, mapping);
+  if (mapping.subagentTimeline && head.data.type === 'commandExecution') return commandAsTool(raw, base, mapping);
+  if (mapping.subagentTimeline && head.data.type === 'userMessage') return userText(raw, base, mapping);
   if (ITEMS_WITH_OWN_ROWS.has(head.data.type)) return null;
   const mapper = MAPPERS[head.data.type];
   if (!mapper) return rawItem(raw, base, `Codex ${head.data.type}`, mapping.inlineBytes);

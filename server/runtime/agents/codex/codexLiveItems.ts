@@ -13,7 +13,14 @@ import {
   TurnCompletedNotificationSchema,
   TurnPlanSchema,
 } from './codexNotificationSchemas';
+import type { SavedPlan } from './codexTurnRecords';
 import { agentErrorItem, turnEndItem, turnErrorItemId, turnPlanItemId, type TurnUsage } from './codexTurnRows';
+
+/** Where a turn's usage and plan are kept for its saved rows. */
+export interface TurnKeeper {
+  usage(turnId: string, usage: TurnUsage): void;
+  plan(turnId: string, plan: SavedPlan): void;
+}
 
 /** A streamed item: what arrived so far, re-sent whole on every delta (TL-1). */
 interface Streaming {
@@ -42,6 +49,8 @@ export class CodexLiveItems {
     private readonly context: Pick<AgentRunContext, 'item' | 'activity'>,
     private readonly threadId: string,
     private readonly cwd: string,
+    /** Keeps what Codex's history lacks for a turn's saved rows: its usage and its plan (TL-1). */
+    private readonly keep: TurnKeeper = { usage: () => undefined, plan: () => undefined },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -51,7 +60,7 @@ export class CodexLiveItems {
   }
 
   /** Token usage of the turn so far: the sum of each model request's usage. */
-  usageOf(turnId: string): TurnUsage | null {
+  private usageOf(turnId: string): TurnUsage | null {
     return this.usage.get(turnId) ?? null;
   }
 
@@ -70,11 +79,12 @@ export class CodexLiveItems {
   private publish(raw: unknown, threadId: string, createdAt: number, running: boolean): void {
     const parentItemId = this.parentOf(threadId);
     // Whole texts: the overlay keeps them and cuts the wire rows (TL-1, TL-3).
-    const item = codexItem(raw, { cwd: this.cwd, createdAt, parentItemId, running, commandsAsTools: parentItemId !== null, inlineBytes: Infinity });
+    const item = codexItem(raw, { cwd: this.cwd, createdAt, parentItemId, running, subagentTimeline: parentItemId !== null, inlineBytes: Infinity });
     if (!item) return;
     this.context.item(item);
     const subagentThread = subagentThreadId(raw);
-    if (subagentThread && subagentThread !== this.threadId) this.subagents.set(subagentThread, item.itemId);
+    // The first item naming a subagent thread (its spawn) owns that thread's timeline.
+    if (subagentThread && subagentThread !== this.threadId && !this.subagents.has(subagentThread)) this.subagents.set(subagentThread, item.itemId);
   }
 
   /** Streamed text as the item's own field: the message text, the reasoning summary list, the plan text. */
@@ -146,7 +156,7 @@ export class CodexLiveItems {
     }
     const { item, threadId } = parsed.data;
     const createdAt = this.firstSeen(item.id, parsed.data.startedAtMs ?? (item.startedAtMs as number | undefined));
-    if (item.type === 'commandExecution' && threadId === this.threadId) return;
+    if ((item.type === 'commandExecution' || item.type === 'userMessage') && threadId === this.threadId) return;
     if (started && item.type in STREAMED_TYPES) {
       const field = STREAMED_TYPES[item.type as keyof typeof STREAMED_TYPES];
       const initial = item[field];
@@ -181,6 +191,7 @@ export class CodexLiveItems {
       entries: plan.data.plan.map((step) => ({ text: step.step, status: step.status })),
     };
     this.context.item(item);
+    this.keep.plan(plan.data.turnId, { explanation: item.explanation, entries: item.entries, createdAt: item.createdAt });
   }
 
   private onUsage(params: unknown): void {
@@ -209,6 +220,8 @@ export class CodexLiveItems {
     const completed = TurnCompletedNotificationSchema.safeParse(params);
     if (!completed.success) return;
     const { turn, threadId } = completed.data;
-    this.context.item(turnEndItem(turn, this.usageOf(turn.id), this.parentOf(threadId)));
+    const usage = this.usageOf(turn.id);
+    if (usage) this.keep.usage(turn.id, usage);
+    this.context.item(turnEndItem(turn, usage, this.parentOf(threadId)));
   }
 }

@@ -78,10 +78,15 @@ describe('TL-1 Codex thread items as rows', () => {
       { type: 'collabAgentToolCall', id: 'c1', tool: 'spawnAgent', status: 'completed', senderThreadId: 't0', receiverThreadIds: ['t1'], prompt: 'Check the tests', agentsStates: { t1: { status: 'completed', message: 'All green' } } },
       saved,
     );
-    expect(spawn).toMatchObject({ kind: 'subagent', title: 'Check the tests', agentType: 'spawnAgent', status: 'completed', result: { text: 'All green' } });
+    expect(spawn).toMatchObject({ kind: 'subagent', title: 'Check the tests', agentType: null, status: 'completed', result: { text: 'All green' } });
+    const wait = codexItem({ type: 'collabAgentToolCall', id: 'c2', tool: 'wait', status: 'inProgress', senderThreadId: 't0', receiverThreadIds: ['t1'], prompt: null, agentsStates: {} }, { ...saved, running: true });
+    expect(wait).toMatchObject({ kind: 'toolCall', tool: 'collab:wait', title: 'wait', status: 'running' });
+    const prompt = { type: 'userMessage', id: 'u', clientId: null, content: [{ type: 'text', text: 'Count the files' }] };
+    expect(codexItem(prompt, saved)).toBeNull();
+    expect(codexItem(prompt, { ...saved, parentItemId: 'c1', subagentTimeline: true })).toMatchObject({ kind: 'userText', text: 'Count the files' });
     const command = { type: 'commandExecution', id: 'x', command: 'ls', status: 'completed', aggregatedOutput: 'a\n' };
     expect(codexItem(command, saved)).toBeNull();
-    expect(codexItem(command, { ...saved, parentItemId: 'c1', commandsAsTools: true })).toMatchObject({ kind: 'toolCall', tool: 'shell', parentItemId: 'c1', result: { text: 'a\n' } });
+    expect(codexItem(command, { ...saved, parentItemId: 'c1', subagentTimeline: true })).toMatchObject({ kind: 'toolCall', tool: 'shell', parentItemId: 'c1', result: { text: 'a\n' } });
   });
 
   it('TL-1 plans, reasoning and compaction', () => {

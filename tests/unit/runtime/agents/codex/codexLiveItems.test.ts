@@ -8,21 +8,25 @@ const TURN = 'turn-1';
 /** A live mapper with a recording context; notifications in the shapes `codex app-server` sends. */
 function live() {
   const items: AgentItem[] = [];
+  const kept: { turnId: string; what: string; value: unknown }[] = [];
+  const keeper = { usage: (turnId: string, value: unknown) => kept.push({ turnId, what: 'usage', value }), plan: (turnId: string, value: unknown) => kept.push({ turnId, what: 'plan', value }) };
   let activity = 0;
-  const mapper = new CodexLiveItems({ item: (item) => items.push(structuredClone(item)), activity: () => (activity += 1) }, THREAD, '/p', () => 1000);
+  const mapper = new CodexLiveItems({ item: (item) => items.push(structuredClone(item)), activity: () => (activity += 1) }, THREAD, '/p', keeper, () => 1000);
   const send = (method: string, params: Record<string, unknown>) => mapper.notify(method, { threadId: THREAD, turnId: TURN, ...params });
   const item = (started: boolean, raw: Record<string, unknown>, threadId = THREAD) =>
     mapper.notify(started ? 'item/started' : 'item/completed', { threadId, turnId: TURN, item: raw, startedAtMs: 500 });
-  return { items, mapper, send, item, activity: () => activity };
+  return { items, kept, mapper, send, item, activity: () => activity };
 }
 
 describe('TL-1 live Codex rows from app-server notifications', () => {
   it('TL-1 the plan of turn/plan/updated is one row updated in place', () => {
-    const { items, send } = live();
+    const { items, kept, send } = live();
     send('turn/plan/updated', { explanation: 'Two steps', plan: [{ step: 'Edit', status: 'inProgress' }, { step: 'Test', status: 'pending' }] });
     send('turn/plan/updated', { explanation: 'Two steps', plan: [{ step: 'Edit', status: 'completed' }, { step: 'Test', status: 'inProgress' }] });
     expect(items.map((i) => i.itemId)).toEqual([`plan:${TURN}`, `plan:${TURN}`]);
     expect(items[1]).toMatchObject({ kind: 'plan', explanation: 'Two steps', entries: [{ text: 'Edit', status: 'completed' }, { text: 'Test', status: 'inProgress' }] });
+    // The last plan is kept for the saved turn: Codex's history has no plan items for it.
+    expect(kept.at(-1)).toEqual({ turnId: TURN, what: 'plan', value: { explanation: 'Two steps', entries: [{ text: 'Edit', status: 'completed' }, { text: 'Test', status: 'inProgress' }], createdAt: 1000 } });
   });
 
   it('TL-1 a proposed plan streams through item/plan/delta as the whole text so far', () => {
@@ -65,7 +69,7 @@ describe('TL-1 live Codex rows from app-server notifications', () => {
   });
 
   it('TL-1 each error Codex reports is its own row; the turn end carries the usage summed over requests', () => {
-    const { items, send } = live();
+    const { items, kept, send } = live();
     const usage = (input: number) => ({ tokenUsage: { last: { inputTokens: input, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 3 }, total: {} } });
     send('thread/tokenUsage/updated', usage(10));
     send('thread/tokenUsage/updated', usage(20));
@@ -75,6 +79,7 @@ describe('TL-1 live Codex rows from app-server notifications', () => {
     expect(items.map((i) => i.itemId)).toEqual([`error:${TURN}`, `error:${TURN}:1`, `turn:${TURN}`]);
     expect(items[0]).toMatchObject({ kind: 'agentError', message: 'Reconnecting', detail: { text: 'socket closed' } });
     expect(items[2]).toMatchObject({ status: 'failed', error: 'Gave up', usage: { inputTokens: 30, outputTokens: 4, cachedInputTokens: 2, reasoningTokens: 6 } });
+    expect(kept).toEqual([{ turnId: TURN, what: 'usage', value: { inputTokens: 30, outputTokens: 4, cachedInputTokens: 2, reasoningTokens: 6 } }]);
   });
 
   it('TL-1 a spawned subagent gets a row, and its thread’s items land in that row’s own timeline', () => {
