@@ -54,6 +54,7 @@ describe('Agents in the app, in Chromium against the real runtime and the real C
     const row = commandRow(page, "/bin/bash -lc 'echo allowed-from-the-app'");
     await row.waitFor({ timeout: 90_000 });
     expect(await waitCommandFinished(page, "/bin/bash -lc 'echo allowed-from-the-app'")).toBe('exit 0');
-    await page.locator('[data-row="settled"]').filter({ hasText: 'Done.' }).waitFor({ timeout: 90_000 });
+    // The turn's closing text: an agent text row once the timeline shows Codex's items (TL-1).
+    await page.locator('[data-row="agentText"]').filter({ hasText: 'Done.' }).waitFor({ timeout: 90_000 });
   }, AGENT_TEST_TIMEOUT_MS);
 });

@@ -138,8 +138,8 @@ describe('Codex sessions through codex app-server', () => {
     // The runtime's ledger is exactly what Codex sent: its reader lost no delta.
     const settled = runtime.output().split('\n').find((line) => line.includes('command output settled') && line.includes(row.commandId));
     expect(settled).toContain(`streamedBytes=${Buffer.concat(codexCommandStream(recorder.messages(), row.commandId).deltas).length}`);
-    // The settled row is the turn's text as Codex's own history (thread/items/list) holds it.
-    expect(rows.find((r) => r.kind === 'settled' && r.runId === runId)).toMatchObject({ text: 'Done.' });
+    // The turn's closing text is an agent text row of the run (TL-1), live or as Codex's own history holds it.
+    expect(rows.find((r) => r.kind === 'agentText' && r.runId === runId)).toMatchObject({ text: 'Done.' });
     // Codex really ran it: the model was sent the command's output.
     const fed = model.requests.flatMap(responsesInput).find((item) => item.type === 'function_call_output');
     expect(JSON.stringify(fed)).toContain('bytes omitted');

@@ -1,7 +1,7 @@
 import type { ApprovalRequests } from '../approvals';
-import type { Agent, AgentRunContext, CommandHandle, CommandResult } from '../agent';
+import type { Agent, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
 import { locateCodex, type AgentProgram } from '../agentLocator';
-import { unavailable } from '../../errors';
+import { notFound, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
 import { childEnvironment } from '../../process/childEnvironment';
@@ -19,6 +19,9 @@ import {
   type CommandExecutionItem,
 } from './codexProtocol';
 import { CodexProfiles, CodexSessionLinks, configOverrides, profileConfig, type CodexProfile } from './codexProfiles';
+import { CodexHistory } from './codexHistory';
+import { CodexLiveItems } from './codexLiveItems';
+import { CodexTurnRecords } from './codexTurnRecords';
 import { z } from 'zod';
 
 const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
@@ -31,6 +34,8 @@ interface TurnTracker {
   turnId: string | null;
   commands: Map<string, CommandHandle>;
   completions: Promise<void>[];
+  /** Its item rows (TL-1). */
+  live: CodexLiveItems;
   finished: (outcome: { status: string; error: string | null }) => void;
 }
 
@@ -41,6 +46,7 @@ interface ProfileServer {
   /** Threads this child has started or resumed. */
   loaded: Set<string>;
   turns: Map<string, TurnTracker>;
+  history: CodexHistory;
 }
 
 /** Codex's own status of a command mapped onto a command row's status. */
@@ -63,6 +69,7 @@ export class CodexAgent implements Agent {
   private readonly links: CodexSessionLinks;
   private readonly servers = new Map<string, ProfileServer>();
   private readonly program: AgentProgram | null;
+  private readonly turnRecords: CodexTurnRecords;
 
   constructor(
     db: Db,
@@ -74,6 +81,7 @@ export class CodexAgent implements Agent {
   ) {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
+    this.turnRecords = new CodexTurnRecords(db);
     this.program = locateCodex(env);
   }
 
@@ -107,7 +115,8 @@ export class CodexAgent implements Agent {
       this.log,
       this.processes?.trackerFor({ purpose: 'codex app-server' }),
     );
-    const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns };
+    const history = new CodexHistory((method, params, schema) => client.call(method, params, schema), (sessionId, turnId) => this.turnRecords.read(sessionId, turnId));
+    const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns, history };
     server.ready = server.client
       .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
       .then(() => server.client.notify(CODEX.initialized));
@@ -116,6 +125,7 @@ export class CodexAgent implements Agent {
   }
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
+    this.forwardToLiveItems(server, method, params);
     if (method === CODEX.outputDelta) {
       const delta = OutputDeltaSchema.safeParse(params);
       if (!delta.success) return;
@@ -151,6 +161,13 @@ export class CodexAgent implements Agent {
     }
   }
 
+  /** Every event of a turn's thread, or of a subagent thread it spawned, goes to its live rows (TL-1, ACC-3). */
+  private forwardToLiveItems(server: ProfileServer, method: string, params: unknown): void {
+    const threadId = (params as { threadId?: unknown } | undefined)?.threadId;
+    if (typeof threadId !== 'string') return;
+    for (const turn of server.turns.values()) if (turn.live.follows(threadId)) turn.live.notify(method, params);
+  }
+
   private startCommand(turn: TurnTracker, itemId: string, command: string): CommandHandle {
     const handle = turn.context.startCommand(itemId, command);
     turn.commands.set(itemId, handle);
@@ -182,7 +199,11 @@ export class CodexAgent implements Agent {
 
     let finished!: TurnTracker['finished'];
     const outcome = new Promise<{ status: string; error: string | null }>((resolve) => (finished = resolve));
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished };
+    const live = new CodexLiveItems(context, threadId, context.cwd, {
+      usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
+      plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
+    });
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished, live };
     server.turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -219,16 +240,20 @@ export class CodexAgent implements Agent {
   private async openThread(server: ProfileServer, profile: CodexProfile, context: AgentRunContext): Promise<string> {
     const link = this.links.link(context.sessionId);
     if (link) {
-      if (!server.loaded.has(link.threadId)) {
-        await server.client.call(CODEX.threadResume, { threadId: link.threadId, cwd: context.cwd }, z.unknown());
-        server.loaded.add(link.threadId);
-      }
+      await this.loadThread(server, link.threadId, context.cwd);
       return link.threadId;
     }
     const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
+  }
+
+  /** Codex reads a thread's history only once this child has resumed it. */
+  private async loadThread(server: ProfileServer, threadId: string, cwd: string): Promise<void> {
+    if (server.loaded.has(threadId)) return;
+    await server.client.call(CODEX.threadResume, { threadId, cwd }, z.unknown());
+    server.loaded.add(threadId);
   }
 
   /** The turn's closing text, read back through Codex's own history (thread/items/list). */
@@ -247,6 +272,28 @@ export class CodexAgent implements Agent {
       cursor = page.nextCursor;
     } while (cursor);
     if (texts.length > 0) context.settle(texts.join('\n\n'));
+  }
+
+  /** The saved timeline of a session's Codex thread, or of a subagent thread in it (TL-4). */
+  async historyPage(request: HistoryPageRequest): Promise<HistoryPage> {
+    const { server, threadId } = await this.savedThread(request.sessionId, request.cwd);
+    const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
+    return server.history.page({ ...request, threadId: thread });
+  }
+
+  async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
+    const { server, threadId } = await this.savedThread(request.sessionId, request.cwd);
+    const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
+    return server.history.itemText({ ...request, threadId: thread });
+  }
+
+  private async savedThread(sessionId: string, cwd: string): Promise<{ server: ProfileServer; threadId: string }> {
+    const link = this.links.link(sessionId);
+    if (!link) throw notFound('This session has no Codex conversation yet.');
+    const server = this.serverFor({ id: link.profileId, home: this.profiles.homeOf(link.profileId) });
+    await server.ready;
+    await this.loadThread(server, link.threadId, cwd);
+    return { server, threadId: link.threadId };
   }
 
   async close(): Promise<void> {
