@@ -72,17 +72,21 @@ function pretty(value: unknown): string {
  */
 export function decodeToolOutput(value: unknown): DecodedToolOutput {
   let current = value;
-  for (let depth = 0; depth < MAX_ENVELOPE_DEPTH; depth++) {
+  let levels = 0;
+  // Each parse of JSON text makes the text shorter, so this ends; the bound is for safety only.
+  for (let step = 0; step < 4 * MAX_ENVELOPE_DEPTH; step++) {
     if (typeof current === 'string') {
       const parsed = parseJsonText(current);
       if (!parsed.ok) return { text: current, transport: null };
       current = parsed.value;
       continue;
     }
+    if (levels >= MAX_ENVELOPE_DEPTH) break;
     if (Array.isArray(current)) {
       const text = blockListText(current);
       if (text === null) return { text: pretty(current), transport: null };
       current = text;
+      levels += 1;
       continue;
     }
     if (!isRecord(current)) return { text: current === undefined || current === null ? '' : String(current), transport: null };
@@ -97,6 +101,7 @@ export function decodeToolOutput(value: unknown): DecodedToolOutput {
     const onlyWrapper = wrapper !== undefined && keys.every((key) => key === wrapper || key === 'type' || key === 'isError' || key === 'is_error');
     if (!onlyWrapper) return { text: pretty(current), transport: null };
     current = object[wrapper];
+    levels += 1;
   }
   return { text: pretty(current), transport: null };
 }

@@ -134,7 +134,10 @@ describe('Claude Code turns as timeline rows, live and saved, through the Agent 
     expect(inside.find((item) => item.kind === 'toolCall')).toMatchObject({ tool: 'Read', status: 'completed' });
     expect(context.commands).toEqual([
       expect.objectContaining({ command: 'echo from-bash', result: { status: 'exited', exitCode: 0 }, pointer: expect.objectContaining({ byteLength: 'from-bash'.length }) }),
+      // TL-5: a command the default mode refuses says so on its row.
+      expect.objectContaining({ command: 'touch refused.txt', result: { status: 'failed', exitCode: null, error: expect.stringMatching(/^Claude Code refused to run this command: ./) } }),
     ]);
+    expect(fs.existsSync(path.join(harness.projectDir, 'refused.txt'))).toBe(false);
     expect(context.commands[0]!.commandId).toBe(context.commands[0]!.pointer.itemId);
   });
 
@@ -157,7 +160,7 @@ describe('Claude Code turns as timeline rows, live and saved, through the Agent 
     const savedItems = new Map(saved.filter((e) => e.kind === 'item').map((e) => [e.item.itemId, e.item]));
     const liveKept = [...context.items.values()].filter((item) => item.parentItemId === null && item.kind !== 'turnEnd');
     for (const item of liveKept) expect(savedItems.get(item.itemId)?.kind, `${item.kind} ${item.itemId} is saved`).toBe(item.kind);
-    expect(saved.filter((e) => e.kind === 'command')).toEqual([expect.objectContaining({ itemId: context.commands[0]!.commandId, command: 'echo from-bash' })]);
+    expect(saved.filter((e) => e.kind === 'command').map((e) => entryId(e))).toEqual(context.commands.map((c) => c.commandId));
     // The saved edit keeps only the tool input: its diff still applies to the file as it was.
     const savedEdit = ofKind(savedItems.values(), 'fileChange').find((c) => c.files[0]!.path.endsWith('notes.txt'))!;
     expect(applyPatch(NOTES, savedEdit.files[0]!.diff.text)).toBe(fs.readFileSync(path.join(harness.projectDir, 'notes.txt'), 'utf8'));

@@ -116,26 +116,17 @@ export class ClaudeAgent implements Agent {
   /** One slice (≤ 256 KiB) of a Bash result, read by a new host from the saved conversation (OUT-7). */
   async readHistoryOutput(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice> {
     const program = this.requireProgram();
-    let answer: HostEvent | null = null;
-    const exit = await runAgentHost(
-      {
-        type: 'toolOutput',
-        sdkModule: program.sdkModule,
-        cwd,
-        nativeSessionId: pointer.threadId,
-        itemId: pointer.itemId,
-        offset,
-        length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
-      },
-      (event) => {
-        if (event.type === 'output' || event.type === 'missing' || event.type === 'done') answer = event;
-      },
-      undefined,
-      this.processes?.trackerFor({ purpose: 'claude host' }),
-    );
-    const event = answer as HostEvent | null;
+    const event = await this.askHost({
+      type: 'toolOutput',
+      sdkModule: program.sdkModule,
+      cwd,
+      nativeSessionId: pointer.threadId,
+      itemId: pointer.itemId,
+      offset,
+      length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
+    });
     if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
     if (event?.type === 'missing') throw notFound(RESULT_NOT_SAVED_MESSAGE, { sessionId });
-    throw unavailable(`The Claude agent host could not read the conversation (${exit.code}).`);
+    throw unavailable('The Claude agent host could not read the conversation.');
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The Claude agent host (SES-2, OUT-7): a process started for one request, which talks to Claude
  * Code only through the Claude Agent SDK and exits. `run` sends one user message and reports
- * each Bash result as a pointer and a size; `toolOutput` loads the conversation with
- * getSessionMessages and answers one slice of one result. The runtime itself never opens a
- * Claude file.
+ * each event as a timeline item (TL-1) and each Bash result as a pointer and a size;
+ * `historyPage` answers one page of the saved conversation or of a subagent (TL-4); `itemText`
+ * and `toolOutput` answer one slice of one saved text. The runtime itself never opens a Claude file.
  */
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -50,7 +50,7 @@ function blocksOf(message: z.infer<typeof SdkMessageSchema>): unknown[] {
 }
 
 async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk): Promise<void> {
-  const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
+  const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
   const abort = new AbortController();
   process.once('SIGTERM', () => abort.abort());
   const env: Record<string, string> = {};

@@ -12,7 +12,7 @@ export type ClaudeMapped =
   | { kind: 'user'; itemId: string; text: string; createdAt: number }
   /** A Bash call of the session's own timeline: a command row, its output read through the agent (OUT-7). */
   | { kind: 'command'; itemId: string; command: string; createdAt: number }
-  | { kind: 'commandResult'; itemId: string; turnId: string; command: string; content: unknown; isError: boolean };
+  | { kind: 'commandResult'; itemId: string; turnId: string; command: string; content: unknown; isError: boolean; denied: boolean };
 
 const MessageSchema = z
   .object({
@@ -220,7 +220,7 @@ export class ClaudeItemMapper {
         continue;
       }
       if (call.name === 'Bash' && call.parentItemId === null) {
-        out.push({ kind: 'commandResult', itemId: call.id, turnId: message.uuid ?? '', command: String(call.input.command ?? ''), content: result.content, isError });
+        out.push({ kind: 'commandResult', itemId: call.id, turnId: message.uuid ?? '', command: String(call.input.command ?? ''), content: result.content, isError, denied: this.denied.has(call.id) });
         continue;
       }
       const toolUseResult = results.length === 1 ? message.tool_use_result : undefined;

@@ -33,7 +33,7 @@ export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEve
         byteLength: Buffer.byteLength(whole, 'utf8'),
         exitCode: bashExitCode(whole, entry.isError),
         isError: entry.isError,
-        ...(entry.isError && isRefusal(whole) ? { refusal: whole } : {}),
+        ...(entry.isError && (entry.denied || isRefusal(whole)) ? { refusal: whole } : {}),
       });
     }
   }

@@ -27,7 +27,7 @@ export interface ClaudeToolCompletion {
 export const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
 /** Tool results Claude Code writes when a call was refused rather than failed. */
-const REFUSED = /^(Claude requested permissions to |Permission to use .* (has been|was) denied|The user doesn't want to proceed)/;
+const REFUSED = /^(Claude requested permissions to |This command requires approval|Permission to use .* (has been|was) denied|The user doesn't want to proceed)/;
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
