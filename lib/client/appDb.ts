@@ -4,6 +4,7 @@ import type { Project, Session, TimelineRow } from '../protocol/rows';
 import type { OutboxRecord } from './outboxRules';
 import type { ChunkHeader } from './verifiedChunks';
 import type { ReaderPageRecord } from './readerPageRecord';
+import type { TimelinePageRecord } from './timeline/timelinePageRecord';
 
 /** The app's one IndexedDB database, typed (STYLE: idb). */
 export interface AppDbSchema extends DBSchema {
@@ -50,10 +51,16 @@ export interface AppDbSchema extends DBSchema {
     value: ReaderPageRecord;
     indexes: { byLastUsed: number };
   };
+  /** Timeline pages once read, for reading again offline (TL-4); total under cacheUsage "timelinePages". */
+  timelinePages: {
+    key: string;
+    value: TimelinePageRecord;
+    indexes: { byLastUsed: number; bySession: string };
+  };
 }
 
 const APP_DB_NAME = 'hbcode';
-const APP_DB_VERSION = 4;
+const APP_DB_VERSION = 5;
 
 let opening: Promise<IDBPDatabase<AppDbSchema>> | null = null;
 
@@ -80,6 +87,11 @@ function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
       }
       if (oldVersion < 4) {
         db.createObjectStore('readerPages', { keyPath: 'url' }).createIndex('byLastUsed', 'lastUsed');
+      }
+      if (oldVersion < 5) {
+        const pages = db.createObjectStore('timelinePages', { keyPath: 'key' });
+        pages.createIndex('byLastUsed', 'lastUsed');
+        pages.createIndex('bySession', 'sessionId');
       }
     },
     // Another tab wants a newer version: let it upgrade, and reopen on the next use.

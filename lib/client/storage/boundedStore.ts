@@ -3,11 +3,11 @@ import { withTransaction, type AppDbSchema } from '../appDb';
 
 /**
  * The one bounded, least-recently-used IndexedDB store behind the read caches (PWA-3): output
- * pages, file chunks and reader pages. Each record carries `lastUsed` (indexed as `byLastUsed`);
+ * pages, file chunks, reader pages and timeline pages. Each record carries `lastUsed` (indexed as `byLastUsed`);
  * the store's running total of bytes lives in `cacheUsage` under the store's own name, and a
  * put, its evictions and the new total share one transaction.
  */
-export type BoundedStoreName = 'outputPages' | 'fileChunks' | 'readerPages';
+export type BoundedStoreName = 'outputPages' | 'fileChunks' | 'readerPages' | 'timelinePages';
 export type BoundedRecord<N extends BoundedStoreName> = StoreValue<AppDbSchema, N>;
 
 type Store<N extends BoundedStoreName> = IDBPObjectStore<AppDbSchema, [N, 'cacheUsage'], N, 'readwrite'>;
@@ -18,6 +18,7 @@ const SIZE_OF: { [N in BoundedStoreName]: (record: BoundedRecord<N>) => number }
   outputPages: (record) => record.byteLength,
   fileChunks: (record) => record.bytes.byteLength,
   readerPages: (record) => record.byteLength,
+  timelinePages: (record) => record.byteLength,
 };
 
 function sizeOf<N extends BoundedStoreName>(name: N, record: BoundedRecord<N>): number {

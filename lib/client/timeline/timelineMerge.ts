@@ -1,0 +1,73 @@
+import type { TimelineRow } from '../../protocol/rows';
+
+/**
+ * What one timeline view holds (TL-3, TL-4): the rows read so far, oldest first, and per row id
+ * the overlay revision its state is from, so a late notification never rolls a row back and a
+ * removed row never comes back with an older state.
+ */
+export interface TimelineRows {
+  rows: readonly TimelineRow[];
+  /** Row id → revision of the state shown. */
+  revisions: ReadonlyMap<string, number>;
+  /** Row id → revision it was removed at. */
+  removed: ReadonlyMap<string, number>;
+  /** Ids of rows that came from older pages (kept when the newest page is read again). */
+  olderIds: ReadonlySet<string>;
+}
+
+export const EMPTY_TIMELINE_ROWS: TimelineRows = { rows: [], revisions: new Map(), removed: new Map(), olderIds: new Set() };
+
+/** Whether a state of `id` at `revision` is older than what the view holds or removed. */
+function isStale(view: TimelineRows, id: string, revision: number | undefined): boolean {
+  if (revision === undefined) return false;
+  return (view.revisions.get(id) ?? -1) > revision || (view.removed.get(id) ?? -1) >= revision;
+}
+
+function stampAll(revisions: Map<string, number>, rows: readonly TimelineRow[], revision: number | undefined): void {
+  if (revision === undefined) return;
+  for (const row of rows) revisions.set(row.id, Math.max(revisions.get(row.id) ?? -1, revision));
+}
+
+/**
+ * The newest page replaces what the view knew of the newest rows; rows of older pages read
+ * earlier stay before it, unless the page has them too.
+ */
+export function withNewestPage(view: TimelineRows, rows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
+  const ids = new Set(rows.map((row) => row.id));
+  const kept = view.rows.filter((row) => view.olderIds.has(row.id) && !ids.has(row.id));
+  const revisions = new Map(view.revisions);
+  stampAll(revisions, rows, revision);
+  return { ...view, rows: [...kept, ...rows], revisions, olderIds: new Set(kept.map((row) => row.id)) };
+}
+
+/** An older page goes before everything shown; rows already shown keep their newer state. */
+export function withOlderPage(view: TimelineRows, rows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
+  const shown = new Set(view.rows.map((row) => row.id));
+  const added = rows.filter((row) => !shown.has(row.id) && !isStale(view, row.id, revision));
+  const revisions = new Map(view.revisions);
+  stampAll(revisions, added, revision);
+  const olderIds = new Set(view.olderIds);
+  for (const row of added) olderIds.add(row.id);
+  return { ...view, rows: [...added, ...view.rows], revisions, olderIds };
+}
+
+/** One `timeline.row`: replaces the row of the same id in place, or appends a new one. */
+export function withRow(view: TimelineRows, row: TimelineRow, revision: number | undefined): TimelineRows {
+  if (isStale(view, row.id, revision)) return view;
+  const index = view.rows.findIndex((r) => r.id === row.id);
+  const rows = view.rows.slice();
+  if (index === -1) rows.push(row);
+  else rows[index] = row;
+  const revisions = new Map(view.revisions);
+  stampAll(revisions, [row], revision);
+  return { ...view, rows, revisions };
+}
+
+/** One `timeline.removed`: the live rows the agent's saved history did not keep go (TL-3). */
+export function withRemoved(view: TimelineRows, ids: readonly string[], revision: number): TimelineRows {
+  // A row whose shown state is newer than the removal was written again after it: it stays.
+  const gone = new Set(ids.filter((id) => (view.revisions.get(id) ?? -1) <= revision));
+  const removed = new Map(view.removed);
+  for (const id of gone) removed.set(id, Math.max(removed.get(id) ?? -1, revision));
+  return { ...view, rows: view.rows.filter((row) => !gone.has(row.id)), removed };
+}
