@@ -35,10 +35,10 @@ function pretty(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
-/** A JSON document in a string, or undefined when the string is not one (a cut envelope stays text). */
+/** A JSON document (object, list or string) in a string, or undefined when it is not one (a cut envelope stays text). */
 function parseJsonText(text: string): unknown {
   const trimmed = text.trim();
-  if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return undefined;
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"'))) return undefined;
   try {
     return JSON.parse(trimmed) as unknown;
   } catch {

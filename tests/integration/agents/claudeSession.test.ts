@@ -41,6 +41,8 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     const agents = installedAgents();
     model = await startFakeModelServer(claudeTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }));
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-config-'));
+    // TL-5: Claude runs under the user's own permission rules; these tests' user allows Bash.
+    fs.writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
     env = claudeEnv(model.url, configDir, agents.claudeBin);
     runtime = await startRuntimeProcess({ env });
     client = await runtime.connect();

@@ -2,13 +2,14 @@ import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../../lib/protocol/version
 import { notFound, unavailable } from '../../errors';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { Db } from '../../store/database';
-import type { Agent, AgentOutputSlice, AgentRunContext, OutputPointer } from '../agent';
+import type { Agent, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer } from '../agent';
 import { locateClaude, type ClaudeProgram } from '../agentLocator';
 import { ClaudeStore } from './claudeStore';
-import type { HostEvent } from './hostProtocol';
+import type { HostEvent, HostRequest } from './hostProtocol';
 import { runAgentHost } from './hostProcess';
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
+export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conversation.';
 
 /**
  * Real Claude Code sessions through the Claude Agent SDK in a separate host process (SES-2,
@@ -49,20 +50,20 @@ export class ClaudeAgent implements Agent {
     const { messageUuid } = this.store.claimOperation(context.sessionId, context.operationId, context.runId, context.text);
     const texts: string[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
-    let commands = 0;
+    const permissionMode = context.settings.claude?.permissionMode;
     const exit = await runAgentHost(
-      { type: 'run', sdkModule: program.sdkModule, executable: program.executable, cwd: context.cwd, nativeSessionId, messageUuid, text: context.text },
+      { type: 'run', sdkModule: program.sdkModule, executable: program.executable, cwd: context.cwd, nativeSessionId, messageUuid, text: context.text, ...(permissionMode ? { permissionMode } : {}) },
       (event) => {
+        context.activity();
         if (event.type === 'text') texts.push(event.text);
         else if (event.type === 'done') done = event;
+        else if (event.type === 'item') context.item(event.item);
         else if (event.type === 'command') {
-          commands += 1;
-          context.recordHistoryCommand(
-            String(commands),
-            event.command,
-            { status: 'exited', exitCode: event.exitCode },
-            { threadId: nativeSessionId, turnId: event.turnId, itemId: event.itemId, byteLength: event.byteLength },
-          );
+          // The command id is Claude's tool_use id, so the saved history's entry finds this row (TL-4).
+          const result = event.refusal
+            ? { status: 'failed' as const, exitCode: null, error: `Claude Code refused to run this command: ${event.refusal}` }
+            : { status: 'exited' as const, exitCode: event.exitCode };
+          context.recordHistoryCommand(event.itemId, event.command, result, { threadId: nativeSessionId, turnId: event.turnId, itemId: event.itemId, byteLength: event.byteLength });
         }
       },
       context.signal,
@@ -74,29 +75,58 @@ export class ClaudeAgent implements Agent {
     if (texts.length > 0) context.settle(texts.join('\n\n'));
   }
 
-  /** One slice (≤ 256 KiB) of a Bash result, read by a new host from the saved conversation (OUT-7). */
-  async readHistoryOutput(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice> {
+  /** One page of the saved conversation or of a subagent's, read by a new host through the SDK (TL-4). */
+  async historyPage(request: HistoryPageRequest): Promise<HistoryPage> {
     const program = this.requireProgram();
+    const nativeSessionId = this.store.nativeSessionId(request.sessionId);
+    if (!nativeSessionId) return { entries: [], older: null, newer: null };
+    const { parentItemId, before, after, limit } = request;
+    const event = await this.askHost({ type: 'historyPage', sdkModule: program.sdkModule, cwd: request.cwd, nativeSessionId, parentItemId, before, after, limit });
+    if (event?.type === 'history') return { entries: event.entries, older: event.older, newer: event.newer };
+    throw unavailable(event?.type === 'done' && event.error ? event.error : 'The Claude agent host could not read the conversation.');
+  }
+
+  /** One slice of a long text of a saved item (a diff, a tool result), read by a new host (TL-1). */
+  async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
+    const program = this.requireProgram();
+    const nativeSessionId = this.store.nativeSessionId(request.sessionId);
+    if (!nativeSessionId) throw notFound(ITEM_NOT_SAVED_MESSAGE, { sessionId: request.sessionId });
+    const { cwd, parentItemId, itemId, field, offset } = request;
+    const length = Math.min(request.length, MAX_COMMAND_OUTPUT_RANGE_BYTES);
+    const event = await this.askHost({ type: 'itemText', sdkModule: program.sdkModule, cwd, nativeSessionId, parentItemId, itemId, field, offset, length });
+    if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
+    if (event?.type === 'missing') throw notFound(ITEM_NOT_SAVED_MESSAGE, { sessionId: request.sessionId, itemId });
+    throw unavailable('The Claude agent host could not read the conversation.');
+  }
+
+  /** Starts a host for one read and returns its answer. */
+  private async askHost(request: HostRequest): Promise<HostEvent | null> {
     let answer: HostEvent | null = null;
-    const exit = await runAgentHost(
-      {
-        type: 'toolOutput',
-        sdkModule: program.sdkModule,
-        cwd,
-        nativeSessionId: pointer.threadId,
-        itemId: pointer.itemId,
-        offset,
-        length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
-      },
+    await runAgentHost(
+      request,
       (event) => {
-        if (event.type === 'output' || event.type === 'missing' || event.type === 'done') answer = event;
+        if (event.type === 'history' || event.type === 'output' || event.type === 'missing' || event.type === 'done') answer ??= event;
       },
       undefined,
       this.processes?.trackerFor({ purpose: 'claude host' }),
     );
-    const event = answer as HostEvent | null;
+    return answer;
+  }
+
+  /** One slice (≤ 256 KiB) of a Bash result, read by a new host from the saved conversation (OUT-7). */
+  async readHistoryOutput(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice> {
+    const program = this.requireProgram();
+    const event = await this.askHost({
+      type: 'toolOutput',
+      sdkModule: program.sdkModule,
+      cwd,
+      nativeSessionId: pointer.threadId,
+      itemId: pointer.itemId,
+      offset,
+      length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
+    });
     if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
     if (event?.type === 'missing') throw notFound(RESULT_NOT_SAVED_MESSAGE, { sessionId });
-    throw unavailable(`The Claude agent host could not read the conversation (${exit.code}).`);
+    throw unavailable('The Claude agent host could not read the conversation.');
   }
 }

@@ -1,24 +1,24 @@
 /**
  * The Claude agent host (SES-2, OUT-7): a process started for one request, which talks to Claude
  * Code only through the Claude Agent SDK and exits. `run` sends one user message and reports
- * each Bash result as a pointer and a size; `toolOutput` loads the conversation with
- * getSessionMessages and answers one slice of one result. The runtime itself never opens a
- * Claude file.
+ * each event as a timeline item (TL-1) and each Bash result as a pointer and a size;
+ * `historyPage` answers one page of the saved conversation or of a subagent (TL-4); `itemText`
+ * and `toolOutput` answer one slice of one saved text. The runtime itself never opens a Claude file.
  */
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { forwardLiveMessage } from './claudeLiveEvents';
+import { readHistoryPage, readItemText, type ClaudeHistorySdk } from './claudeHostReads';
+import { ClaudeItemMapper } from './claudeItems';
 import { HostRequestSchema, type HostEvent, type HostRequest } from './hostProtocol';
-import { bashExitCode, resolvePersistedResult, toolResultText } from './toolResultText';
+import { resolvePersistedResult, toolResultText } from './toolResultText';
 
-interface ClaudeSdk {
+interface ClaudeSdk extends ClaudeHistorySdk {
   query(params: { prompt: AsyncIterable<unknown>; options: Record<string, unknown> }): AsyncIterable<unknown>;
-  getSessionMessages(sessionId: string, options: { dir: string }): Promise<unknown[]>;
 }
 
-const ToolUseSchema = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) });
 const ToolResultSchema = z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.unknown().optional(), is_error: z.boolean().optional() });
-const TextBlockSchema = z.object({ type: z.literal('text'), text: z.string() });
 const SdkMessageSchema = z.object({
   type: z.string(),
   uuid: z.string().optional(),
@@ -38,7 +38,9 @@ function exitAfterOutput(code: number): void {
 
 async function loadSdk(sdkModule: string): Promise<ClaudeSdk> {
   const loaded = (await import(pathToFileURL(sdkModule).href)) as Partial<ClaudeSdk>;
-  if (typeof loaded.query !== 'function' || typeof loaded.getSessionMessages !== 'function') throw new Error('The Claude Agent SDK lacks query or getSessionMessages.');
+  const needed = ['query', 'getSessionMessages', 'getSubagentMessages', 'listSubagents'] as const;
+  const missing = needed.filter((name) => typeof loaded[name] !== 'function');
+  if (missing.length > 0) throw new Error(`The Claude Agent SDK lacks ${missing.join(', ')}.`);
   return loaded as ClaudeSdk;
 }
 
@@ -48,7 +50,7 @@ function blocksOf(message: z.infer<typeof SdkMessageSchema>): unknown[] {
 }
 
 async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk): Promise<void> {
-  const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
+  const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
   const abort = new AbortController();
   process.once('SIGTERM', () => abort.abort());
   const env: Record<string, string> = {};
@@ -56,56 +58,31 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   async function* prompt() {
     yield { type: 'user', uuid: request.messageUuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content: request.text } };
   }
-  const bashCommands = new Map<string, string>();
+  // TL-5: Claude runs as the user's own Claude Code: their settings, the project's and the local
+  // ones (CLAUDE.md, MCP servers, permission rules), every tool, under the session's permission mode.
   const options: Record<string, unknown> = {
     cwd: request.cwd,
     env,
-    settingSources: [],
-    allowedTools: ['Bash'],
+    settingSources: ['user', 'project', 'local'],
+    includePartialMessages: true,
     abortController: abort,
+    ...(request.permissionMode ? { permissionMode: request.permissionMode } : {}),
     ...(saved.length > 0 ? { resume: request.nativeSessionId } : { sessionId: request.nativeSessionId }),
     ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
   };
   let failure: string | undefined;
+  const mapper = new ClaudeItemMapper({ source: 'live', turnId: request.messageUuid });
   for await (const raw of sdk.query({ prompt: prompt(), options })) {
     const parsed = SdkMessageSchema.safeParse(raw);
-    if (!parsed.success) continue;
-    const message = parsed.data;
-    if (message.type === 'result' && message.is_error) failure = `Claude ended the turn with an error (${message.subtype ?? 'unknown'}).`;
-    for (const block of blocksOf(message)) {
-      const toolUse = ToolUseSchema.safeParse(block);
-      if (message.type === 'assistant' && toolUse.success && toolUse.data.name === 'Bash') {
-        bashCommands.set(toolUse.data.id, String(toolUse.data.input.command ?? ''));
-        continue;
-      }
-      const text = TextBlockSchema.safeParse(block);
-      if (message.type === 'assistant' && text.success) {
-        emit({ type: 'text', text: text.data.text });
-        continue;
-      }
-      const result = ToolResultSchema.safeParse(block);
-      if (message.type !== 'user' || !result.success) continue;
-      const command = bashCommands.get(result.data.tool_use_id);
-      if (command === undefined) continue;
-      const note = toolResultText(result.data.content);
-      const whole = resolvePersistedResult(note) ?? note;
-      const isError = result.data.is_error ?? false;
-      emit({
-        type: 'command',
-        itemId: result.data.tool_use_id,
-        turnId: message.uuid ?? '',
-        command,
-        byteLength: Buffer.byteLength(whole, 'utf8'),
-        exitCode: bashExitCode(whole, isError),
-        isError,
-      });
-    }
+    if (parsed.success && parsed.data.type === 'result' && parsed.data.is_error) failure = `Claude ended the turn with an error (${parsed.data.subtype ?? 'unknown'}).`;
+    forwardLiveMessage(mapper.map(raw), emit);
   }
   if (abort.signal.aborted) failure = 'cancelled';
   emit(failure ? { type: 'done', ok: false, error: failure } : { type: 'done', ok: true });
 }
 
 async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk): Promise<void> {
+  // Bash results of the conversation only: a subagent's Bash is a tool-call row (TL-1).
   const messages = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
   for (const raw of messages) {
     const parsed = SdkMessageSchema.safeParse(raw);
@@ -134,6 +111,8 @@ async function main(): Promise<void> {
   const request = HostRequestSchema.parse(JSON.parse(first));
   const sdk = await loadSdk(request.sdkModule);
   if (request.type === 'run') await run(request, sdk);
+  else if (request.type === 'historyPage') emit(await readHistoryPage(sdk, request));
+  else if (request.type === 'itemText') emit(await readItemText(sdk, request));
   else await toolOutput(request, sdk);
 }
 

@@ -1,0 +1,40 @@
+import { inlineItem } from './claudeHistory';
+import type { ClaudeMapped } from './claudeItems';
+import { isRefusal } from './claudeToolItems';
+import type { HostEvent } from './hostProtocol';
+import { bashExitCode, resolvePersistedResult, toolResultText } from './toolResultText';
+
+/** Events that carry no row still tell the runtime the turn is alive, at most this often (ACC-3). */
+const ACTIVITY_INTERVAL_MS = 1000;
+let lastActivity = 0;
+
+/**
+ * What the host says about one live SDK message (TL-1): items with their long texts cut to the
+ * inline prefix (the whole is read later through the saved history), a Bash result as a pointer
+ * and a size (OUT-7), the closing text of the conversation for the settled row (SES-3).
+ */
+export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEvent) => void): void {
+  if (mapped.length === 0 && Date.now() - lastActivity >= ACTIVITY_INTERVAL_MS) {
+    lastActivity = Date.now();
+    emit({ type: 'activity' });
+  }
+  for (const entry of mapped) {
+    if (entry.kind === 'item') {
+      emit({ type: 'item', item: inlineItem(entry.item) });
+      if (entry.item.kind === 'agentText' && !entry.item.streaming && entry.item.parentItemId === null) emit({ type: 'text', text: entry.item.text });
+    } else if (entry.kind === 'commandResult') {
+      const note = toolResultText(entry.content);
+      const whole = resolvePersistedResult(note) ?? note;
+      emit({
+        type: 'command',
+        itemId: entry.itemId,
+        turnId: entry.turnId,
+        command: entry.command,
+        byteLength: Buffer.byteLength(whole, 'utf8'),
+        exitCode: bashExitCode(whole, entry.isError),
+        isError: entry.isError,
+        ...(entry.isError && (entry.denied || isRefusal(whole)) ? { refusal: whole } : {}),
+      });
+    }
+  }
+}

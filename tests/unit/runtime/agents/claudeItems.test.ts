@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentItem } from '../../../../lib/protocol/rows';
+import type { HistoryEntry } from '../../../../server/runtime/agents/agent';
+import { inlineItem, itemTextField, mapHistoryRange, mapWholeHistory } from '../../../../server/runtime/agents/claude/claudeHistory';
+import { ClaudeItemMapper } from '../../../../server/runtime/agents/claude/claudeItems';
+import { ITEM_TEXT_INLINE_BYTES } from '../../../../server/runtime/agents/itemTextBody';
+
+const ts = '2026-01-02T03:04:05.000Z';
+
+function assistant(uuid: string, apiId: string, content: unknown[], parent: string | null = null): unknown {
+  return { type: 'assistant', uuid, session_id: 's', parent_tool_use_id: parent, timestamp: ts, message: { id: apiId, role: 'assistant', content } };
+}
+function user(uuid: string, content: unknown, parent: string | null = null): unknown {
+  return { type: 'user', uuid, session_id: 's', parent_tool_use_id: parent, timestamp: ts, message: { role: 'user', content } };
+}
+function items(mapped: ReturnType<ClaudeItemMapper['map']>): AgentItem[] {
+  return mapped.flatMap((m) => (m.kind === 'item' ? [m.item] : []));
+}
+
+describe('Claude events as timeline items (TL-1)', () => {
+  it('TL-1 an unknown block type and an unreadable event become generic rows with their raw text, and the turn goes on', () => {
+    const mapper = new ClaudeItemMapper({ source: 'live' });
+    const mapped = items(mapper.map(assistant('u1', 'msg_1', [{ type: 'hologram', beam: 42 }, { type: 'text', text: 'still here' }])));
+    expect(mapped).toEqual([
+      expect.objectContaining({ kind: 'rawItem', itemId: 'msg_1:0', label: 'Claude hologram block', text: expect.objectContaining({ text: JSON.stringify({ type: 'hologram', beam: 42 }) }) }),
+      expect.objectContaining({ kind: 'agentText', itemId: 'msg_1:1', text: 'still here' }),
+    ]);
+    expect(items(mapper.map(42))).toEqual([expect.objectContaining({ kind: 'rawItem', label: 'Unreadable Claude event', text: expect.objectContaining({ text: '42' }) })]);
+    expect(items(mapper.map({ type: 'brand_new_event', uuid: 'u9', payload: 'x' }))).toEqual([expect.objectContaining({ kind: 'rawItem', itemId: 'u9', label: 'Claude brand_new_event event' })]);
+  });
+
+  it('TL-1 TL-2 a truncated JSON envelope is shown as its raw text; a 10 MiB result is cut inline, marked, and read whole by field', () => {
+    const mapper = new ClaudeItemMapper({ source: 'saved' });
+    mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_a', name: 'mcp__big__dump', input: {} }]));
+    const truncated = '{"output": "cut in the midd';
+    const [small] = items(mapper.map(user('u2', [{ type: 'tool_result', tool_use_id: 'toolu_a', content: truncated }])));
+    expect(small).toMatchObject({ kind: 'toolCall', tool: 'mcp:big/dump', status: 'completed', result: { text: truncated, truncated: false } });
+
+    mapper.map(assistant('u3', 'msg_2', [{ type: 'tool_use', id: 'toolu_b', name: 'Read', input: { file_path: '/x' } }]));
+    const huge = 'é'.repeat(5 * 1024 * 1024) + 'END';
+    const [whole] = items(mapper.map(user('u4', [{ type: 'tool_result', tool_use_id: 'toolu_b', content: huge }])));
+    const inline = inlineItem(whole!);
+    expect(inline).toMatchObject({ kind: 'toolCall', result: { byteLength: Buffer.byteLength(huge), truncated: true } });
+    const shown = inline.kind === 'toolCall' ? inline.result!.text : '';
+    expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(ITEM_TEXT_INLINE_BYTES);
+    expect(huge.startsWith(shown)).toBe(true);
+    expect(itemTextField(whole!, 'result')).toBe(huge);
+  });
+
+  it('TL-1 a denied call is declined with Claude Code’s reason; a failed one is failed with its message', () => {
+    const mapper = new ClaudeItemMapper({ source: 'live' });
+    mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_w', name: 'WebFetch', input: { url: 'https://example.com' } }]));
+    const reason = 'Claude requested permissions to use WebFetch, but you haven’t granted it yet.';
+    expect(items(mapper.map({ type: 'system', subtype: 'permission_denied', tool_name: 'WebFetch', tool_use_id: 'toolu_w', message: reason, uuid: 'd1' }))).toEqual([
+      expect.objectContaining({ kind: 'toolCall', status: 'declined', error: reason }),
+    ]);
+    mapper.map(assistant('u2', 'msg_2', [{ type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: '/nope' } }]));
+    expect(items(mapper.map(user('u3', [{ type: 'tool_result', tool_use_id: 'toolu_r', is_error: true, content: '<tool_use_error>File does not exist.</tool_use_error>' }])))).toEqual([
+      expect.objectContaining({ status: 'failed', error: 'File does not exist.' }),
+    ]);
+  });
+
+  it('TL-1 a compaction boundary is a compaction row; Bash in the conversation is a command, in a subagent a tool call', () => {
+    const mapper = new ClaudeItemMapper({ source: 'saved' });
+    expect(items(mapper.map({ type: 'system', subtype: 'compact_boundary', uuid: 'c1', compact_metadata: { trigger: 'auto', pre_tokens: 1234 } }))).toEqual([
+      expect.objectContaining({ kind: 'compaction', itemId: 'c1', text: 'Context compacted (auto, 1234 tokens before)' }),
+    ]);
+    expect(mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_c', name: 'Bash', input: { command: 'ls' } }]))).toEqual([
+      { kind: 'command', itemId: 'toolu_c', command: 'ls', createdAt: Date.parse(ts) },
+    ]);
+    expect(items(mapper.map(assistant('u2', 'msg_2', [{ type: 'tool_use', id: 'toolu_d', name: 'Bash', input: { command: 'pwd' } }], 'toolu_task')))).toEqual([
+      expect.objectContaining({ kind: 'toolCall', tool: 'Bash', title: 'pwd', parentItemId: 'toolu_task', status: 'running' }),
+    ]);
+  });
+});
+
+describe('saved Claude history in pages (TL-4)', () => {
+  /** A call on one message and its result on the next, with text around them. */
+  const messages = [
+    user('u0', 'first prompt'),
+    assistant('a1', 'msg_1', [{ type: 'text', text: 'one' }]),
+    assistant('a2', 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/f' } }]),
+    user('u3', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'file text' }]),
+    assistant('a4', 'msg_2', [{ type: 'text', text: 'two' }]),
+    user('u5', 'second prompt'),
+  ];
+  const id = (e: HistoryEntry) => (e.kind === 'item' ? e.item.itemId : e.itemId);
+
+  it('TL-4 every item is in exactly one page, where it first appears, completed by what follows it', () => {
+    const whole = mapHistoryRange(messages, 0, 0, messages.length, null);
+    expect(whole.map(id)).toEqual(['u0', 'msg_1:0', 'toolu_1', 'msg_2:0', 'u5']);
+    expect(whole[0]).toEqual({ kind: 'user', itemId: 'u0', text: 'first prompt', createdAt: Date.parse(ts), clientId: 'u0' });
+    for (const size of [1, 2, 3, 4]) {
+      const pages: HistoryEntry[] = [];
+      for (let start = 0; start < messages.length; start += size) pages.push(...mapHistoryRange(messages, 0, start, start + size, null));
+      expect(pages, `pages of ${size}`).toEqual(whole);
+    }
+    // The page holding only the result adds nothing: the call's page already holds it, completed.
+    expect(mapHistoryRange(messages, 0, 3, 4, null)).toEqual([]);
+    expect(mapHistoryRange(messages, 0, 2, 3, null)).toEqual([{ kind: 'item', item: expect.objectContaining({ itemId: 'toolu_1', status: 'completed' }) }]);
+    expect(mapWholeHistory(messages, null).get('toolu_1')).toMatchObject({ result: { text: 'file text' } });
+  });
+});
