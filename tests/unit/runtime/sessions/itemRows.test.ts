@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AgentItem } from '../../../../lib/protocol/rows';
 import { checkedItemRow, INLINE_TEXT_BYTES, itemFieldText, itemRowId, utf8Prefix, wireItemRow } from '../../../../server/runtime/sessions/itemRows';
 import { body } from '../../../fixtures/scriptedAgentSessions';
 
@@ -38,7 +39,7 @@ describe('item rows', () => {
   });
 
   it('TL-1 item texts are found by field name', () => {
-    const change = { kind: 'fileChange', itemId: 'f', parentItemId: null, createdAt: 1, status: 'completed', files: [{ path: 'a', change: 'add', movePath: null, diff: body('+a'), added: 1, removed: 0, binary: false }] } as const;
+    const change: AgentItem = { kind: 'fileChange', itemId: 'f', parentItemId: null, createdAt: 1, status: 'completed', files: [{ path: 'a', change: 'add', movePath: null, diff: body('+a'), added: 1, removed: 0, binary: false }] };
     expect(itemFieldText(change, 'files.0.diff')).toBe('+a');
     expect(itemFieldText(change, 'files.1.diff')).toBeNull();
     expect(itemFieldText(change, 'input')).toBeNull();
