@@ -1,4 +1,5 @@
-import type { PushEventKind, PushMessage } from '../../lib/protocol/push';
+import type { PushEventKind } from '../../lib/protocol/push';
+import type { PushMessage } from '../../lib/protocol/pushMessages';
 import type { RpcNotification } from '../../lib/protocol/notifications';
 import type { CommandRow, MessageRow } from '../../lib/protocol/rows';
 import type { Approval } from '../../lib/protocol/agents';

@@ -1,5 +1,5 @@
 import webPush, { WebPushError } from 'web-push';
-import type { PushMessage } from '../../lib/protocol/push';
+import type { PushMessage } from '../../lib/protocol/pushMessages';
 import type { Logger } from '../runtime/log';
 import type { StoredPushSubscription } from './pushSubscriptions';
 import type { VapidKeys } from './vapidKeys';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
-import { PushMessageSchema, type PushMessage } from '../../../lib/protocol/push';
+import { PushMessageSchema, type PushMessage } from '../../../lib/protocol/pushMessages';
 import { startFakePushService, type FakePushService, type FakeSubscription } from '../../fixtures/fakePushService';
 import { pairDevice, type PairedDevice } from '../../fixtures/pairedDevice';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
