@@ -124,6 +124,7 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
   }, 120_000);
 
   it('DEV-1 a device renames itself in the list', async () => {
+    await first.getByRole('link', { name: 'Devices' }).click();
     const mine = first.getByRole('listitem').filter({ hasText: 'This device' });
     await mine.getByRole('button', { name: 'Rename' }).click();
     await first.getByLabel('Device name').fill('Kitchen phone');
@@ -133,6 +134,16 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const { devices } = await admin.call('devices.list');
     admin.close();
     expect(devices.map((d) => d.name)).toContain('Kitchen phone');
+
+    await first.setViewportSize({ width: 1280, height: 800 });
+    await first.getByRole('button', { name: /^(Show a pairing code|New code)$/ }).click();
+    await waitUntil(() => readQrCanvas(first), 'the new QR code is drawn');
+    expect(await first.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await first.emulateMedia({ colorScheme });
+      await first.screenshot({ path: screenshotPath(`devices-desktop-${colorScheme}`) });
+    }
+    await first.setViewportSize({ width: 390, height: 844 });
   });
 
   it('DEV-1 Sign out asks first, then revokes this device on the runtime', async () => {

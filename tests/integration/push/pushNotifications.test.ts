@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { PushMessageSchema, type PushMessage } from '../../../lib/protocol/pushMessages';
@@ -115,5 +117,15 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
     const toPhone = () => messagesTo(everything).some((m) => m.type === 'show' && m.body.includes('after-revoke'));
     await waitUntil(toPhone, 'the phone still gets its push', 30_000);
     expect(messagesTo(subscription)).toEqual([]);
+  }, 60_000);
+
+  it('PUSH-1 the VAPID key pair stays in the data folder, readable by its owner only, across restarts', async () => {
+    const before = (await phone.client.call('push.status')).vapidPublicKey;
+    expect(fs.statSync(path.join(dirs.dataDir, 'vapid-keys.json')).mode & 0o777).toBe(0o600);
+    phone.client.close();
+    admin.close();
+    runtime = await runtime.restart();
+    admin = await runtime.connect();
+    expect((await admin.call('push.status')).vapidPublicKey).toBe(before);
   }, 60_000);
 });
