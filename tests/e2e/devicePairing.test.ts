@@ -150,6 +150,8 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const page = await pairedPage('Signs out');
     const { token } = (await readStoredPairing(page))!;
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Sign out of this device?' }).waitFor();
+    await page.screenshot({ path: screenshotPath('devices-sign-out-confirm') });
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await tokenAccepted(token)).toBe(true);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { parseCli } from '../../../../server/cli';
 import { DEFAULT_VAPID_SUBJECT, parseVapidSubject, vapidSubjectFor } from '../../../../server/push/vapidSubject';
 
 describe('PUSH-1 the VAPID subject', () => {
@@ -19,5 +21,11 @@ describe('PUSH-1 the VAPID subject', () => {
     expect(vapidSubjectFor(undefined, new URL('http://hbcode.localhost:8787'))).toBe(DEFAULT_VAPID_SUBJECT);
     expect(vapidSubjectFor(undefined, null)).toBe(DEFAULT_VAPID_SUBJECT);
     expect(vapidSubjectFor('mailto:a@b.example', new URL('https://tunnel.example.net/'))).toBe('mailto:a@b.example');
+  });
+
+  it('PUSH-1 the command line and HBCODE_VAPID_SUBJECT set it, and a localhost one stops start-up', () => {
+    expect(parseCli(['--vapid-subject', 'mailto:me@example.org'], {}, os.tmpdir()).vapidSubject).toBe('mailto:me@example.org');
+    expect(parseCli([], { HBCODE_VAPID_SUBJECT: 'https://me.example.org' }, os.tmpdir()).vapidSubject).toBe('https://me.example.org/');
+    expect(() => parseCli(['--vapid-subject', 'mailto:me@localhost'], {}, os.tmpdir())).toThrow(/localhost/);
   });
 });
