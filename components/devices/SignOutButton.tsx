@@ -19,7 +19,7 @@ export function SignOutButton({ onConfirm }: { onConfirm: () => Promise<void> })
 
   return (
     <>
-      <button onClick={() => setAsking(true)} aria-expanded={asking}>
+      <button className="sign-out" onClick={() => setAsking(true)} aria-expanded={asking}>
         Sign out
       </button>
       {asking && (
