@@ -79,6 +79,16 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await context.grantPermissions(['notifications'], { origin: runtime.appOrigin });
+    // Counts permission prompts: PUSH-1 asks only in answer to a tap, never on load.
+    await context.addInitScript(() => {
+      const scope = window as unknown as { permissionAsks: number };
+      scope.permissionAsks = 0;
+      const ask = Notification.requestPermission.bind(Notification);
+      Notification.requestPermission = () => {
+        scope.permissionAsks++;
+        return ask();
+      };
+    });
     page = await context.newPage();
     await pairUnderServiceWorker(page, runtime);
     cdp = await context.newCDPSession(page);
@@ -139,5 +149,21 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
 
     await deliver(approvalPush('accept'));
     await waitUntil(async () => (await shownNotifications(page)).length === 0, 'the answered approval\'s notification is withdrawn', 20_000);
+  }, 60_000);
+
+  it('PUSH-1 the permission is asked only when the user taps "Turn on notifications", never on load', async () => {
+    const asks = () => page.evaluate(() => (window as unknown as { permissionAsks: number }).permissionAsks);
+    await page.getByRole('link', { name: 'Devices' }).click();
+    const turnOn = page.getByRole('button', { name: 'Turn on notifications' });
+    await turnOn.waitFor();
+    await page.reload();
+    await turnOn.waitFor();
+    expect(await asks()).toBe(0);
+    await turnOn.click();
+    // This Chromium has no push service of its own: subscribing fails, and the screen says so.
+    const outcome = page.getByRole('alert').filter({ hasText: /\S/ }).or(page.getByText('Notifications are on for this device.'));
+    await outcome.first().waitFor({ timeout: 30_000 });
+    expect(await asks()).toBe(1);
+    await page.screenshot({ path: screenshotPath('devices-push-turn-on') });
   }, 60_000);
 });
