@@ -3,7 +3,9 @@ import type { Logger } from '../runtime/log';
 import type { RuntimeEvent } from '../runtime/runtime';
 import type { Db } from '../runtime/store/database';
 import { pushIntentFor, type PushIntent, type SessionNames } from './pushEvents';
-import { PushSender } from './pushSender';
+import { PushSender, type PushOutcome } from './pushSender';
+import type { PushMessage } from '../../lib/protocol/pushMessages';
+import type { StoredPushSubscription } from './pushSubscriptions';
 import { PushSubscriptionStore } from './pushSubscriptions';
 import { loadOrCreateVapidKeys } from './vapidKeys';
 
@@ -17,6 +19,8 @@ export interface PushNotificationsOptions {
   vapidSubject: string;
   log: Logger;
   namesOf(sessionId: string): SessionNames | null;
+  /** Sends one message; `web-push` to the subscription's push service unless another is given. */
+  send?(subscription: StoredPushSubscription, message: PushMessage): Promise<PushOutcome>;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface PushNotificationsOptions {
 export class PushNotifications {
   readonly publicKey: string;
   private readonly store: PushSubscriptionStore;
-  private readonly sender: PushSender;
+  private readonly send: (subscription: StoredPushSubscription, message: PushMessage) => Promise<PushOutcome>;
   private readonly pushed = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -34,7 +38,8 @@ export class PushNotifications {
     const keys = loadOrCreateVapidKeys(options.dataDir);
     this.publicKey = keys.publicKey;
     this.store = new PushSubscriptionStore(options.db);
-    this.sender = new PushSender(keys, options.vapidSubject, options.log);
+    const sender = new PushSender(keys, options.vapidSubject, options.log);
+    this.send = options.send ?? ((subscription, message) => sender.send(subscription, message));
   }
 
   subscriptionsOf(deviceId: string): { endpoint: string; events: PushEvents }[] {
@@ -74,7 +79,7 @@ export class PushNotifications {
 
   private deliver(intent: PushIntent): void {
     for (const subscription of this.store.wanting(intent.event)) {
-      const sending = this.sender
+      const sending = this
         .send(subscription, intent.message)
         .then((outcome) => {
           if (outcome !== 'gone') return;
