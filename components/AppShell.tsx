@@ -2,7 +2,8 @@
 // First: configures zod before any schema is built (see the file).
 import '../lib/client/zodWithoutEval';
 import { useEffect, useState } from 'react';
-import { forgetPairing, loadPairing, type DevicePairing } from '../lib/client/appDb';
+import { loadPairing, type DevicePairing } from '../lib/client/appDb';
+import { signOutDevice } from '../lib/client/devices/signOut';
 import { clearReadCache } from '../lib/client/readCache';
 import { grantReaderOpen } from '../lib/client/readerConsent';
 import type { Session } from '../lib/protocol/rows';
@@ -18,6 +19,11 @@ import { UpdatePrompt } from './UpdatePrompt';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
 import { useAppRoute } from './useAppRoute';
+import { DevicesScreen } from './devices/DevicesScreen';
+import { SignOutButton } from './devices/SignOutButton';
+import { useOpenSessionFromLink } from './devices/useOpenSessionFromLink';
+import { usePendingSignOut } from './devices/usePendingSignOut';
+import { useServiceWorkerMessages } from './devices/useServiceWorkerMessages';
 
 /** The app: pairing until this device has a token, then sessions over one live connection. */
 export function AppShell() {
@@ -27,6 +33,10 @@ export function AppShell() {
   const state = useConnection(pairing?.token ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
+  const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
+  usePendingSignOut(signedOut?.at ?? null);
+  useServiceWorkerMessages(route.kind === 'sessions' ? (session?.id ?? null) : null);
+  useOpenSessionFromLink(client, route, setSession);
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
   const openInReader = (url: string) => {
     grantReaderOpen(url);
@@ -40,8 +50,11 @@ export function AppShell() {
     );
   }, []);
 
+  /** DEV-1: revokes this device on the runtime (queued when offline), then forgets it here. */
   async function signOut() {
-    await forgetPairing();
+    if (!pairing) return;
+    const how = await signOutDevice(client, pairing);
+    setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
     await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
     setSession(null);
     setPairing(null);
@@ -53,7 +66,13 @@ export function AppShell() {
     return (
       <>
         <UpdatePrompt />
-        <PairScreen reason={state.kind === 'unauthorized' ? state.reason : undefined} onPaired={setPairing} />
+        <PairScreen
+          reason={signedOut?.note ?? (state.kind === 'unauthorized' ? state.reason : undefined)}
+          onPaired={(paired) => {
+            setSignedOut(null);
+            setPairing(paired);
+          }}
+        />
       </>
     );
   }
@@ -68,15 +87,19 @@ export function AppShell() {
           <a href="#/files" aria-current={route.kind === 'files' ? 'page' : undefined}>
             Files
           </a>
+          <a href="#/devices" aria-current={route.kind === 'devices' ? 'page' : undefined}>
+            Devices
+          </a>
         </nav>
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
-        <button onClick={signOut}>Sign out</button>
+        <SignOutButton onConfirm={signOut} />
       </header>
       <OfflineBanner state={state} />
       <UpdatePrompt />
       {route.kind === 'sessions' &&
         (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
+      {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' && (
         // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).

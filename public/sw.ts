@@ -8,6 +8,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { PREVIEW_WORKER_PATH } from '../lib/protocol/previewBridge';
 import { startPreviewOriginWorker } from '../lib/serviceWorker/previewOriginWorker';
+import { startPushHandlers } from '../lib/serviceWorker/pushHandlers';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: { url: string; revision: string | null }[] };
 
@@ -22,6 +23,7 @@ function startAppShellWorker(): void {
     const data = event.data as { type?: unknown } | null;
     if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
   });
+  startPushHandlers(self);
 }
 
 if (self.location.pathname === PREVIEW_WORKER_PATH) startPreviewOriginWorker(self);

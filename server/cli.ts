@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
 import { parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
+import { vapidSubjectFor } from './push/vapidSubject';
 
 export interface CliOptions {
   port: number;
@@ -22,6 +23,8 @@ export interface CliOptions {
   allowPrivateFetch: boolean;
   /** HTTP timeouts, the connection cap and the pairing-guess limit (SEC-9). */
   limits: Limits;
+  /** PUSH-1: the push services' contact for this runtime, never a localhost address. */
+  vapidSubject: string;
 }
 
 const DEFAULT_PORT = 8787;
@@ -52,7 +55,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--vapid-subject S] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -67,6 +70,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'preview-origin': { type: 'string' },
       'allow-external-files': { type: 'boolean' },
       'allow-private-fetch': { type: 'boolean' },
+      'vapid-subject': { type: 'string' },
       ...LIMIT_PARSE_OPTIONS,
     },
   });
@@ -86,5 +90,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     allowExternalFiles: values['allow-external-files'] === true,
     allowPrivateFetch: values['allow-private-fetch'] === true,
     limits: parseLimits(values, env),
+    vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
   };
 }

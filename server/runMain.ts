@@ -20,7 +20,7 @@ export async function runMain(extras: EntryExtras = {}): Promise<void> {
   // unavailable while the runtime stays up.
   if (process.platform !== 'win32') process.on('SIGXFSZ', () => {});
   const running = await startRuntime(options, consoleLogger, extras);
-  process.stdout.write(startupBanner(running));
+  process.stdout.write(await startupBanner(running));
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import QRCode from 'qrcode';
 import type { CliOptions } from './cli';
 import path from 'node:path';
 import { AppStatic } from './http/appStatic';
@@ -41,6 +42,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     allowExternalFiles: options.allowExternalFiles,
     allowPrivateFetch: options.allowPrivateFetch,
     pairingGuessLimit: options.limits.pairing,
+    vapidSubject: options.vapidSubject,
     log,
     ...extras,
   });
@@ -84,14 +86,18 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   };
 }
 
-export function startupBanner(running: RunningRuntime): string {
+/** What start-up prints: the app, a single-use pairing link and its QR code for a phone's camera (DEV-1). */
+export async function startupBanner(running: RunningRuntime): Promise<string> {
   const { code, expiresAt } = running.runtime.auth.createPairingCode();
   const minutes = Math.round((expiresAt - Date.now()) / 60_000);
   const app = running.origins.app.origin;
+  const link = pairingUrl(app, code);
   return [
     'HB Code runtime is ready.',
     `  App:      ${app}`,
-    `  Pair a device (code ${code}, valid once for ${minutes} minutes): ${pairingUrl(app, code)}`,
+    `  Pair a device (code ${code}, valid once for ${minutes} minutes): ${link}`,
+    '  Or scan this with the phone\'s camera:',
+    await QRCode.toString(link, { type: 'terminal', small: true }),
     ...running.runtime.projects.map((p) => `  Project:  ${p.name}  ${p.directory}`),
     '',
   ].join('\n');

@@ -8,7 +8,10 @@ import type { TimelinePageRecord } from './timeline/timelinePageRecord';
 
 /** The app's one IndexedDB database, typed (STYLE: idb). */
 export interface AppDbSchema extends DBSchema {
-  /** This device's pairing: one record under the key "device". */
+  /**
+   * This device's pairing: one record under the key "device"; under "pendingSignOut", a pairing
+   * signed out while offline, whose revocation is sent on the next connection (DEV-1).
+   */
   settings: {
     key: string;
     value: { token: string; deviceId: string; deviceName: string; pairedAt: number };
@@ -116,6 +119,21 @@ export async function savePairing(pairing: DevicePairing): Promise<void> {
 
 export async function forgetPairing(): Promise<void> {
   await (await appDb()).delete('settings', 'device');
+}
+
+/** Signed out while the runtime could not be told: forgotten as this device's pairing, kept to revoke (DEV-1). */
+export async function queueSignOut(pairing: DevicePairing): Promise<void> {
+  const db = await appDb();
+  const tx = db.transaction('settings', 'readwrite');
+  await Promise.all([tx.store.put(pairing, 'pendingSignOut'), tx.store.delete('device'), tx.done]);
+}
+
+export async function loadPendingSignOut(): Promise<DevicePairing | undefined> {
+  return (await appDb()).get('settings', 'pendingSignOut');
+}
+
+export async function forgetPendingSignOut(): Promise<void> {
+  await (await appDb()).delete('settings', 'pendingSignOut');
 }
 
 /**

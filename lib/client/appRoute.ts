@@ -5,10 +5,13 @@
  *   #/files?dir=D&path=P     the file browser (FILE-4)
  *   #/preview?dir=D&path=P   an HTML preview (PRV-6)
  *   #/read?url=U             a web page as Markdown (MD-1)
+ *   #/devices                pairing, devices and notifications (DEV-1, PUSH-1)
+ *   #/?session=S&approval=A  the sessions, opening S (a tapped notification, PUSH-1)
  *   anything else            the sessions
  */
 export type AppRoute =
-  | { kind: 'sessions' }
+  | { kind: 'sessions'; sessionId?: string; approvalId?: string }
+  | { kind: 'devices' }
   | { kind: 'files'; projectDirectory: string | null; path: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
   | { kind: 'reader'; url: string };
@@ -27,8 +30,14 @@ export function parseRoute(hash: string): AppRoute {
       const url = params.get('url');
       return url ? { kind: 'reader', url } : { kind: 'sessions' };
     }
-    default:
-      return { kind: 'sessions' };
+    case 'devices':
+      return { kind: 'devices' };
+    default: {
+      const sessionId = params.get('session');
+      const approvalId = params.get('approval');
+      if (!sessionId) return { kind: 'sessions' };
+      return approvalId ? { kind: 'sessions', sessionId, approvalId } : { kind: 'sessions', sessionId };
+    }
   }
 }
 
@@ -41,7 +50,9 @@ export function routeHash(route: AppRoute): string {
   };
   switch (route.kind) {
     case 'sessions':
-      return '#/';
+      return `#/${query({ session: route.sessionId ?? null, approval: route.approvalId ?? null })}`;
+    case 'devices':
+      return '#/devices';
     case 'files':
       return `#/files${query({ dir: route.projectDirectory, path: route.path || null })}`;
     case 'preview':

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
 import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
 import { WebPageSchema } from './webPage';
+import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { AgentInfoSchema, ApprovalDecisionSchema, ApprovalSchema } from './agents';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
@@ -33,6 +34,24 @@ export const methods = {
   },
   'devices.revoke': {
     params: z.object({ deviceId: Id }).strict(),
+    result: z.object({}),
+  },
+  'devices.rename': {
+    params: z.object({ deviceId: Id, name: z.string().trim().min(1).max(100) }).strict(),
+    result: z.object({}),
+  },
+  /** This device's Web Push subscriptions and the key to subscribe with (PUSH-1). */
+  'push.status': {
+    params: Empty.optional(),
+    result: z.object({ vapidPublicKey: z.string(), subscriptions: z.array(z.object({ endpoint: z.string(), events: PushEventsSchema })) }),
+  },
+  /** Saves (or updates the events of) this device's subscription. */
+  'push.subscribe': {
+    params: z.object({ subscription: PushSubscriptionSchema, events: PushEventsSchema }).strict(),
+    result: z.object({}),
+  },
+  'push.unsubscribe': {
+    params: z.object({ endpoint: z.string().min(1).max(2048) }).strict(),
     result: z.object({}),
   },
   'projects.list': {

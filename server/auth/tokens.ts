@@ -62,6 +62,8 @@ export class DeviceAuth {
       ),
       revoke: db.prepare('UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       deviceActive: db.prepare<[string], { id: string }>('SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL'),
+      revokedByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NOT NULL'),
+      rename: db.prepare('UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL'),
     };
   }
 
@@ -100,6 +102,15 @@ export class DeviceAuth {
     return { deviceId: device.id };
   }
 
+  /**
+   * Why `authenticate` refused a token, in words the pair screen shows (DEV-1): a device revoked
+   * or signed out is told so, a token this runtime never issued (a reset data folder) too.
+   */
+  refusalReason(token: string): string {
+    if (this.stmts.revokedByToken.get(hashSecret(token))) return "This device's token was revoked: it was signed out or removed from the device list. Pair it again with a new code.";
+    return "This runtime does not know this device's token (its data folder may be new). Pair it again with a new code.";
+  }
+
   isActive(identity: Identity): boolean {
     return identity.deviceId === null ? this.envTokenHash !== null : this.stmts.deviceActive.get(identity.deviceId) !== undefined;
   }
@@ -112,6 +123,10 @@ export class DeviceAuth {
       lastSeenAt: d.last_seen_at,
       current: d.id === currentDeviceId,
     }));
+  }
+
+  rename(deviceId: string, name: string): boolean {
+    return this.stmts.rename.run(name, deviceId).changes === 1;
   }
 
   revoke(deviceId: string): boolean {

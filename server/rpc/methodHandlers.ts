@@ -8,6 +8,7 @@ import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryRepl
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
+import { createDeviceHandlers } from './deviceHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -42,7 +43,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
         );
       }
       const identity = runtime.auth.authenticate(params.token);
-      if (!identity) throw new RuntimeError('unauthorized', 'This token is not valid. Pair this device again.');
+      if (!identity) throw new RuntimeError('unauthorized', runtime.auth.refusalReason(params.token));
       ctx.authenticate(identity);
       return { protocolVersion: PROTOCOL_VERSION, serverVersion: SERVER_VERSION, deviceId: identity.deviceId };
     },
@@ -62,6 +63,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       runtime.revokeDevice(params.deviceId);
       return {};
     },
+    ...createDeviceHandlers(runtime),
     'projects.list'() {
       return { projects: runtime.projects };
     },

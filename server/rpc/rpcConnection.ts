@@ -24,6 +24,8 @@ const MAX_PAIRING_FAILURES = 5;
 const NOT_READING = 'This client is not reading its answers; reconnect to continue.';
 const TOO_MANY_HELD_UPDATES = 'Too many updates wait unread; reconnect to read them again.';
 const CLOSING_STILL_SENDING = 'This socket is closing and may not send more.';
+/** Shown on the revoked device's pair screen (DEV-1). */
+const DEVICE_REVOKED = "This device's token was revoked: signed out or removed from the device list. Pair it again.";
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -124,7 +126,7 @@ export class RpcConnection {
   revoke(): void {
     if (this.closed) return;
     this.identity = null;
-    setImmediate(() => this.close(CLOSE_CODES.unauthorized, 'device revoked'));
+    setImmediate(() => this.close(CLOSE_CODES.unauthorized, DEVICE_REVOKED));
   }
 
   /** Marks the socket gone (the peer closed it). */

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
+import { PushNotifications } from '../push/pushNotifications';
+import { DEFAULT_VAPID_SUBJECT } from '../push/vapidSubject';
 import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
 import type { AgentInfo, Approval, ApprovalDecision } from '../../lib/protocol/agents';
 import type { RpcNotification } from '../../lib/protocol/notifications';
@@ -44,6 +46,8 @@ export interface RuntimeOptions {
   allowPrivateFetch?: boolean;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
+  /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
+  vapidSubject?: string;
   log: Logger;
   /**
    * Test doubles replacing the built-in adapter of their kind. Only test entry points pass this
@@ -63,6 +67,7 @@ const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
  */
 export class Runtime {
   readonly auth: DeviceAuth;
+  readonly push: PushNotifications;
   readonly projects: Project[];
   readonly startupSweep: SweepReport;
   readonly previews: Previews;
@@ -96,6 +101,19 @@ export class Runtime {
     survivors: SurvivorReport,
   ) {
     this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
+    // PUSH-1: push follows what the runtime publishes, so agents and approvals need not know about it.
+    this.push = new PushNotifications({
+      db,
+      dataDir: options.dataDir,
+      vapidSubject: options.vapidSubject ?? DEFAULT_VAPID_SUBJECT,
+      log: options.log,
+      namesOf: (sessionId) => {
+        const session = this.sessions.session(sessionId);
+        const project = session && this.projects.find((p) => p.id === session.projectId);
+        return session && project ? { projectName: project.name, sessionTitle: session.title } : null;
+      },
+    });
+    this.listeners.add((event) => this.push.onRuntimeEvent(event));
     this.sessions = new SessionStore(db);
     this.reserve = new DiskReserve(path.join(options.dataDir, 'disk-reserve'), options.log);
     this.reserve.ensure();
@@ -313,6 +331,7 @@ export class Runtime {
     await this.scheduler.shutdown();
     this.liveItems.flush();
     await Promise.all([...this.agents.values()].map((agent) => agent.close?.()));
+    await this.push.settled();
     this.db.close();
     this.releaseLock();
   }

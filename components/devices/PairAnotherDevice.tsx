@@ -1,0 +1,73 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+import type { RpcClient } from '../../lib/client/rpcClient';
+import type { MethodResult } from '../../lib/protocol/methods';
+
+type PairingCode = MethodResult<'pair.create'>;
+
+function countdown(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** DEV-1: a new single-use code for another device, as a QR code to scan and as text, counting down to its expiry. */
+export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
+  const [code, setCode] = useState<PairingCode | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const [error, setError] = useState<string | null>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const expired = code !== null && code.expiresAt <= now;
+
+  useEffect(() => {
+    if (!code || expired) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [code, expired]);
+
+  useEffect(() => {
+    const target = canvas.current;
+    if (!code || !target) return;
+    // Dark on light whatever the theme: cameras read that best.
+    void import('qrcode').then((QRCode) => QRCode.toCanvas(target, code.url, { width: 232, margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }));
+  }, [code]);
+
+  async function createCode() {
+    if (!client) return;
+    setError(null);
+    try {
+      const created = await client.call('pair.create');
+      setNow(Date.now());
+      setCode(created);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'Could not make a code.');
+    }
+  }
+
+  return (
+    <section className="card devices-section" aria-labelledby="pair-another">
+      <h2 id="pair-another">Pair another device</h2>
+      {!code && <p className="muted">Show a code here and scan it with the other device&apos;s camera, or type the code into its pair screen.</p>}
+      {code && !expired && (
+        <div className="pairing-code">
+          <canvas ref={canvas} className="pairing-qr" aria-label="Pairing QR code" role="img" />
+          <p className="mono pairing-text" aria-label="Pairing code">
+            {code.code}
+          </p>
+          <p className="muted" role="timer">
+            Works once. Expires in {countdown(code.expiresAt - now)}
+          </p>
+          <p className="muted ellipsis">{code.url}</p>
+        </div>
+      )}
+      {expired && <p className="muted">That code expired. Make a new one.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button className={code && !expired ? undefined : 'primary'} onClick={createCode} disabled={!client}>
+        {code ? 'New code' : 'Show a pairing code'}
+      </button>
+    </section>
+  );
+}

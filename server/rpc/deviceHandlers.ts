@@ -1,0 +1,36 @@
+import type { MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
+import type { Identity } from '../auth/tokens';
+import { invalidParams, notFound } from '../runtime/errors';
+import type { Runtime } from '../runtime/runtime';
+
+/** Subscriptions belong to a paired device; the scripts' token (HBCODE_TOKEN) is none. */
+function deviceOf(identity: Identity | null): string {
+  if (!identity?.deviceId) throw invalidParams('Only a paired device can receive notifications; this token belongs to no device.');
+  return identity.deviceId;
+}
+
+interface Caller {
+  identity: Identity | null;
+}
+
+/** `devices.rename` (DEV-1) and the Web Push methods (PUSH-1). */
+export function createDeviceHandlers(runtime: Runtime) {
+  return {
+    'devices.rename'(params: MethodParamsParsed<'devices.rename'>): MethodResult<'devices.rename'> {
+      if (!runtime.auth.rename(params.deviceId, params.name)) throw notFound('No such device.', { deviceId: params.deviceId });
+      return {};
+    },
+    'push.status'(_params: unknown, ctx: Caller): MethodResult<'push.status'> {
+      const deviceId = ctx.identity?.deviceId;
+      return { vapidPublicKey: runtime.push.publicKey, subscriptions: deviceId ? runtime.push.subscriptionsOf(deviceId) : [] };
+    },
+    'push.subscribe'(params: MethodParamsParsed<'push.subscribe'>, ctx: Caller): MethodResult<'push.subscribe'> {
+      runtime.push.subscribe(deviceOf(ctx.identity), params.subscription, params.events);
+      return {};
+    },
+    'push.unsubscribe'(params: MethodParamsParsed<'push.unsubscribe'>, ctx: Caller): MethodResult<'push.unsubscribe'> {
+      runtime.push.unsubscribe(deviceOf(ctx.identity), params.endpoint);
+      return {};
+    },
+  };
+}
