@@ -10,14 +10,29 @@ CREATE TABLE chat_live_timeline_overlay_revisions (
 );
 INSERT INTO chat_live_timeline_overlay_revisions (singleton, revision) VALUES (1, 0);
 
--- The live rows of one timeline as JSON ({"entries": [...]}), whole texts included.
+-- One live timeline: the revision of its newest write.
 CREATE TABLE chat_live_timeline_overlays (
   app_session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
   timeline_target_id TEXT NOT NULL,
   revision INTEGER NOT NULL,
-  snapshot_json TEXT NOT NULL,
   PRIMARY KEY (app_session_id, timeline_target_id)
 );
+
+-- Its live rows, one JSON item each, whole texts included, in the order they first appeared. One
+-- row per item, not one JSON of the whole timeline, so that a change of one item never rewrites
+-- the others (a 10 MiB tool result is written when it changes, not on every streamed word).
+CREATE TABLE chat_live_timeline_overlay_items (
+  app_session_id TEXT NOT NULL,
+  timeline_target_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  item_json TEXT NOT NULL,
+  PRIMARY KEY (app_session_id, timeline_target_id, item_id),
+  FOREIGN KEY (app_session_id, timeline_target_id) REFERENCES chat_live_timeline_overlays(app_session_id, timeline_target_id) ON DELETE CASCADE
+);
+CREATE INDEX chat_live_timeline_overlay_items_by_run ON chat_live_timeline_overlay_items(app_session_id, run_id);
 
 -- Ended runs whose live rows are not yet replaced by saved history: written before the runtime
 -- forgets the active run, deleted once every timeline of the run is reconciled.

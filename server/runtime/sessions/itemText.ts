@@ -1,6 +1,6 @@
 import type { AgentKind } from '../../../lib/protocol/rows';
 import type { Agent } from '../agents/agent';
-import { notFound, unavailable } from '../errors';
+import { notFound, RuntimeError, unavailable } from '../errors';
 import { itemFieldText } from './itemRows';
 import { targetOf, type LiveOverlayStore } from './liveOverlay';
 import type { SessionStore } from './sessionStore';
@@ -50,7 +50,8 @@ export async function readItemText(deps: ItemTextDeps, request: ItemTextRequest)
   try {
     slice = await agent.readItemText({ ...request, cwd });
   } catch (error) {
-    if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'not_found') throw error;
+    if (error instanceof RuntimeError) throw error;
+    if ((error as { code?: unknown }).code === 'not_found') throw notFound('No such item in this session.', { itemId: request.itemId });
     throw unavailable('The agent could not read this text from its history.', { reason: (error as Error).message });
   }
   return { offset: request.offset, dataBase64: slice.bytes.toString('base64'), byteCount: slice.bytes.length, availableBytes: slice.availableBytes };

@@ -10,10 +10,14 @@ export interface LiveEntry {
   revision: number;
 }
 
-/** The overlay's JSON in SQLite: ours, but read back through a schema so a damaged row is an error, not a crash later. */
-const SnapshotSchema = z.object({
-  entries: z.array(z.object({ runId: z.string(), revision: z.number().int().nonnegative(), item: z.looseObject({ itemId: z.string(), kind: z.string() }) })),
-});
+/** An item's JSON in SQLite: ours, but read back through a schema so a damaged row is skipped, not a crash later. */
+const StoredItemSchema = z.looseObject({ itemId: z.string(), kind: z.string() });
+
+interface RawItem {
+  run_id: string;
+  revision: number;
+  item_json: string;
+}
 
 /** The timeline an item belongs to: the session's own (its id) or a subagent's (the subagent's item id). */
 export const targetOf = (sessionId: string, parentItemId: string | null) => parentItemId ?? sessionId;
@@ -21,7 +25,7 @@ export const targetOf = (sessionId: string, parentItemId: string | null) => pare
 const MAX_REVISION = Number.MAX_SAFE_INTEGER;
 
 /**
- * The live overlay in SQLite (TL-3): per app session and timeline target the live items as JSON,
+ * The live overlay in SQLite (TL-3): per app session and timeline target its live items as JSON,
  * every write stamped from one global revision counter that only grows, and the pending cleanups
  * of ended runs. Writes are synchronous transactions; a cache spares re-reading the JSON.
  */
@@ -33,21 +37,28 @@ export class LiveOverlayStore {
     this.stmts = {
       revision: db.prepare<[], { revision: number }>('SELECT revision FROM chat_live_timeline_overlay_revisions WHERE singleton = 1'),
       bump: db.prepare<[], { revision: number }>('UPDATE chat_live_timeline_overlay_revisions SET revision = revision + 1 WHERE singleton = 1 RETURNING revision'),
-      overlay: db.prepare<[string, string], { snapshot_json: string }>(
-        'SELECT snapshot_json FROM chat_live_timeline_overlays WHERE app_session_id = ? AND timeline_target_id = ?',
-      ),
-      overlays: db.prepare<[], { app_session_id: string; timeline_target_id: string; snapshot_json: string }>(
-        'SELECT app_session_id, timeline_target_id, snapshot_json FROM chat_live_timeline_overlays',
+      items: db.prepare<[string, string], RawItem>(
+        'SELECT run_id, revision, item_json FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND timeline_target_id = ? ORDER BY position',
       ),
       targetsOfSession: db.prepare<[string], { timeline_target_id: string }>('SELECT timeline_target_id FROM chat_live_timeline_overlays WHERE app_session_id = ?'),
-      write: db.prepare(
-        `INSERT INTO chat_live_timeline_overlays (app_session_id, timeline_target_id, revision, snapshot_json) VALUES (?, ?, ?, ?)
-         ON CONFLICT (app_session_id, timeline_target_id) DO UPDATE SET revision = excluded.revision, snapshot_json = excluded.snapshot_json`,
+      targetsOfRun: db.prepare<[string, string], { timeline_target_id: string }>(
+        'SELECT DISTINCT timeline_target_id FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND run_id = ?',
       ),
-      drop: db.prepare('DELETE FROM chat_live_timeline_overlays WHERE app_session_id = ? AND timeline_target_id = ?'),
+      runs: db.prepare<[], { app_session_id: string; run_id: string }>('SELECT DISTINCT app_session_id, run_id FROM chat_live_timeline_overlay_items'),
+      writeTarget: db.prepare(
+        `INSERT INTO chat_live_timeline_overlays (app_session_id, timeline_target_id, revision) VALUES (?, ?, ?)
+         ON CONFLICT (app_session_id, timeline_target_id) DO UPDATE SET revision = excluded.revision`,
+      ),
+      writeItem: db.prepare(
+        `INSERT INTO chat_live_timeline_overlay_items (app_session_id, timeline_target_id, item_id, run_id, revision, position, item_json)
+         VALUES (@sessionId, @target, @itemId, @runId, @revision,
+           (SELECT COALESCE(MAX(position), 0) + 1 FROM chat_live_timeline_overlay_items WHERE app_session_id = @sessionId AND timeline_target_id = @target), @json)
+         ON CONFLICT (app_session_id, timeline_target_id, item_id) DO UPDATE SET run_id = excluded.run_id, revision = excluded.revision, item_json = excluded.item_json`,
+      ),
+      dropRunItems: db.prepare('DELETE FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND timeline_target_id = ? AND run_id = ?'),
+      dropTarget: db.prepare('DELETE FROM chat_live_timeline_overlays WHERE app_session_id = ? AND timeline_target_id = ?'),
       addCleanup: db.prepare('INSERT OR IGNORE INTO chat_pending_terminal_overlay_cleanups (app_session_id, run_id, created_at) VALUES (?, ?, ?)'),
       cleanups: db.prepare<[], { app_session_id: string; run_id: string }>('SELECT app_session_id, run_id FROM chat_pending_terminal_overlay_cleanups ORDER BY created_at'),
-      hasCleanup: db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM chat_pending_terminal_overlay_cleanups WHERE app_session_id = ? AND run_id = ?'),
       deleteCleanup: db.prepare('DELETE FROM chat_pending_terminal_overlay_cleanups WHERE app_session_id = ? AND run_id = ?'),
     };
   }
@@ -70,8 +81,7 @@ export class LiveOverlayStore {
     const key = `${sessionId}\u0000${target}`;
     let entries = this.cache.get(key);
     if (!entries) {
-      const raw = this.stmts.overlay.get(sessionId, target);
-      entries = raw ? parseSnapshot(raw.snapshot_json) : [];
+      entries = this.stmts.items.all(sessionId, target).flatMap(toEntry);
       this.cache.set(key, entries);
     }
     return entries;
@@ -86,23 +96,19 @@ export class LiveOverlayStore {
     return this.entries(sessionId, target).find((entry) => entry.item.itemId === itemId);
   }
 
-  private save(sessionId: string, target: string, entries: LiveEntry[], revision: number): void {
-    if (entries.length === 0) this.stmts.drop.run(sessionId, target);
-    else this.stmts.write.run(sessionId, target, revision, JSON.stringify({ entries }));
-    this.cache.set(`${sessionId}\u0000${target}`, entries);
-  }
-
   /** Writes one item's state in place (by itemId) and answers the revision it was written at. */
   upsert(sessionId: string, runId: string, item: AgentItem): number {
     const target = targetOf(sessionId, item.parentItemId);
     return this.db.transaction(() => {
       const revision = this.nextRevision();
       const entries = [...this.entries(sessionId, target)];
+      this.stmts.writeTarget.run(sessionId, target, revision);
+      this.stmts.writeItem.run({ sessionId, target, itemId: item.itemId, runId, revision, json: JSON.stringify(item) });
       const index = entries.findIndex((entry) => entry.item.itemId === item.itemId);
       const entry = { runId, item, revision };
       if (index === -1) entries.push(entry);
       else entries[index] = entry;
-      this.save(sessionId, target, entries, revision);
+      this.cache.set(`${sessionId}\u0000${target}`, entries);
       return revision;
     })();
   }
@@ -112,31 +118,27 @@ export class LiveOverlayStore {
     return this.db.transaction(() => {
       const revision = this.nextRevision();
       const entries = this.entries(sessionId, target);
-      this.save(sessionId, target, entries.filter((entry) => entry.runId !== runId), revision);
+      const kept = entries.filter((entry) => entry.runId !== runId);
+      this.stmts.dropRunItems.run(sessionId, target, runId);
+      if (kept.length === 0) this.stmts.dropTarget.run(sessionId, target);
+      else this.stmts.writeTarget.run(sessionId, target, revision);
+      this.cache.set(`${sessionId}\u0000${target}`, kept);
       return { revision, removed: entries.filter((entry) => entry.runId === runId) };
     })();
   }
 
   /** Every target holding items of a run. */
   targetsOfRun(sessionId: string, runId: string): string[] {
-    return this.targets(sessionId).filter((target) => this.entries(sessionId, target).some((entry) => entry.runId === runId));
+    return this.stmts.targetsOfRun.all(sessionId, runId).map((r) => r.timeline_target_id);
   }
 
   /** Start-up: each (session, run) that still has live rows. */
   runsWithEntries(): { sessionId: string; runId: string }[] {
-    const seen = new Map<string, { sessionId: string; runId: string }>();
-    for (const raw of this.stmts.overlays.all()) {
-      for (const entry of parseSnapshot(raw.snapshot_json)) seen.set(`${raw.app_session_id}\u0000${entry.runId}`, { sessionId: raw.app_session_id, runId: entry.runId });
-    }
-    return [...seen.values()];
+    return this.stmts.runs.all().map((r) => ({ sessionId: r.app_session_id, runId: r.run_id }));
   }
 
   addCleanup(sessionId: string, runId: string): void {
     this.stmts.addCleanup.run(sessionId, runId, Date.now());
-  }
-
-  hasCleanup(sessionId: string, runId: string): boolean {
-    return this.stmts.hasCleanup.get(sessionId, runId) !== undefined;
   }
 
   cleanups(): { sessionId: string; runId: string }[] {
@@ -153,8 +155,13 @@ export class LiveOverlayStore {
   }
 }
 
-function parseSnapshot(json: string): LiveEntry[] {
-  const parsed = SnapshotSchema.safeParse(JSON.parse(json));
-  if (!parsed.success) throw storageError('A saved live timeline could not be read.', { reason: parsed.error.message });
-  return parsed.data.entries as unknown as LiveEntry[];
+function toEntry(raw: RawItem): LiveEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.item_json);
+  } catch {
+    return [];
+  }
+  const parsed = StoredItemSchema.safeParse(json);
+  return parsed.success ? [{ runId: raw.run_id, revision: raw.revision, item: parsed.data as unknown as AgentItem }] : [];
 }

@@ -122,6 +122,7 @@ export class Reconciler {
     let missing = liveIds.size;
     for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
       const history = await agent.historyPage!({ sessionId: run.sessionId, cwd, parentItemId, before, after: null, limit: HISTORY_PAGE_LIMIT });
+      if (this.closed) break;
       let oldest = Number.MAX_SAFE_INTEGER;
       for (const entry of [...history.entries].reverse()) {
         const itemId = entry.kind === 'item' ? entry.item?.itemId : entry.itemId;

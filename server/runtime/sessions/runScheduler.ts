@@ -153,6 +153,7 @@ export class RunScheduler {
       return;
     }
     let state: 'done' | 'failed' | 'cancelled' = 'done';
+    let ended = false;
     try {
       await agent.run({
         runId,
@@ -168,7 +169,10 @@ export class RunScheduler {
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);
           this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
         },
-        item: (item) => this.deps.liveItems.item(run.sessionId, runId, item),
+        // An item reported after its run ended would never be reconciled: it is dropped.
+        item: (item) => {
+          if (!ended) this.deps.liveItems.item(run.sessionId, runId, item);
+        },
         // ACC-3/ACC-5 land with the stall clock and the session settings.
         activity: () => undefined,
         settings: {},
@@ -182,6 +186,7 @@ export class RunScheduler {
       state = signal.aborted ? 'cancelled' : 'failed';
       if (!signal.aborted) throw error;
     } finally {
+      ended = true;
       if (sessions.run(runId)) {
         sessions.setRunState(runId, state);
         this.publishMessage(runId);

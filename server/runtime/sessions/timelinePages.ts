@@ -103,8 +103,11 @@ export class TimelinePages {
     const pending = live.filter((entry) => !mapped.itemIds.has(entry.item.itemId));
     const liveOf = (runId: string) => pending.filter((entry) => entry.runId === runId).map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live'));
     if (request.parentItemId !== null) return pending.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live'));
+    // Runs the history may not have yet: accepted after its page began, and after the newest
+    // run it does have (an agent whose entries carry no time still places them after that one).
     const since = history.older === null ? 0 : oldestTime(history.entries);
-    const runs = new Map(sessions.runsSince(request.sessionId, since).map((run) => [run.id, run]));
+    const newestMatched = Math.max(0, ...[...mapped.matchedRuns].map((id) => sessions.run(id)?.seq ?? 0));
+    const runs = new Map(sessions.runsSince(request.sessionId, since).filter((run) => run.seq > newestMatched || mapped.matchedRuns.has(run.id)).map((run) => [run.id, run]));
     for (const entry of pending) {
       const run = runs.has(entry.runId) ? undefined : sessions.run(entry.runId);
       if (run) runs.set(run.id, run);
