@@ -137,8 +137,8 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
               <div className="mono ellipsis">$ {row.command}</div>
               <CommandSummary row={row} now={now} />
             </button>
-          ) : row.kind === 'settled' ? (
-            <div key={row.id} className="card" data-row="settled">
+          ) : row.kind === 'settled' || row.kind === 'agentText' ? (
+            <div key={row.id} className="card" data-row={row.kind}>
               {row.text}
             </div>
           ) : null,

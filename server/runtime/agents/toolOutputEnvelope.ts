@@ -20,7 +20,7 @@ export interface DecodedToolOutput {
 
 const TRANSPORT_FIELDS = ['stdout', 'stderr', 'wall_time_seconds', 'wallTimeSeconds', 'exit_code', 'exitCode'] as const;
 /** Keys whose value is the envelope's payload, in the order they are tried. */
-const PAYLOAD_KEYS = ['content', 'output', 'result', 'text', 'value'] as const;
+const PAYLOAD_KEYS = ['content', 'output', 'result', 'text', 'data', 'value'] as const;
 /** Keys that travel beside a payload and carry nothing to show. */
 const ENVELOPE_NOISE = new Set(['type', 'structuredContent', '_meta', 'isError', 'is_error', 'success', 'metadata', 'annotations', 'id', 'tool_use_id']);
 const TEXT_BLOCK_TYPES = new Set(['text', 'input_text', 'output_text', 'inputText', 'outputText']);
@@ -68,6 +68,7 @@ function transportOf(object: JsonObject): CommandTransport | null {
 function blockText(block: unknown, depth: number): string {
   if (!isObject(block)) return decodeAt(block, depth).text;
   if (typeof block.type === 'string' && TEXT_BLOCK_TYPES.has(block.type) && typeof block.text === 'string') return decodeAt(block.text, depth).text;
+  if (block.type === 'tool_reference') return String(block.tool_name ?? block.name ?? '');
   return `[${String(block.type ?? 'item')}]`;
 }
 

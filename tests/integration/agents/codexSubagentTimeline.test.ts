@@ -48,7 +48,10 @@ describe('TL-1 a Codex subagent is a row that opens its own timeline', () => {
     const live = run.latest().filter((i): i is AgentItem => i.parentItemId === spawn.itemId);
     expect(saved).toEqual(live);
     // The session's own saved timeline has the spawn row where the live one was.
-    const main = (await wholeHistory(harness, 50)).entries.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
+    const mainEntries = (await wholeHistory(harness, 50)).entries;
+    // Nothing of the subagent's own timeline shows in the session's: only the spawn, the wait and the parent's text.
+    expect(mainEntries.map((e) => (e.kind === 'item' ? e.item.kind : e.kind))).toEqual(['user', 'subagent', 'toolCall', 'agentText', 'turnEnd']);
+    const main = mainEntries.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
     expect(main.find((i) => i.itemId === spawn.itemId)).toEqual(spawn);
   }, AGENT_TEST_TIMEOUT_MS);
 });

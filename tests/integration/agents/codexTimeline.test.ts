@@ -6,7 +6,8 @@ import type { AgentItem } from '../../../lib/protocol/rows';
 import type { HistoryEntry } from '../../../server/runtime/agents/agent';
 import type { CodexAgent } from '../../../server/runtime/agents/codex/codexAgent';
 import { startCodexAdapter, wholeHistory, type CodexAdapterHarness } from '../../fixtures/codexAdapterHarness';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, codexProtocolNames, installedAgents } from '../../fixtures/agentPackages';
+import { CODEX_LIVE } from '../../../server/runtime/agents/codex/codexNotificationSchemas';
 import {
   codexTimelineConfigToml,
   commandReply,
@@ -103,6 +104,13 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
   afterAll(async () => {
     await harness?.close();
     await model?.close();
+  });
+
+  it('TL-1 every notification and method the timeline reads exists in the installed Codex', () => {
+    const names = codexProtocolNames(installedAgents().codexBin);
+    expect(Object.values(CODEX_LIVE).filter((method) => !names.serverNotifications.has(method))).toEqual([]);
+    expect(['thread/items/list', 'thread/turns/list', 'thread/resume'].filter((method) => !names.clientRequests.has(method))).toEqual([]);
+    expect(names.serverNotifications.has('item/no-such-event')).toBe(false);
   });
 
   it('TL-1 agent text arrives in several deltas, each update carrying the whole text so far, and ends as Markdown', () => {

@@ -67,6 +67,7 @@ export interface ThreadPageRequest {
  */
 export class CodexHistory {
   private readonly turns = new Map<string, CodexTurn>();
+  private readonly subagentThreads = new Map<string, string>();
 
   constructor(
     private readonly call: CodexCall,
@@ -176,10 +177,14 @@ export class CodexHistory {
     throw notFound('This item is not in the saved Codex conversation.');
   }
 
-  /** The thread a subagent row's timeline lives in. */
+  /** The thread a subagent row's timeline lives in; a spawn never changes its thread, so it is kept. */
   async subagentThread(threadId: string, parentItemId: string): Promise<string> {
+    const key = `${threadId}/${parentItemId}`;
+    const known = this.subagentThreads.get(key);
+    if (known) return known;
     const thread = subagentThreadId(await this.findItem(threadId, parentItemId));
     if (!thread) throw notFound('This item has no subagent timeline.');
+    this.subagentThreads.set(key, thread);
     return thread;
   }
 

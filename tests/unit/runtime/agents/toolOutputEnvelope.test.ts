@@ -48,6 +48,13 @@ describe('TL-2 tool results in JSON envelopes', () => {
     expect(decodeToolOutput({ output: cut }).text).toBe(cut);
   });
 
+  it('TL-2 Claude-style results too: a JSON string literal, a tool reference, a data wrapper, envelopes in text blocks', () => {
+    expect(decodeToolOutput('"quoted"')).toEqual({ text: 'quoted', transport: null });
+    expect(decodeToolOutput([{ type: 'tool_reference', tool_name: 'Grep' }]).text).toBe('Grep');
+    expect(decodeToolOutput({ data: JSON.stringify({ result: 'inner' }) }).text).toBe('inner');
+    expect(decodeToolOutput([{ type: 'text', text: JSON.stringify({ output: { stdout: 'out', exit_code: 0 } }) }]).text).toBe('out');
+  });
+
   it('TL-2 numbers, booleans and null become text', () => {
     expect(decodeToolOutput(42).text).toBe('42');
     expect(decodeToolOutput(null).text).toBe('null');
