@@ -1,7 +1,5 @@
 import type { TextBody } from '../../../lib/protocol/rows';
-
-/** How much of a long item text a row carries inline; the rest is read through `sessions.itemText` (TL-1). */
-export const ITEM_TEXT_INLINE_BYTES = 64 * 1024;
+import { INLINE_TEXT_BYTES, utf8Prefix } from '../sessions/itemRows';
 
 /** A whole text as a body: nothing cut. */
 export function wholeTextBody(text: string): TextBody {
@@ -9,11 +7,7 @@ export function wholeTextBody(text: string): TextBody {
 }
 
 /** The body a row carries: at most the inline bytes, cut on a character boundary, and says so (TL-1). */
-export function inlineTextBody(body: TextBody, limit = ITEM_TEXT_INLINE_BYTES): TextBody {
-  if (body.byteLength <= limit) return body;
-  const bytes = Buffer.from(body.text, 'utf8');
-  let end = limit;
-  // Step back over UTF-8 continuation bytes so no character is split.
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return { text: bytes.subarray(0, end).toString('utf8'), byteLength: body.byteLength, truncated: true };
+export function inlineTextBody(body: TextBody): TextBody {
+  const text = utf8Prefix(body.text, INLINE_TEXT_BYTES);
+  return text === body.text ? body : { text, byteLength: body.byteLength, truncated: true };
 }

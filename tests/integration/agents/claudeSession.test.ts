@@ -66,7 +66,8 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     // The row is a pointer and a size: Claude persisted the result whole to a file of its own.
     expect(row).toMatchObject({ status: 'exited', exitCode: 0, byteLength: printed.length, generation: 1, complete: true, sourceIncomplete: false, outputSource: 'agent', command: 'cat big.txt' });
     expect((await readWholeOutput(client, sessionId, row)).equals(printed)).toBe(true);
-    expect(rows.find((r) => r.kind === 'settled' && r.runId === runId)).toMatchObject({ text: 'Done.' });
+    // The closing text is Claude's own saved row of this run (TL-4).
+    expect(rows.find((r) => r.kind === 'agentText' && r.runId === runId)).toMatchObject({ text: 'Done.', source: 'saved' });
     // No output byte entered the runtime's own store (OUT-7).
     const outputsDir = path.join(runtime.dataDir, 'command-outputs');
     expect(fs.existsSync(outputsDir) ? fs.readdirSync(outputsDir) : []).toEqual([]);

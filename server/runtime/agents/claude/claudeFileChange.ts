@@ -84,7 +84,10 @@ export function fileChangesOf(tool: string, rawInput: unknown, toolResult: unkno
   const path = str(input.file_path);
   const steps = editSteps(tool, input);
   if (original !== null) return [fileChange(path, 'update', original, editedFile(original, result.structuredPatch, steps))];
-  const before = steps.map((s) => s.oldString).join('\n');
-  const after = steps.map((s) => s.newString).join('\n');
+  // Only the replaced text is known: each snippet as whole lines, so no "no newline" marker appears
+  // in a file that has more lines after it.
+  const asLines = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
+  const before = steps.map((s) => asLines(s.oldString)).join('');
+  const after = steps.map((s) => asLines(s.newString)).join('');
   return [fileChange(path, 'update', before, after)];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentItem, TextBody } from '../../../../lib/protocol/rows';
+import type { AgentItem } from '../../../../lib/protocol/rows';
 import type { HistoryEntry } from '../agent';
 import { inlineTextBody } from '../itemTextBody';
 import { ClaudeItemMapper, type ClaudeMapped } from './claudeItems';
@@ -80,17 +80,10 @@ export function mapWholeHistory(messages: unknown[], parentItemId: string | null
   return items;
 }
 
-/** One long text of an item by its field name (`text`, `input`, `result`, `detail`, `files.<i>.diff`). */
-export function itemTextField(item: AgentItem, field: string): string | null {
-  const files = /^files\.(\d+)\.diff$/.exec(field);
-  if (files) return item.kind === 'fileChange' ? (item.files[Number(files[1])]?.diff.text ?? null) : null;
-  const value = (item as Record<string, unknown>)[field];
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && typeof (value as TextBody).text === 'string') return (value as TextBody).text;
-  return null;
-}
-
-/** The item as a row carries it: every long text cut to its inline prefix, and marked so (TL-1). */
+/**
+ * The item as a page carries it from the host: every long text cut to its inline prefix, and
+ * marked so (TL-1); the whole is read by field through `itemText`.
+ */
 export function inlineItem(item: AgentItem): AgentItem {
   switch (item.kind) {
     case 'toolCall':

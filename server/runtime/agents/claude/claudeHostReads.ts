@@ -4,7 +4,8 @@
  * offset and limit, listSubagents, getSubagentMessages). Runs inside the host process only.
  */
 import type { HostEvent, HostRequest } from './hostProtocol';
-import { decodeCursor, encodeCursor, HISTORY_LOOKAHEAD, HISTORY_LOOKBACK, inlineEntry, itemTextField, mapHistoryRange, mapWholeHistory } from './claudeHistory';
+import { itemFieldText } from '../../sessions/itemRows';
+import { decodeCursor, encodeCursor, HISTORY_LOOKAHEAD, HISTORY_LOOKBACK, inlineEntry, mapHistoryRange, mapWholeHistory } from './claudeHistory';
 
 interface ReadOptions {
   dir: string;
@@ -82,7 +83,7 @@ export async function readHistoryPage(sdk: ClaudeHistorySdk, request: Extract<Ho
 export async function readItemText(sdk: ClaudeHistorySdk, request: Extract<HostRequest, { type: 'itemText' }>): Promise<HostEvent> {
   const fetch = await sourceOf(sdk, request);
   const item = fetch ? mapWholeHistory(await fetch(0, undefined), request.parentItemId).get(request.itemId) : undefined;
-  const text = item ? itemTextField(item, request.field) : null;
+  const text = item ? itemFieldText(item, request.field) : null;
   if (text === null) return { type: 'missing' };
   const bytes = Buffer.from(text, 'utf8');
   const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));

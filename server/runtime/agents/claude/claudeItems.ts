@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
 import { toolItem, type ClaudeToolCall } from './claudeToolItems';
+import { turnEndItem } from './claudeTurnEnd';
 import { toolResultText } from './toolResultText';
 
 /** What one Claude SDK message becomes (TL-1). */
@@ -51,21 +52,6 @@ const StreamEventSchema = z.object({
   delta: z.object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() }).passthrough().optional(),
 });
 
-const ResultSchema = z
-  .object({
-    subtype: z.string(),
-    is_error: z.boolean().optional(),
-    duration_ms: z.number().optional(),
-    total_cost_usd: z.number().optional(),
-    result: z.string().optional(),
-    errors: z.array(z.string()).optional(),
-    usage: z
-      .object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cache_read_input_tokens: z.number().nullable().optional() })
-      .passthrough()
-      .optional(),
-  })
-  .passthrough();
-
 /** Top-level SDK message kinds that carry nothing for the timeline (status, progress, hooks…). */
 const SILENT_TYPES = new Set([
   'command_lifecycle',
@@ -97,9 +83,6 @@ interface StreamBlock {
   createdAt: number;
 }
 
-function clip(value: number | null | undefined): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
 
 /**
  * Maps Claude Agent SDK messages to timeline items (TL-1), the same way for a live query and for
@@ -256,31 +239,10 @@ export class ClaudeItemMapper {
     return [{ kind: 'item', item: { kind: stream.kind, itemId, parentItemId: message.parent_tool_use_id ?? null, createdAt: stream.createdAt, text: stream.text, streaming: true } }];
   }
 
-  /** The end of a live turn with its status, duration, usage and cost (TL-1); the saved history keeps no such record. */
+  /** The end of a live turn (TL-1); the saved history keeps no such record. */
   private result(message: SdkMessage): ClaudeMapped[] {
-    const result = ResultSchema.safeParse(message);
-    if (!result.success) return [this.rawItem(message, 'Claude result event', null)];
-    const r = result.data;
-    const failed = r.is_error === true || r.subtype !== 'success';
-    const error = failed ? (r.errors?.join('\n') || r.result || `Claude ended the turn with an error (${r.subtype}).`) : null;
-    const usage = r.usage ? { inputTokens: clip(r.usage.input_tokens), outputTokens: clip(r.usage.output_tokens), cachedInputTokens: clip(r.usage.cache_read_input_tokens), reasoningTokens: null } : null;
-    const itemId = `turn:${this.options.turnId ?? message.uuid ?? 'end'}`;
-    return [
-      {
-        kind: 'item',
-        item: {
-          kind: 'turnEnd',
-          itemId,
-          parentItemId: null,
-          createdAt: this.now(),
-          status: failed ? 'failed' : 'completed',
-          durationMs: typeof r.duration_ms === 'number' ? clip(r.duration_ms) : null,
-          usage,
-          costUsd: typeof r.total_cost_usd === 'number' && r.total_cost_usd >= 0 ? r.total_cost_usd : null,
-          error,
-        },
-      },
-    ];
+    const item = turnEndItem(message, `turn:${this.options.turnId ?? message.uuid ?? 'end'}`, this.now());
+    return [item ? { kind: 'item', item } : this.rawItem(message, 'Claude result event', null)];
   }
 
   private system(message: SdkMessage): ClaudeMapped[] {

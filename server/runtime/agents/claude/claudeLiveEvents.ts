@@ -1,4 +1,3 @@
-import { inlineItem } from './claudeHistory';
 import type { ClaudeMapped } from './claudeItems';
 import { isRefusal } from './claudeToolItems';
 import type { HostEvent } from './hostProtocol';
@@ -9,9 +8,9 @@ const ACTIVITY_INTERVAL_MS = 1000;
 let lastActivity = 0;
 
 /**
- * What the host says about one live SDK message (TL-1): items with their long texts cut to the
- * inline prefix (the whole is read later through the saved history), a Bash result as a pointer
- * and a size (OUT-7), the closing text of the conversation for the settled row (SES-3).
+ * What the host says about one live SDK message (TL-1): items with their whole texts (the live
+ * overlay keeps them and cuts what rows carry), a Bash result as a pointer and a size (OUT-7),
+ * the closing text of the conversation for the settled row (SES-3).
  */
 export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEvent) => void): void {
   if (mapped.length === 0 && Date.now() - lastActivity >= ACTIVITY_INTERVAL_MS) {
@@ -20,7 +19,7 @@ export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEve
   }
   for (const entry of mapped) {
     if (entry.kind === 'item') {
-      emit({ type: 'item', item: inlineItem(entry.item) });
+      emit({ type: 'item', item: entry.item });
       if (entry.item.kind === 'agentText' && !entry.item.streaming && entry.item.parentItemId === null) emit({ type: 'text', text: entry.item.text });
     } else if (entry.kind === 'commandResult') {
       const note = toolResultText(entry.content);

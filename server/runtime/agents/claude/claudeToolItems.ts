@@ -2,7 +2,7 @@ import type { AgentItem, ItemStatus } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
 import { decodeToolOutput } from '../toolOutputEnvelope';
 import { FILE_CHANGE_TOOLS, fileChangesOf } from './claudeFileChange';
-import { toolResultText } from './toolResultText';
+import { resolvePersistedResult, toolResultText } from './toolResultText';
 
 /** A tool call as Claude asked for it. */
 export interface ClaudeToolCall {
@@ -107,7 +107,10 @@ export function toolItem(call: ClaudeToolCall, completion: ClaudeToolCompletion 
     });
     return { ...base, kind: 'plan', explanation: null, entries };
   }
-  const result = completion ? wholeTextBody(decodeToolOutput(completion.content).text) : null;
+  // A long result Claude Code kept in a file of its own is read whole from there (OUT-8).
+  const persisted = completion ? resolvePersistedResult(rawText) : null;
+  const source = persisted !== null && persisted !== rawText ? persisted : completion?.content;
+  const result = completion ? wholeTextBody(decodeToolOutput(source).text) : null;
   if (SUBAGENT_TOOLS.has(call.name)) {
     const agentType = typeof call.input.subagent_type === 'string' ? call.input.subagent_type : null;
     return { ...base, kind: 'subagent', title: str(call.input.description) || 'Subagent', agentType, status, result };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import type { HistoryEntry } from '../../../../server/runtime/agents/agent';
-import { inlineItem, itemTextField, mapHistoryRange, mapWholeHistory } from '../../../../server/runtime/agents/claude/claudeHistory';
+import { inlineItem, mapHistoryRange, mapWholeHistory } from '../../../../server/runtime/agents/claude/claudeHistory';
 import { ClaudeItemMapper } from '../../../../server/runtime/agents/claude/claudeItems';
-import { ITEM_TEXT_INLINE_BYTES } from '../../../../server/runtime/agents/itemTextBody';
+import { INLINE_TEXT_BYTES, itemFieldText } from '../../../../server/runtime/sessions/itemRows';
 
 const ts = '2026-01-02T03:04:05.000Z';
 
@@ -42,9 +42,9 @@ describe('Claude events as timeline items (TL-1)', () => {
     const inline = inlineItem(whole!);
     expect(inline).toMatchObject({ kind: 'toolCall', result: { byteLength: Buffer.byteLength(huge), truncated: true } });
     const shown = inline.kind === 'toolCall' ? inline.result!.text : '';
-    expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(ITEM_TEXT_INLINE_BYTES);
+    expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(INLINE_TEXT_BYTES);
     expect(huge.startsWith(shown)).toBe(true);
-    expect(itemTextField(whole!, 'result')).toBe(huge);
+    expect(itemFieldText(whole!, 'result')).toBe(huge);
   });
 
   it('TL-1 a denied call is declined with Claude Code’s reason; a failed one is failed with its message', () => {

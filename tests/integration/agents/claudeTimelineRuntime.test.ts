@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyPatch } from 'diff';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../../lib/client/rpcClient';
+import type { AgentItemRow, TimelineRow } from '../../../lib/protocol/rows';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
+import { createAgentSession, messageState, waitForRows } from '../../fixtures/agentSessions';
+import { claudeEnv } from '../../fixtures/fakeClaudeModel';
+import { claudeScenarioScript } from '../../fixtures/fakeClaudeScenario';
+import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
+import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+
+const PROMPT = 'RUNTIME-TOUR: edit the story';
+const BEFORE = 'first\nsecond\nthird\n';
+const ITEM_KINDS = new Set(['agentText', 'reasoning', 'plan', 'fileChange', 'toolCall', 'subagent', 'turnEnd', 'compaction', 'agentError', 'rawItem', 'userText']);
+const isItemRow = (row: TimelineRow): row is AgentItemRow => ITEM_KINDS.has(row.kind);
+
+describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after a restart', () => {
+  let model: FakeModelServer;
+  let runtime: RuntimeProcess;
+  let client: RpcClient;
+  let configDir: string;
+  const live: AgentItemRow[] = [];
+
+  const connect = async () => {
+    client = await runtime.connect();
+    client.onNotification('timeline.row', ({ row }) => {
+      if (isItemRow(row) && row.source === 'live') live.push(row);
+    });
+  };
+
+  beforeAll(async () => {
+    const { claudeBin } = installedAgents();
+    let story = '';
+    model = await startFakeModelServer((request) =>
+      claudeScenarioScript({
+        conversations: {
+          [PROMPT]: [
+            {
+              blocks: [
+                { type: 'thinking', deltas: ['Reading ', 'the story.'] },
+                { type: 'text', deltas: ['Changing ', 'the **story**', ' now.'] },
+                { type: 'tool_use', name: 'Edit', input: { file_path: story, old_string: 'second', new_string: 'SECOND' } },
+              ],
+            },
+            { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: story } }] },
+            { blocks: [{ type: 'text', deltas: ['Finished.'] }] },
+          ],
+        },
+      })(request),
+    );
+    configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-runtime-'));
+    // TL-5: the user's own rules allow edits.
+    fs.writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Edit'] } }));
+    runtime = await startRuntimeProcess({ env: claudeEnv(model.url, configDir, claudeBin) });
+    story = path.join(runtime.projectDir, 'story.txt');
+    fs.writeFileSync(story, BEFORE);
+    await connect();
+  }, AGENT_INSTALL_TIMEOUT_MS);
+  afterAll(async () => {
+    client?.close();
+    await runtime?.stop();
+    await model?.close();
+    if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+  });
+
+  it('TL-1 a Claude turn arrives as live rows, the saved rows take their places by id, and the same rows come back after a restart', async () => {
+    const sessionId = await createAgentSession(client, 'claude');
+    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: PROMPT });
+    await waitForRows(client, sessionId, (rows) => messageState(rows, runId) === 'done');
+    const liveOfRun = live.filter((r) => r.runId === runId);
+    expect(new Set(liveOfRun.map((r) => r.kind))).toEqual(new Set(['reasoning', 'agentText', 'fileChange', 'toolCall', 'turnEnd']));
+    expect(liveOfRun.find((r) => r.kind === 'agentText' && r.text === 'Changing the **story** now.')).toBeDefined();
+    expect(liveOfRun.find((r) => r.kind === 'turnEnd')).toMatchObject({ status: 'completed', usage: expect.objectContaining({ outputTokens: expect.any(Number) }) });
+
+    // Claude saves every row but the turn end: those take the live rows' places, by the same ids.
+    const savedIds = new Set(liveOfRun.filter((r) => r.kind !== 'turnEnd').map((r) => r.id));
+    const settled = await waitForRows(client, sessionId, (rows) => {
+      const saved = rows.filter(isItemRow).filter((r) => r.source === 'saved');
+      return [...savedIds].every((id) => saved.some((r) => r.id === id));
+    });
+    const items = settled.filter(isItemRow).filter((r) => r.source === 'saved');
+    expect(items.every((r) => r.runId === runId)).toBe(true);
+    const change = items.find((r) => r.kind === 'fileChange');
+    if (change?.kind !== 'fileChange') throw new Error('no saved file change');
+    expect(applyPatch(BEFORE, change.files[0]!.diff.text)).toBe(fs.readFileSync(path.join(runtime.projectDir, 'story.txt'), 'utf8'));
+    expect(items.find((r) => r.kind === 'toolCall')).toMatchObject({ tool: 'Read', status: 'completed', result: { text: expect.stringContaining('SECOND') } });
+    expect(items.find((r) => r.kind === 'agentText' && r.text === 'Finished.')).toBeDefined();
+    // The user's message is the app's own message row, not a second one from the history.
+    expect(settled.filter((r) => r.kind === 'message' || r.kind === 'userText').map((r) => r.kind)).toEqual(['message']);
+    const text = await client.call('sessions.itemText', { sessionId, itemId: change.itemId, field: 'files.0.diff', offset: 0, length: 65536 });
+    expect(Buffer.from(text.dataBase64, 'base64').toString()).toBe(change.files[0]!.diff.text);
+
+    // After a restart the saved timeline is the same, read again through a new host.
+    const before = (await client.call('sessions.timeline', { sessionId })).rows;
+    client.close();
+    runtime = await runtime.restart();
+    await connect();
+    const after = (await client.call('sessions.timeline', { sessionId })).rows;
+    expect(after).toEqual(before);
+  }, AGENT_TEST_TIMEOUT_MS);
+});
