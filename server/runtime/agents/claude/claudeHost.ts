@@ -8,11 +8,13 @@
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { ControlChannel, PromptQueue, userMessage } from './claudeHostControl';
+import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
+import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
 import { HostRequestSchema, type HostEvent, type HostRequest } from './hostProtocol';
 import { bashExitCode, resolvePersistedResult, toolResultText } from './toolResultText';
 
-interface ClaudeSdk {
-  query(params: { prompt: AsyncIterable<unknown>; options: Record<string, unknown> }): AsyncIterable<unknown>;
+interface ClaudeSdk extends QuerySdk {
   getSessionMessages(sessionId: string, options: { dir: string }): Promise<unknown[]>;
 }
 
@@ -47,62 +49,108 @@ function blocksOf(message: z.infer<typeof SdkMessageSchema>): unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
-async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk): Promise<void> {
+function hostEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk, lines: readline.Interface): Promise<void> {
   const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
   const abort = new AbortController();
   process.once('SIGTERM', () => abort.abort());
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  async function* prompt() {
-    yield { type: 'user', uuid: request.messageUuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content: request.text } };
-  }
+  const env = hostEnv();
+  // ACC-6: the input stays open while the turn runs, for steering messages.
+  const input = new PromptQueue(userMessage(request.messageUuid, request.text));
+  let interrupted = false;
+  let stop: () => void = () => abort.abort();
+  const control = new ControlChannel(lines, emit, {
+    steer: (text, messageUuid) => input.push(userMessage(messageUuid, text)),
+    interrupt: () => {
+      interrupted = true;
+      stop();
+    },
+    gone: () => abort.abort(),
+  });
   const bashCommands = new Map<string, string>();
   const options: Record<string, unknown> = {
     cwd: request.cwd,
     env,
     settingSources: [],
-    allowedTools: ['Bash'],
     abortController: abort,
+    canUseTool: control.canUseTool,
+    ...(request.permissionMode ? { permissionMode: request.permissionMode } : {}),
+    ...(request.permissionMode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
+    ...(request.model ? { model: request.model } : {}),
+    ...(request.allowedTools?.length ? { allowedTools: request.allowedTools } : {}),
+    ...(request.additionalDirectories?.length ? { additionalDirectories: request.additionalDirectories } : {}),
     ...(saved.length > 0 ? { resume: request.nativeSessionId } : { sessionId: request.nativeSessionId }),
     ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
   };
   let failure: string | undefined;
-  for await (const raw of sdk.query({ prompt: prompt(), options })) {
-    const parsed = SdkMessageSchema.safeParse(raw);
-    if (!parsed.success) continue;
-    const message = parsed.data;
-    if (message.type === 'result' && message.is_error) failure = `Claude ended the turn with an error (${message.subtype ?? 'unknown'}).`;
-    for (const block of blocksOf(message)) {
-      const toolUse = ToolUseSchema.safeParse(block);
-      if (message.type === 'assistant' && toolUse.success && toolUse.data.name === 'Bash') {
-        bashCommands.set(toolUse.data.id, String(toolUse.data.input.command ?? ''));
-        continue;
-      }
-      const text = TextBlockSchema.safeParse(block);
-      if (message.type === 'assistant' && text.success) {
-        emit({ type: 'text', text: text.data.text });
-        continue;
-      }
-      const result = ToolResultSchema.safeParse(block);
-      if (message.type !== 'user' || !result.success) continue;
-      const command = bashCommands.get(result.data.tool_use_id);
-      if (command === undefined) continue;
-      const note = toolResultText(result.data.content);
-      const whole = resolvePersistedResult(note) ?? note;
-      const isError = result.data.is_error ?? false;
-      emit({
-        type: 'command',
-        itemId: result.data.tool_use_id,
-        turnId: message.uuid ?? '',
-        command,
-        byteLength: Buffer.byteLength(whole, 'utf8'),
-        exitCode: bashExitCode(whole, isError),
-        isError,
-      });
-    }
+  let errorCode: string | undefined;
+  const query = sdk.query({ prompt: input.messages(), options });
+  stop = () => void query.interrupt?.().catch(() => abort.abort());
+  if (interrupted) stop();
+  // ACC-3: with no sign-in Claude Code ends at once with "Not logged in"; say it that way.
+  const account = query.accountInfo ? await query.accountInfo().catch(() => null) : null;
+  if (account && typeof account === 'object' && isSignedOut(account)) {
+    input.close();
+    emit({ type: 'done', ok: false, errorCode: 'signed_out', error: 'Claude is not signed in on this account.' });
+    abort.abort();
+    return;
   }
-  if (abort.signal.aborted) failure = 'cancelled';
-  emit(failure ? { type: 'done', ok: false, error: failure } : { type: 'done', ok: true });
+  try {
+    for await (const raw of query) {
+      const reading = rateLimitReading(raw);
+      if (reading) emit(reading);
+      errorCode = failureCode(raw) ?? errorCode;
+      const failed = resultFailure(raw);
+      if (failed) failure = failed.text ? `Claude ended the turn with an error: ${failed.text}` : `Claude ended the turn with an error (${failed.subtype}).`;
+      if ((raw as { type?: unknown }).type === 'result') input.resultArrived();
+      const parsed = SdkMessageSchema.safeParse(raw);
+      if (!parsed.success) continue;
+      const message = parsed.data;
+      if (message.type === 'user' && blocksOf(message).some((b) => ToolResultSchema.safeParse(b).success)) input.toolResultSent();
+      for (const block of blocksOf(message)) {
+        const toolUse = ToolUseSchema.safeParse(block);
+        if (message.type === 'assistant' && toolUse.success && toolUse.data.name === 'Bash') {
+          bashCommands.set(toolUse.data.id, String(toolUse.data.input.command ?? ''));
+          continue;
+        }
+        const text = TextBlockSchema.safeParse(block);
+        if (message.type === 'assistant' && text.success) {
+          emit({ type: 'text', text: text.data.text });
+          continue;
+        }
+        const result = ToolResultSchema.safeParse(block);
+        if (message.type !== 'user' || !result.success) continue;
+        const command = bashCommands.get(result.data.tool_use_id);
+        // A command cut short by Stop leaves no row, as when the host is stopped (SES-5).
+        if (command === undefined || interrupted) continue;
+        const note = toolResultText(result.data.content);
+        const whole = resolvePersistedResult(note) ?? note;
+        const isError = result.data.is_error ?? false;
+        emit({
+          type: 'command',
+          itemId: result.data.tool_use_id,
+          turnId: message.uuid ?? '',
+          command,
+          byteLength: Buffer.byteLength(whole, 'utf8'),
+          exitCode: bashExitCode(whole, isError),
+          isError,
+        });
+      }
+    }
+  } catch (error) {
+    // The SDK throws after an error result or a stop; the result already said what happened.
+    if (!failure && !abort.signal.aborted && !interrupted) throw error;
+  }
+  if (abort.signal.aborted || interrupted) {
+    failure = 'cancelled';
+    errorCode = 'cancelled';
+  }
+  emit(failure ? { type: 'done', ok: false, error: failure, ...(errorCode ? { errorCode } : {}) } : { type: 'done', ok: true });
 }
 
 async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk): Promise<void> {
@@ -130,10 +178,13 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
 async function main(): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   const first = await new Promise<string>((resolve) => lines.once('line', resolve));
-  lines.close();
   const request = HostRequestSchema.parse(JSON.parse(first));
+  // Only a run reads further lines (permission answers, steering, interrupt).
+  if (request.type !== 'run') lines.close();
   const sdk = await loadSdk(request.sdkModule);
-  if (request.type === 'run') await run(request, sdk);
+  if (request.type === 'run') await run(request, sdk, lines);
+  else if (request.type === 'describe') await describe(request, sdk, hostEnv(), emit);
+  else if (request.type === 'savedSessions') await savedSessions(request, sdk, emit);
   else await toolOutput(request, sdk);
 }
 
