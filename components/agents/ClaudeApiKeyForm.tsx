@@ -18,7 +18,7 @@ export function ClaudeApiKeyForm({ hasApiKey, busy, onSave }: { hasApiKey: boole
         type="password"
         autoComplete="off"
         aria-label="Anthropic API key"
-        placeholder={hasApiKey ? 'API key saved — enter a new one to replace it' : 'Anthropic API key'}
+        placeholder={hasApiKey ? 'New API key (one is saved)' : 'Anthropic API key'}
         value={value}
         onChange={(event) => setValue(event.target.value)}
         style={{ flex: '1 1 220px', minWidth: 0 }}

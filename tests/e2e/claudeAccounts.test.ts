@@ -5,6 +5,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { launchChromium } from '../fixtures/browser';
+import { createAgentSession, sendAndWait } from '../fixtures/agentSessions';
 import { claudeEnv, claudeTurnScript } from '../fixtures/fakeClaudeModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
@@ -75,12 +76,12 @@ describe('Claude accounts and session options in Chromium against the real runti
     const modelSelect = page.getByLabel('Model');
     await waitUntil(async () => (await modelSelect.locator('option').count()) > 1, 'the models Claude Code offers are listed', { timeoutMs: 90_000 });
     expect(await page.locator('[data-field="chosen"]').textContent()).toContain('plan');
-    await page.getByText(/saved Claude conversation/).waitFor({ timeout: 90_000 });
+    await page.getByText('Claude has no saved conversation for this project.').waitFor({ timeout: 90_000 });
 
     await fitsTheWidth(page);
-    await page.screenshot({ path: screenshotPath('claude-accounts-phone-light'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('claude-accounts-phone-light'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: screenshotPath('claude-accounts-phone-dark'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('claude-accounts-phone-dark'), fullPage: true, scale: 'css' });
 
     await added.getByRole('button', { name: 'Make active' }).click();
     await added.getByText('Active', { exact: true }).waitFor();
@@ -93,13 +94,23 @@ describe('Claude accounts and session options in Chromium against the real runti
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-2 on a desktop, light and dark (screenshots)', async () => {
+    // ACC-8: a conversation Claude saved, open in an app session, is listed and cannot be taken again.
+    const client = await runtime.connect();
+    const sessionId = await createAgentSession(client, 'claude');
+    await sendAndWait(client, sessionId, 'Plan the login page');
+    client.close();
     const page = await openCheckPage(DESKTOP);
     await card(page, 'Main Claude folder').getByText('Signed in (ANTHROPIC_API_KEY)').waitFor({ timeout: 90_000 });
-    await page.getByText(/saved Claude conversation/).waitFor({ timeout: 90_000 });
+    const saved = page.getByRole('list', { name: 'Saved Claude conversations' }).getByRole('button');
+    await saved.first().waitFor({ timeout: 90_000 });
+    expect(await saved.count()).toBe(1);
+    expect(await saved.first().textContent()).toContain('Plan the login page');
+    expect(await saved.first().textContent()).toContain('already open in a session');
+    expect(await saved.first().isDisabled()).toBe(true);
     await fitsTheWidth(page);
-    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-light'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-light'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-dark'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-dark'), fullPage: true, scale: 'css' });
     await page.context().close();
   }, AGENT_TEST_TIMEOUT_MS);
 });
