@@ -6,7 +6,7 @@ import type { PermissionEvent } from '../../../../server/runtime/agents/claude/h
 
 const BASH_SUGGESTIONS = [
   { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }], behavior: 'allow', destination: 'localSettings' },
-  { type: 'addDirectories', directories: ['/work/other'], destination: 'session' },
+  { type: 'addDirectories', directories: ['/srv/other-project'], destination: 'session' },
 ];
 
 function bashRequest(): PermissionEvent {
@@ -56,7 +56,7 @@ describe('ACC-4 canUseTool requests and their answers', () => {
       kind: 'tool',
       command: 'Bash: npm test',
       detail: JSON.stringify({ command: 'npm test' }, null, 2),
-      suggestions: ['Allow Bash(npm test)', 'Allow access to /work/other'],
+      suggestions: ['Allow Bash(npm test)', 'Allow access to /srv/other-project'],
     });
   });
 
@@ -66,7 +66,7 @@ describe('ACC-4 canUseTool requests and their answers', () => {
     expect(forSession).toMatchObject({ behavior: 'allow' });
     expect(forSession.behavior === 'allow' && forSession.updatedPermissions?.map((u) => u.destination)).toEqual(['session', 'session']);
     expect(permissionAnswerOf(bashRequest(), { decision: 'decline', answers: null })).toEqual({ behavior: 'deny', message: 'The user declined this tool call.' });
-    expect(grantsOf(BASH_SUGGESTIONS)).toEqual({ allowedTools: ['Bash(npm test)'], directories: ['/work/other'] });
+    expect(grantsOf(BASH_SUGGESTIONS)).toEqual({ allowedTools: ['Bash(npm test)'], directories: ['/srv/other-project'] });
   });
 
   it('answers to AskUserQuestion go back in its input, keyed by question text', () => {
