@@ -13,6 +13,7 @@ import { perf3FileTransfer } from './perf3-file-transfer';
 import { perf6Highlight } from './perf6-highlight';
 import { perf5Markdown } from './perf5-markdown';
 import { agentHistoryRead } from './agent-history-read';
+import { claudeStop } from './claude-stop';
 import { loadConcurrentCommands } from './load-concurrent-commands';
 import { timelineOpen } from './timeline-open';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
@@ -44,7 +45,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands), nodeBenchmark(timelineOpen)];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(claudeStop), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands), nodeBenchmark(timelineOpen)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

@@ -4,6 +4,7 @@ import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, Re
 import { WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { AgentInfoSchema, ApprovalDecisionSchema, ApprovalSchema } from './agents';
+import { claudeMethods } from './claudeMethods';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -154,7 +155,15 @@ export const methods = {
     result: z.object({ approvals: z.array(ApprovalSchema) }),
   },
   'approvals.answer': {
-    params: z.object({ sessionId: Id, approvalId: Id, decision: ApprovalDecisionSchema }).strict(),
+    params: z
+      .object({
+        sessionId: Id,
+        approvalId: Id,
+        decision: ApprovalDecisionSchema,
+        /** A `question` approval's answers by question id: chosen labels or free text (ACC-4). */
+        answers: z.record(z.string().max(200), z.array(z.string().max(10_000)).max(50)).optional(),
+      })
+      .strict(),
     result: z.object({ approval: ApprovalSchema }),
   },
   'files.list': {
@@ -237,6 +246,7 @@ export const methods = {
     params: z.object({ url: z.string().min(1).max(8192) }).strict(),
     result: WebPageSchema,
   },
+  ...claudeMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

@@ -9,6 +9,7 @@ import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
 import { createDeviceHandlers } from './deviceHandlers';
+import { createClaudeHandlers } from './claudeHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -77,7 +78,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return { approvals: runtime.pendingApprovals(params.sessionId) };
     },
     'approvals.answer'(params) {
-      return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision) };
+      return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision, params.answers) };
     },
     'sessions.list'(params) {
       return { sessions: runtime.listSessions(params?.projectId) };
@@ -119,6 +120,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       });
     },
     ...preview,
+    ...createClaudeHandlers(runtime),
     'web.fetchPage'(params) {
       return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },

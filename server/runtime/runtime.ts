@@ -120,7 +120,7 @@ export class Runtime {
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
     this.approvals = new ApprovalRequests((approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
-    this.claude = new ClaudeAgent(db, process.env, processes);
+    this.claude = new ClaudeAgent(db, process.env, processes, { approvals: this.approvals, dataDir: options.dataDir, log: options.log });
     this.agents = new Map<AgentKind, Agent>([
       ['shell', new ShellAgent(processes)],
       ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes)],
@@ -229,6 +229,11 @@ export class Runtime {
     return session;
   }
 
+  /** The Claude adapter: its accounts, models and saved conversations (ACC-2, ACC-5, ACC-8). */
+  get claudeAgent(): ClaudeAgent {
+    return this.claude;
+  }
+
   listSessions(projectId: string | undefined): Session[] {
     return this.sessions.sessions(projectId);
   }
@@ -270,8 +275,8 @@ export class Runtime {
     return this.approvals.pending(sessionId);
   }
 
-  answerApproval(sessionId: string, approvalId: string, decision: ApprovalDecision): Approval {
-    return this.approvals.answer(sessionId, approvalId, decision);
+  answerApproval(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Approval['answers']): Approval {
+    return this.approvals.answer(sessionId, approvalId, decision, answers);
   }
 
   chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {

@@ -11,6 +11,7 @@ import { CONVERSATION_TAKEN_MESSAGE } from '../../../server/runtime/agents/claud
 import { writeSeededLines } from '../../fixtures/agentOutput';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
 import { createAgentSession, sendAndWait, waitForRows, messageState } from '../../fixtures/agentSessions';
+import { acceptEveryApproval } from '../../fixtures/claudeControlScenario';
 import { claudeEnv, claudeTurnScript, type ClaudeStep } from '../../fixtures/fakeClaudeModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
@@ -46,6 +47,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     env = claudeEnv(model.url, configDir, agents.claudeBin);
     runtime = await startRuntimeProcess({ env });
     client = await runtime.connect();
+    acceptEveryApproval(client);
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
     client?.close();
@@ -80,6 +82,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     client.close();
     runtime = await runtime.restart();
     client = await runtime.connect();
+    acceptEveryApproval(client);
     const after = await client.call('sessions.timeline', { sessionId });
     expect(after.rows).toEqual(rows);
     // Each slice costs a host start and a full transcript load: check the last one, which ends the output.

@@ -35,6 +35,14 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'preview.close': { previewId: '0123456789abcdef0123456789abcdef' },
   'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: '/index.html', offset: 0 },
   'web.fetchPage': { url: 'http://127.0.0.1:9/' },
+  'claude.accounts.list': undefined,
+  'claude.accounts.add': {},
+  'claude.accounts.remove': { accountId: '00000000-0000-4000-8000-000000000000' },
+  'claude.accounts.activate': { accountId: 'default' },
+  'claude.accounts.setApiKey': { accountId: 'default', apiKey: null },
+  'claude.accounts.status': { accountId: 'default' },
+  'claude.models.list': {},
+  'claude.sessions.list': { projectId: 'project' },
 };
 
 describe('RPC-3 bad frames over a real WebSocket', () => {

@@ -1,12 +1,34 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_CLAUDE_SETTINGS, type UsageReading } from '../../../../lib/protocol/agents';
+import type { ClaudeAccountStatus, SavedClaudeSession } from '../../../../lib/protocol/claude';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../../lib/protocol/version';
-import { notFound, unavailable } from '../../errors';
+import { conflict, notFound, unavailable } from '../../errors';
+import { silentLogger, type Logger } from '../../log';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { Db } from '../../store/database';
-import type { Agent, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer } from '../agent';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer } from '../agent';
 import { locateClaude, type ClaudeProgram } from '../agentLocator';
+import type { ApprovalRequests } from '../approvals';
+import { ClaudeAccounts } from './claudeAccountService';
+import { claudeRunFailure } from './claudeFailure';
+import { approvalAskOf, grantsOf, permissionAnswerOf, refusedInPlanMode, type SessionGrants } from './claudePermissions';
+import { accountStatusOf, describeAccount } from './claudeDescribe';
+import { usageReadingOf } from './claudeUsage';
 import { ClaudeStore } from './claudeStore';
-import type { HostEvent, HostRequest } from './hostProtocol';
-import { runAgentHost } from './hostProcess';
+import type { HostEvent, HostRequest, PermissionEvent } from './hostProtocol';
+import { runAgentHost, startAgentHost, type AgentHostHandle } from './hostProcess';
+
+export interface ClaudeAgentOptions {
+  /** Where canUseTool requests and questions wait for an answer (ACC-4); without it every request is refused. */
+  approvals?: Pick<ApprovalRequests, 'askForAnswers'>;
+  /** Each plan-limit reading of a run (ACC-7). */
+  recordUsage?: (reading: UsageReading) => void;
+  /** The runtime's data folder, home of the added accounts (ACC-2); a temporary one when absent. */
+  dataDir?: string;
+  log?: Logger;
+}
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
 export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conversation.';
@@ -19,15 +41,22 @@ export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conv
 export class ClaudeAgent implements Agent {
   readonly kind = 'claude' as const;
   readonly store: ClaudeStore;
+  readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
+  /** The host of each running turn, for steering (ACC-6). */
+  private readonly running = new Map<string, { sessionId: string; host: AgentHostHandle }>();
+  /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
+  private readonly grants = new Map<string, SessionGrants>();
 
   constructor(
     db: Db,
     env: NodeJS.ProcessEnv = process.env,
     private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
+    private readonly options: ClaudeAgentOptions = {},
   ) {
     this.store = new ClaudeStore(db);
     this.program = locateClaude(env);
+    this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
   }
 
   available(): boolean {
@@ -48,14 +77,30 @@ export class ClaudeAgent implements Agent {
     const nativeSessionId = this.store.nativeSessionId(context.sessionId);
     if (!nativeSessionId) throw unavailable('This session has no Claude conversation.');
     const { messageUuid } = this.store.claimOperation(context.sessionId, context.operationId, context.runId, context.text);
+    const settings = context.settings.claude ?? DEFAULT_CLAUDE_SETTINGS;
+    // ACC-2: the run takes the active account's folder and key.
+    const account = this.accounts.runEnvironment();
     const texts: string[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
-    const permissionMode = context.settings.claude?.permissionMode;
-    const exit = await runAgentHost(
-      { type: 'run', sdkModule: program.sdkModule, executable: program.executable, cwd: context.cwd, nativeSessionId, messageUuid, text: context.text, ...(permissionMode ? { permissionMode } : {}) },
+    const host = startAgentHost(
+      {
+        type: 'run',
+        sdkModule: program.sdkModule,
+        executable: program.executable,
+        cwd: context.cwd,
+        nativeSessionId,
+        messageUuid,
+        text: context.text,
+        permissionMode: settings.permissionMode,
+        model: settings.model,
+        allowedTools: this.grants.get(context.sessionId)?.allowedTools,
+        additionalDirectories: this.grants.get(context.sessionId)?.directories,
+      },
       (event) => {
         context.activity();
-        if (event.type === 'text') texts.push(event.text);
+        if (event.type === 'permission') void this.askPermission(context, event, host, settings.permissionMode);
+        else if (event.type === 'rateLimit') this.recordReading(usageReadingOf(event, account.accountId));
+        else if (event.type === 'text') texts.push(event.text);
         else if (event.type === 'done') done = event;
         else if (event.type === 'item') context.item(event.item);
         else if (event.type === 'command') {
@@ -66,13 +111,101 @@ export class ClaudeAgent implements Agent {
           context.recordHistoryCommand(event.itemId, event.command, result, { threadId: nativeSessionId, turnId: event.turnId, itemId: event.itemId, byteLength: event.byteLength });
         }
       },
-      context.signal,
-      this.processes?.trackerFor({ purpose: 'claude host' }),
+      {
+        signal: context.signal,
+        tracker: this.processes?.trackerFor({ purpose: 'claude host' }),
+        env: account.env,
+        control: true,
+        // ACC-6: Stop interrupts the turn the SDK's way; the group is stopped if that takes too long.
+        onAbort: (handle) => handle.send({ type: 'interrupt' }),
+      },
     );
+    this.running.set(context.runId, { sessionId: context.sessionId, host });
+    let exit;
+    try {
+      exit = await host.exited;
+    } finally {
+      this.running.delete(context.runId);
+    }
     if (context.signal.aborted) return;
     const outcome = done as Extract<HostEvent, { type: 'done' }> | null;
-    if (!outcome?.ok) throw unavailable(outcome?.error ?? `The Claude agent host stopped (${exit.code}): ${exit.stderr.slice(0, 500)}`);
+    if (!outcome?.ok) {
+      const described = this.accounts.list().accounts.find((a) => a.id === account.accountId);
+      throw claudeRunFailure(outcome, exit, { label: described?.label ?? account.accountId, signInCommand: described?.signInCommand ?? 'claude /login' });
+    }
     if (texts.length > 0) context.settle(texts.join('\n\n'));
+  }
+
+  /** canUseTool and AskUserQuestion become approvals any device may answer, once (ACC-4). */
+  private async askPermission(context: AgentRunContext, event: PermissionEvent, host: AgentHostHandle, permissionMode: string): Promise<void> {
+    const refused = refusedInPlanMode(event, permissionMode);
+    if (refused) {
+      host.send({ type: 'permissionAnswer', requestId: event.requestId, result: refused });
+      return;
+    }
+    const approvals = this.options.approvals;
+    const outcome = approvals
+      ? await approvals.askForAnswers({ sessionId: context.sessionId, runId: context.runId, ...approvalAskOf(event) }, context.signal)
+      : { decision: 'decline' as const, answers: null };
+    if (outcome.decision === 'acceptForSession') {
+      const granted = grantsOf(event.suggestions);
+      const held = this.grants.get(context.sessionId) ?? { allowedTools: [], directories: [] };
+      this.grants.set(context.sessionId, {
+        allowedTools: [...new Set([...held.allowedTools, ...granted.allowedTools])],
+        directories: [...new Set([...held.directories, ...granted.directories])],
+      });
+    }
+    host.send({ type: 'permissionAnswer', requestId: event.requestId, result: permissionAnswerOf(event, outcome) });
+  }
+
+  private recordReading(reading: UsageReading | null): void {
+    if (!reading) return;
+    this.accounts.noteReading(reading);
+    this.options.recordUsage?.(reading);
+  }
+
+  /** A message for the running turn, through the SDK's streaming input (ACC-6). */
+  async steer(sessionId: string, runId: string, text: string): Promise<void> {
+    const running = this.running.get(runId);
+    if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
+    running.host.send({ type: 'steer', text, messageUuid: crypto.randomUUID() });
+  }
+
+  /** Models of an account (the active one by default), from supportedModels (ACC-5). */
+  async models(accountKey: string | null): Promise<AgentModel[]> {
+    const described = await describeAccount(this.requireProgram(), this.accounts.runEnvironment(accountKey ?? undefined).env, this.processes);
+    if (!described) throw unavailable('Claude Code did not say which models it offers.');
+    return described.models.map((m) => ({ id: m.value, label: m.displayName, description: m.description || null, efforts: m.efforts, isDefault: m.value === 'default' }));
+  }
+
+  /** Whether an account is signed in, from accountInfo (ACC-2). */
+  async accountStatus(accountId: string): Promise<ClaudeAccountStatus> {
+    const env = this.accounts.runEnvironment(accountId).env;
+    try {
+      return accountStatusOf(await describeAccount(this.requireProgram(), env, this.processes));
+    } catch (error) {
+      return { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: (error as Error).message };
+    }
+  }
+
+  /** Conversations Claude saved for a project folder, read with the main folder (ACC-8). */
+  async savedSessions(cwd: string, limit: number): Promise<SavedClaudeSession[]> {
+    const program = this.requireProgram();
+    let found: Extract<HostEvent, { type: 'sessions' }> | null = null;
+    let failure: string | undefined;
+    const exit = await runAgentHost(
+      { type: 'savedSessions', sdkModule: program.sdkModule, cwd, limit },
+      (event) => {
+        if (event.type === 'sessions') found = event;
+        else if (event.type === 'done' && !event.ok) failure = event.error;
+      },
+      undefined,
+      this.processes?.trackerFor({ purpose: 'claude host' }),
+      this.accounts.historyEnvironment(),
+    );
+    const answer = found as Extract<HostEvent, { type: 'sessions' }> | null;
+    if (!answer) throw unavailable(`Claude's saved conversations could not be listed: ${failure ?? `the agent host stopped (${exit.code}).`}`);
+    return answer.sessions.map((s) => ({ claudeSessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch, openInSessionId: this.store.appSessionOf(s.sessionId) ?? null }));
   }
 
   /** One page of the saved conversation or of a subagent's, read by a new host through the SDK (TL-4). */
@@ -109,6 +242,7 @@ export class ClaudeAgent implements Agent {
       },
       undefined,
       this.processes?.trackerFor({ purpose: 'claude host' }),
+      this.accounts.historyEnvironment(),
     );
     return answer;
   }

@@ -11,11 +11,13 @@ import { z } from 'zod';
 import { forwardLiveMessage } from './claudeLiveEvents';
 import { readHistoryPage, readItemText, type ClaudeHistorySdk } from './claudeHostReads';
 import { ClaudeItemMapper } from './claudeItems';
+import { ControlChannel, PromptQueue, userMessage } from './claudeHostControl';
+import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
+import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
 import { HostRequestSchema, type HostEvent, type HostRequest } from './hostProtocol';
 import { resolvePersistedResult, toolResultText } from './toolResultText';
 
-interface ClaudeSdk extends ClaudeHistorySdk {
-  query(params: { prompt: AsyncIterable<unknown>; options: Record<string, unknown> }): AsyncIterable<unknown>;
+interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {
 }
 
 const ToolResultSchema = z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.unknown().optional(), is_error: z.boolean().optional() });
@@ -49,15 +51,29 @@ function blocksOf(message: z.infer<typeof SdkMessageSchema>): unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
-async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk): Promise<void> {
+function hostEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk, lines: readline.Interface): Promise<void> {
   const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
   const abort = new AbortController();
   process.once('SIGTERM', () => abort.abort());
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  async function* prompt() {
-    yield { type: 'user', uuid: request.messageUuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content: request.text } };
-  }
+  const env = hostEnv();
+  // ACC-6: the input stays open while the turn runs, for steering messages.
+  const input = new PromptQueue(userMessage(request.messageUuid, request.text));
+  let interrupted = false;
+  let stop: () => void = () => abort.abort();
+  const control = new ControlChannel(lines, emit, {
+    steer: (text, messageUuid) => input.push(userMessage(messageUuid, text)),
+    interrupt: () => {
+      interrupted = true;
+      stop();
+    },
+    gone: () => abort.abort(),
+  });
   // TL-5: Claude runs as the user's own Claude Code: their settings, the project's and the local
   // ones (CLAUDE.md, MCP servers, permission rules), every tool, under the session's permission mode.
   const options: Record<string, unknown> = {
@@ -66,19 +82,53 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     settingSources: ['user', 'project', 'local'],
     includePartialMessages: true,
     abortController: abort,
+    canUseTool: control.canUseTool,
     ...(request.permissionMode ? { permissionMode: request.permissionMode } : {}),
+    ...(request.permissionMode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
+    ...(request.model ? { model: request.model } : {}),
+    ...(request.allowedTools?.length ? { allowedTools: request.allowedTools } : {}),
+    ...(request.additionalDirectories?.length ? { additionalDirectories: request.additionalDirectories } : {}),
     ...(saved.length > 0 ? { resume: request.nativeSessionId } : { sessionId: request.nativeSessionId }),
     ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
   };
   let failure: string | undefined;
+  let errorCode: string | undefined;
   const mapper = new ClaudeItemMapper({ source: 'live', turnId: request.messageUuid });
-  for await (const raw of sdk.query({ prompt: prompt(), options })) {
-    const parsed = SdkMessageSchema.safeParse(raw);
-    if (parsed.success && parsed.data.type === 'result' && parsed.data.is_error) failure = `Claude ended the turn with an error (${parsed.data.subtype ?? 'unknown'}).`;
-    forwardLiveMessage(mapper.map(raw), emit);
+  const query = sdk.query({ prompt: input.messages(), options });
+  stop = () => void query.interrupt?.().catch(() => abort.abort());
+  if (interrupted) stop();
+  // ACC-3: with no sign-in Claude Code ends at once with "Not logged in"; say it that way.
+  const account = query.accountInfo ? await query.accountInfo().catch(() => null) : null;
+  if (account && typeof account === 'object' && isSignedOut(account)) {
+    input.close();
+    emit({ type: 'done', ok: false, errorCode: 'signed_out', error: 'Claude is not signed in on this account.' });
+    abort.abort();
+    return;
   }
-  if (abort.signal.aborted) failure = 'cancelled';
-  emit(failure ? { type: 'done', ok: false, error: failure } : { type: 'done', ok: true });
+  try {
+    for await (const raw of query) {
+      const reading = rateLimitReading(raw);
+      if (reading) emit(reading);
+      errorCode = failureCode(raw) ?? errorCode;
+      const failed = resultFailure(raw);
+      if (failed) failure = failed.text ? `Claude ended the turn with an error: ${failed.text}` : `Claude ended the turn with an error (${failed.subtype}).`;
+      if ((raw as { type?: unknown }).type === 'result') input.resultArrived();
+      const parsed = SdkMessageSchema.safeParse(raw);
+      if (parsed.success && parsed.data.type === 'user' && blocksOf(parsed.data).some((b) => ToolResultSchema.safeParse(b).success)) input.toolResultSent();
+      // A command cut short by Stop leaves no row, as when the host is stopped (SES-5).
+      forwardLiveMessage(mapper.map(raw), (event) => {
+        if (!(interrupted && event.type === 'command')) emit(event);
+      });
+    }
+  } catch (error) {
+    // The SDK throws after an error result or a stop; the result already said what happened.
+    if (!failure && !abort.signal.aborted && !interrupted) throw error;
+  }
+  if (abort.signal.aborted || interrupted) {
+    failure = 'cancelled';
+    errorCode = 'cancelled';
+  }
+  emit(failure ? { type: 'done', ok: false, error: failure, ...(errorCode ? { errorCode } : {}) } : { type: 'done', ok: true });
 }
 
 async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk): Promise<void> {
@@ -107,12 +157,15 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
 async function main(): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   const first = await new Promise<string>((resolve) => lines.once('line', resolve));
-  lines.close();
   const request = HostRequestSchema.parse(JSON.parse(first));
+  // Only a run reads further lines (permission answers, steering, interrupt).
+  if (request.type !== 'run') lines.close();
   const sdk = await loadSdk(request.sdkModule);
-  if (request.type === 'run') await run(request, sdk);
+  if (request.type === 'run') await run(request, sdk, lines);
   else if (request.type === 'historyPage') emit(await readHistoryPage(sdk, request));
   else if (request.type === 'itemText') emit(await readItemText(sdk, request));
+  else if (request.type === 'describe') await describe(request, sdk, hostEnv(), emit);
+  else if (request.type === 'savedSessions') await savedSessions(request, sdk, emit);
   else await toolOutput(request, sdk);
 }
 

@@ -32,6 +32,11 @@ export class ClaudeStore {
     }
   }
 
+  /** The app session that has this conversation open (ACC-8). */
+  appSessionOf(nativeSessionId: string): string | undefined {
+    return this.db.prepare<[string], { app_session_id: string }>('SELECT app_session_id FROM claude_sessions WHERE native_session_id = ?').get(nativeSessionId.toLowerCase())?.app_session_id;
+  }
+
   nativeSessionId(appSessionId: string): string | undefined {
     return this.sessionOf.get(appSessionId)?.native_session_id;
   }

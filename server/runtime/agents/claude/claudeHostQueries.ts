@@ -1,0 +1,69 @@
+/**
+ * Host requests that ask Claude Code about itself rather than run a turn (ACC-2, ACC-5, ACC-8):
+ * the account's sign-in and models through a query that never sends a message, and the saved
+ * conversations of a folder through listSessions. Runs inside the agent host.
+ */
+import { z } from 'zod';
+import type { HostEvent, HostRequest } from './hostProtocol';
+
+export interface DescribingQuery extends AsyncIterable<unknown> {
+  accountInfo(): Promise<unknown>;
+  supportedModels(): Promise<unknown[]>;
+  interrupt(): Promise<unknown>;
+}
+
+export interface QuerySdk {
+  query(params: { prompt: AsyncIterable<unknown>; options: Record<string, unknown> }): AsyncIterable<unknown> & Partial<DescribingQuery>;
+  listSessions?(options: { dir?: string; limit?: number }): Promise<unknown[]>;
+}
+
+const AccountSchema = z.object({
+  email: z.string().optional(),
+  organization: z.string().optional(),
+  subscriptionType: z.string().optional(),
+  tokenSource: z.string().optional(),
+  apiKeySource: z.string().optional(),
+  apiProvider: z.string().optional(),
+});
+const ModelSchema = z.object({ value: z.string(), displayName: z.string(), description: z.string().default(''), supportedEffortLevels: z.array(z.string()).optional() });
+const SessionInfoSchema = z.object({ sessionId: z.string(), summary: z.string().default(''), lastModified: z.number(), gitBranch: z.string().optional() });
+
+export type DescribedAccount = z.infer<typeof AccountSchema>;
+
+export async function describe(request: Extract<HostRequest, { type: 'describe' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
+  let release: () => void = () => undefined;
+  const ended = new Promise<IteratorResult<never>>((resolve) => (release = () => resolve({ done: true, value: undefined })));
+  // A prompt that never yields: Claude Code starts, answers the control requests, sends nothing.
+  const silent: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => ended }) };
+  const query = sdk.query({
+    prompt: silent,
+    options: { cwd: request.cwd, env, settingSources: [], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) },
+  });
+  if (!query.accountInfo || !query.supportedModels) throw new Error('The Claude Agent SDK lacks accountInfo or supportedModels.');
+  try {
+    const account = AccountSchema.parse(await query.accountInfo());
+    const models = z.array(ModelSchema).parse(await query.supportedModels());
+    emit({
+      type: 'described',
+      account: {
+        email: account.email ?? null,
+        organization: account.organization ?? null,
+        subscriptionType: account.subscriptionType ?? null,
+        tokenSource: account.tokenSource ?? null,
+        apiKeySource: account.apiKeySource ?? null,
+        apiProvider: account.apiProvider ?? null,
+      },
+      models: models.map((m) => ({ value: m.value, displayName: m.displayName, description: m.description, efforts: m.supportedEffortLevels ?? [] })),
+    });
+  } finally {
+    release();
+    // Draining ends Claude Code once the prompt has ended.
+    for await (const message of query) void message;
+  }
+}
+
+export async function savedSessions(request: Extract<HostRequest, { type: 'savedSessions' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {
+  if (!sdk.listSessions) throw new Error('The Claude Agent SDK lacks listSessions.');
+  const found = z.array(SessionInfoSchema).parse(await sdk.listSessions({ dir: request.cwd, limit: request.limit }));
+  emit({ type: 'sessions', sessions: found.map((s) => ({ sessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch ?? null })) });
+}
