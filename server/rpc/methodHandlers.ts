@@ -8,6 +8,7 @@ import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryRepl
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
+import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -66,8 +67,21 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return { projects: runtime.projects };
     },
     'sessions.create'(params) {
-      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId) };
+      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId) };
     },
+    'sessions.settings'(params) {
+      return { settings: runtime.sessionSettings(params.sessionId) };
+    },
+    'sessions.configure'(params) {
+      return { settings: runtime.configureSession(params.sessionId, params.settings) };
+    },
+    async 'agents.models'(params) {
+      return { models: await runtime.agentModels(params.agent, params.accountKey) };
+    },
+    'usage.list'() {
+      return { readings: runtime.usageList() };
+    },
+    ...createCodexAccountHandlers(runtime.codexAccounts),
     'agents.list'() {
       return { agents: runtime.listAgents() };
     },
@@ -75,7 +89,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return { approvals: runtime.pendingApprovals(params.sessionId) };
     },
     'approvals.answer'(params) {
-      return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision) };
+      return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision, params.answers) };
     },
     'sessions.list'(params) {
       return { sessions: runtime.listSessions(params?.projectId) };
@@ -91,7 +105,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     'chat.send'(params) {
-      return runtime.chatSend(params.sessionId, params.operationId, params.text);
+      return runtime.chatSend(params.sessionId, params.operationId, params.text, params.mode);
     },
     'run.cancel'(params) {
       runtime.cancelRun(params.sessionId, params.runId);
