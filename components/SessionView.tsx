@@ -152,7 +152,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
           {error}
         </p>
       )}
-      <Composer session={session} />
+      <Composer session={session} turnRunning={rows.some((r) => r.kind === 'message' && r.state === 'running')} />
     </>
   );
 }

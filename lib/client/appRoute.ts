@@ -5,13 +5,15 @@
  *   #/files?dir=D&path=P     the file browser (FILE-4)
  *   #/preview?dir=D&path=P   an HTML preview (PRV-6)
  *   #/read?url=U             a web page as Markdown (MD-1)
+ *   #/accounts               agent accounts and their plan limits (ACC-1, ACC-7)
  *   anything else            the sessions
  */
 export type AppRoute =
   | { kind: 'sessions' }
   | { kind: 'files'; projectDirectory: string | null; path: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
-  | { kind: 'reader'; url: string };
+  | { kind: 'reader'; url: string }
+  | { kind: 'accounts' };
 
 export function parseRoute(hash: string): AppRoute {
   const [name, query = ''] = hash.replace(/^#\/?/, '').split('?', 2) as [string, string?];
@@ -23,6 +25,8 @@ export function parseRoute(hash: string): AppRoute {
       return { kind: 'files', projectDirectory: dir, path };
     case 'preview':
       return dir && path ? { kind: 'preview', projectDirectory: dir, path } : { kind: 'sessions' };
+    case 'accounts':
+      return { kind: 'accounts' };
     case 'read': {
       const url = params.get('url');
       return url ? { kind: 'reader', url } : { kind: 'sessions' };
@@ -48,5 +52,7 @@ export function routeHash(route: AppRoute): string {
       return `#/preview${query({ dir: route.projectDirectory, path: route.path })}`;
     case 'reader':
       return `#/read${query({ url: route.url })}`;
+    case 'accounts':
+      return '#/accounts';
   }
 }

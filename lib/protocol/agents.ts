@@ -103,4 +103,5 @@ export const AgentModelSchema = z.object({
   efforts: z.array(z.string()),
   isDefault: z.boolean(),
 });
+export type AgentModelInfo = z.infer<typeof AgentModelSchema>;
 export const AgentKindWithModelsSchema = z.enum(['codex', 'claude']);

@@ -14,6 +14,9 @@ export interface ApprovalOutcome {
 
 export type ApprovalRequest = { sessionId: string; runId: string } & Pick<ApprovalAsk, 'command' | 'reason'> & Partial<ApprovalAsk>;
 
+/** The abort reason the run scheduler gives every run when the runtime shuts down. */
+const SHUTDOWN_REASON = 'shutdown';
+
 /** Why an approval can no longer be answered after a restart (ACC-4). */
 export const EXPIRED_BY_RESTART = 'The runtime restarted, so the agent that asked is gone. Send the message again to retry.';
 
@@ -136,7 +139,9 @@ export class ApprovalRequests {
     });
     return new Promise((resolve) => {
       const onAbort = () => {
-        if (this.stmts.cancel.run(Date.now(), id).changes === 1) this.publish(this.approval(id));
+        // A runtime shutting down leaves the question unanswered: it expires, it was not cancelled.
+        if (signal.reason === SHUTDOWN_REASON) this.expire(id, EXPIRED_BY_RESTART);
+        else if (this.stmts.cancel.run(Date.now(), id).changes === 1) this.publish(this.approval(id));
         settle({ decision: 'cancel', answers: null });
       };
       const settle = (outcome: ApprovalOutcome) => {

@@ -100,3 +100,23 @@ describe('approvals stored in SQLite (ACC-4)', () => {
     expect(published.map((a) => a.decision)).toEqual([null, 'cancel']);
   });
 });
+
+describe('approvals at shutdown (ACC-4)', () => {
+  it('ACC-4 a run stopped by shutdown leaves its approval expired, not cancelled', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-approvals-'));
+    const db = openDatabase(path.join(dir, 'hbcode.db'), MIGRATIONS_DIR);
+    try {
+      const sessions = new SessionStore(db);
+      const sessionId = sessions.createSession(sessions.ensureProjects([dir])[0]!.id, 'codex', 'a').id;
+      const approvals = new ApprovalRequests(db, () => undefined);
+      const abort = new AbortController();
+      const decision = approvals.ask({ sessionId, runId: 'r1', command: 'x', reason: null }, abort.signal);
+      abort.abort('shutdown');
+      await expect(decision).resolves.toBe('cancel');
+      expect(approvals.pending(sessionId)).toEqual([expect.objectContaining({ decision: null, expired: EXPIRED_BY_RESTART })]);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
