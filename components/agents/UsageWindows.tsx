@@ -18,7 +18,7 @@ export function UsageWindows({ readings, now = Date.now() }: { readings: UsageRe
     <ul className="usage-windows" aria-label="Plan limits" style={{ listStyle: 'none', padding: 0, margin: '6px 0' }}>
       {readings.map((r) => (
         <li key={r.window} className="row" data-window={r.window}>
-          <span className="grow">{r.window}</span>
+          <span style={{ minWidth: 80 }}>{r.window}</span>
           <meter min={0} max={100} value={Math.min(100, r.usedPercent)} aria-label={`${r.window} used`} />
           <span>{Math.round(r.usedPercent)}% used</span>
           {r.resetsAt !== null && <span className="muted">{resetsIn(r.resetsAt, now)}</span>}
