@@ -98,6 +98,24 @@ describe('Codex profiles signed in from the app', () => {
     expect(failureOf(rows, runId)?.code).toBe('codex_signed_out');
   }, AGENT_TEST_TIMEOUT_MS);
 
+  it('ACC-1 a browser sign-in gives the issuer\'s URL; once the browser comes back to Codex\'s callback the profile is signed in', async () => {
+    const { profile } = await client.call('codex.profiles.add', { name: 'Browser' });
+    const changes: { profile: CodexProfile; login?: { loginId: string | null; success: boolean; error: string | null } }[] = [];
+    const stop = client.onNotification('codex.profile.changed', (params) => changes.push(params));
+    const { login } = await client.call('codex.login.start', { profileId: profile.id, method: 'browser' });
+    expect(login.authUrl?.startsWith(`${auth.url}/oauth/authorize?`)).toBe(true);
+    expect(login.verificationUrl).toBeNull();
+    // What the user's browser on the desktop does: the issuer signs in and sends it to Codex's local callback.
+    const landed = await fetch(login.authUrl!, { redirect: 'follow' });
+    expect(new URL(landed.url).pathname).toBe('/success');
+    const done = await waitUntil(() => changes.find((c) => c.profile.id === profile.id && c.login), 'the browser sign-in completes', { timeoutMs: 60_000, intervalMs: 100 });
+    stop();
+    expect(done.login).toMatchObject({ success: true, error: null });
+    expect(await profileOf(profile.id)).toMatchObject({ status: 'authenticated', authMode: 'chatgpt', email: auth.email });
+    await client.call('codex.logout', { profileId: profile.id });
+    await client.call('codex.profiles.remove', { profileId: profile.id });
+  }, AGENT_TEST_TIMEOUT_MS);
+
   it('ACC-1 a second profile signs in with an API key; a session picks it at creation and its key reaches the model', async () => {
     const { profile } = await client.call('codex.profiles.add', { name: 'Work' });
     expect(profile).toMatchObject({ name: 'Work', status: 'signed_out' });
