@@ -7,8 +7,16 @@ import { REPO_ROOT } from '../../server/runtime/paths';
  * A real module of ours, bundled for the browser and loaded as `globalThis[globalName]` into a
  * blank page on an origin of its own (so it gets an IndexedDB of its own).
  */
-export async function loadModuleInBlankPage(browser: Browser, entry: string, globalName: string, origin: string): Promise<{ context: BrowserContext; page: Page }> {
+export async function loadModuleInBlankPage(
+  browser: Browser,
+  entry: string,
+  globalName: string,
+  origin: string,
+  /** For a module that renders React components: the automatic JSX runtime and a production build. */
+  options: { react?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const bundle = await build({
+    ...(options.react ? { jsx: 'automatic' as const, define: { 'process.env.NODE_ENV': '"production"' } } : {}),
     entryPoints: [path.join(REPO_ROOT, entry)],
     bundle: true,
     write: false,
