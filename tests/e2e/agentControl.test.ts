@@ -9,6 +9,7 @@ import { startFakeChatgptAuth, type FakeChatgptAuth } from '../fixtures/fakeChat
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { waitUntil } from '../fixtures/waitUntil';
 import { commandRow, newPairingCode, pairThroughLink, sendCommand, startupPairingCode } from './appHarness';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -115,5 +116,19 @@ describe('Agent accounts and control in the app', () => {
     await phone.getByRole('button', { name: 'Back to timeline' }).tap();
     await long.locator('[data-status="cancelled"]').waitFor({ timeout: 30_000 });
     await commandRow(phone, "/bin/bash -lc 'echo after-the-stop'").locator('[data-status="exited"]').waitFor({ timeout: 90_000 });
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('ACC-5 a session\'s sandbox changes between turns from its Settings panel', async () => {
+    await phone.getByRole('button', { name: 'Settings' }).tap();
+    const panel = phone.getByRole('group', { name: 'Codex options' });
+    await panel.getByLabel('Sandbox').selectOption('read-only');
+    await phone.screenshot({ path: docScreenshot('session-settings-phone') });
+    const client = await runtime.connect();
+    try {
+      const [session] = (await client.call('sessions.list')).sessions.filter((s) => s.agent === 'codex');
+      await waitUntil(async () => (await client.call('sessions.settings', { sessionId: session!.id })).settings.codex?.sandbox === 'read-only', 'the new sandbox is stored');
+    } finally {
+      client.close();
+    }
   }, AGENT_TEST_TIMEOUT_MS);
 });
