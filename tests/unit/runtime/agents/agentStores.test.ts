@@ -75,11 +75,11 @@ describe('agent identity stores (SES-2, ACC-8)', () => {
 });
 
 describe('HBCODE_CODEX_CONFIG_TOML', () => {
-  it('SES-2 is merged into every profile config: tables key by key, the user winning, our defaults kept', () => {
+  it('SES-2 is merged into every profile config: tables key by key, the user winning, our defaults kept (ACC-5: workspace-write)', () => {
     const merged = profileConfig('approval_policy = "never"\nmodel_provider = "fake"\n[model_providers.fake]\nbase_url = "http://127.0.0.1:1/v1"\n');
     expect(merged).toMatchObject({
       approval_policy: 'never',
-      sandbox_mode: 'danger-full-access',
+      sandbox_mode: 'workspace-write',
       check_for_update_on_startup: false,
       model_provider: 'fake',
       model_providers: { fake: { base_url: 'http://127.0.0.1:1/v1' } },
@@ -94,7 +94,7 @@ describe('HBCODE_CODEX_CONFIG_TOML', () => {
       const [key, ...value] = args[i + 1]!.split('=');
       pairs.set(key!, value.join('='));
     }
-    expect(pairs.get('sandbox_mode')).toBe('"danger-full-access"');
+    expect(pairs.get('sandbox_mode')).toBe('"workspace-write"');
     expect(pairs.get('retries')).toBe('0');
     expect(parse(`v = ${pairs.get('flags')}`)).toEqual({ v: ['a', 'b'] });
     expect(pairs.get('model_providers."my provider".base_url')).toBe('"http://127.0.0.1:1/v1"');
