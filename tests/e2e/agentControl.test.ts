@@ -77,7 +77,7 @@ describe('Agent accounts and control in the app', () => {
     await desktop.screenshot({ path: docScreenshot('accounts-desktop') });
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('ACC-4 an approval reaches both devices; one answers and the other\'s card goes', async () => {
+  it('ACC-4 an approval reaches both devices and survives a reload; one answers and the other\'s card goes', async () => {
     await phone.goto(`${runtime.appOrigin}/#/`);
     await phone.getByLabel('Agent').first().selectOption('codex');
     await phone.getByRole('button', { name: 'Options' }).first().tap();
@@ -93,6 +93,10 @@ describe('Agent accounts and control in the app', () => {
     await onDesktop.waitFor({ timeout: 90_000 });
     await onPhone.waitFor({ timeout: 90_000 });
     expect(await onPhone.getAttribute('data-kind')).toBe('command');
+    // A reload of the app still shows the pending approval: it is stored by the runtime.
+    await phone.reload();
+    await phone.locator('button.list-button').first().tap();
+    await onPhone.waitFor({ timeout: 30_000 });
     await phone.screenshot({ path: docScreenshot('approval-phone') });
     await onPhone.getByRole('button', { name: 'Allow', exact: true }).tap();
     await onDesktop.waitFor({ state: 'detached', timeout: 30_000 });
