@@ -51,7 +51,9 @@ describe('approvals stored in SQLite (ACC-4)', () => {
     const question = { id: 'q1', header: 'Pick', question: 'Which one?', options: [{ label: 'A', description: null }], multiSelect: false, allowOther: true, secret: false };
     const outcome = approvals.askForAnswers({ ...request(), kind: 'question', command: 'Which one?', questions: [question] }, new AbortController().signal);
     const plain = approvals.ask(request(), new AbortController().signal);
-    const [asked, command] = approvals.pending(sessionId);
+    const listed = approvals.pending(sessionId);
+    const asked = listed.find((a) => a.kind === 'question');
+    const command = listed.find((a) => a.kind === 'command');
     expect(asked).toMatchObject({ kind: 'question', questions: [question] });
     expect(() => approvals.answer(sessionId, command!.id, 'accept', { q1: ['A'] })).toThrow(expect.objectContaining({ code: 'invalid_params' }));
     expect(approvals.answer(sessionId, asked!.id, 'accept', { q1: ['A', 'my own'] }).answers).toEqual({ q1: ['A', 'my own'] });
@@ -83,11 +85,11 @@ describe('approvals stored in SQLite (ACC-4)', () => {
     const other = approvals.ask({ ...request(), runId: 'r2' }, new AbortController().signal);
     approvals.expireRun('r1', 'Codex exited (1).');
     await expect(decision).resolves.toBe('cancel');
-    expect(approvals.pending(sessionId).map((a) => [a.runId, a.expired])).toEqual([
-      ['r1', 'Codex exited (1).'],
-      ['r2', null],
-    ]);
-    approvals.answer(sessionId, approvals.pending(sessionId)[1]!.id, 'accept');
+    // Both were asked in the same millisecond: compare by run, not by list order.
+    const byRun = new Map(approvals.pending(sessionId).map((a) => [a.runId, a]));
+    expect(byRun.get('r1')?.expired).toBe('Codex exited (1).');
+    expect(byRun.get('r2')?.expired).toBeNull();
+    approvals.answer(sessionId, byRun.get('r2')!.id, 'accept');
     await expect(other).resolves.toBe('accept');
   });
 
