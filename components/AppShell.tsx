@@ -8,6 +8,7 @@ import { clearReadCache } from '../lib/client/readCache';
 import { grantReaderOpen } from '../lib/client/readerConsent';
 import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
+import { AccountsView } from './agents/AccountsView';
 import { FilesView } from './files/FilesView';
 import { PairScreen } from './PairScreen';
 import { OpenWebPageForm } from './OpenWebPageForm';
@@ -90,6 +91,9 @@ export function AppShell() {
           <a href="#/devices" aria-current={route.kind === 'devices' ? 'page' : undefined}>
             Devices
           </a>
+          <a href="#/accounts" aria-current={route.kind === 'accounts' ? 'page' : undefined}>
+            Accounts
+          </a>
         </nav>
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
@@ -105,6 +109,7 @@ export function AppShell() {
         // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
         <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
       )}
+      {route.kind === 'accounts' && <AccountsView client={client} />}
       {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={openInReader} onCancel={() => navigate({ kind: 'sessions' })} />}
     </div>
   );

@@ -17,9 +17,12 @@ const STATE_LABELS: Record<OutboxState, string> = {
  * The message box. A message goes to the outbox, never straight to the socket, so it is kept
  * while offline or disconnected and sent once a connection is open (PWA-4).
  */
-export function Composer({ session }: { session: Session }) {
+export function Composer({ session, turnRunning = false }: { session: Session; turnRunning?: boolean }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** While a turn runs (ACC-6): the message waits for it (default) or steers it. */
+  const [steer, setSteer] = useState(false);
+  const steering = turnRunning && steer && session.agent !== 'shell';
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
@@ -29,7 +32,7 @@ export function Composer({ session }: { session: Session }) {
     // Cleared before the database answers, so text typed meanwhile is not lost.
     setText('');
     try {
-      await enqueueMessage(session.id, message);
+      await enqueueMessage(session.id, message, steering ? 'steer' : undefined);
     } catch (caught) {
       setText((current) => (current === '' ? message : current));
       setError(caught instanceof Error ? `Could not keep the message on this device: ${caught.message}` : 'Could not keep the message on this device.');
@@ -50,10 +53,20 @@ export function Composer({ session }: { session: Session }) {
           {error}
         </p>
       )}
+      {turnRunning && session.agent !== 'shell' && (
+        <div className="row composer-mode" role="radiogroup" aria-label="While the turn runs">
+          <label>
+            <input type="radio" name={`mode-${session.id}`} checked={!steer} onChange={() => setSteer(false)} /> Queue after this turn
+          </label>
+          <label>
+            <input type="radio" name={`mode-${session.id}`} checked={steer} onChange={() => setSteer(true)} /> Steer this turn
+          </label>
+        </div>
+      )}
       <form className="composer" onSubmit={submit}>
         <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
         <button className="primary" type="submit" disabled={text.trim() === ''}>
-          Send
+          {steering ? 'Steer' : 'Send'}
         </button>
       </form>
     </>

@@ -82,6 +82,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
         wrap={wrap}
         onWrapChange={setWrap}
         onCopy={() => void navigator.clipboard.writeText(linesAsText(lines))}
+        onStop={client ? () => void client.call('run.cancel', { sessionId: session.id, runId: row.runId }).catch(() => undefined) : undefined}
       />
       <OutputNotices
         findState={finder.findState}

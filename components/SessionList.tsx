@@ -3,7 +3,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { forgetSavedSession } from '../lib/client/readCache';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapshotCache';
-import type { AgentInfo } from '../lib/protocol/agents';
+import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type ClaudeSettings, type CodexSettings } from '../lib/protocol/agents';
+import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
+import { CodexSessionOptions } from './agents/CodexSessionOptions';
 import type { AgentKind, Project, Session } from '../lib/protocol/rows';
 
 const AGENT_NAMES: [AgentKind, string][] = [
@@ -23,6 +25,13 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
   /** Which agents the runtime can run (SES-2); unknown until it answers. */
   const [agents, setAgents] = useState<AgentInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The new session's agent options (ACC-5) and, for Codex, a saved thread to continue (ACC-8). */
+  const [codex, setCodex] = useState<CodexSettings>(DEFAULT_CODEX_SETTINGS);
+  const [claude, setClaude] = useState<ClaudeSettings>(DEFAULT_CLAUDE_SETTINGS);
+  const [codexThread, setCodexThread] = useState<string | null>(null);
+  const [claudeSessionId, setClaudeSessionId] = useState<string | null>(null);
+  /** The project whose options are open: one form at a time. */
+  const [optionsFor, setOptionsFor] = useState<string | null>(null);
   const fresh = useRef(false);
 
   useEffect(() => {
@@ -63,7 +72,16 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
     if (!client) return;
     setError(null);
     try {
-      const { session } = await client.call('sessions.create', { projectId, agent });
+      const forProject = optionsFor === projectId;
+      const options =
+        agent === 'codex'
+          ? { settings: { codex }, ...(forProject && codexThread ? { codexThreadId: codexThread } : {}) }
+          : agent === 'claude'
+            ? { settings: { claude }, ...(forProject && claudeSessionId ? { claudeSessionId } : {}) }
+            : {};
+      const { session } = await client.call('sessions.create', { projectId, agent, ...options });
+      setCodexThread(null);
+      setClaudeSessionId(null);
       // The list unmounts now: save it with the new session, so the session can be found offline.
       if (fresh.current) saveSessionsSnapshot(projects, [session, ...sessions]).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
       onOpen(session);
@@ -109,10 +127,21 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
                 );
               })}
             </select>
+            {agent !== 'shell' && (
+              <button aria-expanded={optionsFor === project.id} onClick={() => setOptionsFor(optionsFor === project.id ? null : project.id)}>
+                Options
+              </button>
+            )}
             <button className="primary" onClick={() => create(project.id)}>
               New session
             </button>
           </div>
+          {client && optionsFor === project.id && agent === 'codex' && (
+            <CodexSessionOptions client={client} value={codex} onChange={setCodex} projectDirectory={project.directory} thread={codexThread} onThread={setCodexThread} />
+          )}
+          {client && optionsFor === project.id && agent === 'claude' && (
+            <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} projectId={project.id} onContinue={setClaudeSessionId} />
+          )}
           <ul style={{ listStyle: 'none', padding: 0, margin: '10px 0 0' }}>
             {sessions
               .filter((s) => s.projectId === project.id)

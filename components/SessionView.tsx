@@ -5,6 +5,7 @@ import { readTimelineSnapshot, saveTimelineSnapshot } from '../lib/client/snapsh
 import { throttledWriter } from '../lib/client/throttledWriter';
 import type { CommandRow, Session, TimelineRow } from '../lib/protocol/rows';
 import { ApprovalRequests } from './ApprovalRequests';
+import { SessionSettingsPanel } from './agents/SessionSettingsPanel';
 import { Composer, OutboxEntries } from './Composer';
 import { formatBytes, formatElapsed } from './formatting';
 import { OutputViewer } from './OutputViewer';
@@ -42,6 +43,8 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
   const [rows, setRows] = useState<TimelineRow[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<CommandRow | null>(null);
+  /** The agent settings panel (ACC-5), changed between turns. */
+  const [showSettings, setShowSettings] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const bottom = useRef<HTMLDivElement>(null);
   /** When the rows shown are what this device saved (PWA-3); null once the runtime answered. */
@@ -121,8 +124,14 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
           {session.title}
         </h2>
         <span className="pill">{session.agent}</span>
+        {client && session.agent !== 'shell' && (
+          <button aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
+            Settings
+          </button>
+        )}
         {savedAt !== null && <span className="muted">Saved {new Date(savedAt).toLocaleString()}</span>}
       </div>
+      {client && showSettings && <SessionSettingsPanel client={client} session={session} />}
       <div className="scroll" aria-label="Timeline" role="log">
         {rows.map((row) =>
           row.kind === 'message' ? (
@@ -152,7 +161,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
           {error}
         </p>
       )}
-      <Composer session={session} />
+      <Composer session={session} turnRunning={rows.some((r) => r.kind === 'message' && r.state === 'running')} />
     </>
   );
 }

@@ -32,6 +32,14 @@ export interface RunningRuntime {
   stop(): Promise<void>;
 }
 
+/** HBCODE_AGENT_STALL_SECONDS: how long a turn may go without an agent event before it shows as stalled (ACC-3). */
+function agentStallMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`HBCODE_AGENT_STALL_SECONDS must be a positive number of seconds, not ${JSON.stringify(value)}.`);
+  return Math.round(seconds * 1000);
+}
+
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
 export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles'> = {}): Promise<RunningRuntime> {
   const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
@@ -43,6 +51,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     allowPrivateFetch: options.allowPrivateFetch,
     pairingGuessLimit: options.limits.pairing,
     vapidSubject: options.vapidSubject,
+    agentStallMs: agentStallMs(process.env.HBCODE_AGENT_STALL_SECONDS),
     log,
     ...extras,
   });

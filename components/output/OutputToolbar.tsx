@@ -16,6 +16,8 @@ interface OutputToolbarProps {
   wrap: boolean;
   onWrapChange: (wrap: boolean) => void;
   onCopy: () => void;
+  /** Stops the running command (ACC-6, `run.cancel`); absent while offline. */
+  onStop?: () => void;
 }
 
 /** The output viewer's controls (PWA-2): back, the command and its size, Start, End, Find, Wrap and Copy. */
@@ -34,6 +36,11 @@ export function OutputToolbar(props: OutputToolbarProps) {
           {formatBytes(total)}
           {!row.complete && ' · running'}
         </span>
+        {row.status === 'running' && props.onStop && (
+          <button className="danger" onClick={props.onStop}>
+            Stop
+          </button>
+        )}
         <button onClick={props.onStart}>Start</button>
         <button onClick={props.onEnd}>End</button>
       </div>

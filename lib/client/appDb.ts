@@ -20,7 +20,8 @@ export interface AppDbSchema extends DBSchema {
   outbox: {
     key: string; // operationId
     /** The rules' record (lib/client/outboxRules.ts) plus the message itself. */
-    value: OutboxRecord & { text: string };
+    /** `mode: 'steer'`: the message goes to the running turn instead of after it (ACC-6). */
+    value: OutboxRecord & { text: string; mode?: 'steer' };
     indexes: { bySession: [string, number] };
   };
   /** Output pages once read, for reading again offline (PWA-3). Key: source|generation|offset. */

@@ -7,6 +7,7 @@
  *   #/read?url=U             a web page as Markdown (MD-1)
  *   #/devices                pairing, devices and notifications (DEV-1, PUSH-1)
  *   #/?session=S&approval=A  the sessions, opening S (a tapped notification, PUSH-1)
+ *   #/accounts               agent accounts and their plan limits (ACC-1, ACC-7)
  *   anything else            the sessions
  */
 export type AppRoute =
@@ -14,7 +15,8 @@ export type AppRoute =
   | { kind: 'devices' }
   | { kind: 'files'; projectDirectory: string | null; path: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
-  | { kind: 'reader'; url: string };
+  | { kind: 'reader'; url: string }
+  | { kind: 'accounts' };
 
 export function parseRoute(hash: string): AppRoute {
   const [name, query = ''] = hash.replace(/^#\/?/, '').split('?', 2) as [string, string?];
@@ -26,6 +28,8 @@ export function parseRoute(hash: string): AppRoute {
       return { kind: 'files', projectDirectory: dir, path };
     case 'preview':
       return dir && path ? { kind: 'preview', projectDirectory: dir, path } : { kind: 'sessions' };
+    case 'accounts':
+      return { kind: 'accounts' };
     case 'read': {
       const url = params.get('url');
       return url ? { kind: 'reader', url } : { kind: 'sessions' };
@@ -59,5 +63,7 @@ export function routeHash(route: AppRoute): string {
       return `#/preview${query({ dir: route.projectDirectory, path: route.path })}`;
     case 'reader':
       return `#/read${query({ url: route.url })}`;
+    case 'accounts':
+      return '#/accounts';
   }
 }

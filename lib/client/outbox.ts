@@ -41,7 +41,7 @@ export function subscribeOutbox(listener: () => void): () => void {
 const sessionRange = (sessionId: string) => IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
 
 /** Puts a message in the outbox, last in its session's order; the sender delivers it when it can. */
-export async function enqueueMessage(sessionId: string, text: string): Promise<OutboxEntry> {
+export async function enqueueMessage(sessionId: string, text: string, mode?: 'steer'): Promise<OutboxEntry> {
   const entry = await withTransaction(['outbox'], 'readwrite', async (tx) => {
     const last = await tx.objectStore('outbox').index('bySession').openCursor(sessionRange(sessionId), 'prev');
     const queued: OutboxEntry = {
@@ -52,6 +52,7 @@ export async function enqueueMessage(sessionId: string, text: string): Promise<O
       seq: (last?.value.seq ?? 0) + 1,
       state: 'queued',
       attempts: 0,
+      ...(mode ? { mode } : {}),
     };
     await tx.objectStore('outbox').add(queued);
     return queued;
@@ -160,7 +161,7 @@ async function claimNextEntry(tab: string): Promise<{ entry: OutboxEntry | null;
 async function sendEntry(client: RpcClient, entry: OutboxEntry, tab: string): Promise<SendOutcome> {
   let outcome: SendOutcome;
   try {
-    const answer = await client.call('chat.send', { sessionId: entry.sessionId, operationId: entry.operationId, text: entry.text });
+    const answer = await client.call('chat.send', { sessionId: entry.sessionId, operationId: entry.operationId, text: entry.text, ...(entry.mode ? { mode: entry.mode } : {}) });
     outcome = { kind: 'sent', runId: answer.runId, runState: answer.state };
   } catch (error) {
     outcome = classifySendFailure(error, client.isClosed);

@@ -53,6 +53,8 @@ export class RpcClient {
     'preview.changed': new Set(),
     'approval.changed': new Set(),
     'timeline.removed': new Set(),
+    'codex.profile.changed': new Set(),
+    'usage.changed': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
   readonly opened: Promise<void>;

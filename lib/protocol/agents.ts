@@ -93,3 +93,15 @@ export const UsageReadingSchema = z.object({
   sampledAt: z.number().int(),
 });
 export type UsageReading = z.infer<typeof UsageReadingSchema>;
+
+/** A model the user can pick for a session (ACC-5). */
+export const AgentModelSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  description: z.string().nullable(),
+  /** Reasoning efforts it accepts; empty when it takes none. */
+  efforts: z.array(z.string()),
+  isDefault: z.boolean(),
+});
+export type AgentModelInfo = z.infer<typeof AgentModelSchema>;
+export const AgentKindWithModelsSchema = z.enum(['codex', 'claude']);

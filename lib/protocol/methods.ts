@@ -3,8 +3,9 @@ import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
 import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
 import { WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
-import { AgentInfoSchema, ApprovalDecisionSchema, ApprovalSchema } from './agents';
 import { claudeMethods } from './claudeMethods';
+import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
+import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -67,9 +68,23 @@ export const methods = {
         title: z.string().max(200).optional(),
         /** Claude only: continue this saved Claude conversation instead of starting a new one. */
         claudeSessionId: z.uuid().optional(),
+        /** The agent's settings for this session (ACC-5); defaults where absent (Codex: workspace-write). */
+        settings: SessionAgentSettingsSchema.optional(),
+        /** Codex only: continue this thread of the chosen profile, as `codex.threads.list` lists it (ACC-8). */
+        codexThreadId: z.string().min(1).max(200).optional(),
       })
       .strict(),
     result: z.object({ session: SessionSchema }),
+  },
+  /** A session's agent settings (ACC-5). */
+  'sessions.settings': {
+    params: z.object({ sessionId: Id }).strict(),
+    result: z.object({ settings: SessionAgentSettingsSchema }),
+  },
+  /** Changes a session's agent settings; the next turn runs with them (ACC-5). */
+  'sessions.configure': {
+    params: z.object({ sessionId: Id, settings: SessionAgentSettingsSchema }).strict(),
+    result: z.object({ settings: SessionAgentSettingsSchema }),
   },
   'sessions.list': {
     params: z.object({ projectId: Id.optional() }).strict().optional(),
@@ -117,7 +132,15 @@ export const methods = {
     result: z.object({}),
   },
   'chat.send': {
-    params: z.object({ sessionId: Id, operationId: Id, text: z.string().min(1).max(1024 * 1024) }).strict(),
+    params: z
+      .object({
+        sessionId: Id,
+        operationId: Id,
+        text: z.string().min(1).max(1024 * 1024),
+        /** While a turn runs (ACC-6): `queue` waits for it (the default), `steer` gives the text to it. */
+        mode: z.enum(['queue', 'steer']).optional(),
+      })
+      .strict(),
     result: z.object({ operationId: z.string(), runId: z.string(), state: MessageStateSchema }),
   },
   'run.cancel': {
@@ -165,6 +188,53 @@ export const methods = {
       })
       .strict(),
     result: z.object({ approval: ApprovalSchema }),
+  },
+  /** Models the user can pick (ACC-5): Codex model/list of a profile, Claude's supported models. */
+  'agents.models': {
+    params: z.object({ agent: AgentKindWithModelsSchema, accountKey: Id.optional() }).strict(),
+    result: z.object({ models: z.array(AgentModelSchema) }),
+  },
+  /** Each account's current plan-limit windows (ACC-7). */
+  'usage.list': {
+    params: Empty.optional(),
+    result: z.object({ readings: z.array(UsageReadingSchema) }),
+  },
+  /** Codex profiles with their sign-in status (ACC-1). */
+  'codex.profiles.list': {
+    params: Empty.optional(),
+    result: z.object({ profiles: z.array(CodexProfileSchema) }),
+  },
+  'codex.profiles.add': {
+    params: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
+    result: z.object({ profile: CodexProfileSchema }),
+  },
+  'codex.profiles.rename': {
+    params: z.object({ profileId: Id, name: z.string().trim().min(1).max(100) }).strict(),
+    result: z.object({ profile: CodexProfileSchema }),
+  },
+  /** Deletes the profile and its folder; refused while a session still links a thread in it (ACC-1). */
+  'codex.profiles.remove': {
+    params: z.object({ profileId: Id }).strict(),
+    result: Empty,
+  },
+  /** Asks the profile's account again (account/read). */
+  'codex.profiles.refresh': {
+    params: z.object({ profileId: Id }).strict(),
+    result: z.object({ profile: CodexProfileSchema }),
+  },
+  /** Starts a sign-in (ACC-1); completion arrives as `codex.profile.changed`. */
+  'codex.login.start': {
+    params: z.object({ profileId: Id, method: CodexLoginMethodSchema, apiKey: z.string().min(1).max(4096).optional() }).strict(),
+    result: z.object({ login: CodexLoginSchema, profile: CodexProfileSchema }),
+  },
+  'codex.logout': {
+    params: z.object({ profileId: Id }).strict(),
+    result: z.object({ profile: CodexProfileSchema }),
+  },
+  /** The profile's saved Codex conversations, newest first (ACC-8). */
+  'codex.threads.list': {
+    params: z.object({ profileId: Id, cwd: z.string().min(1).max(4096).optional() }).strict(),
+    result: z.object({ threads: z.array(CodexThreadSchema) }),
   },
   'files.list': {
     params: z.object({ projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApprovalSchema } from './agents';
+import { ApprovalSchema, UsageReadingSchema } from './agents';
+import { CodexProfileSchema } from './accounts';
 import { TimelineRowSchema } from './rows';
 
 /** Server → client notifications (SES-4). */
@@ -12,6 +13,14 @@ export const notifications = {
   'preview.changed': z.object({ previewId: z.string(), path: z.string() }),
   /** An approval was asked for or answered (from any device). */
   'approval.changed': z.object({ sessionId: z.string(), approval: ApprovalSchema }),
+  /** A Codex profile's status or account changed, or a sign-in ended (`login` with its outcome), ACC-1. */
+  'codex.profile.changed': z.object({
+    profile: CodexProfileSchema,
+    removed: z.boolean(),
+    login: z.object({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() }).optional(),
+  }),
+  /** A new plan-limit reading was stored (ACC-7). */
+  'usage.changed': z.object({ reading: UsageReadingSchema }),
 } as const;
 
 export type NotificationName = keyof typeof notifications;

@@ -10,6 +10,7 @@ import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
 import { createDeviceHandlers } from './deviceHandlers';
 import { createClaudeHandlers } from './claudeHandlers';
+import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -69,8 +70,21 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return { projects: runtime.projects };
     },
     'sessions.create'(params) {
-      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId) };
+      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId) };
     },
+    'sessions.settings'(params) {
+      return { settings: runtime.sessionSettings(params.sessionId) };
+    },
+    'sessions.configure'(params) {
+      return { settings: runtime.configureSession(params.sessionId, params.settings) };
+    },
+    async 'agents.models'(params) {
+      return { models: await runtime.agentModels(params.agent, params.accountKey) };
+    },
+    'usage.list'() {
+      return { readings: runtime.usageList() };
+    },
+    ...createCodexAccountHandlers(runtime.codexAccounts),
     'agents.list'() {
       return { agents: runtime.listAgents() };
     },
@@ -94,7 +108,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     'chat.send'(params) {
-      return runtime.chatSend(params.sessionId, params.operationId, params.text);
+      return runtime.chatSend(params.sessionId, params.operationId, params.text, params.mode);
     },
     'run.cancel'(params) {
       runtime.cancelRun(params.sessionId, params.runId);

@@ -10,6 +10,8 @@ const subjectOf: { [N in NotificationName]: (params: NotificationParams<N>) => s
   'sessions.changed': (p) => p.sessionId,
   'preview.changed': (p) => `${p.previewId}/${p.path}`,
   'approval.changed': (p) => `${p.sessionId}/${p.approval.id}`,
+  'codex.profile.changed': (p) => `${p.profile.id}/${p.login?.loginId ?? ''}`,
+  'usage.changed': (p) => `${p.reading.agent}/${p.reading.accountKey}/${p.reading.window}`,
   // Each removal names its own rows: never folded into another.
   'timeline.removed': (p) => `${p.sessionId}/${p.revision}`,
 };

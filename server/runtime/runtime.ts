@@ -4,7 +4,10 @@ import { DeviceAuth } from '../auth/tokens';
 import { PushNotifications } from '../push/pushNotifications';
 import { DEFAULT_VAPID_SUBJECT } from '../push/vapidSubject';
 import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
-import type { AgentInfo, Approval, ApprovalDecision } from '../../lib/protocol/agents';
+import type { AgentInfo, Approval, ApprovalDecision, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
+import type { AgentModel } from './agents/agent';
+import { UsageSamples } from './agents/usage/usageSamples';
+import { SessionSettings, defaultSettings } from './sessions/sessionSettings';
 import type { RpcNotification } from '../../lib/protocol/notifications';
 import type { Agent } from './agents/agent';
 import { ApprovalRequests } from './agents/approvals';
@@ -44,6 +47,8 @@ export interface RuntimeOptions {
   allowExternalFiles?: boolean;
   /** `--allow-private-fetch`: the reader may fetch pages from local servers (SEC-5). */
   allowPrivateFetch?: boolean;
+  /** A running turn with no agent event for this long shows as stalled (ACC-3); 3 minutes when absent. */
+  agentStallMs?: number;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
@@ -60,6 +65,7 @@ export interface RuntimeOptions {
 export type RuntimeEvent = { type: 'notification'; notification: RpcNotification } | { type: 'device.revoked'; deviceId: string };
 
 const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const DEFAULT_AGENT_STALL_MS = 3 * 60 * 1000;
 
 /**
  * The desktop runtime: one SQLite store, the command-output artifacts, the agents and the
@@ -86,6 +92,9 @@ export class Runtime {
   private readonly agents: Map<AgentKind, Agent>;
   private readonly approvals: ApprovalRequests;
   private readonly claude: ClaudeAgent;
+  private readonly codex: CodexAgent;
+  private readonly usage: UsageSamples;
+  private readonly settings: SessionSettings;
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
   /** Sessions whose delete is stopping their runs: they accept no new message. */
   private readonly deleting = new Set<string>();
@@ -119,11 +128,25 @@ export class Runtime {
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
-    this.approvals = new ApprovalRequests((approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
-    this.claude = new ClaudeAgent(db, process.env, processes, { approvals: this.approvals, dataDir: options.dataDir, log: options.log });
+    this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
+    // ACC-4: nothing that asked before this start is still waiting.
+    this.approvals.expireAfterRestart();
+    this.usage = new UsageSamples(db);
+    this.usage.purge();
+    this.settings = new SessionSettings(db);
+    this.claude = new ClaudeAgent(db, process.env, processes, {
+      approvals: this.approvals,
+      recordUsage: (reading) => this.recordUsage(reading),
+      dataDir: options.dataDir,
+      log: options.log,
+    });
+    this.codex = new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes, {
+      recordUsage: (reading) => this.recordUsage(reading),
+      profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
+    });
     this.agents = new Map<AgentKind, Agent>([
       ['shell', new ShellAgent(processes)],
-      ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes)],
+      ['codex', this.codex],
       ['claude', this.claude],
     ]);
     for (const [kind, double] of options.agentDoubles ?? []) this.agents.set(kind, double);
@@ -156,6 +179,8 @@ export class Runtime {
       liveItems: this.liveItems,
       reconciler: this.reconciler,
       log: options.log,
+      settings: (sessionId) => this.sessionSettings(sessionId),
+      stallMs: options.agentStallMs ?? DEFAULT_AGENT_STALL_MS,
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
@@ -213,16 +238,67 @@ export class Runtime {
     );
   }
 
-  createSession(projectId: string, agent: AgentKind, title: string | undefined, claudeSessionId?: string): Session {
+  /**
+   * A plan-limit reading from either agent (ACC-7): stored unless redundant, then published. The
+   * Claude adapter gets this as its `recordUsage` callback.
+   */
+  recordUsage(reading: UsageReading): void {
+    if (this.usage.record(reading)) this.publish({ method: 'usage.changed', params: { reading } });
+  }
+
+  usageList(): UsageReading[] {
+    return this.usage.current();
+  }
+
+  /** The codex profiles, sign-in and threads (ACC-1, ACC-8). */
+  get codexAccounts(): CodexAgent['accounts'] {
+    return this.codex.accounts;
+  }
+
+  sessionSettings(sessionId: string): SessionAgentSettings {
+    const session = this.sessions.session(sessionId);
+    if (!session) throw notFound('No such session.', { sessionId });
+    return this.settings.of(sessionId, session.agent);
+  }
+
+  /** ACC-5: changed between turns; the next turn starts with them. */
+  configureSession(sessionId: string, settings: SessionAgentSettings): SessionAgentSettings {
+    const session = this.sessions.session(sessionId);
+    if (!session) throw notFound('No such session.', { sessionId });
+    if (settings.codex?.profileId && settings.codex.profileId !== this.settings.of(sessionId, session.agent).codex?.profileId && this.codex.linkedProfile(sessionId)) {
+      throw invalidParams('This session already continues a thread of its profile; start a new session for another profile.');
+    }
+    if (settings.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
+    return this.settings.save(sessionId, session.agent, settings);
+  }
+
+  async agentModels(agent: AgentKind, accountKey: string | undefined): Promise<AgentModel[]> {
+    const adapter = this.agents.get(agent);
+    if (!adapter?.models) throw unavailable(`The ${agent} agent lists no models.`, { agent });
+    return adapter.models(accountKey ?? null);
+  }
+
+  createSession(
+    projectId: string,
+    agent: AgentKind,
+    title: string | undefined,
+    claudeSessionId?: string,
+    settings?: SessionAgentSettings,
+    codexThreadId?: string,
+  ): Session {
     if (!this.projects.some((p) => p.id === projectId)) throw notFound('No such project.', { projectId });
     const adapter = this.agents.get(agent);
     if (!adapter || !adapter.available()) {
       throw unavailable(`The ${agent} agent is not available on this computer.`, { agent, reason: adapter?.unavailableReason?.() ?? null });
     }
     if (claudeSessionId !== undefined && agent !== 'claude') throw invalidParams('claudeSessionId is only for Claude sessions.');
+    if (codexThreadId !== undefined && agent !== 'codex') throw invalidParams('codexThreadId is only for Codex sessions.');
+    if (settings?.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
     const session = this.db.transaction(() => {
       const created = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`);
       if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
+      const saved = this.settings.save(created.id, agent, settings ?? defaultSettings(agent));
+      if (codexThreadId !== undefined) this.codex.continueThread(created.id, saved.codex?.profileId ?? null, codexThreadId);
       return created;
     })();
     this.publish({ method: 'sessions.changed', params: { sessionId: session.id, deleted: false } });
@@ -238,9 +314,10 @@ export class Runtime {
     return this.sessions.sessions(projectId);
   }
 
-  /** One page of a session's timeline (TL-4): the newest when no cursor is given. */
-  timeline(request: TimelinePageRequest): Promise<TimelinePageAnswer> {
-    return this.timelinePages.page(request);
+  /** One page of a session's timeline (TL-4): the newest when no cursor is given; running turns carry their stall (ACC-3). */
+  async timeline(request: TimelinePageRequest): Promise<TimelinePageAnswer> {
+    const answer = await this.timelinePages.page(request);
+    return { ...answer, rows: answer.rows.map((row) => this.scheduler.withStall(row)) };
   }
 
   /** A slice of one long text of an agent item (TL-1): live rows from the overlay, saved ones through the agent. */
@@ -263,7 +340,6 @@ export class Runtime {
     } finally {
       this.deleting.delete(sessionId);
     }
-    this.approvals.forgetSession(sessionId);
     this.liveItems.forgetSession(sessionId);
     this.reconciler.forgetSession(sessionId);
     this.overlay.forgetSession(sessionId);
@@ -276,15 +352,25 @@ export class Runtime {
   }
 
   answerApproval(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Approval['answers']): Approval {
-    return this.approvals.answer(sessionId, approvalId, decision, answers);
+    return this.approvals.answer(sessionId, approvalId, decision, answers ?? undefined);
   }
 
-  chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {
+  /**
+   * `queue` (the default) runs the message after the running turn; `steer` gives it to that
+   * turn (ACC-6) and records it as done, or queues it when no turn takes it.
+   */
+  async chatSend(sessionId: string, operationId: string, text: string, mode: 'queue' | 'steer' = 'queue'): Promise<ChatSendAnswer> {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
     // A full disk refuses new work until the reserve is back: it is what lets the runtime record runs that meet the full disk.
     if (!this.reserve.ensure()) throw diskFull();
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text);
-    if (outcome.created) this.scheduler.enqueue(outcome.created);
+    const run = outcome.created;
+    if (!run) return outcome.answer;
+    if (mode === 'steer' && (await this.scheduler.steer(sessionId, text))) {
+      this.scheduler.recordSteered(run.id);
+      return { ...outcome.answer, state: 'done' };
+    }
+    this.scheduler.enqueue(run);
     return outcome.answer;
   }
 

@@ -49,7 +49,7 @@ describe('Agents in the app, in Chromium against the real runtime and the real C
     await request.waitFor({ timeout: 90_000 });
     expect(await request.textContent()).toContain('echo allowed-from-the-app');
     await page.screenshot({ path: screenshotPath('agent-approval-request') });
-    await request.getByRole('button', { name: 'Allow' }).click();
+    await request.getByRole('button', { name: 'Allow', exact: true }).click();
     await request.waitFor({ state: 'detached' });
     const row = commandRow(page, "/bin/bash -lc 'echo allowed-from-the-app'");
     await row.waitFor({ timeout: 90_000 });

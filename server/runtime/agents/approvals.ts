@@ -1,85 +1,180 @@
 import crypto from 'node:crypto';
-import type { Approval, ApprovalAsk, ApprovalDecision } from '../../../lib/protocol/agents';
-import { conflict, notFound } from '../errors';
+import { z } from 'zod';
+import { ApprovalQuestionSchema, type Approval, type ApprovalAsk, type ApprovalDecision } from '../../../lib/protocol/agents';
+import { conflict, invalidParams, notFound } from '../errors';
+import type { Db } from '../store/database';
 
-interface Pending {
-  approval: Approval;
-  answer: (decision: Approval['decision'], answers?: Approval['answers']) => void;
-}
+type Decided = Exclude<Approval['decision'], null>;
 
-type AskRequest = { sessionId: string; runId: string } & Pick<ApprovalAsk, 'command' | 'reason'> & Partial<ApprovalAsk>;
-
-/** The first answer: the decision, and for a question the user's answers by question id. */
+/** What a device answered: the decision, and for questions the chosen answers by question id. */
 export interface ApprovalOutcome {
-  decision: Exclude<Approval['decision'], null>;
-  answers: Approval['answers'];
+  decision: Decided;
+  answers: Record<string, string[]> | null;
 }
+
+export type ApprovalRequest = { sessionId: string; runId: string } & Pick<ApprovalAsk, 'command' | 'reason'> & Partial<ApprovalAsk>;
+
+/** The abort reason the run scheduler gives every run when the runtime shuts down. */
+const SHUTDOWN_REASON = 'shutdown';
+
+/** Why an approval can no longer be answered after a restart (ACC-4). */
+export const EXPIRED_BY_RESTART = 'The runtime restarted, so the agent that asked is gone. Send the message again to retry.';
+
+interface RawApproval {
+  id: string;
+  session_id: string;
+  run_id: string;
+  kind: Approval['kind'];
+  command: string;
+  reason: string | null;
+  detail: string | null;
+  questions: string;
+  suggestions: string;
+  created_at: number;
+  decision: Approval['decision'];
+  answers: string | null;
+  expired: string | null;
+}
+
+const QuestionsJson = z.array(ApprovalQuestionSchema);
+const StringsJson = z.array(z.string());
+const AnswersJson = z.record(z.string(), z.array(z.string()));
+
+function toApproval(r: RawApproval): Approval {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    runId: r.run_id,
+    kind: r.kind,
+    command: r.command,
+    reason: r.reason,
+    detail: r.detail,
+    questions: QuestionsJson.parse(JSON.parse(r.questions)),
+    suggestions: StringsJson.parse(JSON.parse(r.suggestions)),
+    createdAt: r.created_at,
+    decision: r.decision,
+    answers: r.answers === null ? null : AnswersJson.parse(JSON.parse(r.answers)),
+    expired: r.expired,
+  };
+}
+
+/** How long an expired approval stays listed, so every device sees why it went away. */
+const EXPIRED_LISTED_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Commands an agent asks permission for, waiting for an answer from any device. Held in memory:
- * an approval lives only as long as the agent's turn that asked for it.
+ * What agents ask before they go on (ACC-4), stored in SQLite so every device and every reload
+ * sees it. The first answer wins in one conditional UPDATE; any later one is `conflict`. The
+ * agent's wait lives in memory: when the process that asked is gone (a restart), the stored row
+ * is marked expired with the reason.
  */
 export class ApprovalRequests {
-  private readonly byId = new Map<string, Pending>();
-  /** Answered approvals, kept so a second device's late answer gets a clear conflict. */
-  private readonly answered = new Map<string, Approval>();
+  private readonly waiters = new Map<string, (outcome: ApprovalOutcome) => void>();
+  private readonly stmts;
 
-  constructor(private readonly publish: (approval: Approval) => void) {}
-
-  /** Asks; resolves with the first device's answer, or `cancel` when the signal aborts first. */
-  ask(request: AskRequest, signal: AbortSignal): Promise<Exclude<Approval['decision'], null>> {
-    return this.askForAnswers(request, signal).then((outcome) => outcome.decision);
+  constructor(
+    private readonly db: Db,
+    private readonly publish: (approval: Approval) => void,
+  ) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO approvals (id, session_id, run_id, kind, command, reason, detail, questions, suggestions, created_at)
+         VALUES (@id, @sessionId, @runId, @kind, @command, @reason, @detail, @questions, @suggestions, @createdAt)`,
+      ),
+      get: db.prepare<[string], RawApproval>('SELECT * FROM approvals WHERE id = ?'),
+      answer: db.prepare(
+        'UPDATE approvals SET decision = ?, answers = ?, answered_at = ? WHERE id = ? AND session_id = ? AND decision IS NULL AND expired IS NULL',
+      ),
+      cancel: db.prepare("UPDATE approvals SET decision = 'cancel', answered_at = ? WHERE id = ? AND decision IS NULL AND expired IS NULL"),
+      expire: db.prepare('UPDATE approvals SET expired = ? WHERE id = ? AND decision IS NULL AND expired IS NULL'),
+      open: db.prepare<[], RawApproval>('SELECT * FROM approvals WHERE decision IS NULL AND expired IS NULL'),
+      listed: db.prepare<[string, number], RawApproval>(
+        'SELECT * FROM approvals WHERE session_id = ? AND decision IS NULL AND (expired IS NULL OR created_at >= ?) ORDER BY created_at, id',
+      ),
+    };
   }
 
-  /** Like `ask`, with the answers a `question` approval got (ACC-4). */
-  askForAnswers(request: AskRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
-    const approval: Approval = {
-      id: crypto.randomUUID(),
-      kind: 'command',
-      detail: null,
-      questions: [],
-      suggestions: [],
-      ...request,
+  /**
+   * Start-up: nothing that asked before survives a restart, so every open approval expires with
+   * the reason, and devices are told.
+   */
+  expireAfterRestart(reason = EXPIRED_BY_RESTART): void {
+    for (const raw of this.stmts.open.all()) this.expire(raw.id, reason);
+  }
+
+  /** The agent process that asked is gone: its open approvals expire with `reason`. */
+  expireRun(runId: string, reason: string): void {
+    for (const raw of this.stmts.open.all()) if (raw.run_id === runId) this.expire(raw.id, reason);
+  }
+
+  private expire(id: string, reason: string): void {
+    if (this.stmts.expire.run(reason, id).changes !== 1) return;
+    this.waiters.get(id)?.({ decision: 'cancel', answers: null });
+    this.waiters.delete(id);
+    this.publish(this.approval(id));
+  }
+
+  private approval(id: string): Approval {
+    return toApproval(this.stmts.get.get(id)!);
+  }
+
+  /** Asks; resolves with the first device's decision, or `cancel` when the signal aborts first. */
+  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<Decided> {
+    return (await this.askForAnswers(request, signal)).decision;
+  }
+
+  /** Like `ask`, with the answers to the approval's questions (kind `question`). */
+  askForAnswers(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
+    const id = crypto.randomUUID();
+    this.stmts.insert.run({
+      id,
+      sessionId: request.sessionId,
+      runId: request.runId,
+      kind: request.kind ?? 'command',
+      command: request.command,
+      reason: request.reason,
+      detail: request.detail ?? null,
+      questions: JSON.stringify(request.questions ?? []),
+      suggestions: JSON.stringify(request.suggestions ?? []),
       createdAt: Date.now(),
-      decision: null,
-      answers: null,
-      expired: null,
-    };
+    });
     return new Promise((resolve) => {
-      const settle = (decision: Approval['decision'], answers: Approval['answers'] = null) => {
-        const pending = this.byId.get(approval.id);
-        if (!pending || pending.approval.decision !== null) return;
-        pending.approval = { ...pending.approval, decision, answers };
-        signal.removeEventListener('abort', onAbort);
-        this.publish(pending.approval);
-        this.byId.delete(approval.id);
-        this.answered.set(approval.id, pending.approval);
-        resolve({ decision: decision ?? 'cancel', answers });
+      const onAbort = () => {
+        // A runtime shutting down leaves the question unanswered: it expires, it was not cancelled.
+        if (signal.reason === SHUTDOWN_REASON) this.expire(id, EXPIRED_BY_RESTART);
+        else if (this.stmts.cancel.run(Date.now(), id).changes === 1) this.publish(this.approval(id));
+        settle({ decision: 'cancel', answers: null });
       };
-      const onAbort = () => settle('cancel');
-      this.byId.set(approval.id, { approval, answer: settle });
-      this.publish(approval);
+      const settle = (outcome: ApprovalOutcome) => {
+        this.waiters.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      this.waiters.set(id, settle);
+      this.publish(this.approval(id));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
+  /** Open approvals of a session, and the ones that expired lately (shown with their reason). */
   pending(sessionId: string): Approval[] {
-    return [...this.byId.values()].map((p) => p.approval).filter((a) => a.sessionId === sessionId);
+    return this.stmts.listed.all(sessionId, Date.now() - EXPIRED_LISTED_MS).map(toApproval);
   }
 
-  answer(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Approval['answers']): Approval {
-    const pending = this.byId.get(approvalId);
-    if (!pending || pending.approval.sessionId !== sessionId) {
-      const done = this.answered.get(approvalId);
-      if (done && done.sessionId === sessionId) throw conflict('This approval was already answered.', { approvalId, decision: done.decision });
-      throw notFound('No such approval in this session.', { approvalId });
+  /** The first answer wins; a later one, or one for an expired approval, is `conflict`. */
+  answer(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Record<string, string[]>): Approval {
+    const current = this.stmts.get.get(approvalId);
+    if (!current || current.session_id !== sessionId) throw notFound('No such approval in this session.', { approvalId });
+    if (answers && current.kind !== 'question') throw invalidParams('Only a question takes answers.', { approvalId });
+    const stored = decision === 'decline' ? null : (answers ?? null);
+    if (this.stmts.answer.run(decision, stored && JSON.stringify(stored), Date.now(), approvalId, sessionId).changes !== 1) {
+      const done = toApproval(this.stmts.get.get(approvalId)!);
+      if (done.expired) throw conflict(`This approval expired: ${done.expired}`, { approvalId, expired: done.expired });
+      throw conflict('This approval was already answered.', { approvalId, decision: done.decision });
     }
-    pending.answer(decision, answers ?? null);
-    return this.answered.get(approvalId)!;
-  }
-
-  forgetSession(sessionId: string): void {
-    for (const [id, approval] of this.answered) if (approval.sessionId === sessionId) this.answered.delete(id);
+    const approval = this.approval(approvalId);
+    this.waiters.get(approvalId)?.({ decision, answers: approval.answers });
+    this.publish(approval);
+    return approval;
   }
 }

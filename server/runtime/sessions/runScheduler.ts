@@ -1,5 +1,8 @@
 import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
+import type { SessionAgentSettings } from '../../../lib/protocol/agents';
 import type { Agent } from '../agents/agent';
+import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
+import { StallWatch } from './stallWatch';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
 import type { ChatSendLedger } from '../outbox/chatSend';
@@ -17,6 +20,9 @@ interface ActiveRun {
   runId: string;
   abort: AbortController;
   done: Promise<void>;
+  /** Set once the agent's turn is under way: steering goes to it (ACC-6). */
+  agent: Agent | null;
+  stall: StallWatch | null;
 }
 
 interface SessionQueue {
@@ -35,6 +41,17 @@ export interface RunSchedulerDeps {
   liveItems: LiveItems;
   reconciler: Reconciler;
   log: Logger;
+  /** The session's agent settings, read at the start of each turn (ACC-5). */
+  settings: (sessionId: string) => SessionAgentSettings;
+  /** A running turn with no agent event for this long shows as stalled (ACC-3). */
+  stallMs: number;
+}
+
+/** A failure that is not an AgentRunError still says what happened, never a bare "failed" (ACC-3). */
+function failureOf(error: unknown): AgentFailure {
+  if (error instanceof AgentRunError) return error.failure;
+  const message = error instanceof Error && error.message ? error.message : String(error);
+  return { code: 'agent_failed', message, action: null };
 }
 
 /**
@@ -65,7 +82,14 @@ export class RunScheduler {
 
   private publishMessage(runId: string): void {
     const run = this.deps.sessions.run(runId);
-    if (run) this.deps.publish(run.sessionId, messageRowOf(run));
+    if (run) this.deps.publish(run.sessionId, this.withStall(messageRowOf(run)));
+  }
+
+  /** A message row of a running turn carries `stalledSince` while the turn is stalled (ACC-3). */
+  withStall<R extends TimelineRow>(row: R): R {
+    if (row.kind !== 'message' || row.state !== 'running') return row;
+    const since = this.queues.get(row.sessionId)?.active?.stall?.stalledSince;
+    return since === null || since === undefined ? row : { ...row, stalledSince: since };
   }
 
   private queueOf(sessionId: string): SessionQueue {
@@ -89,7 +113,10 @@ export class RunScheduler {
       const message = stopped.has(`${command.runId}\u0000${command.commandId}`) ? INTERRUPTED_AND_STOPPED_MESSAGE : INTERRUPTED_MESSAGE;
       sessions.endCommand(command.runId, command.commandId, 'failed', null, message);
     }
-    for (const run of sessions.runsInState('running')) sessions.setRunState(run.id, 'failed');
+    for (const run of sessions.runsInState('running')) {
+      sessions.setRunState(run.id, 'failed');
+      sessions.setRunFailure(run.id, { code: 'runtime_restarted', message: 'The runtime stopped while this turn ran. Send the message again to retry.', action: null });
+    }
     for (const runId of this.deps.outbox.undelivered()) {
       const run = sessions.run(runId);
       if (run) this.enqueue(run);
@@ -111,12 +138,12 @@ export class RunScheduler {
     const runId = queue.pending.shift();
     if (!runId) return;
     const abort = new AbortController();
-    const active: ActiveRun = { runId, abort, done: Promise.resolve() };
+    const active: ActiveRun = { runId, abort, done: Promise.resolve(), agent: null, stall: null };
     queue.active = active;
     active.done = this.runStarts
       .run(() => true, abort.signal)
       .catch(() => false)
-      .then((turn) => (turn ? this.execute(runId, abort.signal) : this.dropUnstarted(runId, abort.signal.reason)))
+      .then((turn) => (turn ? this.execute(active, abort.signal) : this.dropUnstarted(runId, abort.signal.reason)))
       .catch((error: unknown) => {
         this.deps.log.error('run failed', { runId, reason: error instanceof Error ? error.message : String(error) });
       })
@@ -136,7 +163,8 @@ export class RunScheduler {
     this.publishMessage(runId);
   }
 
-  private async execute(runId: string, signal: AbortSignal): Promise<void> {
+  private async execute(active: ActiveRun, signal: AbortSignal): Promise<void> {
+    const { runId } = active;
     const { sessions, outbox } = this.deps;
     const run = sessions.run(runId);
     if (!run || run.state !== 'queued') return;
@@ -150,10 +178,15 @@ export class RunScheduler {
     this.publishMessage(runId);
     if (!session || !agent || !cwd) {
       this.deps.log.warn('run has no agent or project folder', { runId });
+      if (session) sessions.setRunFailure(runId, { code: 'agent_unavailable', message: agent ? "The session's project folder is not open in this runtime." : `The ${session.agent} agent is not available.`, action: agent ? null : 'install' });
+      this.publishMessage(runId);
       return;
     }
     let state: 'done' | 'failed' | 'cancelled' = 'done';
     let ended = false;
+    active.agent = agent;
+    const stall = new StallWatch(this.deps.stallMs, () => this.publishMessage(runId));
+    active.stall = stall;
     try {
       await agent.run({
         runId,
@@ -169,13 +202,13 @@ export class RunScheduler {
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);
           this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
         },
-        // An item reported after its run ended would never be reconciled: it is dropped.
+        // An item reported after its run ended would never be reconciled: it is dropped. Any item is activity.
         item: (item) => {
+          stall.touch();
           if (!ended) this.deps.liveItems.item(run.sessionId, runId, item);
         },
-        // ACC-3/ACC-5 land with the stall clock and the session settings.
-        activity: () => undefined,
-        settings: {},
+        activity: () => stall.touch(),
+        settings: this.deps.settings(run.sessionId),
         settle: (text) => {
           sessions.settleRun(runId, text);
           this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));
@@ -184,9 +217,15 @@ export class RunScheduler {
       if (signal.aborted) state = 'cancelled';
     } catch (error) {
       state = signal.aborted ? 'cancelled' : 'failed';
-      if (!signal.aborted) throw error;
+      if (!signal.aborted) {
+        if (sessions.run(runId)) sessions.setRunFailure(runId, failureOf(error));
+        throw error;
+      }
     } finally {
       ended = true;
+      stall.stop();
+      active.stall = null;
+      active.agent = null;
       if (sessions.run(runId)) {
         sessions.setRunState(runId, state);
         this.publishMessage(runId);
@@ -195,6 +234,32 @@ export class RunScheduler {
         this.deps.reconciler.runEnded(run.sessionId, runId);
       }
     }
+  }
+
+  /**
+   * Gives `text` to the session's running turn (ACC-6). False when no turn is running or its
+   * agent cannot be steered: the caller queues the message instead.
+   */
+  async steer(sessionId: string, text: string): Promise<boolean> {
+    const active = this.queues.get(sessionId)?.active;
+    if (!active?.agent?.steer) return false;
+    try {
+      await active.agent.steer(sessionId, active.runId, text);
+    } catch (error) {
+      this.deps.log.warn('steer refused; the message is queued', { sessionId, reason: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
+    active.stall?.touch();
+    return true;
+  }
+
+  /** A message given to the running turn (ACC-6): delivered, done, and shown as such. */
+  recordSteered(runId: string): void {
+    this.deps.sessions.db.transaction(() => {
+      this.deps.sessions.setRunState(runId, 'done');
+      this.deps.outbox.delivered(runId);
+    })();
+    this.publishMessage(runId);
   }
 
   /** run.cancel (SES-5): stops the running command, or drops a run that has not started. */

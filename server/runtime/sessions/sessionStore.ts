@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
+import { z } from 'zod';
 import type { OutputPointer } from '../agents/agent';
+import type { AgentFailure } from '../agents/agentRunError';
 import type { Db } from '../store/database';
 
 interface RawSession {
@@ -20,6 +22,7 @@ interface RawRun {
   state: MessageState;
   seq: number;
   created_at: number;
+  failure: string | null;
 }
 
 interface RawCommand {
@@ -48,7 +51,15 @@ export interface RunRecord {
   state: MessageState;
   seq: number;
   createdAt: number;
+  /** Why the run failed, in words the user can act on (ACC-3). */
+  failure?: AgentFailure;
 }
+
+const AgentFailureSchema: z.ZodType<AgentFailure> = z.object({
+  code: z.string(),
+  message: z.string(),
+  action: z.enum(['codexSignIn', 'claudeSignIn', 'install']).nullable(),
+});
 
 const toSession = (r: RawSession): Session => ({ id: r.id, projectId: r.project_id, agent: r.agent, title: r.title, createdAt: r.created_at });
 const toRun = (r: RawRun): RunRecord => ({
@@ -59,6 +70,7 @@ const toRun = (r: RawRun): RunRecord => ({
   state: r.state,
   seq: r.seq,
   createdAt: r.created_at,
+  ...(r.failure ? { failure: AgentFailureSchema.parse(JSON.parse(r.failure)) } : {}),
 });
 
 export const messageRowOf = (run: RunRecord): MessageRow => ({
@@ -70,6 +82,7 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   text: run.text,
   state: run.state,
   createdAt: run.createdAt,
+  ...(run.failure ? { failure: run.failure } : {}),
 });
 
 export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
@@ -140,6 +153,7 @@ export class SessionStore {
       nextSeq: db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM runs WHERE session_id = ?'),
       insertRun: db.prepare('INSERT INTO runs (id, session_id, operation_id, text, state, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       setRunState: db.prepare('UPDATE runs SET state = ?, ended_at = ? WHERE id = ?'),
+      setRunFailure: db.prepare('UPDATE runs SET failure = ? WHERE id = ?'),
       command: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? AND c.command_id = ?`),
       commandsOfRun: db.prepare<[string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? ORDER BY c.started_at, c.rowid`),
       runningCommands: db.prepare<[], RawCommand>(`${COMMAND_SELECT} WHERE c.status = 'running'`),
@@ -249,6 +263,11 @@ export class SessionStore {
 
   setRunState(runId: string, state: MessageState): void {
     this.stmts.setRunState.run(state, state === 'queued' || state === 'running' ? null : Date.now(), runId);
+  }
+
+  /** Records why a run failed (ACC-3); the message row shows it. */
+  setRunFailure(runId: string, failure: AgentFailure): void {
+    this.stmts.setRunFailure.run(JSON.stringify(failure), runId);
   }
 
   insertCommand(runId: string, commandId: string, sessionId: string, command: string): void {

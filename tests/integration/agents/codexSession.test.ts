@@ -11,7 +11,7 @@ import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeM
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { writeSeededLines } from '../../fixtures/agentOutput';
-import { createAgentSession, messageState, sendAndWait, waitForRows } from '../../fixtures/agentSessions';
+import { createAgentSession, createFullAccessCodexSession, messageState, sendAndWait, waitForRows } from '../../fixtures/agentSessions';
 import { codexCommandStream, recordCodexStdout, type CodexStdoutRecorder } from '../../fixtures/codexStdoutRecorder';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { LEDGER_SLACK_PER_DELTA, omittedMarker } from '../../../server/runtime/output/aggregate';
@@ -126,7 +126,7 @@ describe('Codex sessions through codex app-server', () => {
 
   it('OUT-4 a Codex command that prints 3 MiB: the row and every byte read match what it printed, also after a restart; the history stays (STO-4)', async () => {
     const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), 3 * 1024 * 1024 + 4321, 'codex');
-    const sessionId = await createAgentSession(client, 'codex');
+    const sessionId = await createFullAccessCodexSession(client);
     steps.push({ command: 'cat big.txt' });
     const { runId, rows, commands } = await sendAndWait(client, sessionId, 'Print big.txt');
     const row = commands[0]!;
@@ -169,7 +169,7 @@ describe('Codex sessions through codex app-server', () => {
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('SES-5 a cancelled Codex turn stops its command and keeps what it printed', async () => {
-    const sessionId = await createAgentSession(client, 'codex');
+    const sessionId = await createFullAccessCodexSession(client);
     steps.push({ command: 'echo started; sleep 120; echo never' });
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Start something long' });
     await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 'started\n'.length, 90_000);

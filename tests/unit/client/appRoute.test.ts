@@ -8,6 +8,7 @@ describe('PWA-5 app routes in the location hash', () => {
     { kind: 'files', projectDirectory: '/home/me/shop', path: 'src/a b&c.ts' },
     { kind: 'preview', projectDirectory: '/home/me/shop', path: 'site/index.html' },
     { kind: 'reader', url: 'https://example.com/a?b=1&c=#frag' },
+    { kind: 'accounts' },
   ];
   it.each(routes)('round-trips %o', (route) => {
     expect(parseRoute(routeHash(route))).toEqual(route);

@@ -11,12 +11,25 @@ type RequestId = number | string;
 
 /** After SIGTERM Codex gets this long to stop its own children before its group gets SIGKILL. */
 const CODEX_STOP_GRACE_MS = 3000;
+/** How much of Codex's stderr is kept, for the reason shown when it exits (ACC-3). */
+const STDERR_TAIL_BYTES = 4096;
+const STDERR_TAIL_LINES = 5;
+
+/** Terminal colour sequences: ESC [ … letter. */
+const ANSI_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g');
+
+/** The last lines of what Codex wrote to stderr, without terminal colours. */
+export function stderrTail(bytes: Buffer): string {
+  const text = bytes.toString('utf8').replace(ANSI_SEQUENCE, '');
+  return text.split('\n').map((line) => line.trimEnd()).filter(Boolean).slice(-STDERR_TAIL_LINES).join('\n');
+}
 
 export interface AppServerHandlers {
   notification(method: string, params: unknown): void;
   /** A request from Codex; the promise's value is the answer (an approval decision). */
   request(method: string, params: unknown): Promise<unknown>;
-  exited(reason: string): void;
+  /** The child is gone; `exitCode` is null when it was stopped by a signal or never started. */
+  exited(reason: string, exitCode: number | null): void;
 }
 
 /**
@@ -30,6 +43,7 @@ export class AppServerClient {
   private nextId = 1;
   private readonly pending = new Map<RequestId, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private closed: string | null = null;
+  private stderr = Buffer.alloc(0);
 
   constructor(
     program: { file: string; args: string[] },
@@ -42,22 +56,32 @@ export class AppServerClient {
     this.group = ProcessGroup.spawn(program.file, [...program.args, 'app-server'], { env, stdio: ['pipe', 'pipe', 'pipe'], tracker });
     this.child = this.group.child as typeof this.child;
     readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(line));
-    // Codex logs to stderr; keep only a short note of it (it may echo command text, never tokens of ours).
-    this.child.stderr.on('data', () => undefined);
+    // Codex logs to stderr; only its last few KiB are kept, for the exit reason (ACC-3).
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      const joined = Buffer.concat([this.stderr, chunk]);
+      this.stderr = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+    });
     this.child.stdin.on('error', () => undefined);
-    this.child.once('error', (error) => this.fail(`Codex could not be started: ${error.message}`));
+    this.child.once('error', (error) => this.fail(`Codex could not be started: ${error.message}`, null));
     this.child.once('exit', (code, signal) => {
-      this.fail(`Codex exited (${signal ?? code}).`);
+      // stderr may still hold its last lines: read them once the pipe closed.
+      const report = () => {
+        const tail = stderrTail(this.stderr);
+        const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+        this.fail(`Codex ${how}.${tail ? `\n${tail}` : ''}`, code);
+      };
+      if (this.child.stderr.readableEnded || this.child.stderr.destroyed) report();
+      else this.child.stderr.once('close', report);
       void this.group.stop(CODEX_STOP_GRACE_MS);
     });
   }
 
-  private fail(reason: string): void {
+  private fail(reason: string, exitCode: number | null): void {
     if (this.closed) return;
     this.closed = reason;
     for (const { reject } of this.pending.values()) reject(unavailable(reason));
     this.pending.clear();
-    this.handlers.exited(reason);
+    this.handlers.exited(reason, exitCode);
   }
 
   private write(message: Record<string, unknown>): void {
@@ -118,7 +142,7 @@ export class AppServerClient {
 
   /** Stops Codex and its whole group: SIGTERM, then SIGKILL when the grace ends. */
   close(): Promise<void> {
-    if (!this.closed) this.fail('Codex was stopped.');
+    if (!this.closed) this.fail('Codex was stopped.', null);
     return this.group.stop(CODEX_STOP_GRACE_MS);
   }
 }

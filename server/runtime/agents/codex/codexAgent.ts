@@ -1,15 +1,18 @@
 import type { ApprovalRequests } from '../approvals';
-import type { Agent, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
-import { locateCodex, type AgentProgram } from '../agentLocator';
-import { notFound, unavailable } from '../../errors';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
+import { locateCodex } from '../agentLocator';
+import { AgentRunError } from '../agentRunError';
+import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
-import { childEnvironment } from '../../process/childEnvironment';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
-import { AppServerClient } from './appServerClient';
+import { CodexAccounts, type CodexAccountHooks } from './codexAccounts';
+import { codexApproval } from './codexApprovals';
+import { CodexServers, type ProfileServer } from './codexServers';
+import { codexSettingsOf, turnOverrides } from './codexTurnSettings';
 import {
-  ApprovalRequestSchema,
   CODEX,
+  FileChangeItemSchema,
   ItemNotificationSchema,
   OutputDeltaSchema,
   ThreadItemsListResultSchema,
@@ -18,13 +21,14 @@ import {
   TurnStartResultSchema,
   type CommandExecutionItem,
 } from './codexProtocol';
-import { CodexProfiles, CodexSessionLinks, configOverrides, profileConfig, type CodexProfile } from './codexProfiles';
+import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProfiles';
 import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { z } from 'zod';
 
-const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
+/** ACC-8: one app session continues a Codex thread at a time. */
+export const THREAD_TAKEN_MESSAGE = 'This Codex conversation is already open in another session.';
 /** After turn/interrupt, Codex gets this long to end the turn before the run stops waiting for it. */
 const INTERRUPT_GRACE_MS = 10_000;
 
@@ -36,17 +40,15 @@ interface TurnTracker {
   completions: Promise<void>[];
   /** Its item rows (TL-1). */
   live: CodexLiveItems;
-  finished: (outcome: { status: string; error: string | null }) => void;
+  /** File changes Codex announced in this turn, for their approval cards (ACC-4). */
+  fileChanges: Map<string, { paths: string[]; diff: string }>;
+  finished: (outcome: { status: string; error: string | null; exited?: boolean }) => void;
 }
 
-/** One app-server child per profile, started on first use. */
-interface ProfileServer {
-  client: AppServerClient;
-  ready: Promise<void>;
-  /** Threads this child has started or resumed. */
-  loaded: Set<string>;
-  turns: Map<string, TurnTracker>;
-  history: CodexHistory;
+/** A turn that failed, as the user sees it (ACC-3): an exit with its stderr tail, or Codex's own error. */
+function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunError {
+  if (end.exited) return new AgentRunError('codex_exited', end.error ?? 'Codex exited.', null);
+  return new AgentRunError('codex_turn_failed', end.error ?? 'The Codex turn failed.', null);
 }
 
 /** Codex's own status of a command mapped onto a command row's status. */
@@ -67,69 +69,114 @@ export class CodexAgent implements Agent {
   readonly kind = 'codex' as const;
   private readonly profiles: CodexProfiles;
   private readonly links: CodexSessionLinks;
-  private readonly servers = new Map<string, ProfileServer>();
-  private readonly program: AgentProgram | null;
+  private readonly servers: CodexServers;
+  /** Turns in flight, per profile and thread. */
+  private readonly turns = new Map<string, Map<string, TurnTracker>>();
+  private readonly installed: boolean;
+  /** Profiles, sign-in, plan limits and saved threads (ACC-1, ACC-7, ACC-8). */
+  readonly accounts: CodexAccounts;
+  /** What Codex's saved history lacks of a turn: its usage and last plan (TL-1). */
   private readonly turnRecords: CodexTurnRecords;
+  /** Each app-server child's reader of saved history (TL-4). */
+  private readonly histories = new WeakMap<ProfileServer, CodexHistory>();
 
   constructor(
     db: Db,
     dataDir: string,
     private readonly approvals: ApprovalRequests,
-    private readonly log: Logger,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
+    log: Logger,
+    env: NodeJS.ProcessEnv = process.env,
+    processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
+    hooks: CodexAccountHooks = {},
   ) {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
     this.turnRecords = new CodexTurnRecords(db);
-    this.program = locateCodex(env);
+    const program = locateCodex(env);
+    this.installed = program !== null;
+    this.servers = new CodexServers(
+      program,
+      this.profiles,
+      {
+        notification: (server, method, params) => this.onNotification(server, method, params),
+        request: (server, method, params) => this.onRequest(server, method, params),
+        exited: (server, reason) => {
+          for (const turn of this.turnsOf(server).values()) {
+            this.approvals.expireRun(turn.context.runId, reason);
+            turn.finished({ status: 'failed', error: reason, exited: true });
+          }
+        },
+      },
+      log,
+      env,
+      processes,
+    );
+    this.accounts = new CodexAccounts(this.profiles, (profile) => this.startedServer(profile), (id) => this.servers.stop(id), hooks, log);
   }
 
   available(): boolean {
-    return this.program !== null;
+    return this.installed;
   }
 
   unavailableReason(): string {
     return 'Codex is not installed: set HBCODE_CODEX_BIN, put `codex` on PATH, or run `node scripts/install-agents.mjs`.';
   }
 
-  private serverFor(profile: CodexProfile): ProfileServer {
-    const existing = this.servers.get(profile.id);
-    if (existing && !existing.client.exitedReason) return existing;
-    if (!this.program) throw unavailable(this.unavailableReason());
-    this.profiles.prepareHome(profile);
-    const overrides = configOverrides(profileConfig(this.env.HBCODE_CODEX_CONFIG_TOML));
-    const env = childEnvironment({ CODEX_HOME: profile.home }, this.env);
-    const turns = new Map<string, TurnTracker>();
-    // The handlers run on the child's output, never before `server` below is assigned.
-    const client = new AppServerClient(
-      { file: this.program.file, args: [...this.program.args, ...overrides] },
-      env,
-      {
-        notification: (method, params) => this.onNotification(server, method, params),
-        request: (method, params) => this.onRequest(server, method, params),
-        exited: (reason) => {
-          for (const turn of turns.values()) turn.finished({ status: 'failed', error: reason });
-        },
-      },
-      this.log,
-      this.processes?.trackerFor({ purpose: 'codex app-server' }),
-    );
-    const history = new CodexHistory((method, params, schema) => client.call(method, params, schema), (sessionId, turnId) => this.turnRecords.read(sessionId, turnId));
-    const server: ProfileServer = { client, ready: Promise.resolve(), loaded: new Set(), turns, history };
-    server.ready = server.client
-      .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
-      .then(() => server.client.notify(CODEX.initialized));
-    this.servers.set(profile.id, server);
+  private turnsOf(server: ProfileServer): Map<string, TurnTracker> {
+    let turns = this.turns.get(server.profileId);
+    if (!turns) {
+      turns = new Map();
+      this.turns.set(server.profileId, turns);
+    }
+    return turns;
+  }
+
+  /** The profile's app-server, started and initialized; a Codex that cannot start says so (ACC-3). */
+  private async startedServer(profile: CodexProfile): Promise<ProfileServer> {
+    const server = this.servers.serverFor(profile, this.unavailableReason());
+    try {
+      await server.ready;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new AgentRunError('codex_unavailable', reason, server.client.exitedReason?.startsWith('Codex could not be started') ? 'install' : null);
+    }
     return server;
   }
 
+  /** Which profile's thread a session continues, once it has one. */
+  linkedProfile(sessionId: string): string | undefined {
+    return this.links.link(sessionId)?.profileId;
+  }
+
+  /** ACC-8: a new session continues a thread that `thread/list` listed in its profile. */
+  continueThread(sessionId: string, profileId: string | null, threadId: string): void {
+    const profile = this.accounts.requireProfile(profileId);
+    if (this.links.sessionOfThread(profile.id, threadId)) throw conflict(THREAD_TAKEN_MESSAGE, { threadId });
+    this.links.save(sessionId, { profileId: profile.id, threadId });
+  }
+
+  models(accountKey: string | null): Promise<AgentModel[]> {
+    return this.accounts.models(accountKey);
+  }
+
+  async steer(sessionId: string, runId: string, text: string): Promise<void> {
+    const link = this.links.link(sessionId);
+    const turn = link && this.turns.get(link.profileId)?.get(link.threadId);
+    if (!link || !turn || turn.context.runId !== runId || !turn.turnId) throw unavailable('No Codex turn of this session is running.');
+    const server = this.servers.serverFor(this.accounts.requireProfile(link.profileId), this.unavailableReason());
+    await server.client.call(CODEX.turnSteer, { threadId: link.threadId, expectedTurnId: turn.turnId, input: [{ type: 'text', text, text_elements: [] }] }, z.unknown());
+  }
+
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
-    this.forwardToLiveItems(server, method, params);
+    if (method.startsWith('account/')) return this.accounts.onNotification(server, method, params);
+    // Any event of a running turn resets its stall clock (ACC-3).
+    const threadId = typeof params === 'object' && params !== null && 'threadId' in params ? (params as { threadId: unknown }).threadId : undefined;
+    if (typeof threadId === 'string') this.turnsOf(server).get(threadId)?.context.activity();
+    this.forwardToLiveItems(server, threadId, method, params);
     if (method === CODEX.outputDelta) {
       const delta = OutputDeltaSchema.safeParse(params);
       if (!delta.success) return;
-      const turn = server.turns.get(delta.data.threadId);
+      const turn = this.turnsOf(server).get(delta.data.threadId);
       if (!turn) return;
       // Codex may stream a command's output before announcing it: the row starts with its first byte.
       const handle = turn.commands.get(delta.data.itemId) ?? this.startCommand(turn, delta.data.itemId, '');
@@ -142,9 +189,15 @@ export class CodexAgent implements Agent {
     }
     if (method === CODEX.itemStarted || method === CODEX.itemCompleted) {
       const parsed = ItemNotificationSchema.safeParse(params);
-      if (!parsed.success || parsed.data.item.type !== 'commandExecution') return;
-      const turn = server.turns.get(parsed.data.threadId);
+      if (!parsed.success) return;
+      const turn = this.turnsOf(server).get(parsed.data.threadId);
       if (!turn) return;
+      const change = FileChangeItemSchema.safeParse(parsed.data.item);
+      if (change.success) {
+        turn.fileChanges.set(change.data.id, { paths: change.data.changes.map((c) => c.path), diff: change.data.changes.map((c) => c.diff).join('\n') });
+        return;
+      }
+      if (parsed.data.item.type !== 'commandExecution') return;
       const item = parsed.data.item as CommandExecutionItem;
       const handle = turn.commands.get(item.id) ?? this.startCommand(turn, item.id, item.command);
       if (method === CODEX.itemCompleted) {
@@ -157,15 +210,14 @@ export class CodexAgent implements Agent {
     if (method === CODEX.turnCompleted) {
       const parsed = TurnCompletedSchema.safeParse(params);
       if (!parsed.success) return;
-      server.turns.get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
+      this.turnsOf(server).get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
     }
   }
 
-  /** Every event of a turn's thread, or of a subagent thread it spawned, goes to its live rows (TL-1, ACC-3). */
-  private forwardToLiveItems(server: ProfileServer, method: string, params: unknown): void {
-    const threadId = (params as { threadId?: unknown } | undefined)?.threadId;
+  /** Every event of a turn's thread, or of a subagent thread it spawned, goes to its live rows (TL-1). */
+  private forwardToLiveItems(server: ProfileServer, threadId: unknown, method: string, params: unknown): void {
     if (typeof threadId !== 'string') return;
-    for (const turn of server.turns.values()) if (turn.live.follows(threadId)) turn.live.notify(method, params);
+    for (const turn of this.turnsOf(server).values()) if (turn.live.follows(threadId)) turn.live.notify(method, params);
   }
 
   private startCommand(turn: TurnTracker, itemId: string, command: string): CommandHandle {
@@ -174,37 +226,38 @@ export class CodexAgent implements Agent {
     return handle;
   }
 
+  /** Every approval kind Codex asks for goes to the app (ACC-4); anything else is refused. */
   private async onRequest(server: ProfileServer, method: string, params: unknown): Promise<unknown> {
-    // File changes need no approval in the profiles the runtime writes; decline any that asks.
-    if (method === CODEX.fileChangeApproval) return { decision: 'decline' };
-    if (method !== CODEX.commandApproval) throw new Error(`HB Code does not answer ${method}.`);
-    const parsed = ApprovalRequestSchema.safeParse(params);
-    const turn = parsed.success ? server.turns.get(parsed.data.threadId) : undefined;
-    if (!parsed.success || !turn) return { decision: 'decline' };
+    const turns = this.turnsOf(server);
+    const approval = codexApproval(method, params, (threadId, itemId) => turns.get(threadId)?.fileChanges.get(itemId));
+    if (!approval) throw new Error(`HB Code does not answer ${method}.`);
+    const turn = turns.get(approval.threadId);
+    if (!turn) return approval.respond({ decision: 'cancel', answers: null });
     const { context } = turn;
-    const decision = await this.approvals.ask(
-      { sessionId: context.sessionId, runId: context.runId, command: parsed.data.command ?? '', reason: parsed.data.reason ?? null },
-      context.signal,
-    );
-    return { decision };
+    const outcome = await this.approvals.askForAnswers({ sessionId: context.sessionId, runId: context.runId, ...approval.ask }, context.signal);
+    context.activity();
+    return approval.respond(outcome);
   }
 
   async run(context: AgentRunContext): Promise<void> {
+    const settings = codexSettingsOf(context.settings);
     const profileLink = this.links.link(context.sessionId);
-    const profile = profileLink ? { id: profileLink.profileId, home: this.profiles.homeOf(profileLink.profileId) } : this.profiles.defaultProfile();
-    const server = this.serverFor(profile);
-    await server.ready;
+    const profile = this.profiles.profile(profileLink?.profileId ?? settings.profileId);
+    if (!profile) throw new AgentRunError('codex_profile_missing', 'The Codex profile of this session was removed. Pick another profile for the session.', null);
+    const server = await this.startedServer(profile);
+    await this.accounts.ensureSignedIn(server);
     const threadId = await this.openThread(server, profile, context);
-    if (server.turns.has(threadId)) throw unavailable('This Codex thread is already running a turn.');
+    const turns = this.turnsOf(server);
+    if (turns.has(threadId)) throw unavailable('This Codex thread is already running a turn.');
 
     let finished!: TurnTracker['finished'];
-    const outcome = new Promise<{ status: string; error: string | null }>((resolve) => (finished = resolve));
+    const outcome = new Promise<Parameters<TurnTracker['finished']>[0]>((resolve) => (finished = resolve));
     const live = new CodexLiveItems(context, threadId, context.cwd, {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], finished, live };
-    server.turns.set(threadId, turn);
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), finished, live };
+    turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
       if (!turn.turnId) return;
@@ -217,9 +270,19 @@ export class CodexAgent implements Agent {
     try {
       const started = await server.client.call(
         CODEX.turnStart,
-        { threadId, clientUserMessageId: context.operationId, input: [{ type: 'text', text: context.text, text_elements: [] }] },
+        {
+          threadId,
+          clientUserMessageId: context.operationId,
+          input: [{ type: 'text', text: context.text, text_elements: [] }],
+          // ACC-5: the session's sandbox, approval policy, model and effort, for this turn and on.
+          ...turnOverrides(settings, context.cwd),
+        },
         TurnStartResultSchema,
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof RuntimeError && server.client.exitedReason) throw new AgentRunError('codex_exited', server.client.exitedReason, null);
+        if (error instanceof RuntimeError) throw new AgentRunError('codex_refused', error.message, null);
+        throw error;
+      });
       turn.turnId = started.turn.id;
       if (context.signal.aborted) interrupt();
       const end = await outcome;
@@ -228,12 +291,15 @@ export class CodexAgent implements Agent {
         turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null }));
       }
       await Promise.all(turn.completions);
-      if (end.status === 'failed' && !context.signal.aborted) throw unavailable(end.error ?? 'The Codex turn failed.');
-      if (!server.client.exitedReason) await this.settleFromHistory(server, threadId, turn.turnId, context);
+      if (end.status === 'failed' && !context.signal.aborted) throw turnFailure(end);
+      if (!server.client.exitedReason) {
+        await this.settleFromHistory(server, threadId, turn.turnId, context);
+        await this.accounts.readRateLimits(server);
+      }
     } finally {
       clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', interrupt);
-      server.turns.delete(threadId);
+      turns.delete(threadId);
     }
   }
 
@@ -276,29 +342,32 @@ export class CodexAgent implements Agent {
 
   /** The saved timeline of a session's Codex thread, or of a subagent thread in it (TL-4). */
   async historyPage(request: HistoryPageRequest): Promise<HistoryPage> {
-    const { server, threadId } = await this.savedThread(request.sessionId, request.cwd);
-    const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
-    return server.history.page({ ...request, threadId: thread });
+    const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
+    const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
+    return history.page({ ...request, threadId: thread });
   }
 
   async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
-    const { server, threadId } = await this.savedThread(request.sessionId, request.cwd);
-    const thread = request.parentItemId ? await server.history.subagentThread(threadId, request.parentItemId) : threadId;
-    return server.history.itemText({ ...request, threadId: thread });
+    const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
+    const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
+    return history.itemText({ ...request, threadId: thread });
   }
 
-  private async savedThread(sessionId: string, cwd: string): Promise<{ server: ProfileServer; threadId: string }> {
+  private async savedThread(sessionId: string, cwd: string): Promise<{ history: CodexHistory; threadId: string }> {
     const link = this.links.link(sessionId);
-    if (!link) throw notFound('This session has no Codex conversation yet.');
-    const server = this.serverFor({ id: link.profileId, home: this.profiles.homeOf(link.profileId) });
-    await server.ready;
+    const profile = link && this.profiles.profile(link.profileId);
+    if (!link || !profile) throw notFound('This session has no Codex conversation yet.');
+    const server = await this.startedServer(profile);
     await this.loadThread(server, link.threadId, cwd);
-    return { server, threadId: link.threadId };
+    let history = this.histories.get(server);
+    if (!history) {
+      history = new CodexHistory((method, params, schema) => server.client.call(method, params, schema), (session, turnId) => this.turnRecords.read(session, turnId));
+      this.histories.set(server, history);
+    }
+    return { history, threadId: link.threadId };
   }
 
-  async close(): Promise<void> {
-    const servers = [...this.servers.values()];
-    this.servers.clear();
-    await Promise.all(servers.map((server) => server.client.close()));
+  close(): Promise<void> {
+    return this.servers.close();
   }
 }

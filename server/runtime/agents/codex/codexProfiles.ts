@@ -4,15 +4,16 @@ import path from 'node:path';
 import { parse, stringify, type TomlTable } from 'smol-toml';
 import { invalidParams } from '../../errors';
 import type { Db } from '../../store/database';
+import type { CodexProfile as CodexProfileInfo } from '../../../../lib/protocol/accounts';
 
 /**
- * What every profile runs with before the user's own TOML is merged in: no update
- * checks, commands run without a sandbox in the project folder, and the agent asks when a
- * command wants more than that (answered from the app).
+ * What every profile runs with before the user's own TOML is merged in: no update checks,
+ * commands sandboxed to the project folder (ACC-5: full access only when the user picks it for a
+ * session, per turn), and the agent asks when a command wants more (answered from the app).
  */
 const BASE_CONFIG: TomlTable = {
   approval_policy: 'on-request',
-  sandbox_mode: 'danger-full-access',
+  sandbox_mode: 'workspace-write',
   check_for_update_on_startup: false,
 };
 
@@ -70,34 +71,108 @@ export interface CodexProfile {
   home: string;
 }
 
+interface RawProfile {
+  id: string;
+  name: string;
+  status: CodexProfileInfo['status'];
+  auth_mode: string | null;
+  email: string | null;
+  plan_type: string | null;
+  status_reason: string | null;
+  created_at: number;
+  checked_at: number | null;
+}
+
+const toInfo = (r: RawProfile): CodexProfileInfo => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  authMode: r.auth_mode,
+  email: r.email,
+  planType: r.plan_type,
+  statusReason: r.status_reason,
+  createdAt: r.created_at,
+  checkedAt: r.checked_at,
+});
+
+/** What an app-server reported about a profile's account (ACC-1). */
+export type CodexAccountState = Pick<CodexProfileInfo, 'status' | 'authMode' | 'email' | 'planType' | 'statusReason'>;
+
 /**
  * App-owned Codex profiles (ACC-1): a stable lowercase UUID and a home folder under the data
- * folder. The runtime creates the folder and never opens a file inside it.
+ * folder. The runtime creates and removes the folder and never opens a file inside it.
  */
 export class CodexProfiles {
-  private readonly first;
-  private readonly insert;
+  private readonly stmts;
 
   constructor(
     db: Db,
     private readonly dataDir: string,
   ) {
-    this.first = db.prepare<[], { id: string }>('SELECT id FROM codex_profiles ORDER BY created_at, id LIMIT 1');
-    this.insert = db.prepare("INSERT INTO codex_profiles (id, status, created_at) VALUES (?, 'signed_out', ?)");
+    this.stmts = {
+      first: db.prepare<[], RawProfile>('SELECT * FROM codex_profiles ORDER BY created_at, id LIMIT 1'),
+      all: db.prepare<[], RawProfile>('SELECT * FROM codex_profiles ORDER BY created_at, id'),
+      get: db.prepare<[string], RawProfile>('SELECT * FROM codex_profiles WHERE id = ?'),
+      insert: db.prepare("INSERT INTO codex_profiles (id, name, status, created_at) VALUES (?, ?, 'signed_out', ?)"),
+      rename: db.prepare('UPDATE codex_profiles SET name = ? WHERE id = ?'),
+      state: db.prepare(
+        'UPDATE codex_profiles SET status = @status, auth_mode = @authMode, email = @email, plan_type = @planType, status_reason = @statusReason, checked_at = @checkedAt WHERE id = @id',
+      ),
+      remove: db.prepare('DELETE FROM codex_profiles WHERE id = ?'),
+      links: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM codex_session_links WHERE profile_id = ?'),
+    };
   }
 
   homeOf(id: string): string {
     return path.join(this.dataDir, 'codex', 'profiles', id, 'home');
   }
 
+  list(): CodexProfileInfo[] {
+    if (!this.stmts.first.get()) this.defaultProfile();
+    return this.stmts.all.all().map(toInfo);
+  }
+
+  info(id: string): CodexProfileInfo | undefined {
+    const raw = this.stmts.get.get(id);
+    return raw && toInfo(raw);
+  }
+
   /** The default profile, created on first use. */
   defaultProfile(): CodexProfile {
-    let id = this.first.get()?.id;
-    if (!id) {
-      id = crypto.randomUUID().toLowerCase();
-      this.insert.run(id, Date.now());
-    }
+    const id = this.stmts.first.get()?.id ?? this.add('Codex').id;
     return { id, home: this.homeOf(id) };
+  }
+
+  /** A profile by id, or the default one for null. */
+  profile(id: string | null): CodexProfile | undefined {
+    if (id === null) return this.defaultProfile();
+    return this.stmts.get.get(id) ? { id, home: this.homeOf(id) } : undefined;
+  }
+
+  add(name: string): CodexProfileInfo {
+    const id = crypto.randomUUID().toLowerCase();
+    this.stmts.insert.run(id, name, Date.now());
+    return this.info(id)!;
+  }
+
+  rename(id: string, name: string): void {
+    this.stmts.rename.run(name, id);
+  }
+
+  setState(id: string, state: CodexAccountState): CodexProfileInfo | undefined {
+    this.stmts.state.run({ id, ...state, checkedAt: Date.now() });
+    return this.info(id);
+  }
+
+  /** Sessions whose Codex thread lives in this profile's home. */
+  linkCount(id: string): number {
+    return this.stmts.links.get(id)!.n;
+  }
+
+  /** Deletes the row and the whole profile folder (never opening a file in it). */
+  remove(id: string): void {
+    this.stmts.remove.run(id);
+    fs.rmSync(path.dirname(this.homeOf(id)), { recursive: true, force: true });
   }
 
   /** Creates the home folder; Codex fills it. Its configuration arrives as command-line overrides. */
@@ -115,12 +190,16 @@ export interface CodexLink {
 export class CodexSessionLinks {
   private readonly get;
   private readonly insert;
+  private readonly bySession;
 
   constructor(db: Db) {
     this.get = db.prepare<[string], { profile_id: string; codex_thread_id: string }>(
       "SELECT profile_id, codex_thread_id FROM codex_session_links WHERE app_session_id = ? AND status = 'available'",
     );
     this.insert = db.prepare("INSERT INTO codex_session_links (app_session_id, profile_id, codex_thread_id, status) VALUES (?, ?, ?, 'available')");
+    this.bySession = db.prepare<[string, string], { app_session_id: string }>(
+      "SELECT app_session_id FROM codex_session_links WHERE profile_id = ? AND codex_thread_id = ? AND status = 'available'",
+    );
   }
 
   link(sessionId: string): CodexLink | undefined {
@@ -130,5 +209,10 @@ export class CodexSessionLinks {
 
   save(sessionId: string, link: CodexLink): void {
     this.insert.run(sessionId, link.profileId, link.threadId);
+  }
+
+  /** The app session that already continues this thread of this profile, if any (ACC-8). */
+  sessionOfThread(profileId: string, threadId: string): string | undefined {
+    return this.bySession.get(profileId, threadId)?.app_session_id;
   }
 }

@@ -19,12 +19,30 @@ export const CODEX = {
   turnCompleted: 'turn/completed',
   commandApproval: 'item/commandExecution/requestApproval',
   fileChangeApproval: 'item/fileChange/requestApproval',
+  permissionsApproval: 'item/permissions/requestApproval',
+  userInput: 'item/tool/requestUserInput',
+  elicitation: 'mcpServer/elicitation/request',
+  turnSteer: 'turn/steer',
+  modelList: 'model/list',
+  threadList: 'thread/list',
+  accountRead: 'account/read',
+  loginStart: 'account/login/start',
+  logout: 'account/logout',
+  loginCompleted: 'account/login/completed',
+  accountUpdated: 'account/updated',
+  rateLimitsRead: 'account/rateLimits/read',
+  rateLimitsUpdated: 'account/rateLimits/updated',
 } as const;
 
-export const CODEX_CLIENT_METHODS = [CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList];
+export const CODEX_CLIENT_METHODS = [
+  CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList,
+  CODEX.turnSteer, CODEX.modelList, CODEX.threadList, CODEX.accountRead, CODEX.loginStart, CODEX.logout, CODEX.rateLimitsRead,
+];
 export const CODEX_CLIENT_NOTIFICATIONS = [CODEX.initialized];
-export const CODEX_SERVER_NOTIFICATIONS = [CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted];
-export const CODEX_SERVER_REQUESTS = [CODEX.commandApproval, CODEX.fileChangeApproval];
+export const CODEX_SERVER_NOTIFICATIONS = [
+  CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted, CODEX.loginCompleted, CODEX.accountUpdated, CODEX.rateLimitsUpdated,
+];
+export const CODEX_SERVER_REQUESTS = [CODEX.commandApproval, CODEX.fileChangeApproval, CODEX.permissionsApproval, CODEX.userInput, CODEX.elicitation];
 
 /** One line from the child: a response, a notification, or a request the client must answer. */
 export const IncomingSchema = z.union([
@@ -64,7 +82,91 @@ export const ApprovalRequestSchema = z.object({
   turnId: z.string(),
   itemId: z.string(),
   command: z.string().nullable().optional(),
+  cwd: z.string().nullable().optional(),
   reason: z.string().nullable().optional(),
+  grantRoot: z.string().nullable().optional(),
+});
+export const PermissionsRequestSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  reason: z.string().nullable(),
+  permissions: z.object({ network: z.unknown().nullable().optional(), fileSystem: z.unknown().nullable().optional() }).passthrough(),
+});
+export const UserInputRequestSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  questions: z.array(
+    z.object({
+      id: z.string(),
+      header: z.string(),
+      question: z.string(),
+      isOther: z.boolean(),
+      isSecret: z.boolean(),
+      options: z.array(z.object({ label: z.string(), description: z.string() })).nullable(),
+    }),
+  ),
+});
+const ElicitationPropertySchema = z
+  .object({ type: z.string().optional(), title: z.string().optional(), description: z.string().optional(), enum: z.array(z.string()).optional() })
+  .passthrough();
+export const ElicitationRequestSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string().nullable(),
+  serverName: z.string(),
+  mode: z.string(),
+  message: z.string(),
+  requestedSchema: z.object({ properties: z.record(z.string(), ElicitationPropertySchema).optional(), required: z.array(z.string()).optional() }).passthrough().optional(),
+  url: z.string().optional(),
+});
+export const FileChangeItemSchema = z
+  .object({ type: z.literal('fileChange'), id: z.string(), changes: z.array(z.object({ path: z.string(), diff: z.string() }).passthrough()) })
+  .passthrough();
+
+const AccountSchema = z
+  .object({ type: z.string(), email: z.string().nullable().optional(), planType: z.string().nullable().optional() })
+  .passthrough();
+export const AccountReadResultSchema = z.object({ account: AccountSchema.nullable(), requiresOpenaiAuth: z.boolean() }).passthrough();
+export const LoginStartResultSchema = z
+  .object({
+    type: z.string(),
+    loginId: z.string().optional(),
+    verificationUrl: z.string().optional(),
+    userCode: z.string().optional(),
+    authUrl: z.string().optional(),
+  })
+  .passthrough();
+export const LoginCompletedSchema = z.object({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() }).passthrough();
+const RateLimitWindowSchema = z.object({ usedPercent: z.number(), windowDurationMins: z.number().nullable().optional(), resetsAt: z.number().nullable().optional() });
+export const RateLimitSnapshotSchema = z
+  .object({ limitId: z.string().nullable().optional(), primary: RateLimitWindowSchema.nullable().optional(), secondary: RateLimitWindowSchema.nullable().optional() })
+  .passthrough();
+export const RateLimitsReadResultSchema = z.object({ rateLimits: RateLimitSnapshotSchema }).passthrough();
+export const RateLimitsUpdatedSchema = z.object({ rateLimits: RateLimitSnapshotSchema }).passthrough();
+export const ModelListResultSchema = z.object({
+  data: z.array(
+    z
+      .object({
+        id: z.string(),
+        model: z.string(),
+        displayName: z.string(),
+        description: z.string(),
+        hidden: z.boolean(),
+        supportedReasoningEfforts: z.array(z.object({ reasoningEffort: z.string() }).passthrough()),
+        isDefault: z.boolean(),
+      })
+      .passthrough(),
+  ),
+  nextCursor: z.string().nullable(),
+});
+export const ThreadListResultSchema = z.object({
+  data: z.array(
+    z
+      .object({ id: z.string(), preview: z.string(), cwd: z.string().nullable().optional(), createdAt: z.number().nullable().optional(), updatedAt: z.number().nullable().optional() })
+      .passthrough(),
+  ),
+  nextCursor: z.string().nullable(),
 });
 export const ThreadItemsListResultSchema = z.object({
   data: z.array(z.object({ turnId: z.string(), item: ThreadItemSchema })),

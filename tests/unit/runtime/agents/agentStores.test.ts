@@ -4,13 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalRequests } from '../../../../server/runtime/agents/approvals';
 import { ClaudeStore, CONVERSATION_TAKEN_MESSAGE } from '../../../../server/runtime/agents/claude/claudeStore';
 import { CodexProfiles, configOverrides, profileConfig } from '../../../../server/runtime/agents/codex/codexProfiles';
 import { MIGRATIONS_DIR } from '../../../../server/runtime/paths';
 import { SessionStore } from '../../../../server/runtime/sessions/sessionStore';
 import { openDatabase, type Db } from '../../../../server/runtime/store/database';
-import type { Approval } from '../../../../lib/protocol/agents';
 
 describe('agent identity stores (SES-2, ACC-8)', () => {
   let dir: string;
@@ -77,11 +75,11 @@ describe('agent identity stores (SES-2, ACC-8)', () => {
 });
 
 describe('HBCODE_CODEX_CONFIG_TOML', () => {
-  it('SES-2 is merged into every profile config: tables key by key, the user winning, our defaults kept', () => {
+  it('SES-2 is merged into every profile config: tables key by key, the user winning, our defaults kept (ACC-5: workspace-write)', () => {
     const merged = profileConfig('approval_policy = "never"\nmodel_provider = "fake"\n[model_providers.fake]\nbase_url = "http://127.0.0.1:1/v1"\n');
     expect(merged).toMatchObject({
       approval_policy: 'never',
-      sandbox_mode: 'danger-full-access',
+      sandbox_mode: 'workspace-write',
       check_for_update_on_startup: false,
       model_provider: 'fake',
       model_providers: { fake: { base_url: 'http://127.0.0.1:1/v1' } },
@@ -96,7 +94,7 @@ describe('HBCODE_CODEX_CONFIG_TOML', () => {
       const [key, ...value] = args[i + 1]!.split('=');
       pairs.set(key!, value.join('='));
     }
-    expect(pairs.get('sandbox_mode')).toBe('"danger-full-access"');
+    expect(pairs.get('sandbox_mode')).toBe('"workspace-write"');
     expect(pairs.get('retries')).toBe('0');
     expect(parse(`v = ${pairs.get('flags')}`)).toEqual({ v: ['a', 'b'] });
     expect(pairs.get('model_providers."my provider".base_url')).toBe('"http://127.0.0.1:1/v1"');
@@ -107,32 +105,5 @@ describe('HBCODE_CODEX_CONFIG_TOML', () => {
 
   it('RPC-3 invalid TOML is a clear invalid_params error', () => {
     expect(() => profileConfig('model = ')).toThrow(expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('HBCODE_CODEX_CONFIG_TOML') }));
-  });
-});
-
-describe('approval requests', () => {
-  const request = { sessionId: 's1', runId: 'r1', command: 'rm -rf build', reason: null };
-
-  it('SES-2 the first answer wins and is published; a second is a conflict; another session cannot answer', async () => {
-    const published: Approval[] = [];
-    const approvals = new ApprovalRequests((a) => published.push(a));
-    const decision = approvals.ask(request, new AbortController().signal);
-    const [pending] = approvals.pending('s1');
-    expect(pending).toMatchObject({ command: 'rm -rf build', decision: null });
-    expect(() => approvals.answer('s2', pending!.id, 'accept')).toThrow(expect.objectContaining({ code: 'not_found' }));
-    expect(approvals.answer('s1', pending!.id, 'decline').decision).toBe('decline');
-    await expect(decision).resolves.toBe('decline');
-    expect(() => approvals.answer('s1', pending!.id, 'accept')).toThrow(expect.objectContaining({ code: 'conflict' }));
-    expect(published.map((a) => a.decision)).toEqual([null, 'decline']);
-    expect(approvals.pending('s1')).toEqual([]);
-  });
-
-  it('SES-5 a cancelled run cancels its waiting approval', async () => {
-    const approvals = new ApprovalRequests(() => undefined);
-    const abort = new AbortController();
-    const decision = approvals.ask(request, abort.signal);
-    abort.abort('cancel');
-    await expect(decision).resolves.toBe('cancel');
-    expect(approvals.pending('s1')).toEqual([]);
   });
 });

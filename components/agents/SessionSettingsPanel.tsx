@@ -1,0 +1,52 @@
+'use client';
+import { useEffect, useState } from 'react';
+import type { RpcClient } from '../../lib/client/rpcClient';
+import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type SessionAgentSettings } from '../../lib/protocol/agents';
+import type { Session } from '../../lib/protocol/rows';
+import { ClaudeSessionOptions } from './ClaudeSessionOptions';
+import { CodexSessionOptions } from './CodexSessionOptions';
+
+/**
+ * A session's agent settings, changed between turns (ACC-5): each change is stored at once
+ * (`sessions.configure`) and the next turn runs with it.
+ */
+export function SessionSettingsPanel({ client, session }: { client: RpcClient; session: Session }) {
+  const [settings, setSettings] = useState<SessionAgentSettings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    client.call('sessions.settings', { sessionId: session.id }).then(
+      (r) => live && setSettings(r.settings),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, session.id]);
+
+  async function save(next: SessionAgentSettings) {
+    setError(null);
+    setSettings(next);
+    try {
+      setSettings((await client.call('sessions.configure', { sessionId: session.id, settings: next })).settings);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  if (!settings) return error ? <p className="error">{error}</p> : null;
+  return (
+    <div className="card" aria-label="Session settings">
+      {session.agent === 'codex' && <CodexSessionOptions client={client} value={settings.codex ?? DEFAULT_CODEX_SETTINGS} onChange={(codex) => void save({ codex })} />}
+      {session.agent === 'claude' && (
+        <ClaudeSessionOptions client={client} value={settings.claude ?? DEFAULT_CLAUDE_SETTINGS} onChange={(claude) => void save({ claude })} projectId={session.projectId} />
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
