@@ -142,7 +142,8 @@ describe('Claude Code turns as timeline rows, live and saved, through the Agent 
   });
 
   it('TL-1 the turn that ends with an API error shows the error and a failed turn end with usage and cost', () => {
-    expect(runError).toMatchObject({ code: 'unavailable' });
+    // ACC-3: the run fails with Claude's own words for the error it ended the turn with.
+    expect(runError).toMatchObject({ name: 'AgentRunError', message: expect.stringContaining('Scripted failure at the end of the tour') });
     expect(ofKind(context.items.values(), 'agentError')).toEqual([expect.objectContaining({ message: expect.stringContaining('Scripted failure at the end of the tour') })]);
     const [end] = ofKind(context.items.values(), 'turnEnd');
     expect(end).toMatchObject({ itemId: `turn:${messageUuid}`, status: 'failed', usage: expect.objectContaining({ inputTokens: expect.any(Number) }) });

@@ -33,7 +33,8 @@ describe('TL-1 a Codex subagent is a row that opens its own timeline', () => {
     const own = latest.filter((i) => i.parentItemId === spawn.itemId);
     expect(own.map((i) => i.kind)).toEqual(['userText', 'toolCall', 'agentText', 'turnEnd']);
     expect(own[0]).toMatchObject({ text: TASK });
-    expect(own[1]).toMatchObject({ tool: 'shell', status: 'completed', result: { text: 'a.txt\nb.txt\n' } });
+    // The sandboxed login shell may print its own profile's warnings first: the listing ends the output.
+    expect(own[1]).toMatchObject({ tool: 'shell', status: 'completed', result: { text: expect.stringMatching(/(^|\n)a\.txt\nb\.txt\n$/) } });
     expect(own[2]).toMatchObject({ text: 'There are 2 files.' });
     expect(latest.find((i) => i.kind === 'toolCall' && i.tool === 'collab:wait')).toMatchObject({ status: 'completed', result: { text: 'There are 2 files.' } });
     // The subagent's rows never land in the session's own timeline.

@@ -7,6 +7,14 @@ import type { PermissionAnswer, PermissionEvent } from './hostProtocol';
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
 export const DECLINED_MESSAGE = 'The user declined this tool call.';
 export const UNANSWERED_MESSAGE = 'The user did not answer the question.';
+/**
+ * Every refusal the runtime gives Claude Code names the tool in Claude Code's own words, so the
+ * row says "declined" live and again when the saved conversation is read back (TL-5).
+ */
+export function refusalMessage(toolName: string, why: string): string {
+  return `Permission to use ${toolName} was denied: ${why}`;
+}
+
 export const PLAN_MODE_MESSAGE = 'This session is in plan mode: nothing may change on disk. Present the plan instead; the user switches the mode to carry it out.';
 
 /**
@@ -16,7 +24,7 @@ export const PLAN_MODE_MESSAGE = 'This session is in plan mode: nothing may chan
  */
 export function refusedInPlanMode(event: PermissionEvent, permissionMode: string): PermissionAnswer | null {
   if (permissionMode !== 'plan' || event.toolName === ASK_USER_QUESTION_TOOL) return null;
-  return { behavior: 'deny', message: PLAN_MODE_MESSAGE };
+  return { behavior: 'deny', message: refusalMessage(event.toolName, PLAN_MODE_MESSAGE) };
 }
 
 const QuestionInputSchema = z.object({
@@ -122,7 +130,7 @@ export function grantsOf(suggestions: Record<string, unknown>[]): SessionGrants 
 export function permissionAnswerOf(event: PermissionEvent, outcome: ApprovalOutcome): PermissionAnswer {
   const questions = questionsOf(event);
   if (questions) {
-    if (outcome.decision === 'decline' || outcome.decision === 'cancel' || !outcome.answers) return { behavior: 'deny', message: UNANSWERED_MESSAGE };
+    if (outcome.decision === 'decline' || outcome.decision === 'cancel' || !outcome.answers) return { behavior: 'deny', message: refusalMessage(event.toolName, UNANSWERED_MESSAGE) };
     // AskUserQuestion takes its answers keyed by question text; several choices joined by commas.
     const answers: Record<string, string> = {};
     for (const q of questions) {
@@ -133,5 +141,5 @@ export function permissionAnswerOf(event: PermissionEvent, outcome: ApprovalOutc
   }
   if (outcome.decision === 'accept') return { behavior: 'allow', updatedInput: event.input };
   if (outcome.decision === 'acceptForSession') return { behavior: 'allow', updatedInput: event.input, updatedPermissions: forThisSession(event.suggestions) };
-  return { behavior: 'deny', message: outcome.decision === 'cancel' ? 'The turn was stopped.' : DECLINED_MESSAGE };
+  return { behavior: 'deny', message: refusalMessage(event.toolName, outcome.decision === 'cancel' ? 'The turn was stopped.' : DECLINED_MESSAGE) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from '../../../../server/runtime/agents/claude/claudeHostSignals';
 import { usageReadingOf } from '../../../../server/runtime/agents/claude/claudeUsage';
-import { approvalAskOf, grantsOf, permissionAnswerOf, PLAN_MODE_MESSAGE, refusedInPlanMode } from '../../../../server/runtime/agents/claude/claudePermissions';
+import { approvalAskOf, grantsOf, permissionAnswerOf, PLAN_MODE_MESSAGE, refusalMessage, refusedInPlanMode } from '../../../../server/runtime/agents/claude/claudePermissions';
 import type { PermissionEvent } from '../../../../server/runtime/agents/claude/hostProtocol';
 
 const BASH_SUGGESTIONS = [
@@ -65,7 +65,7 @@ describe('ACC-4 canUseTool requests and their answers', () => {
     const forSession = permissionAnswerOf(bashRequest(), { decision: 'acceptForSession', answers: null });
     expect(forSession).toMatchObject({ behavior: 'allow' });
     expect(forSession.behavior === 'allow' && forSession.updatedPermissions?.map((u) => u.destination)).toEqual(['session', 'session']);
-    expect(permissionAnswerOf(bashRequest(), { decision: 'decline', answers: null })).toEqual({ behavior: 'deny', message: 'The user declined this tool call.' });
+    expect(permissionAnswerOf(bashRequest(), { decision: 'decline', answers: null })).toEqual({ behavior: 'deny', message: refusalMessage('Bash', 'The user declined this tool call.') });
     expect(grantsOf(BASH_SUGGESTIONS)).toEqual({ allowedTools: ['Bash(npm test)'], directories: ['/srv/other-project'] });
   });
 
@@ -80,7 +80,7 @@ describe('ACC-4 canUseTool requests and their answers', () => {
     expect(permissionAnswerOf(ask, { decision: 'accept', answers: { '0': ['A', 'B'] } })).toEqual({ behavior: 'allow', updatedInput: { ...ask.input, answers: { 'Which ones?': 'A, B' } } });
     expect(permissionAnswerOf(ask, { decision: 'decline', answers: null })).toMatchObject({ behavior: 'deny' });
     // Plan mode refuses anything that would change the disk, never a question.
-    expect(refusedInPlanMode(bashRequest(), 'plan')).toEqual({ behavior: 'deny', message: PLAN_MODE_MESSAGE });
+    expect(refusedInPlanMode(bashRequest(), 'plan')).toEqual({ behavior: 'deny', message: refusalMessage('Bash', PLAN_MODE_MESSAGE) });
     expect(refusedInPlanMode(ask, 'plan')).toBeNull();
     expect(refusedInPlanMode(bashRequest(), 'default')).toBeNull();
   });
