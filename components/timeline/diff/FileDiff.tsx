@@ -1,0 +1,71 @@
+'use client';
+import { useMemo, useState } from 'react';
+import { parseFileDiff } from '../../../lib/client/diff/parseFileDiff';
+import type { RpcClient } from '../../../lib/client/rpcClient';
+import { languageForPath } from '../../../lib/highlight/languages';
+import type { FileChange } from '../../../lib/protocol/rows';
+import { ReadRestButton } from '../ReadRestButton';
+import { useItemText, type ItemTextSource } from '../useItemText';
+import { DiffLineView } from './DiffLineView';
+import { useDiffHighlight } from './useDiffHighlight';
+
+/** Lines a diff shows at first, and how many more each "Show more" adds: the first screen renders at once whatever the diff's size. */
+export const FIRST_DIFF_LINES = 80;
+const MORE_DIFF_LINES = 400;
+
+const CHANGE_LABEL: Record<FileChange['change'], string> = { add: 'added', delete: 'deleted', update: 'modified' };
+
+/**
+ * One file of a file change (TL-1): its path, added/removed counts and its unified diff,
+ * highlighted in the worker, paged: a long diff shows its first lines and says how many more
+ * there are ("Show 400 more of 4,920 lines"); a diff longer than the row carries is read on
+ * through `sessions.itemText`. Nothing is cut silently.
+ */
+export function FileDiff({ client, source, file }: { client: RpcClient | null; source: ItemTextSource; file: FileChange }) {
+  const item = useItemText(client, source, file.diff);
+  const parsed = useMemo(() => parseFileDiff(item.text, item.complete), [item.text, item.complete]);
+  const [shownLines, setShownLines] = useState(FIRST_DIFF_LINES);
+  const [open, setOpen] = useState(true);
+  const language = languageForPath(file.movePath ?? file.path);
+  const tokens = useDiffHighlight(parsed.lines, parsed.unparsed ? null : language, shownLines);
+  const shown = parsed.lines.slice(0, shownLines);
+  const hidden = parsed.lines.length - shown.length;
+
+  return (
+    <section className="file-diff" data-file={file.path}>
+      <button type="button" className="file-diff-header" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <span className="mono grow file-diff-path">
+          {file.movePath ? `${file.path} → ${file.movePath}` : file.path}
+        </span>
+        <span className="pill">{CHANGE_LABEL[file.change]}</span>
+        <span className="diff-count-added" aria-label={`${file.added} lines added`}>
+          +{file.added}
+        </span>
+        <span className="diff-count-removed" aria-label={`${file.removed} lines removed`}>
+          −{file.removed}
+        </span>
+      </button>
+      {open &&
+        (file.binary ? (
+          <p className="muted file-diff-note">Binary file: no text diff.</p>
+        ) : (
+          <>
+            {parsed.unparsed && <p className="muted file-diff-note">Not a diff this app can read ({parsed.unparsed}); shown as it is.</p>}
+            <div className="diff-lines mono" role="group" aria-label={`Diff of ${file.path}`}>
+              {shown.map((line, i) => (
+                <DiffLineView key={i} line={line} tokens={tokens(i)} />
+              ))}
+            </div>
+            <div className="row file-diff-actions">
+              {hidden > 0 && (
+                <button type="button" onClick={() => setShownLines((n) => n + MORE_DIFF_LINES)}>
+                  Show {Math.min(MORE_DIFF_LINES, hidden).toLocaleString('en')} more of {hidden.toLocaleString('en')} lines
+                </button>
+              )}
+              <ReadRestButton client={client} item={item} offer={hidden === 0} />
+            </div>
+          </>
+        ))}
+    </section>
+  );
+}
