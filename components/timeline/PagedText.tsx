@@ -19,7 +19,8 @@ export function PagedText({ client, source, body, initialLines = 12, label }: { 
   const [shownLines, setShownLines] = useState(initialLines);
   const end = useMemo(() => endOfLines(item.text, shownLines), [item.text, shownLines]);
   const hiddenLines = useMemo(() => linesAfter(item.text, end), [item.text, end]);
-  const shown = item.text.slice(0, end);
+  // The line break that ends the page is not a line of its own.
+  const shown = item.text.slice(0, end).replace(/\n$/, '');
   return (
     <div className="paged-text" data-paged-text={source.field}>
       <pre className="mono paged-text-body" aria-label={label}>

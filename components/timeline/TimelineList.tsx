@@ -40,7 +40,7 @@ export function TimelineList({ entries, context, hasOlder, loadingOlder, onLoadO
           const entry = entries[item.index];
           if (!entry) return null;
           return (
-            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="timeline-item" style={{ transform: `translateY(${item.start - OLDER_BAR_PX}px)` }}>
+            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} data-row-id={entry.key} className="timeline-item" style={{ transform: `translateY(${item.start - OLDER_BAR_PX}px)` }}>
               <TimelineRowView row={entry.row} command={entry.command} context={context} />
             </div>
           );

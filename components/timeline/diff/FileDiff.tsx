@@ -13,6 +13,13 @@ import { useDiffHighlight } from './useDiffHighlight';
 export const FIRST_DIFF_LINES = 80;
 const MORE_DIFF_LINES = 400;
 
+/** One line's height in CSS (`.diff-lines` line-height): what a chunk off screen is taken to be. */
+const DIFF_LINE_PX = 19;
+const CHUNK_LINES = 100;
+
+/** [start, end) of each chunk of `count` lines. */
+const chunks = (count: number) => Array.from({ length: Math.ceil(count / CHUNK_LINES) }, (_, i): [number, number] => [i * CHUNK_LINES, Math.min(count, (i + 1) * CHUNK_LINES)]);
+
 const CHANGE_LABEL: Record<FileChange['change'], string> = { add: 'added', delete: 'deleted', update: 'modified' };
 
 /**
@@ -52,8 +59,13 @@ export function FileDiff({ client, source, file }: { client: RpcClient | null; s
           <>
             {parsed.unparsed && <p className="muted file-diff-note">Not a diff this app can read ({parsed.unparsed}); shown as it is.</p>}
             <div className="diff-lines mono" role="group" aria-label={`Diff of ${file.path}`}>
-              {shown.map((line, i) => (
-                <DiffLineView key={i} line={line} tokens={tokens(i)} />
+              {chunks(shown.length).map(([start, end]) => (
+                // Chunks off screen skip layout (content-visibility): a 5,000-line diff lays out what is in view.
+                <div key={start} className="diff-chunk" style={{ containIntrinsicBlockSize: `auto ${(end - start) * DIFF_LINE_PX}px` }}>
+                  {shown.slice(start, end).map((line, i) => (
+                    <DiffLineView key={start + i} line={line} tokens={tokens(start + i)} />
+                  ))}
+                </div>
               ))}
             </div>
             <div className="row file-diff-actions">

@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DiffLine } from '../../../lib/client/diff/parseFileDiff';
 import { highlightDocument, preferredTheme } from '../../../lib/client/highlightClient';
-import { unpackLine, type TokenBatch, type TokenLine } from '../../../lib/highlight/tokens';
+import { unpackLine, type TokenLine } from '../../../lib/highlight/tokens';
 
 /** Tokens of the diff's line `index`, or null while (or when never) highlighted. */
 export type DiffTokens = (index: number) => TokenLine | null;
@@ -13,7 +13,8 @@ export type DiffTokens = (index: number) => TokenLine | null;
  * hundred lines are shown costs the worker one small batch, not the whole file.
  */
 export function useDiffHighlight(lines: DiffLine[], language: string | null, shownLines: number): DiffTokens {
-  const [batches, setBatches] = useState<TokenBatch[]>([]);
+  /** Tokens by line, filled batch by batch; each line's array is made once, so a line already shown does not render again. */
+  const [tokens, setTokens] = useState<(TokenLine | null)[]>([]);
   const wanted = useRef(shownLines);
   const wake = useRef<(() => void) | null>(null);
   // Hunk headers and notes are not code: they take an empty line so the numbering stays aligned.
@@ -25,14 +26,18 @@ export function useDiffHighlight(lines: DiffLine[], language: string | null, sho
   }, [shownLines]);
 
   useEffect(() => {
-    setBatches([]);
+    setTokens([]);
     if (!language || document.length === 0) return;
     const abort = new AbortController();
     void (async () => {
       try {
         for await (const batch of highlightDocument(document, language, preferredTheme(), abort.signal)) {
           if (abort.signal.aborted) return;
-          setBatches((current) => [...current, batch]);
+          const unpacked = Array.from({ length: batch.lineCount }, (_, i) => {
+            const line = lines[batch.firstLine + i];
+            return line && line.kind !== 'hunk' && line.kind !== 'note' ? unpackLine(batch, batch.firstLine + i, line.text) : null;
+          });
+          setTokens((current) => [...current.slice(0, batch.firstLine), ...unpacked]);
           while (!abort.signal.aborted && batch.firstLine + batch.lineCount >= wanted.current && !batch.done) {
             await new Promise<void>((resolve) => {
               wake.current = resolve;
@@ -45,15 +50,7 @@ export function useDiffHighlight(lines: DiffLine[], language: string | null, sho
       }
     })();
     return () => abort.abort();
-  }, [document, language]);
+  }, [document, language, lines]);
 
-  return useMemo(() => {
-    const texts = lines;
-    return (index: number) => {
-      const batch = batches.find((b) => index >= b.firstLine && index < b.firstLine + b.lineCount);
-      const line = texts[index];
-      if (!batch || !line || line.kind === 'hunk' || line.kind === 'note') return null;
-      return unpackLine(batch, index, line.text);
-    };
-  }, [batches, lines]);
+  return useMemo(() => (index: number) => tokens[index] ?? null, [tokens]);
 }

@@ -31,7 +31,7 @@ function body(fixture: TimelineFixture, itemId: string, field: string, text: str
   return { text: text.slice(0, INLINE_TEXT_BYTES), byteLength, truncated: true };
 }
 
-/** A unified diff of `lines` changed lines of TypeScript (every fifth line removed and replaced). */
+/** A unified diff of a `lines`-line TypeScript file: every fifth line replaced (one removed, one added line). */
 export function typescriptDiff(path: string, lines: number): { diff: string; added: number; removed: number } {
   const out: string[] = [`--- a/${path}`, `+++ b/${path}`];
   let added = 0;
@@ -46,7 +46,6 @@ export function typescriptDiff(path: string, lines: number): { diff: string; add
       added++;
       oldCount++;
       newCount++;
-      i++;
     } else {
       hunk.push(` export function line${i}(input: string): string { return input + ${i}; }`);
       oldCount++;
@@ -96,7 +95,7 @@ export function everyRowKind(options: { longResultBytes?: number; longDiffLines?
     kind: 'command', id: 'c:cmd-1', sessionId, runId: run1, commandId: 'cmd-1', command: FIXTURE_COMMAND, status: 'exited', exitCode: 0,
     byteLength: utf8Length(output), generation: 1, complete: true, sourceIncomplete: false, outputSource: 'artifact', startedAt: at(20), endedAt: at(23),
   };
-  const longResult = Array.from({ length: Math.ceil((options.longResultBytes ?? 10 * 1024 * 1024) / 64) }, (_, i) => `match ${String(i + 1).padStart(8, '0')}: src/generated/table.ts ${'x'.repeat(30)}`).join('\n');
+  const longResult = Array.from({ length: Math.ceil((options.longResultBytes ?? 10 * 1024 * 1024) / 64) /* 64 bytes a line */ }, (_, i) => `match ${String(i + 1).padStart(8, '0')}: src/generated/table.ts ${'x'.repeat(24)}`).join('\n');
   const rows: AgentItemRow[] = [
     { ...item(sessionId, null, 'user-earlier', null, at(0)), kind: 'userText', text: 'Earlier, from the terminal: look at the flaky test in tests/unit/app.test.ts' },
     { ...item(sessionId, run1, 'reason-1', null, at(11)), kind: 'reasoning', streaming: false, text: 'The test compares timestamps.\nIt fails when the clock ticks between the two reads, so the fix is to read the clock once.' },
