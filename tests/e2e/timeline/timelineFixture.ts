@@ -145,3 +145,9 @@ export function manyRows(count: number): TimelineFixture {
   }
   return { ...base, rows };
 }
+
+/** One file change row with a `lines`-line diff, its body cut at 64 KiB as a runtime sends it. */
+export function diffRow(lines: number): TimelineRow {
+  const fixture: TimelineFixture = { session: everyRowKind({ longResultBytes: 1 }).session, rows: [], subagentRows: {}, texts: {}, outputs: {} };
+  return { ...item(fixture.session.id, 'run-bench', `edit-${lines}`, null, 0), kind: 'fileChange', status: 'completed', files: [fileChange(fixture, `edit-${lines}`, 0, 'src/generated/table.ts', lines)] };
+}

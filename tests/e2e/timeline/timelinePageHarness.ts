@@ -27,9 +27,9 @@ const HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta n
 
 /**
  * Opens the fixture timeline page (tests/e2e/timeline/timelinePage.ts) in a new context on an
- * origin of its own; resolves once the timeline's first rows are on screen.
+ * origin of its own; resolves once `shown` (by default the timeline's first row) is in the page.
  */
-export async function openTimelinePage(browser: Browser, options: BrowserContextOptions = {}, query = ''): Promise<{ context: BrowserContext; page: Page }> {
+export async function openTimelinePage(browser: Browser, options: BrowserContextOptions = {}, query = '', shown = '[data-testid="timeline"] .timeline-item'): Promise<{ context: BrowserContext; page: Page }> {
   const files = await bundle();
   const context = await browser.newContext(options);
   await context.route(`${TIMELINE_PAGE_ORIGIN}/**`, (route) => {
@@ -41,6 +41,6 @@ export async function openTimelinePage(browser: Browser, options: BrowserContext
   });
   const page = await context.newPage();
   await page.goto(`${TIMELINE_PAGE_ORIGIN}/${query}`);
-  await page.locator('[data-testid="timeline"] .timeline-item').first().waitFor({ timeout: 30_000 });
+  await page.locator(shown).first().waitFor({ state: 'attached', timeout: 30_000 });
   return { context, page };
 }
