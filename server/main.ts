@@ -1,39 +1,6 @@
-import { parseCli } from './cli';
-import { consoleLogger } from './runtime/log';
-import { startRuntime, startupBanner } from './startRuntime';
+import { runMain } from './runMain';
 
-async function main(): Promise<void> {
-  let options;
-  try {
-    options = parseCli(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`hbcode: ${(error as Error).message}\n`);
-    process.exit(2);
-  }
-  // NOTE: under a file-size limit the kernel sends SIGXFSZ, whose default action kills the
-  // process. Handled, the write fails with EFBIG instead and OUT-3 marks that one output
-  // unavailable while the runtime stays up.
-  if (process.platform !== 'win32') process.on('SIGXFSZ', () => {});
-  const running = await startRuntime(options, consoleLogger);
-  process.stdout.write(startupBanner(running));
-
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(130);
-    consoleLogger.info('shutting down', { signal });
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        consoleLogger.error('shutdown failed', { reason: (error as Error).message });
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-}
-
-main().catch((error: unknown) => {
+runMain().catch((error: unknown) => {
   process.stderr.write(`hbcode: ${(error as Error).message}\n`);
   process.exit(1);
 });

@@ -11,7 +11,7 @@ import { createRpcSocketServer } from './rpc/socketServer';
 import { startEventLoopDelayLog } from './eventLoopDelayLog';
 import type { Logger } from './runtime/log';
 import { REPO_ROOT } from './runtime/paths';
-import { Runtime } from './runtime/runtime';
+import { Runtime, type RuntimeOptions } from './runtime/runtime';
 
 const APP_HOSTNAME = 'hbcode.localhost';
 
@@ -32,7 +32,7 @@ export interface RunningRuntime {
 }
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
-export async function startRuntime(options: CliOptions, log: Logger): Promise<RunningRuntime> {
+export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles'> = {}): Promise<RunningRuntime> {
   const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
   const runtime = await Runtime.open({
     dataDir: options.dataDir,
@@ -42,6 +42,7 @@ export async function startRuntime(options: CliOptions, log: Logger): Promise<Ru
     allowPrivateFetch: options.allowPrivateFetch,
     pairingGuessLimit: options.limits.pairing,
     log,
+    ...extras,
   });
   const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;

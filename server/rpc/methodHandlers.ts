@@ -81,10 +81,10 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return { sessions: runtime.listSessions(params?.projectId) };
     },
     'sessions.timeline'(params) {
-      return { rows: runtime.timeline(params.sessionId) };
+      return runtime.timeline({ ...params, parentItemId: params.parentItemId ?? null });
     },
     'sessions.itemText'(params) {
-      return runtime.itemText(params);
+      return runtime.itemText({ ...params, parentItemId: params.parentItemId ?? null });
     },
     async 'sessions.delete'(params) {
       await runtime.deleteSession(params.sessionId);

@@ -21,7 +21,12 @@ import { MIGRATIONS_DIR } from './paths';
 import { ProcessGroupLedger } from './process/processGroupLedger';
 import { stopSurvivingGroups, type SurvivorReport } from './process/stopSurvivingGroups';
 import { deleteSessionWithReferences } from './sessions/deleteSession';
+import { LiveItems } from './sessions/liveItems';
+import { LiveOverlayStore } from './sessions/liveOverlay';
+import { Reconciler } from './sessions/reconcile';
 import { RunScheduler } from './sessions/runScheduler';
+import { readItemText, type ItemTextRequest, type ItemTextSlice } from './sessions/itemText';
+import { TimelinePages, type TimelinePageAnswer, type TimelinePageRequest } from './sessions/timelinePages';
 import { SessionStore } from './sessions/sessionStore';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
@@ -40,6 +45,11 @@ export interface RuntimeOptions {
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
   log: Logger;
+  /**
+   * Test doubles replacing the built-in adapter of their kind. Only test entry points pass this
+   * (`tests/fixtures/scriptedAgentRuntime.ts`); the command line and `server/main.ts` never do.
+   */
+  agentDoubles?: ReadonlyMap<AgentKind, Agent>;
 }
 
 /** A protocol notification (typed by its schema in lib/protocol, forwarded as is) or an internal event. */
@@ -64,6 +74,10 @@ export class Runtime {
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
   private readonly scheduler: RunScheduler;
+  private readonly overlay: LiveOverlayStore;
+  private readonly liveItems: LiveItems;
+  private readonly reconciler: Reconciler;
+  private readonly timelinePages: TimelinePages;
   private readonly agents: Map<AgentKind, Agent>;
   private readonly approvals: ApprovalRequests;
   private readonly claude: ClaudeAgent;
@@ -94,6 +108,7 @@ export class Runtime {
       ['codex', new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes)],
       ['claude', this.claude],
     ]);
+    for (const [kind, double] of options.agentDoubles ?? []) this.agents.set(kind, double);
     this.projects = this.sessions.ensureProjects(options.projectDirs);
     this.previews = new Previews(
       () => this.projects.map((p) => p.directory),
@@ -101,18 +116,33 @@ export class Runtime {
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
+    const projectDirectory = (id: string) => this.projects.find((p) => p.id === id)?.directory;
+    const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>
+      this.publish({ method: 'timeline.row', params: revision === undefined ? { sessionId, row } : { sessionId, row, revision } });
+    this.overlay = new LiveOverlayStore(db);
+    this.liveItems = new LiveItems({ overlay: this.overlay, publish: publishRow, log: options.log });
+    const history = { sessions: this.sessions, overlay: this.overlay, agents: this.agents, projectDirectory, log: options.log };
+    this.reconciler = new Reconciler({
+      ...history,
+      publishRow,
+      publishRemoved: (sessionId, ids, revision) => this.publish({ method: 'timeline.removed', params: { sessionId, ids, revision } }),
+    });
+    this.timelinePages = new TimelinePages(history);
     this.scheduler = new RunScheduler({
       sessions: this.sessions,
       outputs: this.outputs,
       outbox: this.outbox,
       agents: this.agents,
-      projectDirectory: (id) => this.projects.find((p) => p.id === id)?.directory,
-      publish: (sessionId, row) => this.publish({ method: 'timeline.row', params: { sessionId, row } }),
+      projectDirectory,
+      publish: publishRow,
+      liveItems: this.liveItems,
+      reconciler: this.reconciler,
       log: options.log,
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
     this.scheduler.recoverAfterRestart(survivors.stopped);
+    this.reconciler.recoverAtStart();
     this.purgeTimer = setInterval(() => this.outbox.purgeExpired(), LEDGER_PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
   }
@@ -185,15 +215,14 @@ export class Runtime {
     return this.sessions.sessions(projectId);
   }
 
-  timeline(sessionId: string): TimelineRow[] {
-    if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
-    return this.sessions.timeline(sessionId);
+  /** One page of a session's timeline (TL-4): the newest when no cursor is given. */
+  timeline(request: TimelinePageRequest): Promise<TimelinePageAnswer> {
+    return this.timelinePages.page(request);
   }
 
-  /** A slice of one long text of an agent item (TL-1); the live overlay and the agent's history land with TL-3. */
-  async itemText(params: { sessionId: string; itemId: string }): Promise<{ offset: number; dataBase64: string; byteCount: number; availableBytes: number }> {
-    if (!this.sessions.session(params.sessionId)) throw notFound('No such session.', { sessionId: params.sessionId });
-    throw notFound('No such item in this session.', { itemId: params.itemId });
+  /** A slice of one long text of an agent item (TL-1): live rows from the overlay, saved ones through the agent. */
+  itemText(request: ItemTextRequest): Promise<ItemTextSlice> {
+    return readItemText({ sessions: this.sessions, overlay: this.overlay, agents: this.agents, projectDirectory: (id) => this.projects.find((p) => p.id === id)?.directory }, request);
   }
 
   commandRow(runId: string, commandId: string): CommandRow | undefined {
@@ -212,6 +241,9 @@ export class Runtime {
       this.deleting.delete(sessionId);
     }
     this.approvals.forgetSession(sessionId);
+    this.liveItems.forgetSession(sessionId);
+    this.reconciler.forgetSession(sessionId);
+    this.overlay.forgetSession(sessionId);
     this.publish({ method: 'sessions.changed', params: { sessionId, deleted: true } });
   }
 
@@ -277,7 +309,9 @@ export class Runtime {
     this.closed = true;
     clearInterval(this.purgeTimer);
     this.previews.closeAll();
+    this.reconciler.close();
     await this.scheduler.shutdown();
+    this.liveItems.flush();
     await Promise.all([...this.agents.values()].map((agent) => agent.close?.()));
     this.db.close();
     this.releaseLock();

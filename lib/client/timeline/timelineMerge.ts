@@ -29,15 +29,23 @@ function stampAll(revisions: Map<string, number>, rows: readonly TimelineRow[], 
 }
 
 /**
- * The newest page replaces what the view knew of the newest rows; rows of older pages read
- * earlier stay before it, unless the page has them too.
+ * The newest page replaces what the view knew of the newest rows. Rows shown before that the
+ * page does not have stay before it (older pages read earlier, rows of a gap while the
+ * connection was lost), except live ones: those are either in the page or were removed since.
  */
 export function withNewestPage(view: TimelineRows, rows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
   const ids = new Set(rows.map((row) => row.id));
-  const kept = view.rows.filter((row) => view.olderIds.has(row.id) && !ids.has(row.id));
+  const kept = view.rows.filter((row) => !ids.has(row.id) && !('source' in row && row.source === 'live'));
   const revisions = new Map(view.revisions);
   stampAll(revisions, rows, revision);
   return { ...view, rows: [...kept, ...rows], revisions, olderIds: new Set(kept.map((row) => row.id)) };
+}
+
+/** Whether a newest page joins the rows shown (it has one of them), so no rows are missing in between. */
+export function joinsShownRows(view: TimelineRows, rows: readonly TimelineRow[]): boolean {
+  if (view.rows.length === 0) return true;
+  const shown = new Set(view.rows.map((row) => row.id));
+  return rows.some((row) => shown.has(row.id));
 }
 
 /** An older page goes before everything shown; rows already shown keep their newer state. */

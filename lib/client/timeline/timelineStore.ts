@@ -2,7 +2,7 @@ import type { MethodResult } from '../../protocol/methods';
 import type { TimelineRow } from '../../protocol/rows';
 import { RpcError, type RpcClient } from '../rpcClient';
 import { throttledWriter, type ThrottledWriter } from '../throttledWriter';
-import { EMPTY_TIMELINE_ROWS, withNewestPage, withOlderPage, withRemoved, withRow, type TimelineRows } from './timelineMerge';
+import { EMPTY_TIMELINE_ROWS, joinsShownRows, withNewestPage, withOlderPage, withRemoved, withRow, type TimelineRows } from './timelineMerge';
 import { indexedDbTimelinePages, type TimelinePageCache } from './timelinePageCache';
 
 /** What a timeline view shows (TL-3, TL-4). */
@@ -26,8 +26,10 @@ export interface TimelineStoreOptions {
   sessionId: string;
   /** null: the session's own timeline; a subagent row's itemId: that subagent's. */
   parentItemId: string | null;
-  /** Rows per page asked for. */
+  /** Rows per older page asked for. */
   pageSize?: number;
+  /** Rows of the first (newest) page: fewer, so the first rows show sooner (TL-4). Default: `pageSize` when given, else 50. */
+  firstPageSize?: number;
   cache?: TimelinePageCache;
 }
 
@@ -35,6 +37,8 @@ type TimelinePage = MethodResult<'sessions.timeline'>;
 type Notice = { kind: 'row'; row: TimelineRow; revision: number | undefined } | { kind: 'removed'; ids: string[]; revision: number };
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 100;
+/** About two phone screens of rows: enough to show at once, few enough that a long history opens as fast as a short one. */
+export const DEFAULT_FIRST_PAGE_SIZE = 50;
 /** Live rows change up to 10 times a second per item: the newest page is saved at most once a second. */
 const NEWEST_PAGE_SAVE_INTERVAL_MS = 1000;
 
@@ -57,13 +61,18 @@ export class TimelineStore {
   private readonly stops: (() => void)[] = [];
   private readonly cache: TimelinePageCache;
   private readonly pageSize: number;
+  private readonly firstPageSize: number;
   private readonly newestWriter: ThrottledWriter<{ rows: TimelineRow[]; older: string | null; revision: number }>;
   private revision = 0;
   private closed = false;
 
+  private client: RpcClient | null;
+
   constructor(private readonly options: TimelineStoreOptions) {
+    this.client = options.client;
     this.cache = options.cache ?? indexedDbTimelinePages;
     this.pageSize = options.pageSize ?? DEFAULT_TIMELINE_PAGE_SIZE;
+    this.firstPageSize = options.firstPageSize ?? options.pageSize ?? DEFAULT_FIRST_PAGE_SIZE;
     this.newestWriter = throttledWriter((page) => this.savePage(null, page), NEWEST_PAGE_SAVE_INTERVAL_MS);
   }
 
@@ -115,22 +124,41 @@ export class TimelineStore {
   }
 
   /** Reads the newest page: from the runtime, or, when it cannot be reached, as this device saved it. */
-  async open(): Promise<void> {
-    const { client } = this.options;
-    if (client) this.listen(client);
+  open(): Promise<void> {
+    return this.readNewest(true);
+  }
+
+  /**
+   * The connection changed (a reconnect, or lost: null). The rows shown stay; a new connection
+   * reads the newest page again and merges it, keeping the older pages read before.
+   */
+  setClient(client: RpcClient | null): void {
+    if (client === this.client || this.closed) return;
+    this.stopListening();
+    this.client = client;
+    if (client) void this.readNewest(false);
+    else this.update({ offline: true });
+  }
+
+  private async readNewest(first: boolean): Promise<void> {
+    const client = this.client;
+    if (client) {
+      this.early = [];
+      this.listen(client);
+    }
     try {
       if (!client) throw new RpcError('closed', 'Not connected to the computer.');
-      const page = await client.call('sessions.timeline', this.params(null));
+      const page = await client.call('sessions.timeline', this.params(null, this.firstPageSize));
+      if (client !== this.client) return;
       this.showNewest(page);
       this.update({ opening: false, offline: false, savedAt: null, error: null });
       void this.savePage(null, { rows: page.rows, older: page.older ?? null, revision: page.revision ?? 0 });
     } catch (error) {
+      if (client !== this.client) return;
       this.early = null;
-      if (!isDisconnected(error)) {
-        this.update({ opening: false, error: error instanceof Error ? error.message : String(error) });
-        return;
-      }
-      await this.openSaved();
+      if (!isDisconnected(error)) this.update({ opening: false, error: error instanceof Error ? error.message : String(error) });
+      else if (first) await this.openSaved();
+      else this.update({ offline: true });
     }
   }
 
@@ -144,17 +172,20 @@ export class TimelineStore {
     this.update({ opening: false, offline: true, savedAt: saved?.savedAt ?? null, error: saved ? null : 'This timeline is not saved on this device.' });
   }
 
-  private params(before: string | null) {
+  private params(before: string | null, limit: number) {
     const { sessionId, parentItemId } = this.options;
-    return { sessionId, limit: this.pageSize, ...(parentItemId === null ? {} : { parentItemId }), ...(before === null ? {} : { before }) };
+    return { sessionId, limit, ...(parentItemId === null ? {} : { parentItemId }), ...(before === null ? {} : { before }) };
   }
 
   private showNewest(page: TimelinePage): void {
+    // After a reconnect the older pages read before keep their cursor when the new page joins
+    // them; after a gap the page's own cursor reads back through it (rows shown are not repeated).
+    const joins = joinsShownRows(this.view, page.rows);
+    const hadOlder = this.view.olderIds.size > 0 || this.view.rows.length > 0;
     this.view = withNewestPage(this.view, page.rows, page.revision);
     this.revision = Math.max(this.revision, page.revision ?? 0);
-    // Older pages read before (a reconnect) keep their cursor; a runtime before paging has none.
     this.newestOlder = page.older ?? null;
-    if (this.view.olderIds.size === 0) this.older = this.newestOlder;
+    if (!hadOlder || !joins || this.view.olderIds.size === 0) this.older = this.newestOlder;
     const early = this.early ?? [];
     this.early = null;
     for (const notice of early) if (notice.revision === undefined || notice.revision > (page.revision ?? -1)) this.apply(notice);
@@ -165,10 +196,10 @@ export class TimelineStore {
     const before = this.older;
     if (before === null || this.snapshot.loadingOlder || this.snapshot.opening) return;
     this.update({ loadingOlder: true });
-    const { client } = this.options;
+    const client = this.client;
     try {
       if (!client || this.snapshot.offline) throw new RpcError('closed', 'Not connected to the computer.');
-      const page = await client.call('sessions.timeline', this.params(before));
+      const page = await client.call('sessions.timeline', this.params(before, this.pageSize));
       this.showOlder(page.rows, page.older ?? null, page.revision);
       this.update({ loadingOlder: false, error: null });
       void this.savePage(before, { rows: page.rows, older: page.older ?? null, revision: page.revision ?? 0 });
@@ -212,11 +243,15 @@ export class TimelineStore {
     }
   }
 
+  private stopListening(): void {
+    for (const stop of this.stops) stop();
+    this.stops.length = 0;
+  }
+
   close(): void {
     this.newestWriter.flush();
     this.closed = true;
-    for (const stop of this.stops) stop();
-    this.stops.length = 0;
+    this.stopListening();
     this.listeners.clear();
   }
 }

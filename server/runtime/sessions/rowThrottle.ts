@@ -51,8 +51,13 @@ export class RowThrottle {
 
   /** Emits every pending change now (shutdown). */
   flush(): void {
+    this.flushMatching(() => true);
+  }
+
+  /** Emits the pending changes of keys matching the predicate now (their run ended). */
+  flushMatching(matches: (key: string) => boolean): void {
     for (const [key, entry] of this.entries) {
-      if (!entry.timer) continue;
+      if (!entry.timer || !matches(key)) continue;
       clearTimeout(entry.timer);
       this.fire(key, entry);
     }

@@ -5,6 +5,8 @@ import type { CommandOutputStore } from '../output/artifactStore';
 import type { ChatSendLedger } from '../outbox/chatSend';
 import type { RecordedProcessGroup } from '../process/processGroupLedger';
 import { StartQueue } from '../process/startQueue';
+import type { LiveItems } from './liveItems';
+import type { Reconciler } from './reconcile';
 import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
 import { RowThrottle } from './rowThrottle';
 import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
@@ -29,6 +31,9 @@ export interface RunSchedulerDeps {
   agents: ReadonlyMap<AgentKind, Agent>;
   projectDirectory: (projectId: string) => string | undefined;
   publish: (sessionId: string, row: TimelineRow) => void;
+  /** The live overlay behind `context.item` (TL-3). */
+  liveItems: LiveItems;
+  reconciler: Reconciler;
   log: Logger;
 }
 
@@ -148,6 +153,7 @@ export class RunScheduler {
       return;
     }
     let state: 'done' | 'failed' | 'cancelled' = 'done';
+    let ended = false;
     try {
       await agent.run({
         runId,
@@ -163,8 +169,11 @@ export class RunScheduler {
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);
           this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
         },
-        // TL-3 and ACC-3/ACC-5 land with the live overlay and the session settings.
-        item: () => undefined,
+        // An item reported after its run ended would never be reconciled: it is dropped.
+        item: (item) => {
+          if (!ended) this.deps.liveItems.item(run.sessionId, runId, item);
+        },
+        // ACC-3/ACC-5 land with the stall clock and the session settings.
         activity: () => undefined,
         settings: {},
         settle: (text) => {
@@ -177,9 +186,13 @@ export class RunScheduler {
       state = signal.aborted ? 'cancelled' : 'failed';
       if (!signal.aborted) throw error;
     } finally {
+      ended = true;
       if (sessions.run(runId)) {
         sessions.setRunState(runId, state);
         this.publishMessage(runId);
+        // TL-3: the last live states and the pending cleanup are written before the run is forgotten.
+        this.deps.liveItems.flushRun(run.sessionId, runId);
+        this.deps.reconciler.runEnded(run.sessionId, runId);
       }
     }
   }

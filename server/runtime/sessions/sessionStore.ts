@@ -128,13 +128,19 @@ export class SessionStore {
       insertSession: db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)'),
       run: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE id = ?'),
       runByOperation: db.prepare<[string, string], RawRun>('SELECT * FROM runs WHERE session_id = ? AND operation_id = ?'),
-      runsOfSession: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE session_id = ? ORDER BY seq'),
+      runsBefore: db.prepare<[string, number, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?'),
+      runsFrom: db.prepare<[string, number, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?'),
+      runsSince: db.prepare<[string, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND created_at >= ? ORDER BY seq'),
+      runOfNativeMessage: db.prepare<[string, string], RawRun>(
+        'SELECT r.* FROM claude_operations o JOIN runs r ON r.id = o.run_id WHERE o.app_session_id = ? AND o.native_message_id = ?',
+      ),
+      commandInSession: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.session_id = ? AND c.command_id = ? ORDER BY c.started_at DESC LIMIT 1`),
+      settlement: db.prepare<[string], { run_id: string; text: string; created_at: number }>('SELECT run_id, text, created_at FROM run_settlements WHERE run_id = ?'),
       runsInState: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE state = ? ORDER BY session_id, seq'),
       nextSeq: db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM runs WHERE session_id = ?'),
       insertRun: db.prepare('INSERT INTO runs (id, session_id, operation_id, text, state, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       setRunState: db.prepare('UPDATE runs SET state = ?, ended_at = ? WHERE id = ?'),
       command: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? AND c.command_id = ?`),
-      commandsOfSession: db.prepare<[string], RawCommand>(`${COMMAND_SELECT} WHERE c.session_id = ? ORDER BY c.started_at, c.rowid`),
       commandsOfRun: db.prepare<[string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? ORDER BY c.started_at, c.rowid`),
       runningCommands: db.prepare<[], RawCommand>(`${COMMAND_SELECT} WHERE c.status = 'running'`),
       insertCommand: db.prepare(
@@ -149,9 +155,6 @@ export class SessionStore {
         'SELECT thread_id AS threadId, turn_id AS turnId, item_id AS itemId, byte_length AS byteLength FROM command_output_pointers WHERE run_id = ? AND command_id = ?',
       ),
       settle: db.prepare('INSERT INTO run_settlements (run_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET text = excluded.text'),
-      settlementsOfSession: db.prepare<[string], { run_id: string; text: string; created_at: number }>(
-        'SELECT s.run_id, s.text, s.created_at FROM run_settlements s JOIN runs r ON r.id = s.run_id WHERE r.session_id = ?',
-      ),
     };
   }
 
@@ -195,6 +198,42 @@ export class SessionStore {
   runByOperation(sessionId: string, operationId: string): RunRecord | undefined {
     const raw = this.stmts.runByOperation.get(sessionId, operationId);
     return raw && toRun(raw);
+  }
+
+  /** Runs of a session older than `seq`, newest first (TL-4 paging). */
+  runsBefore(sessionId: string, seq: number, limit: number): RunRecord[] {
+    return this.stmts.runsBefore.all(sessionId, seq, limit).map(toRun);
+  }
+
+  /** Runs of a session from `seq` on, oldest first. */
+  runsFrom(sessionId: string, seq: number, limit: number): RunRecord[] {
+    return this.stmts.runsFrom.all(sessionId, seq, limit).map(toRun);
+  }
+
+  /** Runs of a session accepted at or after `createdAt`, oldest first. */
+  runsSince(sessionId: string, createdAt: number): RunRecord[] {
+    return this.stmts.runsSince.all(sessionId, createdAt).map(toRun);
+  }
+
+  /**
+   * The app run that sent a user message found in the agent's history (TL-4): `clientId` is the
+   * operation id the app sent it with, or the message uuid a Claude operation recorded for it.
+   */
+  runOfUserMessage(sessionId: string, clientId: string): RunRecord | undefined {
+    const raw = this.stmts.runByOperation.get(sessionId, clientId) ?? this.stmts.runOfNativeMessage.get(sessionId, clientId);
+    return raw && toRun(raw);
+  }
+
+  /** The app's row for a command the agent ran in this session (the newest, should a command id repeat). */
+  commandInSession(sessionId: string, commandId: string): CommandRow | undefined {
+    const raw = this.stmts.commandInSession.get(sessionId, commandId);
+    return raw && commandRowOf(raw);
+  }
+
+  /** One run's rows: its message, its commands, its settled row (SES-3). */
+  rowsOfRun(run: RunRecord): TimelineRow[] {
+    const settlement = this.stmts.settlement.get(run.id);
+    return [messageRowOf(run), ...this.commandsOfRun(run.id), ...(settlement ? [settledRowOf(run.sessionId, settlement)] : [])];
   }
 
   runsInState(state: MessageState): RunRecord[] {
@@ -247,26 +286,5 @@ export class SessionStore {
 
   runningCommands(): CommandRow[] {
     return this.stmts.runningCommands.all().map(commandRowOf);
-  }
-
-  /** The session's rows in order: each message, then the commands of its run (SES-3). */
-  timeline(sessionId: string): TimelineRow[] {
-    const commandsByRun = new Map<string, CommandRow[]>();
-    for (const raw of this.stmts.commandsOfSession.all(sessionId)) {
-      const row = commandRowOf(raw);
-      const list = commandsByRun.get(row.runId);
-      if (list) list.push(row);
-      else commandsByRun.set(row.runId, [row]);
-    }
-    const settled = new Map(this.stmts.settlementsOfSession.all(sessionId).map((s) => [s.run_id, s]));
-    const rows: TimelineRow[] = [];
-    for (const raw of this.stmts.runsOfSession.all(sessionId)) {
-      const run = toRun(raw);
-      rows.push(messageRowOf(run));
-      rows.push(...(commandsByRun.get(run.id) ?? []));
-      const settlement = settled.get(run.id);
-      if (settlement) rows.push(settledRowOf(sessionId, settlement));
-    }
-    return rows;
   }
 }

@@ -222,7 +222,7 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const untitled = await client.call('sessions.create', { projectId: projectA.id, agent: 'shell' });
       expect(untitled.session.title).toBe('New shell session');
       expect(untitled.session.id).not.toBe(session.id);
-      expect(await client.call('sessions.timeline', { sessionId: session.id })).toEqual({ rows: [] });
+      expect((await client.call('sessions.timeline', { sessionId: session.id })).rows).toEqual([]);
     });
 
     it('SES-1 sessions.create in an unknown project is not_found', async () => {

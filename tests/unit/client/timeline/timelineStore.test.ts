@@ -119,7 +119,31 @@ describe('TimelineStore', () => {
     await cache.save(SESSION, null, '20', { rows: rows.slice(10, 20), older: '10', revision: 5 });
     runtime.down();
     await store.loadOlder();
-    await waitUntil(() => store.getSnapshot().offline);
+    await waitUntil(() => store.getSnapshot().offline, 'the store shows the saved page');
     expect(ids(store)).toEqual(rows.slice(10).map((row) => row.id));
+  });
+
+  it('TL-4 a reconnect keeps the rows shown and the older pages read, and merges the newest page again', async () => {
+    const rows = Array.from({ length: 30 }, (_, n) => textRow(n));
+    const first = fakeRuntime(rows);
+    const store = new TimelineStore({ client: first.client, sessionId: SESSION, parentItemId: null, pageSize: 10, cache: memoryCache() });
+    await store.open();
+    await store.loadOlder();
+    store.setClient(null);
+    expect(store.getSnapshot()).toMatchObject({ offline: true });
+    expect(ids(store)).toEqual(rows.slice(10).map((row) => row.id));
+
+    const grown = [...rows, textRow(30), textRow(31)];
+    const second = fakeRuntime(grown);
+    store.setClient(second.client);
+    await waitUntil(() => !store.getSnapshot().offline, 'the store is online again');
+    expect(ids(store)).toEqual(grown.slice(10).map((row) => row.id));
+    await store.loadOlder();
+    expect(ids(store)).toEqual(grown.map((row) => row.id));
+    expect(store.getSnapshot().hasOlder).toBe(false);
+    // Notifications of the replaced connection no longer reach the store.
+    first.notify('timeline.row', { sessionId: SESSION, row: textRow(99), revision: 50 });
+    expect(ids(store)).not.toContain('i:99');
+    store.close();
   });
 });
