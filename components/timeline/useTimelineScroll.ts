@@ -1,5 +1,5 @@
 'use client';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { TimelineEntry } from './shellCards';
 
@@ -20,15 +20,29 @@ export interface TimelineScrollOptions {
   onLoadOlder: () => void;
 }
 
+/** The row at the top of the view, how far its top is from the view's top, and the scroll position it was taken at. */
+interface Anchor {
+  key: string;
+  offset: number;
+  scrollTop: number;
+}
+
+function anchorAt(virtualizer: Virtualizer<HTMLDivElement, Element>, scrollTop: number): Anchor | null {
+  const item = virtualizer.measurementsCache.find((m) => m.end > scrollTop);
+  return item ? { key: String(item.key), offset: item.start - scrollTop, scrollTop } : null;
+}
+
 /**
  * The timeline's rows virtualized (TL-4): it opens at the newest rows and stays at the end while
- * new ones arrive; scrolling near the top loads the older page, and the rows in view stay where
- * they are when it lands above them.
+ * new ones arrive; scrolling near the top loads the older page. The row at the top of the view
+ * stays where it is whatever changes size or lands above it: older rows arrive with estimated
+ * heights and are measured as they render, so the view is re-placed on that row after every
+ * change, not moved by the sum of guesses.
  */
 export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, onLoadOlder }: TimelineScrollOptions) {
   const atEnd = useRef(true);
-  const firstKey = useRef<string | null>(null);
-  const totalBefore = useRef(0);
+  const anchor = useRef<Anchor | null>(null);
+  const keepPlace = useRef<() => void>(() => {});
 
   const virtualizer = useVirtualizer({
     count: entries.length,
@@ -37,25 +51,40 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
     overscan: 4,
     scrollMargin: OLDER_BAR_PX,
     getItemKey: (index) => entries[index]?.key ?? index,
-    // A row measured taller while the view follows the end (streaming text) keeps the end in view.
-    onChange: (instance) => {
-      const box = scrollBox.current;
-      if (box && atEnd.current && !instance.isScrolling) box.scrollTop = box.scrollHeight;
+    onChange: (_instance, scrolling) => {
+      if (!scrolling) keepPlace.current();
     },
+  });
+  // NOTE: the list keeps its place itself (keepPlace); the virtualizer's own adjustment would move it twice.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => false;
+
+  // A layout effect, declared before the one that calls it: it must see this render's rows.
+  useLayoutEffect(() => {
+    keepPlace.current = () => {
+      const box = scrollBox.current;
+      if (!box) return;
+      if (atEnd.current) {
+        box.scrollTop = box.scrollHeight;
+        return;
+      }
+      const kept = anchor.current;
+      // Scrolled since the anchor was taken (the scroll event is still to come): where it is now wins.
+      if (kept && Math.abs(box.scrollTop - kept.scrollTop) > 1) {
+        anchor.current = anchorAt(virtualizer, box.scrollTop);
+        return;
+      }
+      const index = kept ? entries.findIndex((e) => e.key === kept.key) : -1;
+      const item = virtualizer.measurementsCache[index];
+      if (!kept || !item) return;
+      const top = item.start - kept.offset;
+      if (Math.abs(box.scrollTop - top) <= 1) return;
+      box.scrollTop = top;
+      kept.scrollTop = box.scrollTop;
+    };
   });
 
   const total = virtualizer.getTotalSize();
-  useLayoutEffect(() => {
-    const box = scrollBox.current;
-    if (!box) return;
-    const previousFirst = firstKey.current;
-    firstKey.current = entries[0]?.key ?? null;
-    const grewAbove = previousFirst !== null && previousFirst !== firstKey.current && entries.some((e) => e.key === previousFirst);
-    if (atEnd.current) box.scrollTop = box.scrollHeight;
-    // NOTE: older rows land above the view with estimated heights; moving by what the list grew keeps the rows in view still.
-    else if (grewAbove) box.scrollTop += total - totalBefore.current;
-    totalBefore.current = total;
-  }, [entries, total, scrollBox]);
+  useLayoutEffect(() => keepPlace.current(), [entries, total]);
 
   const maybeLoadOlder = useCallback(() => {
     const box = scrollBox.current;
@@ -69,8 +98,9 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
     const box = scrollBox.current;
     if (!box) return;
     atEnd.current = box.scrollHeight - box.scrollTop - box.clientHeight < AT_END_PX;
+    anchor.current = anchorAt(virtualizer, box.scrollTop);
     maybeLoadOlder();
-  }, [scrollBox, maybeLoadOlder]);
+  }, [scrollBox, virtualizer, maybeLoadOlder]);
 
   return { virtualizer, total, onScroll };
 }
