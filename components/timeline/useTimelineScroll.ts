@@ -43,6 +43,8 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
   const atEnd = useRef(true);
   const anchor = useRef<Anchor | null>(null);
   const keepPlace = useRef<() => void>(() => {});
+  /** Index of each row by key, for finding the anchor's row in one step. */
+  const keyIndex = useRef(new Map<string, number>());
 
   const virtualizer = useVirtualizer({
     count: entries.length,
@@ -58,7 +60,10 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
   // NOTE: the list keeps its place itself (keepPlace); the virtualizer's own adjustment would move it twice.
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => false;
 
-  // A layout effect, declared before the one that calls it: it must see this render's rows.
+  // Layout effects, declared before the one that calls keepPlace: they must see this render's rows.
+  useLayoutEffect(() => {
+    keyIndex.current = new Map(entries.map((entry, index) => [entry.key, index]));
+  }, [entries]);
   useLayoutEffect(() => {
     keepPlace.current = () => {
       const box = scrollBox.current;
@@ -68,18 +73,21 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
         return;
       }
       const kept = anchor.current;
+      if (!kept) return;
+      const scrollTop = box.scrollTop;
       // Scrolled since the anchor was taken (the scroll event is still to come): where it is now wins.
-      if (kept && Math.abs(box.scrollTop - kept.scrollTop) > 1) {
-        anchor.current = anchorAt(virtualizer, box.scrollTop);
+      if (Math.abs(scrollTop - kept.scrollTop) > 1) {
+        anchor.current = anchorAt(virtualizer, scrollTop);
         return;
       }
-      const index = kept ? entries.findIndex((e) => e.key === kept.key) : -1;
-      const item = virtualizer.measurementsCache[index];
-      if (!kept || !item) return;
+      const keys = keyIndex.current;
+      const item = virtualizer.measurementsCache[keys.get(kept.key) ?? -1];
+      if (!item) return;
       const top = item.start - kept.offset;
-      if (Math.abs(box.scrollTop - top) <= 1) return;
+      if (Math.abs(scrollTop - top) <= 1) return;
       box.scrollTop = top;
-      kept.scrollTop = box.scrollTop;
+      // NOTE: not read back (that would lay the page out again); a clamped position shows as "scrolled since" next time.
+      kept.scrollTop = top;
     };
   });
 

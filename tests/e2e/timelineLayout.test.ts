@@ -53,10 +53,18 @@ describe('PWA-5 the timeline with every row kind on a phone and a desktop, light
             expect.soft(facts.smallTargets, `screen ${screen}: controls under 44 px`).toEqual([]);
           });
           expect(seen.size).toBe(ROW_COUNT);
-          // The whole turn in one picture: a viewport as tall as the rows (then every row is rendered).
+          // The whole turn in one picture: a viewport as tall as the rows (then every row is rendered),
+          // the 5,000-line diff folded to its header so the picture stays small.
           const tall = await page.evaluate(() => document.querySelector('[data-testid="timeline"]')!.scrollHeight);
           await page.setViewportSize({ width, height: Math.min(8000, tall + 200) });
           await waitUntil(async () => (await page.locator('.timeline-item').count()) === ROW_COUNT, 'every row is rendered');
+          await page.locator('[data-file="src/generated/table.ts"] .file-diff-header').click();
+          // As tall as the rows and the bars above and below them, no more.
+          const folded = await page.evaluate(() => {
+            const box = document.querySelector('[data-testid="timeline"]')!;
+            return [...box.children].reduce((sum, child) => sum + child.getBoundingClientRect().height, 0) + window.innerHeight - box.clientHeight;
+          });
+          await page.setViewportSize({ width, height: Math.ceil(folded) });
           await scrollTimeline(page, 0);
           await waitUntil(() => page.locator('[data-file="src/app.ts"] .diff-text span[style*="color"]').count(), 'the diff is highlighted', 60_000);
           await page.screenshot({ path: screenshotPath(`timeline-every-row-${device}-${colorScheme}`) });

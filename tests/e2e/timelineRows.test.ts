@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_DIFF_LINES } from '../../components/timeline/diff/FileDiff';
 import type { TimelineRow } from '../../lib/protocol/rows';
 import { launchChromium } from '../fixtures/browser';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -89,7 +90,7 @@ describe('TL-1 the timeline shows every row kind', () => {
   it('TL-1 a 5,000-line diff shows its first lines and pages on to the last, reading the rest through sessions.itemText: nothing cut', async () => {
     const row = await showRow(page, rowOf('fileChange', LONG_DIFF_ITEM_ID).id);
     const lines = row.locator('[data-diff-line]');
-    expect(await lines.count()).toBe(80);
+    expect(await lines.count()).toBe(FIRST_DIFF_LINES);
     const more = row.getByRole('button', { name: /^Show \d+ more of [\d,]+ lines$|^Read more/ });
     for (let step = 0; step < 40 && (await more.count()) > 0; step++) {
       const before = await lines.count();

@@ -5,12 +5,15 @@ import type { RpcClient } from '../../../lib/client/rpcClient';
 import { languageForPath } from '../../../lib/highlight/languages';
 import type { FileChange } from '../../../lib/protocol/rows';
 import { ReadRestButton } from '../ReadRestButton';
+import { endOfLines, linesAfter } from '../textPages';
 import { useItemText, type ItemTextSource } from '../useItemText';
 import { DiffLineView } from './DiffLineView';
 import { useDiffHighlight } from './useDiffHighlight';
 
 /** Lines a diff shows at first, and how many more each "Show more" adds: the first screen renders at once whatever the diff's size. */
-export const FIRST_DIFF_LINES = 80;
+export const FIRST_DIFF_LINES = 50;
+/** Lines before the first hunk (`diff --git`, `index`, `---`, `+++`) that parse to nothing shown. */
+const HEADER_LINES = 8;
 const MORE_DIFF_LINES = 400;
 
 /** One line's height in CSS (`.diff-lines` line-height): what a chunk off screen is taken to be. */
@@ -25,18 +28,23 @@ const CHANGE_LABEL: Record<FileChange['change'], string> = { add: 'added', delet
 /**
  * One file of a file change (TL-1): its path, added/removed counts and its unified diff,
  * highlighted in the worker, paged: a long diff shows its first lines and says how many more
- * there are ("Show 400 more of 4,920 lines"); a diff longer than the row carries is read on
+ * there are ("Show 400 more of 4,950 lines"); a diff longer than the row carries is read on
  * through `sessions.itemText`. Nothing is cut silently.
  */
 export function FileDiff({ client, source, file }: { client: RpcClient | null; source: ItemTextSource; file: FileChange }) {
   const item = useItemText(client, source, file.diff);
-  const parsed = useMemo(() => parseFileDiff(item.text, item.complete), [item.text, item.complete]);
   const [shownLines, setShownLines] = useState(FIRST_DIFF_LINES);
+  // Only the lines about to show are parsed (with room for the file headers): a 5,000-line diff's
+  // first screen costs what a 50-line diff's does; the rest is counted, not parsed, until asked for.
+  const cut = useMemo(() => endOfLines(item.text, shownLines + HEADER_LINES), [item.text, shownLines]);
+  const parsedWhole = cut >= item.text.length;
+  const parsed = useMemo(() => parseFileDiff(item.text.slice(0, cut), item.complete && parsedWhole), [item.text, cut, item.complete, parsedWhole]);
+  const unparsedLines = useMemo(() => (parsedWhole ? 0 : linesAfter(item.text, cut)), [item.text, cut, parsedWhole]);
   const [open, setOpen] = useState(true);
   const language = languageForPath(file.movePath ?? file.path);
   const tokens = useDiffHighlight(parsed.lines, parsed.unparsed ? null : language, shownLines);
   const shown = parsed.lines.slice(0, shownLines);
-  const hidden = parsed.lines.length - shown.length;
+  const hidden = parsed.lines.length - shown.length + unparsedLines;
 
   return (
     <section className="file-diff" data-file={file.path}>
