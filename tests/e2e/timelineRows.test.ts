@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_DIFF_LINES } from '../../components/timeline/diff/FileDiff';
+import { FIRST_DIFF_LINES } from '../../components/timeline/diff/diffPaging';
 import type { TimelineRow } from '../../lib/protocol/rows';
 import { launchChromium } from '../fixtures/browser';
 import { waitUntil } from '../fixtures/waitUntil';

@@ -8,13 +8,9 @@ import { ReadRestButton } from '../ReadRestButton';
 import { endOfLines, linesAfter } from '../textPages';
 import { useItemText, type ItemTextSource } from '../useItemText';
 import { DiffLineView } from './DiffLineView';
+import { FIRST_DIFF_LINES, HEADER_LINES, MORE_DIFF_LINES } from './diffPaging';
 import { useDiffHighlight } from './useDiffHighlight';
 
-/** Lines a diff shows at first, and how many more each "Show more" adds: the first screen renders at once whatever the diff's size. */
-export const FIRST_DIFF_LINES = 50;
-/** Lines before the first hunk (`diff --git`, `index`, `---`, `+++`) that parse to nothing shown. */
-const HEADER_LINES = 8;
-const MORE_DIFF_LINES = 400;
 
 /** One line's height in CSS (`.diff-lines` line-height): what a chunk off screen is taken to be. */
 const DIFF_LINE_PX = 19;
