@@ -1,5 +1,5 @@
 'use client';
-import type { MouseEvent } from 'react';
+import type { KeyboardEvent, MouseEvent } from 'react';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { formatBytes, formatElapsed } from '../../formatting';
 import { LinkedText } from '../../LinkedText';
@@ -24,8 +24,8 @@ function CommandSummary({ row, now }: { row: CommandRow; now: number }) {
 }
 
 /**
- * A command: its line, status, sizes and the last lines of its output (SES-3, TL-1). A click
- * anywhere but on a link opens the output viewer; "Output" does the same for keyboard and touch.
+ * A command: its line, status, sizes and the last lines of its output (SES-3, TL-1). A click or
+ * Enter anywhere on it but on a link opens the output viewer.
  */
 export function CommandBody({ row, context }: { row: CommandRow; context: RowContext }) {
   const tail = useOutputTail(context.client, row.sessionId, row);
@@ -33,9 +33,14 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
     if (event.target instanceof Element && event.target.closest('a')) return;
     context.onOpenCommand(row);
   };
+  const openWithKey = (event: KeyboardEvent) => {
+    if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    context.onOpenCommand(row);
+  };
   return (
     <>
-      <div className="command command-body" data-row="command" onClick={open}>
+      <div className="command command-body" data-row="command" role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
         <div className="mono command-line">
           $ <LinkedText text={row.command} />
         </div>
@@ -46,12 +51,11 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
           </pre>
         )}
       </div>
-      <div className="row row-actions">
-        <button type="button" onClick={() => context.onOpenCommand(row)} aria-label={`Output of ${row.command}`}>
-          Output
-        </button>
-        {row.status === 'running' && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
-      </div>
+      {row.status === 'running' && (
+        <div className="row row-actions">
+          <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />
+        </div>
+      )}
     </>
   );
 }
