@@ -17,7 +17,7 @@ const OUTPUT_BYTES = LINES * 19;
 const COMMAND = `seq -f 'output line %06g' 1 ${LINES}`;
 const line = (n: number) => `output line ${String(n).padStart(6, '0')}`;
 
-type Saved = { [S in 'outputPages' | 'snapshots' | 'cacheUsage']: AppDbSchema[S]['value'][] };
+type Saved = { [S in 'outputPages' | 'snapshots' | 'timelinePages' | 'cacheUsage']: AppDbSchema[S]['value'][] };
 
 /** Everything the app saved for offline reading, read from its database in the page. */
 function readSaved(page: Page): Promise<Saved> {
@@ -28,13 +28,13 @@ function readSaved(page: Page): Promise<Saved> {
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          const tx = db.transaction(['outputPages', 'snapshots', 'cacheUsage']);
+          const tx = db.transaction(['outputPages', 'snapshots', 'timelinePages', 'cacheUsage']);
           const all = (name: string) => tx.objectStore(name).getAll();
-          const requests = { outputPages: all('outputPages'), snapshots: all('snapshots'), cacheUsage: all('cacheUsage') };
+          const requests = { outputPages: all('outputPages'), snapshots: all('snapshots'), timelinePages: all('timelinePages'), cacheUsage: all('cacheUsage') };
           tx.onerror = () => reject(tx.error);
           tx.oncomplete = () => {
             db.close();
-            resolve({ outputPages: requests.outputPages.result, snapshots: requests.snapshots.result, cacheUsage: requests.cacheUsage.result });
+            resolve({ outputPages: requests.outputPages.result, snapshots: requests.snapshots.result, timelinePages: requests.timelinePages.result, cacheUsage: requests.cacheUsage.result });
           };
         };
       }),
@@ -91,17 +91,18 @@ describe('PWA-3 read cache in Chromium', () => {
     let saved: Saved | undefined;
     await waitUntil(async () => {
       saved = await readSaved(page);
-      const timeline = saved.snapshots.find((s) => s.key.startsWith('timeline:'));
+      // The timeline is kept as the pages read (TL-4).
+      const timelineRows = saved.timelinePages.flatMap((p) => p.rows);
       const list = saved.snapshots.find((s) => s.key === 'sessions');
       return (
         saved.outputPages.length === 5 &&
-        (timeline?.rows ?? []).some((r) => r.kind === 'command' && r.status === 'exited' && r.byteLength === OUTPUT_BYTES) &&
+        timelineRows.some((r) => r.kind === 'command' && r.status === 'exited' && r.byteLength === OUTPUT_BYTES) &&
         (list?.sessions ?? []).some((s) => s.title === sessionTitle)
       );
     }, 'the output pages, the timeline and the session list are saved');
     expect(saved!.outputPages.map((p) => p.offset).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((n) => n * 262_144));
     expect(saved!.outputPages.reduce((sum, p) => sum + p.byteLength, 0)).toBe(OUTPUT_BYTES);
-    expect(saved!.cacheUsage).toEqual([{ key: 'outputPages', bytes: OUTPUT_BYTES }]);
+    expect(saved!.cacheUsage.filter((u) => u.key === 'outputPages')).toEqual([{ key: 'outputPages', bytes: OUTPUT_BYTES }]);
 
     // The runtime stops; the page reloads from the service worker and shows what it saved.
     expect(await runtime.stop()).toBe(0);

@@ -1,0 +1,50 @@
+'use client';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import type { RpcClient } from '../../lib/client/rpcClient';
+import { useTimeline } from '../../lib/client/timeline/useTimeline';
+import type { CommandRow, Session, TimelineRow } from '../../lib/protocol/rows';
+import type { RowContext } from './rowContext';
+import { timelineEntries } from './shellCards';
+import { TimelineList } from './TimelineList';
+import { useClock } from './useClock';
+
+export type SubagentRow = Extract<TimelineRow, { kind: 'subagent' }>;
+
+export interface TimelineScreenProps {
+  client: RpcClient | null;
+  session: Session;
+  /** null: the session's own timeline; a subagent's itemId: that subagent's (TL-1). */
+  parentItemId: string | null;
+  onOpenCommand: (row: CommandRow) => void;
+  onOpenSubagent: (row: SubagentRow) => void;
+  /** Given the rows shown: what goes after them in the same scrolling box. */
+  footer?: (rows: readonly TimelineRow[]) => ReactNode;
+  label: string;
+}
+
+/** One timeline (the session's or a subagent's): its rows read page by page and followed live (TL-1, TL-4). */
+export function TimelineScreen({ client, session, parentItemId, onOpenCommand, onOpenSubagent, footer, label }: TimelineScreenProps) {
+  const timeline = useTimeline(client, session.id, parentItemId);
+  const { rows, hasOlder, loadingOlder } = timeline;
+  const now = useClock(rows);
+  const entries = useMemo(() => timelineEntries(rows, session.agent === 'shell'), [rows, session.agent]);
+  const context: RowContext = useMemo(() => ({ client, now, onOpenCommand, onOpenSubagent }), [client, now, onOpenCommand, onOpenSubagent]);
+  // The hook's loadOlder is a new function each render; the list wants one that stays.
+  const loadOlderNow = useRef(timeline.loadOlder);
+  useEffect(() => {
+    loadOlderNow.current = timeline.loadOlder;
+  });
+  const loadOlder = useCallback(() => void loadOlderNow.current(), []);
+
+  return (
+    <>
+      {timeline.offline && timeline.savedAt !== null && <p className="muted timeline-saved">Saved {new Date(timeline.savedAt).toLocaleString()}</p>}
+      <TimelineList entries={entries} context={context} hasOlder={hasOlder} loadingOlder={loadingOlder} onLoadOlder={loadOlder} footer={footer?.(rows)} label={label} />
+      {timeline.error && (
+        <p className="error" role="alert" style={{ padding: '0 14px' }}>
+          {timeline.error}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+'use client';
+import type { KeyboardEvent, MouseEvent } from 'react';
+import type { CommandRow } from '../../../lib/protocol/rows';
+import { formatBytes, formatElapsed } from '../../formatting';
+import { LinkedText } from '../../LinkedText';
+import type { RowContext } from '../rowContext';
+import { StopRunButton } from './StopRunButton';
+import { useOutputTail } from './useOutputTail';
+
+function CommandSummary({ row, now }: { row: CommandRow; now: number }) {
+  const elapsed = (row.endedAt ?? now) - row.startedAt;
+  const bad = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
+  return (
+    <span className="row muted">
+      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : ''} data-status={row.status}>
+        {row.status === 'exited' ? `exit ${row.exitCode}` : row.status}
+      </span>
+      <span>{formatBytes(row.byteLength)}</span>
+      <span>{formatElapsed(Math.max(0, elapsed))}</span>
+      {row.sourceIncomplete && row.complete && <span className="pill">may be incomplete</span>}
+      {row.error && <span className="error">{row.error}</span>}
+    </span>
+  );
+}
+
+/**
+ * A command: its line, status, sizes and the last lines of its output (SES-3, TL-1). A click or
+ * Enter anywhere on it but on a link opens the output viewer.
+ */
+export function CommandBody({ row, context }: { row: CommandRow; context: RowContext }) {
+  const tail = useOutputTail(context.client, row.sessionId, row);
+  const open = (event: MouseEvent) => {
+    if (event.target instanceof Element && event.target.closest('a')) return;
+    context.onOpenCommand(row);
+  };
+  const openWithKey = (event: KeyboardEvent) => {
+    if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    context.onOpenCommand(row);
+  };
+  return (
+    <>
+      <div className="command command-body" data-row="command" role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
+        <div className="mono command-line">
+          $ <LinkedText text={row.command} />
+        </div>
+        <CommandSummary row={row} now={context.now} />
+        {tail.length > 0 && (
+          <pre className="mono output-tail" aria-label="Last lines of the output">
+            {tail.join('\n')}
+          </pre>
+        )}
+      </div>
+      {row.status === 'running' && (
+        <div className="row row-actions">
+          <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** A command on its own (an agent's): one card. */
+export function CommandCard({ row, context }: { row: CommandRow; context: RowContext }) {
+  return (
+    <div className="card">
+      <CommandBody row={row} context={context} />
+    </div>
+  );
+}

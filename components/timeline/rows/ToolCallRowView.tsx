@@ -1,0 +1,25 @@
+import type { AgentItemRow } from '../../../lib/protocol/rows';
+import { PagedText } from '../PagedText';
+import { textSource, type RowContext } from '../rowContext';
+import { ItemStatusPill } from './ItemStatusPill';
+
+/** Any other tool call: one row, completed in place with its result (TL-1). */
+export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, { kind: 'toolCall' }>; context: RowContext }) {
+  return (
+    <div className="card tool-call" data-row="toolCall">
+      <div className="row">
+        <span className="pill mono">{row.tool}</span>
+        <span className="grow timeline-text">{row.title}</span>
+        <ItemStatusPill status={row.status} />
+      </div>
+      {row.error && <p className="error timeline-text">{row.error}</p>}
+      {row.input.byteLength > 0 && (
+        <details className="tool-input">
+          <summary className="muted">Input</summary>
+          <PagedText client={context.client} source={textSource(row, 'input')} body={row.input} label={`Input of ${row.title}`} />
+        </details>
+      )}
+      {row.result && <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />}
+    </div>
+  );
+}

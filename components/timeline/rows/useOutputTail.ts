@@ -1,0 +1,58 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+import { parseAnsiLine } from '../../../lib/client/ansi';
+import { readOutputPage } from '../../../lib/client/readOutputPage';
+import type { RpcClient } from '../../../lib/client/rpcClient';
+import type { CommandRow } from '../../../lib/protocol/rows';
+
+/** Bytes read from the end of the output: a few lines' worth, one small page of the 256 KiB path (OUT-5). */
+const TAIL_BYTES = 4096;
+export const TAIL_LINES = 4;
+/** While a command runs its row changes up to 10 times a second (SES-4): the tail is read again at most this often. */
+const REREAD_MS = 1000;
+
+const plainText = (line: string) => parseAnsiLine(line).segments.map((segment) => segment.text).join('');
+
+function lastLines(bytes: Uint8Array, fromMiddle: boolean): string[] {
+  const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+  if (fromMiddle) lines.shift(); // the first line was cut by the page's start
+  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+  // NOTE: ANSI styling is dropped here: the tail is a glance, the viewer shows it styled.
+  return lines.slice(-TAIL_LINES).map((line) => plainText(line.slice(line.lastIndexOf('\r') + 1)));
+}
+
+/**
+ * The last few lines of a command's output, shown inline on its card (TL-1): read through the
+ * same page path as the viewer (`readOutputPage`, cached on this device), again as it grows.
+ */
+export function useOutputTail(client: RpcClient | null, sessionId: string, row: CommandRow): string[] {
+  const [lines, setLines] = useState<string[]>([]);
+  const { byteLength } = row;
+  const [readAt, setReadAt] = useState(-1);
+  const lastReadTime = useRef(0);
+
+  useEffect(() => {
+    if (byteLength === 0 || byteLength === readAt) return;
+    let live = true;
+    // A throttle, not a debounce: a row updated every 100 ms must not keep pushing the read back.
+    const wait = Math.max(0, lastReadTime.current + REREAD_MS - Date.now());
+    const timer = setTimeout(() => {
+      const offset = Math.max(0, byteLength - TAIL_BYTES);
+      lastReadTime.current = Date.now();
+      readOutputPage(client, { sessionId, row, generation: row.generation, offset, length: byteLength - offset }).then(
+        (page) => {
+          if (!live || !page) return;
+          setLines(lastLines(page.bytes, offset > 0));
+          setReadAt(byteLength);
+        },
+        (error: unknown) => live && console.warn('Could not read the end of a command output', error),
+      );
+    }, wait);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, sessionId, row, byteLength, readAt]);
+
+  return lines;
+}

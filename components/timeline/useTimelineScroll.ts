@@ -1,0 +1,114 @@
+'use client';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import type { TimelineEntry } from './shellCards';
+
+/** The bar above the rows ("Load older rows", "Start of the session"): always this tall, so row offsets need no measuring of it. */
+export const OLDER_BAR_PX = 56;
+/** A first guess of a row's height; each is measured once rendered. */
+const ESTIMATED_ROW_PX = 96;
+/** Older rows are asked for when the view comes this close to the top. */
+const LOAD_OLDER_MARGIN_PX = 800;
+/** Closer than this to the end counts as at the end: new rows keep the view there. */
+const AT_END_PX = 80;
+
+export interface TimelineScrollOptions {
+  entries: TimelineEntry[];
+  scrollBox: RefObject<HTMLDivElement | null>;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+}
+
+/** The row at the top of the view, how far its top is from the view's top, and the scroll position it was taken at. */
+interface Anchor {
+  key: string;
+  offset: number;
+  scrollTop: number;
+}
+
+function anchorAt(virtualizer: Virtualizer<HTMLDivElement, Element>, scrollTop: number): Anchor | null {
+  const item = virtualizer.measurementsCache.find((m) => m.end > scrollTop);
+  return item ? { key: String(item.key), offset: item.start - scrollTop, scrollTop } : null;
+}
+
+/**
+ * The timeline's rows virtualized (TL-4): it opens at the newest rows and stays at the end while
+ * new ones arrive; scrolling near the top loads the older page. The row at the top of the view
+ * stays where it is whatever changes size or lands above it: older rows arrive with estimated
+ * heights and are measured as they render, so the view is re-placed on that row after every
+ * change, not moved by the sum of guesses.
+ */
+export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, onLoadOlder }: TimelineScrollOptions) {
+  const atEnd = useRef(true);
+  const anchor = useRef<Anchor | null>(null);
+  const keepPlace = useRef<() => void>(() => {});
+  /** Index of each row by key, for finding the anchor's row in one step. */
+  const keyIndex = useRef(new Map<string, number>());
+
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scrollBox.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 4,
+    scrollMargin: OLDER_BAR_PX,
+    getItemKey: (index) => entries[index]?.key ?? index,
+    onChange: (_instance, scrolling) => {
+      if (!scrolling) keepPlace.current();
+    },
+  });
+  // NOTE: the list keeps its place itself (keepPlace); the virtualizer's own adjustment would move it twice.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => false;
+
+  // Layout effects, declared before the one that calls keepPlace: they must see this render's rows.
+  useLayoutEffect(() => {
+    keyIndex.current = new Map(entries.map((entry, index) => [entry.key, index]));
+  }, [entries]);
+  useLayoutEffect(() => {
+    keepPlace.current = () => {
+      const box = scrollBox.current;
+      if (!box) return;
+      if (atEnd.current) {
+        box.scrollTop = box.scrollHeight;
+        return;
+      }
+      const kept = anchor.current;
+      if (!kept) return;
+      const scrollTop = box.scrollTop;
+      // Scrolled since the anchor was taken (the scroll event is still to come): where it is now wins.
+      if (Math.abs(scrollTop - kept.scrollTop) > 1) {
+        anchor.current = anchorAt(virtualizer, scrollTop);
+        return;
+      }
+      const keys = keyIndex.current;
+      const item = virtualizer.measurementsCache[keys.get(kept.key) ?? -1];
+      if (!item) return;
+      const top = item.start - kept.offset;
+      if (Math.abs(scrollTop - top) <= 1) return;
+      box.scrollTop = top;
+      // NOTE: not read back (that would lay the page out again); a clamped position shows as "scrolled since" next time.
+      kept.scrollTop = top;
+    };
+  });
+
+  const total = virtualizer.getTotalSize();
+  useLayoutEffect(() => keepPlace.current(), [entries, total]);
+
+  const maybeLoadOlder = useCallback(() => {
+    const box = scrollBox.current;
+    if (box && hasOlder && !loadingOlder && box.scrollTop < LOAD_OLDER_MARGIN_PX) onLoadOlder();
+  }, [scrollBox, hasOlder, loadingOlder, onLoadOlder]);
+
+  // A first page that does not fill the screen asks for the one before it at once.
+  useEffect(maybeLoadOlder, [maybeLoadOlder, total]);
+
+  const onScroll = useCallback(() => {
+    const box = scrollBox.current;
+    if (!box) return;
+    atEnd.current = box.scrollHeight - box.scrollTop - box.clientHeight < AT_END_PX;
+    anchor.current = anchorAt(virtualizer, box.scrollTop);
+    maybeLoadOlder();
+  }, [scrollBox, virtualizer, maybeLoadOlder]);
+
+  return { virtualizer, total, onScroll };
+}
