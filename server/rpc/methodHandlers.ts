@@ -8,6 +8,7 @@ import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryRepl
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import type { PreviewOrigins } from '../http/previewOrigins';
 import { createPreviewHandlers } from './previewHandlers';
+import { createAttachmentHandlers } from './attachmentHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -18,6 +19,8 @@ export interface CallContext {
   /** The app origin, for links the runtime hands out. */
   appOrigin: string;
   authenticate(identity: Identity): void;
+  /** The bytes after the request of a binary request frame (BINARY_REQUEST_METHODS, ATT-1). */
+  requestBytes?: Buffer;
 }
 
 /** A result, or for a method whose result (or one of its variants) carries bytes, a binary reply. */
@@ -91,7 +94,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     'chat.send'(params) {
-      return runtime.chatSend(params.sessionId, params.operationId, params.text);
+      return runtime.chatSend(params.sessionId, params.operationId, params.text, params.attachments?.map((a) => a.uploadId));
     },
     'run.cancel'(params) {
       runtime.cancelRun(params.sessionId, params.runId);
@@ -117,6 +120,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       });
     },
     ...preview,
+    ...createAttachmentHandlers(runtime),
     'web.fetchPage'(params) {
       return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },

@@ -26,6 +26,8 @@ import { SessionStore } from './sessions/sessionStore';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
+import { Attachments } from './attachments/attachments';
+import { UploadCatalog } from './attachments/uploadCatalog';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -60,6 +62,8 @@ export class Runtime {
   readonly files: ProjectFiles;
   /** Whether `web.fetchPage` may reach this machine and its networks (SEC-5 opt-in). */
   readonly allowPrivateFetch: boolean;
+  /** Chat attachments under pasted-images/ (ATT-1). */
+  readonly attachments: Attachments;
   private readonly sessions: SessionStore;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
@@ -87,6 +91,7 @@ export class Runtime {
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
+    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'));
     this.approvals = new ApprovalRequests((approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     this.claude = new ClaudeAgent(db, process.env, processes);
     this.agents = new Map<AgentKind, Agent>([
@@ -109,6 +114,7 @@ export class Runtime {
       projectDirectory: (id) => this.projects.find((p) => p.id === id)?.directory,
       publish: (sessionId, row) => this.publish({ method: 'timeline.row', params: { sessionId, row } }),
       log: options.log,
+      attachmentsOf: (runId) => this.attachments.agentFilesOfRun(runId),
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
@@ -208,6 +214,7 @@ export class Runtime {
       if (!deleteSessionWithReferences(this.sessions, this.outputs, this.outbox, sessionId)) {
         throw notFound('No such session.', { sessionId });
       }
+      this.attachments.removeSession(sessionId);
     } finally {
       this.deleting.delete(sessionId);
     }
@@ -224,13 +231,20 @@ export class Runtime {
     return this.approvals.answer(sessionId, approvalId, decision);
   }
 
-  chatSend(sessionId: string, operationId: string, text: string): ChatSendAnswer {
+  chatSend(sessionId: string, operationId: string, text: string, uploadIds?: readonly string[]): ChatSendAnswer {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
     // A full disk refuses new work until the reserve is back: it is what lets the runtime record runs that meet the full disk.
     if (!this.reserve.ensure()) throw diskFull();
-    const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text);
+    if (uploadIds) this.attachments.checkForMessage(sessionId, uploadIds);
+    const attachments = uploadIds && { uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
+    const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     if (outcome.created) this.scheduler.enqueue(outcome.created);
     return outcome.answer;
+  }
+
+  /** The session an attachment call names must exist and not be going away (ATT-1). */
+  requireUploadSession(sessionId: string): void {
+    if (this.deleting.has(sessionId) || !this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
   }
 
   cancelRun(sessionId: string, runId: string): void {

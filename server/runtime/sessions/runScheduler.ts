@@ -1,5 +1,5 @@
 import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
-import type { Agent } from '../agents/agent';
+import type { Agent, AgentAttachment } from '../agents/agent';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
 import type { ChatSendLedger } from '../outbox/chatSend';
@@ -30,6 +30,8 @@ export interface RunSchedulerDeps {
   projectDirectory: (projectId: string) => string | undefined;
   publish: (sessionId: string, row: TimelineRow) => void;
   log: Logger;
+  /** The stored attachments of a run (ATT-2), handed to its agent. */
+  attachmentsOf?: (runId: string) => AgentAttachment[];
 }
 
 /**
@@ -167,6 +169,7 @@ export class RunScheduler {
         item: () => undefined,
         activity: () => undefined,
         settings: {},
+        attachments: this.deps.attachmentsOf?.(runId),
         settle: (text) => {
           sessions.settleRun(runId, text);
           this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
+import type { MessageAttachment } from '../../../lib/protocol/attachments';
 import type { OutputPointer } from '../agents/agent';
 import type { Db } from '../store/database';
 
@@ -48,6 +49,8 @@ export interface RunRecord {
   state: MessageState;
   seq: number;
   createdAt: number;
+  /** The message's attachments (ATT-1), when it has any. */
+  attachments?: MessageAttachment[];
 }
 
 const toSession = (r: RawSession): Session => ({ id: r.id, projectId: r.project_id, agent: r.agent, title: r.title, createdAt: r.created_at });
@@ -70,6 +73,7 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   text: run.text,
   state: run.state,
   createdAt: run.createdAt,
+  ...(run.attachments?.length ? { attachments: run.attachments } : {}),
 });
 
 export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
@@ -148,6 +152,10 @@ export class SessionStore {
       pointer: db.prepare<[string, string], OutputPointer>(
         'SELECT thread_id AS threadId, turn_id AS turnId, item_id AS itemId, byte_length AS byteLength FROM command_output_pointers WHERE run_id = ? AND command_id = ?',
       ),
+      attachmentsOfRun: db.prepare<[string], { uploadId: string; name: string; mimeType: string; byteLength: number; sha256: string }>(
+        `SELECT u.id AS uploadId, u.name, u.mime_type AS mimeType, u.byte_length AS byteLength, u.sha256
+         FROM run_attachments ra JOIN attachment_uploads u ON u.id = ra.upload_id WHERE ra.run_id = ? ORDER BY ra.position`,
+      ),
       settle: db.prepare('INSERT INTO run_settlements (run_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET text = excluded.text'),
       settlementsOfSession: db.prepare<[string], { run_id: string; text: string; created_at: number }>(
         'SELECT s.run_id, s.text, s.created_at FROM run_settlements s JOIN runs r ON r.id = s.run_id WHERE r.session_id = ?',
@@ -189,7 +197,13 @@ export class SessionStore {
 
   run(id: string): RunRecord | undefined {
     const raw = this.stmts.run.get(id);
-    return raw && toRun(raw);
+    return raw && this.withAttachments(toRun(raw));
+  }
+
+  /** ATT-1: the run as its message row shows it, with its attachments. */
+  private withAttachments(run: RunRecord): RunRecord {
+    const attachments = this.stmts.attachmentsOfRun.all(run.id);
+    return attachments.length > 0 ? { ...run, attachments } : run;
   }
 
   runByOperation(sessionId: string, operationId: string): RunRecord | undefined {
@@ -261,7 +275,7 @@ export class SessionStore {
     const settled = new Map(this.stmts.settlementsOfSession.all(sessionId).map((s) => [s.run_id, s]));
     const rows: TimelineRow[] = [];
     for (const raw of this.stmts.runsOfSession.all(sessionId)) {
-      const run = toRun(raw);
+      const run = this.withAttachments(toRun(raw));
       rows.push(messageRowOf(run));
       rows.push(...(commandsByRun.get(run.id) ?? []));
       const settlement = settled.get(run.id);

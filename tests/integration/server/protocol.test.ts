@@ -31,6 +31,10 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'preview.close': { previewId: '0123456789abcdef0123456789abcdef' },
   'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: '/index.html', offset: 0 },
   'web.fetchPage': { url: 'http://127.0.0.1:9/' },
+  'attachments.begin': { sessionId: 'session', name: 'a.png', mimeType: 'image/png', byteLength: 1, sha256: '0'.repeat(64) },
+  'attachments.chunk': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}`, offset: 0, sha256: '0'.repeat(64), dataBase64: '' },
+  'attachments.status': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}` },
+  'attachments.read': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}`, offset: 0 },
 };
 
 describe('RPC-3 bad frames over a real WebSocket', () => {

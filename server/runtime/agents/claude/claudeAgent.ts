@@ -7,6 +7,7 @@ import { locateClaude, type ClaudeProgram } from '../agentLocator';
 import { ClaudeStore } from './claudeStore';
 import type { HostEvent } from './hostProtocol';
 import { runAgentHost } from './hostProcess';
+import { claudeTurnInput } from '../../attachments/agentInput';
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
 
@@ -51,7 +52,7 @@ export class ClaudeAgent implements Agent {
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
     let commands = 0;
     const exit = await runAgentHost(
-      { type: 'run', sdkModule: program.sdkModule, executable: program.executable, cwd: context.cwd, nativeSessionId, messageUuid, text: context.text },
+      { type: 'run', sdkModule: program.sdkModule, executable: program.executable, cwd: context.cwd, nativeSessionId, messageUuid, ...claudeTurnInput(context) },
       (event) => {
         if (event.type === 'text') texts.push(event.text);
         else if (event.type === 'done') done = event;

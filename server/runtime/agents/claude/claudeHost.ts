@@ -9,6 +9,7 @@ import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { HostRequestSchema, type HostEvent, type HostRequest } from './hostProtocol';
+import { claudeUserContent } from '../../attachments/claudeContent';
 import { bashExitCode, resolvePersistedResult, toolResultText } from './toolResultText';
 
 interface ClaudeSdk {
@@ -54,7 +55,7 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   async function* prompt() {
-    yield { type: 'user', uuid: request.messageUuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content: request.text } };
+    yield { type: 'user', uuid: request.messageUuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content: claudeUserContent(request.text, request.images) } };
   }
   const bashCommands = new Map<string, string>();
   const options: Record<string, unknown> = {

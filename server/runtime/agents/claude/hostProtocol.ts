@@ -14,6 +14,8 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
     /** The UUID our user message gets in the transcript (claude_operations.native_message_id). */
     messageUuid: z.uuid(),
     text: z.string(),
+    /** Addition (ATT-2): stored image attachments, sent as image content blocks. */
+    images: z.array(z.object({ path: z.string(), mimeType: z.string() })).optional(),
   }),
   z.object({
     type: z.literal('toolOutput'),

@@ -20,6 +20,7 @@ import {
 } from './codexProtocol';
 import { CodexProfiles, CodexSessionLinks, configOverrides, profileConfig, type CodexProfile } from './codexProfiles';
 import { z } from 'zod';
+import { codexUserInput } from '../../attachments/agentInput';
 
 const CLIENT_INFO = { name: 'hbcode', title: 'HB Code Web', version: '0.1.0' };
 /** After turn/interrupt, Codex gets this long to end the turn before the run stops waiting for it. */
@@ -196,7 +197,7 @@ export class CodexAgent implements Agent {
     try {
       const started = await server.client.call(
         CODEX.turnStart,
-        { threadId, clientUserMessageId: context.operationId, input: [{ type: 'text', text: context.text, text_elements: [] }] },
+        { threadId, clientUserMessageId: context.operationId, input: codexUserInput(context.text, context.attachments) },
         TurnStartResultSchema,
       );
       turn.turnId = started.turn.id;
