@@ -14,6 +14,7 @@ import { perf6Highlight } from './perf6-highlight';
 import { perf5Markdown } from './perf5-markdown';
 import { agentHistoryRead } from './agent-history-read';
 import { loadConcurrentCommands } from './load-concurrent-commands';
+import { att1Upload } from './att1-upload';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -43,7 +44,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands)];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands), nodeBenchmark(att1Upload)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

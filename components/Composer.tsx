@@ -5,6 +5,11 @@ import { discardOutboxEntry, enqueueMessage, retryOutboxEntry } from '../lib/cli
 import { entriesToShow, type OutboxState } from '../lib/client/outboxRules';
 import type { Session, TimelineRow } from '../lib/protocol/rows';
 import { useSessionOutbox } from './useOutbox';
+import { AttachmentPicker } from './attachments/AttachmentPicker';
+import { DraftAttachments } from './attachments/DraftAttachments';
+import { OutboxAttachments } from './attachments/OutboxAttachments';
+import { textForAttachmentsOnly } from './attachments/messageText';
+import { useAttachmentDraft } from './attachments/useAttachmentDraft';
 
 const STATE_LABELS: Record<OutboxState, string> = {
   queued: 'Queued',
@@ -20,18 +25,21 @@ const STATE_LABELS: Record<OutboxState, string> = {
 export function Composer({ session }: { session: Session }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const draft = useAttachmentDraft();
+  const message = text.trim() || textForAttachmentsOnly(session.agent, draft.items);
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
-    const message = text.trim();
     if (message === '') return;
     setError(null);
     // Cleared before the database answers, so text typed meanwhile is not lost.
     setText('');
+    const picked = draft.items;
     try {
-      await enqueueMessage(session.id, message);
+      await enqueueMessage(session.id, message, await draft.take());
     } catch (caught) {
       setText((current) => (current === '' ? message : current));
+      draft.restore(picked);
       setError(caught instanceof Error ? `Could not keep the message on this device: ${caught.message}` : 'Could not keep the message on this device.');
     }
   }
@@ -50,9 +58,11 @@ export function Composer({ session }: { session: Session }) {
           {error}
         </p>
       )}
-      <form className="composer" onSubmit={submit}>
-        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
-        <button className="primary" type="submit" disabled={text.trim() === ''}>
+      <DraftAttachments draft={draft} />
+      <form className="composer" onSubmit={submit} onDragOver={draft.onDragOver} onDrop={draft.onDrop}>
+        <AttachmentPicker onFiles={draft.add} />
+        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} onPaste={draft.onPaste} />
+        <button className="primary" type="submit" disabled={message === ''}>
           Send
         </button>
       </form>
@@ -67,6 +77,7 @@ function OutboxItem({ entry }: { entry: OutboxEntry }) {
       <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
         {entry.text}
       </div>
+      <OutboxAttachments operationId={entry.operationId} attachments={entry.attachments} />
       {/* The runtime's reason on a line of its own, so a narrow screen does not squeeze it beside the buttons. */}
       {failed && entry.error && (
         <div className="error" role="status">

@@ -6,6 +6,7 @@ import { throttledWriter } from '../lib/client/throttledWriter';
 import type { CommandRow, Session, TimelineRow } from '../lib/protocol/rows';
 import { ApprovalRequests } from './ApprovalRequests';
 import { Composer, OutboxEntries } from './Composer';
+import { AttachmentThumbnails } from './attachments/AttachmentThumbnails';
 import { formatBytes, formatElapsed } from './formatting';
 import { OutputViewer } from './OutputViewer';
 import { LinkedText } from './LinkedText';
@@ -130,6 +131,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
               <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
                 <LinkedText text={row.text} />
               </div>
+              <AttachmentThumbnails client={client} row={row} />
               <div className="muted">{row.state}</div>
             </div>
           ) : row.kind === 'command' ? (
