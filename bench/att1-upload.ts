@@ -13,7 +13,7 @@ type Att1Global = { att1: { uploadThroughChunks(a: Att1Args): Promise<Att1Run>; 
 
 /**
  * ATT-1: a 64 MiB attachment uploaded in Chromium through the chunked path (attachments.begin,
- * 1 MiB binary chunks each with its SHA-256, four in flight, each written and synced before it
+ * 1 MiB binary chunks each with its SHA-256, eight in flight, each written and synced before it
  * is confirmed) against one plain fetch POST of the same bytes to a minimal Node server on
  * loopback that writes them and syncs once. Target: at least 0.5 of the plain upload.
  */

@@ -8,6 +8,9 @@ import { FileIcon } from './AttachmentIcons';
 import { formatBytes } from './formatBytes';
 import './attachments.css';
 
+/** Larger images are listed like files: a thumbnail would read all of it. */
+const MAX_THUMBNAIL_BYTES = 32 * 1024 * 1024;
+
 /** One image, read through verified chunks once shown (FILE-2); null until it arrived. */
 function useAttachmentUrl(client: RpcClient | null, sessionId: string, attachment: MessageAttachment): { url: string | null; error: string | null } {
   const [state, setState] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
@@ -60,7 +63,7 @@ export function AttachmentThumbnails({ client, row }: { client: RpcClient | null
     <ul className="attach-list" aria-label="Attachments">
       {row.attachments.map((attachment) => (
         <li key={attachment.uploadId} data-attachment={attachment.name}>
-          {isNativeImageType(attachment.mimeType) ? (
+          {isNativeImageType(attachment.mimeType) && attachment.byteLength <= MAX_THUMBNAIL_BYTES ? (
             <ImageThumbnail client={client} sessionId={row.sessionId} attachment={attachment} />
           ) : (
             <span className="attach-file">

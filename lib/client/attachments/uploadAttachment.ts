@@ -17,7 +17,7 @@ export interface UploadOptions {
   onProgress?: (confirmedBytes: number, totalBytes: number) => void;
 }
 
-export const UPLOAD_CHUNKS_IN_FLIGHT = 4;
+export const UPLOAD_CHUNKS_IN_FLIGHT = 8;
 /** How often one upload may be told to continue elsewhere before it gives up (each is a real answer). */
 const MAX_RESTARTS = 8;
 

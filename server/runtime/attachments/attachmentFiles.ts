@@ -49,13 +49,17 @@ export class AttachmentFiles {
     return path.join(this.uploadDir(upload), storedFileName(upload.name));
   }
 
-  /** Writes one chunk at `offset` and syncs it (ATT-1: confirmed only once durable). */
-  async writeChunk(upload: UploadRecord, offset: number, bytes: Uint8Array): Promise<void> {
+  /** Writes consecutive chunks from `offset` and syncs them once (ATT-1: confirmed only once durable). */
+  async writeChunks(upload: UploadRecord, offset: number, chunks: readonly Uint8Array[]): Promise<void> {
     fs.mkdirSync(this.uploadDir(upload), { recursive: true, mode: OWNER_ONLY_DIR_MODE });
-    // NOTE: 'w' only for the first chunk: a later chunk never recreates a file that was removed (session delete).
+    // NOTE: 'w' only from the first byte: a later chunk never recreates a file that was removed (session delete).
     const handle = await fs.promises.open(this.partialPath(upload), offset === 0 ? 'w' : 'r+', OWNER_ONLY_FILE_MODE);
     try {
-      await handle.write(bytes, 0, bytes.length, offset);
+      let at = offset;
+      for (const bytes of chunks) {
+        await handle.write(bytes, 0, bytes.length, at);
+        at += bytes.length;
+      }
       await handle.datasync();
     } finally {
       await handle.close();
@@ -90,6 +94,15 @@ export class AttachmentFiles {
       await dir.sync();
     } finally {
       await dir.close();
+    }
+  }
+
+  /** Whether the upload's complete file has its name (ATT-1: named only once verified whole). */
+  hasFinished(upload: UploadRecord): boolean {
+    try {
+      return fs.statSync(this.finalPath(upload)).size === upload.byteLength;
+    } catch {
+      return false;
     }
   }
 

@@ -33,6 +33,13 @@ export interface AttachmentChunk {
   sha256: string;
 }
 
+interface QueuedChunk {
+  params: UploadChunk;
+  bytes: Uint8Array;
+  resolve(status: UploadStatus): void;
+  reject(error: unknown): void;
+}
+
 const statusOf = (u: UploadRecord): UploadStatus => ({ uploadId: u.id, confirmedOffset: u.complete ? u.byteLength : u.confirmedOffset, byteLength: u.byteLength, complete: u.complete });
 const sha256Hex = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 
@@ -46,8 +53,10 @@ export class Attachments {
   readonly files: AttachmentFiles;
   /** The running SHA-256 of each upload this process received from offset 0, with where it stands. */
   private readonly digests = new Map<string, { hash: crypto.Hash; offset: number }>();
-  /** Chunks of one upload are handled one after another, in arrival order. */
-  private readonly lines = new Map<string, Promise<unknown>>();
+  /** Chunks waiting for the upload's current write, in arrival order. */
+  private readonly queued = new Map<string, QueuedChunk[]>();
+  /** Uploads whose chunks are being written now. */
+  private readonly writing = new Set<string>();
 
   constructor(catalog: UploadCatalog, root: string) {
     this.catalog = catalog;
@@ -73,36 +82,91 @@ export class Attachments {
     const upload = this.catalog.get(uploadId);
     if (!upload) throw uploadErrors.noSuchUpload(uploadId);
     if (upload.sessionId !== sessionId) throw uploadErrors.otherSession();
-    return upload;
+    return this.recoverFinished(upload);
   }
 
+  /**
+   * A runtime that died between naming a complete file and recording it: the file got its name
+   * only after its whole digest matched, so the name is proof enough and the record catches up.
+   */
+  private recoverFinished(upload: UploadRecord): UploadRecord {
+    if (upload.complete || upload.confirmedOffset + ATTACHMENT_CHUNK_BYTES < upload.byteLength || !this.files.hasFinished(upload)) return upload;
+    this.catalog.db.transaction(() => {
+      this.catalog.confirm(upload.id, upload.confirmedOffset, upload.byteLength);
+      this.catalog.markComplete(upload.id, Date.now());
+    })();
+    return this.catalog.get(upload.id)!;
+  }
+
+  /**
+   * One chunk. Chunks of an upload are taken in arrival order; those that arrived while the last
+   * ones were written are written together and synced once (group commit), and each is confirmed
+   * only after that sync.
+   */
   chunk(params: UploadChunk, bytes: Uint8Array): Promise<UploadStatus> {
-    const previous = this.lines.get(params.uploadId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.storeChunk(params, bytes));
-    this.lines.set(params.uploadId, next);
-    void next.finally(() => {
-      if (this.lines.get(params.uploadId) === next) this.lines.delete(params.uploadId);
-    }).catch(() => undefined);
-    return next;
+    return new Promise((resolve, reject) => {
+      const queue = this.queued.get(params.uploadId) ?? [];
+      queue.push({ params, bytes, resolve, reject });
+      this.queued.set(params.uploadId, queue);
+      if (queue.length === 1 && !this.writing.has(params.uploadId)) void this.drain(params.uploadId);
+    });
   }
 
-  private async storeChunk(params: UploadChunk, bytes: Uint8Array): Promise<UploadStatus> {
-    const upload = this.ownUpload(params.sessionId, params.uploadId);
-    const confirmed = statusOf(upload).confirmedOffset;
-    if (upload.complete || params.offset !== confirmed) throw uploadErrors.outOfOrder(params.offset, confirmed);
-    const expected = Math.min(ATTACHMENT_CHUNK_BYTES, upload.byteLength - params.offset);
-    if (bytes.length !== expected) throw uploadErrors.chunkSize(params.offset, expected, bytes.length);
-    if (sha256Hex(bytes) !== params.sha256) throw uploadErrors.digestMismatch();
-    if (params.offset === 0 && isNativeImageType(upload.mimeType) && !hasImageSignature(upload.mimeType, bytes)) throw uploadErrors.notAnImage(upload.mimeType);
-
-    await this.files.writeChunk(upload, params.offset, bytes);
-    const end = params.offset + bytes.length;
-    const digest = this.advanceDigest(upload.id, params.offset, bytes);
-    if (end < upload.byteLength) {
-      if (!this.catalog.confirm(upload.id, params.offset, end)) throw uploadErrors.outOfOrder(params.offset, this.status(params.sessionId, upload.id).confirmedOffset);
-      return this.status(params.sessionId, upload.id);
+  private async drain(uploadId: string): Promise<void> {
+    this.writing.add(uploadId);
+    try {
+      for (let batch = this.queued.get(uploadId); batch && batch.length > 0; batch = this.queued.get(uploadId)) {
+        this.queued.delete(uploadId);
+        await this.storeBatch(batch).catch((error: unknown) => {
+          for (const chunk of batch!) chunk.reject(error);
+        });
+      }
+    } finally {
+      this.writing.delete(uploadId);
     }
-    // The last chunk: the whole file must be what the upload began with, or nothing is kept.
+  }
+
+  /** Checks each chunk against where the upload stands, writes the good run of them, syncs once, then confirms. */
+  private async storeBatch(batch: QueuedChunk[]): Promise<void> {
+    const first = batch[0]!.params;
+    const upload = this.ownUpload(first.sessionId, first.uploadId);
+    const from = statusOf(upload).confirmedOffset;
+    let at = from;
+    const accepted: QueuedChunk[] = [];
+    for (const chunk of batch) {
+      const refusal = accepted.length < batch.indexOf(chunk) ? uploadErrors.outOfOrder(chunk.params.offset, at) : this.refusalOf(upload, chunk, at);
+      if (refusal) {
+        chunk.reject(refusal);
+        continue;
+      }
+      accepted.push(chunk);
+      at += chunk.bytes.length;
+    }
+    if (accepted.length === 0) return;
+    await this.files.writeChunks(upload, from, accepted.map((c) => c.bytes));
+    let digest: crypto.Hash | null = null;
+    for (const chunk of accepted) digest = this.advanceDigest(upload.id, chunk.params.offset, chunk.bytes);
+    if (at === upload.byteLength) await this.finishUpload(upload, from, digest);
+    else if (!this.catalog.confirm(upload.id, from, at)) throw uploadErrors.outOfOrder(from, this.status(first.sessionId, upload.id).confirmedOffset);
+    for (const chunk of accepted) {
+      const end = chunk.params.offset + chunk.bytes.length;
+      chunk.resolve({ uploadId: upload.id, confirmedOffset: end, byteLength: upload.byteLength, complete: end === upload.byteLength });
+    }
+  }
+
+  /** Why a chunk at `at` cannot be stored (ATT-1), or null. Nothing is written for a refused chunk. */
+  private refusalOf(upload: UploadRecord, chunk: QueuedChunk, at: number): Error | null {
+    const { params, bytes } = chunk;
+    if (upload.complete || params.offset !== at) return uploadErrors.outOfOrder(params.offset, at);
+    const expected = Math.min(ATTACHMENT_CHUNK_BYTES, upload.byteLength - params.offset);
+    if (bytes.length !== expected) return uploadErrors.chunkSize(params.offset, expected, bytes.length);
+    if (sha256Hex(bytes) !== params.sha256) return uploadErrors.digestMismatch();
+    if (params.offset === 0 && isNativeImageType(upload.mimeType) && !hasImageSignature(upload.mimeType, bytes)) return uploadErrors.notAnImage(upload.mimeType);
+    return null;
+  }
+
+  /** The last chunk is in: the whole file must be what the upload began with, or nothing is kept. */
+  private async finishUpload(upload: UploadRecord, from: number, digest: crypto.Hash | null): Promise<void> {
     this.digests.delete(upload.id);
     const whole = (digest ?? (await this.files.hashPrefix(upload, upload.byteLength))).digest('hex');
     if (whole !== upload.sha256) {
@@ -112,10 +176,9 @@ export class Attachments {
     }
     await this.files.finish(upload);
     this.catalog.db.transaction(() => {
-      this.catalog.confirm(upload.id, params.offset, end);
+      this.catalog.confirm(upload.id, from, upload.byteLength);
       this.catalog.markComplete(upload.id, Date.now());
     })();
-    return this.status(params.sessionId, upload.id);
   }
 
   /** The running digest after this chunk, or null when this process did not see the upload from its start (rehashed at the end). */

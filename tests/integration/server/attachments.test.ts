@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,30 @@ describe('ATT-1 attachments over a real WebSocket', () => {
     expect(Buffer.from(data).equals(bytes.subarray(1000, 5096))).toBe(true);
   });
 
+  it('ATT-1 an upload resumes across a runtime restart (its digest taken again from disk), and one the runtime died naming is found complete', async () => {
+    const sessionId = await createShellSession(client);
+    const bytes = seededBytes(3 * ATTACHMENT_CHUNK_BYTES + 77, 9);
+    const upload = await client.call('attachments.begin', { sessionId, name: 'r.bin', mimeType: 'application/octet-stream', byteLength: bytes.length, sha256: sha256Of(bytes) });
+    await sendChunk(client, sessionId, upload.uploadId, 0, chunkOf(bytes, 0));
+    await sendChunk(client, sessionId, upload.uploadId, ATTACHMENT_CHUNK_BYTES, chunkOf(bytes, 1));
+    const other = seededBytes(ATTACHMENT_CHUNK_BYTES + 3, 10);
+    const named = (await uploadBytes(client, sessionId, 'named.bin', 'application/octet-stream', other)).status;
+    client.close();
+    await runtime.stop();
+    // As if the runtime died after naming the file and before recording it complete.
+    const db = new Database(path.join(runtime.dataDir, 'hbcode.db'));
+    db.prepare('UPDATE attachment_uploads SET complete = 0, completed_at = NULL, confirmed_offset = ? WHERE id = ?').run(ATTACHMENT_CHUNK_BYTES, named.uploadId);
+    db.close();
+
+    runtime = await runtime.restart();
+    client = await runtime.connect();
+    expect(await client.call('attachments.status', { sessionId, uploadId: named.uploadId })).toMatchObject({ complete: true, confirmedOffset: other.length });
+    const { status, progress } = await uploadBytes(client, sessionId, 'r.bin', 'application/octet-stream', bytes);
+    expect(progress[0]).toBe(2 * ATTACHMENT_CHUNK_BYTES);
+    expect(status).toMatchObject({ uploadId: upload.uploadId, complete: true });
+    expect(fs.readFileSync(path.join(runtime.dataDir, 'pasted-images', sessionId, upload.uploadId, 'r.bin')).equals(bytes)).toBe(true);
+  });
+
   describe('ATT-1 bad input is refused with its error and nothing half-stored is ever attached', () => {
     let sessionId: string;
     let otherSessionId: string;
@@ -139,6 +164,20 @@ describe('ATT-1 attachments over a real WebSocket', () => {
       expect(fs.existsSync(path.join(runtime.dataDir, 'pasted-images', sessionId, upload.uploadId))).toBe(false);
     });
 
+    it('chunks sent together: those before a bad one are confirmed, the bad one and those after it are refused', async () => {
+      const bytes = seededBytes(3 * ATTACHMENT_CHUNK_BYTES, 11);
+      const upload = await begin(bytes.length, sha256Of(bytes));
+      const answers = await Promise.allSettled([
+        sendChunk(client, sessionId, upload.uploadId, 0, chunkOf(bytes, 0)),
+        sendChunk(client, sessionId, upload.uploadId, ATTACHMENT_CHUNK_BYTES, chunkOf(bytes, 1), sha256Of(Buffer.from('wrong'))),
+        sendChunk(client, sessionId, upload.uploadId, 2 * ATTACHMENT_CHUNK_BYTES, chunkOf(bytes, 2)),
+      ]);
+      expect(answers[0]).toMatchObject({ status: 'fulfilled', value: { confirmedOffset: ATTACHMENT_CHUNK_BYTES } });
+      expect(answers[1]).toMatchObject({ status: 'rejected', reason: { code: 'invalid_params', data: { reason: 'digest_mismatch' } } });
+      expect(answers[2]).toMatchObject({ status: 'rejected', reason: { code: 'conflict', data: { reason: 'out_of_order', confirmedOffset: ATTACHMENT_CHUNK_BYTES } } });
+      expect(await client.call('attachments.status', { sessionId, uploadId: upload.uploadId })).toMatchObject({ confirmedOffset: ATTACHMENT_CHUNK_BYTES });
+    });
+
     it('a chunk at an out-of-order offset, and a chunk of the wrong size', async () => {
       const bytes = seededBytes(2 * ATTACHMENT_CHUNK_BYTES + 10, 5);
       const upload = await begin(bytes.length, sha256Of(bytes));
@@ -154,14 +193,13 @@ describe('ATT-1 attachments over a real WebSocket', () => {
     it('an upload id of another session, for a chunk, a status and a message', async () => {
       const bytes = seededBytes(100, 6);
       const { status } = await uploadBytes(client, otherSessionId, 'theirs.bin', 'application/octet-stream', bytes);
-      for (const call of [
-        sendChunk(client, sessionId, status.uploadId, 0, bytes),
-        client.call('attachments.status', { sessionId, uploadId: status.uploadId }),
-        client.callBinary('attachments.read', { sessionId, uploadId: status.uploadId, offset: 0 }),
-        sendWithAttachments(client, sessionId, 'cat', [status.uploadId]),
-      ]) {
-        expect((await expectRpcError(call, 'conflict')).data).toMatchObject({ reason: 'other_session' });
-      }
+      const calls = [
+        () => sendChunk(client, sessionId, status.uploadId, 0, bytes),
+        () => client.call('attachments.status', { sessionId, uploadId: status.uploadId }),
+        () => client.callBinary('attachments.read', { sessionId, uploadId: status.uploadId, offset: 0 }),
+        () => sendWithAttachments(client, sessionId, 'cat', [status.uploadId]),
+      ];
+      for (const call of calls) expect((await expectRpcError(call(), 'conflict')).data).toMatchObject({ reason: 'other_session' });
       expect((await expectRpcError(sendWithAttachments(client, sessionId, 'cat', [`u${'a'.repeat(32)}`]), 'not_found')).data).toMatchObject({ uploadId: `u${'a'.repeat(32)}` });
       expect(messageRows((await client.call('sessions.timeline', { sessionId })).rows)).toEqual([]);
     });
