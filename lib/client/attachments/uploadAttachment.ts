@@ -11,8 +11,11 @@ export interface UploadSource {
   sha256: string;
 }
 
+/** How one chunk reaches the runtime: one binary WebSocket frame. */
+type ChunkSender = (params: { sessionId: string; uploadId: string; offset: number; sha256: string }, bytes: Uint8Array) => Promise<UploadStatus>;
+
 export interface UploadOptions {
-  /** Chunks on the wire at once: the next chunk's digest is taken while earlier ones travel. */
+  /** Chunks on the wire at once (the next chunk is read and hashed while they travel). */
   inFlight?: number;
   onProgress?: (confirmedBytes: number, totalBytes: number) => void;
 }
@@ -41,6 +44,7 @@ const isOutOfOrder = (error: unknown): error is RpcError => error instanceof Rpc
  */
 export async function uploadAttachment(client: Pick<RpcClient, 'call' | 'callWithBytes'>, source: UploadSource, options: UploadOptions = {}): Promise<UploadStatus> {
   const inFlight = Math.max(1, options.inFlight ?? UPLOAD_CHUNKS_IN_FLIGHT);
+  const sendChunk: ChunkSender = (params, bytes) => client.callWithBytes('attachments.chunk', { ...params, dataBase64: '' }, bytes);
   let status = await client.call('attachments.begin', {
     sessionId: source.sessionId,
     name: source.name,
@@ -51,7 +55,7 @@ export async function uploadAttachment(client: Pick<RpcClient, 'call' | 'callWit
   options.onProgress?.(status.confirmedOffset, status.byteLength);
   for (let restarts = 0; !status.complete; restarts++) {
     try {
-      status = await sendChunksFrom(client, source, status, inFlight, options);
+      status = await sendChunksFrom(sendChunk, source, status, inFlight, options);
     } catch (error) {
       // Another tab or an earlier connection moved the upload on: continue where the runtime says.
       if (!isOutOfOrder(error) || restarts >= MAX_RESTARTS) throw error;
@@ -61,15 +65,24 @@ export async function uploadAttachment(client: Pick<RpcClient, 'call' | 'callWit
   return status;
 }
 
-async function sendChunksFrom(client: Pick<RpcClient, 'callWithBytes'>, source: UploadSource, from: UploadStatus, inFlight: number, options: UploadOptions): Promise<UploadStatus> {
+async function sendChunksFrom(sendChunk: ChunkSender, source: UploadSource, from: UploadStatus, inFlight: number, options: UploadOptions): Promise<UploadStatus> {
   const answers: Promise<UploadStatus>[] = [];
   let next = from.confirmedOffset;
   let last = from;
+  let prepared: { offset: number; chunk: Promise<{ bytes: Uint8Array; sha256: string }> } | null = null;
+  const prepare = (offset: number) => {
+    const chunk = chunkAt(source.blob, offset);
+    chunk.catch(() => undefined);
+    prepared = offset < from.byteLength ? { offset, chunk } : null;
+  };
   const sendNext = async () => {
     const offset = next;
     next += ATTACHMENT_CHUNK_BYTES;
-    const chunk = await chunkAt(source.blob, offset);
-    answers.push(client.callWithBytes('attachments.chunk', { sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256, dataBase64: '' }, chunk.bytes));
+    const ready: { offset: number; chunk: Promise<{ bytes: Uint8Array; sha256: string }> } | null = prepared;
+    const chunk = await (ready?.offset === offset ? ready.chunk : chunkAt(source.blob, offset));
+    // The next chunk is read and hashed while this one travels.
+    prepare(next);
+    answers.push(sendChunk({ sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256 }, chunk.bytes));
   };
   try {
     while (next < from.byteLength && answers.length < inFlight) await sendNext();
