@@ -17,6 +17,7 @@ import { claudeStop } from './claude-stop';
 import { loadConcurrentCommands } from './load-concurrent-commands';
 import { timelineOpen } from './timeline-open';
 import { codexStop } from './codex-stop';
+import { att1Upload } from './att1-upload';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -46,7 +47,7 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(claudeStop), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands), nodeBenchmark(timelineOpen), nodeBenchmark(codexStop), browserBenchmark('tl-timeline', 'tlTimeline')];
+const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(claudeStop), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands), nodeBenchmark(timelineOpen), nodeBenchmark(codexStop), browserBenchmark('tl-timeline', 'tlTimeline'), nodeBenchmark(att1Upload)];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

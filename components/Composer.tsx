@@ -5,6 +5,11 @@ import { discardOutboxEntry, enqueueMessage, retryOutboxEntry } from '../lib/cli
 import { entriesToShow, type OutboxState } from '../lib/client/outboxRules';
 import type { Session, TimelineRow } from '../lib/protocol/rows';
 import { useSessionOutbox } from './useOutbox';
+import { AttachmentPicker } from './attachments/AttachmentPicker';
+import { DraftAttachments } from './attachments/DraftAttachments';
+import { OutboxAttachments } from './attachments/OutboxAttachments';
+import { textForAttachmentsOnly } from './attachments/messageText';
+import { useAttachmentDraft } from './attachments/useAttachmentDraft';
 
 const STATE_LABELS: Record<OutboxState, string> = {
   queued: 'Queued',
@@ -23,18 +28,22 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
   /** While a turn runs (ACC-6): the message waits for it (default) or steers it. */
   const [steer, setSteer] = useState(false);
   const steering = turnRunning && steer && session.agent !== 'shell';
+  const draft = useAttachmentDraft();
+  const message = text.trim() || textForAttachmentsOnly(session.agent, draft.items);
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
-    const message = text.trim();
     if (message === '') return;
     setError(null);
     // Cleared before the database answers, so text typed meanwhile is not lost.
     setText('');
+    const picked = draft.items;
     try {
-      await enqueueMessage(session.id, message, steering ? 'steer' : undefined);
+      // A message with files waits for a turn of its own: steering carries text only (ATT-2).
+      await enqueueMessage(session.id, message, { mode: steering && draft.items.length === 0 ? 'steer' : undefined, attachments: await draft.take() });
     } catch (caught) {
       setText((current) => (current === '' ? message : current));
+      draft.restore(picked);
       setError(caught instanceof Error ? `Could not keep the message on this device: ${caught.message}` : 'Could not keep the message on this device.');
     }
   }
@@ -63,9 +72,11 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
           </label>
         </div>
       )}
-      <form className="composer" onSubmit={submit}>
-        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
-        <button className="primary" type="submit" disabled={text.trim() === ''}>
+      <DraftAttachments draft={draft} />
+      <form className="composer" onSubmit={submit} onDragOver={draft.onDragOver} onDrop={draft.onDrop}>
+        <AttachmentPicker onFiles={draft.add} />
+        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} onPaste={draft.onPaste} />
+        <button className="primary" type="submit" disabled={message === ''}>
           {steering ? 'Steer' : 'Send'}
         </button>
       </form>
@@ -80,6 +91,7 @@ function OutboxItem({ entry }: { entry: OutboxEntry }) {
       <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
         {entry.text}
       </div>
+      <OutboxAttachments operationId={entry.operationId} attachments={entry.attachments} />
       {/* The runtime's reason on a line of its own, so a narrow screen does not squeeze it beside the buttons. */}
       {failed && entry.error && (
         <div className="error" role="status">

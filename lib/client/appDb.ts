@@ -2,6 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type St
 import type { FileEntry } from '../protocol/files';
 import type { Project, Session, TimelineRow } from '../protocol/rows';
 import type { OutboxRecord } from './outboxRules';
+import type { OutboxAttachment } from './attachments/outboxAttachment';
 import type { ChunkHeader } from './verifiedChunks';
 import type { ReaderPageRecord } from './readerPageRecord';
 import type { TimelinePageRecord } from './timeline/timelinePageRecord';
@@ -19,9 +20,9 @@ export interface AppDbSchema extends DBSchema {
   /** Messages typed on this device until the runtime confirms them (PWA-4, STO-2). */
   outbox: {
     key: string; // operationId
-    /** The rules' record (lib/client/outboxRules.ts) plus the message itself. */
+    /** The rules' record (lib/client/outboxRules.ts) plus the message itself, with its files (ATT-1). */
     /** `mode: 'steer'`: the message goes to the running turn instead of after it (ACC-6). */
-    value: OutboxRecord & { text: string; mode?: 'steer' };
+    value: OutboxRecord & { text: string; mode?: 'steer'; attachments?: OutboxAttachment[] };
     indexes: { bySession: [string, number] };
   };
   /** Output pages once read, for reading again offline (PWA-3). Key: source|generation|offset. */

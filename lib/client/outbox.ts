@@ -1,6 +1,8 @@
 import { withTransaction, type OutboxEntry } from './appDb';
 import { claimEntry, classifySendFailure, isExpiredSent, pickNextToSend, retryEntry, settleEntry, type SendOutcome } from './outboxRules';
 import type { RpcClient } from './rpcClient';
+import type { OutboxAttachment } from './attachments/outboxAttachment';
+import { uploadEntryAttachments } from './attachments/uploadEntryAttachments';
 
 // The durable outbox (PWA-4): a message lives in IndexedDB from the moment it is typed until the
 // runtime confirms it. Its operation id makes every resend harmless: chat.send answers a repeat
@@ -41,7 +43,8 @@ export function subscribeOutbox(listener: () => void): () => void {
 const sessionRange = (sessionId: string) => IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
 
 /** Puts a message in the outbox, last in its session's order; the sender delivers it when it can. */
-export async function enqueueMessage(sessionId: string, text: string, mode?: 'steer'): Promise<OutboxEntry> {
+export async function enqueueMessage(sessionId: string, text: string, options: { mode?: 'steer'; attachments?: OutboxAttachment[] } = {}): Promise<OutboxEntry> {
+  const { mode, attachments = [] } = options;
   const entry = await withTransaction(['outbox'], 'readwrite', async (tx) => {
     const last = await tx.objectStore('outbox').index('bySession').openCursor(sessionRange(sessionId), 'prev');
     const queued: OutboxEntry = {
@@ -53,6 +56,7 @@ export async function enqueueMessage(sessionId: string, text: string, mode?: 'st
       state: 'queued',
       attempts: 0,
       ...(mode ? { mode } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
     };
     await tx.objectStore('outbox').add(queued);
     return queued;
@@ -161,7 +165,10 @@ async function claimNextEntry(tab: string): Promise<{ entry: OutboxEntry | null;
 async function sendEntry(client: RpcClient, entry: OutboxEntry, tab: string): Promise<SendOutcome> {
   let outcome: SendOutcome;
   try {
-    const answer = await client.call('chat.send', { sessionId: entry.sessionId, operationId: entry.operationId, text: entry.text, ...(entry.mode ? { mode: entry.mode } : {}) });
+    // ATT-1: the files first, each until the runtime confirmed all of it; the message goes once, after.
+    const uploadIds = await uploadEntryAttachments(client, entry);
+    const attachments = uploadIds.length > 0 ? { attachments: uploadIds.map((uploadId) => ({ uploadId })) } : {};
+    const answer = await client.call('chat.send', { sessionId: entry.sessionId, operationId: entry.operationId, text: entry.text, ...attachments, ...(entry.mode ? { mode: entry.mode } : {}) });
     outcome = { kind: 'sent', runId: answer.runId, runState: answer.state };
   } catch (error) {
     outcome = classifySendFailure(error, client.isClosed);

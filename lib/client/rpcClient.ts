@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { decodeBinaryFrame } from '../protocol/binaryFrame';
+import { decodeBinaryFrame, encodeBinaryFrame } from '../protocol/binaryFrame';
 import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { ErrorObjectSchema, NotificationEnvelopeSchema, ResponseEnvelopeSchema } from '../protocol/jsonrpc';
 import { methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
@@ -8,7 +8,8 @@ import { isNotificationName, notifications, type NotificationName, type Notifica
 /** The part of the WebSocket API the client needs: the browser's, or `ws` in Node. */
 export interface WebSocketLike {
   readonly readyState: number;
-  send(data: string): void;
+  /** Text frames; a Uint8Array goes as one binary frame (binary requests, ATT-1). */
+  send(data: string | Uint8Array<ArrayBuffer>): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: 'open' | 'close' | 'error' | 'message', listener: (event: { data?: unknown; code?: number; reason?: string }) => void): void;
 }
@@ -28,6 +29,9 @@ export class RpcError extends Error {
 
 /** Methods that answer bytes and accept `transfer: "binary"`. */
 export type BinaryMethodName = { [M in MethodName]: 'transfer' extends keyof MethodParams<M> ? M : never }[MethodName];
+
+/** Methods that take their bytes raw in a binary request frame. */
+export type BinaryRequestMethodName = 'attachments.chunk';
 
 type NotificationListener<N extends NotificationName> = (params: NotificationParams<N>) => void;
 type NotificationListeners = { [N in NotificationName]: Set<NotificationListener<N>> };
@@ -109,12 +113,21 @@ export class RpcClient {
     return this.send(method, { ...params, transfer: 'binary' }, true) as Promise<{ result: MethodResult<M>; data: Uint8Array }>;
   }
 
-  private send(method: MethodName, params: unknown, binary: boolean): Promise<unknown> {
+  /**
+   * Calls a method that takes bytes (BINARY_REQUEST_METHODS) with the bytes raw after the
+   * request in one binary frame (lib/protocol/binaryFrame.ts), without base64.
+   */
+  callWithBytes<M extends BinaryRequestMethodName>(method: M, params: MethodParams<M>, bytes: Uint8Array): Promise<MethodResult<M>> {
+    return this.send(method, params, false, bytes) as Promise<MethodResult<M>>;
+  }
+
+  private send(method: MethodName, params: unknown, binary: boolean, bytes?: Uint8Array): Promise<unknown> {
     if (this.closeInfo) return Promise.reject(new RpcError('closed', 'The connection is closed.'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { method, binary, resolve, reject });
-      this.socket.send(JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }));
+      const request = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      this.socket.send(bytes ? encodeBinaryFrame(request, bytes) : JSON.stringify(request));
     });
   }
 

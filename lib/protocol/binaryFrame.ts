@@ -23,3 +23,16 @@ export function decodeBinaryFrame(frame: Uint8Array): DecodedBinaryFrame {
   const header: unknown = JSON.parse(new TextDecoder().decode(frame.subarray(BINARY_HEADER_LENGTH_BYTES, end)));
   return { header, data: frame.subarray(end) };
 }
+
+/**
+ * The same layout from the client's side (ATT-1): a request whose bytes follow it raw, for the
+ * methods in BINARY_REQUEST_METHODS. One copy of the bytes, no base64.
+ */
+export function encodeBinaryFrame(header: unknown, data: Uint8Array): Uint8Array<ArrayBuffer> {
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const frame = new Uint8Array(BINARY_HEADER_LENGTH_BYTES + headerBytes.length + data.length);
+  new DataView(frame.buffer).setUint32(0, headerBytes.length);
+  frame.set(headerBytes, BINARY_HEADER_LENGTH_BYTES);
+  frame.set(data, BINARY_HEADER_LENGTH_BYTES + headerBytes.length);
+  return frame;
+}

@@ -6,6 +6,7 @@ import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
+import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
 import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -139,6 +140,8 @@ export const methods = {
         text: z.string().min(1).max(1024 * 1024),
         /** While a turn runs (ACC-6): `queue` waits for it (the default), `steer` gives the text to it. */
         mode: z.enum(['queue', 'steer']).optional(),
+        /** Addition (ATT-1): complete uploads of this session, in the order the message shows them. */
+        attachments: z.array(z.object({ uploadId: UploadIdSchema }).strict()).min(1).max(MAX_MESSAGE_ATTACHMENTS).optional(),
       })
       .strict(),
     result: z.object({ operationId: z.string(), runId: z.string(), state: MessageStateSchema }),
@@ -168,6 +171,53 @@ export const methods = {
       complete: z.boolean(),
       sourceIncomplete: z.boolean(),
     }),
+  },
+  /** ATT-1: starts (or, for the same file again, resumes) an upload into the session's attachments. */
+  'attachments.begin': {
+    params: z
+      .object({
+        sessionId: Id,
+        name: AttachmentNameSchema,
+        mimeType: MimeTypeSchema,
+        /** Checked against the limit here; 0 bytes is no attachment. */
+        byteLength: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+        sha256: Sha256HexSchema,
+      })
+      .strict(),
+    result: UploadStatusSchema,
+  },
+  /**
+   * ATT-1: one chunk at `confirmedOffset`, exactly 1 MiB (the last one: the rest). The bytes come
+   * in `dataBase64`, or raw after the request in one binary frame (then `dataBase64` is "").
+   */
+  'attachments.chunk': {
+    params: z
+      .object({
+        sessionId: Id,
+        uploadId: UploadIdSchema,
+        offset: z.number().int().min(0).max(MAX_ATTACHMENT_BYTES),
+        sha256: Sha256HexSchema,
+        dataBase64: z.string().max(Math.ceil(ATTACHMENT_CHUNK_BYTES / 3) * 4),
+      })
+      .strict(),
+    result: UploadStatusSchema,
+  },
+  'attachments.status': {
+    params: z.object({ sessionId: Id, uploadId: UploadIdSchema }).strict(),
+    result: UploadStatusSchema,
+  },
+  /** A chunk of a complete attachment, answered like files.readBinary (FILE-2: verified chunks). */
+  'attachments.read': {
+    params: z
+      .object({
+        sessionId: Id,
+        uploadId: UploadIdSchema,
+        offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        length: z.number().int().min(1).max(FILE_CHUNK_BYTES).optional(),
+        transfer: TransferSchema.optional(),
+      })
+      .strict(),
+    result: FileChunkSchema,
   },
   'agents.list': {
     params: Empty.optional(),
@@ -330,3 +380,5 @@ export function isMethodName(name: string): name is MethodName {
 
 /** Methods a socket may call before `auth.hello` succeeds (RPC-2). */
 export const UNAUTHENTICATED_METHODS: ReadonlySet<MethodName> = new Set(['auth.hello', 'pair.redeem']);
+/** Methods a client may send as one binary frame: the request, then its bytes (binaryFrame.ts, ATT-1). */
+export const BINARY_REQUEST_METHODS: ReadonlySet<MethodName> = new Set(['attachments.chunk']);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageAttachmentSchema } from './attachments';
 
 export const AgentKindSchema = z.enum(['shell', 'codex', 'claude']);
 export type AgentKind = z.infer<typeof AgentKindSchema>;
@@ -40,6 +41,8 @@ const MessageRowSchema = z.object({
   failure: z.object({ code: z.string(), message: z.string(), action: z.enum(['codexSignIn', 'claudeSignIn', 'install']).nullable() }).optional(),
   /** Set while a running turn has had no agent event for the stall time (ACC-3): the app offers Stop. */
   stalledSince: z.number().int().optional(),
+  /** The message's attachments (ATT-1): complete, verified uploads only. */
+  attachments: z.array(MessageAttachmentSchema).optional(),
 });
 export type MessageRow = z.infer<typeof MessageRowSchema>;
 

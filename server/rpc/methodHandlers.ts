@@ -11,6 +11,7 @@ import { createPreviewHandlers } from './previewHandlers';
 import { createDeviceHandlers } from './deviceHandlers';
 import { createClaudeHandlers } from './claudeHandlers';
 import { createCodexAccountHandlers } from './codexAccountHandlers';
+import { createAttachmentHandlers } from './attachmentHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -21,6 +22,8 @@ export interface CallContext {
   /** The app origin, for links the runtime hands out. */
   appOrigin: string;
   authenticate(identity: Identity): void;
+  /** The bytes after the request of a binary request frame (BINARY_REQUEST_METHODS, ATT-1). */
+  requestBytes?: Buffer;
 }
 
 /** A result, or for a method whose result (or one of its variants) carries bytes, a binary reply. */
@@ -108,7 +111,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     'chat.send'(params) {
-      return runtime.chatSend(params.sessionId, params.operationId, params.text, params.mode);
+      return runtime.chatSend(params.sessionId, params.operationId, params.text, { mode: params.mode, uploadIds: params.attachments?.map((a) => a.uploadId) });
     },
     'run.cancel'(params) {
       runtime.cancelRun(params.sessionId, params.runId);
@@ -135,6 +138,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     },
     ...preview,
     ...createClaudeHandlers(runtime),
+    ...createAttachmentHandlers(runtime),
     'web.fetchPage'(params) {
       return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },

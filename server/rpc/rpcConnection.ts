@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
 import { JSONRPC_CODES } from '../../lib/protocol/errors';
 import { RequestEnvelopeSchema, RequestIdSchema, type RequestId } from '../../lib/protocol/jsonrpc';
-import { isMethodName, methods, UNAUTHENTICATED_METHODS, type MethodName } from '../../lib/protocol/methods';
+import { decodeBinaryFrame } from '../../lib/protocol/binaryFrame';
+import { BINARY_REQUEST_METHODS, isMethodName, methods, UNAUTHENTICATED_METHODS, type MethodName } from '../../lib/protocol/methods';
 import type { RpcNotification } from '../../lib/protocol/notifications';
 import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
@@ -197,19 +198,27 @@ export class RpcConnection {
   }
 
   private async handleFrame(data: Buffer, isBinary: boolean): Promise<void> {
-    if (isBinary) {
-      this.reply(errorFrame(null, 'invalid_params', 'Frames must be JSON text, not binary.', {}, -32600));
-      return;
-    }
     if (data.length > MAX_FRAME_BYTES) {
       const id = sniffRequestId(data.subarray(0, 512).toString('utf8'));
       this.reply(errorFrame(id, 'too_large', `Frame of ${data.length} bytes is over the ${MAX_FRAME_BYTES}-byte limit.`, { limit: MAX_FRAME_BYTES }));
       return;
     }
     let parsed: unknown;
+    let requestBytes: Buffer | undefined;
     try {
-      parsed = JSON.parse(data.toString('utf8'));
+      if (isBinary) {
+        // ATT-1: a binary frame is a request followed by its bytes, for the methods that take bytes.
+        const frame = decodeBinaryFrame(data);
+        parsed = frame.header;
+        requestBytes = Buffer.from(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength);
+      } else {
+        parsed = JSON.parse(data.toString('utf8'));
+      }
     } catch {
+      if (isBinary) {
+        this.reply(errorFrame(null, 'invalid_params', 'Frames must be JSON text, or a binary request of a method that takes bytes.', {}, -32600));
+        return;
+      }
       const id = sniffRequestId(data.subarray(0, 512).toString('utf8'));
       this.reply(errorFrame(id, 'invalid_params', 'The frame is not valid JSON.', {}, JSONRPC_CODES.parse_error));
       return;
@@ -223,6 +232,10 @@ export class RpcConnection {
       return;
     }
     const { id, method, params } = envelope.data;
+    if (requestBytes && !BINARY_REQUEST_METHODS.has(method as MethodName)) {
+      this.reply(errorFrame(id, 'invalid_params', `${method} takes no bytes: send it as a JSON text frame.`, {}, -32600));
+      return;
+    }
 
     if (!this.authenticated && !UNAUTHENTICATED_METHODS.has(method as MethodName)) {
       this.reply(errorFrame(id, 'unauthorized', 'Call auth.hello with a valid token first.'));
@@ -233,10 +246,10 @@ export class RpcConnection {
       this.reply(errorFrame(id, 'not_found', `Unknown method "${method}".`, { method }, JSONRPC_CODES.method_not_found));
       return;
     }
-    await this.dispatch(id, method, params);
+    await this.dispatch(id, method, params, requestBytes);
   }
 
-  private async dispatch(id: RequestId, method: MethodName, rawParams: unknown): Promise<void> {
+  private async dispatch(id: RequestId, method: MethodName, rawParams: unknown, requestBytes?: Buffer): Promise<void> {
     const schema = methods[method].params;
     const checked = schema.safeParse(rawParams);
     if (!checked.success) {
@@ -250,6 +263,7 @@ export class RpcConnection {
         this.identity = identity;
         clearTimeout(this.authTimer);
       },
+      ...(requestBytes ? { requestBytes } : {}),
     };
     try {
       const handler = this.handlers[method] as (params: unknown, ctx: CallContext) => unknown;

@@ -36,6 +36,8 @@ import { SessionStore } from './sessions/sessionStore';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
+import { Attachments } from './attachments/attachments';
+import { UploadCatalog } from './attachments/uploadCatalog';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -81,6 +83,8 @@ export class Runtime {
   readonly files: ProjectFiles;
   /** Whether `web.fetchPage` may reach this machine and its networks (SEC-5 opt-in). */
   readonly allowPrivateFetch: boolean;
+  /** Chat attachments under pasted-images/ (ATT-1). */
+  readonly attachments: Attachments;
   private readonly sessions: SessionStore;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
@@ -128,6 +132,7 @@ export class Runtime {
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
+    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'));
     this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     // ACC-4: nothing that asked before this start is still waiting.
     this.approvals.expireAfterRestart();
@@ -181,6 +186,7 @@ export class Runtime {
       log: options.log,
       settings: (sessionId) => this.sessionSettings(sessionId),
       stallMs: options.agentStallMs ?? DEFAULT_AGENT_STALL_MS,
+      attachmentsOf: (runId) => this.attachments.agentFilesOfRun(runId),
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
@@ -337,6 +343,7 @@ export class Runtime {
       if (!deleteSessionWithReferences(this.sessions, this.outputs, this.outbox, sessionId)) {
         throw notFound('No such session.', { sessionId });
       }
+      this.attachments.removeSession(sessionId);
     } finally {
       this.deleting.delete(sessionId);
     }
@@ -357,21 +364,30 @@ export class Runtime {
 
   /**
    * `queue` (the default) runs the message after the running turn; `steer` gives it to that
-   * turn (ACC-6) and records it as done, or queues it when no turn takes it.
+   * turn (ACC-6) and records it as done, or queues it when no turn takes it. A message with
+   * attachments always waits for a turn of its own: steering carries text only (ATT-2).
    */
-  async chatSend(sessionId: string, operationId: string, text: string, mode: 'queue' | 'steer' = 'queue'): Promise<ChatSendAnswer> {
+  async chatSend(sessionId: string, operationId: string, text: string, options: { mode?: 'queue' | 'steer'; uploadIds?: readonly string[] } = {}): Promise<ChatSendAnswer> {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
     // A full disk refuses new work until the reserve is back: it is what lets the runtime record runs that meet the full disk.
     if (!this.reserve.ensure()) throw diskFull();
-    const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text);
+    const { uploadIds } = options;
+    if (uploadIds) this.attachments.checkForMessage(sessionId, uploadIds);
+    const attachments = uploadIds && { uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
+    const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     const run = outcome.created;
     if (!run) return outcome.answer;
-    if (mode === 'steer' && (await this.scheduler.steer(sessionId, text))) {
+    if (options.mode === 'steer' && !uploadIds && (await this.scheduler.steer(sessionId, text))) {
       this.scheduler.recordSteered(run.id);
       return { ...outcome.answer, state: 'done' };
     }
     this.scheduler.enqueue(run);
     return outcome.answer;
+  }
+
+  /** The session an attachment call names must exist and not be going away (ATT-1). */
+  requireUploadSession(sessionId: string): void {
+    if (this.deleting.has(sessionId) || !this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
   }
 
   cancelRun(sessionId: string, runId: string): void {

@@ -1,5 +1,6 @@
 'use client';
 import type { CommandRow, MessageRow } from '../../../lib/protocol/rows';
+import { AttachmentThumbnails } from '../../attachments/AttachmentThumbnails';
 import { LinkedText } from '../../LinkedText';
 import type { RowContext } from '../rowContext';
 import { CommandBody } from './CommandBody';
@@ -50,6 +51,7 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
           </div>
         </>
       )}
+      <AttachmentThumbnails client={context.client} row={row} />
       {stalledMinutes !== null && running && (
         <p className="message-stalled" role="status">
           No activity for {stalledMinutes} min

@@ -28,6 +28,14 @@ export interface OutputPointer {
   byteLength: number;
 }
 
+/** A complete attachment of the message, stored in the data folder (ATT-1, ATT-2). */
+export interface AgentAttachment {
+  path: string;
+  name: string;
+  mimeType: string;
+  byteLength: number;
+}
+
 export interface AgentRunContext {
   runId: string;
   sessionId: string;
@@ -51,6 +59,8 @@ export interface AgentRunContext {
   activity(): void;
   /** The session's agent settings at the start of this turn (ACC-5). */
   settings: SessionAgentSettings;
+  /** The message's attachments (ATT-2): images go to the agent natively, other files by path. */
+  attachments?: AgentAttachment[];
 }
 
 /** One entry of an agent's own saved history, in the order the agent keeps it (TL-4). */

@@ -5,6 +5,7 @@ import { ProcessGroup } from '../process/processGroup';
 import type { ProcessGroupLedger } from '../process/processGroupLedger';
 import { childStarts } from '../process/startQueue';
 import type { Agent, AgentRunContext, CommandResult } from './agent';
+import { commandWithPaths } from '../attachments/agentInput';
 
 /** After SIGTERM, a command's process group gets this long before SIGKILL. */
 export const COMMAND_KILL_GRACE_MS = 2000;
@@ -42,8 +43,9 @@ export class ShellAgent implements Agent {
 
   async run(context: AgentRunContext): Promise<void> {
     const commandId = '1';
-    const handle = context.startCommand(commandId, context.text);
-    const { file, args } = shellCommand(context.text);
+    const command = commandWithPaths(context.text, context.attachments);
+    const handle = context.startCommand(commandId, command);
+    const { file, args } = shellCommand(command);
     let group: ProcessGroup;
     try {
       // The row exists already; the fork waits for its turn (PERF-8).

@@ -89,7 +89,7 @@ function requireFile(stat: fs.Stats, requestPath: string): void {
 }
 
 /** Reads until the buffer is full or the file ends (a file may shrink under us). */
-function readFully(fd: number, into: Buffer, position: number): number {
+export function readFully(fd: number, into: Buffer, position: number): number {
   let done = 0;
   while (done < into.length) {
     const n = fs.readSync(fd, into, done, into.length - done, position + done);

@@ -19,6 +19,12 @@ export interface ChatSendOutcome {
   created?: RunRecord;
 }
 
+/** The uploads a message carries (ATT-1), and how to list them on its run inside the accepting transaction. */
+export interface MessageAttachments {
+  uploadIds: readonly string[];
+  attach(runId: string): void;
+}
+
 const chatSendScope = (sessionId: string, operationId: string) => `chat.send\u0000${sessionId}\u0000${operationId}`;
 
 /**
@@ -63,8 +69,10 @@ export class ChatSendLedger {
     this.outboxAll = db.prepare<[], { run_id: string }>(
       'SELECT o.run_id FROM chat_outbox o JOIN runs r ON r.id = o.run_id ORDER BY r.session_id, r.seq',
     );
-    this.accept = db.transaction((sessionId: string, operationId: string, text: string, now: number): ChatSendOutcome => {
-      const fingerprint = crypto.createHash('sha256').update(JSON.stringify(['chat.send', sessionId, text])).digest();
+    this.accept = db.transaction((sessionId: string, operationId: string, text: string, now: number, attachments: MessageAttachments | undefined): ChatSendOutcome => {
+      // ATT-1: the attachments are part of the message: a retry with others is a conflict. Without any, the fingerprint is as before.
+      const request = attachments ? ['chat.send', sessionId, text, attachments.uploadIds] : ['chat.send', sessionId, text];
+      const fingerprint = crypto.createHash('sha256').update(JSON.stringify(request)).digest();
       if (this.claim.run(sessionId, operationId, fingerprint).changes !== 1) {
         throw conflict('This operation id was already used with a different message.', { operationId });
       }
@@ -77,6 +85,7 @@ export class ChatSendLedger {
         return { answer: { operationId, runId: existing.id, state: existing.state } };
       }
       const run = this.sessions.insertRun(sessionId, operationId, text);
+      attachments?.attach(run.id);
       this.outboxPut.run(sessionId, operationId, run.id, now);
       const answer: ChatSendAnswer = { operationId, runId: run.id, state: run.state };
       this.ledgerPut.run(scope, sessionId, fingerprint, JSON.stringify(answer), now + IDEMPOTENCY_TTL_MS);
@@ -84,9 +93,9 @@ export class ChatSendLedger {
     });
   }
 
-  acceptChatMessage(sessionId: string, operationId: string, text: string): ChatSendOutcome {
+  acceptChatMessage(sessionId: string, operationId: string, text: string, attachments?: MessageAttachments): ChatSendOutcome {
     if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
-    return this.accept.immediate(sessionId, operationId, text, Date.now());
+    return this.accept.immediate(sessionId, operationId, text, Date.now(), attachments);
   }
 
   /** The run was handed to its agent: its outbox entry is done. */

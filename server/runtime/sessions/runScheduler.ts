@@ -1,6 +1,6 @@
 import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
 import type { SessionAgentSettings } from '../../../lib/protocol/agents';
-import type { Agent } from '../agents/agent';
+import type { Agent, AgentAttachment } from '../agents/agent';
 import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
 import { StallWatch } from './stallWatch';
 import type { Logger } from '../log';
@@ -45,6 +45,8 @@ export interface RunSchedulerDeps {
   settings: (sessionId: string) => SessionAgentSettings;
   /** A running turn with no agent event for this long shows as stalled (ACC-3). */
   stallMs: number;
+  /** The stored attachments of a run (ATT-2), handed to its agent. */
+  attachmentsOf?: (runId: string) => AgentAttachment[];
 }
 
 /** A failure that is not an AgentRunError still says what happened, never a bare "failed" (ACC-3). */
@@ -209,6 +211,7 @@ export class RunScheduler {
         },
         activity: () => stall.touch(),
         settings: this.deps.settings(run.sessionId),
+        attachments: this.deps.attachmentsOf?.(runId),
         settle: (text) => {
           sessions.settleRun(runId, text);
           this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));

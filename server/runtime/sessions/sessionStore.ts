@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
 import { z } from 'zod';
+import type { MessageAttachment } from '../../../lib/protocol/attachments';
 import type { OutputPointer } from '../agents/agent';
 import type { AgentFailure } from '../agents/agentRunError';
 import type { Db } from '../store/database';
@@ -53,6 +54,8 @@ export interface RunRecord {
   createdAt: number;
   /** Why the run failed, in words the user can act on (ACC-3). */
   failure?: AgentFailure;
+  /** The message's attachments (ATT-1), when it has any. */
+  attachments?: MessageAttachment[];
 }
 
 const AgentFailureSchema: z.ZodType<AgentFailure> = z.object({
@@ -83,6 +86,7 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   state: run.state,
   createdAt: run.createdAt,
   ...(run.failure ? { failure: run.failure } : {}),
+  ...(run.attachments?.length ? { attachments: run.attachments } : {}),
 });
 
 export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
@@ -168,6 +172,10 @@ export class SessionStore {
       pointer: db.prepare<[string, string], OutputPointer>(
         'SELECT thread_id AS threadId, turn_id AS turnId, item_id AS itemId, byte_length AS byteLength FROM command_output_pointers WHERE run_id = ? AND command_id = ?',
       ),
+      attachmentsOfRun: db.prepare<[string], { uploadId: string; name: string; mimeType: string; byteLength: number; sha256: string }>(
+        `SELECT u.id AS uploadId, u.name, u.mime_type AS mimeType, u.byte_length AS byteLength, u.sha256
+         FROM run_attachments ra JOIN attachment_uploads u ON u.id = ra.upload_id WHERE ra.run_id = ? ORDER BY ra.position`,
+      ),
       settle: db.prepare('INSERT INTO run_settlements (run_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET text = excluded.text'),
     };
   }
@@ -206,7 +214,13 @@ export class SessionStore {
 
   run(id: string): RunRecord | undefined {
     const raw = this.stmts.run.get(id);
-    return raw && toRun(raw);
+    return raw && this.withAttachments(toRun(raw));
+  }
+
+  /** ATT-1: the run as its message row shows it, with its attachments. */
+  private withAttachments(run: RunRecord): RunRecord {
+    const attachments = this.stmts.attachmentsOfRun.all(run.id);
+    return attachments.length > 0 ? { ...run, attachments } : run;
   }
 
   runByOperation(sessionId: string, operationId: string): RunRecord | undefined {
@@ -216,17 +230,17 @@ export class SessionStore {
 
   /** Runs of a session older than `seq`, newest first (TL-4 paging). */
   runsBefore(sessionId: string, seq: number, limit: number): RunRecord[] {
-    return this.stmts.runsBefore.all(sessionId, seq, limit).map(toRun);
+    return this.stmts.runsBefore.all(sessionId, seq, limit).map((r) => this.withAttachments(toRun(r)));
   }
 
   /** Runs of a session from `seq` on, oldest first. */
   runsFrom(sessionId: string, seq: number, limit: number): RunRecord[] {
-    return this.stmts.runsFrom.all(sessionId, seq, limit).map(toRun);
+    return this.stmts.runsFrom.all(sessionId, seq, limit).map((r) => this.withAttachments(toRun(r)));
   }
 
   /** Runs of a session accepted at or after `createdAt`, oldest first. */
   runsSince(sessionId: string, createdAt: number): RunRecord[] {
-    return this.stmts.runsSince.all(sessionId, createdAt).map(toRun);
+    return this.stmts.runsSince.all(sessionId, createdAt).map((r) => this.withAttachments(toRun(r)));
   }
 
   /**
@@ -235,7 +249,7 @@ export class SessionStore {
    */
   runOfUserMessage(sessionId: string, clientId: string): RunRecord | undefined {
     const raw = this.stmts.runByOperation.get(sessionId, clientId) ?? this.stmts.runOfNativeMessage.get(sessionId, clientId);
-    return raw && toRun(raw);
+    return raw && this.withAttachments(toRun(raw));
   }
 
   /** The app's row for a command the agent ran in this session (the newest, should a command id repeat). */

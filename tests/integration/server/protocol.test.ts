@@ -55,6 +55,10 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'claude.accounts.status': { accountId: 'default' },
   'claude.models.list': {},
   'claude.sessions.list': { projectId: 'project' },
+  'attachments.begin': { sessionId: 'session', name: 'a.png', mimeType: 'image/png', byteLength: 1, sha256: '0'.repeat(64) },
+  'attachments.chunk': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}`, offset: 0, sha256: '0'.repeat(64), dataBase64: '' },
+  'attachments.status': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}` },
+  'attachments.read': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}`, offset: 0 },
 };
 
 describe('RPC-3 bad frames over a real WebSocket', () => {

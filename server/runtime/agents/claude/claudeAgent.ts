@@ -29,6 +29,7 @@ export interface ClaudeAgentOptions {
   dataDir?: string;
   log?: Logger;
 }
+import { claudeTurnInput } from '../../attachments/agentInput';
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
 export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conversation.';
@@ -90,7 +91,8 @@ export class ClaudeAgent implements Agent {
         cwd: context.cwd,
         nativeSessionId,
         messageUuid,
-        text: context.text,
+        // ATT-2: the text, and the stored images as image blocks.
+        ...claudeTurnInput(context),
         permissionMode: settings.permissionMode,
         model: settings.model,
         allowedTools: this.grants.get(context.sessionId)?.allowedTools,

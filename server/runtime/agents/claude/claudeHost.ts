@@ -15,6 +15,7 @@ import { ControlChannel, PromptQueue, userMessage } from './claudeHostControl';
 import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
 import { HostRequestSchema, type HostEvent, type HostRequest } from './hostProtocol';
+import { claudeUserContent } from '../../attachments/claudeContent';
 import { resolvePersistedResult, toolResultText } from './toolResultText';
 
 interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {
@@ -63,7 +64,8 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   process.once('SIGTERM', () => abort.abort());
   const env = hostEnv();
   // ACC-6: the input stays open while the turn runs, for steering messages.
-  const input = new PromptQueue(userMessage(request.messageUuid, request.text));
+  // ATT-2: the first message carries the stored images as image blocks.
+  const input = new PromptQueue(userMessage(request.messageUuid, claudeUserContent(request.text, request.images)));
   let interrupted = false;
   let stop: () => void = () => abort.abort();
   const control = new ControlChannel(lines, emit, {

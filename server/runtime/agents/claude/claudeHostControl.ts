@@ -11,11 +11,12 @@ export interface SdkUserMessage {
   uuid: string;
   session_id: string;
   parent_tool_use_id: null;
-  message: { role: 'user'; content: string };
+  /** Text, or content blocks (text and images, ATT-2). */
+  message: { role: 'user'; content: string | unknown[] };
 }
 
-export function userMessage(uuid: string, text: string): SdkUserMessage {
-  return { type: 'user', uuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content: text } };
+export function userMessage(uuid: string, content: string | unknown[]): SdkUserMessage {
+  return { type: 'user', uuid, session_id: '', parent_tool_use_id: null, message: { role: 'user', content } };
 }
 
 /**

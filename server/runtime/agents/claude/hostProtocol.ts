@@ -46,6 +46,8 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
     /** What the user allowed for this app session in earlier turns (ACC-4): rules such as `Bash(npm test)`, folders. */
     allowedTools: z.array(z.string()).optional(),
     additionalDirectories: z.array(z.string()).optional(),
+    /** Addition (ATT-2): stored image attachments, sent as image content blocks. */
+    images: z.array(z.object({ path: z.string(), mimeType: z.string() })).optional(),
   }),
   /** One page of the saved conversation or of one subagent's (TL-4). */
   z.object({

@@ -26,6 +26,7 @@ import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { z } from 'zod';
+import { codexUserInput } from '../../attachments/agentInput';
 
 /** ACC-8: one app session continues a Codex thread at a time. */
 export const THREAD_TAKEN_MESSAGE = 'This Codex conversation is already open in another session.';
@@ -273,7 +274,7 @@ export class CodexAgent implements Agent {
         {
           threadId,
           clientUserMessageId: context.operationId,
-          input: [{ type: 'text', text: context.text, text_elements: [] }],
+          input: codexUserInput(context.text, context.attachments),
           // ACC-5: the session's sandbox, approval policy, model and effort, for this turn and on.
           ...turnOverrides(settings, context.cwd),
         },

@@ -23,7 +23,7 @@ function fakeRuntime(rows: TimelineRow[]) {
   const socket: WebSocketLike = {
     readyState: 1,
     send(data) {
-      const request = JSON.parse(data) as { id: number; params: { before?: string; limit?: number } };
+      const request = JSON.parse(String(data)) as { id: number; params: { before?: string; limit?: number } };
       calls.push(request.params);
       const end = request.params.before === undefined ? rows.length : Number(request.params.before);
       const start = Math.max(0, end - (request.params.limit ?? 100));
