@@ -1,3 +1,4 @@
+import { checkPushEndpoint, pushAgent } from './pushEndpoint';
 import type { PushEvents, PushSubscriptionKeys } from '../../lib/protocol/push';
 import type { Logger } from '../runtime/log';
 import type { RuntimeEvent } from '../runtime/runtime';
@@ -21,6 +22,8 @@ export interface PushNotificationsOptions {
   namesOf(sessionId: string): SessionNames | null;
   /** Sends one message; `web-push` to the subscription's push service unless another is given. */
   send?(subscription: StoredPushSubscription, message: PushMessage): Promise<PushOutcome>;
+  /** Push endpoints on this computer or its network are allowed (`--allow-private-fetch`). */
+  allowPrivateEndpoints?: boolean;
 }
 
 /**
@@ -38,7 +41,7 @@ export class PushNotifications {
     const keys = loadOrCreateVapidKeys(options.dataDir);
     this.publicKey = keys.publicKey;
     this.store = new PushSubscriptionStore(options.db);
-    const sender = new PushSender(keys, options.vapidSubject, options.log);
+    const sender = new PushSender(keys, options.vapidSubject, options.log, pushAgent(options.allowPrivateEndpoints === true));
     this.send = options.send ?? ((subscription, message) => sender.send(subscription, message));
   }
 
@@ -47,6 +50,7 @@ export class PushNotifications {
   }
 
   subscribe(deviceId: string, subscription: PushSubscriptionKeys, events: PushEvents): void {
+    checkPushEndpoint(subscription.endpoint, this.options.allowPrivateEndpoints === true);
     this.store.save(deviceId, subscription, events);
   }
 

@@ -1,3 +1,4 @@
+import type https from 'node:https';
 import webPush, { WebPushError } from 'web-push';
 import type { PushMessage } from '../../lib/protocol/pushMessages';
 import type { Logger } from '../runtime/log';
@@ -15,6 +16,8 @@ export class PushSender {
     private readonly keys: VapidKeys,
     private readonly subject: string,
     private readonly log: Logger,
+    /** Checks each address it connects to (SEC-5); undefined when private addresses are allowed. */
+    private readonly agent: https.Agent | undefined,
   ) {}
 
   async send(subscription: StoredPushSubscription, message: PushMessage): Promise<PushOutcome> {
@@ -23,6 +26,7 @@ export class PushSender {
         vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
         TTL: PUSH_TTL_SECONDS,
         contentEncoding: 'aes128gcm',
+        ...(this.agent ? { agent: this.agent } : {}),
         urgency: message.type === 'show' && message.event === 'approval' ? 'high' : 'normal',
       });
       return 'sent';

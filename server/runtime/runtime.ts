@@ -120,6 +120,7 @@ export class Runtime {
       dataDir: options.dataDir,
       vapidSubject: options.vapidSubject ?? DEFAULT_VAPID_SUBJECT,
       log: options.log,
+      allowPrivateEndpoints: options.allowPrivateFetch === true,
       namesOf: (sessionId) => {
         const session = this.sessions.session(sessionId);
         const project = session && this.projects.find((p) => p.id === session.projectId);

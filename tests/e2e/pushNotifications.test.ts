@@ -64,7 +64,13 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
     pushService = await startFakePushService();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { NODE_EXTRA_CA_CERTS: pushService.caFile } });
+    // The fake push service is on loopback, which push endpoints may name only with this flag (SEC-5).
+    runtime = await startRuntimeProcess({
+      dataDir: dirs.dataDir,
+      projectDirs: dirs.projectDirs,
+      env: { NODE_EXTRA_CA_CERTS: pushService.caFile },
+      wrap: (command) => [...command, '--allow-private-fetch'],
+    });
     admin = await runtime.connect();
     // A device subscribed at the fake push service: what the runtime sends there is what the browser's worker gets.
     const listener = await pairDevice(runtime, admin, 'Push listener');

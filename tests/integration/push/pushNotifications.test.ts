@@ -29,6 +29,8 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
       dataDir: dirs.dataDir,
       projectDirs: dirs.projectDirs,
       env: { NODE_EXTRA_CA_CERTS: pushService.caFile, HBCODE_VAPID_SUBJECT: SUBJECT },
+      // The fake push service is on loopback, which push endpoints may name only with this flag (SEC-5).
+      wrap: (command) => [...command, '--allow-private-fetch'],
     });
     admin = await runtime.connect();
     phone = await pairDevice(runtime, admin, 'Phone');
