@@ -1,5 +1,5 @@
 'use client';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
 import { ApprovalRequests } from './ApprovalRequests';
@@ -20,6 +20,18 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
   /** The agent settings panel (ACC-5), changed between turns. */
   const [showSettings, setShowSettings] = useState(false);
   const openSubagent = useCallback((row: SubagentRow) => setSubagents((current) => [...current, row]), []);
+  /** A turn of the session runs now: the composer offers to queue after it or steer it (ACC-6). */
+  const [turnRunning, setTurnRunning] = useState(false);
+  const openId = open?.id ?? null;
+
+  // The open command's row follows its live updates, so the viewer follows the output (SES-4).
+  useEffect(() => {
+    if (!client || !openId) return;
+    return client.onNotification('timeline.row', (params) => {
+      const { row } = params;
+      if (params.sessionId === session.id && row.kind === 'command' && row.id === openId) setOpen(row);
+    });
+  }, [client, openId, session.id]);
 
   if (open) return <OutputViewer client={client} session={session} row={open} onClose={() => setOpen(null)} />;
 
@@ -53,6 +65,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
         parentItemId={subagent?.itemId ?? null}
         onOpenCommand={setOpen}
         onOpenSubagent={openSubagent}
+        onRunningChange={subagent ? undefined : setTurnRunning}
         label={subagent ? `Timeline of ${subagent.title}` : 'Timeline'}
         footer={
           subagent
@@ -65,7 +78,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
               )
         }
       />
-      {!subagent && <Composer session={session} />}
+      {!subagent && <Composer session={session} turnRunning={turnRunning} />}
     </>
   );
 }

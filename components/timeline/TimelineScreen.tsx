@@ -19,11 +19,13 @@ export interface TimelineScreenProps {
   onOpenSubagent: (row: SubagentRow) => void;
   /** Given the rows shown: what goes after them in the same scrolling box. */
   footer?: (rows: readonly TimelineRow[]) => ReactNode;
+  /** Whether a message of this timeline is running now (the composer offers queue or steer, ACC-6). */
+  onRunningChange?: (running: boolean) => void;
   label: string;
 }
 
 /** One timeline (the session's or a subagent's): its rows read page by page and followed live (TL-1, TL-4). */
-export function TimelineScreen({ client, session, parentItemId, onOpenCommand, onOpenSubagent, footer, label }: TimelineScreenProps) {
+export function TimelineScreen({ client, session, parentItemId, onOpenCommand, onOpenSubagent, footer, onRunningChange, label }: TimelineScreenProps) {
   const timeline = useTimeline(client, session.id, parentItemId);
   const { rows, hasOlder, loadingOlder } = timeline;
   const now = useClock(rows);
@@ -35,6 +37,8 @@ export function TimelineScreen({ client, session, parentItemId, onOpenCommand, o
     loadOlderNow.current = timeline.loadOlder;
   });
   const loadOlder = useCallback(() => void loadOlderNow.current(), []);
+  const running = rows.some((row) => row.kind === 'message' && row.state === 'running');
+  useEffect(() => onRunningChange?.(running), [running, onRunningChange]);
 
   return (
     <>

@@ -155,7 +155,9 @@ export class AppStatic {
       res.writeHead(404, { ...common, 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    const coding = chooseContentCoding(req.headers['accept-encoding'], entry.encoded);
+    const chosen = chooseContentCoding(req.headers['accept-encoding'], entry.encoded);
+    // A copy older than its file (the file changed after the build) is stale: the file itself goes.
+    const coding = chosen && fs.statSync(entry.encoded[chosen]!).mtimeMs >= fs.statSync(entry.file).mtimeMs ? chosen : null;
     const body = fs.readFileSync(coding ? entry.encoded[coding]! : entry.file);
     const headers: Record<string, string> = { ...entry.headers, ...(coding ? { 'content-encoding': coding } : {}) };
     if (headers['content-security-policy']) headers['content-security-policy'] = headers['content-security-policy'].replace(FRAME_SOURCE_SLOT, this.frameSource() ?? "'none'");
