@@ -17,6 +17,7 @@ import { ReaderView } from './ReaderView';
 import { SessionList } from './SessionList';
 import { SessionView } from './SessionView';
 import { UpdatePrompt } from './UpdatePrompt';
+import { HeaderIcon } from './header/HeaderIcon';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
 import { useAppRoute } from './useAppRoute';
@@ -83,16 +84,20 @@ export function AppShell() {
         <h1>HB Code</h1>
         <nav className="topnav" aria-label="Views">
           <a href="#/" aria-current={route.kind === 'sessions' ? 'page' : undefined} onClick={() => setSession(null)}>
-            Sessions
+            <HeaderIcon name="sessions" />
+            <span>Sessions</span>
           </a>
           <a href="#/files" aria-current={route.kind === 'files' ? 'page' : undefined}>
-            Files
+            <HeaderIcon name="files" />
+            <span>Files</span>
           </a>
           <a href="#/devices" aria-current={route.kind === 'devices' ? 'page' : undefined}>
-            Devices
+            <HeaderIcon name="devices" />
+            <span>Devices</span>
           </a>
           <a href="#/accounts" aria-current={route.kind === 'accounts' ? 'page' : undefined}>
-            Accounts
+            <HeaderIcon name="accounts" />
+            <span>Accounts</span>
           </a>
         </nav>
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />

@@ -1,5 +1,6 @@
 'use client';
 import { useState } from 'react';
+import { HeaderIcon } from '../header/HeaderIcon';
 import './devices.css';
 
 /** DEV-1: Sign out asks first; it revokes this device on the runtime, so pairing again needs a new code. */
@@ -20,7 +21,8 @@ export function SignOutButton({ onConfirm }: { onConfirm: () => Promise<void> })
   return (
     <>
       <button className="sign-out" onClick={() => setAsking(true)} aria-expanded={asking}>
-        Sign out
+        <HeaderIcon name="signOut" />
+        <span>Sign out</span>
       </button>
       {asking && (
         <div className="card signout-confirm" role="alertdialog" aria-label="Sign out of this device?">

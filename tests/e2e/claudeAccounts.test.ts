@@ -35,12 +35,22 @@ describe('Claude accounts and session options in Chromium against the real runti
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  async function openCheckPage(options: BrowserContextOptions): Promise<Page> {
+  /** A paired device on the Accounts screen, reached through the header's link. */
+  async function openAccounts(options: BrowserContextOptions): Promise<Page> {
     const page = await (await browser.newContext(options)).newPage();
     await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
-    await page.goto(`${runtime.appOrigin}/claude-check`);
+    await page.getByRole('link', { name: 'Accounts' }).click();
     await page.getByRole('heading', { name: 'Claude accounts' }).waitFor();
     return page;
+  }
+
+  /** The new-session form of the first project with Claude chosen and its options open (ACC-5, ACC-8). */
+  async function openClaudeSessionOptions(page: Page): Promise<void> {
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    const project = page.getByRole('region', { name: /^Project / }).first();
+    await project.getByLabel('Agent').selectOption('claude');
+    await project.getByRole('button', { name: 'Options' }).click();
+    await page.getByLabel('Permission mode').waitFor();
   }
 
   const card = (page: Page, label: string) => page.getByRole('group', { name: label, exact: true });
@@ -51,7 +61,7 @@ describe('Claude accounts and session options in Chromium against the real runti
   }
 
   it('ACC-2 on a phone: status, the desktop sign-in command, an API key that signs the account in, add, activate and remove', async () => {
-    const page = await openCheckPage(PHONE);
+    const page = await openAccounts(PHONE);
     const main = card(page, 'Main Claude folder');
     await main.getByText('Not signed in').waitFor({ timeout: 90_000 });
     await main.getByText('Sign in on the desktop').click();
@@ -70,18 +80,24 @@ describe('Claude accounts and session options in Chromium against the real runti
     await main.getByText('Signed in (ANTHROPIC_API_KEY)').waitFor({ timeout: 90_000 });
     expect(await main.getByLabel('Anthropic API key').inputValue()).toBe('');
 
+    await fitsTheWidth(page);
+    await page.screenshot({ path: screenshotPath('claude-accounts-phone-light'), fullPage: true, scale: 'css' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: screenshotPath('claude-accounts-phone-dark'), fullPage: true, scale: 'css' });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await openClaudeSessionOptions(page);
     const mode = page.getByLabel('Permission mode');
     await mode.selectOption('plan');
     await page.getByText('Claude reads and plans; it changes nothing on disk.').waitFor();
     const modelSelect = page.getByLabel('Model');
     await waitUntil(async () => (await modelSelect.locator('option').count()) > 1, 'the models Claude Code offers are listed', { timeoutMs: 90_000 });
-    expect(await page.locator('[data-field="chosen"]').textContent()).toContain('plan');
+    expect(await mode.inputValue()).toBe('plan');
     await page.getByText('Claude has no saved conversation for this project.').waitFor({ timeout: 90_000 });
-
     await fitsTheWidth(page);
-    await page.screenshot({ path: screenshotPath('claude-accounts-phone-light'), fullPage: true, scale: 'css' });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: screenshotPath('claude-accounts-phone-dark'), fullPage: true, scale: 'css' });
+    await page.screenshot({ path: screenshotPath('claude-session-options-phone-light'), fullPage: true, scale: 'css' });
+
+    await page.getByRole('link', { name: 'Accounts' }).click();
 
     await added.getByRole('button', { name: 'Make active' }).click();
     await added.getByText('Active', { exact: true }).waitFor();
@@ -99,8 +115,14 @@ describe('Claude accounts and session options in Chromium against the real runti
     const sessionId = await createAgentSession(client, 'claude');
     await sendAndWait(client, sessionId, 'Plan the login page');
     client.close();
-    const page = await openCheckPage(DESKTOP);
+    const page = await openAccounts(DESKTOP);
     await card(page, 'Main Claude folder').getByText('Signed in (ANTHROPIC_API_KEY)').waitFor({ timeout: 90_000 });
+    await fitsTheWidth(page);
+    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-light'), fullPage: true, scale: 'css' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-dark'), fullPage: true, scale: 'css' });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openClaudeSessionOptions(page);
     const saved = page.getByRole('list', { name: 'Saved Claude conversations' }).getByRole('button');
     await saved.first().waitFor({ timeout: 90_000 });
     expect(await saved.count()).toBe(1);
@@ -108,9 +130,7 @@ describe('Claude accounts and session options in Chromium against the real runti
     expect(await saved.first().textContent()).toContain('already open in a session');
     expect(await saved.first().isDisabled()).toBe(true);
     await fitsTheWidth(page);
-    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-light'), fullPage: true, scale: 'css' });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-dark'), fullPage: true, scale: 'css' });
+    await page.screenshot({ path: screenshotPath('claude-session-options-desktop-light'), fullPage: true, scale: 'css' });
     await page.context().close();
   }, AGENT_TEST_TIMEOUT_MS);
 });

@@ -1,0 +1,83 @@
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../fixtures/browser';
+import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { newPairingCode, pairThroughLink, screenshotPath } from './appHarness';
+
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+const MIN_TARGET_PX = 44;
+const DESTINATIONS = ['Sessions', 'Files', 'Devices', 'Accounts'];
+
+interface HeaderFacts {
+  innerWidth: number;
+  scrollWidth: number;
+  /** Anything inside the header that scrolls sideways, as "nav 500>300". */
+  scrollers: string[];
+  /** Every link and button of the header: its name and box. */
+  targets: { name: string; left: number; right: number; width: number; height: number }[];
+  headerHeight: number;
+}
+
+const headerFacts = (page: Page): Promise<HeaderFacts> =>
+  page.evaluate(() => {
+    const header = document.querySelector('header.topbar')!;
+    const scrollers = [header, ...header.querySelectorAll('*')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      .map((el) => `${el.tagName.toLowerCase()} ${el.scrollWidth}>${el.clientWidth}`);
+    const targets = [...header.querySelectorAll('a, button')].map((el) => {
+      const box = el.getBoundingClientRect();
+      return { name: (el.textContent ?? '').trim(), left: box.left, right: box.right, width: box.width, height: box.height };
+    });
+    return { innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth, scrollers, targets, headerHeight: header.getBoundingClientRect().height };
+  });
+
+describe('UX-4 the app header: every destination in reach on a phone, all of it on a desktop', () => {
+  let dirs: RuntimeDirs;
+  let runtime: RuntimeProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dirs = makeRuntimeDirs();
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.stop();
+    dirs?.remove();
+  });
+
+  for (const [device, options] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`UX-4 ${device}: every view link and Sign out sit inside the width, at least ${MIN_TARGET_PX} px, light and dark (screenshots)`, async () => {
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        const facts = await headerFacts(page);
+        expect(facts.scrollWidth, colorScheme).toBeLessThanOrEqual(facts.innerWidth);
+        expect(facts.scrollers, colorScheme).toEqual([]);
+        const names = facts.targets.map((t) => t.name);
+        for (const name of [...DESTINATIONS, 'Sign out', 'Read']) expect(names, colorScheme).toContain(name);
+        for (const target of facts.targets) {
+          expect(target.left, `${target.name} ${colorScheme}`).toBeGreaterThanOrEqual(0);
+          expect(target.right, `${target.name} ${colorScheme}`).toBeLessThanOrEqual(facts.innerWidth);
+          expect(Math.min(target.width, target.height), `${target.name} ${colorScheme}`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
+        }
+        // Every destination is one tap away: clicking it from the header lands on its view.
+        await page.getByRole('link', { name: 'Accounts' }).click();
+        await page.waitForURL(/#\/accounts$/);
+        await page.getByRole('link', { name: 'Sessions' }).click();
+        await page.waitForURL(/#\/$/);
+        const header = page.locator('header.topbar');
+        await header.screenshot({ path: screenshotPath(`header-${device}-${colorScheme}`) });
+      }
+      await context.close();
+    });
+  }
+});
