@@ -51,10 +51,11 @@ export function useItemText(client: RpcClient | null, source: ItemTextSource, bo
 
   // A new inline text (the row was updated in place) starts the reading over.
   useEffect(() => {
-    setState(initial());
+    // On mount the state already holds this text: keeping it spares every text row a second render (TL-4).
+    setState((current) => (current.text === body.text ? current : initial()));
     setError(null);
     decoder.current = new TextDecoder();
-  }, [initial]);
+  }, [initial, body.text]);
 
   const complete = !body.truncated || state.bytesRead >= body.byteLength;
   const loadMore = useCallback(() => {

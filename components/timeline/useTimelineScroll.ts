@@ -52,6 +52,10 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: 4,
     scrollMargin: OLDER_BAR_PX,
+    // TL-4: rendering the rows a scroll brings into view inside the scroll event (flushSync) made
+    // the event, React's commit and the new rows' layout one long task; rendered in a task of its
+    // own, scrolling and rendering each stay short.
+    useFlushSync: false,
     getItemKey: (index) => entries[index]?.key ?? index,
     onChange: (_instance, scrolling) => {
       if (!scrolling) keepPlace.current();
