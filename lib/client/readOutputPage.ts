@@ -10,6 +10,8 @@ export interface OutputPageRequest {
   offset: number;
   /** 1..256 KiB (OUT-5) */
   length: number;
+  /** false: a glance (a card's last lines) that must not store a second copy of bytes the viewer's pages keep (PWA-3). */
+  save?: boolean;
 }
 
 export interface OutputPage {
@@ -27,12 +29,12 @@ export interface OutputPage {
  * connection (a replaced generation is `conflict`) reach the caller.
  */
 export async function readOutputPage(client: RpcClient | null, request: OutputPageRequest): Promise<OutputPage | null> {
-  const { sessionId, row, generation, offset, length } = request;
+  const { sessionId, row, generation, offset, length, save = true } = request;
   const source = outputSource(sessionId, row.runId, row.commandId);
   if (client) {
     try {
       const { result, data } = await client.callBinary('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation, offset, length });
-      if (isFinalOutputPage({ offset, byteCount: result.byteCount, availableBytes: result.availableBytes, complete: result.complete })) {
+      if (save && isFinalOutputPage({ offset, byteCount: result.byteCount, availableBytes: result.availableBytes, complete: result.complete })) {
         // NOTE: saving is best effort; a full disk must not stop the viewer.
         saveOutputPage({ source, generation: result.generation, offset }, data).catch((error: unknown) => console.warn('Could not save an output page on this device', error));
       }
