@@ -4,7 +4,7 @@ import { codexFileChange, countDiffLines } from '../../../../../server/runtime/a
 import { codexItem, type ItemMapping } from '../../../../../server/runtime/agents/codex/codexItems';
 import { itemFieldText } from '../../../../../server/runtime/sessions/itemRows';
 
-const CWD = '/work/project';
+const CWD = '/home/user/project';
 const saved: ItemMapping = { cwd: CWD, createdAt: 5, parentItemId: null, running: false };
 
 describe('TL-1 Codex thread items as rows', () => {
