@@ -1,7 +1,6 @@
 // Runs in the page (bundled by bench/lib/pageBundle.ts): the two contenders of the attachment upload benchmark.
 import { fileSha256, uploadAttachment } from '../../lib/client/attachments/uploadAttachment';
-import { RpcClient, type WebSocketLike } from '../../lib/client/rpcClient';
-import { PROTOCOL_VERSION } from '../../lib/protocol/version';
+import { connected } from './pageRpc';
 
 export interface Att1Args {
   token: string;
@@ -17,18 +16,8 @@ export interface Att1Run {
   bytes: number;
 }
 
-let client: RpcClient | null = null;
 let file: { blob: Blob; sha256: string; hashMs: number } | null = null;
 
-async function connected(token: string): Promise<RpcClient> {
-  if (client) return client;
-  const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/rpc`);
-  socket.binaryType = 'arraybuffer';
-  const rpc = new RpcClient(socket as unknown as WebSocketLike);
-  await rpc.opened;
-  await rpc.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION });
-  return (client = rpc);
-}
 
 /** The same seeded bytes for both contenders (xorshift32), made once per page. */
 async function theFile(args: Att1Args): Promise<{ blob: Blob; sha256: string; hashMs: number }> {

@@ -1,7 +1,6 @@
 // Runs in the page (bundled by bench/lib/pageBundle.ts): the two contenders of PERF-3.
 import { readProjectFileChunks } from '../../lib/client/fileChunks';
-import { RpcClient, type WebSocketLike } from '../../lib/client/rpcClient';
-import { PROTOCOL_VERSION } from '../../lib/protocol/version';
+import { connected } from './pageRpc';
 
 export interface Perf3Args {
   token: string;
@@ -15,17 +14,7 @@ export interface Perf3Run {
   bytes: number;
 }
 
-let client: RpcClient | null = null;
 
-async function connected(token: string): Promise<RpcClient> {
-  if (client) return client;
-  const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/rpc`);
-  socket.binaryType = 'arraybuffer';
-  const rpc = new RpcClient(socket as unknown as WebSocketLike);
-  await rpc.opened;
-  await rpc.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION });
-  return (client = rpc);
-}
 
 /** files.readBinary in verified chunks (SHA-256 of each checked), collected into a Blob as the viewer does. */
 async function readOverRpc(args: Perf3Args): Promise<Perf3Run> {

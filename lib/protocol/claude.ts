@@ -40,11 +40,3 @@ export const SavedClaudeSessionSchema = z.object({
   openInSessionId: z.string().nullable(),
 });
 export type SavedClaudeSession = z.infer<typeof SavedClaudeSessionSchema>;
-
-export const AgentModelSchema = z.object({
-  id: z.string(),
-  label: z.string(),
-  description: z.string().nullable(),
-  efforts: z.array(z.string()),
-  isDefault: z.boolean(),
-});

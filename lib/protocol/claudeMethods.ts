@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentModelSchema, ClaudeAccountSchema, ClaudeAccountStatusSchema, SavedClaudeSessionSchema } from './claude';
+import { AgentModelSchema } from './agents';
+import { ClaudeAccountSchema, ClaudeAccountStatusSchema, SavedClaudeSessionSchema } from './claude';
 
 const AccountId = z.union([z.literal('default'), z.uuid()]);
 const Empty = z.object({}).strict();

@@ -1,5 +1,5 @@
 import type { AgentItem, AgentKind } from '../../../lib/protocol/rows';
-import type { SessionAgentSettings } from '../../../lib/protocol/agents';
+import type { AgentModelInfo, SessionAgentSettings } from '../../../lib/protocol/agents';
 
 export interface CommandResult {
   status: 'exited' | 'failed' | 'cancelled';
@@ -96,15 +96,8 @@ export interface AgentOutputSlice {
   availableBytes: number;
 }
 
-/** A model the agent offers (ACC-5). */
-export interface AgentModel {
-  id: string;
-  label: string;
-  description: string | null;
-  /** Reasoning efforts it accepts; empty when it takes none. */
-  efforts: string[];
-  isDefault: boolean;
-}
+/** A model the agent offers (ACC-5): the protocol's shape. */
+export type AgentModel = AgentModelInfo;
 
 /** One adapter per agent kind behind one interface (SES-2). */
 export interface Agent {

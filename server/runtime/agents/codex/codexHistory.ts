@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
-import type { AgentOutputSlice, HistoryEntry, HistoryPage } from '../agent';
+import type { AgentOutputSlice, HistoryEntry, HistoryPage, HistoryPageRequest } from '../agent';
 import { notFound } from '../../errors';
 import { itemFieldText } from '../../sessions/itemRows';
 import { textSlice } from '../textBody';
@@ -50,15 +50,8 @@ function decodeCursor(text: string): Cursor {
   }
 }
 
-export interface ThreadPageRequest {
-  threadId: string;
-  sessionId: string;
-  cwd: string;
-  parentItemId: string | null;
-  before: string | null;
-  after: string | null;
-  limit: number;
-}
+/** A history page request, for the Codex thread (the session's, or a subagent's) that answers it. */
+export type ThreadPageRequest = HistoryPageRequest & { threadId: string };
 
 /**
  * The saved Codex timeline, read page by page through `thread/items/list` (TL-4): never whole,
