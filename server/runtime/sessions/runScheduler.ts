@@ -214,7 +214,9 @@ export class RunScheduler {
         attachments: this.deps.attachmentsOf?.(runId),
         settle: (text) => {
           sessions.settleRun(runId, text);
-          this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));
+          // An agent whose history the timeline pages shows its closing text as its own row (TL-3);
+          // a settled row would repeat it on every client that saw the turn live.
+          if (!agent.historyPage) this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));
         },
       });
       if (signal.aborted) state = 'cancelled';

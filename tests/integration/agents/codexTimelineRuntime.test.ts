@@ -41,10 +41,13 @@ describe('TL-1 TL-3 TL-4 Codex rows through the runtime: live, saved, and after 
   let client: RpcClient;
   const queue: ScriptedReply[] = [];
   const live: AgentItemRow[] = [];
+  /** Every row kind a client was sent, live rows or not. */
+  const sentKinds = new Set<string>();
 
   const connect = async () => {
     client = await runtime.connect();
     client.onNotification('timeline.row', ({ row }) => {
+      sentKinds.add(row.kind);
       if (isItemRow(row) && row.source === 'live') live.push(row);
     });
   };
@@ -94,6 +97,8 @@ describe('TL-1 TL-3 TL-4 Codex rows through the runtime: live, saved, and after 
     expect(items.find((r) => r.kind === 'reasoning')).toMatchObject({ text: 'Looking at the story.' });
     expect(items.find((r) => r.kind === 'turnEnd')).toMatchObject({ status: 'completed', usage: { inputTokens: 400, outputTokens: 120 } });
     expect(settled.filter((r) => r.kind === 'command' && r.runId === runId)).toHaveLength(1);
+    // The closing text is the agent's own text row: no settled row repeats it on a client (TL-3).
+    expect(sentKinds.has('settled')).toBe(false);
     // The user's message is the app's own message row, not a second one from the history.
     expect(settled.filter((r) => r.kind === 'message' || r.kind === 'userText').map((r) => r.kind)).toEqual(['message']);
     const text = await client.call('sessions.itemText', { sessionId, itemId: change.itemId, field: 'files.0.diff', offset: 0, length: 65536 });
