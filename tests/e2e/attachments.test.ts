@@ -120,7 +120,7 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
     const sent = await waitUntil(() => codexModel.requests.flatMap(responsesInputImages)[0], 'Codex sends the image to the model', { timeoutMs: 120_000, intervalMs: 200 });
     expect(sent.mimeType).toBe('image/png');
     expect(sha256Of(sent.bytes)).toBe(sha256Of(IMAGE));
-    await phone.locator('[data-row="settled"]').filter({ hasText: 'Noise, in colour.' }).waitFor({ timeout: 120_000 });
+    await phone.locator('[data-row="agentText"]').filter({ hasText: 'Noise, in colour.' }).waitFor({ timeout: 120_000 });
     await screenshots(phone, 'timeline-phone');
 
     await phone.getByRole('button', { name: 'Open photo.png full size' }).click();
