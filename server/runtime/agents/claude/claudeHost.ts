@@ -9,6 +9,7 @@ import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { forwardLiveMessage, savedMessageUuid } from './claudeLiveEvents';
+import { interruptedTurnEnd } from './claudeTurnEnd';
 import { readHistoryPage, readItemText, type ClaudeHistorySdk } from './claudeHostReads';
 import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage } from './claudeHostControl';
@@ -124,7 +125,9 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
       forwardLiveMessage(
         mapper.map(raw),
         (event) => {
-          if (!(interrupted && event.type === 'command')) emit(event);
+          if (!interrupted) emit(event);
+          else if (event.type === 'item') emit({ ...event, item: interruptedTurnEnd(event.item) });
+          else if (event.type !== 'command') emit(event);
         },
         lastSavedUuid,
       );
