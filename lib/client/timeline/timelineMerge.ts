@@ -59,12 +59,27 @@ export function withOlderPage(view: TimelineRows, rows: readonly TimelineRow[], 
   return { ...view, rows: [...added, ...view.rows], revisions, olderIds };
 }
 
-/** One `timeline.row`: replaces the row of the same id in place, or appends a new one. */
+/**
+ * Where a new row goes: at the end, but before the messages queued behind its run at the end,
+ * so a running turn's rows (its end, after a Stop) stay above the message waiting for it (ACC-6).
+ */
+function insertionIndex(rows: readonly TimelineRow[], row: TimelineRow): number {
+  let at = rows.length;
+  if (row.kind === 'message') return at;
+  while (at > 0) {
+    const before = rows[at - 1]!;
+    if (before.kind !== 'message' || before.state !== 'queued' || before.runId === row.runId) break;
+    at -= 1;
+  }
+  return at;
+}
+
+/** One `timeline.row`: replaces the row of the same id in place, or adds a new one. */
 export function withRow(view: TimelineRows, row: TimelineRow, revision: number | undefined): TimelineRows {
   if (isStale(view, row.id, revision)) return view;
   const index = view.rows.findIndex((r) => r.id === row.id);
   const rows = view.rows.slice();
-  if (index === -1) rows.push(row);
+  if (index === -1) rows.splice(insertionIndex(rows, row), 0, row);
   else rows[index] = row;
   const revisions = new Map(view.revisions);
   stampAll(revisions, [row], revision);

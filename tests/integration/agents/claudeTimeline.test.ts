@@ -159,8 +159,11 @@ describe('Claude Code turns as timeline rows, live and saved, through the Agent 
     const saved = whole.entries;
     expect(saved[0]).toMatchObject({ kind: 'user', text: MAIN_PROMPT, clientId: messageUuid });
     const savedItems = new Map(saved.filter((e) => e.kind === 'item').map((e) => [e.item.itemId, e.item]));
-    const liveKept = [...context.items.values()].filter((item) => item.parentItemId === null && item.kind !== 'turnEnd');
+    const liveKept = [...context.items.values()].filter((item) => item.parentItemId === null);
     for (const item of liveKept) expect(savedItems.get(item.itemId)?.kind, `${item.kind} ${item.itemId} is saved`).toBe(item.kind);
+    // TL-6: the turn end, which Claude does not save, is the app's record of the live one, after the turn's last message.
+    const [liveEnd] = ofKind(context.items.values(), 'turnEnd');
+    expect(saved.at(-1)).toEqual({ kind: 'item', item: liveEnd });
     expect(saved.filter((e) => e.kind === 'command').map((e) => entryId(e))).toEqual(context.commands.map((c) => c.commandId));
     // The saved edit keeps only the tool input: its diff still applies to the file as it was.
     const savedEdit = ofKind(savedItems.values(), 'fileChange').find((c) => c.files[0]!.path.endsWith('notes.txt'))!;

@@ -76,8 +76,8 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
     expect(liveOfRun.find((r) => r.kind === 'agentText' && r.text === 'Changing the **story** now.')).toBeDefined();
     expect(liveOfRun.find((r) => r.kind === 'turnEnd')).toMatchObject({ status: 'completed', usage: expect.objectContaining({ outputTokens: expect.any(Number) }) });
 
-    // Claude saves every row but the turn end: those take the live rows' places, by the same ids.
-    const savedIds = new Set(liveOfRun.filter((r) => r.kind !== 'turnEnd').map((r) => r.id));
+    // Claude saves every row but the turn end, which the app keeps (TL-6): all take the live rows' places, by the same ids.
+    const savedIds = new Set(liveOfRun.map((r) => r.id));
     const settled = await waitForRows(client, sessionId, (rows) => {
       const saved = rows.filter(isItemRow).filter((r) => r.source === 'saved');
       return [...savedIds].every((id) => saved.some((r) => r.id === id));
@@ -89,6 +89,10 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
     expect(applyPatch(BEFORE, change.files[0]!.diff.text)).toBe(fs.readFileSync(path.join(runtime.projectDir, 'story.txt'), 'utf8'));
     expect(items.find((r) => r.kind === 'toolCall')).toMatchObject({ tool: 'Read', status: 'completed', result: { text: expect.stringContaining('SECOND') } });
     expect(items.find((r) => r.kind === 'agentText' && r.text === 'Finished.')).toBeDefined();
+    // TL-6: the saved turn end is the live one, the turn's last row.
+    const liveEnd = liveOfRun.filter((r) => r.kind === 'turnEnd').at(-1)!;
+    expect(items.filter((r) => r.kind === 'turnEnd')).toEqual([{ ...liveEnd, source: 'saved' }]);
+    expect(items.at(-1)).toEqual({ ...liveEnd, source: 'saved' });
     // The user's message is the app's own message row, not a second one from the history.
     expect(settled.filter((r) => r.kind === 'message' || r.kind === 'userText').map((r) => r.kind)).toEqual(['message']);
     const text = await client.call('sessions.itemText', { sessionId, itemId: change.itemId, field: 'files.0.diff', offset: 0, length: 65536 });
@@ -101,5 +105,6 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
     await connect();
     const after = (await client.call('sessions.timeline', { sessionId })).rows;
     expect(after).toEqual(before);
+    expect(after.filter((r) => r.kind === 'turnEnd')).toEqual([{ ...liveEnd, source: 'saved' }]);
   }, AGENT_TEST_TIMEOUT_MS);
 });

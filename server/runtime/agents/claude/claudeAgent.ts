@@ -17,6 +17,7 @@ import { approvalAskOf, grantsOf, permissionAnswerOf, refusedInPlanMode, type Se
 import { accountStatusOf, describeAccount } from './claudeDescribe';
 import { usageReadingOf } from './claudeUsage';
 import { ClaudeStore } from './claudeStore';
+import { ClaudeTurnRecords } from './claudeTurnRecords';
 import type { HostEvent, HostRequest, PermissionEvent } from './hostProtocol';
 import { runAgentHost, startAgentHost, type AgentHostHandle } from './hostProcess';
 
@@ -42,6 +43,7 @@ export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conv
 export class ClaudeAgent implements Agent {
   readonly kind = 'claude' as const;
   readonly store: ClaudeStore;
+  private readonly turnRecords: ClaudeTurnRecords;
   readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
   /** The host of each running turn, for steering (ACC-6). */
@@ -56,6 +58,7 @@ export class ClaudeAgent implements Agent {
     private readonly options: ClaudeAgentOptions = {},
   ) {
     this.store = new ClaudeStore(db);
+    this.turnRecords = new ClaudeTurnRecords(db);
     this.program = locateClaude(env);
     this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
   }
@@ -104,7 +107,11 @@ export class ClaudeAgent implements Agent {
         else if (event.type === 'rateLimit') this.recordReading(usageReadingOf(event, account.accountId));
         else if (event.type === 'text') texts.push(event.text);
         else if (event.type === 'done') done = event;
-        else if (event.type === 'item') context.item(event.item);
+        else if (event.type === 'item') {
+          // TL-6: the turn end is kept before it is shown, so the saved timeline has it as soon as the live one.
+          if (event.item.kind === 'turnEnd' && event.afterMessageUuid) this.turnRecords.save(context.sessionId, messageUuid, event.afterMessageUuid, event.item);
+          context.item(event.item);
+        }
         else if (event.type === 'command') {
           // The command id is Claude's tool_use id, so the saved history's entry finds this row (TL-4).
           const result = event.refusal
@@ -217,7 +224,8 @@ export class ClaudeAgent implements Agent {
     if (!nativeSessionId) return { entries: [], older: null, newer: null };
     const { parentItemId, before, after, limit } = request;
     const event = await this.askHost({ type: 'historyPage', sdkModule: program.sdkModule, cwd: request.cwd, nativeSessionId, parentItemId, before, after, limit });
-    if (event?.type === 'history') return { entries: event.entries, older: event.older, newer: event.newer };
+    // TL-6: the app's turn records go in after the messages they follow.
+    if (event?.type === 'history') return { entries: this.turnRecords.merge(request.sessionId, event.entries, event.anchors ?? []), older: event.older, newer: event.newer };
     throw unavailable(event?.type === 'done' && event.error ? event.error : 'The Claude agent host could not read the conversation.');
   }
 

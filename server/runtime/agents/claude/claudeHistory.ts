@@ -54,9 +54,26 @@ function entryId(mapped: ClaudeMapped): string {
  * caller bounds them.
  */
 export function mapHistoryRange(messages: unknown[], from: number, start: number, end: number, parentItemId: string | null): HistoryEntry[] {
+  return mapHistoryPage(messages, from, start, end, parentItemId).entries;
+}
+
+/** Where a message of a page ends among the page's entries: a turn record follows it there (TL-6). */
+export interface MessageAnchor {
+  uuid: string;
+  index: number;
+}
+
+function uuidOf(message: unknown): string | null {
+  const uuid = (message as { uuid?: unknown } | null)?.uuid;
+  return typeof uuid === 'string' ? uuid : null;
+}
+
+/** `mapHistoryRange`, and the anchor of each message of `[start, end)` that has a uuid. */
+export function mapHistoryPage(messages: unknown[], from: number, start: number, end: number, parentItemId: string | null): { entries: HistoryEntry[]; anchors: MessageAnchor[] } {
   const mapper = new ClaudeItemMapper({ source: 'saved', parentItemId });
   const entries = new Map<string, HistoryEntry>();
   const elsewhere = new Set<string>();
+  const anchors: MessageAnchor[] = [];
   messages.forEach((message, i) => {
     const offset = from + i;
     for (const mapped of mapper.map(message)) {
@@ -69,8 +86,10 @@ export function mapHistoryRange(messages: unknown[], from: number, start: number
       }
       if (entry) entries.set(id, entry);
     }
+    const uuid = uuidOf(message);
+    if (uuid !== null && offset >= start && offset < end) anchors.push({ uuid, index: entries.size });
   });
-  return [...entries.values()];
+  return { entries: [...entries.values()], anchors };
 }
 
 /** The whole of every item of a saved list, by itemId, for reading one long text (TL-1). */

@@ -8,7 +8,8 @@
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { forwardLiveMessage } from './claudeLiveEvents';
+import { forwardLiveMessage, savedMessageUuid } from './claudeLiveEvents';
+import { interruptedTurnEnd } from './claudeTurnEnd';
 import { readHistoryPage, readItemText, type ClaudeHistorySdk } from './claudeHostReads';
 import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage } from './claudeHostControl';
@@ -96,6 +97,8 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   let failure: string | undefined;
   let errorCode: string | undefined;
   const mapper = new ClaudeItemMapper({ source: 'live', turnId: request.messageUuid });
+  // TL-6: the turn's own message is saved under the uuid the app gave it; later ones follow it.
+  let lastSavedUuid = request.messageUuid;
   const query = sdk.query({ prompt: input.messages(), options });
   stop = () => void query.interrupt?.().catch(() => abort.abort());
   if (interrupted) stop();
@@ -118,9 +121,16 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
       const parsed = SdkMessageSchema.safeParse(raw);
       if (parsed.success && parsed.data.type === 'user' && blocksOf(parsed.data).some((b) => ToolResultSchema.safeParse(b).success)) input.toolResultSent();
       // A command cut short by Stop leaves no row, as when the host is stopped (SES-5).
-      forwardLiveMessage(mapper.map(raw), (event) => {
-        if (!(interrupted && event.type === 'command')) emit(event);
-      });
+      lastSavedUuid = savedMessageUuid(raw) ?? lastSavedUuid;
+      forwardLiveMessage(
+        mapper.map(raw),
+        (event) => {
+          if (!interrupted) emit(event);
+          else if (event.type === 'item') emit({ ...event, item: interruptedTurnEnd(event.item) });
+          else if (event.type !== 'command') emit(event);
+        },
+        lastSavedUuid,
+      );
     }
   } catch (error) {
     // The SDK throws after an error result or a stop; the result already said what happened.

@@ -5,7 +5,7 @@
  */
 import type { HostEvent, HostRequest } from './hostProtocol';
 import { itemFieldText } from '../../sessions/itemRows';
-import { decodeCursor, encodeCursor, HISTORY_LOOKAHEAD, HISTORY_LOOKBACK, inlineEntry, mapHistoryRange, mapWholeHistory } from './claudeHistory';
+import { decodeCursor, encodeCursor, HISTORY_LOOKAHEAD, HISTORY_LOOKBACK, inlineEntry, mapHistoryPage, mapWholeHistory } from './claudeHistory';
 
 interface ReadOptions {
   dir: string;
@@ -74,9 +74,9 @@ export async function readHistoryPage(sdk: ClaudeHistorySdk, request: Extract<Ho
   const messages = await fetch(from, end + HISTORY_LOOKAHEAD - from);
   const available = from + messages.length;
   end = Math.min(end, available);
-  const entries = mapHistoryRange(messages, from, start, end, request.parentItemId).map(inlineEntry);
+  const page = mapHistoryPage(messages, from, start, end, request.parentItemId);
   const hasNewer = total === null ? available > end : false;
-  return { type: 'history', entries, older: start > 0 ? encodeCursor(start) : null, newer: hasNewer ? encodeCursor(end) : null };
+  return { type: 'history', entries: page.entries.map(inlineEntry), older: start > 0 ? encodeCursor(start) : null, newer: hasNewer ? encodeCursor(end) : null, ...(request.parentItemId === null ? { anchors: page.anchors } : {}) };
 }
 
 /** One slice of one long text of a saved item; the host reads the timeline whole for it (TL-1). */

@@ -44,3 +44,11 @@ export function turnEndItem(message: unknown, itemId: string, now: number): Agen
     error,
   };
 }
+
+/**
+ * The turn end of a turn the user stopped (ACC-6): Claude Code ends it with an error result and
+ * its own diagnostics, but the turn was interrupted, not failed.
+ */
+export function interruptedTurnEnd(item: AgentItem): AgentItem {
+  return item.kind === 'turnEnd' ? { ...item, status: 'interrupted', error: null } : item;
+}

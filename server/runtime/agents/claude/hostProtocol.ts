@@ -103,10 +103,22 @@ export const HostEventSchema = z.discriminatedUnion('type', [
     refusal: z.string().optional(),
   }),
   /** A live item of the turn, upserted by itemId (TL-1). */
-  z.object({ type: z.literal('item'), item: HostItemSchema }),
+  z.object({
+    type: z.literal('item'),
+    item: HostItemSchema,
+    /** On a turn end: the uuid of the turn's last saved message, after which its record goes (TL-6). */
+    afterMessageUuid: z.string().optional(),
+  }),
   /** Claude said something that is no row (status, progress): the turn is alive (ACC-3). */
   z.object({ type: z.literal('activity') }),
-  z.object({ type: z.literal('history'), entries: z.array(HistoryEntrySchema), older: z.string().nullable(), newer: z.string().nullable() }),
+  z.object({
+    type: z.literal('history'),
+    entries: z.array(HistoryEntrySchema),
+    older: z.string().nullable(),
+    newer: z.string().nullable(),
+    /** Per message of the page: its uuid and how many entries precede its end, where a turn record goes (TL-6). */
+    anchors: z.array(z.object({ uuid: z.string(), index: z.number().int().nonnegative() })).optional(),
+  }),
   z.object({ type: z.literal('text'), text: z.string() }),
   /**
    * `errorCode`: what kind of failure (ACC-3): `signed_out` when Claude has no credentials,
