@@ -8,7 +8,7 @@ import type { Approval } from '../../../lib/protocol/agents';
 import { EXPIRED_BY_RESTART } from '../../../server/runtime/agents/approvals';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
 import { createAgentSession, messageState, waitForRows } from '../../fixtures/agentSessions';
-import { askPermissionsStep, askUserStep, codexAsksConfigToml, elicitationReply, pickColorStep, toolOutputs } from '../../fixtures/codexAskScenario';
+import { askPermissionsStep, askUserStep, codexAsksConfigToml, elicitationReply, lookupStep, pickColorStep, toolOutputs } from '../../fixtures/codexAskScenario';
 import { codexTurnScript, type CodexStep } from '../../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
@@ -139,6 +139,38 @@ describe('Codex questions, permissions and MCP forms answered through the protoc
     expect(asked.kind).toBe('question');
     await answerOnOtherThenLate(sessionId, runId, asked, 'decline');
     expect(elicitationReply(lastToolOutput())).toEqual({ action: 'decline' });
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('ACC-4 Codex asks before an MCP tool runs: a tool approval on both devices; allowed for the session, the next call runs without asking', async () => {
+    const { sessionId, runId, asked } = await askedOnBothDevices(lookupStep('walnut'));
+    expect(asked).toMatchObject({ kind: 'tool', command: 'lookup (MCP server tiny)', reason: 'Looks a word up in the test dictionary.', questions: [] });
+    expect(JSON.parse(asked.detail!)).toEqual({ word: 'walnut' });
+    const { approval } = await other.call('approvals.answer', { sessionId, approvalId: asked.id, decision: 'acceptForSession' });
+    expect(approval.decision).toBe('acceptForSession');
+    await expect(client.call('approvals.answer', { sessionId, approvalId: asked.id, decision: 'decline' })).rejects.toMatchObject({ code: 'conflict' });
+    await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
+    expect(lastToolOutput()).toContain('definition of walnut: a test word');
+    // The next call of the same tool in this session: Codex remembers the grant and does not ask.
+    steps.push(lookupStep('pecan'));
+    const second = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Look it up again' });
+    const outcome = await waitUntil(
+      async () => {
+        if ((await client.call('approvals.list', { sessionId })).approvals.length > 0) return 'asked again';
+        return messageState((await client.call('sessions.timeline', { sessionId })).rows, second.runId) === 'done' && 'ran';
+      },
+      'the second call runs or asks',
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+    expect(outcome).toBe('ran');
+    expect(lastToolOutput()).toContain('definition of pecan: a test word');
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('ACC-4 an MCP tool call denied: the tool does not run and the model is told the user rejected it', async () => {
+    const { sessionId, runId, asked } = await askedOnBothDevices(lookupStep('almond'));
+    expect(asked.kind).toBe('tool');
+    await answerOnOtherThenLate(sessionId, runId, asked, 'decline');
+    expect(lastToolOutput()).toContain('user rejected MCP tool call');
+    expect(lastToolOutput()).not.toContain('definition of almond');
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-4 a pending question survives a reload and expires after a runtime restart', async () => {
