@@ -1,6 +1,7 @@
 import type { ApprovalAsk, ApprovalQuestion } from '../../../../lib/protocol/agents';
 import type { ApprovalOutcome } from '../approvals';
-import { ApprovalRequestSchema, CODEX, ElicitationRequestSchema, PermissionsRequestSchema, UserInputRequestSchema } from './codexProtocol';
+import { ApprovalRequestSchema, CODEX, PermissionsRequestSchema, UserInputRequestSchema } from './codexProtocol';
+import { elicitationApproval } from './codexElicitations';
 
 /** One Codex server request as an approval the app shows, and how its answer goes back to Codex. */
 export interface CodexApproval {
@@ -15,32 +16,10 @@ export type FileChanges = (threadId: string, itemId: string) => { paths: string[
 /** Codex's answer for a command or a file change: its decisions have our names. */
 const decisionOf = (outcome: ApprovalOutcome) => ({ decision: outcome.decision });
 
-function elicitationQuestions(properties: Record<string, { type?: string; title?: string; description?: string; enum?: string[] }>): ApprovalQuestion[] {
-  return Object.entries(properties).map(([id, p]) => ({
-    id,
-    header: p.title ?? id,
-    question: p.description ?? p.title ?? id,
-    options: (p.enum ?? (p.type === 'boolean' ? ['true', 'false'] : [])).map((label) => ({ label, description: null })),
-    multiSelect: p.type === 'array',
-    allowOther: !p.enum && p.type !== 'boolean',
-    secret: false,
-  }));
-}
-
-/** An elicitation's answers typed as its schema says: numbers and booleans are not strings. */
-function elicitationContent(properties: Record<string, { type?: string }>, answers: Record<string, string[]>): Record<string, unknown> {
-  const content: Record<string, unknown> = {};
-  for (const [id, values] of Object.entries(answers)) {
-    const type = properties[id]?.type;
-    const first = values[0] ?? '';
-    content[id] = type === 'array' ? values : type === 'number' || type === 'integer' ? Number(first) : type === 'boolean' ? first === 'true' : first;
-  }
-  return content;
-}
-
 /**
  * Maps the approval kinds Codex asks for (ACC-4): a command, a file change (with its diff), more
- * permissions, questions to the user (request_user_input) and an MCP server's form (elicitation).
+ * permissions, questions to the user (request_user_input), an MCP server's form (elicitation) and
+ * Codex's own question before an MCP tool runs (sent as an elicitation too).
  * Null for a request that is none of these.
  */
 export function codexApproval(method: string, params: unknown, fileChanges: FileChanges): CodexApproval | null {
@@ -85,19 +64,6 @@ export function codexApproval(method: string, params: unknown, fileChanges: File
       respond: (o) => ({ answers: Object.fromEntries(Object.entries(o.answers ?? {}).map(([id, answers]) => [id, { answers }])) }),
     };
   }
-  if (method === CODEX.elicitation) {
-    const p = ElicitationRequestSchema.safeParse(params);
-    if (!p.success) return null;
-    const properties = p.data.requestedSchema?.properties ?? {};
-    const questions = elicitationQuestions(properties);
-    return {
-      threadId: p.data.threadId,
-      ask: { kind: 'question', command: p.data.message, reason: `Asked by the MCP server ${p.data.serverName}`, detail: p.data.url ?? null, questions },
-      respond: (o) =>
-        o.decision === 'decline' || o.decision === 'cancel'
-          ? { action: o.decision, content: null, _meta: null }
-          : { action: 'accept', content: p.data.mode === 'url' ? null : elicitationContent(properties, o.answers ?? {}), _meta: null },
-    };
-  }
+  if (method === CODEX.elicitation) return elicitationApproval(params);
   return null;
 }

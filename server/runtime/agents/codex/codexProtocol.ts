@@ -119,7 +119,23 @@ export const ElicitationRequestSchema = z.object({
   message: z.string(),
   requestedSchema: z.object({ properties: z.record(z.string(), ElicitationPropertySchema).optional(), required: z.array(z.string()).optional() }).passthrough().optional(),
   url: z.string().optional(),
+  _meta: z.unknown().optional(),
 });
+/**
+ * The `_meta` of an elicitation that is Codex's own question before an MCP tool runs (a server
+ * whose tools are not pre-approved), not a form the MCP server sent. `persist` lists the longer
+ * grants Codex offers (`session`, `always`).
+ */
+export const McpToolApprovalMetaSchema = z
+  .object({
+    codex_approval_kind: z.literal('mcp_tool_call'),
+    persist: z.union([z.string(), z.array(z.string())]).optional(),
+    tool_name: z.string().optional(),
+    tool_title: z.string().optional(),
+    tool_description: z.string().nullable().optional(),
+    tool_params: z.unknown().optional(),
+  })
+  .passthrough();
 export const FileChangeItemSchema = z
   .object({ type: z.literal('fileChange'), id: z.string(), changes: z.array(z.object({ path: z.string(), diff: z.string() }).passthrough()) })
   .passthrough();

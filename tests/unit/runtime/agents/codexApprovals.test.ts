@@ -62,6 +62,21 @@ describe('Codex approval kinds as the app shows them (ACC-4)', () => {
     expect(mapped.respond({ decision: 'decline', answers: null })).toEqual({ action: 'decline', content: null, _meta: null });
   });
 
+  it('ACC-4 Codex\'s question before an MCP tool runs is a tool approval; allowed for the session only when Codex offers it', () => {
+    const meta = { codex_approval_kind: 'mcp_tool_call', persist: ['session', 'always'], tool_name: 'lookup', tool_description: 'Looks a word up.', tool_params: { word: 'abc' } };
+    const params = { threadId: 't1', turnId: 'u1', serverName: 'tiny', environmentId: null, mode: 'form', _meta: meta, message: 'Allow the tiny MCP server to run tool "lookup"?', requestedSchema: { type: 'object', properties: {} } };
+    const mapped = codexApproval('mcpServer/elicitation/request', params, noChanges)!;
+    expect(mapped.ask).toEqual({ kind: 'tool', command: 'lookup (MCP server tiny)', reason: 'Looks a word up.', detail: '{\n  "word": "abc"\n}' });
+    expect(mapped.respond({ decision: 'accept', answers: null })).toEqual({ action: 'accept', content: {}, _meta: null });
+    expect(mapped.respond({ decision: 'acceptForSession', answers: null })).toEqual({ action: 'accept', content: {}, _meta: { persist: 'session' } });
+    expect(mapped.respond({ decision: 'decline', answers: null })).toEqual({ action: 'decline', content: null, _meta: null });
+    expect(mapped.respond({ decision: 'cancel', answers: null })).toEqual({ action: 'cancel', content: null, _meta: null });
+    // Without a session grant on offer, "for this session" allows this call only.
+    const once = codexApproval('mcpServer/elicitation/request', { ...params, _meta: { ...meta, persist: undefined, tool_description: null } }, noChanges)!;
+    expect(once.ask.reason).toBe('Allow the tiny MCP server to run tool "lookup"?');
+    expect(once.respond({ decision: 'acceptForSession', answers: null })).toEqual({ action: 'accept', content: {}, _meta: null });
+  });
+
   it('ACC-4 a request that is none of these is not mapped', () => {
     expect(codexApproval('item/tool/call', { ...ids }, noChanges)).toBeNull();
     expect(codexApproval('item/commandExecution/requestApproval', { nonsense: true }, noChanges)).toBeNull();
