@@ -5,8 +5,8 @@ import { useEffect, useState } from 'react';
 import { loadPairing, type DevicePairing } from '../lib/client/appDb';
 import { signOutDevice } from '../lib/client/devices/signOut';
 import { clearReadCache } from '../lib/client/readCache';
+import { forgetComposerMemory } from '../lib/client/composer/composerMemory';
 import { grantReaderOpen } from '../lib/client/readerConsent';
-import type { Session } from '../lib/protocol/rows';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { AccountsView } from './agents/AccountsView';
 import { FilesView } from './files/FilesView';
@@ -14,8 +14,7 @@ import { PairScreen } from './PairScreen';
 import { OpenWebPageForm } from './OpenWebPageForm';
 import { PreviewPane } from './PreviewPane';
 import { ReaderView } from './ReaderView';
-import { SessionList } from './SessionList';
-import { SessionView } from './SessionView';
+import { SessionRoutes } from './navigation/SessionRoutes';
 import { UpdatePrompt } from './UpdatePrompt';
 import { HeaderIcon } from './header/HeaderIcon';
 import { useOutboxSender } from './useOutbox';
@@ -23,22 +22,19 @@ import { useConnection } from './useConnection';
 import { useAppRoute } from './useAppRoute';
 import { DevicesScreen } from './devices/DevicesScreen';
 import { SignOutButton } from './devices/SignOutButton';
-import { useOpenSessionFromLink } from './devices/useOpenSessionFromLink';
 import { usePendingSignOut } from './devices/usePendingSignOut';
 import { useServiceWorkerMessages } from './devices/useServiceWorkerMessages';
 
 /** The app: pairing until this device has a token, then sessions over one live connection. */
 export function AppShell() {
   const [pairing, setPairing] = useState<DevicePairing | null | undefined>(undefined);
-  const [session, setSession] = useState<Session | null>(null);
-  const [route, navigate] = useAppRoute();
+  const { route, problem, navigate, goUp, landOnList } = useAppRoute();
   const state = useConnection(pairing?.token ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
   usePendingSignOut(signedOut?.at ?? null);
-  useServiceWorkerMessages(route.kind === 'sessions' ? (session?.id ?? null) : null);
-  useOpenSessionFromLink(client, route, setSession);
+  useServiceWorkerMessages(route.kind === 'sessions' || route.kind === 'output' ? (route.sessionId ?? null) : null);
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
   const openInReader = (url: string) => {
     grantReaderOpen(url);
@@ -58,7 +54,7 @@ export function AppShell() {
     const how = await signOutDevice(client, pairing);
     setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
     await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
-    setSession(null);
+    forgetComposerMemory();
     setPairing(null);
   }
 
@@ -83,7 +79,7 @@ export function AppShell() {
       <header className="topbar">
         <h1>HB Code</h1>
         <nav className="topnav" aria-label="Views">
-          <a href="#/" aria-current={route.kind === 'sessions' ? 'page' : undefined} onClick={() => setSession(null)}>
+          <a href="#/" aria-current={route.kind === 'sessions' || route.kind === 'output' ? 'page' : undefined}>
             <HeaderIcon name="sessions" />
             <span>Sessions</span>
           </a>
@@ -106,8 +102,12 @@ export function AppShell() {
       </header>
       <OfflineBanner state={state} />
       <UpdatePrompt />
-      {route.kind === 'sessions' &&
-        (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
+      {problem && (
+        <p className="route-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {(route.kind === 'sessions' || route.kind === 'output') && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' && (

@@ -5,6 +5,8 @@ import { discardOutboxEntry, enqueueMessage, retryOutboxEntry } from '../lib/cli
 import { entriesToShow, type OutboxState } from '../lib/client/outboxRules';
 import type { Session, TimelineRow } from '../lib/protocol/rows';
 import { useSessionOutbox } from './useOutbox';
+import { useCoarsePointer, useComposerText } from './composer/useComposerText';
+import './composer/composer.css';
 import { AttachmentPicker } from './attachments/AttachmentPicker';
 import { DraftAttachments } from './attachments/DraftAttachments';
 import { OutboxAttachments } from './attachments/OutboxAttachments';
@@ -23,7 +25,8 @@ const STATE_LABELS: Record<OutboxState, string> = {
  * while offline or disconnected and sent once a connection is open (PWA-4).
  */
 export function Composer({ session, turnRunning = false }: { session: Session; turnRunning?: boolean }) {
-  const [text, setText] = useState('');
+  const { text, setText, edit, sent, onRecallKey } = useComposerText(session.id);
+  const coarse = useCoarsePointer();
   const [error, setError] = useState<string | null>(null);
   /** While a turn runs (ACC-6): the message waits for it (default) or steers it. */
   const [steer, setSteer] = useState(false);
@@ -36,7 +39,7 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
     if (message === '') return;
     setError(null);
     // Cleared before the database answers, so text typed meanwhile is not lost.
-    setText('');
+    sent(message);
     const picked = draft.items;
     try {
       // A message with files waits for a turn of its own: steering carries text only (ATT-2).
@@ -48,8 +51,10 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
     }
   }
 
+  /** UX-3: on a desktop Enter sends and Shift+Enter adds a line; on a touch screen return adds a line. */
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (!coarse && onRecallKey(event)) return;
+    if (event.key === 'Enter' && !event.shiftKey && !coarse && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
     }
@@ -75,7 +80,16 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
       <DraftAttachments draft={draft} />
       <form className="composer" onSubmit={submit} onDragOver={draft.onDragOver} onDrop={draft.onDrop}>
         <AttachmentPicker onFiles={draft.add} />
-        <textarea aria-label="Message" rows={1} value={text} placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} onPaste={draft.onPaste} />
+        <textarea
+          aria-label="Message"
+          rows={1}
+          value={text}
+          enterKeyHint={coarse ? 'enter' : 'send'}
+          placeholder={session.agent === 'shell' ? 'A command to run' : 'Message'}
+          onChange={(e) => edit(e.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={draft.onPaste}
+        />
         <button className="primary" type="submit" disabled={message === ''}>
           {steering ? 'Steer' : 'Send'}
         </button>

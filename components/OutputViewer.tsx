@@ -15,6 +15,19 @@ import { useOutputWindow } from './output/useOutputWindow';
 import { useScrollPlacement } from './output/useScrollPlacement';
 import { useVirtualLines } from './output/useVirtualLines';
 import { useWindowReads } from './output/useWindowReads';
+import { useOutputPosition } from './navigation/useOutputPosition';
+import { EmptyState } from './EmptyState';
+
+interface OutputViewerProps {
+  client: RpcClient | null;
+  session: Session;
+  row: CommandRow;
+  onClose: () => void;
+  /** Where to open (UX-1: the address's byte offset); null: the tail while running, else the start. */
+  initialOffset?: number | null;
+  /** The offset at the top of the view once it settles, null while following the tail (UX-1). */
+  onPosition?: (offset: number | null) => void;
+}
 
 /**
  * A command's output of any size (PWA-2). It holds a window of at most four 256 KiB pages
@@ -24,12 +37,13 @@ import { useWindowReads } from './output/useWindowReads';
  * than the window. A running command's tail is followed (useFollowTail); a replaced generation
  * (conflict) re-reads at the same place.
  */
-export function OutputViewer({ client, session, row, onClose }: { client: RpcClient | null; session: Session; row: CommandRow; onClose: () => void }) {
+export function OutputViewer({ client, session, row, onClose, initialOffset = null, onPosition }: OutputViewerProps) {
   const scrollBox = useRef<HTMLDivElement>(null);
   const [wrap, setWrap] = useState(false);
   const output = useOutputWindow({ client, sessionId: session.id, row });
   const { lines, total, jumpTo } = output;
-  const { follow, setFollow, onScroll } = useFollowTail(output, row);
+  const { follow, setFollow, onScroll } = useFollowTail(output, row, initialOffset === null && !row.complete);
+  const schedulePosition = useOutputPosition(output, follow, scrollBox, onPosition);
   const list = useVirtualLines(lines, wrap, scrollBox);
 
   const finder = useOutputFind({
@@ -57,7 +71,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
   });
 
   const { anchorTop } = useScrollPlacement(output, list, wrap, scrollBox);
-  useWindowReads({ output, row, follow, firstIndex: list.firstIndex, lastIndex: list.lastIndex, scrubbing: scrubber.scrubbing, anchorTop });
+  useWindowReads({ output, row, follow, firstIndex: list.firstIndex, lastIndex: list.lastIndex, scrubbing: scrubber.scrubbing, anchorTop, startAt: initialOffset });
 
   /** Start and End leave the scrubber and the last match, and follow a running command's end. */
   function jumpToEdge(edge: 'start' | 'end') {
@@ -91,8 +105,15 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
         offline={!client}
         sourceIncomplete={row.sourceIncomplete && row.complete}
       />
+      {total === 0 && row.complete && (
+        <EmptyState name="output" title="This command printed nothing" hint={row.status === 'exited' ? `It finished with exit ${row.exitCode} and wrote no output. Go back to the timeline to run another.` : 'It wrote no output. Go back to the timeline to run another.'} />
+      )}
       <div className="output-frame">
-        <OutputLineList scrollBox={scrollBox} lines={lines} list={list} wrap={wrap} query={finder.query} onScroll={onScroll} />
+        <OutputLineList scrollBox={scrollBox} lines={lines} list={list} wrap={wrap} query={finder.query} onScroll={(view) => {
+            onScroll(view);
+            schedulePosition();
+          }}
+        />
         <OutputScrubber position={scrubber.position} onScrub={scrubber.setScrubbing} />
       </div>
     </>

@@ -7,12 +7,16 @@ import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type C
 import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
 import { CodexSessionOptions } from './agents/CodexSessionOptions';
 import type { AgentKind, Project, Session } from '../lib/protocol/rows';
+import { EmptyState } from './EmptyState';
 
 const AGENT_NAMES: [AgentKind, string][] = [
   ['shell', 'Shell'],
   ['codex', 'Codex'],
   ['claude', 'Claude'],
 ];
+
+/** UX-3: the most recently active first; activity the runtime did not report counts from creation. */
+const byLastActivity = (sessions: Session[]) => [...sessions].sort((a, b) => (b.lastActivityAt ?? b.createdAt) - (a.lastActivityAt ?? a.createdAt) || b.createdAt - a.createdAt);
 
 /**
  * Projects and their sessions; create one (choosing its agent) or delete one with confirmation.
@@ -101,8 +105,16 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
     }
   }
 
+  const loaded = fresh.current || projects.length > 0;
   return (
     <div className="scroll">
+      {loaded && sessions.length === 0 && (
+        <EmptyState
+          name="sessions"
+          title="No sessions yet"
+          hint={projects.length > 1 ? 'Pick a project below, choose its agent and press New session.' : 'Choose an agent below and press New session: Shell runs commands, Codex and Claude work on the project for you.'}
+        />
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -143,20 +155,23 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
             <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} projectId={project.id} onContinue={setClaudeSessionId} />
           )}
           <ul style={{ listStyle: 'none', padding: 0, margin: '10px 0 0' }}>
-            {sessions
-              .filter((s) => s.projectId === project.id)
-              .map((session) => (
-                <li key={session.id} className="row" style={{ marginTop: 6 }}>
-                  <button className="list-button grow" onClick={() => onOpen(session)}>
+            {byLastActivity(sessions.filter((s) => s.projectId === project.id)).map((session) => (
+              <li key={session.id} className="row" style={{ marginTop: 6 }} data-session-id={session.id}>
+                <button className="list-button grow session-entry" onClick={() => onOpen(session)}>
+                  <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
                     <span className="grow ellipsis">{session.title}</span>
-                    <span className="muted">{new Date(session.createdAt).toLocaleString()}</span>
-                  </button>
-                  <button className="danger" aria-label={`Delete ${session.title}`} onClick={() => remove(session)}>
-                    Delete
-                  </button>
-                </li>
-              ))}
+                    <span className="muted">{new Date(session.lastActivityAt ?? session.createdAt).toLocaleString()}</span>
+                  </span>
+                  <span className="muted ellipsis session-activity" data-last-activity>
+                    {session.lastActivity ?? 'Nothing run yet'}
+                  </span>
+                </button>
+                <button className="danger" aria-label={`Delete ${session.title}`} onClick={() => remove(session)}>
+                  Delete
+                </button>
+              </li>
+            ))}
           </ul>
         </section>
       ))}

@@ -7,13 +7,43 @@ import { SessionSettingsPanel } from './agents/SessionSettingsPanel';
 import { Composer, OutboxEntries } from './Composer';
 import { OutputViewer } from './OutputViewer';
 import { TimelineScreen, type SubagentRow } from './timeline/TimelineScreen';
+import { useRouteCommand, type CommandAddress } from './navigation/useRouteCommand';
+import { SessionTitle } from './sessions/SessionTitle';
+
+type OutputAddress = CommandAddress & { at: number | null };
+
+/** Where the session is, given by the app's address (UX-1); without it the view keeps its own place. */
+export interface SessionRouting {
+  /** The output the address opens, with the byte offset to show (null: where it is). */
+  output: OutputAddress | null;
+  onOpenOutput: (row: CommandRow) => void;
+  onCloseOutput: () => void;
+  /** The byte offset at the top of the viewer, as the user scrolls (null: following the tail). */
+  onOutputPosition: (offset: number | null) => void;
+  onOutputMissing: (reason: string) => void;
+  onRenamed: (session: Session) => void;
+}
+
+export interface SessionViewProps {
+  client: RpcClient | null;
+  session: Session;
+  onBack: () => void;
+  routing?: SessionRouting;
+}
+
+const addressOf = (row: CommandRow): OutputAddress => ({ sessionId: row.sessionId, runId: row.runId, commandId: row.commandId, at: null });
 
 /**
  * One session: its timeline with every row kind (SES-3, TL-1), a subagent's own timeline when
  * one is opened, a command's output viewer, and the composer.
  */
-export function SessionView({ client, session, onBack }: { client: RpcClient | null; session: Session; onBack: () => void }) {
-  const [open, setOpen] = useState<CommandRow | null>(null);
+export function SessionView({ client, session, onBack, routing }: SessionViewProps) {
+  /** The row last tapped: the viewer opens with it at once, before the runtime answers. */
+  const [tapped, setTapped] = useState<CommandRow | null>(null);
+  /** Without routing (a page that shows one session), the open output is this view's own. */
+  const [ownOutput, setOwnOutput] = useState<OutputAddress | null>(null);
+  const output = routing ? routing.output : ownOutput;
+  const onOpenOutput = routing?.onOpenOutput;
   /** The subagents opened, outermost first: Back returns one level (TL-1). */
   const [subagents, setSubagents] = useState<SubagentRow[]>([]);
   const subagent = subagents.at(-1) ?? null;
@@ -22,18 +52,33 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
   const openSubagent = useCallback((row: SubagentRow) => setSubagents((current) => [...current, row]), []);
   /** A turn of the session runs now: the composer offers to queue after it or steer it (ACC-6). */
   const [turnRunning, setTurnRunning] = useState(false);
-  const openId = open?.id ?? null;
-
+  const openCommand = useCallback(
+    (row: CommandRow) => {
+      setTapped(row);
+      if (onOpenOutput) onOpenOutput(row);
+      else setOwnOutput(addressOf(row));
+    },
+    [onOpenOutput],
+  );
   // The open command's row follows its live updates, so the viewer follows the output (SES-4).
+  const command = useRouteCommand(client, output, tapped);
+  const missingReason = command.kind === 'missing' ? command.reason : null;
+  const onOutputMissing = routing?.onOutputMissing;
   useEffect(() => {
-    if (!client || !openId) return;
-    return client.onNotification('timeline.row', (params) => {
-      const { row } = params;
-      if (params.sessionId === session.id && row.kind === 'command' && row.id === openId) setOpen(row);
-    });
-  }, [client, openId, session.id]);
+    if (output && missingReason) onOutputMissing?.(missingReason);
+  }, [output, missingReason, onOutputMissing]);
 
-  if (open) return <OutputViewer client={client} session={session} row={open} onClose={() => setOpen(null)} />;
+  if (output) {
+    if (command.kind === 'found')
+      return (
+        <OutputViewer client={client} session={session} row={command.row} onClose={routing ? routing.onCloseOutput : () => setOwnOutput(null)} initialOffset={output.at} onPosition={routing?.onOutputPosition} />
+      );
+    return (
+      <p className="muted empty-state" role="status">
+        Opening the output…
+      </p>
+    );
+  }
 
   return (
     <>
@@ -47,9 +92,13 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
             ←
           </button>
         )}
-        <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }}>
-          {subagent ? subagent.title : session.title}
-        </h2>
+        {subagent ? (
+          <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }}>
+            {subagent.title}
+          </h2>
+        ) : (
+          <SessionTitle client={client} session={session} onRenamed={routing?.onRenamed} />
+        )}
         <span className="pill">{subagent ? (subagent.agentType ?? 'subagent') : session.agent}</span>
         {client && !subagent && session.agent !== 'shell' && (
           <button aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
@@ -63,7 +112,7 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
         client={client}
         session={session}
         parentItemId={subagent?.itemId ?? null}
-        onOpenCommand={setOpen}
+        onOpenCommand={openCommand}
         onOpenSubagent={openSubagent}
         onRunningChange={subagent ? undefined : setTurnRunning}
         label={subagent ? `Timeline of ${subagent.title}` : 'Timeline'}

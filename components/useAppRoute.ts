@@ -1,20 +1,70 @@
 'use client';
 import { useCallback, useEffect, useState } from 'react';
-import { parseRoute, routeHash, type AppRoute } from '../lib/client/appRoute';
+import { parentRoute, parseRouteWithProblem, routeHash, type AppRoute } from '../lib/client/appRoute';
 
-/** The current route from the location hash; `navigate` pushes a history entry so Back works. */
-export function useAppRoute(): [AppRoute, (route: AppRoute) => void] {
-  const [route, setRoute] = useState<AppRoute>(() => (typeof location === 'undefined' ? { kind: 'sessions' } : parseRoute(location.hash)));
+/** What the app keeps in `history.state`: the address this entry was opened from. */
+const HistoryStateSchemaKey = 'hbFrom';
+
+function openedFrom(): string | null {
+  const state: unknown = history.state;
+  if (typeof state !== 'object' || state === null || !(HistoryStateSchemaKey in state)) return null;
+  const from = (state as Record<string, unknown>)[HistoryStateSchemaKey];
+  return typeof from === 'string' ? from : null;
+}
+
+export interface AppNavigation {
+  route: AppRoute;
+  /** Why the address did not open what it named (a malformed link, a session gone), UX-1. */
+  problem: string | null;
+  /** A new history entry (Back returns here), or with `replace` the same entry changed. */
+  navigate: (route: AppRoute, options?: { replace?: boolean }) => void;
+  /** The in-app ← buttons: Back when the previous entry is the parent view, else the parent in place. */
+  goUp: () => void;
+  /** Lands on the session list with a reason, replacing the address that failed. */
+  landOnList: (problem: string) => void;
+}
+
+/**
+ * The current route from the location hash (UX-1). Views open with `pushState`, so Back and
+ * Forward walk them; a reload parses the same hash; a bad hash becomes the list with a reason.
+ */
+export function useAppRoute(): AppNavigation {
+  const [current, setCurrent] = useState<{ route: AppRoute; problem: string | null }>(() =>
+    typeof location === 'undefined' ? { route: { kind: 'sessions' }, problem: null } : parseRouteWithProblem(location.hash),
+  );
+
+  const landOnList = useCallback((problem: string) => {
+    history.replaceState(history.state, '', routeHash({ kind: 'sessions' }));
+    setCurrent({ route: { kind: 'sessions' }, problem });
+  }, []);
+
   useEffect(() => {
-    const onChange = () => setRoute(parseRoute(location.hash));
+    const onChange = () => {
+      const parsed = parseRouteWithProblem(location.hash);
+      if (parsed.problem) landOnList(parsed.problem);
+      else setCurrent(parsed);
+    };
     onChange();
+    window.addEventListener('popstate', onChange);
     window.addEventListener('hashchange', onChange);
-    return () => window.removeEventListener('hashchange', onChange);
-  }, []);
-  const navigate = useCallback((next: AppRoute) => {
+    return () => {
+      window.removeEventListener('popstate', onChange);
+      window.removeEventListener('hashchange', onChange);
+    };
+  }, [landOnList]);
+
+  const navigate = useCallback((next: AppRoute, options?: { replace?: boolean }) => {
     const hash = routeHash(next);
-    if (location.hash !== hash) location.hash = hash;
-    setRoute(next);
+    if (options?.replace) history.replaceState(history.state, '', hash);
+    else if (location.hash !== hash) history.pushState({ [HistoryStateSchemaKey]: location.hash || '#/' }, '', hash);
+    setCurrent({ route: next, problem: null });
   }, []);
-  return [route, navigate];
+
+  const goUp = useCallback(() => {
+    const parent = routeHash(parentRoute(parseRouteWithProblem(location.hash).route));
+    if (openedFrom() === parent) history.back();
+    else navigate(parseRouteWithProblem(parent).route, { replace: true });
+  }, [navigate]);
+
+  return { route: current.route, problem: current.problem, navigate, goUp, landOnList };
 }

@@ -2,10 +2,11 @@
 import { routeHash } from '../../lib/client/appRoute';
 import type { FileEntry } from '../../lib/protocol/files';
 import { formatBytes } from '../formatting';
+import { EmptyState } from '../EmptyState';
 
 /** One folder's entries as links: folders first, then files with their sizes (FILE-4). */
 export function FolderList({ projectDirectory, path, entries }: { projectDirectory: string; path: string; entries: FileEntry[] }) {
-  if (entries.length === 0) return <p className="muted">This folder is empty.</p>;
+  if (entries.length === 0) return <EmptyState name="folder" title="This folder is empty" hint="Hidden files such as .env are never listed. Go up with the path above to pick another folder." />;
   const join = (name: string) => (path ? `${path}/${name}` : name);
   return (
     <ul className="folder-list" aria-label="Folder contents">

@@ -5,11 +5,12 @@ import type { CommandRow } from '../../lib/protocol/rows';
 import type { OutputWindowState } from './useOutputWindow';
 
 /**
- * Whether the view follows a running command's tail (PWA-2): it does from the start, stops when
+ * Whether the view follows a running command's tail (PWA-2): it does from the start (unless an
+ * address asks for a place, UX-1), stops when
  * the user scrolls up and starts again at the bottom. The reads that follow are in useWindowReads.
  */
-export function useFollowTail(output: OutputWindowState, row: CommandRow) {
-  const [follow, setFollow] = useState(!row.complete);
+export function useFollowTail(output: OutputWindowState, row: CommandRow, startsFollowing = !row.complete) {
+  const [follow, setFollow] = useState(startsFollowing);
   const lastScrollTop = useRef(0);
 
   function onScroll(view: HTMLDivElement) {

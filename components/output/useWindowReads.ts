@@ -1,5 +1,5 @@
 'use client';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { CommandRow } from '../../lib/protocol/rows';
 import type { OutputWindowState } from './useOutputWindow';
 
@@ -18,6 +18,8 @@ interface WindowReadsInput {
   scrubbing: number | null;
   /** Keeps the line at the top of the view still while a page comes or goes (useScrollPlacement). */
   anchorTop: () => void;
+  /** Where the first read goes (UX-1: the address's byte offset); null: the tail while running, else the start. */
+  startAt?: number | null;
 }
 
 /**
@@ -27,12 +29,17 @@ interface WindowReadsInput {
  * NOTE: the effects run in this order on purpose: edge reads see the total before following
  * updates it, and following reads the old window before a new generation replaces it.
  */
-export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scrubbing, anchorTop }: WindowReadsInput) {
+export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scrubbing, anchorTop, startAt = null }: WindowReadsInput) {
   const { win, total, generation, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } = output;
+  /** The address's place is for the first read only; a new generation starts where the view was. */
+  const firstPlace = useRef(startAt);
 
   useEffect(() => {
     if (!win.current.empty || total === 0) return;
-    void jumpTo(row.complete ? 0 : total - 1, row.complete ? 'start' : 'end');
+    const place = firstPlace.current;
+    firstPlace.current = null;
+    if (place !== null) void jumpTo(place, 'start');
+    else void jumpTo(row.complete ? 0 : total - 1, row.complete ? 'start' : 'end');
   }, [generation, total, row.complete, jumpTo]);
 
   useEffect(() => {

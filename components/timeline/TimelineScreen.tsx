@@ -7,6 +7,7 @@ import type { RowContext } from './rowContext';
 import { timelineEntries } from './shellCards';
 import { TimelineList } from './TimelineList';
 import { useClock } from './useClock';
+import { EmptyState } from '../EmptyState';
 
 export type SubagentRow = Extract<TimelineRow, { kind: 'subagent' }>;
 
@@ -22,6 +23,13 @@ export interface TimelineScreenProps {
   /** Whether a message of this timeline is running now (the composer offers queue or steer, ACC-6). */
   onRunningChange?: (running: boolean) => void;
   label: string;
+}
+
+/** A timeline with no rows yet says what to do (UX-3). */
+function EmptyTimeline({ agent, subagent }: { agent: Session['agent']; subagent: boolean }) {
+  if (subagent) return <EmptyState name="subagent" title="No rows yet" hint="The subagent's steps appear here as it works." />;
+  if (agent === 'shell') return <EmptyState name="timeline" title="No commands yet" hint="Type a command below; it runs in the project folder and its output is kept here." />;
+  return <EmptyState name="timeline" title="No messages yet" hint="Tell the agent below what to do; its answers, commands and changes appear here." />;
 }
 
 /** One timeline (the session's or a subagent's): its rows read page by page and followed live (TL-1, TL-4). */
@@ -43,7 +51,20 @@ export function TimelineScreen({ client, session, parentItemId, onOpenCommand, o
   return (
     <>
       {timeline.offline && timeline.savedAt !== null && <p className="muted timeline-saved">Saved {new Date(timeline.savedAt).toLocaleString()}</p>}
-      <TimelineList entries={entries} context={context} hasOlder={hasOlder} loadingOlder={loadingOlder} onLoadOlder={loadOlder} footer={footer?.(rows)} label={label} />
+      <TimelineList
+        entries={entries}
+        context={context}
+        hasOlder={hasOlder}
+        loadingOlder={loadingOlder}
+        onLoadOlder={loadOlder}
+        footer={
+          <>
+            {!timeline.opening && rows.length === 0 && !hasOlder && <EmptyTimeline agent={session.agent} subagent={parentItemId !== null} />}
+            {footer?.(rows)}
+          </>
+        }
+        label={label}
+      />
       {timeline.error && (
         <p className="error" role="alert" style={{ padding: '0 14px' }}>
           {timeline.error}

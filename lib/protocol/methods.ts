@@ -7,7 +7,7 @@ import { claudeMethods } from './claudeMethods';
 import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
-import { AgentKindSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
+import { AgentKindSchema, CommandRowSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
 /** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
@@ -90,6 +90,16 @@ export const methods = {
   'sessions.list': {
     params: z.object({ projectId: Id.optional() }).strict().optional(),
     result: z.object({ sessions: z.array(SessionSchema) }),
+  },
+  /** Renames a session on every device (UX-3); `sessions.changed` tells the others. */
+  'sessions.rename': {
+    params: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }).strict(),
+    result: z.object({ session: SessionSchema }),
+  },
+  /** One command row of a session, for an output viewer opened from its address (UX-1). */
+  'sessions.command': {
+    params: z.object({ sessionId: Id, runId: Id, commandId: Id }).strict(),
+    result: z.object({ row: CommandRowSchema }),
   },
   'sessions.timeline': {
     params: z

@@ -20,6 +20,10 @@ export const SessionSchema = z.object({
   agent: AgentKindSchema,
   title: z.string(),
   createdAt: z.number().int(),
+  /** Addition (UX-3): when the session last did anything (a message, a command, an answer); the list sorts by it. */
+  lastActivityAt: z.number().int().optional(),
+  /** Addition (UX-3): one line of that latest activity, for the list. */
+  lastActivity: z.string().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
@@ -47,7 +51,7 @@ const MessageRowSchema = z.object({
 export type MessageRow = z.infer<typeof MessageRowSchema>;
 
 /** A command: status and sizes only, never output bytes (SES-3, OUT-1). */
-const CommandRowSchema = z.object({
+export const CommandRowSchema = z.object({
   kind: z.literal('command'),
   id: z.string(),
   sessionId: z.string(),

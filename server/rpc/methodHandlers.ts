@@ -100,6 +100,12 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     'sessions.list'(params) {
       return { sessions: runtime.listSessions(params?.projectId) };
     },
+    'sessions.rename'(params) {
+      return { session: runtime.renameSession(params.sessionId, params.title) };
+    },
+    'sessions.command'(params) {
+      return { row: runtime.commandOfSession(params.sessionId, params.runId, params.commandId) };
+    },
     'sessions.timeline'(params) {
       return runtime.timeline({ ...params, parentItemId: params.parentItemId ?? null });
     },

@@ -33,6 +33,7 @@ import { RunScheduler } from './sessions/runScheduler';
 import { readItemText, type ItemTextRequest, type ItemTextSlice } from './sessions/itemText';
 import { TimelinePages, type TimelinePageAnswer, type TimelinePageRequest } from './sessions/timelinePages';
 import { SessionStore } from './sessions/sessionStore';
+import { SessionActivity } from './sessions/sessionActivity';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
@@ -86,6 +87,7 @@ export class Runtime {
   /** Chat attachments under pasted-images/ (ATT-1). */
   readonly attachments: Attachments;
   private readonly sessions: SessionStore;
+  private readonly activity: SessionActivity;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
   private readonly scheduler: RunScheduler;
@@ -129,6 +131,7 @@ export class Runtime {
     });
     this.listeners.add((event) => this.push.onRuntimeEvent(event));
     this.sessions = new SessionStore(db);
+    this.activity = new SessionActivity(db);
     this.reserve = new DiskReserve(path.join(options.dataDir, 'disk-reserve'), options.log);
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
@@ -317,8 +320,23 @@ export class Runtime {
     return this.claude;
   }
 
+  /** The sessions, the most recently active first, each with a line of its latest activity (UX-3). */
   listSessions(projectId: string | undefined): Session[] {
-    return this.sessions.sessions(projectId);
+    return this.activity.withActivity(this.sessions.sessions(projectId));
+  }
+
+  /** UX-3: a new title for every device; `sessions.changed` tells the others. */
+  renameSession(sessionId: string, title: string): Session {
+    if (!this.sessions.renameSession(sessionId, title)) throw notFound('No such session.', { sessionId });
+    this.publish({ method: 'sessions.changed', params: { sessionId, deleted: false } });
+    return this.activity.withActivity([this.sessions.session(sessionId)!])[0]!;
+  }
+
+  /** One command row of a session (UX-1: an output viewer opened from its address). */
+  commandOfSession(sessionId: string, runId: string, commandId: string): CommandRow {
+    const row = this.sessions.commandRow(runId, commandId);
+    if (!row || row.sessionId !== sessionId) throw notFound('This command is not in the session.', { sessionId, runId, commandId });
+    return row;
   }
 
   /** One page of a session's timeline (TL-4): the newest when no cursor is given; running turns carry their stall (ACC-3). */

@@ -7,16 +7,18 @@ import type { RowContext } from '../rowContext';
 import { StopRunButton } from './StopRunButton';
 import { useOutputTail } from './useOutputTail';
 
-function CommandSummary({ row, now }: { row: CommandRow; now: number }) {
+function CommandSummary({ row, now, offline }: { row: CommandRow; now: number; offline: boolean }) {
   const elapsed = (row.endedAt ?? now) - row.startedAt;
   const bad = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
+  // UX-3: offline, a row saved as running may have finished long ago; it never shows a live timer.
+  const unknown = offline && row.status === 'running';
   return (
     <span className="row muted">
-      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : ''} data-status={row.status}>
-        {row.status === 'exited' ? `exit ${row.exitCode}` : row.status}
+      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : ''} data-status={row.status} data-status-unknown={unknown || undefined}>
+        {unknown ? 'status unknown while offline' : row.status === 'exited' ? `exit ${row.exitCode}` : row.status}
       </span>
       <span>{formatBytes(row.byteLength)}</span>
-      <span>{formatElapsed(Math.max(0, elapsed))}</span>
+      {!unknown && <span>{formatElapsed(Math.max(0, elapsed))}</span>}
       {row.sourceIncomplete && row.complete && <span className="pill">may be incomplete</span>}
       {row.error && <span className="error">{row.error}</span>}
     </span>
@@ -44,7 +46,7 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
         <div className="mono command-line">
           $ <LinkedText text={row.command} />
         </div>
-        <CommandSummary row={row} now={context.now} />
+        <CommandSummary row={row} now={context.now} offline={context.client === null} />
         {tail.length > 0 && (
           <pre className="mono output-tail" aria-label="Last lines of the output">
             {tail.join('\n')}

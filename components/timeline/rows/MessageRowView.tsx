@@ -45,7 +45,8 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
           </div>
           <div className="row">
             <span className="muted grow" data-message-state={row.state}>
-              {row.state}
+              {/* UX-3: offline, a saved "running" is only what was true when it was saved. */}
+              {running && !context.client ? 'status unknown while offline' : row.state}
             </span>
             {running && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
           </div>

@@ -166,6 +166,7 @@ export class SessionStore {
       ),
       endCommand: db.prepare('UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?'),
       deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
+      renameSession: db.prepare('UPDATE sessions SET title = ? WHERE id = ?'),
       insertPointer: db.prepare(
         'INSERT INTO command_output_pointers (run_id, command_id, thread_id, turn_id, item_id, byte_length) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -206,6 +207,11 @@ export class SessionStore {
     const session: Session = { id: crypto.randomUUID(), projectId, agent, title, createdAt: Date.now() };
     this.stmts.insertSession.run(session.id, projectId, agent, title, session.createdAt);
     return session;
+  }
+
+  /** UX-3: false when there is no such session. */
+  renameSession(id: string, title: string): boolean {
+    return this.stmts.renameSession.run(title, id).changes > 0;
   }
 
   deleteSessionRow(id: string): void {

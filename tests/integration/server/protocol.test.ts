@@ -34,6 +34,8 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'sessions.timeline': { sessionId: 'session' },
   'sessions.itemText': { sessionId: 'session', itemId: 'item', field: 'text', offset: 0, length: 1 },
   'sessions.delete': { sessionId: 'session' },
+  'sessions.rename': { sessionId: 'session', title: 'A title' },
+  'sessions.command': { sessionId: 'session', runId: 'run', commandId: 'command' },
   'chat.send': { sessionId: 'session', operationId: 'op', text: 'echo hi' },
   'run.cancel': { sessionId: 'session', runId: 'run' },
   'run.chatCommandOutputRead': { appSessionId: 'session', runId: 'run', commandId: '1', generation: 1, offset: 0, length: 1 },

@@ -1,0 +1,225 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeHash, type AppRoute } from '../../lib/client/appRoute';
+import { scrubberPositionOf } from '../../lib/client/output/scrubberScale';
+import type { CommandRow } from '../../lib/protocol/rows';
+import { launchChromium } from '../fixtures/browser';
+import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { runShell } from '../fixtures/sessionHelpers';
+import { waitUntil } from '../fixtures/waitUntil';
+import { commandRow, newPairingCode, pairThroughLink } from './appHarness';
+
+// UX-1 in real Chromium: every view has its own address; Back, Forward and reload keep the user
+// where they were, an output viewer's byte position included; a link opens the same view on
+// another paired device; a malformed or hostile address lands on the list with a reason.
+
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+/** 600,000 lines of 13 bytes ("line 0000001\n"): line n starts at byte (n - 1) * 13. */
+const LINES = 600_000;
+const LINE_BYTES = 13;
+const COMMAND = `seq -f 'line %07g' 1 ${LINES}`;
+const FIVE_MIB = 5 * 1024 * 1024;
+const lineAt = (offset: number) => Math.floor(offset / LINE_BYTES) + 1;
+const lineText = (n: number) => `line ${String(n).padStart(7, '0')}`;
+
+const hashOf = (page: Page) => page.evaluate(() => location.hash);
+
+/** The first output line wholly inside the viewer's scrolling box. */
+function topLine(page: Page): Promise<string | null> {
+  return page.getByTestId('output').evaluate((box) => {
+    const view = box.getBoundingClientRect();
+    const lines = [...box.querySelectorAll<HTMLElement>('[data-offset]')].filter((el) => el.getBoundingClientRect().top >= view.top - 1);
+    lines.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+    return lines[0]?.textContent ?? null;
+  });
+}
+
+async function waitTopLine(page: Page, expected: string): Promise<void> {
+  let seen: string | null = null;
+  await waitUntil(
+    async () => (seen = await topLine(page)) === expected,
+    () => `the viewer shows "${expected}" at its top (it shows "${seen}")`,
+    30_000,
+  );
+}
+
+describe('UX-1 every view has its own address', () => {
+  let dirs: RuntimeDirs;
+  let runtime: RuntimeProcess;
+  let browser: Browser;
+  let sessionId: string;
+  let row: CommandRow;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    dirs = makeRuntimeDirs();
+    fs.writeFileSync(path.join(dirs.projectDirs[0]!, 'notes.txt'), 'first line of the notes\n');
+    fs.writeFileSync(path.join(dirs.projectDirs[0]!, 'index.html'), '<!doctype html><title>Shop</title><h1>Shop front</h1>');
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    const client = await runtime.connect();
+    const { projects } = await client.call('projects.list');
+    sessionId = (await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: 'Long output' })).session.id;
+    row = await runShell(client, sessionId, COMMAND);
+    client.close();
+    expect(row.byteLength).toBe(LINES * LINE_BYTES);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await runtime?.stop();
+    dirs?.remove();
+  });
+
+  async function pairedPage(options: BrowserContextOptions): Promise<Page> {
+    const context = await browser.newContext({ ...options, colorScheme: 'light' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
+    return page;
+  }
+
+  const outputRoute = (at: number | null): AppRoute => ({ kind: 'output', sessionId, runId: row.runId, commandId: row.commandId, at });
+
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const)(
+    'UX-1 (%s) list → session → output: reload keeps the byte position, Back returns to the timeline then the list, Forward comes back',
+    async (_name, options) => {
+      const page = await pairedPage(options);
+      expect(await hashOf(page)).toBe('');
+
+      await page.locator(`[data-session-id="${sessionId}"] button.list-button`).click();
+      await commandRow(page, COMMAND).waitFor();
+      expect(await hashOf(page)).toBe(routeHash({ kind: 'sessions', sessionId }));
+      // A reload of the timeline opens the timeline again.
+      await page.reload();
+      await commandRow(page, COMMAND).waitFor();
+
+      await commandRow(page, COMMAND).click();
+      await waitTopLine(page, lineText(1));
+      expect(await hashOf(page)).toBe(routeHash(outputRoute(null)));
+
+      // Jump to 5 MiB with the scrubber; once the view rests there, the address holds its place.
+      await page.getByLabel('Position in output').fill(String(scrubberPositionOf(FIVE_MIB, row.byteLength)));
+      let at: number | null = null;
+      await waitUntil(
+        async () => {
+          const match = /[?&]at=(\d+)/.exec(await hashOf(page));
+          at = match ? Number(match[1]) : null;
+          return at !== null && Math.abs(at - FIVE_MIB) < 64 * 1024;
+        },
+        () => `the address carries a place near 5 MiB (it has ${at})`,
+        30_000,
+      );
+      const placed = await topLine(page);
+      expect(placed).toBe(lineText(lineAt(at!)));
+
+      await page.reload();
+      await waitTopLine(page, placed!);
+      expect(await hashOf(page)).toBe(routeHash(outputRoute(at)));
+
+      // Back: the session's timeline; Back again: the list; Forward twice: the viewer at its place.
+      await page.goBack();
+      await commandRow(page, COMMAND).waitFor();
+      expect(await hashOf(page)).toBe(routeHash({ kind: 'sessions', sessionId }));
+      expect(await page.getByTestId('output').count()).toBe(0);
+      await page.goBack();
+      await page.locator(`[data-session-id="${sessionId}"]`).waitFor();
+      expect(await hashOf(page)).toBe('#/');
+      await page.goForward();
+      await commandRow(page, COMMAND).waitFor();
+      await page.goForward();
+      await waitTopLine(page, placed!);
+
+      // The in-app arrows walk the same history: ← from the viewer is Back, not a new entry.
+      await page.getByRole('button', { name: 'Back to timeline' }).click();
+      await commandRow(page, COMMAND).waitFor();
+      await page.getByRole('button', { name: 'Back to sessions' }).click();
+      await page.locator(`[data-session-id="${sessionId}"]`).waitFor();
+      expect(await page.evaluate(() => history.length)).toBeGreaterThanOrEqual(3);
+      await page.goForward();
+      await commandRow(page, COMMAND).waitFor();
+    },
+    240_000,
+  );
+
+  it('UX-1 a link to an output at a byte opens the same view on another paired device', async () => {
+    const at = (lineAt(FIVE_MIB) - 1) * LINE_BYTES;
+    const other = await pairedPage(DESKTOP);
+    await other.goto(`${runtime.appOrigin}/${routeHash(outputRoute(at))}`);
+    await waitTopLine(other, lineText(lineAt(FIVE_MIB)));
+    expect(await hashOf(other)).toBe(routeHash(outputRoute(at)));
+  }, 120_000);
+
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const)(
+    'UX-1 (%s) files, a file, the preview, the reader, accounts and devices each reload to themselves and walk Back and Forward',
+    async (_name, options) => {
+      const page = await pairedPage(options);
+      const project = dirs.projectDirs[0]!;
+      const steps: { route: AppRoute; shows: () => Promise<unknown> }[] = [
+        { route: { kind: 'files', projectDirectory: null, path: '' }, shows: () => page.getByRole('list', { name: 'Projects' }).waitFor() },
+        { route: { kind: 'files', projectDirectory: project, path: 'notes.txt' }, shows: () => page.getByText('first line of the notes').first().waitFor() },
+        { route: { kind: 'preview', projectDirectory: project, path: 'index.html' }, shows: () => page.getByRole('region', { name: 'HTML preview' }).waitFor() },
+        { route: { kind: 'reader', url: 'https://example.com/article' }, shows: () => page.getByTestId('reader-confirm').waitFor() },
+        { route: { kind: 'accounts' }, shows: () => page.getByRole('heading', { name: 'Codex' }).waitFor() },
+        { route: { kind: 'devices' }, shows: () => page.getByRole('heading', { name: 'Devices' }).waitFor() },
+      ];
+      for (const step of steps) {
+        // A link click in the page: a new history entry, as the app's own links make.
+        await page.evaluate((hash) => {
+          location.hash = hash;
+        }, routeHash(step.route));
+        await step.shows();
+        await page.reload();
+        await step.shows();
+        expect(await hashOf(page)).toBe(routeHash(step.route));
+      }
+      for (const step of steps.slice(0, -1).reverse()) {
+        await page.goBack();
+        await step.shows();
+        expect(await hashOf(page)).toBe(routeHash(step.route));
+      }
+      for (const step of steps.slice(1)) {
+        await page.goForward();
+        await step.shows();
+      }
+    },
+    240_000,
+  );
+
+  it('UX-1 a malformed or hostile address lands on the list with a reason, never a crash', async () => {
+    const page = await pairedPage(PHONE);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const hostile = [
+      `#/output?session=${sessionId}&run=${row.runId}&command=${row.commandId}&token=stolen`,
+      '#/read?url=javascript:alert(1)',
+      '#/files?dir=a&dir=b',
+      `#/output?session=${sessionId}&run=${row.runId}&command=${row.commandId}&at=-5`,
+      '#/%E0%A4%A',
+      `#/${'x'.repeat(20_000)}`,
+    ];
+    for (const hash of hostile) {
+      await page.goto(`${runtime.appOrigin}/${hash}`);
+      await page.getByText('That link does not open anything in this app, so here are your sessions.').waitFor();
+      await page.locator(`[data-session-id="${sessionId}"]`).waitFor();
+      expect(await hashOf(page), hash).toBe('#/');
+    }
+    await page.goto(`${runtime.appOrigin}/#/?session=no-such-session`);
+    await page.getByText('That session is not on this computer any more, so here are your sessions.').waitFor();
+    await page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'output', sessionId, runId: row.runId, commandId: 'no-such-command', at: null })}`);
+    await page.getByText('That output is not on this computer any more, so here are your sessions.').waitFor();
+    expect(await hashOf(page)).toBe('#/');
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
