@@ -1,6 +1,7 @@
 'use client';
 import { useRef, useState } from 'react';
 import { lineIndexAtScrollTop } from '../lib/client/output/scrollPlacement';
+import { storedTextOf } from '../lib/client/output/storedText';
 import { linesAsText } from '../lib/client/outputWindow';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
@@ -56,6 +57,10 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
     },
   });
 
+  const bytesBetween = (from: number, to: number) => output.win.current.bytesBetween(from, to);
+  /** Copy: the stored bytes of the window's lines (UX-2), or their text if the bytes went meanwhile. */
+  const copyAll = () => void navigator.clipboard.writeText(storedTextOf(bytesBetween, lines, 0, lines.length - 1) ?? linesAsText(lines));
+
   const { anchorTop } = useScrollPlacement(output, list, wrap, scrollBox);
   useWindowReads({ output, row, follow, firstIndex: list.firstIndex, lastIndex: list.lastIndex, scrubbing: scrubber.scrubbing, anchorTop });
 
@@ -81,7 +86,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
         onFind={(direction) => void finder.find(direction)}
         wrap={wrap}
         onWrapChange={setWrap}
-        onCopy={() => void navigator.clipboard.writeText(linesAsText(lines))}
+        onCopy={copyAll}
         onStop={client ? () => void client.call('run.cancel', { sessionId: session.id, runId: row.runId }).catch(() => undefined) : undefined}
       />
       <OutputNotices
@@ -92,7 +97,7 @@ export function OutputViewer({ client, session, row, onClose }: { client: RpcCli
         sourceIncomplete={row.sourceIncomplete && row.complete}
       />
       <div className="output-frame">
-        <OutputLineList scrollBox={scrollBox} lines={lines} list={list} wrap={wrap} query={finder.query} onScroll={onScroll} />
+        <OutputLineList scrollBox={scrollBox} lines={lines} list={list} wrap={wrap} query={finder.query} onScroll={onScroll} storedText={(first, last) => storedTextOf(bytesBetween, lines, first, last)} />
         <OutputScrubber position={scrubber.position} onScrub={scrubber.setScrubbing} />
       </div>
     </>
