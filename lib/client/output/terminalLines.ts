@@ -93,6 +93,10 @@ class Screen {
 
   /** Plain text with control characters: each acts as a terminal's would. */
   text(raw: string): void {
+    if (!hasControl(raw)) {
+      this.print(raw);
+      return;
+    }
     let run = '';
     const flush = () => {
       if (run) this.print(run);
