@@ -1,8 +1,19 @@
 'use client';
+import type { ReactNode } from 'react';
 import { routeHash } from '../lib/client/appRoute';
 import { grantReaderOpen } from '../lib/client/readerConsent';
 
 const WEB_ADDRESS = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+
+/** A link to an http(s) address that opens it in the Markdown reader (PRV-6, MD-1). */
+export function ReaderLink({ url, children }: { url: string; children: ReactNode }) {
+  // A click here is the person's own, so the reader opens it without asking (SEC-5).
+  return (
+    <a href={routeHash({ kind: 'reader', url })} onClick={() => grantReaderOpen(url)} data-reader-link>
+      {children}
+    </a>
+  );
+}
 
 /** Plain text whose http(s) addresses open in the Markdown reader (PRV-6, MD-1). */
 export function LinkedText({ text }: { text: string }) {
@@ -21,10 +32,9 @@ export function LinkedText({ text }: { text: string }) {
         typeof part === 'string' ? (
           part
         ) : (
-          // A click here is the person's own, so the reader opens it without asking (SEC-5).
-          <a key={i} href={routeHash({ kind: 'reader', url: part.url })} onClick={() => grantReaderOpen(part.url)} data-reader-link>
+          <ReaderLink key={i} url={part.url}>
             {part.url}
-          </a>
+          </ReaderLink>
         ),
       )}
     </>

@@ -1,6 +1,8 @@
 'use client';
 import type { CSSProperties } from 'react';
-import type { AnsiSegment, AnsiStyle } from '../lib/client/ansi';
+import type { AnsiStyle } from '../lib/client/ansi';
+import type { TerminalSegment } from '../lib/client/output/terminalRow';
+import { ReaderLink } from './LinkedText';
 
 function styleOf(style: AnsiStyle): CSSProperties | undefined {
   if (Object.keys(style).length === 0) return undefined;
@@ -33,15 +35,24 @@ function marked(text: string, query: string, key: string) {
   return parts;
 }
 
-/** One output line: ANSI-styled segments, with find matches marked. */
-export function OutputLineView({ segments, query }: { segments: AnsiSegment[]; query: string }) {
+/** One output line as a terminal shows it (UX-2): styled segments, OSC 8 links, find matches marked. */
+export function OutputLineView({ segments, query }: { segments: readonly TerminalSegment[]; query: string }) {
   return (
     <>
-      {segments.map((segment, i) => (
-        <span key={i} style={styleOf(segment.style)}>
-          {marked(segment.text, query, String(i))}
-        </span>
-      ))}
+      {segments.map((segment, i) => {
+        const text = (
+          <span key={i} style={styleOf(segment.style)}>
+            {marked(segment.text, query, String(i))}
+          </span>
+        );
+        return segment.link ? (
+          <ReaderLink key={i} url={segment.link}>
+            {text}
+          </ReaderLink>
+        ) : (
+          text
+        );
+      })}
     </>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 import { useRef, useState } from 'react';
 import { lineIndexAtScrollTop } from '../lib/client/output/scrollPlacement';
+import { storedTextOf } from '../lib/client/output/storedText';
 import { linesAsText } from '../lib/client/outputWindow';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
@@ -70,6 +71,10 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
     },
   });
 
+  const bytesBetween = (from: number, to: number) => output.win.current.bytesBetween(from, to);
+  /** Copy: the stored bytes of the window's lines (UX-2), or their text if the bytes went meanwhile. */
+  const copyAll = () => void navigator.clipboard.writeText(storedTextOf(bytesBetween, lines, 0, lines.length - 1) ?? linesAsText(lines));
+
   const { anchorTop } = useScrollPlacement(output, list, wrap, scrollBox);
   useWindowReads({ output, row, follow, firstIndex: list.firstIndex, lastIndex: list.lastIndex, scrubbing: scrubber.scrubbing, anchorTop, startAt: initialOffset });
 
@@ -95,7 +100,7 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
         onFind={(direction) => void finder.find(direction)}
         wrap={wrap}
         onWrapChange={setWrap}
-        onCopy={() => void navigator.clipboard.writeText(linesAsText(lines))}
+        onCopy={copyAll}
         onStop={client ? () => void client.call('run.cancel', { sessionId: session.id, runId: row.runId }).catch(() => undefined) : undefined}
       />
       <OutputNotices
@@ -109,10 +114,17 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
         <EmptyState name="output" title="This command printed nothing" hint={row.status === 'exited' ? `It finished with exit ${row.exitCode} and wrote no output. Go back to the timeline to run another.` : 'It wrote no output. Go back to the timeline to run another.'} />
       )}
       <div className="output-frame">
-        <OutputLineList scrollBox={scrollBox} lines={lines} list={list} wrap={wrap} query={finder.query} onScroll={(view) => {
+        <OutputLineList
+          scrollBox={scrollBox}
+          lines={lines}
+          list={list}
+          wrap={wrap}
+          query={finder.query}
+          onScroll={(view) => {
             onScroll(view);
             schedulePosition();
           }}
+          storedText={(first, last) => storedTextOf(bytesBetween, lines, first, last)}
         />
         <OutputScrubber position={scrubber.position} onScrub={scrubber.setScrubbing} />
       </div>

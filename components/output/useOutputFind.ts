@@ -1,6 +1,6 @@
 'use client';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { encodeQuery, findNext, findPrevious } from '../../lib/client/outputSearch';
+import { findRenderedNext, findRenderedPrevious, type MatchPlace } from '../../lib/client/output/renderedSearch';
 import { readOutputPage } from '../../lib/client/readOutputPage';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { CommandRow } from '../../lib/protocol/rows';
@@ -21,14 +21,14 @@ interface FindTarget {
 
 /**
  * Find in a command's output (PWA-2): whole pages are read at page boundaries, from the runtime or
- * the offline cache, so a match is found by byte offset however far away it is. "Next" and
- * "previous" go on from the match shown last.
+ * the offline cache, and searched as a terminal shows them (UX-2), so a match is found by the byte
+ * offset of its row however far away it is. "Next" and "previous" go on from the match shown last.
  */
 export function useOutputFind(target: FindTarget) {
   const [query, setQueryState] = useState('');
   const [findState, setFindState] = useState<string | null>(null);
   /** Where the match shown last starts. */
-  const lastMatch = useRef<number | null>(null);
+  const lastMatch = useRef<MatchPlace | null>(null);
   const findAbort = useRef<AbortController | null>(null);
 
   /** The view moved by other means: the next search starts from the view again. */
@@ -54,13 +54,12 @@ export function useOutputFind(target: FindTarget) {
       if (!page) throw new Error('Part of this output is not saved on this device.');
       return page.bytes;
     };
-    const here = lastMatch.current ?? target.topOfView();
+    const here = lastMatch.current ?? { offset: target.topOfView(), column: 0 };
     try {
-      const needle = encodeQuery(query);
       const at =
         direction === 'next'
-          ? await findNext(read, total, needle, lastMatch.current === null ? here : here + 1, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
-          : await findPrevious(read, total, needle, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
+          ? await findRenderedNext(read, total, query, here, lastMatch.current === null, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
+          : await findRenderedPrevious(read, total, query, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
       if (abort.signal.aborted) return;
       if (at === null) {
         setFindState(direction === 'next' ? 'No more matches below.' : 'No more matches above.');
@@ -68,7 +67,7 @@ export function useOutputFind(target: FindTarget) {
       }
       setFindState(null);
       lastMatch.current = at;
-      await target.onFound(at);
+      await target.onFound(at.offset);
     } catch (e) {
       if (!abort.signal.aborted) setFindState((e as Error).message);
     }

@@ -1,17 +1,14 @@
 'use client';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, type RefObject } from 'react';
-import { parseAnsiLines } from '../../lib/client/ansi';
+import type { RefObject } from 'react';
 import { LINE_HEIGHT } from '../../lib/client/output/scrollPlacement';
 import type { OutputLine } from '../../lib/client/outputWindow';
 
 /**
- * The window's lines, ANSI-styled and virtualized (PWA-2): only the lines near the view are
+ * The window's lines (rendered as a terminal shows them, UX-2), virtualized (PWA-2): only the lines near the view are
  * rendered, one height each unless wrapped (then each is measured).
  */
 export function useVirtualLines(lines: OutputLine[], wrap: boolean, scrollBox: RefObject<HTMLDivElement | null>) {
-  const segments = useMemo(() => parseAnsiLines(lines), [lines]);
-
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => scrollBox.current,
@@ -23,7 +20,7 @@ export function useVirtualLines(lines: OutputLine[], wrap: boolean, scrollBox: R
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
-  return { segments, virtualizer, items, firstIndex, lastIndex };
+  return { virtualizer, items, firstIndex, lastIndex };
 }
 
 export type VirtualLines = ReturnType<typeof useVirtualLines>;

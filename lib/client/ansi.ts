@@ -1,7 +1,7 @@
 /**
- * ANSI colours for the output viewer (PWA-2): SGR sequences become styled segments; every other
- * escape sequence (cursor moves, window titles, hyperlinks' framing) is dropped, so output shows
- * as text and never as control codes.
+ * ANSI colours for the output viewer (PWA-2): what an SGR sequence does to a style. Sequences are
+ * found by the terminal renderer (lib/client/output/terminalLines.ts); colours are CSS custom
+ * properties so light and dark themes tune them.
  */
 
 export interface AnsiStyle {
@@ -12,11 +12,6 @@ export interface AnsiStyle {
   italic?: boolean;
   underline?: boolean;
   inverse?: boolean;
-}
-
-export interface AnsiSegment {
-  text: string;
-  style: AnsiStyle;
 }
 
 /** The 16 basic colours as CSS custom properties, so light and dark themes can tune them. */
@@ -75,40 +70,22 @@ export function applySgr(style: AnsiStyle, params: number[]): AnsiStyle {
   return next;
 }
 
-// CSI … final byte; OSC … BEL or ST; other two-byte escapes.
-const ESCAPE = /\u001b(?:\[([0-9;:?]*)([@-~])|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
-
-/** Splits one line into styled segments, starting from `style` (the state at the line's start). */
-export function parseAnsiLine(line: string, style: AnsiStyle = {}): { segments: AnsiSegment[]; style: AnsiStyle } {
-  const segments: AnsiSegment[] = [];
-  let current = style;
-  let last = 0;
-  const push = (text: string) => {
-    // Other C0 controls (but tab) would render as boxes; carriage returns are dropped.
-    const clean = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
-    if (clean.length === 0) return;
-    const previous = segments[segments.length - 1];
-    if (previous && previous.style === current) previous.text += clean;
-    else segments.push({ text: clean, style: current });
-  };
-  for (const match of line.matchAll(ESCAPE)) {
-    push(line.slice(last, match.index));
-    last = match.index + match[0].length;
-    if (match[2] === 'm' && !match[1]!.includes('?')) {
-      const params = match[1] === '' ? [] : match[1]!.split(/[;:]/).map((n) => (n === '' ? 0 : Number(n)));
-      current = applySgr(current, params);
-    }
+/**
+ * The numbers of one SGR sequence from the parser's parameter groups: `38;5;n` and `38:5:n` alike,
+ * and `38:2:cs:r:g:b` without its colour space id; a sub-parameter like `4:3` (curly underline)
+ * counts as its main one.
+ */
+export function sgrNumbers(params: readonly string[], groups: readonly (readonly string[])[] | undefined): number[] {
+  const toNumber = (n: string | undefined) => (n === undefined || n === '' ? 0 : Number(n));
+  if (!groups) return params.map(toNumber);
+  const numbers: number[] = [];
+  for (const group of groups) {
+    const [main, ...subs] = group.map(toNumber);
+    if (main === undefined) continue;
+    if ((main === 38 || main === 48) && subs.length > 0) {
+      const rgb = subs[0] === 2 && subs.length === 5 ? subs.slice(2) : subs.slice(1);
+      numbers.push(main, subs[0]!, ...rgb);
+    } else numbers.push(main);
   }
-  push(line.slice(last));
-  return { segments, style: current };
-}
-
-/** Splits lines into styled segments; a style left open at a line's end carries into the next. */
-export function parseAnsiLines(lines: readonly { text: string }[]): AnsiSegment[][] {
-  let style: AnsiStyle = {};
-  return lines.map((line) => {
-    const parsed = parseAnsiLine(line.text, style);
-    style = parsed.style;
-    return parsed.segments;
-  });
+  return numbers;
 }

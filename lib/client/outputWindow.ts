@@ -5,18 +5,14 @@
  * jump (start, end, a position on the scrubber) starts a new window there. Byte offsets, not
  * line numbers, are the coordinates: nobody knows how many lines 10 GiB hold until it was read.
  */
+import { splitSourceLines } from './output/sourceLines';
+import { renderedText, renderTerminalLines, type TerminalCarry, type TerminalLine } from './output/terminalLines';
 
 export const PAGE_BYTES = 256 * 1024;
-/** A line longer than this is shown in pieces, so one giant line cannot freeze the page. */
-export const MAX_LINE_CHARS = 8192;
+export { MAX_LINE_CHARS } from './output/terminalLines';
 
-export interface OutputLine {
-  /** Offset of the line's first byte in the whole output. */
-  offset: number;
-  text: string;
-  /** The piece of a longer line that continues on the next row. */
-  continues: boolean;
-}
+/** A line of the window as shown: a terminal row with the byte range that made it (UX-2). */
+export type OutputLine = TerminalLine;
 
 interface Page {
   offset: number;
@@ -31,12 +27,18 @@ export const pageStart = (offset: number) => Math.floor(offset / PAGE_BYTES) * P
 /** `offset` moved inside an output of `totalBytes` (onto its last byte at most). */
 export const clampToOutput = (offset: number, totalBytes: number) => Math.min(Math.max(0, offset), Math.max(0, totalBytes - 1));
 
-/** The lines as the text they came from: a long line's pieces joined again. */
-export const linesAsText = (lines: readonly OutputLine[]) => lines.map((line) => line.text + (line.continues ? '' : '\n')).join('');
+/** The lines as the text a terminal shows: a long line's pieces joined again. */
+export const linesAsText = renderedText;
 
 export class OutputWindow {
   private pages: Page[] = [];
   private cachedLines: { complete: boolean; lines: OutputLine[] } | null = null;
+  /**
+   * The style and link open at the first line start of each page, learnt while rendering from
+   * before it: a window that later starts there renders that page as it looked (UX-2).
+   */
+  private readonly carries = new Map<number, TerminalCarry>();
+  private joinedBytes: Uint8Array | null = null;
 
   constructor(
     /** Bytes in the output now (grows while the command runs). */
@@ -93,6 +95,7 @@ export class OutputWindow {
   reset(offset: number, bytes: Uint8Array): void {
     this.pages = [{ offset, bytes }];
     this.cachedLines = null;
+    this.joinedBytes = null;
   }
 
   /**
@@ -105,6 +108,7 @@ export class OutputWindow {
       return 'none';
     }
     this.cachedLines = null;
+    this.joinedBytes = null;
     if (offset === this.end) {
       const last = this.pages[this.pages.length - 1]!;
       // A short last page of a running command is extended, not duplicated.
@@ -134,10 +138,12 @@ export class OutputWindow {
   }
 
   /**
-   * The window's lines. A window that does not start at byte 0 begins at its first line start
-   * (the line cut by the page boundary belongs to the page before); a window that does not reach
-   * the end of a complete output ends at its last newline, because the rest of that line is on
-   * the next page. Offsets are exact, so a position survives pages coming and going.
+   * The window's lines, rendered as a terminal shows them. A window that does not start at byte 0
+   * begins at its first line start (the line cut by the page boundary belongs to the page
+   * before); a window that does not reach the bytes known so far ends at its last newline, because
+   * the rest of that line is on the next page. A running command's last, unfinished line shows
+   * (a progress bar lives there), without a UTF-8 character cut by the end. Offsets are exact, so
+   * a place survives pages coming and going.
    */
   lines(complete: boolean): OutputLine[] {
     if (this.cachedLines?.complete === complete) return this.cachedLines.lines;
@@ -149,35 +155,34 @@ export class OutputWindow {
       if (firstNewline !== -1 && firstNewline < bytes.length - 1) from = firstNewline + 1;
     }
     let to = bytes.length;
-    const reachesEnd = this.end >= this.totalBytes && complete;
-    if (!reachesEnd) {
+    if (this.end < this.totalBytes) {
       const lastNewline = bytes.lastIndexOf(NEWLINE);
       if (lastNewline >= from) to = lastNewline + 1;
     }
-    const lines: OutputLine[] = [];
-    const decoder = new TextDecoder();
-    let lineStart = from;
-    while (lineStart < to) {
-      let lineEnd = bytes.indexOf(NEWLINE, lineStart);
-      if (lineEnd === -1 || lineEnd >= to) lineEnd = to;
-      const text = decoder.decode(bytes.subarray(lineStart, lineEnd));
-      if (text.length <= MAX_LINE_CHARS) {
-        lines.push({ offset: this.start + lineStart, text, continues: false });
-      } else {
-        for (let i = 0; i < text.length; i += MAX_LINE_CHARS) {
-          lines.push({ offset: this.start + lineStart, text: text.slice(i, i + MAX_LINE_CHARS), continues: i + MAX_LINE_CHARS < text.length });
-        }
-      }
-      lineStart = lineEnd + 1;
-    }
-    this.cachedLines = { complete, lines };
-    return lines;
+    const source = splitSourceLines(bytes.subarray(from, to), this.start + from, !complete || this.end < this.totalBytes);
+    const anchored = this.start === 0 || this.carries.has(this.start);
+    const pageStarts: number[] = [];
+    for (const page of this.pages) if (page.offset > this.start) pageStarts.push(page.offset);
+    const rendered = renderTerminalLines(source, this.carries.get(this.start), pageStarts);
+    rendered.carriesAt.forEach((carry, i) => {
+      if (anchored || !this.carries.has(pageStarts[i]!)) this.carries.set(pageStarts[i]!, carry);
+    });
+    this.cachedLines = { complete, lines: rendered.lines };
+    return rendered.lines;
+  }
+
+  /** The stored bytes in [from, to), if the window holds them all (Copy, UX-2). */
+  bytesBetween(from: number, to: number): Uint8Array | null {
+    if (this.empty || from < this.start || to > this.end || to < from) return null;
+    return this.joined().subarray(from - this.start, to - this.start);
   }
 
   private joined(): Uint8Array {
     if (this.pages.length === 1) return this.pages[0]!.bytes;
+    if (this.joinedBytes?.length === this.end - this.start) return this.joinedBytes;
     const out = new Uint8Array(this.end - this.start);
     for (const page of this.pages) out.set(page.bytes, page.offset - this.start);
+    this.joinedBytes = out;
     return out;
   }
 }

@@ -23,3 +23,12 @@ export function safeMarkdownUrl(url: string, baseUrl?: string): string | null {
     return null;
   }
 }
+
+/**
+ * Hyperlinks a command printed (OSC 8) in the output viewer (SEC-3): only absolute http(s)
+ * addresses become links; the output has no base address, and any other scheme renders as text.
+ */
+export function safeTerminalUrl(url: string): string | null {
+  const safe = safeMarkdownUrl(url);
+  return safe !== null && /^https?:\/\//i.test(safe) ? safe : null;
+}

@@ -4,6 +4,7 @@ import { launchChromium } from '../fixtures/browser';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import {
+  clickOutputControl,
   commandRow,
   createShellSession,
   pairThroughLink,
@@ -198,7 +199,7 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     await page.setViewportSize({ width: 390, height: 700 });
     try {
       expect(await textInView(page, '[data-testid="output"]', 'line 50')).toBe(false);
-      await page.getByRole('button', { name: 'End', exact: true }).click();
+      await clickOutputControl(page, 'End');
       await waitUntil(() => textInView(page, '[data-testid="output"]', 'line 50'), '"line 50" scrolls into view after "End"', 5000);
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });

@@ -163,3 +163,13 @@ export function copyRuntimeWithApp(): RuntimeCopy {
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/**
+ * Clicks one of the output viewer's rarer controls (Start, End, Wrap, Copy): in the toolbar on a
+ * wide screen, behind the "More output controls" menu on a phone (UX-4).
+ */
+export async function clickOutputControl(page: Page, name: 'Start' | 'End' | 'Wrap' | 'Copy'): Promise<void> {
+  const control = page.getByRole('button', { name, exact: true });
+  if (!(await control.isVisible())) await page.getByRole('button', { name: 'More output controls' }).click();
+  await control.click();
+}

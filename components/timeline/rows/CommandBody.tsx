@@ -3,6 +3,7 @@ import type { KeyboardEvent, MouseEvent } from 'react';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { formatBytes, formatElapsed } from '../../formatting';
 import { LinkedText } from '../../LinkedText';
+import { OutputLineView } from '../../OutputLines';
 import type { RowContext } from '../rowContext';
 import { StopRunButton } from './StopRunButton';
 import { useOutputTail } from './useOutputTail';
@@ -26,8 +27,8 @@ function CommandSummary({ row, now, offline }: { row: CommandRow; now: number; o
 }
 
 /**
- * A command: its line, status, sizes and the last lines of its output (SES-3, TL-1). A click or
- * Enter anywhere on it but on a link opens the output viewer.
+ * A command: its line, status, sizes and the last lines of its output as a terminal shows them
+ * (SES-3, TL-1, UX-2). A click or Enter anywhere on it but on a link opens the output viewer.
  */
 export function CommandBody({ row, context }: { row: CommandRow; context: RowContext }) {
   const tail = useOutputTail(context.client, row.sessionId, row);
@@ -49,7 +50,12 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
         <CommandSummary row={row} now={context.now} offline={context.client === null} />
         {tail.length > 0 && (
           <pre className="mono output-tail" aria-label="Last lines of the output">
-            {tail.join('\n')}
+            {tail.map((line, i) => (
+              <span key={`${line.offset}-${i}`}>
+                {i > 0 && '\n'}
+                <OutputLineView segments={line.segments} query="" />
+              </span>
+            ))}
           </pre>
         )}
       </div>

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useRef, useState } from 'react';
-import { parseAnsiLine } from '../../../lib/client/ansi';
+import { splitSourceLines } from '../../../lib/client/output/sourceLines';
+import { renderTerminalLines, type TerminalLine } from '../../../lib/client/output/terminalLines';
 import { readOutputPage } from '../../../lib/client/readOutputPage';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';
@@ -11,22 +12,24 @@ export const TAIL_LINES = 4;
 /** While a command runs its row changes up to 10 times a second (SES-4): the tail is read again at most this often. */
 const REREAD_MS = 1000;
 
-const plainText = (line: string) => parseAnsiLine(line).segments.map((segment) => segment.text).join('');
-
-function lastLines(bytes: Uint8Array, fromMiddle: boolean): string[] {
-  const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
-  if (fromMiddle) lines.shift(); // the first line was cut by the page's start
-  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
-  // NOTE: ANSI styling is dropped here: the tail is a glance, the viewer shows it styled.
-  return lines.slice(-TAIL_LINES).map((line) => plainText(line.slice(line.lastIndexOf('\r') + 1)));
+/**
+ * The last rows of the output's end as a terminal shows them (UX-2): a progress bar is its last
+ * state, escape sequences style the text instead of showing. A read from the middle begins at its
+ * first line start, the line before belongs to bytes not read.
+ */
+function lastLines(bytes: Uint8Array, offset: number, unfinished: boolean): TerminalLine[] {
+  const from = offset > 0 ? bytes.indexOf(10) + 1 : 0;
+  const rows = renderTerminalLines(splitSourceLines(bytes.subarray(from), offset + from, unfinished)).lines;
+  while (rows.length > 0 && rows.at(-1)!.text.trim() === '') rows.pop();
+  return rows.slice(-TAIL_LINES);
 }
 
 /**
  * The last few lines of a command's output, shown inline on its card (TL-1): read through the
  * same page path as the viewer (`readOutputPage`, cached on this device), again as it grows.
  */
-export function useOutputTail(client: RpcClient | null, sessionId: string, row: CommandRow): string[] {
-  const [lines, setLines] = useState<string[]>([]);
+export function useOutputTail(client: RpcClient | null, sessionId: string, row: CommandRow): TerminalLine[] {
+  const [lines, setLines] = useState<TerminalLine[]>([]);
   const { byteLength } = row;
   const [readAt, setReadAt] = useState(-1);
   const lastReadTime = useRef(0);
@@ -42,7 +45,7 @@ export function useOutputTail(client: RpcClient | null, sessionId: string, row: 
       readOutputPage(client, { sessionId, row, generation: row.generation, offset, length: byteLength - offset, save: false }).then(
         (page) => {
           if (!live || !page) return;
-          setLines(lastLines(page.bytes, offset > 0));
+          setLines(lastLines(page.bytes, offset, !row.complete));
           setReadAt(byteLength);
         },
         (error: unknown) => live && console.warn('Could not read the end of a command output', error),

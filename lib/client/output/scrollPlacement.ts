@@ -17,7 +17,7 @@ export interface ScrollRequest {
 }
 
 /** The line holding `offset`: the last one starting at or before it, else the first. `lines` is not empty. */
-export function lineIndexAt(lines: readonly OutputLine[], offset: number): number {
+export function lineIndexAt(lines: readonly Pick<OutputLine, 'offset'>[], offset: number): number {
   const index = lines.findIndex((line) => line.offset > offset) - 1;
   if (index >= 0) return index;
   return lines[0]!.offset > offset ? 0 : lines.length - 1;

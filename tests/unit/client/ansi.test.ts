@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applySgr, parseAnsiLine, parseAnsiLines } from '../../../lib/client/ansi';
+import { applySgr, sgrNumbers } from '../../../lib/client/ansi';
 
-describe('ANSI colours (PWA-2)', () => {
-  it('PWA-2 SGR colours and attributes become styled segments', () => {
-    const { segments } = parseAnsiLine('plain \u001b[1;31merror\u001b[0m done');
-    expect(segments).toEqual([
-      { text: 'plain ', style: {} },
-      { text: 'error', style: { bold: true, fg: 'var(--ansi-red)' } },
-      { text: ' done', style: {} },
-    ]);
+describe('ANSI colours (PWA-2, UX-2)', () => {
+  it('PWA-2 SGR colours and attributes become a style', () => {
+    expect(applySgr({}, [1, 31])).toEqual({ bold: true, fg: 'var(--ansi-red)' });
+    expect(applySgr({}, [3, 4, 7, 2])).toEqual({ italic: true, underline: true, inverse: true, dim: true });
   });
 
   it('PWA-2 256-colour and true-colour forms, bright colours and resets', () => {
@@ -22,27 +18,11 @@ describe('ANSI colours (PWA-2)', () => {
     expect(applySgr({}, [38, 2, 999, 0, 0]).fg).toBeUndefined();
   });
 
-  it('PWA-2 other escape sequences and control characters never show as text', () => {
-    const { segments } = parseAnsiLine('a\u001b[2K\u001b[1Gb\u001b]0;title\u0007c\u001b]8;;http://x\u001b\\d\re\u0007f');
-    expect(segments.map((s) => s.text).join('')).toBe('abcdef');
-  });
-
-  it('PWA-2 the style carries over to the next line', () => {
-    const first = parseAnsiLine('\u001b[32mgreen starts');
-    const second = parseAnsiLine('still green\u001b[0m', first.style);
-    expect(second.segments[0]).toEqual({ text: 'still green', style: { fg: 'var(--ansi-green)' } });
-    expect(second.style).toEqual({});
-  });
-
-  it('PWA-2 a style left open at the end of a line carries into the next lines', () => {
-    const lines = ['\u001b[31mred', 'still red\u001b[0m plain', 'plain'].map((text) => ({ text }));
-    expect(parseAnsiLines(lines)).toEqual([
-      [{ text: 'red', style: { fg: 'var(--ansi-red)' } }],
-      [
-        { text: 'still red', style: { fg: 'var(--ansi-red)' } },
-        { text: ' plain', style: {} },
-      ],
-      [{ text: 'plain', style: {} }],
-    ]);
+  it('UX-2 semicolon and colon forms of extended colours give the same numbers', () => {
+    expect(sgrNumbers(['38', '5', '208'], undefined)).toEqual([38, 5, 208]);
+    expect(sgrNumbers([], [['38', '5', '208']])).toEqual([38, 5, 208]);
+    expect(sgrNumbers([], [['38', '2', '', '1', '2', '3']])).toEqual([38, 2, 1, 2, 3]);
+    expect(sgrNumbers([], [['48', '2', '1', '2', '3']])).toEqual([48, 2, 1, 2, 3]);
+    expect(sgrNumbers([], [['4', '3'], [''], ['31']])).toEqual([4, 0, 31]);
   });
 });
