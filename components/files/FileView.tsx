@@ -6,7 +6,7 @@ import { languageForPath } from '../../lib/highlight/languages';
 import { MAX_TEXT_VIEW_BYTES } from '../../lib/highlight/limits';
 import type { AppRoute } from '../../lib/client/appRoute';
 import { formatBytes } from '../formatting';
-import { MarkdownView } from '../MarkdownView';
+import { LazyMarkdownView } from '../lazy/LazyMarkdownView';
 import { looksLikeText, viewerKindOf, type ViewerKind } from './fileKinds';
 import { SourceView } from './SourceView';
 
@@ -107,7 +107,7 @@ function FileBody({ kind, url, name, path, text }: { kind: ViewerKind; url: stri
         </p>
       );
     case 'markdown':
-      return text === null ? <TooLarge /> : <MarkdownView markdown={text} />;
+      return text === null ? <TooLarge /> : <LazyMarkdownView markdown={text} />;
     case 'html':
     case 'source':
       return text === null ? <TooLarge /> : <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} />;
