@@ -5,7 +5,7 @@ import type { CommandRow, Session } from '../lib/protocol/rows';
 import { ApprovalRequests } from './ApprovalRequests';
 import { SessionSettingsPanel } from './agents/SessionSettingsPanel';
 import { Composer, OutboxEntries } from './Composer';
-import { OutputViewer } from './OutputViewer';
+import { LazyOutputViewer as OutputViewer } from './lazy/LazyOutputViewer';
 import { TimelineScreen, type SubagentRow } from './timeline/TimelineScreen';
 import { useRouteCommand, type CommandAddress } from './navigation/useRouteCommand';
 import { SessionTitle } from './sessions/SessionTitle';

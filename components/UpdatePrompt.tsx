@@ -1,6 +1,9 @@
 'use client';
 import { useEffect, useState } from 'react';
-import type { Workbox } from 'workbox-window';
+// Imported with the first screen: it registers the worker on every screen, so loading it apart
+// would only add a round trip before the shell is installed (UX-5).
+import { Workbox } from 'workbox-window';
+import { shareUsedAppFiles } from '../lib/client/shareUsedAppFiles';
 
 /**
  * Registers the service worker (PWA-1) and offers a new version when one is waiting; the user
@@ -12,15 +15,16 @@ export function UpdatePrompt() {
   useEffect(() => {
     if (!('serviceWorker' in navigator)) return;
     let cancelled = false;
-    void import('workbox-window').then(({ Workbox }) => {
-      if (cancelled) return;
-      const wb = new Workbox('/sw.js', { scope: '/' });
-      wb.addEventListener('waiting', () => setWaiting(wb));
-      wb.addEventListener('controlling', () => window.location.reload());
-      void wb.register();
+    let stopSharing: (() => void) | undefined;
+    const wb = new Workbox('/sw.js', { scope: '/' });
+    wb.addEventListener('waiting', () => setWaiting(wb));
+    wb.addEventListener('controlling', () => window.location.reload());
+    void wb.register().then((registration) => {
+      if (registration && !cancelled) stopSharing = shareUsedAppFiles(registration);
     });
     return () => {
       cancelled = true;
+      stopSharing?.();
     };
   }, []);
 

@@ -6,12 +6,15 @@ import { languageForPath } from '../../lib/highlight/languages';
 import { MAX_TEXT_VIEW_BYTES } from '../../lib/highlight/limits';
 import type { AppRoute } from '../../lib/client/appRoute';
 import { formatBytes } from '../formatting';
-import { MarkdownView } from '../MarkdownView';
+import { LazyMarkdownView } from '../lazy/LazyMarkdownView';
+import { headOf, type FileHead } from './fileHead';
 import { looksLikeText, viewerKindOf, type ViewerKind } from './fileKinds';
 import { SourceView } from './SourceView';
 
 type Loaded = { file: OpenedFile; url: string; kind: ViewerKind; text: string | null };
-type State = { kind: 'loading'; loaded: number; total: number } | { kind: 'ready'; loaded: Loaded } | { kind: 'unsaved' } | { kind: 'error'; message: string };
+type State = { kind: 'loading'; loaded: number; total: number; head?: FileHead } | { kind: 'ready'; loaded: Loaded } | { kind: 'unsaved' } | { kind: 'error'; message: string };
+
+
 
 interface FileViewProps {
   client: RpcClient | null;
@@ -32,11 +35,16 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
     const abort = new AbortController();
     let url: string | null = null;
     setState({ kind: 'loading', loaded: 0, total: 0 });
+    let head: FileHead | undefined;
     void (async () => {
       try {
         const file = await openProjectFile(client, { projectDirectory, path }, {
           signal: abort.signal,
-          onProgress: (loaded, total) => !abort.signal.aborted && setState({ kind: 'loading', loaded, total }),
+          // A large source file shows its first lines, highlighted, while the rest is read (PERF-6).
+          onHead: (chunk) => {
+            head = headOf(chunk, path) ?? undefined;
+          },
+          onProgress: (loaded, total) => !abort.signal.aborted && setState({ kind: 'loading', loaded, total, ...(head ? { head } : {}) }),
         });
         if (abort.signal.aborted) return;
         if (!file) return setState({ kind: 'unsaved' });
@@ -57,6 +65,19 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
     };
   }, [client, projectDirectory, path]);
 
+  if (state.kind === 'loading' && state.head) {
+    // The same elements as a ready file, so the source view and its highlighting carry on.
+    return (
+      <div className="file-view" data-viewer={state.head.kind}>
+        <div className="row file-bar">
+          <span className="grow muted" role="status">
+            Loading {name}… {formatBytes(state.loaded)} of {formatBytes(state.total)}
+          </span>
+        </div>
+        <FileBody kind={state.head.kind} url="" name={name} path={path} text={state.head.text} partial />
+      </div>
+    );
+  }
   if (state.kind === 'loading') {
     return (
       <p className="muted" role="status">
@@ -89,7 +110,7 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
   );
 }
 
-function FileBody({ kind, url, name, path, text }: { kind: ViewerKind; url: string; name: string; path: string; text: string | null }) {
+function FileBody({ kind, url, name, path, text, partial = false }: { kind: ViewerKind; url: string; name: string; path: string; text: string | null; partial?: boolean }) {
   switch (kind) {
     case 'image':
       return <img className="file-media" src={url} alt={name} />;
@@ -107,10 +128,10 @@ function FileBody({ kind, url, name, path, text }: { kind: ViewerKind; url: stri
         </p>
       );
     case 'markdown':
-      return text === null ? <TooLarge /> : <MarkdownView markdown={text} />;
+      return text === null ? <TooLarge /> : <LazyMarkdownView markdown={text} />;
     case 'html':
     case 'source':
-      return text === null ? <TooLarge /> : <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} />;
+      return text === null ? <TooLarge /> : <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} partial={partial} />;
     case 'binary':
       return <p className="muted">This file is not text; download it to open it.</p>;
   }

@@ -13,7 +13,7 @@ const LINE_HEIGHT = 20;
  * not yet highlighted show plain until their batch arrives (HL-2). Past the stated limits the
  * view says so and stays plain.
  */
-export function SourceView({ text, language }: { text: string; language: string | null }) {
+export function SourceView({ text, language, partial = false }: { text: string; language: string | null; partial?: boolean }) {
   const lines = useMemo(() => text.split(/\r?\n/), [text]);
   /** Batches so far, and for each line the index of its batch (-1: not yet highlighted). */
   const [highlighted, setHighlighted] = useState<{ batches: TokenBatch[]; batchOfLine: Int32Array } | null>(null);
@@ -23,8 +23,13 @@ export function SourceView({ text, language }: { text: string; language: string 
   const tooLarge = text.length > MAX_HIGHLIGHT_BYTES;
   const hasLongLines = useMemo(() => lines.some((l) => l.length > MAX_HIGHLIGHT_LINE_LENGTH), [lines]);
 
+  /** The text highlighted last: a file's first lines (PERF-6) keep their colours while the whole file starts over. */
+  const previousText = useRef('');
+
   useEffect(() => {
-    setHighlighted(null);
+    const extendsPrevious = previousText.current !== '' && text.startsWith(previousText.current);
+    previousText.current = text;
+    if (!extendsPrevious) setHighlighted(null);
     if (!language || tooLarge) {
       setState('plain');
       return;
@@ -42,14 +47,15 @@ export function SourceView({ text, language }: { text: string; language: string 
           batchOfLine.fill(batches.push(batch) - 1, batch.firstLine, Math.min(lines.length, batch.firstLine + batch.lineCount));
           setHighlighted({ batches, batchOfLine });
         }
-        if (!abort.signal.aborted) setState('highlighted');
+        // A file's first lines alone are not the file highlighted: the rest follows.
+        if (!abort.signal.aborted && !partial) setState('highlighted');
       } catch (error) {
         console.warn('Highlighting failed; showing plain text', error);
         if (!abort.signal.aborted) setState('failed');
       }
     })();
     return () => abort.abort();
-  }, [text, lines, language, tooLarge]);
+  }, [text, lines, language, tooLarge, partial]);
 
   const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => LINE_HEIGHT, overscan: 10 });
   const gutter = String(lines.length).length;

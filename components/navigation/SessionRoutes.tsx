@@ -4,7 +4,8 @@ import type { AppRoute } from '../../lib/client/appRoute';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { CommandRow, Session } from '../../lib/protocol/rows';
 import { SessionList } from '../SessionList';
-import { SessionView } from '../SessionView';
+// The timeline loads when a session first opens (UX-5).
+import { SessionView } from '../lazy/lazyViews';
 import type { AppNavigation } from '../useAppRoute';
 import { useRouteSession } from './useRouteSession';
 import './navigation.css';

@@ -14,6 +14,8 @@ export interface OpenedFile {
 export interface OpenOptions {
   signal?: AbortSignal;
   onProgress?: (loadedBytes: number, totalBytes: number) => void;
+  /** The file's first chunk, as soon as it is verified, when more chunks follow (PERF-6: a view can start with it). */
+  onHead?: (chunk: VerifiedChunk) => void;
 }
 
 async function collect(chunks: AsyncGenerator<VerifiedChunk>, options: OpenOptions, onChunk?: (chunk: VerifiedChunk) => void): Promise<{ header: ChunkHeader; blob: Blob } | null> {
@@ -21,6 +23,7 @@ async function collect(chunks: AsyncGenerator<VerifiedChunk>, options: OpenOptio
   let header: ChunkHeader | null = null;
   let loaded = 0;
   for await (const chunk of chunks) {
+    if (!header && chunk.header.nextOffset !== null) options.onHead?.(chunk);
     header ??= chunk.header;
     parts.push(chunk.data as Uint8Array<ArrayBuffer>);
     loaded += chunk.data.byteLength;

@@ -148,12 +148,13 @@ export interface RuntimeCopy {
 /**
  * The runtime serves `<repo>/out`, found from its own file's place (server/runtime/paths.ts). A test
  * that changes a served file works on a copy of `server/` and `out/` (the rest linked), so other
- * test files that share the checkout's `out/` never see the change.
+ * test files that share the checkout's `out/` never see the change. `appDir`: another build to
+ * serve in its place (the bench's reference build).
  */
-export function copyRuntimeWithApp(): RuntimeCopy {
+export function copyRuntimeWithApp(appDir = path.join(REPO_ROOT, 'out')): RuntimeCopy {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-root-')));
   fs.cpSync(path.join(REPO_ROOT, 'server'), path.join(root, 'server'), { recursive: true });
-  fs.cpSync(path.join(REPO_ROOT, 'out'), path.join(root, 'out'), { recursive: true });
+  fs.cpSync(appDir, path.join(root, 'out'), { recursive: true });
   fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(root, 'package.json'));
   for (const linked of ['lib', 'migrations', 'node_modules', 'scripts']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
   const checkoutMain = path.join(REPO_ROOT, 'server', 'main.ts');

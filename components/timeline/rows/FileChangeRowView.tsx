@@ -1,5 +1,5 @@
 import type { AgentItemRow } from '../../../lib/protocol/rows';
-import { FileDiff } from '../diff/FileDiff';
+import { LazyFileDiff } from '../../lazy/LazyFileDiff';
 import { textSource, type RowContext } from '../rowContext';
 import { ItemStatusPill } from './ItemStatusPill';
 
@@ -18,7 +18,7 @@ export function FileChangeRowView({ row, context }: { row: Extract<AgentItemRow,
         <ItemStatusPill status={row.status} />
       </div>
       {row.files.map((file, i) => (
-        <FileDiff key={`${i}:${file.path}`} client={context.client} source={textSource(row, `files.${i}.diff`)} file={file} />
+        <LazyFileDiff key={`${i}:${file.path}`} client={context.client} source={textSource(row, `files.${i}.diff`)} file={file} />
       ))}
     </div>
   );
