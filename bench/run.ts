@@ -47,7 +47,25 @@ function browserBenchmark(name: string, exportName: string): BenchmarkEntry {
 
 const nodeBenchmark = (bench: Benchmark): BenchmarkEntry => ({ name: bench.name, load: async () => bench });
 
-const BENCHMARKS: BenchmarkEntry[] = [nodeBenchmark(perf1OutputIngest), nodeBenchmark(perf2OutputRead), nodeBenchmark(perf3FileTransfer), browserBenchmark('perf4-viewer', 'perf4Viewer'), nodeBenchmark(perf5Markdown), nodeBenchmark(perf6Highlight), nodeBenchmark(perf7PreviewLoad), nodeBenchmark(agentHistoryRead), nodeBenchmark(claudeStop), nodeBenchmark(sec9PreviewChurn), nodeBenchmark(loadConcurrentCommands), nodeBenchmark(timelineOpen), nodeBenchmark(codexStop), browserBenchmark('tl-timeline', 'tlTimeline'), nodeBenchmark(att1Upload), browserBenchmark('ux5-first-visit', 'ux5FirstVisit')];
+const BENCHMARKS: BenchmarkEntry[] = [
+  nodeBenchmark(perf1OutputIngest),
+  nodeBenchmark(perf2OutputRead),
+  nodeBenchmark(perf3FileTransfer),
+  browserBenchmark('perf4-viewer', 'perf4Viewer'),
+  nodeBenchmark(perf5Markdown),
+  nodeBenchmark(perf6Highlight),
+  nodeBenchmark(perf7PreviewLoad),
+  nodeBenchmark(agentHistoryRead),
+  nodeBenchmark(claudeStop),
+  nodeBenchmark(sec9PreviewChurn),
+  nodeBenchmark(loadConcurrentCommands),
+  nodeBenchmark(timelineOpen),
+  nodeBenchmark(codexStop),
+  browserBenchmark('tl-timeline', 'tlTimeline'),
+  nodeBenchmark(att1Upload),
+  browserBenchmark('ux5-first-visit', 'ux5FirstVisit'),
+  browserBenchmark('stop-phone', 'stopPhone'),
+];
 
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;

@@ -47,6 +47,8 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
               ],
             },
             { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: story } }] },
+            // TL-1: the app offers Grep, which native builds leave out of the default tools.
+            { blocks: [{ type: 'tool_use', name: 'Grep', input: { pattern: 'SECOND', path: story, output_mode: 'content' } }] },
             { blocks: [{ type: 'text', deltas: ['Finished.'] }] },
           ],
         },
@@ -87,7 +89,8 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
     const change = items.find((r) => r.kind === 'fileChange');
     if (change?.kind !== 'fileChange') throw new Error('no saved file change');
     expect(applyPatch(BEFORE, change.files[0]!.diff.text)).toBe(fs.readFileSync(path.join(runtime.projectDir, 'story.txt'), 'utf8'));
-    expect(items.find((r) => r.kind === 'toolCall')).toMatchObject({ tool: 'Read', status: 'completed', result: { text: expect.stringContaining('SECOND') } });
+    expect(items.find((r) => r.kind === 'toolCall' && r.tool === 'Read')).toMatchObject({ status: 'completed', result: { text: expect.stringContaining('SECOND') } });
+    expect(items.find((r) => r.kind === 'toolCall' && r.tool === 'Grep')).toMatchObject({ status: 'completed', title: `Grep "SECOND" in ${path.join(runtime.projectDir, 'story.txt')}`, result: { text: expect.stringContaining('SECOND') } });
     expect(items.find((r) => r.kind === 'agentText' && r.text === 'Finished.')).toBeDefined();
     // TL-6: the saved turn end is the live one, the turn's last row.
     const liveEnd = liveOfRun.filter((r) => r.kind === 'turnEnd').at(-1)!;

@@ -31,6 +31,8 @@ const SdkMessageSchema = z.object({
   is_error: z.boolean().optional(),
 });
 
+const SEARCH_TOOLS = ['Grep', 'Glob'];
+
 function emit(event: HostEvent): void {
   process.stdout.write(JSON.stringify(event) + '\n');
 }
@@ -89,7 +91,10 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     ...(request.permissionMode ? { permissionMode: request.permissionMode } : {}),
     ...(request.permissionMode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
     ...(request.model ? { model: request.model } : {}),
-    ...(request.allowedTools?.length ? { allowedTools: request.allowedTools } : {}),
+    // TL-1 TL-5: native Claude Code builds leave Grep and Glob out of the default tools (search runs
+    // as grep/find in Bash); naming them in allowedTools is the SDK's way to offer them, so a search
+    // is a tool row with its result. Both only read, as Read does.
+    allowedTools: [...SEARCH_TOOLS, ...(request.allowedTools ?? [])],
     ...(request.additionalDirectories?.length ? { additionalDirectories: request.additionalDirectories } : {}),
     ...(saved.length > 0 ? { resume: request.nativeSessionId } : { sessionId: request.nativeSessionId }),
     ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
