@@ -27,8 +27,9 @@ export interface AppNavigation {
 /**
  * The current route from the location hash (UX-1). Views open with `pushState`, so Back and
  * Forward walk them; a reload parses the same hash; a bad hash becomes the list with a reason.
+ * `active` is false while the app is not paired: the pairing page's hash is left alone.
  */
-export function useAppRoute(): AppNavigation {
+export function useAppRoute(active = true): AppNavigation {
   const [current, setCurrent] = useState<{ route: AppRoute; problem: string | null }>(() =>
     typeof location === 'undefined' ? { route: { kind: 'sessions' }, problem: null } : parseRouteWithProblem(location.hash),
   );
@@ -39,6 +40,8 @@ export function useAppRoute(): AppNavigation {
   }, []);
 
   useEffect(() => {
+    // NOTE: until the device is paired the hash is the pairing page's own (`#code=…`), not a route.
+    if (!active) return;
     const onChange = () => {
       const parsed = parseRouteWithProblem(location.hash);
       if (parsed.problem) landOnList(parsed.problem);
@@ -51,7 +54,7 @@ export function useAppRoute(): AppNavigation {
       window.removeEventListener('popstate', onChange);
       window.removeEventListener('hashchange', onChange);
     };
-  }, [landOnList]);
+  }, [active, landOnList]);
 
   const navigate = useCallback((next: AppRoute, options?: { replace?: boolean }) => {
     const hash = routeHash(next);
