@@ -1,5 +1,5 @@
 'use client';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { parentRoute, parseRouteWithProblem, routeHash, type AppRoute } from '../lib/client/appRoute';
 
 /** What the app keeps in `history.state`: the address this entry was opened from. */
@@ -34,18 +34,27 @@ export function useAppRoute(active = true): AppNavigation {
     typeof location === 'undefined' ? { route: { kind: 'sessions' }, problem: null } : parseRouteWithProblem(location.hash),
   );
 
+  /** The hash the state shows: events about it (the second of a pair, our own pushState) change nothing. */
+  const handled = useRef<string | null>(null);
+
   const landOnList = useCallback((problem: string) => {
     history.replaceState(history.state, '', routeHash({ kind: 'sessions' }));
+    handled.current = location.hash;
     setCurrent({ route: { kind: 'sessions' }, problem });
   }, []);
 
   useEffect(() => {
     // NOTE: until the device is paired the hash is the pairing page's own (`#code=…`), not a route.
     if (!active) return;
+    // NOTE: a move to another hash fires both popstate and hashchange; the second must not
+    // clear the reason the first one just gave (it would see the list's own hash).
+    handled.current = null;
     const onChange = () => {
+      if (location.hash === handled.current) return;
       const parsed = parseRouteWithProblem(location.hash);
       if (parsed.problem) landOnList(parsed.problem);
       else setCurrent(parsed);
+      handled.current = location.hash;
     };
     onChange();
     window.addEventListener('popstate', onChange);
@@ -60,6 +69,7 @@ export function useAppRoute(active = true): AppNavigation {
     const hash = routeHash(next);
     if (options?.replace) history.replaceState(history.state, '', hash);
     else if (location.hash !== hash) history.pushState({ [HistoryStateSchemaKey]: location.hash || '#/' }, '', hash);
+    handled.current = location.hash;
     setCurrent({ route: next, problem: null });
   }, []);
 
