@@ -25,7 +25,7 @@ import { useServiceWorkerMessages } from './devices/useServiceWorkerMessages';
 /** The app: pairing until this device has a token, then sessions over one live connection. */
 export function AppShell() {
   const [pairing, setPairing] = useState<DevicePairing | null | undefined>(undefined);
-  const { route, problem, navigate, goUp, landOnList } = useAppRoute();
+  const { route, problem, navigate, goUp, landOnList } = useAppRoute(Boolean(pairing));
   const state = useConnection(pairing?.token ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);

@@ -1,5 +1,5 @@
 'use client';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { parentRoute, parseRouteWithProblem, routeHash, type AppRoute } from '../lib/client/appRoute';
 
 /** What the app keeps in `history.state`: the address this entry was opened from. */
@@ -27,22 +27,34 @@ export interface AppNavigation {
 /**
  * The current route from the location hash (UX-1). Views open with `pushState`, so Back and
  * Forward walk them; a reload parses the same hash; a bad hash becomes the list with a reason.
+ * `active` is false while the app is not paired: the pairing page's hash is left alone.
  */
-export function useAppRoute(): AppNavigation {
+export function useAppRoute(active = true): AppNavigation {
   const [current, setCurrent] = useState<{ route: AppRoute; problem: string | null }>(() =>
     typeof location === 'undefined' ? { route: { kind: 'sessions' }, problem: null } : parseRouteWithProblem(location.hash),
   );
 
+  /** The hash the state shows: events about it (the second of a pair, our own pushState) change nothing. */
+  const handled = useRef<string | null>(null);
+
   const landOnList = useCallback((problem: string) => {
     history.replaceState(history.state, '', routeHash({ kind: 'sessions' }));
+    handled.current = location.hash;
     setCurrent({ route: { kind: 'sessions' }, problem });
   }, []);
 
   useEffect(() => {
+    // NOTE: until the device is paired the hash is the pairing page's own (`#code=…`), not a route.
+    if (!active) return;
+    // NOTE: a move to another hash fires both popstate and hashchange; the second must not
+    // clear the reason the first one just gave (it would see the list's own hash).
+    handled.current = null;
     const onChange = () => {
+      if (location.hash === handled.current) return;
       const parsed = parseRouteWithProblem(location.hash);
       if (parsed.problem) landOnList(parsed.problem);
       else setCurrent(parsed);
+      handled.current = location.hash;
     };
     onChange();
     window.addEventListener('popstate', onChange);
@@ -51,12 +63,13 @@ export function useAppRoute(): AppNavigation {
       window.removeEventListener('popstate', onChange);
       window.removeEventListener('hashchange', onChange);
     };
-  }, [landOnList]);
+  }, [active, landOnList]);
 
   const navigate = useCallback((next: AppRoute, options?: { replace?: boolean }) => {
     const hash = routeHash(next);
     if (options?.replace) history.replaceState(history.state, '', hash);
     else if (location.hash !== hash) history.pushState({ [HistoryStateSchemaKey]: location.hash || '#/' }, '', hash);
+    handled.current = location.hash;
     setCurrent({ route: next, problem: null });
   }, []);
 

@@ -35,10 +35,12 @@ export function useRouteCommand(client: RpcClient | null, address: CommandAddres
     let live = true;
     const set = (found: RouteCommand) => live && setState({ key, found });
     if (client) {
-      client.call('sessions.command', address).then(
+      const { sessionId, runId, commandId } = address;
+      client.call('sessions.command', { sessionId, runId, commandId }).then(
         ({ row }) => set({ kind: 'found', row }),
         (e: unknown) => {
           if (e instanceof RpcError && e.code === 'not_found') set({ kind: 'missing', reason: 'That output is not on this computer any more, so here are your sessions.' });
+          else console.warn('Could not read the command row', e);
         },
       );
     } else {

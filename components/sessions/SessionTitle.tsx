@@ -32,8 +32,9 @@ export function SessionTitle({ client, session, onRenamed }: { client: RpcClient
         <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }} title={session.title}>
           {session.title}
         </h2>
-        <button type="button" disabled={!client} title={client ? undefined : 'Renaming needs the computer'} onClick={() => setDraft(session.title)}>
-          Rename
+        {/* A pencil, not a word: on a phone the title keeps the width (UX-4). */}
+        <button type="button" aria-label="Rename" disabled={!client} title={client ? 'Rename' : 'Renaming needs the computer'} onClick={() => setDraft(session.title)}>
+          <span aria-hidden="true">✎</span>
         </button>
       </>
     );

@@ -93,11 +93,15 @@ export async function createShellSession(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
 }
 
-/** Types a command into the composer and sends it with Enter. */
+/**
+ * Types a command into the composer and sends it: Enter on a desktop; on a touch screen, where
+ * return adds a line (UX-3), the composer's Send (or Steer) button.
+ */
 export async function sendCommand(page: Page, command: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(command);
-  await box.press('Enter');
+  if (await page.evaluate(() => matchMedia('(pointer: coarse)').matches)) await page.locator('form.composer button[type="submit"]').click();
+  else await box.press('Enter');
 }
 
 /** The command row whose command line is exactly `command`. */

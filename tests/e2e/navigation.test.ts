@@ -104,7 +104,8 @@ describe('UX-1 every view has its own address', () => {
 
       await commandRow(page, COMMAND).click();
       await waitTopLine(page, lineText(1));
-      expect(await hashOf(page)).toBe(routeHash(outputRoute(null)));
+      // At the start, the address may already hold the place it shows: byte 0.
+      expect([routeHash(outputRoute(null)), routeHash(outputRoute(0))]).toContain(await hashOf(page));
 
       // Jump to 5 MiB with the scrubber; once the view rests there, the address holds its place.
       await page.getByLabel('Position in output').fill(String(scrubberPositionOf(FIVE_MIB, row.byteLength)));
@@ -132,7 +133,8 @@ describe('UX-1 every view has its own address', () => {
       expect(await page.getByTestId('output').count()).toBe(0);
       await page.goBack();
       await page.locator(`[data-session-id="${sessionId}"]`).waitFor();
-      expect(await hashOf(page)).toBe('#/');
+      // The list is the address the app opened with after pairing: no hash, or `#/`.
+      expect(['', '#/']).toContain(await hashOf(page));
       await page.goForward();
       await commandRow(page, COMMAND).waitFor();
       await page.goForward();
@@ -171,7 +173,7 @@ describe('UX-1 every view has its own address', () => {
         { route: { kind: 'files', projectDirectory: project, path: 'notes.txt' }, shows: () => page.getByText('first line of the notes').first().waitFor() },
         { route: { kind: 'preview', projectDirectory: project, path: 'index.html' }, shows: () => page.getByRole('region', { name: 'HTML preview' }).waitFor() },
         { route: { kind: 'reader', url: 'https://example.com/article' }, shows: () => page.getByTestId('reader-confirm').waitFor() },
-        { route: { kind: 'accounts' }, shows: () => page.getByRole('heading', { name: 'Codex' }).waitFor() },
+        { route: { kind: 'accounts' }, shows: () => page.locator('[aria-label="Accounts"]').waitFor() },
         { route: { kind: 'devices' }, shows: () => page.getByRole('heading', { name: 'Devices' }).waitFor() },
       ];
       for (const step of steps) {
