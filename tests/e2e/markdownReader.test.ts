@@ -117,9 +117,9 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(markdownText);
     const save = page.getByRole('link', { name: 'Save .md' });
     expect(await save.getAttribute('download')).toMatch(/^[\p{L}\p{N}-]+\.md$/u);
-    const saved = page.waitForEvent('download');
+    const download = page.waitForEvent('download');
     await save.click();
-    expect(fs.readFileSync((await (await saved).path())!, 'utf8')).toBe(markdownText);
+    expect(fs.readFileSync(await (await download).path(), 'utf8')).toBe(markdownText);
     await page.getByRole('button', { name: 'Markdown text' }).click();
     await article.waitFor();
 
