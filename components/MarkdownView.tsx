@@ -4,6 +4,7 @@ import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { safeMarkdownUrl } from '../lib/client/safeLinks';
 import { HighlightedCode } from './files/HighlightedCode';
+import './markdown.css';
 
 export interface MarkdownViewProps {
   markdown: string;

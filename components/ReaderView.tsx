@@ -5,6 +5,7 @@ import { convertOtherView, readSavedWebPage, readWebPage, type ReaderPage } from
 import { grantReaderOpen, readerOpenGranted } from '../lib/client/readerConsent';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { MarkdownView } from './MarkdownView';
+import { ReaderMarkdownActions } from './ReaderMarkdownActions';
 import { ReaderConfirmation } from './ReaderConfirmation';
 
 type ReaderState = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'missing' } | { kind: 'unconfirmed' } | { kind: 'shown'; page: ReaderPage; view: PageView };
@@ -27,6 +28,7 @@ interface Props {
 export function ReaderView({ client, url, onOpen, onCancel }: Props) {
   const [state, setState] = useState<ReaderState>({ kind: 'loading' });
   const [switchError, setSwitchError] = useState<string | null>(null);
+  const [showingSource, setShowingSource] = useState(false);
   const [decision, setDecision] = useState(() => ({ url, confirmed: readerOpenGranted(url) }));
   const grantedNow = readerOpenGranted(url);
   // Decided again for each new address, and when the app's own controls open the same one.
@@ -96,6 +98,7 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
                   </button>
                 </span>
               )}
+              <ReaderMarkdownActions markdown={shown.markdown} title={shown.title} showingSource={showingSource} onToggleSource={() => setShowingSource(!showingSource)} />
               {state.page.savedAt !== null && <span className="muted">Saved {new Date(state.page.savedAt).toLocaleString()}</span>}
             </div>
             {state.page.refreshError && (
@@ -113,9 +116,15 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
                 {switchError}
               </p>
             )}
-            <article data-view={state.view}>
-              <MarkdownView markdown={shown.markdown} baseUrl={state.page.finalUrl} onLinkClick={onOpen} />
-            </article>
+            {showingSource ? (
+              <pre className="reader-source" data-testid="reader-markdown-text">
+                {shown.markdown}
+              </pre>
+            ) : (
+              <article data-view={state.view}>
+                <MarkdownView markdown={shown.markdown} baseUrl={state.page.finalUrl} onLinkClick={onOpen} />
+              </article>
+            )}
           </>
         )}
       </div>

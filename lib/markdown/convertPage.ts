@@ -1,5 +1,6 @@
 import type TurndownService from 'turndown';
 import { ConvertOptionsSchema, type ConvertedPage, type ConvertOptions, type PageView } from './convertedPage';
+import { articleTitle } from './articleTitle';
 import { extractArticle } from './extractArticle';
 import { markdownService, removeNonContent } from './markdownService';
 import { tooComplexReason } from './markupShape';
@@ -34,8 +35,13 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
   const article = view === 'fullPage' ? null : extractArticle(document);
   const useArticle = article !== null && (view === 'article' || articleKeepsEnough(article.textLength, pageTextLength));
   let root: MarkupElement | null;
+  let title = pageTitle;
   if (useArticle) {
     root = article.content;
+    const own = articleTitle(root, article.title ?? pageTitle, article.siteName);
+    title = own.title;
+    // The header shows the article's own heading: the body does not repeat it.
+    if (!bodyOnly) own.heading?.remove();
   } else {
     // Readability changed the document it read: the full page comes from a fresh parse.
     const fresh = article || view !== 'fullPage' ? parsePageDocument(html) : document;
@@ -46,7 +52,7 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
   makeAddressesAbsolute(root, base);
   const body = tidyMarkdown(markdownService().turndown(root as unknown as TurndownService.Node));
   const details = {
-    title: (useArticle && article.title) || pageTitle,
+    title: title || pageTitle,
     byline: useArticle ? article.byline : null,
     siteName: article?.siteName ?? null,
     publishedTime: useArticle ? article.publishedTime : null,

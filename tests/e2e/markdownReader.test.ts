@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDbSchema } from '../../lib/client/appDb';
@@ -103,6 +104,24 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     expect(await original.getAttribute('rel')).toContain('noopener');
 
     await page.screenshot({ path: screenshotPath('reader-article') });
+
+    // The Markdown itself: shown as text, copied, saved as a .md file, headed by the article's title once.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runtime.appOrigin });
+    await page.getByRole('button', { name: 'Markdown text' }).click();
+    const markdownText = (await page.getByTestId('reader-markdown-text').textContent()) ?? '';
+    expect(markdownText.split('\n')[0]).toMatch(/^# \S/);
+    expect(markdownText.split('\n').filter((line) => line === markdownText.split('\n')[0])).toHaveLength(1);
+    await page.screenshot({ path: screenshotPath('reader-markdown-text') });
+    await page.getByRole('button', { name: 'Copy Markdown' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(markdownText);
+    const save = page.getByRole('link', { name: 'Save .md' });
+    expect(await save.getAttribute('download')).toMatch(/^[\p{L}\p{N}-]+\.md$/u);
+    const download = page.waitForEvent('download');
+    await save.click();
+    expect(fs.readFileSync(await (await download).path(), 'utf8')).toBe(markdownText);
+    await page.getByRole('button', { name: 'Markdown text' }).click();
+    await article.waitFor();
 
     // MD-3: the whole page, and back to the article.
     await page.getByRole('button', { name: 'Full page' }).click();

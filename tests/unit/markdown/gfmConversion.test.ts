@@ -45,7 +45,7 @@ describe('MD-1 GFM conversion fixtures', () => {
       <body><article><h1>Notes on the Engine</h1>${'<p>The analytical engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves, and it might act upon other things besides number.</p>'.repeat(6)}</article></body></html>`;
     const page = convertPage(html, 'https://example.com/engine');
     expect(page.view).toBe('article');
-    expect(page.markdown.startsWith('# Fallback title\n\nAda Lovelace · Example Site · 2024-05-06\n\nSource: <https://example.com/engine>\n\n---\n\n')).toBe(true);
+    expect(page.markdown.startsWith('# Notes on the Engine\n\nAda Lovelace · Example Site · 2024-05-06\n\nSource: <https://example.com/engine>\n\n---\n\n')).toBe(true);
     expect(page).toMatchObject({ byline: 'Ada Lovelace', siteName: 'Example Site', publishedTime: '2024-05-06T07:08:09Z', sourceUrl: 'https://example.com/engine' });
   });
 });
