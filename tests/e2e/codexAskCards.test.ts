@@ -107,10 +107,15 @@ describe('What Codex asks, as cards in the app', () => {
     const before = outputCount();
     const { onPhone, onDesktop } = await cardOnBoth(pickColorStep('the roof'), 'question');
     expect(await onPhone.textContent()).toContain('Pick a color for the roof');
+    const answer = onPhone.getByRole('button', { name: 'Answer' });
+    expect(await answer.isEnabled()).toBe(false);
     await onPhone.getByRole('radio', { name: 'green' }).tap();
+    // The count is optional in the server's form: the required color alone is enough to answer.
+    expect(await onPhone.textContent()).toContain('How many? (optional)');
+    expect(await answer.isEnabled()).toBe(true);
     await onPhone.getByRole('textbox', { name: 'How many?' }).fill('3');
     await phone.screenshot({ path: docScreenshot('mcp-form-phone') });
-    await onPhone.getByRole('button', { name: 'Answer' }).tap();
+    await answer.tap();
     await onDesktop.waitFor({ state: 'detached', timeout: 30_000 });
     expect(elicitationReply(await nextToolOutput(before))).toEqual({ action: 'accept', content: { color: 'green', count: 3 } });
   }, AGENT_TEST_TIMEOUT_MS);

@@ -76,6 +76,9 @@ describe('Codex approval kinds as the app shows them (ACC-4)', () => {
       _meta: null,
     });
     expect(mapped.respond({ decision: 'decline', answers: null })).toEqual({ action: 'decline', content: null, _meta: null });
+    // Only the fields the form's `required` lists need an answer.
+    const withRequired = codexApproval('mcpServer/elicitation/request', { threadId: 't1', turnId: null, serverName: 'db', environmentId: null, mode: 'form', _meta: null, message: 'Fill this in', requestedSchema: { ...requestedSchema, required: ['name'] } }, noChanges)!;
+    expect(withRequired.ask.questions?.map((q) => [q.id, q.required])).toEqual([['name', true], ['count', false], ['ok', false], ['size', false]]);
   });
 
   it('ACC-4 Codex\'s question before an MCP tool runs is a tool approval; allowed for the session only when Codex offers it', () => {
