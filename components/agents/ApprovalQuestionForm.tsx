@@ -15,6 +15,7 @@ function QuestionField({ question, value, onChange }: { question: ApprovalQuesti
       <legend>
         {question.header && <strong>{question.header}: </strong>}
         {question.question}
+        {question.required === false && <span className="muted"> (optional)</span>}
       </legend>
       {question.options.map((option) => (
         <label key={option.label} className="row" style={{ gap: 6 }}>
@@ -44,7 +45,8 @@ function QuestionField({ question, value, onChange }: { question: ApprovalQuesti
 /** The questions of an approval of kind `question` as a small form (ACC-4). */
 export function ApprovalQuestionForm({ approval, onAnswer, onDecline }: { approval: Approval; onAnswer: (answers: Record<string, string[]>) => void; onDecline: () => void }) {
   const [answers, setAnswers] = useState<Record<string, string[]>>({});
-  const complete = approval.questions.every((q) => (answers[q.id] ?? []).length > 0);
+  // An optional question (an MCP form's field outside its `required` list) may stay empty.
+  const complete = approval.questions.every((q) => q.required === false || (answers[q.id] ?? []).length > 0);
   function submit(event: FormEvent) {
     event.preventDefault();
     if (complete) onAnswer(answers);

@@ -24,6 +24,8 @@ export const ApprovalQuestionSchema = z.object({
   /** A free-text answer is allowed besides the options. */
   allowOther: z.boolean(),
   secret: z.boolean(),
+  /** false: the question may be left unanswered (an optional field of an MCP server's form); absent means an answer is needed. */
+  required: z.boolean().optional(),
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestionSchema>;
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
 import { REPO_ROOT } from '../../server/runtime/paths';
@@ -132,6 +132,17 @@ export function textInView(page: Page, scroller: string, text: string): Promise<
     },
     { scroller, text },
   );
+}
+
+/** A phone (390x844, touch) and a desktop browser, the two sizes every screen is checked at. */
+export const PHONE_CONTEXT: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP_CONTEXT: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+/** A screenshot kept in docs/screenshots, named `<prefix>-<name>.png` after the feature it shows. */
+export function keptScreenshotPath(prefix: string, name: string): string {
+  const dir = path.join(REPO_ROOT, 'docs', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${prefix}-${name}.png`);
 }
 
 /** Where screenshots go (gitignored); looked at by people, never compared by tests. */

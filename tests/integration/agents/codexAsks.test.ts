@@ -105,11 +105,24 @@ describe('Codex questions, permissions and MCP forms answered through the protoc
     afterOutput.push({ command: `echo granted > ${target}` });
     const { sessionId, runId, asked } = await askedOnBothDevices(askPermissionsStep(outside));
     expect(asked).toMatchObject({ kind: 'permissions', command: 'More permissions: network, fileSystem', reason: 'The build writes its cache outside the project.' });
-    expect(asked.detail).toContain(outside);
+    expect(asked.detail).toBe(`Network access\nWrite: ${outside}`);
     await answerOnOtherThenLate(sessionId, runId, asked, 'accept');
     // The grant is the tool output before the command's own.
     expect(JSON.parse(toolOutputs(model).at(-2)!)).toEqual({ permissions: { network: { enabled: true }, file_system: { write: [outside] } }, scope: 'turn' });
     expect(fs.readFileSync(target, 'utf8')).toBe('granted\n');
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('ACC-4 request_permissions allowed for the session: a command of the next turn may write there too', async () => {
+    const { sessionId, runId, asked } = await askedOnBothDevices(askPermissionsStep(outside));
+    await other.call('approvals.answer', { sessionId, approvalId: asked.id, decision: 'acceptForSession' });
+    await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
+    expect(JSON.parse(lastToolOutput())).toMatchObject({ scope: 'session' });
+    const target = path.join(outside, 'next-turn.txt');
+    steps.push({ command: `echo next-turn > ${target}` });
+    const next = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Write it now' });
+    await waitForRows(client, sessionId, (r) => messageState(r, next.runId) === 'done');
+    expect(fs.readFileSync(target, 'utf8')).toBe('next-turn\n');
+    expect((await client.call('approvals.list', { sessionId })).approvals).toEqual([]);
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-4 request_permissions declined: nothing is granted, and the next command cannot write there', async () => {
@@ -125,9 +138,10 @@ describe('Codex questions, permissions and MCP forms answered through the protoc
   it('ACC-4 an MCP server\'s form reaches both devices; the answers reach the MCP server typed as its schema says', async () => {
     const { sessionId, runId, asked } = await askedOnBothDevices(pickColorStep('the roof'));
     expect(asked).toMatchObject({ kind: 'question', command: 'Pick a color for the roof', reason: 'Asked by the MCP server asker' });
-    expect(asked.questions.map((q) => ({ id: q.id, options: q.options.map((o) => o.label), allowOther: q.allowOther }))).toEqual([
-      { id: 'color', options: ['red', 'green', 'blue'], allowOther: false },
-      { id: 'count', options: [], allowOther: true },
+    // `count` is outside the form's `required` list: it may stay empty.
+    expect(asked.questions.map((q) => ({ id: q.id, options: q.options.map((o) => o.label), allowOther: q.allowOther, required: q.required }))).toEqual([
+      { id: 'color', options: ['red', 'green', 'blue'], allowOther: false, required: true },
+      { id: 'count', options: [], allowOther: true, required: false },
     ]);
     await answerOnOtherThenLate(sessionId, runId, asked, 'accept', { color: ['green'], count: ['3'] });
     // The MCP server's tool answered with what it received; Codex passed it on to the model.

@@ -2,6 +2,7 @@ import type { ApprovalAsk, ApprovalQuestion } from '../../../../lib/protocol/age
 import type { ApprovalOutcome } from '../approvals';
 import { ApprovalRequestSchema, CODEX, PermissionsRequestSchema, UserInputRequestSchema } from './codexProtocol';
 import { elicitationApproval } from './codexElicitations';
+import { describePermissions } from './codexPermissions';
 
 /** One Codex server request as an approval the app shows, and how its answer goes back to Codex. */
 export interface CodexApproval {
@@ -41,7 +42,7 @@ export function codexApproval(method: string, params: unknown, fileChanges: File
     const asked = { ...(p.data.permissions.network ? { network: p.data.permissions.network } : {}), ...(p.data.permissions.fileSystem ? { fileSystem: p.data.permissions.fileSystem } : {}) };
     return {
       threadId: p.data.threadId,
-      ask: { kind: 'permissions', command: `More permissions: ${Object.keys(asked).join(', ') || 'none'}`, reason: p.data.reason, detail: JSON.stringify(asked, null, 2) },
+      ask: { kind: 'permissions', command: `More permissions: ${Object.keys(asked).join(', ') || 'none'}`, reason: p.data.reason, detail: describePermissions(asked) },
       // A decline grants nothing; acceptForSession keeps the grant for the whole session.
       respond: (o) => (o.decision === 'accept' || o.decision === 'acceptForSession' ? { permissions: asked, scope: o.decision === 'acceptForSession' ? 'session' : 'turn' } : { permissions: {}, scope: 'turn' }),
     };

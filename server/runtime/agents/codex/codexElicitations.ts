@@ -7,7 +7,7 @@ import { ElicitationRequestSchema, McpToolApprovalMetaSchema } from './codexProt
 type ElicitationRequest = z.infer<typeof ElicitationRequestSchema>;
 type ElicitationProperty = NonNullable<NonNullable<ElicitationRequest['requestedSchema']>['properties']>[string];
 
-function elicitationQuestions(properties: Record<string, ElicitationProperty>): ApprovalQuestion[] {
+function elicitationQuestions(properties: Record<string, ElicitationProperty>, required: string[]): ApprovalQuestion[] {
   return Object.entries(properties).map(([id, p]) => ({
     id,
     header: p.title ?? id,
@@ -16,6 +16,7 @@ function elicitationQuestions(properties: Record<string, ElicitationProperty>): 
     multiSelect: p.type === 'array',
     allowOther: !p.enum && p.type !== 'boolean',
     secret: false,
+    required: required.includes(id),
   }));
 }
 
@@ -35,7 +36,7 @@ function formApproval(request: ElicitationRequest): CodexApproval {
   const properties = request.requestedSchema?.properties ?? {};
   return {
     threadId: request.threadId,
-    ask: { kind: 'question', command: request.message, reason: `Asked by the MCP server ${request.serverName}`, detail: request.url ?? null, questions: elicitationQuestions(properties) },
+    ask: { kind: 'question', command: request.message, reason: `Asked by the MCP server ${request.serverName}`, detail: request.url ?? null, questions: elicitationQuestions(properties, request.requestedSchema?.required ?? []) },
     respond: (o) =>
       o.decision === 'decline' || o.decision === 'cancel'
         ? { action: o.decision, content: null, _meta: null }

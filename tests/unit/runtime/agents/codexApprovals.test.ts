@@ -30,6 +30,22 @@ describe('Codex approval kinds as the app shows them (ACC-4)', () => {
     expect(mapped.respond({ decision: 'decline', answers: null })).toEqual({ permissions: {}, scope: 'turn' });
   });
 
+  it('ACC-4 the permissions asked read in words: each path once, with its access', () => {
+    const fileSystem = {
+      read: null,
+      write: ['/cache'],
+      entries: [
+        { path: { type: 'path', path: '/cache' }, access: 'write' },
+        { path: { type: 'glob_pattern', pattern: '/logs/*.log' }, access: 'read' },
+      ],
+    };
+    const detail = (permissions: unknown) => codexApproval('item/permissions/requestApproval', { ...ids, environmentId: null, cwd: '/p', reason: null, permissions }, noChanges)!.ask.detail;
+    expect(detail({ network: { enabled: true }, fileSystem })).toBe('Network access\nWrite: /cache\nRead: /logs/*.log');
+    expect(detail({ network: null, fileSystem: { read: ['/docs'], write: null } })).toBe('Read: /docs');
+    // A shape this version does not know is shown as it came, not hidden.
+    expect(detail({ network: null, fileSystem: { entries: [{ path: { type: 'future' }, access: 'write' }] } })).toContain('"future"');
+  });
+
   it('ACC-4 request_user_input becomes a question form; its answers go back by question id', () => {
     const questions = [
       { id: 'color', header: 'Colour', question: 'Which colour?', isOther: true, isSecret: false, options: [{ label: 'Red', description: 'warm' }] },
@@ -60,6 +76,9 @@ describe('Codex approval kinds as the app shows them (ACC-4)', () => {
       _meta: null,
     });
     expect(mapped.respond({ decision: 'decline', answers: null })).toEqual({ action: 'decline', content: null, _meta: null });
+    // Only the fields the form's `required` lists need an answer.
+    const withRequired = codexApproval('mcpServer/elicitation/request', { threadId: 't1', turnId: null, serverName: 'db', environmentId: null, mode: 'form', _meta: null, message: 'Fill this in', requestedSchema: { ...requestedSchema, required: ['name'] } }, noChanges)!;
+    expect(withRequired.ask.questions?.map((q) => [q.id, q.required])).toEqual([['name', true], ['count', false], ['ok', false], ['size', false]]);
   });
 
   it('ACC-4 Codex\'s question before an MCP tool runs is a tool approval; allowed for the session only when Codex offers it', () => {
