@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContextOptions, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page, Route, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBinaryFrame } from '../../lib/protocol/binaryFrame';
 import { ATTACHMENT_CHUNK_BYTES } from '../../lib/protocol/attachments';
@@ -195,6 +195,15 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
       });
     }
 
+    /** Chunks travel as HTTP PUTs beside the socket (ATT-1): the same cut applies to them. */
+    async function routeChunk(route: Route): Promise<void> {
+      const offset = Number(new URL(route.request().url()).searchParams.get('offset'));
+      if (!offline && cutAfterChunks !== null && forwarded.length >= cutAfterChunks) goOffline();
+      if (offline) return route.abort('internetdisconnected');
+      forwarded.push(offset);
+      return route.continue();
+    }
+
     function goOffline(): void {
       offline = true;
       for (const socket of sockets.splice(0)) {
@@ -207,6 +216,7 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
       page = await (await browser.newContext(PHONE)).newPage();
       page.setDefaultTimeout(60_000);
       await page.routeWebSocket(/\/rpc$/, routeRpc);
+      await page.route(/\/api\/attachments\/chunk\?/, routeChunk);
       await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
     });
 

@@ -30,6 +30,8 @@ export interface UploadOptions {
 }
 
 export const UPLOAD_CHUNKS_IN_FLIGHT = 8;
+/** Chunks read and hashed before their turn: a burst of confirmations finds the next ones ready. */
+const CHUNKS_PREPARED_AHEAD = 4;
 /** How often one upload may be told to continue elsewhere before it gives up (each is a real answer). */
 const MAX_RESTARTS = 8;
 
@@ -86,19 +88,23 @@ async function sendChunksFrom(sendChunk: ChunkSender, source: UploadSource, from
   const answers: Promise<UploadStatus>[] = [];
   let next = from.confirmedOffset;
   let last = from;
-  let prepared: { offset: number; chunk: Promise<PreparedChunk> } | null = null;
-  const prepare = (offset: number) => {
-    const chunk = chunkAt(source.blob, offset);
-    chunk.catch(() => undefined);
-    prepared = offset < from.byteLength ? { offset, chunk } : null;
+  // Chunks read and hashed ahead, in offset order from `next`: they are ready while earlier ones travel.
+  const ahead: Promise<PreparedChunk>[] = [];
+  let nextToPrepare = next;
+  const topUp = () => {
+    while (ahead.length < CHUNKS_PREPARED_AHEAD && nextToPrepare < from.byteLength) {
+      const chunk = chunkAt(source.blob, nextToPrepare);
+      chunk.catch(() => undefined); // NOTE: awaited in order by sendNext; a later failure must not be reported first.
+      ahead.push(chunk);
+      nextToPrepare += ATTACHMENT_CHUNK_BYTES;
+    }
   };
   const sendNext = async () => {
     const offset = next;
     next += ATTACHMENT_CHUNK_BYTES;
-    const ready: { offset: number; chunk: Promise<PreparedChunk> } | null = prepared;
-    const chunk = await (ready?.offset === offset ? ready.chunk : chunkAt(source.blob, offset));
-    // The next chunk is read and hashed while this one travels.
-    prepare(next);
+    topUp();
+    const chunk = await ahead.shift()!;
+    topUp();
     answers.push(sendChunk({ sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256 }, chunk));
   };
   try {
