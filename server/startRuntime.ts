@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import type { CliOptions } from './cli';
 import path from 'node:path';
 import { AppStatic } from './http/appStatic';
+import { createByteRoutes } from './http/byteRoutes';
 import { createHttpServer } from './http/httpServer';
 import type { Origins } from './http/hostRouting';
 import { PREVIEW_ID_PLACEHOLDER, previewFrameSource, type PreviewOrigins } from './http/previewOrigins';
@@ -57,6 +58,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   });
   const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
+  const byteRoutes = createByteRoutes(runtime, () => origins.app.origin, log);
   let ready = false;
   const server = createHttpServer({
     origins,
@@ -64,6 +66,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     ready: () => ready,
     upgradeRpc: (req, socket, head) => (rpc ? rpc.handleUpgrade(req, socket, head) : socket.destroy()),
     limits: options.limits.http,
+    bytes: (req, res, url) => byteRoutes.handle(req, res, url),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

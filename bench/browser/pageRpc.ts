@@ -12,5 +12,7 @@ export async function connected(token: string): Promise<RpcClient> {
   const rpc = new RpcClient(socket as unknown as WebSocketLike);
   await rpc.opened;
   await rpc.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION });
+  // As the app's connection does: chunk bytes over HTTP on the same origin (FILE-2, ATT-1).
+  rpc.httpBytes = { origin: location.origin, token };
   return (client = rpc);
 }

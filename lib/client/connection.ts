@@ -1,6 +1,7 @@
 import { CLOSE_CODES } from '../protocol/closeCodes';
 import { PROTOCOL_VERSION } from '../protocol/version';
 import { reconnectDelay } from './backoff';
+import { httpOriginOfSocket } from './httpBytes';
 import { RpcClient, RpcError, type WebSocketLike } from './rpcClient';
 
 export type ConnectionState =
@@ -117,6 +118,7 @@ export class RuntimeConnection {
       .then(() => {
         if (generation !== this.generation) return client.close();
         this.attempt = 0;
+        client.httpBytes = { origin: httpOriginOfSocket(this.options.url), token: this.options.token };
         this.set({ kind: 'open', client });
         // Each connection's handshake carried whatever cookies there are: drop them now.
         this.env.clearCookies();

@@ -3,6 +3,7 @@ import { decodeBinaryFrame, encodeBinaryFrame } from '../protocol/binaryFrame';
 import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { ErrorObjectSchema, NotificationEnvelopeSchema, ResponseEnvelopeSchema } from '../protocol/jsonrpc';
 import { methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
+import type { HttpBytesRoute } from './httpBytes';
 import { isNotificationName, notifications, type NotificationName, type NotificationParams } from '../protocol/notifications';
 
 /** The part of the WebSocket API the client needs: the browser's, or `ws` in Node. */
@@ -61,6 +62,11 @@ export class RpcClient {
     'usage.changed': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
+  /**
+   * Set once signed in where the runtime's app origin is reachable over HTTP: file and
+   * attachment chunks then travel as HTTP requests, which browsers move faster (FILE-2, ATT-1).
+   */
+  httpBytes: HttpBytesRoute | null = null;
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number; reason: string }>;
 

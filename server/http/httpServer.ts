@@ -15,6 +15,8 @@ export interface HttpHandlers {
   /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin. */
   upgradeRpc: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   limits: HttpLimits;
+  /** Chunk bytes over HTTP on the app origin (server/http/byteRoutes.ts); true when it answered. */
+  bytes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => boolean;
 }
 
 const COMMON_HEADERS = {
@@ -63,6 +65,7 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
         send(res, 308, { location: origins.app.origin + url.pathname + url.search, 'cache-control': 'no-store' });
         return;
       case 'app':
+        if (handlers.bytes?.(req, res, url)) return;
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           send(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }, 'Method not allowed');
           return;

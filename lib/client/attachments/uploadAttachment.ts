@@ -1,5 +1,6 @@
 import { ATTACHMENT_CHUNK_BYTES, type UploadStatus } from '../../protocol/attachments';
 import { RpcError, type RpcClient } from '../rpcClient';
+import { putAttachmentChunk } from '../httpBytes';
 import { sha256Hex } from '../verifiedChunks';
 
 /** One file to upload into a session (ATT-1). `sha256` is the whole file's, computed once when it was attached. */
@@ -11,8 +12,16 @@ export interface UploadSource {
   sha256: string;
 }
 
-/** How one chunk reaches the runtime: one binary WebSocket frame. */
-type ChunkSender = (params: { sessionId: string; uploadId: string; offset: number; sha256: string }, bytes: Uint8Array) => Promise<UploadStatus>;
+/** How one chunk reaches the runtime: one binary WebSocket frame, or one HTTP request. */
+type ChunkSender = (params: { sessionId: string; uploadId: string; offset: number; sha256: string }, chunk: PreparedChunk) => Promise<UploadStatus>;
+
+/** A chunk ready to go: its bytes (hashed here), and the same bytes as a slice of the file. */
+interface PreparedChunk {
+  bytes: Uint8Array;
+  /** An HTTP body from a Blob is handed to the browser by reference, not copied through the page. */
+  slice: Blob;
+  sha256: string;
+}
 
 export interface UploadOptions {
   /** Chunks on the wire at once (the next chunk is read and hashed while they travel). */
@@ -21,17 +30,23 @@ export interface UploadOptions {
 }
 
 export const UPLOAD_CHUNKS_IN_FLIGHT = 8;
+/** Chunks read and hashed before their turn: a burst of confirmations finds the next ones ready. */
+const CHUNKS_PREPARED_AHEAD = 4;
 /** How often one upload may be told to continue elsewhere before it gives up (each is a real answer). */
 const MAX_RESTARTS = 8;
+
+/** What an upload needs of the connection: the socket's calls, and HTTP when the client has it. */
+export type UploadClient = Pick<RpcClient, 'call' | 'callWithBytes'> & Partial<Pick<RpcClient, 'httpBytes'>>;
 
 /** The whole file's SHA-256, as `attachments.begin` wants it. */
 export async function fileSha256(blob: Blob): Promise<string> {
   return sha256Hex(new Uint8Array(await blob.arrayBuffer()));
 }
 
-async function chunkAt(blob: Blob, offset: number): Promise<{ bytes: Uint8Array; sha256: string }> {
-  const bytes = new Uint8Array(await blob.slice(offset, Math.min(blob.size, offset + ATTACHMENT_CHUNK_BYTES)).arrayBuffer());
-  return { bytes, sha256: await sha256Hex(bytes) };
+async function chunkAt(blob: Blob, offset: number): Promise<PreparedChunk> {
+  const slice = blob.slice(offset, Math.min(blob.size, offset + ATTACHMENT_CHUNK_BYTES));
+  const bytes = new Uint8Array(await slice.arrayBuffer());
+  return { bytes, slice, sha256: await sha256Hex(bytes) };
 }
 
 const isOutOfOrder = (error: unknown): error is RpcError => error instanceof RpcError && error.code === 'conflict' && error.data.reason === 'out_of_order';
@@ -42,9 +57,13 @@ const isOutOfOrder = (error: unknown): error is RpcError => error instanceof Rpc
  * confirmed byte when called again on the next connection. Resolves once the runtime confirmed
  * the whole file; a refusal rejects with the runtime's error (a lost connection: `closed`).
  */
-export async function uploadAttachment(client: Pick<RpcClient, 'call' | 'callWithBytes'>, source: UploadSource, options: UploadOptions = {}): Promise<UploadStatus> {
+export async function uploadAttachment(client: UploadClient, source: UploadSource, options: UploadOptions = {}): Promise<UploadStatus> {
   const inFlight = Math.max(1, options.inFlight ?? UPLOAD_CHUNKS_IN_FLIGHT);
-  const sendChunk: ChunkSender = (params, bytes) => client.callWithBytes('attachments.chunk', { ...params, dataBase64: '' }, bytes);
+  const route = client.httpBytes;
+  // Chromium sends large WebSocket messages far slower than HTTP bodies: chunks go over HTTP when it can (ATT-1).
+  const sendChunk: ChunkSender = route
+    ? (params, chunk) => putAttachmentChunk(route, params, chunk.slice)
+    : (params, chunk) => client.callWithBytes('attachments.chunk', { ...params, dataBase64: '' }, chunk.bytes);
   let status = await client.call('attachments.begin', {
     sessionId: source.sessionId,
     name: source.name,
@@ -69,20 +88,24 @@ async function sendChunksFrom(sendChunk: ChunkSender, source: UploadSource, from
   const answers: Promise<UploadStatus>[] = [];
   let next = from.confirmedOffset;
   let last = from;
-  let prepared: { offset: number; chunk: Promise<{ bytes: Uint8Array; sha256: string }> } | null = null;
-  const prepare = (offset: number) => {
-    const chunk = chunkAt(source.blob, offset);
-    chunk.catch(() => undefined);
-    prepared = offset < from.byteLength ? { offset, chunk } : null;
+  // Chunks read and hashed ahead, in offset order from `next`: they are ready while earlier ones travel.
+  const ahead: Promise<PreparedChunk>[] = [];
+  let nextToPrepare = next;
+  const topUp = () => {
+    while (ahead.length < CHUNKS_PREPARED_AHEAD && nextToPrepare < from.byteLength) {
+      const chunk = chunkAt(source.blob, nextToPrepare);
+      chunk.catch(() => undefined); // NOTE: awaited in order by sendNext; a later failure must not be reported first.
+      ahead.push(chunk);
+      nextToPrepare += ATTACHMENT_CHUNK_BYTES;
+    }
   };
   const sendNext = async () => {
     const offset = next;
     next += ATTACHMENT_CHUNK_BYTES;
-    const ready: { offset: number; chunk: Promise<{ bytes: Uint8Array; sha256: string }> } | null = prepared;
-    const chunk = await (ready?.offset === offset ? ready.chunk : chunkAt(source.blob, offset));
-    // The next chunk is read and hashed while this one travels.
-    prepare(next);
-    answers.push(sendChunk({ sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256 }, chunk.bytes));
+    topUp();
+    const chunk = await ahead.shift()!;
+    topUp();
+    answers.push(sendChunk({ sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256 }, chunk));
   };
   try {
     while (next < from.byteLength && answers.length < inFlight) await sendNext();

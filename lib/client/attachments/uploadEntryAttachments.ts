@@ -1,7 +1,6 @@
-import type { RpcClient } from '../rpcClient';
 import type { OutboxAttachment } from './outboxAttachment';
 import { reportUploadProgress } from './uploadProgress';
-import { uploadAttachment } from './uploadAttachment';
+import { uploadAttachment, type UploadClient } from './uploadAttachment';
 
 /**
  * Uploads every file of one outbox message, in order, and answers their upload ids for its
@@ -9,7 +8,7 @@ import { uploadAttachment } from './uploadAttachment';
  * lost connection sends only what is missing; it never sends the message itself.
  */
 export async function uploadEntryAttachments(
-  client: Pick<RpcClient, 'call' | 'callWithBytes'>,
+  client: UploadClient,
   entry: { operationId: string; sessionId: string; attachments?: OutboxAttachment[] },
 ): Promise<string[]> {
   const attachments = entry.attachments ?? [];

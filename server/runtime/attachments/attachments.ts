@@ -4,6 +4,7 @@ import type { AgentAttachment } from '../agents/agent';
 import { invalidParams } from '../errors';
 import { AttachmentFiles } from './attachmentFiles';
 import { hasImageSignature } from './imageSignature';
+import { ChunkOrder } from './chunkOrder';
 import { attachmentOf, UploadCatalog, type UploadRecord } from './uploadCatalog';
 import { uploadErrors } from './uploadErrors';
 
@@ -36,12 +37,16 @@ export interface AttachmentChunk {
 interface QueuedChunk {
   params: UploadChunk;
   bytes: Uint8Array;
+  /** The chunk's SHA-256, computed off the event loop from the moment it arrived. */
+  digest: Promise<string>;
   resolve(status: UploadStatus): void;
   reject(error: unknown): void;
 }
 
 const statusOf = (u: UploadRecord): UploadStatus => ({ uploadId: u.id, confirmedOffset: u.complete ? u.byteLength : u.confirmedOffset, byteLength: u.byteLength, complete: u.complete });
 const sha256Hex = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
+/** Web Crypto digests run on the thread pool, so a chunk is checked while the event loop serves the next request. */
+const sha256HexOffThread = async (bytes: Uint8Array) => Buffer.from(await crypto.webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
 
 /**
  * Chat attachments (ATT-1): resumable chunked uploads into the session's folder, each chunk
@@ -57,6 +62,12 @@ export class Attachments {
   private readonly queued = new Map<string, QueuedChunk[]>();
   /** Uploads whose chunks are being written now. */
   private readonly writing = new Set<string>();
+  /** Chunks that may arrive out of order (separate HTTP requests) wait here for their turn. */
+  private readonly order = new ChunkOrder(
+    (params, bytes) => this.chunk(params, bytes),
+    // An unknown upload passes straight on, to be refused there with its own reason.
+    (params) => this.catalog.get(params.uploadId)?.confirmedOffset ?? params.offset,
+  );
 
   constructor(catalog: UploadCatalog, root: string) {
     this.catalog = catalog;
@@ -106,10 +117,17 @@ export class Attachments {
   chunk(params: UploadChunk, bytes: Uint8Array): Promise<UploadStatus> {
     return new Promise((resolve, reject) => {
       const queue = this.queued.get(params.uploadId) ?? [];
-      queue.push({ params, bytes, resolve, reject });
+      const digest = sha256HexOffThread(bytes);
+      digest.catch(() => undefined); // NOTE: awaited when the chunk's batch is stored.
+      queue.push({ params, bytes, digest, resolve, reject });
       this.queued.set(params.uploadId, queue);
       if (queue.length === 1 && !this.writing.has(params.uploadId)) void this.drain(params.uploadId);
     });
+  }
+
+  /** `chunk`, for chunks that may arrive a little out of order: each waits for the ones before it (ATT-1). */
+  chunkInAnyOrder(params: UploadChunk, bytes: Uint8Array): Promise<UploadStatus> {
+    return this.order.chunk(params, bytes);
   }
 
   private async drain(uploadId: string): Promise<void> {
@@ -129,12 +147,14 @@ export class Attachments {
   /** Checks each chunk against where the upload stands, writes the good run of them, syncs once, then confirms. */
   private async storeBatch(batch: QueuedChunk[]): Promise<void> {
     const first = batch[0]!.params;
+    const digests = await Promise.all(batch.map((chunk) => chunk.digest));
     const upload = this.ownUpload(first.sessionId, first.uploadId);
     const from = statusOf(upload).confirmedOffset;
     let at = from;
     const accepted: QueuedChunk[] = [];
     for (const chunk of batch) {
-      const refusal = accepted.length < batch.indexOf(chunk) ? uploadErrors.outOfOrder(chunk.params.offset, at) : this.refusalOf(upload, chunk, at);
+      const index = batch.indexOf(chunk);
+      const refusal = accepted.length < index ? uploadErrors.outOfOrder(chunk.params.offset, at) : this.refusalOf(upload, chunk, digests[index]!, at);
       if (refusal) {
         chunk.reject(refusal);
         continue;
@@ -143,9 +163,12 @@ export class Attachments {
       at += chunk.bytes.length;
     }
     if (accepted.length === 0) return;
-    await this.files.writeChunks(upload, from, accepted.map((c) => c.bytes));
+    // The running digest advances while the write and its sync run on the thread pool; a failed write
+    // leaves it ahead of the file, so the retried chunk finds no matching state and the end rehashes.
+    const written = this.files.writeChunks(upload, from, accepted.map((c) => c.bytes));
     let digest: crypto.Hash | null = null;
     for (const chunk of accepted) digest = this.advanceDigest(upload.id, chunk.params.offset, chunk.bytes);
+    await written;
     if (at === upload.byteLength) await this.finishUpload(upload, from, digest);
     else if (!this.catalog.confirm(upload.id, from, at)) throw uploadErrors.outOfOrder(from, this.status(first.sessionId, upload.id).confirmedOffset);
     for (const chunk of accepted) {
@@ -155,12 +178,12 @@ export class Attachments {
   }
 
   /** Why a chunk at `at` cannot be stored (ATT-1), or null. Nothing is written for a refused chunk. */
-  private refusalOf(upload: UploadRecord, chunk: QueuedChunk, at: number): Error | null {
+  private refusalOf(upload: UploadRecord, chunk: QueuedChunk, digest: string, at: number): Error | null {
     const { params, bytes } = chunk;
     if (upload.complete || params.offset !== at) return uploadErrors.outOfOrder(params.offset, at);
     const expected = Math.min(ATTACHMENT_CHUNK_BYTES, upload.byteLength - params.offset);
     if (bytes.length !== expected) return uploadErrors.chunkSize(params.offset, expected, bytes.length);
-    if (sha256Hex(bytes) !== params.sha256) return uploadErrors.digestMismatch();
+    if (digest !== params.sha256) return uploadErrors.digestMismatch();
     if (params.offset === 0 && isNativeImageType(upload.mimeType) && !hasImageSignature(upload.mimeType, bytes)) return uploadErrors.notAnImage(upload.mimeType);
     return null;
   }
