@@ -90,7 +90,9 @@ export const tlTimeline: Benchmark = {
       const ours = await openTimelinePage(browser, viewport, `?fixture=many&count=${ROWS}`);
       const { rows } = manyRows(ROWS);
       await waitUntil(() => ours.page.locator(`.timeline-item[data-row-id="${rows.at(-1)!.id}"]`).count(), 'the newest row shows');
-      const scrolled = await scrollBack(ours.page, async () => (await ours.page.locator(`.timeline-item[data-row-id="${rows[0]!.id}"]`).count()) > 0);
+      // The scroll ends at the first row with its body shown and no row left waiting for its body (useRowReveal).
+      const allShown = async () => (await ours.page.locator(`.timeline-item[data-row-id="${rows[0]!.id}"]:not([data-pending])`).count()) > 0 && (await ours.page.locator('.timeline-item[data-pending]').count()) === 0;
+      const scrolled = await scrollBack(ours.page, allShown);
       await ours.context.close();
       const plain = await openTimelinePage(browser, viewport, `?fixture=plain&count=${ROWS}`, '[data-testid="timeline"] .card');
       await plain.page.evaluate(() => {

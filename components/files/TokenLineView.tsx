@@ -2,7 +2,8 @@
 import type { CSSProperties } from 'react';
 import type { TokenLine } from '../../lib/highlight/tokens';
 
-function tokenStyle(color: string, fontStyle: number): CSSProperties | undefined {
+/** The inline style of a token of this colour and Shiki font style; undefined for the default look. */
+export function tokenStyle(color: string, fontStyle: number): CSSProperties | undefined {
   if (!color && fontStyle === 0) return undefined;
   return {
     color: color || undefined,

@@ -5,7 +5,11 @@ import { useRef, type ReactNode } from 'react';
 import type { RowContext } from './rowContext';
 import type { TimelineEntry } from './shellCards';
 import { TimelineRowView } from './TimelineRowView';
+import { useRowReveal } from './useRowReveal';
 import { OLDER_BAR_PX, useTimelineScroll } from './useTimelineScroll';
+
+/** `.timeline-item`'s padding-bottom: the gap below each row, part of its measured size. */
+const ROW_GAP_PX = 10;
 
 export interface TimelineListProps {
   entries: TimelineEntry[];
@@ -22,6 +26,9 @@ export interface TimelineListProps {
 export function TimelineList({ entries, context, hasOlder, loadingOlder, onLoadOlder, footer, label = 'Timeline' }: TimelineListProps) {
   const scrollBox = useRef<HTMLDivElement>(null);
   const { virtualizer, total, onScroll } = useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, onLoadOlder });
+  const items = virtualizer.getVirtualItems();
+  const viewTop = virtualizer.scrollOffset ?? 0;
+  const shows = useRowReveal(items, viewTop, viewTop + (virtualizer.scrollRect?.height ?? 0));
   return (
     <div ref={scrollBox} className="scroll timeline-scroll" aria-label={label} role="log" onScroll={onScroll} data-testid="timeline">
       <div className="timeline-older muted" style={{ height: OLDER_BAR_PX }}>
@@ -36,12 +43,13 @@ export function TimelineList({ entries, context, hasOlder, loadingOlder, onLoadO
         )}
       </div>
       <div className="timeline-rows" style={{ height: total }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const entry = entries[item.index];
           if (!entry) return null;
+          const shown = shows(entry.key);
           return (
-            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} data-row-id={entry.key} className="timeline-item" style={{ transform: `translateY(${item.start - OLDER_BAR_PX}px)` }}>
-              <TimelineRowView row={entry.row} command={entry.command} context={context} />
+            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} data-row-id={entry.key} data-pending={shown ? undefined : ''} className="timeline-item" style={{ transform: `translateY(${item.start - OLDER_BAR_PX}px)` }}>
+              {shown ? <TimelineRowView row={entry.row} command={entry.command} context={context} /> : <div className="card timeline-placeholder" style={{ height: Math.max(0, item.size - ROW_GAP_PX) }} />}
             </div>
           );
         })}

@@ -50,7 +50,7 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
     count: entries.length,
     getScrollElement: () => scrollBox.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    overscan: 4,
+    overscan: 8,
     scrollMargin: OLDER_BAR_PX,
     // TL-4: rendering the rows a scroll brings into view inside the scroll event (flushSync) made
     // the event, React's commit and the new rows' layout one long task; rendered in a task of its

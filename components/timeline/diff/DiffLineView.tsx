@@ -2,24 +2,31 @@
 import { memo } from 'react';
 import type { DiffLine } from '../../../lib/client/diff/parseFileDiff';
 import type { TokenLine } from '../../../lib/highlight/tokens';
-import { TokenLineView } from '../../files/TokenLineView';
-
-const SIGN: Record<DiffLine['kind'], string> = { added: '+', removed: '-', context: ' ', hunk: '', note: '' };
+import { tokenStyle } from '../../files/TokenLineView';
+import { diffGutter, tokenRuns } from './diffLineRuns';
 
 /** One diff line: old and new line numbers, its sign and its (highlighted) text. */
-export const DiffLineView = memo(function DiffLineView({ line, tokens }: { line: DiffLine; tokens: TokenLine | null }) {
+export const DiffLineView = memo(function DiffLineView({ line, tokens, numberWidth }: { line: DiffLine; tokens: TokenLine | null; numberWidth: number }) {
   return (
     <div className={`diff-line diff-${line.kind}`} data-diff-line={line.kind}>
-      <span className="diff-number" aria-hidden="true">
-        {line.oldLine ?? ''}
+      <span className="diff-gutter" aria-hidden="true">
+        {diffGutter(line, numberWidth)}
       </span>
-      <span className="diff-number" aria-hidden="true">
-        {line.newLine ?? ''}
+      <span className="diff-text">
+        {tokens
+          ? tokenRuns(tokens).map(([text, color, fontStyle], i) => {
+              const style = tokenStyle(color, fontStyle);
+              // An unstyled run is bare text: no element to make, style, lay out or remove.
+              return style ? (
+                <span key={i} style={style}>
+                  {text}
+                </span>
+              ) : (
+                text
+              );
+            })
+          : line.text}
       </span>
-      <span className="diff-sign" aria-hidden="true">
-        {SIGN[line.kind]}
-      </span>
-      <span className="diff-text">{tokens ? <TokenLineView tokens={tokens} /> : line.text}</span>
     </div>
   );
 });

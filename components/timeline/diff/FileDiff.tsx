@@ -1,6 +1,6 @@
 'use client';
 import { useMemo, useState } from 'react';
-import { parseFileDiff } from '../../../lib/client/diff/parseFileDiff';
+import { parseFileDiff, type DiffLine } from '../../../lib/client/diff/parseFileDiff';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { languageForPath } from '../../../lib/highlight/languages';
 import type { FileChange } from '../../../lib/protocol/rows';
@@ -18,6 +18,13 @@ const CHUNK_LINES = 100;
 
 /** [start, end) of each chunk of `count` lines. */
 const chunks = (count: number) => Array.from({ length: Math.ceil(count / CHUNK_LINES) }, (_, i): [number, number] => [i * CHUNK_LINES, Math.min(count, (i + 1) * CHUNK_LINES)]);
+
+/** Digits of the largest line number of these lines (at least 3): every line's gutter is that wide. */
+function gutterWidth(lines: DiffLine[]): number {
+  let largest = 0;
+  for (const line of lines) largest = Math.max(largest, line.oldLine ?? 0, line.newLine ?? 0);
+  return Math.max(3, String(largest).length);
+}
 
 const CHANGE_LABEL: Record<FileChange['change'], string> = { add: 'added', delete: 'deleted', update: 'modified' };
 
@@ -40,6 +47,7 @@ export function FileDiff({ client, source, file }: { client: RpcClient | null; s
   const language = languageForPath(file.movePath ?? file.path);
   const tokens = useDiffHighlight(parsed.lines, parsed.unparsed ? null : language, shownLines);
   const shown = parsed.lines.slice(0, shownLines);
+  const numberWidth = useMemo(() => gutterWidth(parsed.lines), [parsed.lines]);
   const hidden = parsed.lines.length - shown.length + unparsedLines;
 
   return (
@@ -64,10 +72,13 @@ export function FileDiff({ client, source, file }: { client: RpcClient | null; s
             {parsed.unparsed && <p className="muted file-diff-note">Not a diff this app can read ({parsed.unparsed}); shown as it is.</p>}
             <div className="diff-lines mono" role="group" aria-label={`Diff of ${file.path}`}>
               {chunks(shown.length).map(([start, end]) => (
-                // Chunks off screen skip layout (content-visibility): a 5,000-line diff lays out what is in view.
-                <div key={start} className="diff-chunk" style={{ containIntrinsicBlockSize: `auto ${(end - start) * DIFF_LINE_PX}px` }}>
+                // Chunks off screen skip layout (content-visibility): a diff opened to thousands of lines lays
+                // out what is in view. NOTE: not the first chunk: the timeline already mounts only the rows
+                // near the view, and a skipped first chunk was shown and skipped again as the list re-placed
+                // its rows, all its lines styled and laid out in one frame each time (TL-4).
+                <div key={start} className={start === 0 ? 'diff-chunk-first' : 'diff-chunk'} style={start === 0 ? undefined : { containIntrinsicBlockSize: `auto ${(end - start) * DIFF_LINE_PX}px` }}>
                   {shown.slice(start, end).map((line, i) => (
-                    <DiffLineView key={start + i} line={line} tokens={tokens(start + i)} />
+                    <DiffLineView key={start + i} line={line} tokens={tokens(start + i)} numberWidth={numberWidth} />
                   ))}
                 </div>
               ))}

@@ -4,6 +4,11 @@ import type { DiffLine } from '../../../lib/client/diff/parseFileDiff';
 import { highlightDocument, preferredTheme } from '../../../lib/client/highlightClient';
 import { unpackLine, type TokenLine } from '../../../lib/highlight/tokens';
 
+/** Lines coloured per task when highlighting lands. */
+const APPLY_LINES = 10;
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** Tokens of the diff's line `index`, or null while (or when never) highlighted. */
 export type DiffTokens = (index: number) => TokenLine | null;
 
@@ -33,11 +38,17 @@ export function useDiffHighlight(lines: DiffLine[], language: string | null, sho
       try {
         for await (const batch of highlightDocument(document, language, preferredTheme(), abort.signal)) {
           if (abort.signal.aborted) return;
-          const unpacked = Array.from({ length: batch.lineCount }, (_, i) => {
-            const line = lines[batch.firstLine + i];
-            return line && line.kind !== 'hunk' && line.kind !== 'note' ? unpackLine(batch, batch.firstLine + i, line.text) : null;
-          });
-          setTokens((current) => [...current.slice(0, batch.firstLine), ...unpacked]);
+          // TL-4: a batch's lines take their colours a few at a time, each slice its own task and
+          // frame; all at once, a diff row's re-render, style, layout and paint were one long task.
+          for (let first = batch.firstLine; first < batch.firstLine + batch.lineCount && !abort.signal.aborted; first += APPLY_LINES) {
+            if (first > batch.firstLine) await nextTask();
+            const count = Math.min(APPLY_LINES, batch.firstLine + batch.lineCount - first);
+            const unpacked = Array.from({ length: count }, (_, i) => {
+              const line = lines[first + i];
+              return line && line.kind !== 'hunk' && line.kind !== 'note' ? unpackLine(batch, first + i, line.text) : null;
+            });
+            if (!abort.signal.aborted) setTokens((current) => [...current.slice(0, first), ...unpacked]);
+          }
           while (!abort.signal.aborted && batch.firstLine + batch.lineCount >= wanted.current && !batch.done) {
             await new Promise<void>((resolve) => {
               wake.current = resolve;
