@@ -158,13 +158,16 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
             {byLastActivity(sessions.filter((s) => s.projectId === project.id)).map((session) => (
               <li key={session.id} className="row" style={{ marginTop: 6 }} data-session-id={session.id}>
                 <button className="list-button grow session-entry" onClick={() => onOpen(session)}>
+                  {/* The title has a line of its own, so a phone shows it whole; the time goes with the activity. */}
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
                     <span className="grow ellipsis">{session.title}</span>
-                    <span className="muted">{new Date(session.lastActivityAt ?? session.createdAt).toLocaleString()}</span>
                   </span>
-                  <span className="muted ellipsis session-activity" data-last-activity>
-                    {session.lastActivity ?? 'Nothing run yet'}
+                  <span className="session-entry-head">
+                    <span className="muted grow ellipsis" data-last-activity>
+                      {session.lastActivity ?? 'Nothing run yet'}
+                    </span>
+                    <span className="muted session-time">{new Date(session.lastActivityAt ?? session.createdAt).toLocaleString()}</span>
                   </span>
                 </button>
                 <button className="danger" aria-label={`Delete ${session.title}`} onClick={() => remove(session)}>
