@@ -221,7 +221,8 @@ async function openNewSession(tab: AppTab): Promise<string> {
   if ((await back.count()) > 0) await back.click();
   await tab.page.getByRole('button', { name: 'New session' }).first().click();
   await tab.page.getByLabel('Message', { exact: true }).waitFor();
-  return withObserver(async (client) => (await client.call('sessions.list')).sessions[0]!.id);
+  // The open session is in the app's address (UX-1); the list's order is by activity, not creation.
+  return poll('the new session in the address', async () => new URLSearchParams(new URL(tab.page.url()).hash.split('?')[1] ?? '').get('session'));
 }
 
 async function sendFromComposer(tab: AppTab, text: string): Promise<void> {
