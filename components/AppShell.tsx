@@ -26,6 +26,10 @@ import { SignOutButton } from './devices/SignOutButton';
 import { useOpenSessionFromLink } from './devices/useOpenSessionFromLink';
 import { usePendingSignOut } from './devices/usePendingSignOut';
 import { useServiceWorkerMessages } from './devices/useServiceWorkerMessages';
+import { EmptyPane } from './layout/EmptyPane';
+import { useWideLayout } from './layout/useWideLayout';
+import { InstallButton } from './settings/InstallButton';
+import { SettingsScreen } from './settings/SettingsScreen';
 
 /** The app: pairing until this device has a token, then sessions over one live connection. */
 export function AppShell() {
@@ -39,6 +43,7 @@ export function AppShell() {
   usePendingSignOut(signedOut?.at ?? null);
   useServiceWorkerMessages(route.kind === 'sessions' ? (session?.id ?? null) : null);
   useOpenSessionFromLink(client, route, setSession);
+  const wide = useWideLayout();
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
   const openInReader = (url: string) => {
     grantReaderOpen(url);
@@ -78,8 +83,13 @@ export function AppShell() {
       </>
     );
   }
+  const sessionView = session && <SessionView client={client} session={session} onBack={() => setSession(null)} />;
+  const preview = (at: { projectDirectory: string; path: string }) => (
+    // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
+    <PreviewPane key={`${at.projectDirectory}\0${at.path}`} client={client} projectDirectory={at.projectDirectory} path={at.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
+  );
   return (
-    <div className="app">
+    <div className="app" data-layout={wide ? 'wide' : 'single'}>
       <header className="topbar">
         <h1>HB Code</h1>
         <nav className="topnav" aria-label="Views">
@@ -99,22 +109,44 @@ export function AppShell() {
             <HeaderIcon name="accounts" />
             <span>Accounts</span>
           </a>
+          <a href="#/settings" aria-current={route.kind === 'settings' ? 'page' : undefined}>
+            <HeaderIcon name="settings" />
+            <span>Settings</span>
+          </a>
         </nav>
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
+        <InstallButton />
         <SignOutButton onConfirm={signOut} />
       </header>
       <OfflineBanner state={state} />
       <UpdatePrompt />
       {route.kind === 'sessions' &&
-        (session ? <SessionView client={client} session={session} onBack={() => setSession(null)} /> : <SessionList client={client} onOpen={setSession} />)}
+        (wide ? (
+          // UX-4: a wide screen keeps the list beside the open session (it gives way to an open output).
+          <div className="split split-list">
+            <aside className="pane list-pane" aria-label="Sessions">
+              <SessionList client={client} onOpen={setSession} />
+            </aside>
+            <div className="pane">{sessionView ?? <EmptyPane message="No session is open. Pick one from the list, or start one with New session." />}</div>
+          </div>
+        ) : (
+          (sessionView ?? <SessionList client={client} onOpen={setSession} />)
+        ))}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
-      {route.kind === 'preview' && (
-        // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
-        <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
-      )}
+      {route.kind === 'preview' &&
+        (wide && sessionView ? (
+          // UX-4: on a wide screen the open session's timeline stays beside the preview.
+          <div className="split">
+            <div className="pane">{sessionView}</div>
+            <div className="pane preview-pane">{preview(route)}</div>
+          </div>
+        ) : (
+          preview(route)
+        ))}
       {route.kind === 'accounts' && <AccountsView client={client} />}
+      {route.kind === 'settings' && <SettingsScreen />}
       {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={openInReader} onCancel={() => navigate({ kind: 'sessions' })} />}
     </div>
   );

@@ -1,4 +1,5 @@
 'use client';
+import { ArrowLeft } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
@@ -7,6 +8,7 @@ import { SessionSettingsPanel } from './agents/SessionSettingsPanel';
 import { Composer, OutboxEntries } from './Composer';
 import { OutputViewer } from './OutputViewer';
 import { TimelineScreen, type SubagentRow } from './timeline/TimelineScreen';
+import { useWideLayout } from './layout/useWideLayout';
 
 /**
  * One session: its timeline with every row kind (SES-3, TL-1), a subagent's own timeline when
@@ -33,18 +35,20 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
     });
   }, [client, openId, session.id]);
 
-  if (open) return <OutputViewer client={client} session={session} row={open} onClose={() => setOpen(null)} />;
+  const wide = useWideLayout();
+  const viewer = open && <OutputViewer client={client} session={session} row={open} onClose={() => setOpen(null)} />;
+  if (viewer && !wide) return viewer;
 
-  return (
+  const timeline = (
     <>
       <div className="topbar" style={{ borderBottom: 'none' }}>
         {subagent ? (
           <button onClick={() => setSubagents((current) => current.slice(0, -1))} aria-label="Back to the parent timeline">
-            ←
+            <ArrowLeft size={20} aria-hidden="true" focusable="false" />
           </button>
         ) : (
           <button onClick={onBack} aria-label="Back to sessions">
-            ←
+            <ArrowLeft size={20} aria-hidden="true" focusable="false" />
           </button>
         )}
         <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }}>
@@ -80,5 +84,15 @@ export function SessionView({ client, session, onBack }: { client: RpcClient | n
       />
       {!subagent && <Composer session={session} turnRunning={turnRunning} />}
     </>
+  );
+  // UX-4: on a wide screen the output opens beside the timeline instead of over it.
+  if (!viewer) return timeline;
+  return (
+    <div className="split">
+      <div className="pane">{timeline}</div>
+      <div className="pane output-pane" aria-label={`Output of ${open.command}`} role="region">
+        {viewer}
+      </div>
+    </div>
   );
 }

@@ -8,6 +8,7 @@
  *   #/devices                pairing, devices and notifications (DEV-1, PUSH-1)
  *   #/?session=S&approval=A  the sessions, opening S (a tapped notification, PUSH-1)
  *   #/accounts               agent accounts and their plan limits (ACC-1, ACC-7)
+ *   #/settings               installing the app and its storage on this device (PWA-1, PWA-3)
  *   anything else            the sessions
  */
 export type AppRoute =
@@ -16,7 +17,8 @@ export type AppRoute =
   | { kind: 'files'; projectDirectory: string | null; path: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
   | { kind: 'reader'; url: string }
-  | { kind: 'accounts' };
+  | { kind: 'accounts' }
+  | { kind: 'settings' };
 
 export function parseRoute(hash: string): AppRoute {
   const [name, query = ''] = hash.replace(/^#\/?/, '').split('?', 2) as [string, string?];
@@ -30,6 +32,8 @@ export function parseRoute(hash: string): AppRoute {
       return dir && path ? { kind: 'preview', projectDirectory: dir, path } : { kind: 'sessions' };
     case 'accounts':
       return { kind: 'accounts' };
+    case 'settings':
+      return { kind: 'settings' };
     case 'read': {
       const url = params.get('url');
       return url ? { kind: 'reader', url } : { kind: 'sessions' };
@@ -65,5 +69,7 @@ export function routeHash(route: AppRoute): string {
       return `#/read${query({ url: route.url })}`;
     case 'accounts':
       return '#/accounts';
+    case 'settings':
+      return '#/settings';
   }
 }
