@@ -26,8 +26,8 @@ export function ProjectMarkdown({ client, projectDirectory, path, markdown, navi
     if (link.kind === 'anchor') return <span>{children}</span>;
     if (link.kind === 'refused' || link.kind === 'external') {
       return (
-        <span className="link-refused" title={link.kind === 'refused' ? link.reason : undefined} data-refused-link={href}>
-          {children} <span className="muted">({link.kind === 'refused' ? link.reason : 'not a project file'})</span>
+        <span data-refused-link={href}>
+          <span className="link-refused">{children}</span> <span className="muted">({link.kind === 'refused' ? link.reason : 'not a project file'})</span>
         </span>
       );
     }

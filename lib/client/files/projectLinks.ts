@@ -39,5 +39,5 @@ export function resolveProjectLink(fromPath: string, href: string): ProjectLink 
   return parts.length === 0 ? { kind: 'refused', reason: 'This link names the project folder itself.' } : { kind: 'file', path: parts.join('/') };
 }
 
-/** Whether a project file opens as an HTML preview rather than in the file viewer (PRV-6). */
+/** Whether a project file opens as an HTML preview rather than in the file viewer (FILE-4). */
 export const opensAsPreview = (path: string) => /\.html?$/i.test(path);
