@@ -83,7 +83,8 @@ export function AppShell() {
       </>
     );
   }
-  const sessionView = session && <SessionView client={client} session={session} onBack={() => setSession(null)} />;
+  // Keyed: in the wide layout another session opens while one is shown, and its open output must not carry over.
+  const sessionView = session && <SessionView key={session.id} client={client} session={session} onBack={() => setSession(null)} />;
   const preview = (at: { projectDirectory: string; path: string }) => (
     // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
     <PreviewPane key={`${at.projectDirectory}\0${at.path}`} client={client} projectDirectory={at.projectDirectory} path={at.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />

@@ -9,6 +9,7 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
 import { newPairingCode, pairThroughLink, readStoredPairing, waitConnected } from './appHarness';
+import { docsScreenshotPath } from './screensHarness';
 
 // PWA-1 installing, PWA-3 storage (persistence asked after an offline save, its use shown and
 // cleared, the pairing and the outbox kept) and FILE-4 relative links and images of a project's
@@ -114,6 +115,7 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
       const steps = page.getByRole('note').filter({ hasText: 'Add to Home Screen' });
       await steps.waitFor();
       expect(await steps.textContent()).toMatch(/Share.*then Add to Home Screen/);
+      await page.screenshot({ path: docsScreenshotPath('phone-install-ios-light') });
     } finally {
       await context.close();
     }
