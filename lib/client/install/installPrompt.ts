@@ -82,3 +82,7 @@ export async function promptInstall(): Promise<'accepted' | 'dismissed' | 'unava
   update();
   return outcome;
 }
+
+// NOTE: Chromium fires `beforeinstallprompt` once, possibly before React has rendered anything
+// (or while the pair screen shows): listen from the moment the app's code loads.
+if (typeof window !== 'undefined') watchInstallOffer();
