@@ -41,9 +41,9 @@ declare global {
  * source string: the bench runs through a transform that names functions with a helper the page
  * does not have.
  */
-function watchInteractive(page: Page): Promise<void> {
+async function watchInteractive(page: Page): Promise<void> {
   const selectors = JSON.stringify([INTERACTIVE, LIST_READY]);
-  return page.addInitScript(`(() => {
+  await page.addInitScript(`(() => {
     const [connected, list] = ${selectors};
     new MutationObserver(() => {
       if (window.__hbcodeInteractiveAt === undefined && document.querySelector(connected) && document.querySelector(list)) window.__hbcodeInteractiveAt = performance.now();
