@@ -1,7 +1,7 @@
 'use client';
 // First: configures zod before any schema is built (see the file).
 import '../lib/client/zodWithoutEval';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { loadPairing, type DevicePairing } from '../lib/client/appDb';
 import { signOutDevice } from '../lib/client/devices/signOut';
 import { clearReadCache } from '../lib/client/readCache';
@@ -12,7 +12,7 @@ import { PairScreen } from './PairScreen';
 import { OpenWebPageForm } from './OpenWebPageForm';
 import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
-import { AccountsView, DevicesScreen, FilesView, PreviewPane, ReaderView } from './lazy/lazyViews';
+import { AccountsView, DevicesScreen, FilesView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
 import { UpdatePrompt } from './UpdatePrompt';
 import { HeaderIcon } from './header/HeaderIcon';
 import { useOutboxSender } from './useOutbox';
@@ -21,6 +21,8 @@ import { useAppRoute } from './useAppRoute';
 import { SignOutButton } from './devices/SignOutButton';
 import { usePendingSignOut } from './devices/usePendingSignOut';
 import { useServiceWorkerMessages } from './devices/useServiceWorkerMessages';
+import { useWideLayout } from './layout/useWideLayout';
+import { InstallButton } from './settings/InstallButton';
 
 /** The app: pairing until this device has a token, then sessions over one live connection. */
 export function AppShell() {
@@ -31,7 +33,12 @@ export function AppShell() {
   useOutboxSender(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
   usePendingSignOut(signedOut?.at ?? null);
-  useServiceWorkerMessages(route.kind === 'sessions' || route.kind === 'output' ? (route.sessionId ?? null) : null);
+  const routeSessionId = route.kind === 'sessions' || route.kind === 'output' ? (route.sessionId ?? null) : null;
+  useServiceWorkerMessages(routeSessionId);
+  const wide = useWideLayout();
+  /** The session of the last session route: on a wide screen it stays beside a preview opened from it (UX-4). */
+  const lastSessionId = useRef<string | null>(null);
+  if (route.kind === 'sessions' || route.kind === 'output') lastSessionId.current = routeSessionId;
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
   const openInReader = (url: string) => {
     grantReaderOpen(url);
@@ -71,8 +78,12 @@ export function AppShell() {
       </>
     );
   }
+  const preview = (at: { projectDirectory: string; path: string }) => (
+    // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
+    <PreviewPane key={`${at.projectDirectory}\0${at.path}`} client={client} projectDirectory={at.projectDirectory} path={at.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
+  );
   return (
-    <div className="app">
+    <div className="app" data-layout={wide ? 'wide' : 'single'}>
       <header className="topbar">
         <h1>HB Code</h1>
         <nav className="topnav" aria-label="Views">
@@ -92,9 +103,14 @@ export function AppShell() {
             <HeaderIcon name="accounts" />
             <span>Accounts</span>
           </a>
+          <a href="#/settings" aria-current={route.kind === 'settings' ? 'page' : undefined}>
+            <HeaderIcon name="settings" />
+            <span>Settings</span>
+          </a>
         </nav>
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
+        <InstallButton />
         <SignOutButton onConfirm={signOut} />
       </header>
       <OfflineBanner state={state} />
@@ -107,11 +123,20 @@ export function AppShell() {
       {(route.kind === 'sessions' || route.kind === 'output') && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
-      {route.kind === 'preview' && (
-        // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
-        <PreviewPane key={`${route.projectDirectory}\0${route.path}`} client={client} projectDirectory={route.projectDirectory} path={route.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
-      )}
+      {route.kind === 'preview' &&
+        (wide && lastSessionId.current ? (
+          // UX-4: on a wide screen the last open session's timeline stays beside the preview.
+          <div className="split">
+            <div className="pane">
+              <SessionRoutes client={client} route={{ kind: 'sessions', sessionId: lastSessionId.current }} navigate={navigate} goUp={goUp} landOnList={landOnList} besidePreview />
+            </div>
+            <div className="pane preview-pane">{preview(route)}</div>
+          </div>
+        ) : (
+          preview(route)
+        ))}
       {route.kind === 'accounts' && <AccountsView client={client} />}
+      {route.kind === 'settings' && <SettingsScreen />}
       {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={openInReader} onCancel={() => navigate({ kind: 'sessions' })} />}
     </div>
   );

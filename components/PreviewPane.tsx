@@ -1,4 +1,5 @@
 'use client';
+import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { PreviewBridge, type PreviewHaltReason } from '../lib/client/preview/previewBridge';
 import { PreviewHistory } from '../lib/client/preview/previewHistory';
@@ -112,10 +113,10 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
     <section className="preview" aria-label="HTML preview">
       <div className="topbar" style={{ borderBottom: 'none', flexWrap: 'wrap' }}>
         <button onClick={() => go('back')} disabled={!history.current?.canGoBack} aria-label="Back">
-          ←
+          <ArrowLeft size={20} aria-hidden="true" focusable="false" />
         </button>
         <button onClick={() => go('forward')} disabled={!history.current?.canGoForward} aria-label="Forward">
-          →
+          <ArrowRight size={20} aria-hidden="true" focusable="false" />
         </button>
         <button onClick={() => bridge.current?.reload()} disabled={!opened || halted !== null}>
           Reload

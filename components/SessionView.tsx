@@ -1,4 +1,5 @@
 'use client';
+import { ArrowLeft } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
@@ -9,6 +10,7 @@ import { LazyOutputViewer as OutputViewer } from './lazy/LazyOutputViewer';
 import { TimelineScreen, type SubagentRow } from './timeline/TimelineScreen';
 import { useRouteCommand, type CommandAddress } from './navigation/useRouteCommand';
 import { SessionTitle } from './sessions/SessionTitle';
+import { useWideLayout } from './layout/useWideLayout';
 
 type OutputAddress = CommandAddress & { at: number | null };
 
@@ -68,28 +70,28 @@ export function SessionView({ client, session, onBack, routing }: SessionViewPro
     if (output && missingReason) onOutputMissing?.(missingReason);
   }, [output, missingReason, onOutputMissing]);
 
-  if (output) {
-    if (command.kind === 'found')
-      return (
-        <OutputViewer client={client} session={session} row={command.row} onClose={routing ? routing.onCloseOutput : () => setOwnOutput(null)} initialOffset={output.at} onPosition={routing?.onOutputPosition} />
-      );
-    return (
+  const wide = useWideLayout();
+  const viewer =
+    output &&
+    (command.kind === 'found' ? (
+      <OutputViewer client={client} session={session} row={command.row} onClose={routing ? routing.onCloseOutput : () => setOwnOutput(null)} initialOffset={output.at} onPosition={routing?.onOutputPosition} />
+    ) : (
       <p className="muted empty-state" role="status">
         Opening the output…
       </p>
-    );
-  }
+    ));
+  if (viewer && !wide) return viewer;
 
-  return (
+  const timeline = (
     <>
       <div className="topbar" style={{ borderBottom: 'none' }}>
         {subagent ? (
           <button onClick={() => setSubagents((current) => current.slice(0, -1))} aria-label="Back to the parent timeline">
-            ←
+            <ArrowLeft size={20} aria-hidden="true" focusable="false" />
           </button>
         ) : (
           <button onClick={onBack} aria-label="Back to sessions">
-            ←
+            <ArrowLeft size={20} aria-hidden="true" focusable="false" />
           </button>
         )}
         {subagent ? (
@@ -129,5 +131,15 @@ export function SessionView({ client, session, onBack, routing }: SessionViewPro
       />
       {!subagent && <Composer session={session} turnRunning={turnRunning} />}
     </>
+  );
+  // UX-4: on a wide screen the output (at its own address, UX-1) opens beside the timeline instead of over it.
+  if (!viewer) return timeline;
+  return (
+    <div className="split">
+      <div className="pane">{timeline}</div>
+      <div className="pane output-pane" aria-label={command.kind === 'found' ? `Output of ${command.row.command}` : 'Output'} role="region">
+        {viewer}
+      </div>
+    </div>
   );
 }

@@ -70,7 +70,8 @@ function listFiles(dir) {
 }
 const manifest = listFiles(out)
   .map((file) => path.relative(out, file).split(path.sep).join('/'))
-  .filter((rel) => rel !== 'sw.js' && !rel.startsWith('.') && !rel.endsWith('.txt') && !rel.endsWith('.map'))
+  // The manifest's screenshots are for the browser's install dialog only, never needed offline (PWA-1).
+  .filter((rel) => rel !== 'sw.js' && !rel.startsWith('.') && !rel.endsWith('.txt') && !rel.endsWith('.map') && !rel.startsWith('screenshots/'))
   .sort()
   .map((rel) => ({ url: '/' + rel, revision: crypto.createHash('sha256').update(fs.readFileSync(path.join(out, rel))).digest('hex').slice(0, 16) }));
 

@@ -4,7 +4,7 @@ import { readAttachmentBlob } from '../../lib/client/attachments/readAttachment'
 import type { RpcClient } from '../../lib/client/rpcClient';
 import { isNativeImageType, type MessageAttachment } from '../../lib/protocol/attachments';
 import type { MessageRow } from '../../lib/protocol/rows';
-import { FileIcon } from './AttachmentIcons';
+import { CloseIcon, FileIcon } from './AttachmentIcons';
 import { formatBytes } from './formatBytes';
 import './attachments.css';
 
@@ -48,7 +48,7 @@ function ImageThumbnail({ client, sessionId, attachment }: { client: RpcClient |
         <div className="attach-full" role="dialog" aria-modal="true" aria-label={attachment.name} onClick={() => setOpen(false)}>
           <img src={url} alt={attachment.name} />
           <button type="button" className="attach-full-close" aria-label="Close" onClick={() => setOpen(false)}>
-            ×
+            <CloseIcon />
           </button>
         </div>
       )}

@@ -1,6 +1,6 @@
 'use client';
 import type { AttachmentDraft } from './useAttachmentDraft';
-import { FileIcon } from './AttachmentIcons';
+import { CloseIcon, FileIcon } from './AttachmentIcons';
 import { formatBytes } from './formatBytes';
 import './attachments.css';
 
@@ -21,7 +21,7 @@ export function DraftAttachments({ draft }: { draft: AttachmentDraft }) {
             <span className="attach-name ellipsis">{item.name}</span>
             <span className="muted">{formatBytes(item.file.size)}</span>
             <button type="button" className="attach-remove" aria-label={`Remove ${item.name}`} onClick={() => draft.remove(item.id)}>
-              ×
+              <CloseIcon />
             </button>
           </li>
         ))}

@@ -6,9 +6,9 @@ import { languageForPath } from '../../lib/highlight/languages';
 import { MAX_TEXT_VIEW_BYTES } from '../../lib/highlight/limits';
 import type { AppRoute } from '../../lib/client/appRoute';
 import { formatBytes } from '../formatting';
-import { LazyMarkdownView } from '../lazy/LazyMarkdownView';
 import { headOf, type FileHead } from './fileHead';
 import { looksLikeText, viewerKindOf, type ViewerKind } from './fileKinds';
+import { ProjectMarkdown } from './ProjectMarkdown';
 import { SourceView } from './SourceView';
 
 type Loaded = { file: OpenedFile; url: string; kind: ViewerKind; text: string | null };
@@ -105,7 +105,11 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
           Download
         </a>
       </div>
-      <FileBody kind={kind} url={url} name={name} path={path} text={text} />
+      {kind === 'markdown' && text !== null ? (
+        <ProjectMarkdown client={client} projectDirectory={projectDirectory} path={path} markdown={text} navigate={navigate} />
+      ) : (
+        <FileBody kind={kind} url={url} name={name} path={path} text={text} />
+      )}
     </div>
   );
 }
@@ -128,7 +132,7 @@ function FileBody({ kind, url, name, path, text, partial = false }: { kind: View
         </p>
       );
     case 'markdown':
-      return text === null ? <TooLarge /> : <LazyMarkdownView markdown={text} />;
+      return <TooLarge />; // a Markdown file small enough to render is a ProjectMarkdown
     case 'html':
     case 'source':
       return text === null ? <TooLarge /> : <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} partial={partial} />;

@@ -6,6 +6,7 @@ import { readFolder, readProjects, type FolderAnswer } from '../../lib/client/re
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { Project } from '../../lib/protocol/rows';
 import { Breadcrumbs } from './Breadcrumbs';
+import { EntryIcon } from './EntryIcon';
 import { FileView } from './FileView';
 import { FolderList } from './FolderList';
 
@@ -46,9 +47,7 @@ function ProjectList({ client }: { client: RpcClient | null }) {
       {projects.map((project) => (
         <li key={project.id}>
           <a href={routeHash({ kind: 'files', projectDirectory: project.directory, path: '' })}>
-            <span className="entry-icon" aria-hidden="true">
-              🗂️
-            </span>
+            <EntryIcon kind="project" name={project.name} />
             <span className="grow ellipsis">{project.name}</span>
             <span className="muted ellipsis">{project.directory}</span>
           </a>

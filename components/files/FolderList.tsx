@@ -3,6 +3,7 @@ import { routeHash } from '../../lib/client/appRoute';
 import type { FileEntry } from '../../lib/protocol/files';
 import { formatBytes } from '../formatting';
 import { EmptyState } from '../EmptyState';
+import { EntryIcon } from './EntryIcon';
 
 /** One folder's entries as links: folders first, then files with their sizes (FILE-4). */
 export function FolderList({ projectDirectory, path, entries }: { projectDirectory: string; path: string; entries: FileEntry[] }) {
@@ -13,9 +14,7 @@ export function FolderList({ projectDirectory, path, entries }: { projectDirecto
       {entries.map((entry) => (
         <li key={entry.name}>
           <a href={routeHash({ kind: 'files', projectDirectory, path: join(entry.name) })} data-kind={entry.kind}>
-            <span className="entry-icon" aria-hidden="true">
-              {entry.kind === 'directory' ? '📁' : '📄'}
-            </span>
+            <EntryIcon kind={entry.kind === 'directory' ? 'directory' : 'file'} name={entry.name} />
             <span className="grow ellipsis">{entry.name}</span>
             <span className="muted">{entry.kind === 'directory' ? 'folder' : formatBytes(entry.size)}</span>
           </a>

@@ -6,3 +6,4 @@ export { DevicesScreen } from '../devices/DevicesScreen';
 export { AccountsView } from '../agents/AccountsView';
 export { PreviewPane } from '../PreviewPane';
 export { ReaderView } from '../ReaderView';
+export { SettingsScreen } from '../settings/SettingsScreen';

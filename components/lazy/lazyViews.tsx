@@ -14,3 +14,4 @@ export const DevicesScreen = dynamic(() => import('../devices/DevicesScreen').th
 export const AccountsView = dynamic(() => import('../agents/AccountsView').then((m) => m.AccountsView), { ssr: false, loading });
 export const PreviewPane = dynamic(() => import('../PreviewPane').then((m) => m.PreviewPane), { ssr: false, loading });
 export const ReaderView = dynamic(() => import('../ReaderView').then((m) => m.ReaderView), { ssr: false, loading });
+export const SettingsScreen = dynamic(() => import('../settings/SettingsScreen').then((m) => m.SettingsScreen), { ssr: false, loading });

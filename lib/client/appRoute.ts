@@ -11,6 +11,7 @@ import { z } from 'zod';
  *   #/read?url=U                                 a web page as Markdown (MD-1)
  *   #/devices                                    pairing, devices and notifications (DEV-1, PUSH-1)
  *   #/accounts                                   agent accounts and their plan limits (ACC-1, ACC-7)
+ *   #/settings                                   installing the app and its storage on this device (PWA-1, PWA-3)
  *
  * Every address is parsed with a strict schema: an unknown view, an unknown or oversized
  * parameter (a `token`, say: a route never carries one) lands on the session list with a notice.
@@ -22,7 +23,8 @@ export type AppRoute =
   | { kind: 'files'; projectDirectory: string | null; path: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
   | { kind: 'reader'; url: string }
-  | { kind: 'accounts' };
+  | { kind: 'accounts' }
+  | { kind: 'settings' };
 
 /** A parsed address, and why it was not the view it named when it was not. */
 export interface ParsedRoute {
@@ -52,6 +54,7 @@ const VIEWS = {
   read: z.object({ url: WebUrl }).strict(),
   devices: NoParams,
   accounts: NoParams,
+  settings: NoParams,
 } as const;
 
 type ViewName = keyof typeof VIEWS;
@@ -86,6 +89,9 @@ function toRoute(name: ViewName, params: Record<string, string>): AppRoute {
     case 'accounts':
       VIEWS.accounts.parse(params);
       return { kind: 'accounts' };
+    case 'settings':
+      VIEWS.settings.parse(params);
+      return { kind: 'settings' };
   }
 }
 
@@ -138,6 +144,8 @@ export function routeHash(route: AppRoute): string {
       return `#/read${query({ url: route.url })}`;
     case 'accounts':
       return '#/accounts';
+    case 'settings':
+      return '#/settings';
   }
 }
 

@@ -1,5 +1,6 @@
 import { withTransaction } from './appDb';
 import { deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
+import { requestPersistenceAfterSave } from './storage/persistence';
 import type { ProjectFileRef } from './fileChunks';
 import type { ChunkHeader, ReadChunk, VerifiedChunk } from './verifiedChunks';
 
@@ -17,6 +18,7 @@ export async function saveFileChunk(ref: ProjectFileRef, chunk: VerifiedChunk, m
   // NOTE: a copy, because the chunk is a view into a larger frame buffer.
   const bytes = chunk.data.slice().buffer;
   await putWithinBound('fileChunks', { projectDirectory: ref.projectDirectory, path: ref.path, contentVersion: header.contentVersion, offset: header.offset, header, bytes }, maxBytes);
+  void requestPersistenceAfterSave();
 }
 
 /** The first chunk's header of the most recently used version this device holds whole, or null. */

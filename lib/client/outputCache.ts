@@ -1,4 +1,5 @@
 import { deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
+import { requestPersistenceAfterSave } from './storage/persistence';
 import { DEFAULT_OUTPUT_CACHE_BYTES, outputPageKey } from './outputCachePolicy';
 
 /** One page of one generation of one command's output. */
@@ -33,6 +34,7 @@ export async function saveOutputPage(ref: OutputPageRef, bytes: Uint8Array, opti
   // NOTE: a copy, because `bytes` may be a view into a larger frame buffer.
   const own = bytes.slice().buffer;
   await putWithinBound('outputPages', { key, source: ref.source, generation: ref.generation, offset: ref.offset, bytes: own, byteLength: own.byteLength }, options.maxBytes ?? DEFAULT_OUTPUT_CACHE_BYTES);
+  void requestPersistenceAfterSave();
 }
 
 /** Bytes held by the output page cache. */
