@@ -94,8 +94,8 @@ describe('Agent accounts and control in the app', () => {
     await onPhone.waitFor({ timeout: 90_000 });
     expect(await onPhone.getAttribute('data-kind')).toBe('command');
     // A reload of the app still shows the pending approval: it is stored by the runtime.
+    // The reload keeps the session open: it is in the app's address (UX-1).
     await phone.reload();
-    await phone.locator('button.list-button').first().tap();
     await onPhone.waitFor({ timeout: 30_000 });
     await phone.screenshot({ path: docScreenshot('approval-phone') });
     await onPhone.getByRole('button', { name: 'Allow', exact: true }).tap();

@@ -151,9 +151,9 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     } finally {
       client.close();
     }
+    // A reload keeps the session open: it is in the app's address (UX-1).
     await page.reload();
     await waitConnected(page);
-    await page.locator('button.list-button').first().tap();
     await expectTurnRows(page);
 
     await (await findRow(page, '[data-row="fileChange"]')).scrollIntoViewIfNeeded();

@@ -209,8 +209,12 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
   });
 
   it('SES-1 deleting a session asks first: "Cancel" keeps it, "OK" removes it here and on the computer', async () => {
-    // A reload opens the session list whatever screen the last test left. The list this device
-    // saved shows before the connection opens, and Delete needs the connection: wait for it.
+    // The list's address, reloaded, opens the session list whatever screen the last test left (a
+    // reload alone keeps that screen, UX-1). The list this device saved shows before the connection
+    // opens, and Delete needs the connection: wait for it.
+    await page.evaluate(() => {
+      location.hash = '#/';
+    });
     await page.reload();
     await waitConnected(page);
     const deleteButton = page.getByRole('button', { name: /^Delete / });

@@ -102,7 +102,8 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
 
     const listed = first.getByRole('listitem', { name: 'Second phone' });
     await listed.waitFor({ timeout: 20_000 });
-    expect(await listed.textContent()).toMatch(/Paired .* · last seen just now/);
+    // The list may first show the device as paired but not yet connected; its hello follows.
+    await waitUntil(async () => /Paired .* · last seen just now/.test((await listed.textContent()) ?? ''), 'the second phone is listed as seen just now', 30_000);
     expect(await first.getByRole('listitem').filter({ hasText: 'This device' }).count()).toBe(1);
     for (const colorScheme of ['light', 'dark'] as const) {
       await first.emulateMedia({ colorScheme });

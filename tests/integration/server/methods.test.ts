@@ -258,16 +258,20 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const inA = (await client.call('sessions.create', { projectId: projectA.id, agent: 'shell', title: 'in A' })).session;
       const inB = (await client.call('sessions.create', { projectId: projectB.id, agent: 'shell', title: 'in B' })).session;
       const all = (await client.call('sessions.list')).sessions;
-      expect(all).toEqual(expect.arrayContaining([inA, inB]));
+      expect(all.map((s) => s.id)).toEqual(expect.arrayContaining([inA.id, inB.id]));
+      expect(all.find((s) => s.id === inA.id)).toMatchObject(inA);
       expect((await client.call('sessions.list', {})).sessions).toEqual(all);
       const ofA = (await client.call('sessions.list', { projectId: projectA.id })).sessions;
       const ofB = (await client.call('sessions.list', { projectId: projectB.id })).sessions;
-      expect(ofA).toContainEqual(inA);
+      // A listed session also carries its last activity (UX-3): compare what create answered.
+      expect(ofA.find((s) => s.id === inA.id)).toMatchObject(inA);
       expect(ofA.every((s) => s.projectId === projectA.id)).toBe(true);
-      expect(ofB).toEqual([inB]);
+      expect(ofB).toHaveLength(1);
+      expect(ofB[0]).toMatchObject(inB);
       expect(ofA.length + ofB.length).toBe(all.length);
-      // Newest first.
-      for (let i = 1; i < all.length; i++) expect(all[i]!.createdAt).toBeLessThanOrEqual(all[i - 1]!.createdAt);
+      // Latest activity first (UX-3); a session with no activity yet counts from its creation.
+      const activeAt = (s: (typeof all)[number]) => s.lastActivityAt ?? s.createdAt;
+      for (let i = 1; i < all.length; i++) expect(activeAt(all[i]!)).toBeLessThanOrEqual(activeAt(all[i - 1]!));
     });
 
     it('RPC-3 sessions.list with bad params is invalid_params', async () => {
