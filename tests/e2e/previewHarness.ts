@@ -31,9 +31,14 @@ export async function previewedFrame(page: Page, pathname: string, timeoutMs = 2
   return found!;
 }
 
-/** Opens `#/preview?dir=…&path=…` in the paired app. */
-export async function openPreview(page: Page, runtime: RuntimeProcess, projectDirectory: string, path: string): Promise<void> {
+/** Goes to `#/preview?dir=…&path=…` in the paired app, without waiting for the preview's frame. */
+export async function gotoPreview(page: Page, runtime: RuntimeProcess, projectDirectory: string, path: string): Promise<void> {
   await page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'preview', projectDirectory, path })}`);
+}
+
+/** Opens `#/preview?dir=…&path=…` in the paired app and waits for the preview's frame. */
+export async function openPreview(page: Page, runtime: RuntimeProcess, projectDirectory: string, path: string): Promise<void> {
+  await gotoPreview(page, runtime, projectDirectory, path);
   await page.locator('iframe.preview-frame').waitFor();
 }
 

@@ -12,7 +12,7 @@ import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimePro
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { pairThroughLink, screenshotPath, startupPairingCode, waitConnected } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
-import { openPreview } from './previewHarness';
+import { gotoPreview } from './previewHarness';
 
 // SEC-5, SEC-9 (reader part): hostile pages against the reader in real Chromium. The runtime runs
 // with --allow-private-fetch so that the app's own confirmation is what stands between a forged
@@ -121,7 +121,8 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
   it('SEC-5 a preview that posts hbcode.html.open for a loopback admin address at load gets a confirmation, and the admin server no request', async () => {
     const page = await pairedPage();
     const hitsBefore = adminHits.length;
-    await openPreview(page, runtime, projectDir, 'hostile/index.html');
+    // NOTE: not openPreview: the page sends the app to the reader as soon as it loads, so its frame may be gone before it is seen.
+    await gotoPreview(page, runtime, projectDir, 'hostile/index.html');
     const confirmation = page.getByTestId('reader-confirm');
     await confirmation.waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(adminUrl)}`);

@@ -5,7 +5,7 @@ import { launchChromium } from '../fixtures/browser';
 import { waitUntil } from '../fixtures/waitUntil';
 import { manyRows } from './timeline/timelineFixture';
 import { openTimelinePage } from './timeline/timelinePageHarness';
-import { fixtureCalls, holdPages, rowsInView, scrollTimeline } from './timeline/timelinePageQueries';
+import { fixtureCalls, holdPages, rowsInView, scrollTimeline, settledRowsInView } from './timeline/timelinePageQueries';
 
 const ROWS = 1000;
 const { rows } = manyRows(ROWS);
@@ -44,12 +44,13 @@ describe('TL-4 a long timeline opens at its newest rows and reads older pages wh
     await holdPages(page, true);
     await scrollTimeline(page, 0);
     await page.getByRole('status').filter({ hasText: 'Loading older rows…' }).waitFor();
-    const anchor = (await rowsInView(page))[1]!;
+    const anchor = (await settledRowsInView(page, LOADED_MS))[1]!;
     const before = await topOf(page, anchor);
     await holdPages(page, false);
     await waitUntil(async () => (await pageReads(page)).length === 2 && (await page.getByText('Loading older rows…').count()) === 0, 'the older page lands', LOADED_MS);
     expect((await pageReads(page))[1]!.params.before).toBe(String(ROWS - DEFAULT_FIRST_PAGE_SIZE));
     await waitUntil(async () => (await rowsInView(page)).includes(anchor), `${anchor} is still in view`, LOADED_MS);
+    await settledRowsInView(page, LOADED_MS);
     const after = await topOf(page, anchor);
     expect(Math.abs(after! - before!)).toBeLessThan(200);
   }, 4 * LOADED_MS);

@@ -16,9 +16,10 @@ export function holdPages(page: Page, hold: boolean): Promise<void> {
   return page.evaluate((hold) => (globalThis as unknown as { __timeline: FixtureControls }).__timeline.holdPages(hold), hold);
 }
 
-/** Ids of the rows at least partly inside the timeline's visible box, top first. */
-export function rowsInView(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+/** The rows at least partly inside the timeline's visible box, top first, with their tops relative to the box; after two animation frames when asked. */
+function rowTops(page: Page, afterFrames: boolean): Promise<{ id: string; top: number }[]> {
+  return page.evaluate(async (afterFrames) => {
+    if (afterFrames) await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const box = document.querySelector('[data-testid="timeline"]');
     if (!box) return [];
     const view = box.getBoundingClientRect();
@@ -26,8 +27,13 @@ export function rowsInView(page: Page): Promise<string[]> {
       .map((el) => ({ id: el.dataset.rowId ?? '', rect: el.getBoundingClientRect() }))
       .filter(({ rect }) => rect.bottom > view.top + 1 && rect.top < view.bottom - 1)
       .sort((a, b) => a.rect.top - b.rect.top)
-      .map(({ id }) => id);
-  });
+      .map(({ id, rect }) => ({ id, top: Math.round(rect.top - view.top) }));
+  }, afterFrames);
+}
+
+/** Ids of the rows at least partly inside the timeline's visible box, top first. */
+export async function rowsInView(page: Page): Promise<string[]> {
+  return (await rowTops(page, false)).map(({ id }) => id);
 }
 
 /** Scrolls the timeline's box to `top` (pixels, or 'end'). */
@@ -54,4 +60,20 @@ export function timelineLayout(page: Page): Promise<TimelineLayout> {
       .map(({ el, r }) => `${el.tagName.toLowerCase()} '${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}' ${Math.round(r.width)}x${Math.round(r.height)}`);
     return { viewportWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth, smallTargets };
   });
+}
+
+/**
+ * Waits until the rows in view stop moving (rows rendered with a guessed height move once they
+ * are measured, a frame or more later on a busy machine), then returns their ids, top first.
+ */
+export async function settledRowsInView(page: Page, timeoutMs: number): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  const layout = async () => JSON.stringify(await rowTops(page, true));
+  let last = await layout();
+  for (;;) {
+    const now = await layout();
+    if (now !== '[]' && now === last) return (JSON.parse(now) as { id: string }[]).map(({ id }) => id);
+    if (Date.now() > deadline) throw new Error(`the rows in view kept moving: ${last} → ${now}`);
+    last = now;
+  }
 }
