@@ -1,7 +1,9 @@
 'use client';
+import { Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { forgetSavedSession } from '../lib/client/readCache';
 import type { RpcClient } from '../lib/client/rpcClient';
+import { shortTime } from '../lib/client/shortTime';
 import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapshotCache';
 import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type ClaudeSettings, type CodexSettings } from '../lib/protocol/agents';
 import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
@@ -22,7 +24,8 @@ const byLastActivity = (sessions: Session[]) => [...sessions].sort((a, b) => (b.
  * Projects and their sessions; create one (choosing its agent) or delete one with confirmation.
  * Shows the list this device saved until the runtime answers, and while it cannot (PWA-3).
  */
-export function SessionList({ client, onOpen }: { client: RpcClient | null; onOpen: (session: Session) => void }) {
+/** `openSessionId`: the session on screen beside the list (the wide layout), marked as current. */
+export function SessionList({ client, onOpen, openSessionId }: { client: RpcClient | null; onOpen: (session: Session) => void; openSessionId: string | null }) {
   const [projects, setProjects] = useState<Project[]>([]);
   const [sessions, setSessions] = useState<Session[]>([]);
   const [agent, setAgent] = useState<AgentKind>('shell');
@@ -157,7 +160,7 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
           <ul style={{ listStyle: 'none', padding: 0, margin: '10px 0 0' }}>
             {byLastActivity(sessions.filter((s) => s.projectId === project.id)).map((session) => (
               <li key={session.id} className="row" style={{ marginTop: 6 }} data-session-id={session.id}>
-                <button className="list-button grow session-entry" onClick={() => onOpen(session)}>
+                <button className="list-button grow session-entry" aria-current={session.id === openSessionId ? 'page' : undefined} onClick={() => onOpen(session)}>
                   {/* The title has a line of its own, so a phone shows it whole; the time goes with the activity. */}
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
@@ -167,11 +170,11 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
                     <span className="muted grow ellipsis" data-last-activity>
                       {session.lastActivity ?? 'Nothing run yet'}
                     </span>
-                    <span className="muted session-time">{new Date(session.lastActivityAt ?? session.createdAt).toLocaleString()}</span>
+                    <SessionTime at={session.lastActivityAt ?? session.createdAt} />
                   </span>
                 </button>
-                <button className="danger" aria-label={`Delete ${session.title}`} onClick={() => remove(session)}>
-                  Delete
+                <button className="danger icon-button" aria-label={`Delete ${session.title}`} title="Delete" onClick={() => remove(session)}>
+                  <Trash2 size={18} aria-hidden />
                 </button>
               </li>
             ))}
@@ -179,5 +182,13 @@ export function SessionList({ client, onOpen }: { client: RpcClient | null; onOp
         </section>
       ))}
     </div>
+  );
+}
+
+function SessionTime({ at }: { at: number }) {
+  return (
+    <time className="muted session-time" dateTime={new Date(at).toISOString()} title={new Date(at).toLocaleString()}>
+      {shortTime(at, Date.now())}
+    </time>
   );
 }

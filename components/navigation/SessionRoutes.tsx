@@ -54,7 +54,7 @@ export function SessionRoutes({ client, route, navigate, goUp, landOnList, besid
     [route, navigate],
   );
 
-  const list = <SessionList client={client} onOpen={open} />;
+  const list = <SessionList client={client} onOpen={open} openSessionId={sessionId} />;
   const session = !sessionId ? null : found.kind === 'found' ? (
     <SessionView
       key={found.session.id}

@@ -112,9 +112,19 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         await check('pair');
         await pairThroughLink(page, runtime.appOrigin, code);
 
-        const openSession = page.getByRole('button', { name: SESSION_TITLE }).filter({ hasNotText: /^Delete$/ });
+        const openSession = page.getByRole('button', { name: SESSION_TITLE }).filter({ hasText: SESSION_TITLE });
         await openSession.waitFor();
         await check('list');
+        const clipped = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('.session-entry')].flatMap((entry) => {
+            const outer = entry.getBoundingClientRect();
+            return [...entry.querySelectorAll<HTMLElement>('.session-time, [data-last-activity]')]
+              .map((part) => ({ text: part.textContent ?? '', box: part.getBoundingClientRect() }))
+              .filter(({ box }) => box.width === 0 || box.right > outer.right + 0.5 || box.left < outer.left - 0.5)
+              .map(({ text }) => text);
+          }),
+        );
+        expect(clipped, "a session's last line and time stay inside its entry").toEqual([]);
         await openSession.click();
         await commandRow(page, COMMAND).waitFor();
         await check('session');
@@ -127,6 +137,7 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
           expect(list!.right).toBeLessThanOrEqual(timeline!.left + 1);
           expect(timeline!.right).toBeLessThanOrEqual(width);
           expect(Math.min(list!.bottom, timeline!.bottom) - Math.max(list!.top, timeline!.top), 'they share the height').toBeGreaterThan(300);
+          expect(await openSession.getAttribute('aria-current'), 'the list marks the open session').toBe('page');
         }
 
         await commandRow(page, COMMAND).click();
