@@ -1,4 +1,5 @@
 'use client';
+import { Pencil } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { Session } from '../../lib/protocol/rows';
@@ -34,7 +35,7 @@ export function SessionTitle({ client, session, onRenamed }: { client: RpcClient
         </h2>
         {/* A pencil, not a word: on a phone the title keeps the width (UX-4). */}
         <button type="button" aria-label="Rename" disabled={!client} title={client ? 'Rename' : 'Renaming needs the computer'} onClick={() => setDraft(session.title)}>
-          <span aria-hidden="true">✎</span>
+          <Pencil size={16} aria-hidden />
         </button>
       </>
     );
