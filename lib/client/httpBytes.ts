@@ -2,6 +2,7 @@ import { UploadStatusSchema, type UploadStatus } from '../protocol/attachments';
 import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { CHUNK_HEADER, HTTP_ATTACHMENT_CHUNK_PATH, HTTP_FILE_CHUNK_PATH, HttpChunkHeaderSchema, PINNED_VERSION_HEADER } from '../protocol/httpBytes';
 import { ErrorObjectSchema } from '../protocol/jsonrpc';
+import { responseBytes } from './responseBytes';
 import { RpcError } from './rpcClient';
 import { FileChangedError, type ReadChunk } from './verifiedChunks';
 
@@ -58,7 +59,7 @@ export function httpFileChunkReader(route: HttpBytesRoute, ref: { projectDirecto
     const header = HttpChunkHeaderSchema.safeParse(parseJson(answer.headers.get(CHUNK_HEADER)));
     if (!header.success) throw new RpcError('invalid_response', `The runtime answered a file chunk with an unexpected header: ${header.error.message}`);
     pinned ??= header.data.contentVersion;
-    return { header: header.data, data: new Uint8Array(await answer.arrayBuffer()) };
+    return { header: header.data, data: await responseBytes(answer, header.data.byteCount) };
   };
 }
 
