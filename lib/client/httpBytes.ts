@@ -4,7 +4,7 @@ import { CHUNK_HEADER, HTTP_ATTACHMENT_CHUNK_PATH, HTTP_FILE_CHUNK_PATH, HttpChu
 import { ErrorObjectSchema } from '../protocol/jsonrpc';
 import { responseBytes } from './responseBytes';
 import { RpcError } from './rpcClient';
-import { FileChangedError, type ReadChunk } from './verifiedChunks';
+import { ChunkIntegrityError, FileChangedError, type ReadChunk } from './verifiedChunks';
 
 /** Where and as whom chunk bytes go over HTTP (lib/protocol/httpBytes.ts): the app origin and the device's token. */
 export interface HttpBytesRoute {
@@ -58,6 +58,8 @@ export function httpFileChunkReader(route: HttpBytesRoute, ref: { projectDirecto
     const answer = await request(route, HTTP_FILE_CHUNK_PATH, query, { method: 'GET', headers: pinned ? { [PINNED_VERSION_HEADER]: pinned } : {} });
     const header = HttpChunkHeaderSchema.safeParse(parseJson(answer.headers.get(CHUNK_HEADER)));
     if (!header.success) throw new RpcError('invalid_response', `The runtime answered a file chunk with an unexpected header: ${header.error.message}`);
+    // Never more than was asked for: the buffer for the body is allocated from this count.
+    if (header.data.byteCount > chunkBytes) throw new ChunkIntegrityError(`${header.data.byteCount} bytes announced, ${chunkBytes} asked for`);
     pinned ??= header.data.contentVersion;
     return { header: header.data, data: await responseBytes(answer, header.data.byteCount) };
   };

@@ -83,12 +83,19 @@ describe('FILE-2 FILE-5 verified file chunks over HTTP in Chromium', () => {
     expect(outcome.chunks).toBe(1);
   }, 120_000);
 
-  it('FILE-2 refuses a chunk whose body is shorter or longer than its header announces', async () => {
+  it('FILE-2 refuses a chunk whose body is shorter or longer than its header announces, or that announces more than was asked for', async () => {
     await withBody((body) => body.subarray(0, body.length - 1));
     expect((await read()).error).toMatchObject({ code: 'integrity', message: expect.stringContaining(`announced ${CHUNK}`) });
     await page.unroute(SECOND_CHUNK);
     await withBody((body) => Buffer.concat([body, Buffer.from([7])]));
     expect((await read()).error).toMatchObject({ code: 'integrity', message: expect.stringContaining(`more bytes than the ${CHUNK} announced`) });
+    await page.unroute(SECOND_CHUNK);
+    // A header announcing more than was asked for is refused before any buffer is made for it.
+    await tamperSecondChunk((answer) => {
+      const header = JSON.parse(answer.headers[CHUNK_HEADER]!) as { byteCount: number };
+      return { ...answer, headers: { ...answer.headers, [CHUNK_HEADER]: JSON.stringify({ ...header, byteCount: 2 ** 40 }) } };
+    });
+    expect((await read()).error).toMatchObject({ code: 'integrity', message: expect.stringContaining(`${2 ** 40} bytes announced, ${CHUNK} asked for`) });
   }, 120_000);
 
   it('FILE-2 refuses a chunk whose header claims another version, and a file changed midway', async () => {
