@@ -90,6 +90,7 @@ export const perf3FileTransfer: Benchmark = {
         measurements: { oursMs: results.ours.map((r) => r.ms), httpMs: results.http.map((r) => r.ms) },
         notes: [
           'Both sides end with the whole file in a Blob in the page; throughput is the median round.',
+          'Each chunk body is read straight into a buffer of its announced size (a BYOB read) and hashed as it arrives.',
           'The HTTP reference is a minimal Node server on loopback (fs.createReadStream), fetched cross-origin with CORS.',
         ],
       };

@@ -2,8 +2,9 @@ import { UploadStatusSchema, type UploadStatus } from '../protocol/attachments';
 import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { CHUNK_HEADER, HTTP_ATTACHMENT_CHUNK_PATH, HTTP_FILE_CHUNK_PATH, HttpChunkHeaderSchema, PINNED_VERSION_HEADER } from '../protocol/httpBytes';
 import { ErrorObjectSchema } from '../protocol/jsonrpc';
+import { responseBytes } from './responseBytes';
 import { RpcError } from './rpcClient';
-import { FileChangedError, type ReadChunk } from './verifiedChunks';
+import { ChunkIntegrityError, FileChangedError, type ReadChunk } from './verifiedChunks';
 
 /** Where and as whom chunk bytes go over HTTP (lib/protocol/httpBytes.ts): the app origin and the device's token. */
 export interface HttpBytesRoute {
@@ -57,8 +58,10 @@ export function httpFileChunkReader(route: HttpBytesRoute, ref: { projectDirecto
     const answer = await request(route, HTTP_FILE_CHUNK_PATH, query, { method: 'GET', headers: pinned ? { [PINNED_VERSION_HEADER]: pinned } : {} });
     const header = HttpChunkHeaderSchema.safeParse(parseJson(answer.headers.get(CHUNK_HEADER)));
     if (!header.success) throw new RpcError('invalid_response', `The runtime answered a file chunk with an unexpected header: ${header.error.message}`);
+    // Never more than was asked for: the buffer for the body is allocated from this count.
+    if (header.data.byteCount > chunkBytes) throw new ChunkIntegrityError(`${header.data.byteCount} bytes announced, ${chunkBytes} asked for`);
     pinned ??= header.data.contentVersion;
-    return { header: header.data, data: new Uint8Array(await answer.arrayBuffer()) };
+    return { header: header.data, data: await responseBytes(answer, header.data.byteCount) };
   };
 }
 
