@@ -1,9 +1,10 @@
 import { Readability } from '@mozilla/readability';
+import { removeBoilerplate } from './articleBoilerplate';
 import type { MarkupElement, PageDocument } from './pageDocument';
 
 export interface ExtractedArticle {
   content: MarkupElement;
-  /** Characters of text Readability kept. */
+  /** Characters of text the article keeps. */
   textLength: number;
   title: string | null;
   byline: string | null;
@@ -26,7 +27,9 @@ export function extractArticle(document: PageDocument): ExtractedArticle | null 
   });
   const article = reader.parse();
   if (!article?.content) return null;
-  const text = (article.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // Readability keeps some of the page's furniture inside the article; what is left is measured.
+  removeBoilerplate(article.content);
+  const text = (article.content.textContent ?? '').replace(/\s+/g, ' ').trim();
   return {
     content: article.content,
     textLength: text.length,
