@@ -35,7 +35,7 @@ const INLINE = new Set(['A', 'SPAN', 'STRONG', 'EM', 'B', 'I', 'U', 'SMALL', 'MA
 const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, div, section, span, center, small, dt, dd, figcaption, header';
 
 /**
- * Removes what Readability leaves of the page's furniture inside the article it extracted (MD-2):
+ * Removes what Readability leaves of the page's furniture inside the article it extracted (MD-1):
  * navigation, asides, forms and landmarks that are not the article; parts named as sharing,
  * related stories, advertising, bylines, datelines, captions and the like; short blocks that
  * only label, credit, date or prompt; lists of links to other stories. Each rule looks at an
@@ -48,6 +48,19 @@ export function removeBoilerplate(content: MarkupElement): void {
   removeNamedFurniture(content, (element) => removable(element, MAX_REMOVED_SHARE));
   removeShortFurnitureBlocks(content);
   removeLinkLists(content, (element) => removable(element, MAX_LINK_LIST_SHARE));
+  removeLinkParagraphs(content);
+}
+
+/**
+ * A paragraph that is nothing but a link or two ("SEAN SPICER ELIMINATED FROM …", "Read the
+ * full report"): a story's prose links words inside sentences; a paragraph-long link points
+ * elsewhere.
+ */
+export function removeLinkParagraphs(content: MarkupElement): void {
+  for (const paragraph of all(content, 'p')) {
+    const words = wordCount(paragraph);
+    if (words > 0 && words <= LINK_ITEM_WORDS && linkShare(paragraph) >= LINK_ITEM_LINK_SHARE) paragraph.remove();
+  }
 }
 
 /** nav, aside, form, footer and landmark roles that are not the article; figure captions. */
@@ -91,6 +104,12 @@ export function removeLinkLists(content: MarkupElement, removable: (element: Mar
         const label = previousElement(run[0]!);
         if (label && isLabel(label)) label.remove();
         for (const item of run) item.remove();
+        // A list that was only these links goes whole, with the heading above it.
+        if (parent !== content && wordCount(parent) === 0 && !parent.querySelectorAll('img').length) {
+          const listLabel = previousElement(parent);
+          if (listLabel && isLabel(listLabel)) listLabel.remove();
+          parent.remove();
+        }
       }
       run = [];
     };
@@ -107,8 +126,6 @@ export function removeLinkLists(content: MarkupElement, removable: (element: Mar
     }
     flush();
   }
-  // A list whose items all went is an empty list.
-  for (const list of all(content, 'ul, ol')) if (wordCount(list) === 0 && !list.querySelectorAll('img').length) list.remove();
 }
 
 function isLabel(element: MarkupElement): boolean {

@@ -2,7 +2,7 @@ import type { MarkupElement } from './pageDocument';
 
 /**
  * What tells a block of an extracted article apart as page furniture rather than article text
- * (MD-2): its element, its ARIA role, the words its class and id are made of, and the short
+ * (MD-1): its element, its ARIA role, the words its class and id are made of, and the short
  * phrases that label such blocks on news and blog pages in general. Nothing here names a site.
  */
 
@@ -21,7 +21,7 @@ const FURNITURE_NAME_WORDS = new Set([
   'share', 'shares', 'sharing', 'social', 'newsletter', 'newsletters', 'signup', 'subscribe', 'subscription', 'related', 'recommended', 'recommendations',
   'promo', 'promotion', 'advert', 'adverts', 'advertisement', 'advertising', 'ad', 'ads', 'sponsor', 'sponsored', 'cookie', 'cookies', 'consent', 'gdpr',
   'breadcrumb', 'breadcrumbs', 'byline', 'dateline', 'timestamp', 'caption', 'captions', 'credit', 'credits', 'copyright', 'comment', 'comments',
-  'rail', 'outbrain', 'taboola', 'popup', 'modal', 'paywall', 'tags', 'bio', 'offscreen', 'sr', 'hidden',
+  'rail', 'print', 'outbrain', 'taboola', 'popup', 'modal', 'paywall', 'tags', 'bio', 'offscreen', 'sr', 'hidden',
 ]);
 /** Word pairs that name furniture only together. */
 const FURNITURE_NAME_PAIRS = ['read-more', 'more-stories', 'more-from', 'see-also', 'also-read', 'screen-reader', 'visually-hidden', 'skip-link', 'off-screen', 'post-author', 'author-info', 'about-author', 'entry-meta', 'post-meta', 'article-meta'];
