@@ -41,13 +41,14 @@ const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, div, section, span, center, small
  * only label, credit, date or prompt; lists of links to other stories. Each rule looks at an
  * element's structure, role, class words or generic wording, never at a site.
  */
-export function removeBoilerplate(content: MarkupElement): void {
+export function removeBoilerplate(content: MarkupElement, pageAddress: URL | null = null): void {
   const total = wordCount(content);
   const removable = (element: MarkupElement, share: number) => element !== content && wordCount(element) <= total * share;
   removeFurnitureElements(content, (element) => removable(element, MAX_REMOVED_SHARE));
   removeNamedFurniture(content, (element) => removable(element, MAX_REMOVED_SHARE));
+  // Before the short blocks go: their labels ("Related stories") tell a list of stories.
+  removeLinkLists(content, (element) => removable(element, MAX_LINK_LIST_SHARE), pageAddress);
   removeShortFurnitureBlocks(content);
-  removeLinkLists(content, (element) => removable(element, MAX_LINK_LIST_SHARE));
   removeLinkParagraphs(content);
 }
 
@@ -91,22 +92,34 @@ export function removeShortFurnitureBlocks(content: MarkupElement): void {
 }
 
 /**
- * Runs of sibling blocks that are each a link (and little else): lists of other stories, with
- * the heading or label above them. One linked line in a row of prose is part of the story.
+ * Runs of sibling blocks that are each a link (and little else), under a label ("More from UK",
+ * "Related stories"), made of headlines or thumbnails, or leading to other pages of the page's
+ * own site: lists of other stories, removed with their label. One linked line in a row of prose,
+ * or a plain list of links elsewhere (sources, bugs fixed), is part of the story.
  */
-export function removeLinkLists(content: MarkupElement, removable: (element: MarkupElement) => boolean): void {
+export function removeLinkLists(content: MarkupElement, removable: (element: MarkupElement) => boolean, pageAddress: URL | null = null): void {
+  const ownSite = (item: MarkupElement) => pageAddress !== null && linksOf(item).every((link) => sameSite(link.getAttribute('href'), pageAddress));
   for (const parent of [content, ...all(content, '*')]) {
     // Inline links are items of a list only where their parent holds little but links.
     const inlineItems = linkShare(parent) >= LINK_ITEM_LINK_SHARE;
     let run: MarkupElement[] = [];
     const flush = () => {
       if (run.length >= MIN_LINK_ITEMS && run.every(removable)) {
+        const wholeParent = parent !== content && run.length === elementChildren(parent).filter((child) => wordCount(child) > 0).length && !ownText(parent);
         const label = previousElement(run[0]!);
+        const listLabel = wholeParent ? previousElement(parent) : null;
+        const labelled = (label && isLabel(label)) || (listLabel && isLabel(listLabel));
+        const headlines = run.every((item) => item.querySelectorAll('h1, h2, h3, h4, h5, h6, img').length > 0 || /^H[1-6]$/.test(item.nodeName));
+        // Without a label, headlines or links to the site's own pages it may be the story's own
+        // list (sources, changes, bugs fixed).
+        if (!labelled && !headlines && !run.every(ownSite)) {
+          run = [];
+          return;
+        }
         if (label && isLabel(label)) label.remove();
         for (const item of run) item.remove();
         // A list that was only these links goes whole, with the heading above it.
-        if (parent !== content && wordCount(parent) === 0 && !parent.querySelectorAll('img').length) {
-          const listLabel = previousElement(parent);
+        if (wholeParent) {
           if (listLabel && isLabel(listLabel)) listLabel.remove();
           parent.remove();
         }
@@ -150,6 +163,31 @@ function previousElement(element: MarkupElement): MarkupElement | null {
   const index = siblings.indexOf(element);
   for (let i = index - 1; i >= 0; i--) if (wordCount(siblings[i]!) > 0) return siblings[i]!;
   return null;
+}
+
+function linksOf(element: MarkupElement): MarkupElement[] {
+  return element.nodeName === 'A' ? [element] : all(element, 'a[href]');
+}
+
+/** Whether a link leads to another page of the page's own site (a story of the same paper). */
+function sameSite(href: string | null, page: URL): boolean {
+  if (!href) return false;
+  try {
+    const target = new URL(href, page);
+    const site = (host: string) => host.replace(/^www\./, '');
+    return site(target.hostname) === site(page.hostname) && target.pathname !== page.pathname;
+  } catch {
+    return false;
+  }
+}
+
+/** Text directly inside an element, outside its child elements. */
+function ownText(element: MarkupElement): string {
+  return Array.from(element.childNodes)
+    .filter((child) => child.nodeType === 3)
+    .map((child) => child.textContent ?? '')
+    .join('')
+    .trim();
 }
 
 function collapsed(element: MarkupElement): string {

@@ -14,15 +14,18 @@ export const FURNITURE_ROLES = ['navigation', 'complementary', 'contentinfo', 's
 
 /**
  * Words of class names and ids that name furniture: sharing and social buttons, newsletter and
- * subscription boxes, related and recommended stories, advertising, cookie notices, breadcrumbs,
- * bylines, datelines, captions and credits, comments, author bios, text hidden from sight.
+ * subscription boxes, related, recommended, trending and popular stories, advertising, cookie
+ * notices, breadcrumbs, bylines, datelines, captions and credits, comments, author bios, text
+ * hidden from sight.
  */
 const FURNITURE_NAME_WORDS = new Set([
   'share', 'shares', 'sharing', 'social', 'newsletter', 'newsletters', 'signup', 'subscribe', 'subscription', 'related', 'recommended', 'recommendations',
   'promo', 'promotion', 'advert', 'adverts', 'advertisement', 'advertising', 'ad', 'ads', 'sponsor', 'sponsored', 'cookie', 'cookies', 'consent', 'gdpr',
   'breadcrumb', 'breadcrumbs', 'byline', 'dateline', 'timestamp', 'caption', 'captions', 'credit', 'credits', 'copyright', 'comment', 'comments',
-  'rail', 'print', 'outbrain', 'taboola', 'popup', 'modal', 'paywall', 'tags', 'bio', 'offscreen', 'sr', 'hidden',
+  'rail', 'print', 'trending', 'popular', 'outbrain', 'taboola', 'popup', 'modal', 'paywall', 'tags', 'bio', 'offscreen', 'sr', 'hidden',
 ]);
+/** Words that make the next one a state of the element rather than its kind. */
+const STATE_WORDS = new Set(['no', 'has', 'with', 'without', 'show', 'hide', 'is', 'enable', 'enabled', 'disable', 'disabled']);
 /** Word pairs that name furniture only together. */
 const FURNITURE_NAME_PAIRS = ['read-more', 'more-stories', 'more-from', 'see-also', 'also-read', 'screen-reader', 'visually-hidden', 'skip-link', 'off-screen', 'post-author', 'author-info', 'about-author', 'entry-meta', 'post-meta', 'article-meta'];
 
@@ -38,7 +41,8 @@ export function nameWords(value: string): string[] {
 /** Whether an element's class or id names it as furniture. */
 export function hasFurnitureName(element: MarkupElement): boolean {
   const words = nameWords(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`);
-  if (words.some((word) => FURNITURE_NAME_WORDS.has(word))) return true;
+  // "no_caption", "has-related": a state of the element, not what it is.
+  if (words.some((word, i) => FURNITURE_NAME_WORDS.has(word) && !STATE_WORDS.has(words[i - 1] ?? ''))) return true;
   const joined = `-${words.join('-')}-`;
   return FURNITURE_NAME_PAIRS.some((pair) => joined.includes(`-${pair}-`));
 }

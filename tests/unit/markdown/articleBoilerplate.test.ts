@@ -38,11 +38,12 @@ describe('MD-1 page furniture inside an extracted article', () => {
 
   it('MD-1 parts named as sharing, related stories, adverts, bylines and captions go; containers named otherwise stay', () => {
     const content = article(
-      '<div class="share-buttons">Share on Facebook</div><div class="sdc-article-related-stories">Other stories</div><div class="adSlot">Buy now</div><span class="article__byline">By A. Writer</span><span class="media-caption__text">A caption</span><p class="signupTitle___15fvr">Breaking News Emails</p><div class="article-body"><p>The headline writer wrote about shared gardens and related families.</p></div>',
+      '<div class="share-buttons">Share on Facebook</div><div class="sdc-article-related-stories">Other stories</div><div class="adSlot">Buy now</div><span class="article__byline">By A. Writer</span><span class="media-caption__text">A caption</span><p class="signupTitle___15fvr">Breaking News Emails</p><div class="article-body"><p>The headline writer wrote about shared gardens and related families.</p></div><div class="item no_caption"><h2>The lede of the story, in a block that has no caption.</h2></div>',
     );
     removeNamedFurniture(content, always);
     for (const furniture of ['Share on Facebook', 'Other stories', 'Buy now', 'By A. Writer', 'A caption', 'Breaking News Emails']) expect(text(content)).not.toContain(furniture);
     expect(text(content)).toContain('shared gardens and related families');
+    expect(text(content)).toContain('The lede of the story');
     expect(nameWords('articleBody__mediaCaption--wide')).toEqual(['article', 'body', 'media', 'caption', 'wide']);
     // "shared" and "header" are not the words "share" and "ad".
     expect(nameWords('shared-header')).not.toContain('share');
@@ -78,11 +79,23 @@ describe('MD-1 page furniture inside an extracted article', () => {
         '<h3>More from UK</h3><ul><li><a href="/a">Prince Andrew abandons ties</a></li><li><a href="/b">Maternity scandal report</a></li><li><a href="/c">Jackpot prize won</a></li></ul>',
         '<p>The council met <a href="/x">on Monday</a> <a href="/y">and Tuesday</a> to vote.</p>',
         '<ul><li><a href="/m">Minutes</a> of the meeting, which the clerk published the same evening for everyone to read.</li><li><a href="/n">The budget</a>, as the treasurer presented it and as the council then amended it twice.</li></ul>',
+        '<p>The council fixed these complaints:</p><ul><li><a href="https://bugs.example/1">Complaint 1677080 – the bridge lights stay on</a></li><li><a href="https://bugs.example/2">Complaint 1677107 – the bins are too small</a></li></ul>',
+        '<div class="cards"><div><a href="/s1"><img src="1.jpg"><h4>Storm hits the coast</h4></a></div><div><a href="/s2"><img src="2.jpg"><h4>Schools close early</h4></a></div></div>',
       ].join(''),
     );
     removeLinkLists(content, always);
-    for (const furniture of ['More from UK', 'Prince Andrew', 'Maternity scandal', 'Jackpot prize']) expect(text(content)).not.toContain(furniture);
-    for (const kept of ['on Monday and Tuesday to vote', 'Minutes of the meeting', 'The budget, as the treasurer']) expect(text(content)).toContain(kept);
+    for (const furniture of ['More from UK', 'Prince Andrew', 'Maternity scandal', 'Jackpot prize', 'Storm hits the coast', 'Schools close early']) expect(text(content)).not.toContain(furniture);
+    for (const kept of ['on Monday and Tuesday to vote', 'Minutes of the meeting', 'The budget, as the treasurer', 'the bridge lights stay on', 'the bins are too small']) expect(text(content)).toContain(kept);
+  });
+
+  it('MD-1 an unlabelled list of links to the page\'s own site goes; the same list to another site stays', () => {
+    const list = (host: string) => `<ul><li><a href="https://${host}/news/storm">Storm hits the coast overnight</a></li><li><a href="https://${host}/news/schools">Schools close early for winter</a></li></ul>`;
+    const own = article(list('www.news.example'));
+    removeLinkLists(own, always, new URL('https://news.example/valley'));
+    expect(text(own)).not.toContain('Storm hits the coast');
+    const elsewhere = article(list('other.example'));
+    removeLinkLists(elsewhere, always, new URL('https://news.example/valley'));
+    expect(text(elsewhere)).toContain('Storm hits the coast');
   });
 
   it('MD-1 a paragraph that is only a link goes; a paragraph with a link in its sentence stays', () => {
