@@ -22,12 +22,13 @@ const FURNITURE_NAME_WORDS = new Set([
   'share', 'shares', 'sharing', 'social', 'newsletter', 'newsletters', 'signup', 'subscribe', 'subscription', 'related', 'recommended', 'recommendations',
   'promo', 'promotion', 'advert', 'adverts', 'advertisement', 'advertising', 'ad', 'ads', 'sponsor', 'sponsored', 'cookie', 'cookies', 'consent', 'gdpr',
   'breadcrumb', 'breadcrumbs', 'byline', 'dateline', 'timestamp', 'caption', 'captions', 'credit', 'credits', 'copyright', 'comment', 'comments',
-  'rail', 'print', 'trending', 'popular', 'outbrain', 'taboola', 'popup', 'modal', 'paywall', 'tags', 'bio', 'offscreen', 'sr', 'hidden',
+  'rail', 'print', 'trending', 'popular', 'outbrain', 'taboola', 'popup', 'modal', 'paywall', 'tags', 'bio', 'offscreen',
 ]);
 /** Words that make the next one a state of the element rather than its kind. */
-const STATE_WORDS = new Set(['no', 'has', 'with', 'without', 'show', 'hide', 'is', 'enable', 'enabled', 'disable', 'disabled']);
+// "hidden-print" shows on screen; "hidden-xs" hides on phones only: neither is furniture.
+const STATE_WORDS = new Set(['no', 'has', 'with', 'without', 'show', 'hide', 'hidden', 'is', 'enable', 'enabled', 'disable', 'disabled']);
 /** Word pairs that name furniture only together. */
-const FURNITURE_NAME_PAIRS = ['read-more', 'more-stories', 'more-from', 'see-also', 'also-read', 'screen-reader', 'visually-hidden', 'skip-link', 'off-screen', 'post-author', 'author-info', 'about-author', 'entry-meta', 'post-meta', 'article-meta'];
+const FURNITURE_NAME_PAIRS = ['read-more', 'more-stories', 'more-from', 'see-also', 'also-read', 'screen-reader', 'sr-only', 'visually-hidden', 'skip-link', 'off-screen', 'post-author', 'author-info', 'about-author', 'entry-meta', 'post-meta', 'article-meta'];
 
 /** "articleBody__mediaCaption--wide" → ["article", "body", "media", "caption", "wide"]. */
 export function nameWords(value: string): string[] {

@@ -38,12 +38,13 @@ describe('MD-1 page furniture inside an extracted article', () => {
 
   it('MD-1 parts named as sharing, related stories, adverts, bylines and captions go; containers named otherwise stay', () => {
     const content = article(
-      '<div class="share-buttons">Share on Facebook</div><div class="sdc-article-related-stories">Other stories</div><div class="adSlot">Buy now</div><span class="article__byline">By A. Writer</span><span class="media-caption__text">A caption</span><p class="signupTitle___15fvr">Breaking News Emails</p><div class="article-body"><p>The headline writer wrote about shared gardens and related families.</p></div><div class="item no_caption"><h2>The lede of the story, in a block that has no caption.</h2></div>',
+      '<div class="share-buttons">Share on Facebook</div><div class="sdc-article-related-stories">Other stories</div><div class="adSlot">Buy now</div><span class="article__byline">By A. Writer</span><span class="media-caption__text">A caption</span><p class="signupTitle___15fvr">Breaking News Emails</p><div class="article-body"><p>The headline writer wrote about shared gardens and related families.</p></div><div class="item no_caption"><h2>The lede of the story, in a block that has no caption.</h2></div><div class="hidden-xs hidden-print"><p>A paragraph shown on wide screens only.</p></div>',
     );
     removeNamedFurniture(content, always);
     for (const furniture of ['Share on Facebook', 'Other stories', 'Buy now', 'By A. Writer', 'A caption', 'Breaking News Emails']) expect(text(content)).not.toContain(furniture);
     expect(text(content)).toContain('shared gardens and related families');
     expect(text(content)).toContain('The lede of the story');
+    expect(text(content)).toContain('shown on wide screens only');
     expect(nameWords('articleBody__mediaCaption--wide')).toEqual(['article', 'body', 'media', 'caption', 'wide']);
     // "shared" and "header" are not the words "share" and "ad".
     expect(nameWords('shared-header')).not.toContain('share');
