@@ -18,6 +18,7 @@ import { loadConcurrentCommands } from './load-concurrent-commands';
 import { timelineOpen } from './timeline-open';
 import { codexStop } from './codex-stop';
 import { att1Upload } from './att1-upload';
+import { readerExtraction } from './reader-extraction';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -65,6 +66,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(att1Upload),
   browserBenchmark('ux5-first-visit', 'ux5FirstVisit'),
   browserBenchmark('stop-phone', 'stopPhone'),
+  nodeBenchmark(readerExtraction),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {

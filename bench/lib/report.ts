@@ -20,7 +20,8 @@ export interface Comparison {
   /** The spec rule, e.g. "PERF-1". */
   rule: string;
   label: string;
-  unit: 'GiB/s' | 'ms' | 'MiB';
+  /** `score`: a share from 0 to 1 (precision, recall, F1). */
+  unit: 'GiB/s' | 'ms' | 'MiB' | 'score';
   /** Throughputs are better higher, latencies lower; the ratio is always ours / reference. */
   better: 'higher' | 'lower';
   oursName: string;
@@ -53,7 +54,7 @@ export function verdict(c: Comparison): 'MET' | 'MISSED' | null {
   return (c.better === 'higher' ? ratio >= c.target : ratio <= c.target) ? 'MET' : 'MISSED';
 }
 
-const formatValue = (value: number, unit: Comparison['unit']) => `${value.toFixed(2)} ${unit}`;
+const formatValue = (value: number, unit: Comparison['unit']) => (unit === 'score' ? value.toFixed(4) : `${value.toFixed(2)} ${unit}`);
 
 export function formatComparison(c: Comparison): string {
   const target = c.target === null ? '(no target)' : `(target ${c.better === 'higher' ? '≥' : '≤'} ${c.target.toFixed(2)}) ${verdict(c)}`;

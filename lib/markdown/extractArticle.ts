@@ -1,9 +1,10 @@
 import { Readability } from '@mozilla/readability';
+import { removeBoilerplate } from './articleBoilerplate';
 import type { MarkupElement, PageDocument } from './pageDocument';
 
 export interface ExtractedArticle {
   content: MarkupElement;
-  /** Characters of text Readability kept. */
+  /** Characters of text the article keeps. */
   textLength: number;
   title: string | null;
   byline: string | null;
@@ -26,7 +27,9 @@ export function extractArticle(document: PageDocument): ExtractedArticle | null 
   });
   const article = reader.parse();
   if (!article?.content) return null;
-  const text = (article.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // Readability keeps some of the page's furniture inside the article; what is left is measured.
+  removeBoilerplate(article.content, pageAddress(document));
+  const text = (article.content.textContent ?? '').replace(/\s+/g, ' ').trim();
   return {
     content: article.content,
     textLength: text.length,
@@ -35,6 +38,17 @@ export function extractArticle(document: PageDocument): ExtractedArticle | null 
     siteName: clean(article.siteName),
     publishedTime: clean(article.publishedTime),
   };
+}
+
+/** The page's address, which pinBaseAddress wrote into its <base> (links to the same site tell lists of its stories). */
+function pageAddress(document: PageDocument): URL | null {
+  const href = document.querySelector('base[href]')?.getAttribute('href');
+  if (!href) return null;
+  try {
+    return new URL(href);
+  } catch {
+    return null;
+  }
 }
 
 function clean(value: string | null | undefined): string | null {

@@ -29,5 +29,8 @@ export function markdownService(): TurndownService {
     linkStyle: 'inlined',
   });
   useGfmRules(service);
+  // CommonMark also starts an ordered list with "1)", which Turndown leaves as it is: the number would vanish.
+  const escape = service.escape.bind(service);
+  service.escape = (text: string) => escape(text).replace(/^(\s*\d+)\)(?=\s)/gm, '$1\\)');
   return service;
 }
