@@ -35,7 +35,7 @@ const INLINE = new Set(['A', 'SPAN', 'STRONG', 'EM', 'B', 'I', 'U', 'SMALL', 'MA
 const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, div, section, span, center, small, dt, dd, figcaption, header';
 
 /**
- * Removes what Readability leaves of the page's furniture inside the article it extracted (MD-1):
+ * Removes what Readability leaves of the page's furniture inside the article it extracted (MD-4):
  * navigation, asides, forms and landmarks that are not the article; parts named as sharing,
  * related stories, advertising, bylines, datelines, captions and the like; short blocks that
  * only label, credit, date or prompt; lists of links to other stories. Each rule looks at an

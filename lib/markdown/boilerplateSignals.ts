@@ -2,7 +2,7 @@ import type { MarkupElement } from './pageDocument';
 
 /**
  * What tells a block of an extracted article apart as page furniture rather than article text
- * (MD-1): its element, its ARIA role, the words its class and id are made of, and the short
+ * (MD-4): its element, its ARIA role, the words its class and id are made of, and the short
  * phrases that label such blocks on news and blog pages in general. Nothing here names a site.
  */
 

@@ -11,7 +11,7 @@ import { convertPage } from '../../../lib/markdown/convertPage';
 import { nameWords } from '../../../lib/markdown/boilerplateSignals';
 import { parsePageDocument, type MarkupElement } from '../../../lib/markdown/pageDocument';
 
-// MD-1: each rule that takes page furniture out of an extracted article, on small articles: the
+// MD-4: each rule that takes page furniture out of an extracted article, on small articles: the
 // furniture goes, and article text that looks like it stays.
 
 const STORY = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the story tells what the council decided on Monday, who voted for it and why the residents of the valley had asked for it for years.</p>`).join('');
@@ -23,8 +23,8 @@ function article(inner: string): MarkupElement {
 const text = (element: MarkupElement) => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 const always = () => true;
 
-describe('MD-1 page furniture inside an extracted article', () => {
-  it('MD-1 navigation, asides, forms, footers and landmark roles go; a page wrapped in a form keeps its story', () => {
+describe('MD-4 page furniture inside an extracted article', () => {
+  it('MD-4 navigation, asides, forms, footers and landmark roles go; a page wrapped in a form keeps its story', () => {
     const content = article('<nav>Home News Sport</nav><aside>Most read today</aside><form>Your email</form><footer>About us</footer><div role="complementary">Trending now</div><figure><img src="a.jpg"><figcaption>The valley at dawn</figcaption></figure>');
     removeFurnitureElements(content, always);
     for (const furniture of ['Home News Sport', 'Most read today', 'Your email', 'About us', 'Trending now', 'The valley at dawn']) expect(text(content)).not.toContain(furniture);
@@ -36,7 +36,7 @@ describe('MD-1 page furniture inside an extracted article', () => {
     expect(wrapped.querySelectorAll('p')).toHaveLength(6);
   });
 
-  it('MD-1 parts named as sharing, related stories, adverts, bylines and captions go; containers named otherwise stay', () => {
+  it('MD-4 parts named as sharing, related stories, adverts, bylines and captions go; containers named otherwise stay', () => {
     const content = article(
       '<div class="share-buttons">Share on Facebook</div><div class="sdc-article-related-stories">Other stories</div><div class="adSlot">Buy now</div><span class="article__byline">By A. Writer</span><span class="media-caption__text">A caption</span><p class="signupTitle___15fvr">Breaking News Emails</p><div class="article-body"><p>The headline writer wrote about shared gardens and related families.</p></div><div class="item no_caption"><h2>The lede of the story, in a block that has no caption.</h2></div><div class="hidden-xs hidden-print"><p>A paragraph shown on wide screens only.</p></div>',
     );
@@ -50,13 +50,13 @@ describe('MD-1 page furniture inside an extracted article', () => {
     expect(nameWords('shared-header')).not.toContain('share');
   });
 
-  it('MD-1 a container named as furniture that holds most of the story stays', () => {
+  it('MD-4 a container named as furniture that holds most of the story stays', () => {
     const content = parsePageDocument(`<body><div id="root"><div class="story has-related">${STORY}</div></div></body>`).querySelector('#root')!;
     removeBoilerplate(content);
     expect(content.querySelectorAll('p')).toHaveLength(6);
   });
 
-  it('MD-1 short label, credit, dateline and prompt blocks go; sentences that start alike stay', () => {
+  it('MD-4 short label, credit, dateline and prompt blocks go; sentences that start alike stay', () => {
     const content = article(
       [
         '<p>Advertisement</p>',
@@ -74,7 +74,7 @@ describe('MD-1 page furniture inside an extracted article', () => {
     for (const kept of ['Updated guidance was published', 'Image: the word the mayor used', 'Related research from the university']) expect(text(content)).toContain(kept);
   });
 
-  it('MD-1 lists of links to other stories go with their label; links inside sentences and lists with prose stay', () => {
+  it('MD-4 lists of links to other stories go with their label; links inside sentences and lists with prose stay', () => {
     const content = article(
       [
         '<h3>More from UK</h3><ul><li><a href="/a">Prince Andrew abandons ties</a></li><li><a href="/b">Maternity scandal report</a></li><li><a href="/c">Jackpot prize won</a></li></ul>',
@@ -89,7 +89,7 @@ describe('MD-1 page furniture inside an extracted article', () => {
     for (const kept of ['on Monday and Tuesday to vote', 'Minutes of the meeting', 'The budget, as the treasurer', 'the bridge lights stay on', 'the bins are too small']) expect(text(content)).toContain(kept);
   });
 
-  it('MD-1 an unlabelled list of links to the page\'s own site goes; the same list to another site stays', () => {
+  it('MD-4 an unlabelled list of links to the page\'s own site goes; the same list to another site stays', () => {
     const list = (host: string) => `<ul><li><a href="https://${host}/news/storm">Storm hits the coast overnight</a></li><li><a href="https://${host}/news/schools">Schools close early for winter</a></li></ul>`;
     const own = article(list('www.news.example'));
     removeLinkLists(own, always, new URL('https://news.example/valley'));
@@ -99,14 +99,14 @@ describe('MD-1 page furniture inside an extracted article', () => {
     expect(text(elsewhere)).toContain('Storm hits the coast');
   });
 
-  it('MD-1 a paragraph that is only a link goes; a paragraph with a link in its sentence stays', () => {
+  it('MD-4 a paragraph that is only a link goes; a paragraph with a link in its sentence stays', () => {
     const content = article('<p><strong><a href="/other">SEAN SPICER ELIMINATED FROM THE SHOW</a></strong></p><p>Readers can find <a href="/report">the full report</a> on the council website, with the tables of every vote.</p>');
     removeLinkParagraphs(content);
     expect(text(content)).not.toContain('SEAN SPICER');
     expect(text(content)).toContain('Readers can find the full report on the council website');
   });
 
-  it('MD-1 the reader shows the story without its furniture, and numbered lines keep their numbers', () => {
+  it('MD-4 the reader shows the story without its furniture, and numbered lines keep their numbers', () => {
     const html = `<!doctype html><html><head><title>Valley vote</title></head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><article><h1>Valley vote</h1>${STORY}<p>1) First, the bridge.</p><div class="social-share"><a href="/s">Share this story</a></div><h3>Related stories</h3><ul><li><a href="/r1">Another vote elsewhere</a></li><li><a href="/r2">A second story</a></li></ul></article></body></html>`;
     const page = convertPage(html, 'https://news.example/valley');
     expect(page.view).toBe('article');
