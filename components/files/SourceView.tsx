@@ -1,6 +1,6 @@
 'use client';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { highlightDocument, preferredTheme, themeColors } from '../../lib/client/highlightClient';
 import { MAX_HIGHLIGHT_BYTES, MAX_HIGHLIGHT_LINE_LENGTH } from '../../lib/highlight/limits';
 import type { ThemeColors, TokenBatch } from '../../lib/highlight/tokens';
@@ -58,11 +58,23 @@ export function SourceView({ text, language, partial = false }: { text: string; 
     return () => abort.abort();
   }, [text, lines, language, tooLarge, partial]);
 
+  /** The lines on screen at the last range change. */
+  const shownRange = useRef<{ start: number; end: number } | null>(null);
+  // PERF-6: when the view jumps past everything it had on screen (a scrollbar drag, a fling),
+  // the rows around the new place would be made, laid out and painted for nothing: only the
+  // visible ones are rendered; the overscan comes back with the next small step.
+  const rangeExtractor = useCallback((range: Range) => {
+    const previous = shownRange.current;
+    shownRange.current = { start: range.startIndex, end: range.endIndex };
+    const jumped = previous !== null && (range.startIndex > previous.end || range.endIndex < previous.start);
+    return defaultRangeExtractor(jumped ? { ...range, overscan: 0 } : range);
+  }, []);
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => parent.current,
     estimateSize: () => SOURCE_LINE_HEIGHT,
     overscan: OVERSCAN_LINES,
+    rangeExtractor,
     // PERF-6: a scroll step renders its rows in a task of its own, not inside the frame that
     // also lays out and paints the previous step's rows.
     useFlushSync: false,
