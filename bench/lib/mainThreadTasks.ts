@@ -1,14 +1,17 @@
 import type { Page } from 'playwright-core';
+import { z } from 'zod';
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-}
+/** The fields of a trace event read here; other events and fields are ignored. */
+const TraceEventSchema = z.object({
+  name: z.string(),
+  ph: z.string(),
+  pid: z.number(),
+  tid: z.number(),
+  dur: z.number().optional(),
+  tdur: z.number().optional(),
+  args: z.object({ name: z.unknown().optional() }).optional(),
+});
+type TraceEvent = z.infer<typeof TraceEventSchema>;
 
 export interface MainThreadTasks {
   /** Tasks on the page's main thread during `work`. */
@@ -29,7 +32,12 @@ export interface MainThreadTasks {
 export async function traceMainThreadTasks(page: Page, work: () => Promise<void>): Promise<MainThreadTasks> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (data: { value: TraceEvent[] }) => events.push(...data.value));
+  cdp.on('Tracing.dataCollected', (data) => {
+    for (const value of data.value) {
+      const parsed = TraceEventSchema.safeParse(value);
+      if (parsed.success) events.push(parsed.data);
+    }
+  });
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
   await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
   try {
