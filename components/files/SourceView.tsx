@@ -1,12 +1,13 @@
 'use client';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { highlightDocument, preferredTheme, themeColors } from '../../lib/client/highlightClient';
 import { MAX_HIGHLIGHT_BYTES, MAX_HIGHLIGHT_LINE_LENGTH } from '../../lib/highlight/limits';
-import { unpackLine, type ThemeColors, type TokenBatch } from '../../lib/highlight/tokens';
-import { TokenLineView } from './TokenLineView';
+import type { ThemeColors, TokenBatch } from '../../lib/highlight/tokens';
+import { SOURCE_LINE_HEIGHT, SourceLine } from './SourceLine';
 
-const LINE_HEIGHT = 20;
+/** Rows kept beyond each edge of the view: enough for a wheel step, few enough to render fast (PERF-6). */
+const OVERSCAN_LINES = 6;
 
 /**
  * Source text, virtualized, highlighted by the worker (HL-1) batch by batch from the top: lines
@@ -57,7 +58,27 @@ export function SourceView({ text, language, partial = false }: { text: string; 
     return () => abort.abort();
   }, [text, lines, language, tooLarge, partial]);
 
-  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => LINE_HEIGHT, overscan: 10 });
+  /** The lines on screen at the last range change. */
+  const shownRange = useRef<{ start: number; end: number } | null>(null);
+  // PERF-6: when the view jumps past everything it had on screen (a scrollbar drag, a fling),
+  // the rows around the new place would be made, laid out and painted for nothing: only the
+  // visible ones are rendered; the overscan comes back with the next small step.
+  const rangeExtractor = useCallback((range: Range) => {
+    const previous = shownRange.current;
+    shownRange.current = { start: range.startIndex, end: range.endIndex };
+    const jumped = previous !== null && (range.startIndex > previous.end || range.endIndex < previous.start);
+    return defaultRangeExtractor(jumped ? { ...range, overscan: 0 } : range);
+  }, []);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => SOURCE_LINE_HEIGHT,
+    overscan: OVERSCAN_LINES,
+    rangeExtractor,
+    // PERF-6: a scroll step renders its rows in a task of its own, not inside the frame that
+    // also lays out and paints the previous step's rows.
+    useFlushSync: false,
+  });
   const gutter = String(lines.length).length;
 
   return (
@@ -81,23 +102,16 @@ export function SourceView({ text, language, partial = false }: { text: string; 
         style={colors ? { background: colors.background, color: colors.foreground } : undefined}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const batch = highlighted ? highlighted.batches[highlighted.batchOfLine[item.index]!] : undefined;
-            const lineTokens = batch ? unpackLine(batch, item.index, lines[item.index]!) : null;
-            return (
-              <div
-                key={item.index}
-                className="source-line"
-                data-line={item.index + 1}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: LINE_HEIGHT, transform: `translateY(${item.start}px)` }}
-              >
-                <span className="source-gutter" style={{ width: `${gutter + 1}ch` }} aria-hidden="true">
-                  {item.index + 1}
-                </span>
-                <span className="source-text">{lineTokens ? <TokenLineView tokens={lineTokens} /> : lines[item.index]}</span>
-              </div>
-            );
-          })}
+          {virtualizer.getVirtualItems().map((item) => (
+            <SourceLine
+              key={item.index}
+              index={item.index}
+              text={lines[item.index]!}
+              batch={highlighted ? highlighted.batches[highlighted.batchOfLine[item.index]!] : undefined}
+              top={item.start}
+              gutterWidth={gutter}
+            />
+          ))}
         </div>
       </div>
     </div>

@@ -1,6 +1,6 @@
 'use client';
 import type { CSSProperties } from 'react';
-import type { TokenLine } from '../../lib/highlight/tokens';
+import { styledRuns, type TokenLine } from '../../lib/highlight/tokens';
 
 /** The inline style of a token of this colour and Shiki font style; undefined for the default look. */
 export function tokenStyle(color: string, fontStyle: number): CSSProperties | undefined {
@@ -13,15 +13,28 @@ export function tokenStyle(color: string, fontStyle: number): CSSProperties | un
   };
 }
 
-/** One highlighted line: a span per token, coloured as the worker said. */
-export function TokenLineView({ tokens }: { tokens: TokenLine }) {
+/** Runs of text as they look: a span per styled run, bare text (no element) for the default look. */
+export function TokenRunsView({ runs }: { runs: TokenLine }) {
   return (
     <>
-      {tokens.map(([text, color, fontStyle], i) => (
-        <span key={i} style={tokenStyle(color, fontStyle)}>
-          {text}
-        </span>
-      ))}
+      {runs.map(([text, color, fontStyle], i) => {
+        const style = tokenStyle(color, fontStyle);
+        return style ? (
+          <span key={i} style={style}>
+            {text}
+          </span>
+        ) : (
+          text
+        );
+      })}
     </>
   );
+}
+
+/**
+ * One highlighted line: a span per run of one colour, plain text where the look is the default.
+ * Fewer elements per line is what keeps a scroll step's style, layout and paint short (PERF-6).
+ */
+export function TokenLineView({ tokens }: { tokens: TokenLine }) {
+  return <TokenRunsView runs={styledRuns(tokens)} />;
 }

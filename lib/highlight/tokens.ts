@@ -89,6 +89,29 @@ export function unpackLine(batch: TokenBatch, lineIndex: number, text: string): 
   return tokens;
 }
 
+/** Shiki's underline and strikethrough bits: the only font styles that show on blanks. */
+export const DECORATION_BITS = 4 | 8;
+const BLANK = /^\s*$/;
+
+/**
+ * A line's tokens as the view draws them: blanks without a decoration take the default look
+ * (their colour does not show), and neighbours of the same look are joined, so a line needs an
+ * element only per run of one colour (PERF-6). The text and each visible character's look are
+ * unchanged.
+ */
+export function styledRuns(tokens: TokenLine): TokenLine {
+  const runs: TokenLine = [];
+  for (const [text, colour, fontStyle] of tokens) {
+    if (!text) continue;
+    const plain = BLANK.test(text) && (fontStyle & DECORATION_BITS) === 0;
+    const look: [string, number] = plain ? ['', 0] : [colour, fontStyle];
+    const last = runs[runs.length - 1];
+    if (last && last[1] === look[0] && last[2] === look[1]) last[0] += text;
+    else runs.push([text, look[0], look[1]]);
+  }
+  return runs;
+}
+
 export const ThemeColorsSchema = z.object({ foreground: z.string(), background: z.string() });
 export type ThemeColors = z.infer<typeof ThemeColorsSchema>;
 

@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import type { DiffLine } from '../../../lib/client/diff/parseFileDiff';
 import type { TokenLine } from '../../../lib/highlight/tokens';
-import { tokenStyle } from '../../files/TokenLineView';
+import { TokenRunsView } from '../../files/TokenLineView';
 import { diffGutter, tokenRuns } from './diffLineRuns';
 
 /** One diff line: old and new line numbers, its sign and its (highlighted) text. */
@@ -13,19 +13,12 @@ export const DiffLineView = memo(function DiffLineView({ line, tokens, numberWid
         {diffGutter(line, numberWidth)}
       </span>
       <span className="diff-text">
-        {tokens
-          ? tokenRuns(tokens).map(([text, color, fontStyle], i) => {
-              const style = tokenStyle(color, fontStyle);
-              // An unstyled run is bare text: no element to make, style, lay out or remove.
-              return style ? (
-                <span key={i} style={style}>
-                  {text}
-                </span>
-              ) : (
-                text
-              );
-            })
-          : line.text}
+        {tokens ? (
+          // An unstyled run is bare text: no element to make, style, lay out or remove.
+          <TokenRunsView runs={tokenRuns(tokens)} />
+        ) : (
+          line.text
+        )}
       </span>
     </div>
   );

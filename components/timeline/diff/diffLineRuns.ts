@@ -1,5 +1,5 @@
 import type { DiffLine } from '../../../lib/client/diff/parseFileDiff';
-import type { TokenLine } from '../../../lib/highlight/tokens';
+import { DECORATION_BITS, type TokenLine } from '../../../lib/highlight/tokens';
 
 const SIGN: Record<DiffLine['kind'], string> = { added: '+', removed: '-', context: ' ', hunk: ' ', note: ' ' };
 
@@ -7,9 +7,6 @@ const SIGN: Record<DiffLine['kind'], string> = { added: '+', removed: '-', conte
 export function diffGutter(line: DiffLine, numberWidth: number): string {
   return `${String(line.oldLine ?? '').padStart(numberWidth)} ${String(line.newLine ?? '').padStart(numberWidth)} ${SIGN[line.kind]} `;
 }
-
-/** Shiki's underline and strikethrough bits: the only styles that show on blank text. */
-const DECORATION_BITS = 4 | 8;
 
 /**
  * A highlighted line as few runs as look the same (TL-4): blank tokens join the run before them
