@@ -14,7 +14,7 @@ import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
 import { AccountsView, DevicesScreen, FilesView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
 import { UpdatePrompt } from './UpdatePrompt';
-import { HeaderIcon } from './header/HeaderIcon';
+import { ViewLinks } from './header/ViewLinks';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
 import { useAppRoute } from './useAppRoute';
@@ -33,12 +33,13 @@ export function AppShell() {
   useOutboxSender(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
   usePendingSignOut(signedOut?.at ?? null);
-  const routeSessionId = route.kind === 'sessions' || route.kind === 'output' ? (route.sessionId ?? null) : null;
+  const inSessions = route.kind === 'sessions' || route.kind === 'output';
+  const routeSessionId = inSessions ? (route.sessionId ?? null) : null;
   useServiceWorkerMessages(routeSessionId);
   const wide = useWideLayout();
   /** The session of the last session route: on a wide screen it stays beside a preview opened from it (UX-4). */
   const lastSessionId = useRef<string | null>(null);
-  if (route.kind === 'sessions' || route.kind === 'output') lastSessionId.current = routeSessionId;
+  if (inSessions) lastSessionId.current = routeSessionId;
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
   const openInReader = (url: string) => {
     grantReaderOpen(url);
@@ -86,28 +87,7 @@ export function AppShell() {
     <div className="app" data-layout={wide ? 'wide' : 'single'}>
       <header className="topbar">
         <h1>HB Code</h1>
-        <nav className="topnav" aria-label="Views">
-          <a href="#/" aria-current={route.kind === 'sessions' || route.kind === 'output' ? 'page' : undefined}>
-            <HeaderIcon name="sessions" />
-            <span>Sessions</span>
-          </a>
-          <a href="#/files" aria-current={route.kind === 'files' ? 'page' : undefined}>
-            <HeaderIcon name="files" />
-            <span>Files</span>
-          </a>
-          <a href="#/devices" aria-current={route.kind === 'devices' ? 'page' : undefined}>
-            <HeaderIcon name="devices" />
-            <span>Devices</span>
-          </a>
-          <a href="#/accounts" aria-current={route.kind === 'accounts' ? 'page' : undefined}>
-            <HeaderIcon name="accounts" />
-            <span>Accounts</span>
-          </a>
-          <a href="#/settings" aria-current={route.kind === 'settings' ? 'page' : undefined}>
-            <HeaderIcon name="settings" />
-            <span>Settings</span>
-          </a>
-        </nav>
+        <ViewLinks route={route} />
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
         <InstallButton />
@@ -120,7 +100,7 @@ export function AppShell() {
           {problem}
         </p>
       )}
-      {(route.kind === 'sessions' || route.kind === 'output') && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
+      {inSessions && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' &&
