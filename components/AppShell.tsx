@@ -32,6 +32,8 @@ export function AppShell() {
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
+  /** Between "Sign out of this device" and forgetting the pairing (DEV-1). */
+  const [signingOut, setSigningOut] = useState(false);
   usePendingSignOut(signedOut?.at ?? null);
   const inSessions = route.kind === 'sessions' || route.kind === 'output';
   const routeSessionId = inSessions ? (route.sessionId ?? null) : null;
@@ -56,15 +58,22 @@ export function AppShell() {
   /** DEV-1: revokes this device on the runtime (queued when offline), then forgets it here. */
   async function signOut() {
     if (!pairing) return;
-    const how = await signOutDevice(client, pairing);
-    setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
-    await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
-    forgetComposerMemory();
-    setPairing(null);
+    setSigningOut(true);
+    try {
+      const how = await signOutDevice(client, pairing);
+      setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
+      await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
+      forgetComposerMemory();
+      setPairing(null);
+    } finally {
+      setSigningOut(false);
+    }
   }
 
   if (pairing === undefined) return null;
-  if (pairing === null || state.kind === 'unauthorized') {
+  // DEV-1: this device's own revocation closes its socket before the sign-out is done; that close
+  // is expected, so the pair screen waits for the sign-out and shows its notice, never the revoked alert.
+  if (pairing === null || (state.kind === 'unauthorized' && !signingOut)) {
     // The worker registers on the pair screen too, so the app installs and opens offline before pairing.
     return (
       <>
