@@ -11,7 +11,7 @@ describe('Agents in the app, in Chromium against the real runtime and the real C
   const steps: CodexStep[] = [];
   // Codex is installed and sandboxed (so leaving the sandbox needs an approval); Claude is not found.
   const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }), {
-    runtime: (modelUrl) => ({
+    runtime: ({ modelUrl }) => ({
       env: {
         HBCODE_CODEX_BIN: installedAgents().codexBin,
         HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),

@@ -19,7 +19,7 @@ describe('Agent accounts and control in the app', () => {
 
   // The fake ChatGPT sign-in starts before the runtime: Codex's config names its address.
   const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }), {
-    runtime: async (modelUrl) => {
+    runtime: async ({ modelUrl }) => {
       auth = await startFakeChatgptAuth();
       const toml = codexConfigToml(modelUrl, `chatgpt_base_url = "${auth.url}/backend-api/"`, { requiresOpenaiAuth: true });
       return { env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: toml, CODEX_APP_SERVER_LOGIN_ISSUER: auth.url, CODEX_CA_CERTIFICATE: auth.caCertificate } };

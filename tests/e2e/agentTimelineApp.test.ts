@@ -92,7 +92,7 @@ async function expectTurnRows(page: Page): Promise<void> {
 describe('TL-1 a real Codex turn in the app at phone size, live and after a reload', () => {
   const queue: ScriptedReply[] = [];
   const suite = useModelAppSuite(queuedReplies(queue), {
-    runtime: (modelUrl) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(modelUrl) } }),
+    runtime: ({ modelUrl }) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(modelUrl) } }),
     timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
   });
   let page: Page;

@@ -24,8 +24,11 @@ export interface ModelAppSuite extends AppSuite {
 type ModelScript = (request: RecordedRequest, index: number) => ScriptedReply;
 
 interface SuiteOptions {
-  /** The runtime's options, asked for once the block starts (and the model server is up). */
-  runtime?: (modelUrl: string) => RuntimeProcessOptions | Promise<RuntimeProcessOptions>;
+  /**
+   * The runtime's options, asked for once its folders exist (a test writes its project's files
+   * into `projectDir` here) and the model server is up (`modelUrl`, empty without one).
+   */
+  runtime?: (setup: { modelUrl: string; projectDir: string }) => RuntimeProcessOptions | Promise<RuntimeProcessOptions>;
   /** How long starting may take (an agent's first start installs it). */
   timeoutMs?: number;
 }
@@ -43,7 +46,7 @@ function registerSuite(script: ModelScript | undefined, options: SuiteOptions): 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
     if (script) model = await startFakeModelServer(script);
-    const extra = (await options.runtime?.(model?.url ?? '')) ?? {};
+    const extra = (await options.runtime?.({ modelUrl: model?.url ?? '', projectDir: dirs.projectDirs[0]! })) ?? {};
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, ...extra });
     browser = await launchChromium();
   }, options.timeoutMs);
@@ -71,7 +74,7 @@ export function useAppSuite(options: SuiteOptions = {}): AppSuite {
   return registerSuite(undefined, options);
 }
 
-/** The same with a fake model server answering by `script`; `options.runtime` gets its address. */
+/** The same with a fake model server answering by `script` in front of the runtime's agent. */
 export function useModelAppSuite(script: ModelScript, options: SuiteOptions = {}): ModelAppSuite {
   return registerSuite(script, options);
 }

@@ -19,7 +19,7 @@ const docScreenshot = (name: string) => keptScreenshotPath('asks', name);
 describe('What Codex asks, as cards in the app', () => {
   const steps: CodexStep[] = [];
   const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to ask.' }), {
-    runtime: (modelUrl) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexAsksConfigToml(modelUrl) } }),
+    runtime: ({ modelUrl }) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexAsksConfigToml(modelUrl) } }),
     timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
   });
   let phone: Page;
