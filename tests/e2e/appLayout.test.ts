@@ -11,7 +11,7 @@ import {
   waitCommandFinished,
   waitConnected,
 } from './appHarness';
-import { pairedPage, useAppSuite } from './appSuite';
+import { pairedPage, seedShellSession, useAppSuite } from './appSuite';
 import { waitUntil } from '../fixtures/waitUntil';
 
 const SESSION_TITLE = 'Build and test';
@@ -72,16 +72,7 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
 
   beforeAll(async () => {
     // A session with finished commands to look at, made over the protocol like any other client.
-    const client = await suite.runtime.connect();
-    const { projects } = await client.call('projects.list');
-    const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: SESSION_TITLE });
-    for (const [i, text] of SEEDED_COMMANDS.entries()) await client.call('chat.send', { sessionId: session.id, operationId: `seed-${i}`, text });
-    await waitUntil(async () => {
-      const { rows } = await client.call('sessions.timeline', { sessionId: session.id });
-      const commands = rows.filter((r) => r.kind === 'command');
-      return commands.length === SEEDED_COMMANDS.length && commands.every((r) => r.status !== 'running' && r.complete);
-    }, 'the seeded commands finish');
-    client.close();
+    await seedShellSession(suite.runtime, SESSION_TITLE, SEEDED_COMMANDS);
   });
 
   const screens: { device: string; options: BrowserContextOptions; code: () => Promise<string> }[] = [

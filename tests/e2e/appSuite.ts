@@ -7,6 +7,7 @@ import { launchChromium } from '../fixtures/browser';
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest, type ScriptedReply } from '../fixtures/fakeModelServer';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess, type RuntimeProcessOptions } from '../fixtures/runtimeProcess';
+import { waitUntil } from '../fixtures/waitUntil';
 import { pairThroughLink, startupPairingCode } from './appHarness';
 
 export interface AppSuite {
@@ -90,4 +91,24 @@ export async function pairedPage(suite: AppSuite, contextOptions: BrowserContext
   const page = await context.newPage();
   await pairThroughLink(page, suite.runtime.appOrigin, code ?? startupPairingCode(suite.runtime));
   return page;
+}
+
+/**
+ * A shell session titled `title` in the first project, made over the protocol like any other
+ * client, with `commands` sent in order; resolves once every one has finished and is complete.
+ */
+export async function seedShellSession(runtime: RuntimeProcess, title: string, commands: readonly string[]): Promise<void> {
+  const client = await runtime.connect();
+  try {
+    const { projects } = await client.call('projects.list');
+    const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title });
+    for (const [i, text] of commands.entries()) await client.call('chat.send', { sessionId: session.id, operationId: `seed-${i}`, text });
+    await waitUntil(async () => {
+      const { rows } = await client.call('sessions.timeline', { sessionId: session.id });
+      const finished = rows.filter((r) => r.kind === 'command');
+      return finished.length === commands.length && finished.every((r) => r.status !== 'running' && r.complete);
+    }, 'the seeded commands finish');
+  } finally {
+    client.close();
+  }
 }
