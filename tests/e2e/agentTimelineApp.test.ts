@@ -3,25 +3,23 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { codexTimelineConfigToml, commandReply, messageReply, patchCall, queuedReplies, searchAndLookupReply, streamedReply } from '../fixtures/fakeCodexTimeline';
+import {
+  codexTimelineConfigToml,
+  commandReply,
+  messageReply,
+  patchCall,
+  queuedReplies,
+  searchAndLookupReply,
+  STORY_BEFORE,
+  STORY_PATCH,
+  streamedReply,
+} from '../fixtures/fakeCodexTimeline';
 import type { ScriptedReply } from '../fixtures/fakeModelServer';
 import { waitUntil } from '../fixtures/waitUntil';
 import { waitForRows } from '../fixtures/agentSessions';
 import { DESKTOP_CONTEXT, keptScreenshotPath, PHONE_CONTEXT, sendCommand, waitConnected } from './appHarness';
 import { pairedPage, useModelAppSuite } from './appSuite';
 const TURN_MS = 180_000;
-
-const BEFORE = 'first\nsecond\nthird\n';
-const PATCH = `*** Begin Patch
-*** Update File: story.txt
-@@
- first
--second
-+SECOND
- third
-*** Add File: added.txt
-+brand new
-*** End Patch`;
 
 /** Kept screenshots of this test (docs/screenshots, prefix `timeline-codex-`). */
 const docScreenshot = (name: string) => keptScreenshotPath('timeline-codex', name);
@@ -98,7 +96,7 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
   let page: Page;
 
   beforeAll(async () => {
-    fs.writeFileSync(path.join(suite.runtime.projectDir, 'story.txt'), BEFORE);
+    fs.writeFileSync(path.join(suite.runtime.projectDir, 'story.txt'), STORY_BEFORE);
     page = await pairedPage(suite, PHONE_CONTEXT);
   }, AGENT_INSTALL_TIMEOUT_MS);
 
@@ -111,7 +109,7 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     await page.getByRole('group', { name: 'Codex options' }).getByLabel('Sandbox').selectOption('danger-full-access');
     await page.getByRole('button', { name: 'New session' }).first().tap();
     queue.push(
-      streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(PATCH)]),
+      streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(STORY_PATCH)]),
       commandReply('cat story.txt'),
       searchAndLookupReply('story structure', 'plot'),
       messageReply('Finished.'),
