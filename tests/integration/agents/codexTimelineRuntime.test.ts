@@ -100,7 +100,11 @@ describe('TL-1 TL-3 TL-4 Codex rows through the runtime: live, saved, and after 
     const afterFailure = await waitForRows(
       client,
       sessionId,
-      (rows) => messageState(rows, failed.runId) === 'failed' && rows.some((r) => r.kind === 'turnEnd' && r.runId === failed.runId && r.source === 'saved'),
+      // The error row may land after the saved turn end on a busy machine: wait for both.
+      (rows) =>
+        messageState(rows, failed.runId) === 'failed' &&
+        rows.some((r) => r.kind === 'turnEnd' && r.runId === failed.runId && r.source === 'saved') &&
+        rows.some((r) => r.kind === 'agentError' && r.runId === failed.runId),
     );
     expect(afterFailure.find((r) => r.kind === 'agentError' && r.runId === failed.runId)).toMatchObject({ message: expect.stringContaining('Scripted refusal.') });
     expect(afterFailure.find((r) => r.kind === 'turnEnd' && r.runId === failed.runId)).toMatchObject({ status: 'failed', error: expect.stringContaining('Scripted refusal.') });
