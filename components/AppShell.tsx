@@ -14,7 +14,7 @@ import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
 import { AccountsView, DevicesScreen, FilesView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
 import { UpdatePrompt } from './UpdatePrompt';
-import { HeaderIcon } from './header/HeaderIcon';
+import { ViewLinks } from './header/ViewLinks';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
 import { useAppRoute } from './useAppRoute';
@@ -32,13 +32,16 @@ export function AppShell() {
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
+  /** Between "Sign out of this device" and forgetting the pairing (DEV-1). */
+  const [signingOut, setSigningOut] = useState(false);
   usePendingSignOut(signedOut?.at ?? null);
-  const routeSessionId = route.kind === 'sessions' || route.kind === 'output' ? (route.sessionId ?? null) : null;
+  const inSessions = route.kind === 'sessions' || route.kind === 'output';
+  const routeSessionId = inSessions ? (route.sessionId ?? null) : null;
   useServiceWorkerMessages(routeSessionId);
   const wide = useWideLayout();
   /** The session of the last session route: on a wide screen it stays beside a preview opened from it (UX-4). */
   const lastSessionId = useRef<string | null>(null);
-  if (route.kind === 'sessions' || route.kind === 'output') lastSessionId.current = routeSessionId;
+  if (inSessions) lastSessionId.current = routeSessionId;
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
   const openInReader = (url: string) => {
     grantReaderOpen(url);
@@ -55,15 +58,22 @@ export function AppShell() {
   /** DEV-1: revokes this device on the runtime (queued when offline), then forgets it here. */
   async function signOut() {
     if (!pairing) return;
-    const how = await signOutDevice(client, pairing);
-    setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
-    await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
-    forgetComposerMemory();
-    setPairing(null);
+    setSigningOut(true);
+    try {
+      const how = await signOutDevice(client, pairing);
+      setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
+      await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
+      forgetComposerMemory();
+      setPairing(null);
+    } finally {
+      setSigningOut(false);
+    }
   }
 
   if (pairing === undefined) return null;
-  if (pairing === null || state.kind === 'unauthorized') {
+  // DEV-1: this device's own revocation closes its socket before the sign-out is done; that close
+  // is expected, so the pair screen waits for the sign-out and shows its notice, never the revoked alert.
+  if (pairing === null || (state.kind === 'unauthorized' && !signingOut)) {
     // The worker registers on the pair screen too, so the app installs and opens offline before pairing.
     return (
       <>
@@ -86,28 +96,7 @@ export function AppShell() {
     <div className="app" data-layout={wide ? 'wide' : 'single'}>
       <header className="topbar">
         <h1>HB Code</h1>
-        <nav className="topnav" aria-label="Views">
-          <a href="#/" aria-current={route.kind === 'sessions' || route.kind === 'output' ? 'page' : undefined}>
-            <HeaderIcon name="sessions" />
-            <span>Sessions</span>
-          </a>
-          <a href="#/files" aria-current={route.kind === 'files' ? 'page' : undefined}>
-            <HeaderIcon name="files" />
-            <span>Files</span>
-          </a>
-          <a href="#/devices" aria-current={route.kind === 'devices' ? 'page' : undefined}>
-            <HeaderIcon name="devices" />
-            <span>Devices</span>
-          </a>
-          <a href="#/accounts" aria-current={route.kind === 'accounts' ? 'page' : undefined}>
-            <HeaderIcon name="accounts" />
-            <span>Accounts</span>
-          </a>
-          <a href="#/settings" aria-current={route.kind === 'settings' ? 'page' : undefined}>
-            <HeaderIcon name="settings" />
-            <span>Settings</span>
-          </a>
-        </nav>
+        <ViewLinks route={route} />
         <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
         <InstallButton />
@@ -120,7 +109,7 @@ export function AppShell() {
           {problem}
         </p>
       )}
-      {(route.kind === 'sessions' || route.kind === 'output') && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
+      {inSessions && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' &&

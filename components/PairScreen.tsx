@@ -18,11 +18,6 @@ export function PairScreen({ reason, onPaired }: { reason?: string; onPaired: (p
   const [error, setError] = useState<string | null>(reason ?? null);
   const [busy, setBusy] = useState(false);
 
-  // The reason can change after this screen shows (a sign-out's own answer arrives after its socket closed).
-  useEffect(() => {
-    if (reason) setError(reason);
-  }, [reason]);
-
   useEffect(() => {
     const fromLink = new URLSearchParams(window.location.hash.slice(1)).get('code');
     if (fromLink) setCode(fromLink);

@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 
 /** A file name for a page's Markdown: its title, in safe characters, ending in `.md`. */
-export function markdownFileName(title: string): string {
+function markdownFileName(title: string): string {
   const base = title
     .normalize('NFKD')
     .replace(/[^\p{L}\p{N}]+/gu, '-')

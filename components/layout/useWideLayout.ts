@@ -4,9 +4,9 @@ import { useSyncExternalStore } from 'react';
 /**
  * UX-4: a desktop uses its width. Two panes side by side each need room for an 80-column line of
  * 14 px monospace output (about 680 px), so the split starts at twice that; below it one view
- * fills the window, as on a phone. Kept equal to the `--wide` media query in app/globals.css.
+ * fills the window, as on a phone. Kept equal to the `(min-width: 1360px)` media query in app/globals.css.
  */
-export const WIDE_LAYOUT_QUERY = '(min-width: 1360px)';
+const WIDE_LAYOUT_QUERY = '(min-width: 1360px)';
 
 function subscribe(onChange: () => void): () => void {
   const query = window.matchMedia(WIDE_LAYOUT_QUERY);

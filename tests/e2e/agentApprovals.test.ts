@@ -1,41 +1,30 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
-import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { commandRow, pairThroughLink, screenshotPath, sendCommand, startupPairingCode, waitCommandFinished } from './appHarness';
+import { commandRow, screenshotPath, sendCommand, waitCommandFinished } from './appHarness';
+import { pairedPage, useModelAppSuite } from './appSuite';
 
 describe('Agents in the app, in Chromium against the real runtime and the real Codex', () => {
-  let model: FakeModelServer;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-  let page: Page;
   const steps: CodexStep[] = [];
-
-  beforeAll(async () => {
-    const agents = installedAgents();
-    model = await startFakeModelServer(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }));
-    // Codex is installed and sandboxed (so leaving the sandbox needs an approval); Claude is not found.
-    runtime = await startRuntimeProcess({
+  // Codex is installed and sandboxed (so leaving the sandbox needs an approval); Claude is not found.
+  const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }), {
+    runtime: ({ modelUrl }) => ({
       env: {
-        HBCODE_CODEX_BIN: agents.codexBin,
-        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url, 'sandbox_mode = "workspace-write"'),
+        HBCODE_CODEX_BIN: installedAgents().codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),
         HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
       },
-    });
-    browser = await launchChromium();
-    page = await (await browser.newContext()).newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-  }, AGENT_INSTALL_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    await model?.close();
+    }),
+    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
   });
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await pairedPage(suite);
+  }, AGENT_INSTALL_TIMEOUT_MS);
 
   it('SES-2 the app offers only the agents the runtime can run, and an approval request is answered with Allow', async () => {
     const select = page.getByLabel('Agent').first();

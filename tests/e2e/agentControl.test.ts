@@ -1,61 +1,43 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../server/runtime/paths';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { launchChromium } from '../fixtures/browser';
 import { startFakeChatgptAuth, type FakeChatgptAuth } from '../fixtures/fakeChatgptAuth';
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
-import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, newPairingCode, pairThroughLink, sendCommand, startupPairingCode } from './appHarness';
-
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+import { commandRow, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand } from './appHarness';
+import { pairedPage, useModelAppSuite } from './appSuite';
 
 /** Kept screenshots of this feature (docs/screenshots, prefix `acc-`). */
-function docScreenshot(name: string): string {
-  const dir = path.join(REPO_ROOT, 'docs', 'screenshots');
-  fs.mkdirSync(dir, { recursive: true });
-  return path.join(dir, `acc-${name}.png`);
-}
+const docScreenshot = (name: string) => keptScreenshotPath('acc', name);
 
 /** ACC-1, ACC-4, ACC-6, ACC-7 in Chromium against the real runtime and the real Codex. */
 describe('Agent accounts and control in the app', () => {
-  let model: FakeModelServer;
   let auth: FakeChatgptAuth;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
   let phone: Page;
   let desktop: Page;
   const steps: CodexStep[] = [];
 
-  beforeAll(async () => {
-    const agents = installedAgents();
-    model = await startFakeModelServer(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }));
-    auth = await startFakeChatgptAuth();
-    const toml = codexConfigToml(model.url, `chatgpt_base_url = "${auth.url}/backend-api/"`, { requiresOpenaiAuth: true });
-    runtime = await startRuntimeProcess({
-      env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: toml, CODEX_APP_SERVER_LOGIN_ISSUER: auth.url, CODEX_CA_CERTIFICATE: auth.caCertificate },
-    });
-    browser = await launchChromium();
-    phone = await (await browser.newContext(PHONE)).newPage();
-    await pairThroughLink(phone, runtime.appOrigin, startupPairingCode(runtime));
-    desktop = await (await browser.newContext(DESKTOP)).newPage();
-    await pairThroughLink(desktop, runtime.appOrigin, await newPairingCode(runtime));
-  }, AGENT_INSTALL_TIMEOUT_MS);
+  // The fake ChatGPT sign-in starts before the runtime: Codex's config names its address.
+  const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }), {
+    runtime: async ({ modelUrl }) => {
+      auth = await startFakeChatgptAuth();
+      const toml = codexConfigToml(modelUrl, `chatgpt_base_url = "${auth.url}/backend-api/"`, { requiresOpenaiAuth: true });
+      return { env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: toml, CODEX_APP_SERVER_LOGIN_ISSUER: auth.url, CODEX_CA_CERTIFICATE: auth.caCertificate } };
+    },
+    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
+  });
   afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    await model?.close();
     await auth?.close();
   });
 
+  beforeAll(async () => {
+    phone = await pairedPage(suite, PHONE_CONTEXT);
+    desktop = await pairedPage(suite, DESKTOP_CONTEXT, await newPairingCode(suite.runtime));
+  }, AGENT_INSTALL_TIMEOUT_MS);
+
   it('ACC-1 on a phone: a device-code sign-in shows the URL and code, and the profile turns signed in with its plan limits (ACC-7) on every device', async () => {
-    await phone.goto(`${runtime.appOrigin}/#/accounts`);
-    await desktop.goto(`${runtime.appOrigin}/#/accounts`);
+    await phone.goto(`${suite.runtime.appOrigin}/#/accounts`);
+    await desktop.goto(`${suite.runtime.appOrigin}/#/accounts`);
     const card = phone.getByRole('region', { name: 'Codex profile Codex' });
     await card.getByTestId('profile-status').filter({ hasText: 'Signed out' }).waitFor({ timeout: 60_000 });
     await card.getByRole('button', { name: 'Sign in with a code' }).tap();
@@ -78,7 +60,7 @@ describe('Agent accounts and control in the app', () => {
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-4 an approval reaches both devices and survives a reload; one answers and the other\'s card goes', async () => {
-    await phone.goto(`${runtime.appOrigin}/#/`);
+    await phone.goto(`${suite.runtime.appOrigin}/#/`);
     await phone.getByLabel('Agent').first().selectOption('codex');
     await phone.getByRole('button', { name: 'Options' }).first().tap();
     await phone.getByRole('group', { name: 'Codex options' }).waitFor();
@@ -86,14 +68,14 @@ describe('Agent accounts and control in the app', () => {
     await phone.getByRole('button', { name: 'New session' }).first().tap();
     steps.push({ command: 'echo approved-on-the-phone', escalate: true });
     await sendCommand(phone, 'Run it outside the sandbox');
-    await desktop.goto(`${runtime.appOrigin}/#/`);
+    await desktop.goto(`${suite.runtime.appOrigin}/#/`);
     await desktop.locator('button.list-button').first().click();
     const onDesktop = desktop.getByRole('group', { name: 'Approval request' });
     const onPhone = phone.getByRole('group', { name: 'Approval request' });
     await onDesktop.waitFor({ timeout: 90_000 });
     await onPhone.waitFor({ timeout: 90_000 });
     expect(await onPhone.getAttribute('data-kind')).toBe('command');
-    // A reload of the app still shows the pending approval: it is stored by the runtime.
+    // A reload of the app still shows the pending approval: it is stored by the suite.runtime.
     // The reload keeps the session open: it is in the app's address (UX-1).
     await phone.reload();
     await onPhone.waitFor({ timeout: 30_000 });
@@ -127,7 +109,7 @@ describe('Agent accounts and control in the app', () => {
     const panel = phone.getByRole('group', { name: 'Codex options' });
     await panel.getByLabel('Sandbox').selectOption('read-only');
     await phone.screenshot({ path: docScreenshot('session-settings-phone') });
-    const client = await runtime.connect();
+    const client = await suite.runtime.connect();
     try {
       const [session] = (await client.call('sessions.list')).sessions.filter((s) => s.agent === 'codex');
       await waitUntil(async () => (await client.call('sessions.settings', { sessionId: session!.id })).settings.codex?.sandbox === 'read-only', 'the new sandbox is stored');

@@ -1,39 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../server/runtime/paths';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { launchChromium } from '../fixtures/browser';
-import { codexTimelineConfigToml, commandReply, messageReply, patchCall, queuedReplies, searchAndLookupReply, streamedReply } from '../fixtures/fakeCodexTimeline';
-import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../fixtures/fakeModelServer';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import {
+  codexTimelineConfigToml,
+  commandReply,
+  messageReply,
+  patchCall,
+  queuedReplies,
+  searchAndLookupReply,
+  STORY_BEFORE,
+  STORY_PATCH,
+  streamedReply,
+} from '../fixtures/fakeCodexTimeline';
+import type { ScriptedReply } from '../fixtures/fakeModelServer';
 import { waitUntil } from '../fixtures/waitUntil';
 import { waitForRows } from '../fixtures/agentSessions';
-import { pairThroughLink, sendCommand, startupPairingCode, waitConnected } from './appHarness';
-
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP = { width: 1280, height: 800 };
+import { DESKTOP_CONTEXT, keptScreenshotPath, PHONE_CONTEXT, sendCommand, waitConnected } from './appHarness';
+import { pairedPage, useModelAppSuite } from './appSuite';
 const TURN_MS = 180_000;
 
-const BEFORE = 'first\nsecond\nthird\n';
-const PATCH = `*** Begin Patch
-*** Update File: story.txt
-@@
- first
--second
-+SECOND
- third
-*** Add File: added.txt
-+brand new
-*** End Patch`;
-
 /** Kept screenshots of this test (docs/screenshots, prefix `timeline-codex-`). */
-function docScreenshot(name: string): string {
-  const dir = path.join(REPO_ROOT, 'docs', 'screenshots');
-  fs.mkdirSync(dir, { recursive: true });
-  return path.join(dir, `timeline-codex-${name}.png`);
-}
+const docScreenshot = (name: string) => keptScreenshotPath('timeline-codex', name);
 
 /**
  * The first row matching `selector` (and `text`), scrolled into view. The list is virtualized
@@ -99,29 +88,20 @@ async function expectTurnRows(page: Page): Promise<void> {
 }
 
 describe('TL-1 a real Codex turn in the app at phone size, live and after a reload', () => {
-  let model: FakeModelServer;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-  let page: Page;
   const queue: ScriptedReply[] = [];
+  const suite = useModelAppSuite(queuedReplies(queue), {
+    runtime: ({ modelUrl }) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(modelUrl) } }),
+    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
+  });
+  let page: Page;
 
   beforeAll(async () => {
-    const { codexBin } = installedAgents();
-    model = await startFakeModelServer(queuedReplies(queue));
-    runtime = await startRuntimeProcess({ env: { HBCODE_CODEX_BIN: codexBin, HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(model.url) } });
-    fs.writeFileSync(path.join(runtime.projectDir, 'story.txt'), BEFORE);
-    browser = await launchChromium();
-    page = await (await browser.newContext(PHONE)).newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+    fs.writeFileSync(path.join(suite.runtime.projectDir, 'story.txt'), STORY_BEFORE);
+    page = await pairedPage(suite, PHONE_CONTEXT);
   }, AGENT_INSTALL_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    await model?.close();
-  });
 
   it('TL-1 a Codex session made in the app shows Markdown text, collapsed reasoning, the diff with its counts, tool results and the turn end; a reload shows the saved rows', async () => {
-    await page.goto(`${runtime.appOrigin}/#/`);
+    await page.goto(`${suite.runtime.appOrigin}/#/`);
     await page.getByLabel('Agent').first().selectOption('codex');
     // Full access (ACC-5): in the sandbox the login shell complains that it cannot write its home,
     // and that line, naming this machine's folders, would land in the command's shown output.
@@ -129,7 +109,7 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     await page.getByRole('group', { name: 'Codex options' }).getByLabel('Sandbox').selectOption('danger-full-access');
     await page.getByRole('button', { name: 'New session' }).first().tap();
     queue.push(
-      streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(PATCH)]),
+      streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(STORY_PATCH)]),
       commandReply('cat story.txt'),
       searchAndLookupReply('story structure', 'plot'),
       messageReply('Finished.'),
@@ -137,11 +117,11 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     await sendCommand(page, 'Edit the story');
     await expectTurnRows(page);
     // The patch really ran in the project.
-    expect(fs.readFileSync(path.join(runtime.projectDir, 'story.txt'), 'utf8')).toBe('first\nSECOND\nthird\n');
+    expect(fs.readFileSync(path.join(suite.runtime.projectDir, 'story.txt'), 'utf8')).toBe('first\nSECOND\nthird\n');
 
     // Saved rows: once the runtime has replaced every live row by its saved one, a reload reads
     // those back (TL-1 rows are the same live and saved).
-    const client = await runtime.connect();
+    const client = await suite.runtime.connect();
     try {
       const [session] = (await client.call('sessions.list')).sessions.filter((s) => s.agent === 'codex');
       await waitForRows(client, session!.id, (rows) => {
@@ -164,7 +144,7 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     await page.emulateMedia({ colorScheme: 'light' });
     await (await findRow(page, '[data-row="turnEnd"]')).scrollIntoViewIfNeeded();
     await page.screenshot({ path: docScreenshot('phone-end-light') });
-    await page.setViewportSize(DESKTOP);
+    await page.setViewportSize(DESKTOP_CONTEXT.viewport!);
     await (await findRow(page, '[data-row="fileChange"]')).scrollIntoViewIfNeeded();
     await page.screenshot({ path: docScreenshot('desktop-light'), scale: 'css' });
   }, AGENT_TEST_TIMEOUT_MS);

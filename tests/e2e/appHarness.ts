@@ -109,11 +109,11 @@ export function commandRow(page: Page, command: string) {
   return page.locator('[data-row="command"]').filter({ hasText: `$ ${command}` });
 }
 
-/** Waits for a command row to finish and returns the text of its status ("exit 0", …). */
-export async function waitCommandFinished(page: Page, command: string): Promise<string> {
+/** Waits (30 s unless told) for a command row to finish and returns the text of its status ("exit 0", …). */
+export async function waitCommandFinished(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
   const status = commandRow(page, command).locator('[data-status]');
   await status.waitFor();
-  await waitUntil(async () => (await status.getAttribute('data-status')) !== 'running', `"${command}" finishes`, 30_000);
+  await waitUntil(async () => (await status.getAttribute('data-status')) !== 'running', `"${command}" finishes`, timeoutMs);
   return (await status.textContent()) ?? '';
 }
 

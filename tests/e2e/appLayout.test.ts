@@ -1,17 +1,17 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   commandRow,
+  DESKTOP_CONTEXT,
   newPairingCode,
   pairThroughLink,
+  PHONE_CONTEXT,
   screenshotPath,
   startupPairingCode,
   waitCommandFinished,
   waitConnected,
 } from './appHarness';
+import { pairedPage, seedShellSession, useAppSuite } from './appSuite';
 import { waitUntil } from '../fixtures/waitUntil';
 
 const SESSION_TITLE = 'Build and test';
@@ -19,9 +19,6 @@ const LONG_WORD = 'x'.repeat(240);
 /** Seeded commands: many lines, one line far wider than a phone, and a failure on stderr. */
 const SEEDED_COMMANDS = [`for i in $(seq 1 60); do echo "line $i of the build output"; done`, `echo ${LONG_WORD}`, 'ls /no-such-folder-here'];
 const MIN_TARGET_PX = 44;
-
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
 /** The list entry that opens the seeded session (not its Delete icon, named after it too). */
 const sessionButton = (page: Page) => page.getByRole('button', { name: SESSION_TITLE }).filter({ hasText: SESSION_TITLE });
@@ -71,39 +68,21 @@ const contrast = (a: string, b: string) => {
 };
 
 describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  const suite = useAppSuite();
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
     // A session with finished commands to look at, made over the protocol like any other client.
-    const client = await runtime.connect();
-    const { projects } = await client.call('projects.list');
-    const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: SESSION_TITLE });
-    for (const [i, text] of SEEDED_COMMANDS.entries()) await client.call('chat.send', { sessionId: session.id, operationId: `seed-${i}`, text });
-    await waitUntil(async () => {
-      const { rows } = await client.call('sessions.timeline', { sessionId: session.id });
-      const commands = rows.filter((r) => r.kind === 'command');
-      return commands.length === SEEDED_COMMANDS.length && commands.every((r) => r.status !== 'running' && r.complete);
-    }, 'the seeded commands finish');
-    client.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
+    await seedShellSession(suite.runtime, SESSION_TITLE, SEEDED_COMMANDS);
   });
 
   const screens: { device: string; options: BrowserContextOptions; code: () => Promise<string> }[] = [
-    { device: 'phone', options: PHONE, code: async () => startupPairingCode(runtime) },
-    { device: 'desktop', options: DESKTOP, code: () => newPairingCode(runtime) },
+    { device: 'phone', options: PHONE_CONTEXT, code: async () => startupPairingCode(suite.runtime) },
+    { device: 'desktop', options: DESKTOP_CONTEXT, code: () => newPairingCode(suite.runtime) },
   ];
 
   for (const { device, options, code } of screens) {
     it(`PWA-5 ${device} ${options.viewport!.width}x${options.viewport!.height}: sessions, timeline and output fit the width, every control is at least 44 px, light and dark differ (screenshots)`, async () => {
+      const { runtime, browser } = suite;
       const context = await browser.newContext(options);
       const page = await context.newPage();
       const width = options.viewport!.width;
@@ -181,7 +160,8 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
     });
 
   it('PWA-5 the main flow works from the keyboard alone: pair, open a session, send a command with Enter, read its output, go back', async () => {
-    const context = await browser.newContext(DESKTOP);
+    const { runtime, browser } = suite;
+    const context = await browser.newContext(DESKTOP_CONTEXT);
     const page = await context.newPage();
     try {
       const code = await newPairingCode(runtime);
@@ -220,10 +200,8 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
   });
 
   it('PWA-5 sending from the keyboard: Shift+Enter adds a line, Enter sends', async () => {
-    const context = await browser.newContext(DESKTOP);
-    const page = await context.newPage();
+    const page = await pairedPage(suite, DESKTOP_CONTEXT, await newPairingCode(suite.runtime));
     try {
-      await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
       await sessionButton(page).click();
       const box = page.getByRole('textbox', { name: 'Message' });
       await box.focus();
@@ -235,7 +213,7 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
       await page.locator('[data-row="message"]').filter({ hasText: 'echo second' }).waitFor();
       await waitUntil(async () => (await box.inputValue()) === '', 'the sent message leaves the box');
     } finally {
-      await context.close();
+      await page.context().close();
     }
   });
 });

@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { pairThroughLink, startupPairingCode, waitConnected } from './appHarness';
+import { waitConnected } from './appHarness';
+import { pairedPage, useAppSuite } from './appSuite';
 
 // PWA-1, UX-5 in real Chromium against the real runtime: installing the service worker fetches
 // only the shell; a view's code loaded later is cached when first used and then opens offline.
@@ -41,24 +39,11 @@ function builtCode(): string[] {
 const bytesOf = (paths: readonly string[]) => paths.reduce((sum, p) => sum + fs.statSync(path.join(OUT, p)).size, 0);
 
 describe('PWA-1 UX-5 the service worker installs the shell only and caches the rest on first use', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stopIfRunning();
-    dirs?.remove();
-  });
+  const suite = useAppSuite();
 
   it('PWA-1 UX-5 install precaches the pages, the first screen’s code, the manifest and icons, not the views loaded later; a view used once opens offline', async () => {
-    const page = await (await browser.newContext()).newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
+    const { runtime } = suite;
+    const page = await pairedPage(suite);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 
     const firstScreen = await page.evaluate(() =>

@@ -1,13 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { launchChromium } from '../fixtures/browser';
 import { askUserStep, codexAsksConfigToml, elicitationReply, lookupStep, pickColorStep, toolOutputs } from '../fixtures/codexAskScenario';
 import { codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
-import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, PHONE_CONTEXT, sendCommand, startupPairingCode } from './appHarness';
+import { DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand } from './appHarness';
+import { pairedPage, useModelAppSuite } from './appSuite';
+import { newSession } from './stopHarness';
 
 /** Kept screenshots of this feature (docs/screenshots, prefix `asks-`). */
 const docScreenshot = (name: string) => keptScreenshotPath('asks', name);
@@ -18,34 +17,22 @@ const docScreenshot = (name: string) => keptScreenshotPath('asks', name);
  * server's form), answered on the phone while the desktop shows the same card.
  */
 describe('What Codex asks, as cards in the app', () => {
-  let model: FakeModelServer;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  const steps: CodexStep[] = [];
+  const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to ask.' }), {
+    runtime: ({ modelUrl }) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexAsksConfigToml(modelUrl) } }),
+    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
+  });
   let phone: Page;
   let desktop: Page;
-  const steps: CodexStep[] = [];
 
   beforeAll(async () => {
-    const agents = installedAgents();
-    model = await startFakeModelServer(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to ask.' }));
-    runtime = await startRuntimeProcess({ env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexAsksConfigToml(model.url) } });
-    browser = await launchChromium();
-    phone = await (await browser.newContext(PHONE_CONTEXT)).newPage();
-    await pairThroughLink(phone, runtime.appOrigin, startupPairingCode(runtime));
-    desktop = await (await browser.newContext(DESKTOP_CONTEXT)).newPage();
-    await pairThroughLink(desktop, runtime.appOrigin, await newPairingCode(runtime));
-    await phone.goto(`${runtime.appOrigin}/#/`);
-    await phone.getByLabel('Agent').first().selectOption('codex');
-    await phone.getByRole('button', { name: 'New session' }).first().tap();
+    phone = await pairedPage(suite, PHONE_CONTEXT);
+    desktop = await pairedPage(suite, DESKTOP_CONTEXT, await newPairingCode(suite.runtime));
+    await newSession(phone, suite.runtime.appOrigin, 'codex');
     // The desktop follows the same (only) session.
-    await desktop.goto(`${runtime.appOrigin}/#/`);
+    await desktop.goto(`${suite.runtime.appOrigin}/#/`);
     await desktop.locator('button.list-button').first().click();
   }, AGENT_INSTALL_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    await model?.close();
-  });
 
   /** Sends a message whose turn asks `step`; resolves with the card once both devices show it. */
   async function cardOnBoth(step: CodexStep, kind: string) {
@@ -63,9 +50,9 @@ describe('What Codex asks, as cards in the app', () => {
     return { onPhone, onDesktop };
   }
 
-  const outputCount = () => toolOutputs(model).length;
+  const outputCount = () => toolOutputs(suite.model).length;
   async function nextToolOutput(before: number): Promise<string> {
-    return waitUntil(async () => toolOutputs(model).length > before && toolOutputs(model).at(-1), 'the tool output reaches the model', { timeoutMs: 90_000, intervalMs: 100 });
+    return waitUntil(async () => toolOutputs(suite.model).length > before && toolOutputs(suite.model).at(-1), 'the tool output reaches the model', { timeoutMs: 90_000, intervalMs: 100 });
   }
 
   it('ACC-4 Codex\'s questions: picked on the phone, the answer reaches the model and the desktop\'s card goes', async () => {

@@ -1,29 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
-import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished } from './appHarness';
+import { commandRow, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished } from './appHarness';
+import { pairedPage, useAppSuite } from './appSuite';
 
 // UX-3 in real Chromium against the real runtime: blank screens say what to do, the composer
 // takes several lines (Shift+Enter on a desktop, return on a touch screen), recalls earlier
 // messages with ↑ and keeps its draft across a reload; sessions are renamed and sorted by their
 // last activity; offline, a running row never pretends to be live.
 
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
-
 /** Kept screenshots of this feature (docs/screenshots, prefix `nav-`). */
-function docScreenshot(name: string): string {
-  const dir = path.join(REPO_ROOT, 'docs', 'screenshots');
-  fs.mkdirSync(dir, { recursive: true });
-  return path.join(dir, `nav-${name}.png`);
-}
+const docScreenshot = (name: string) => keptScreenshotPath('nav', name);
 
 /** The screen in light and dark, as `<name>-light.png` and `<name>-dark.png`. */
 async function lightAndDark(page: Page, name: string): Promise<void> {
@@ -39,34 +29,23 @@ const hashOf = (page: Page) => page.evaluate(() => location.hash);
 const emptyState = (page: Page, name: string) => page.locator(`[data-empty="${name}"]`);
 
 describe('UX-3 the app says what to do, keeps drafts and never pretends to be live', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  const suite = useAppSuite({
+    runtime: ({ projectDir }) => {
+      fs.mkdirSync(path.join(projectDir, 'empty-folder'));
+      return {};
+    },
+  });
   let phone: Page;
   let desktop: Page;
   let sessionHash: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    fs.mkdirSync(path.join(dirs.projectDirs[0]!, 'empty-folder'));
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
-    for (const options of [PHONE, DESKTOP]) {
-      const context = await browser.newContext({ ...options, colorScheme: 'light' });
-      contexts.push(context);
-      const page = await context.newPage();
-      await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
-      if (options === PHONE) phone = page;
+    for (const options of [PHONE_CONTEXT, DESKTOP_CONTEXT]) {
+      const page = await pairedPage(suite, { ...options, colorScheme: 'light' }, await newPairingCode(suite.runtime));
+      if (options === PHONE_CONTEXT) phone = page;
       else desktop = page;
     }
   }, 120_000);
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await runtime?.stopIfRunning();
-    dirs?.remove();
-  });
 
   it('UX-3 no sessions, a new session, a 0-byte output and an empty folder each say what to do next', async () => {
     for (const page of [phone, desktop]) {
@@ -80,7 +59,7 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await emptyState(phone, 'timeline').waitFor();
     expect(await emptyState(phone, 'timeline').textContent()).toContain('Type a command below');
     sessionHash = await hashOf(phone);
-    await desktop.goto(`${runtime.appOrigin}/${sessionHash}`);
+    await desktop.goto(`${suite.runtime.appOrigin}/${sessionHash}`);
     await emptyState(desktop, 'timeline').waitFor();
     await lightAndDark(phone, 'empty-timeline-phone');
     await lightAndDark(desktop, 'empty-timeline-desktop');
@@ -91,12 +70,12 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await commandRow(phone, 'true').click();
     await emptyState(phone, 'output').waitFor();
     expect(await emptyState(phone, 'output').textContent()).toContain('printed nothing');
-    await desktop.goto(`${runtime.appOrigin}/${await hashOf(phone)}`);
+    await desktop.goto(`${suite.runtime.appOrigin}/${await hashOf(phone)}`);
     await emptyState(desktop, 'output').waitFor();
     await lightAndDark(phone, 'empty-output-phone');
     await lightAndDark(desktop, 'empty-output-desktop');
 
-    const folder = `${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: dirs.projectDirs[0]!, path: 'empty-folder' })}`;
+    const folder = `${suite.runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: suite.runtime.projectDir, path: 'empty-folder' })}`;
     for (const page of [phone, desktop]) {
       await page.goto(folder);
       await emptyState(page, 'folder').waitFor();
@@ -107,7 +86,7 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
   }, 180_000);
 
   it('UX-3 on a desktop Shift+Enter adds a line, the draft survives a reload, Enter sends it, ↑ recalls it', async () => {
-    await desktop.goto(`${runtime.appOrigin}/${sessionHash}`);
+    await desktop.goto(`${suite.runtime.appOrigin}/${sessionHash}`);
     const box = messageBox(desktop);
     await box.click();
     await box.pressSequentially('echo first');
@@ -143,7 +122,7 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
   }, 120_000);
 
   it('UX-3 on a touch screen return adds a line and Send sends', async () => {
-    await phone.goto(`${runtime.appOrigin}/${sessionHash}`);
+    await phone.goto(`${suite.runtime.appOrigin}/${sessionHash}`);
     expect(await phone.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
     const box = messageBox(phone);
     await box.fill('');
@@ -160,7 +139,7 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
   }, 120_000);
 
   it('UX-3 a renamed session keeps its name on every device, and the list puts the latest activity first with its last line', async () => {
-    await phone.goto(`${runtime.appOrigin}/${sessionHash}`);
+    await phone.goto(`${suite.runtime.appOrigin}/${sessionHash}`);
     await phone.getByRole('button', { name: 'Rename' }).tap();
     await phone.getByLabel('Session title').fill('Phone checks');
     await phone.getByRole('button', { name: 'Save' }).tap();
@@ -169,7 +148,7 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await phone.getByRole('heading', { name: 'Phone checks' }).waitFor();
 
     // A second session, newer but idle, then activity in the first: the first goes on top.
-    await desktop.goto(`${runtime.appOrigin}/#/`);
+    await desktop.goto(`${suite.runtime.appOrigin}/#/`);
     await desktop.locator('li[data-session-id]').filter({ hasText: 'Phone checks' }).waitFor();
     await desktop.getByRole('button', { name: 'New session' }).click();
     await emptyState(desktop, 'timeline').waitFor();
@@ -188,14 +167,14 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
   }, 120_000);
 
   it('UX-3 offline, a running command says its status is unknown instead of a live timer', async () => {
-    await phone.goto(`${runtime.appOrigin}/${sessionHash}`);
+    await phone.goto(`${suite.runtime.appOrigin}/${sessionHash}`);
     await sendCommand(phone, 'sleep 600');
     const status = commandRow(phone, 'sleep 600').locator('[data-status]');
     await waitUntil(async () => (await status.getAttribute('data-status')) === 'running', 'the command runs');
     const elapsed = /\d+ ms|\d+\.\d s|\d+ min \d+ s/;
     await waitUntil(async () => elapsed.test((await commandRow(phone, 'sleep 600').textContent()) ?? ''), 'online, the running row counts its time');
 
-    await runtime.stop();
+    await suite.runtime.stop();
     await phone.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     await waitUntil(async () => (await status.textContent()) === 'status unknown while offline', 'the running row says its status is unknown');
     // No timer on the row while offline: nothing there counts on.

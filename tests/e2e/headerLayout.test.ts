@@ -1,12 +1,7 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { newPairingCode, pairThroughLink, screenshotPath } from './appHarness';
-
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP_CONTEXT, newPairingCode, PHONE_CONTEXT, screenshotPath } from './appHarness';
+import { pairedPage, useAppSuite } from './appSuite';
 const MIN_TARGET_PX = 44;
 const DESTINATIONS = ['Sessions', 'Files', 'Devices', 'Accounts'];
 
@@ -34,29 +29,14 @@ const headerFacts = (page: Page): Promise<HeaderFacts> =>
   });
 
 describe('UX-4 the app header: every destination in reach on a phone, all of it on a desktop', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
-  });
+  const suite = useAppSuite();
 
   for (const [device, options] of [
-    ['phone', PHONE],
-    ['desktop', DESKTOP],
+    ['phone', PHONE_CONTEXT],
+    ['desktop', DESKTOP_CONTEXT],
   ] as const) {
     it(`UX-4 ${device}: every view link and Sign out sit inside the width, at least ${MIN_TARGET_PX} px, light and dark (screenshots)`, async () => {
-      const context = await browser.newContext(options);
-      const page = await context.newPage();
-      await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
+      const page = await pairedPage(suite, options, await newPairingCode(suite.runtime));
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
         const facts = await headerFacts(page);
@@ -77,7 +57,7 @@ describe('UX-4 the app header: every destination in reach on a phone, all of it 
         const header = page.locator('header.topbar');
         await header.screenshot({ path: screenshotPath(`header-${device}-${colorScheme}`) });
       }
-      await context.close();
+      await page.context().close();
     });
   }
 });

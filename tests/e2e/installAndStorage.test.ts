@@ -1,19 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
 import { newPairingCode, pairThroughLink, readStoredPairing, waitConnected } from './appHarness';
+import { pairedPage, useAppSuite } from './appSuite';
 import { docsScreenshotPath } from './screensHarness';
 
 // PWA-1 installing, PWA-3 storage (persistence asked after an offline save, its use shown and
 // cleared, the pairing and the outbox kept) and FILE-4 relative links and images of a project's
-// Markdown, in real Chromium against the real runtime.
+// Markdown, in real Chromium against the real suite.runtime.
 
 const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
 
@@ -50,38 +48,32 @@ const countRecords = (page: Page, store: string) =>
     store,
   );
 
-describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-  let project: string;
+/** The project's Markdown guide, what it links to and its image. */
+function writeProject(project: string): void {
+  fs.mkdirSync(path.join(project, 'docs', 'img'), { recursive: true });
+  fs.mkdirSync(path.join(project, 'docs', 'site'), { recursive: true });
+  fs.writeFileSync(
+    path.join(project, 'docs', 'guide.md'),
+    '# Guide\n\nRead the [setup steps](../docs/setup.md), open [the site](site/index.html).\n\n![The logo](img/logo.png)\n\nA [way out](../../secret.md), [the web](https://example.com/).\n',
+  );
+  fs.writeFileSync(path.join(project, 'docs', 'setup.md'), '# Setup steps\n\nPair this device.\n');
+  fs.writeFileSync(path.join(project, 'docs', 'site', 'index.html'), '<!doctype html><title>Site</title><h1>Site</h1>');
+  fs.copyFileSync(path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'), path.join(project, 'docs', 'img', 'logo.png'));
+}
 
-  beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    project = dirs.projectDirs[0]!;
-    fs.mkdirSync(path.join(project, 'docs', 'img'), { recursive: true });
-    fs.mkdirSync(path.join(project, 'docs', 'site'), { recursive: true });
-    fs.writeFileSync(
-      path.join(project, 'docs', 'guide.md'),
-      '# Guide\n\nRead the [setup steps](../docs/setup.md), open [the site](site/index.html).\n\n![The logo](img/logo.png)\n\nA [way out](../../secret.md), [the web](https://example.com/).\n',
-    );
-    fs.writeFileSync(path.join(project, 'docs', 'setup.md'), '# Setup steps\n\nPair this device.\n');
-    fs.writeFileSync(path.join(project, 'docs', 'site', 'index.html'), '<!doctype html><title>Site</title><h1>Site</h1>');
-    fs.copyFileSync(path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'), path.join(project, 'docs', 'img', 'logo.png'));
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
+describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
+  let project: string;
+  const suite = useAppSuite({
+    runtime: ({ projectDir }) => {
+      project = projectDir;
+      writeProject(project);
+      return {};
+    },
   });
 
-  const paired = async (options: Parameters<Browser['newContext']>[0] = {}) => {
-    const context = await browser.newContext(options);
-    const page = await context.newPage();
-    await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
-    return { context, page };
+  const paired = async (options: BrowserContextOptions = {}) => {
+    const page = await pairedPage(suite, options, await newPairingCode(suite.runtime));
+    return { context: page.context(), page };
   };
 
   it('PWA-1 Install appears when the browser offers it, the tap shows the kept prompt, and it is gone once installed', async () => {
@@ -122,10 +114,10 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
   });
 
   it('PWA-1 PWA-5 the manifest and the theme-color meta match the app colours, and the manifest lists narrow and wide screenshots that exist', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(`${runtime.appOrigin}/pair`);
+      await page.goto(`${suite.runtime.appOrigin}/pair`);
       const manifest = (await page.evaluate(() => fetch('/manifest.webmanifest').then((r) => r.json() as Promise<unknown>))) as {
         theme_color: string;
         background_color: string;
@@ -165,7 +157,7 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
   });
 
   it('PWA-3 persistence is asked after the first offline save, never on load; storage is shown and cleared, keeping the pairing and the outbox', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     // Counts the app's requests; the browser would otherwise decide by itself, silently.
     await context.addInitScript(() => {
       const calls: number[] = [];
@@ -179,7 +171,7 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
     const page = await context.newPage();
     const persistCalls = () => page.evaluate(() => (window as unknown as { persistCalls: number[] }).persistCalls.length);
     try {
-      await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
+      await pairThroughLink(page, suite.runtime.appOrigin, await newPairingCode(suite.runtime));
       await page.getByRole('button', { name: 'New session' }).first().waitFor();
       await page.reload();
       await waitConnected(page);

@@ -1,23 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routeHash, type AppRoute } from '../../lib/client/appRoute';
 import { scrubberPositionOf } from '../../lib/client/output/scrubberScale';
 import type { CommandRow } from '../../lib/protocol/rows';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { runShell } from '../fixtures/sessionHelpers';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, newPairingCode, pairThroughLink } from './appHarness';
+import { commandRow, DESKTOP_CONTEXT, newPairingCode, PHONE_CONTEXT } from './appHarness';
+import { pairedPage, useAppSuite } from './appSuite';
 
 // UX-1 in real Chromium: every view has its own address; Back, Forward and reload keep the user
 // where they were, an output viewer's byte position included; a link opens the same view on
 // another paired device; a malformed or hostile address lands on the list with a reason.
-
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
 /** 600,000 lines of 13 bytes ("line 0000001\n"): line n starts at byte (n - 1) * 13. */
 const LINES = 600_000;
@@ -49,50 +44,37 @@ async function waitTopLine(page: Page, expected: string): Promise<void> {
 }
 
 describe('UX-1 every view has its own address', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  const suite = useAppSuite({
+    runtime: ({ projectDir }) => {
+      fs.writeFileSync(path.join(projectDir, 'notes.txt'), 'first line of the notes\n');
+      fs.writeFileSync(path.join(projectDir, 'index.html'), '<!doctype html><title>Shop</title><h1>Shop front</h1>');
+      return {};
+    },
+  });
   let sessionId: string;
   let row: CommandRow;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    fs.writeFileSync(path.join(dirs.projectDirs[0]!, 'notes.txt'), 'first line of the notes\n');
-    fs.writeFileSync(path.join(dirs.projectDirs[0]!, 'index.html'), '<!doctype html><title>Shop</title><h1>Shop front</h1>');
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    const client = await runtime.connect();
+    const client = await suite.runtime.connect();
     const { projects } = await client.call('projects.list');
     sessionId = (await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: 'Long output' })).session.id;
     row = await runShell(client, sessionId, COMMAND);
     client.close();
     expect(row.byteLength).toBe(LINES * LINE_BYTES);
-    browser = await launchChromium();
   }, 120_000);
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
-  });
 
-  async function pairedPage(options: BrowserContextOptions): Promise<Page> {
-    const context = await browser.newContext({ ...options, colorScheme: 'light' });
-    contexts.push(context);
-    const page = await context.newPage();
-    await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
-    return page;
-  }
+  /** A page paired with a fresh code, in the light scheme. */
+  const lightPage = async (options: BrowserContextOptions): Promise<Page> => pairedPage(suite, { ...options, colorScheme: 'light' }, await newPairingCode(suite.runtime));
 
   const outputRoute = (at: number | null): AppRoute => ({ kind: 'output', sessionId, runId: row.runId, commandId: row.commandId, at });
 
   it.each([
-    ['phone', PHONE],
-    ['desktop', DESKTOP],
+    ['phone', PHONE_CONTEXT],
+    ['desktop', DESKTOP_CONTEXT],
   ] as const)(
     'UX-1 (%s) list → session → output: reload keeps the byte position, Back returns to the timeline then the list, Forward comes back',
     async (_name, options) => {
-      const page = await pairedPage(options);
+      const page = await lightPage(options);
       expect(await hashOf(page)).toBe('');
 
       await page.locator(`[data-session-id="${sessionId}"] button.list-button`).click();
@@ -154,20 +136,20 @@ describe('UX-1 every view has its own address', () => {
 
   it('UX-1 a link to an output at a byte opens the same view on another paired device', async () => {
     const at = (lineAt(FIVE_MIB) - 1) * LINE_BYTES;
-    const other = await pairedPage(DESKTOP);
-    await other.goto(`${runtime.appOrigin}/${routeHash(outputRoute(at))}`);
+    const other = await lightPage(DESKTOP_CONTEXT);
+    await other.goto(`${suite.runtime.appOrigin}/${routeHash(outputRoute(at))}`);
     await waitTopLine(other, lineText(lineAt(FIVE_MIB)));
     expect(await hashOf(other)).toBe(routeHash(outputRoute(at)));
   }, 120_000);
 
   it.each([
-    ['phone', PHONE],
-    ['desktop', DESKTOP],
+    ['phone', PHONE_CONTEXT],
+    ['desktop', DESKTOP_CONTEXT],
   ] as const)(
     'UX-1 (%s) files, a file, the preview, the reader, accounts and devices each reload to themselves and walk Back and Forward',
     async (_name, options) => {
-      const page = await pairedPage(options);
-      const project = dirs.projectDirs[0]!;
+      const page = await lightPage(options);
+      const project = suite.runtime.projectDir;
       const steps: { route: AppRoute; shows: () => Promise<unknown> }[] = [
         { route: { kind: 'files', projectDirectory: null, path: '' }, shows: () => page.getByRole('list', { name: 'Projects' }).waitFor() },
         { route: { kind: 'files', projectDirectory: project, path: 'notes.txt' }, shows: () => page.getByText('first line of the notes').first().waitFor() },
@@ -200,7 +182,7 @@ describe('UX-1 every view has its own address', () => {
   );
 
   it('UX-1 a malformed or hostile address lands on the list with a reason, never a crash', async () => {
-    const page = await pairedPage(PHONE);
+    const page = await lightPage(PHONE_CONTEXT);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const hostile = [
@@ -212,14 +194,14 @@ describe('UX-1 every view has its own address', () => {
       `#/${'x'.repeat(20_000)}`,
     ];
     for (const hash of hostile) {
-      await page.goto(`${runtime.appOrigin}/${hash}`);
+      await page.goto(`${suite.runtime.appOrigin}/${hash}`);
       await page.getByText('That link does not open anything in this app, so here are your sessions.').waitFor();
       await page.locator(`[data-session-id="${sessionId}"]`).waitFor();
       expect(await hashOf(page), hash).toBe('#/');
     }
-    await page.goto(`${runtime.appOrigin}/#/?session=no-such-session`);
+    await page.goto(`${suite.runtime.appOrigin}/#/?session=no-such-session`);
     await page.getByText('That session is not on this computer any more, so here are your sessions.').waitFor();
-    await page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'output', sessionId, runId: row.runId, commandId: 'no-such-command', at: null })}`);
+    await page.goto(`${suite.runtime.appOrigin}/${routeHash({ kind: 'output', sessionId, runId: row.runId, commandId: 'no-such-command', at: null })}`);
     await page.getByText('That output is not on this computer any more, so here are your sessions.').waitFor();
     expect(await hashOf(page)).toBe('#/');
     expect(errors).toEqual([]);

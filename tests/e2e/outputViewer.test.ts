@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../fixtures/browser';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, textInView, waitCommandFinished } from './appHarness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DESKTOP_CONTEXT, textInView } from './appHarness';
+import { useAppSuite } from './appSuite';
+import { runAndOpen, shellSessionPage } from './outputViewerHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 // "row 000000001\n": 14 bytes a line, so a line's number follows from its byte offset.
@@ -39,26 +39,14 @@ async function expectConsistentView(page: Page): Promise<number> {
 }
 
 describe('the output viewer on a 210 MB output (PWA-2)', () => {
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  const suite = useAppSuite();
   let page: Page;
 
   beforeAll(async () => {
-    runtime = await startRuntimeProcess();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await createShellSession(page);
-    await sendCommand(page, COMMAND);
-    expect(await waitCommandFinished(page, COMMAND)).toBe('exit 0');
-    await commandRow(page, COMMAND).click();
-    await page.getByTestId('output').waitFor();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-  });
+    page = await shellSessionPage(suite, DESKTOP_CONTEXT);
+    // Writing 210 MB takes a while on a busy machine.
+    await runAndOpen(page, COMMAND, 150_000);
+  }, 180_000);
 
   it('PWA-2 opens at the first line; End shows the last line; Start goes back', async () => {
     await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(1)), 'the first line shows');

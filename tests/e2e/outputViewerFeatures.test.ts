@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../fixtures/browser';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, textInView, waitCommandFinished } from './appHarness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { commandRow, sendCommand, textInView } from './appHarness';
+import { useAppSuite } from './appSuite';
+import { backToTimeline, CLIPBOARD, openOutput, OUTPUT, runAndOpen, shellSessionPage } from './outputViewerHarness';
 import { waitUntil } from '../fixtures/waitUntil';
-
-const OUTPUT = '[data-testid="output"]';
 
 /** The largest "tick N" line in the viewer's visible area, or 0. */
 function lastTickInView(page: Page): Promise<number> {
@@ -40,47 +38,18 @@ function lineInView(page: Page, text: string): Promise<boolean> {
 }
 
 describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = useAppSuite();
   let page: Page;
 
   beforeAll(async () => {
-    runtime = await startRuntimeProcess();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runtime.appOrigin });
-    page = await context.newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await createShellSession(page);
+    page = await shellSessionPage(suite, { viewport: { width: 1000, height: 700 } }, CLIPBOARD);
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-  });
-
-  async function openOutput(command: string): Promise<void> {
-    await commandRow(page, command).click();
-    await page.locator(OUTPUT).waitFor();
-  }
-
-  /** Runs a command to a clean exit and opens its output. */
-  async function runAndOpen(command: string): Promise<void> {
-    await sendCommand(page, command);
-    expect(await waitCommandFinished(page, command)).toBe('exit 0');
-    await openOutput(command);
-  }
-
-  async function backToTimeline(): Promise<void> {
-    await page.getByRole('button', { name: 'Back to timeline' }).click();
-  }
 
   it('PWA-2 SES-4 a running command is followed: new lines come into view as they are printed, up to the last', async () => {
     const command = 'for i in $(seq 1 300); do echo tick $i; sleep 0.02; done';
     await sendCommand(page, command);
     await commandRow(page, command).locator('[data-status="running"]').waitFor();
-    await openOutput(command);
+    await openOutput(page, command);
     const seen: number[] = [];
     await waitUntil(async () => {
       seen.push(await lastTickInView(page));
@@ -90,12 +59,12 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     const distinct = [...new Set(seen.filter((n) => n > 0))];
     expect(distinct.length).toBeGreaterThan(3);
     expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
-    await backToTimeline();
+    await backToTimeline(page);
   });
 
   it('PWA-2 ANSI colours and bold render as styles, and no escape sequence shows as text', async () => {
     const command = "printf '\\033[31mred words\\033[0m plain \\033[1;32mbold green\\033[0m\\n'";
-    await runAndOpen(command);
+    await runAndOpen(page, command);
     await waitUntil(() => textInView(page, OUTPUT, 'red words'), 'the red segment shows');
     const styles = await page.evaluate((selector) => {
       const box = document.querySelector(selector)!;
@@ -112,12 +81,12 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     expect(Number(styles.green.weight)).toBeGreaterThanOrEqual(600);
     expect(Number(styles.red.weight)).toBeLessThan(600);
     expect(styles.line).toBe('red words plain bold green');
-    await backToTimeline();
+    await backToTimeline(page);
   });
 
   it('PWA-2 Wrap folds a long line into the width of the view; off, the line scrolls sideways', async () => {
     const command = "printf 'start-%s-finish\\n' $(printf 'x%.0s' $(seq 1 3000))";
-    await runAndOpen(command);
+    await runAndOpen(page, command);
     const measure = () =>
       page.evaluate((selector) => {
         const box = document.querySelector<HTMLElement>(selector)!;
@@ -136,23 +105,23 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     expect(wrapped.scrollWidth).toBeLessThanOrEqual(wrapped.clientWidth + 1);
     await wrapButton.click();
     await waitUntil(async () => (await measure()).lineHeight < 30, 'the line unfolds again');
-    await backToTimeline();
+    await backToTimeline(page);
   });
 
   it('PWA-2 Copy puts the lines on screen on the clipboard, exactly', async () => {
     const command = "printf 'alpha 1\\nbeta\\ttabbed\\ngamma  spaced  \\n'";
-    await runAndOpen(command);
+    await runAndOpen(page, command);
     await waitUntil(() => textInView(page, OUTPUT, 'alpha 1'), 'the output shows');
     await page.evaluate(() => navigator.clipboard.writeText('before'));
     await page.getByRole('button', { name: 'Copy' }).click();
     await waitUntil(async () => (await page.evaluate(() => navigator.clipboard.readText())) !== 'before', 'the clipboard changes');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('alpha 1\nbeta\ttabbed\ngamma  spaced  \n');
-    await backToTimeline();
+    await backToTimeline(page);
   });
 
   it('PWA-2 Find: Enter goes to the first match, ↓ to the next, ↑ back, and past the last match it says so', async () => {
     const command = "for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
-    await runAndOpen(command);
+    await runAndOpen(page, command);
     await waitUntil(() => textInView(page, OUTPUT, 'hay 1'), 'the output shows');
     const marked = () => page.locator(`${OUTPUT} mark`).evaluateAll((marks) => marks.map((m) => m.parentElement?.textContent ?? m.textContent));
     const find = page.getByLabel('Find in output');
@@ -169,29 +138,19 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await find.fill('no such text anywhere');
     await find.press('Enter');
     await page.getByRole('status').filter({ hasText: 'No more matches below.' }).waitFor();
-    await backToTimeline();
+    await backToTimeline(page);
   });
 });
 
 describe('a replaced generation in the viewer (OUT-5, OUT-3)', () => {
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  // The kernel refuses to grow any file of the runtime past 4 MiB: the stream fails part-way,
+  // and at completion the head/tail aggregate replaces it as generation 2 (OUT-3).
+  const suite = useAppSuite({ runtime: () => ({ wrap: (cmd) => ['bash', '-c', 'ulimit -f 4096; exec "$@"', 'bash', ...cmd] }) });
   let page: Page;
 
   beforeAll(async () => {
-    // The kernel refuses to grow any file of the runtime past 4 MiB: the stream fails part-way,
-    // and at completion the head/tail aggregate replaces it as generation 2 (OUT-3).
-    runtime = await startRuntimeProcess({ wrap: (cmd) => ['bash', '-c', 'ulimit -f 4096; exec "$@"', 'bash', ...cmd] });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await createShellSession(page);
+    page = await shellSessionPage(suite, { viewport: { width: 1000, height: 700 } });
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-  });
 
   it('OUT-5 a viewer open on generation 1 moves to generation 2 without an error and reads the new output', async () => {
     // 13-byte lines, about 6.5 MB, then a pause to read generation 1 while the command runs.
@@ -214,7 +173,7 @@ describe('a replaced generation in the viewer (OUT-5, OUT-3)', () => {
     await waitUntil(async () => (await page.locator(`${OUTPUT} mark`).count()) > 0, 'the omitted marker is found', 30_000);
     // (Next's own route announcer is an empty role="alert" region: count the app's error lines.)
     expect(await page.locator('p.error[role="alert"]').allTextContents()).toEqual([]);
-    const client = await runtime.connect();
+    const client = await suite.runtime.connect();
     try {
       const [session] = (await client.call('sessions.list')).sessions;
       const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find((r) => r.kind === 'command');

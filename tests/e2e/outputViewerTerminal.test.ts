@@ -1,22 +1,14 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../fixtures/browser';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { isCommandRow, readWholeOutput } from '../fixtures/sessionHelpers';
 import { waitUntil } from '../fixtures/waitUntil';
-import { REPO_ROOT } from '../../server/runtime/paths';
-import { clickOutputControl, commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished } from './appHarness';
-
-const OUTPUT = '[data-testid="output"]';
+import { clickOutputControl, commandRow, keptScreenshotPath, PHONE_CONTEXT, sendCommand, waitCommandFinished } from './appHarness';
+import { useAppSuite } from './appSuite';
+import { backToTimeline, CLIPBOARD, openOutput, OUTPUT, runAndOpen, shellSessionPage } from './outputViewerHarness';
 
 /** Kept screenshots of this feature (docs/screenshots, prefix `terminal-`). */
-function docScreenshot(name: string): string {
-  const dir = path.join(REPO_ROOT, 'docs', 'screenshots');
-  fs.mkdirSync(dir, { recursive: true });
-  return path.join(dir, `terminal-${name}.png`);
-}
+const docScreenshot = (name: string) => keptScreenshotPath('terminal', name);
 
 /** A progress bar, an erased line and a two-row redraw with cursor-up, as npm, curl and docker print them. */
 const PROGRESS_COMMAND =
@@ -52,34 +44,12 @@ async function storedOutput(runtime: RuntimeProcess, command: string): Promise<s
 }
 
 describe('the output viewer reads like a terminal (UX-2)', () => {
-  let runtime: RuntimeProcess;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = useAppSuite();
   let page: Page;
 
   beforeAll(async () => {
-    runtime = await startRuntimeProcess();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runtime.appOrigin });
-    page = await context.newPage();
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await createShellSession(page);
+    page = await shellSessionPage(suite, { viewport: { width: 1000, height: 700 } }, CLIPBOARD);
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-  });
-
-  async function runAndOpen(command: string): Promise<void> {
-    await sendCommand(page, command);
-    expect(await waitCommandFinished(page, command)).toBe('exit 0');
-    await commandRow(page, command).click();
-    await page.locator(OUTPUT).waitFor();
-  }
-
-  const backToTimeline = () => page.getByRole('button', { name: 'Back to timeline' }).click();
 
   async function clipboardAfter(act: () => Promise<unknown>): Promise<string> {
     await page.evaluate(() => navigator.clipboard.writeText('before'));
@@ -93,14 +63,13 @@ describe('the output viewer reads like a terminal (UX-2)', () => {
     expect(await waitCommandFinished(page, PROGRESS_COMMAND)).toBe('exit 0');
     const tail = commandRow(page, PROGRESS_COMMAND).getByLabel('Last lines of the output');
     await waitUntil(async () => (await tail.textContent()) === 'fetch 100%\nlayer a: done\nlayer b: 80%\ndone', 'the tail shows the collapsed rows');
-    await commandRow(page, PROGRESS_COMMAND).click();
-    await page.locator(OUTPUT).waitFor();
+    await openOutput(page, PROGRESS_COMMAND);
     await waitUntil(async () => (await shownLines(page)).length === 4, 'the four rows show');
     const lines = await shownLines(page);
     expect(lines.map((l) => l.text)).toEqual(['fetch 100%', 'layer a: done', 'layer b: 80%', 'done']);
     // Each row starts at the byte of the stored line that made it.
     expect(lines.map((l) => l.offset)).toEqual([0, PROGRESS_BYTES.indexOf('layer a'), PROGRESS_BYTES.indexOf('layer b'), PROGRESS_BYTES.lastIndexOf('done\n')]);
-    const stored = await storedOutput(runtime, PROGRESS_COMMAND);
+    const stored = await storedOutput(suite.runtime, PROGRESS_COMMAND);
     expect(stored).toBe(PROGRESS_BYTES);
     expect(await clipboardAfter(() => clickOutputControl(page, 'Copy'))).toBe(stored);
     // A selection over rows copies the stored bytes of those rows: the second row was rewritten
@@ -118,11 +87,11 @@ describe('the output viewer reads like a terminal (UX-2)', () => {
     await page.getByLabel('Find in output').press('Enter');
     await page.getByRole('status').filter({ hasText: 'No more matches below.' }).waitFor();
     await page.getByLabel('Find in output').fill('');
-    await backToTimeline();
+    await backToTimeline(page);
   });
 
   it('UX-2 SEC-3 colours in 16, 256 and true colour, bold, italic, underline and an OSC 8 link render; an unsafe link stays text', async () => {
-    await runAndOpen(COLOUR_COMMAND);
+    await runAndOpen(page, COLOUR_COMMAND);
     await waitUntil(async () => (await shownLines(page)).length === 1, 'the line shows');
     expect((await shownLines(page))[0]!.text).toBe('red16 orange256 true biu the docs unsafe');
     const looks = await page.evaluate((selector) => {
@@ -161,14 +130,14 @@ describe('the output viewer reads like a terminal (UX-2)', () => {
       await page.screenshot({ path: docScreenshot(`viewer-desktop-${colorScheme}`) });
     }
     await page.emulateMedia({ colorScheme: 'light' });
-    await backToTimeline();
+    await backToTimeline(page);
   });
 
   it('UX-2 find matches the shown text across escape sequences and jumps to the byte offset of its row', async () => {
     // "needle" is split by a bold escape in the bytes: only the rendered text holds it.
     const command = "for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then printf '\\033[1mneed\\033[0mle %d\\n' $i; else echo hay $i; fi; done";
-    await runAndOpen(command);
-    const stored = Buffer.from(await storedOutput(runtime, command));
+    await runAndOpen(page, command);
+    const stored = Buffer.from(await storedOutput(suite.runtime, command));
     const offsetOf = (text: string) => stored.indexOf(Buffer.from(text));
     const find = page.getByLabel('Find in output');
     await find.fill('needle');
@@ -178,27 +147,17 @@ describe('the output viewer reads like a terminal (UX-2)', () => {
       expect(expected).toBeGreaterThan(0);
       await waitUntil(async () => (await shownLines(page)).some((l) => l.text === `needle ${n}` && l.offset === expected), `the row of needle ${n} shows at byte ${expected}`);
     }
-    await backToTimeline();
+    await backToTimeline(page);
   });
 });
 
 describe('the output viewer on a phone (UX-4)', () => {
-  let runtime: RuntimeProcess;
-  let browser: Browser;
+  const suite = useAppSuite();
   let page: Page;
 
   beforeAll(async () => {
-    runtime = await startRuntimeProcess();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await createShellSession(page);
+    page = await shellSessionPage(suite, PHONE_CONTEXT);
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-  });
 
   it('UX-4 the controls fit one row with the output right under it, every target is 44 px and nothing scrolls sideways', async () => {
     await sendCommand(page, COLOUR_COMMAND);

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash, type AppRoute } from '../../lib/client/appRoute';
 import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { waitUntil } from '../fixtures/waitUntil';
 import { commandRow, newPairingCode, pairThroughLink } from './appHarness';
+import { seedShellSession, useAppSuite } from './appSuite';
 import { boxOf, docsScreenshotPath, MIN_TARGET_PX, screenFacts } from './screensHarness';
 
 // UX-4, PWA-5: every screen of the app at phone and desktop size, light and dark, measured from
@@ -50,35 +48,24 @@ function writeProject(project: string): void {
 }
 
 describe('UX-4 every screen at phone and desktop size, light and dark', () => {
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess;
-  let browser: Browser;
   let web: TestWebServer;
   let project: string;
+  // The reader's page comes from a web server on loopback: the runtime may fetch it.
+  const suite = useAppSuite({
+    runtime: async ({ projectDir }) => {
+      project = projectDir;
+      writeProject(project);
+      web = await startTestWebServer({ '/notes': htmlPage(ARTICLE) });
+      return { wrap: (command) => [...command, '--allow-private-fetch'] };
+    },
+  });
+  afterAll(async () => {
+    await web?.close();
+  });
 
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    project = dirs.projectDirs[0]!;
-    writeProject(project);
-    web = await startTestWebServer({ '/notes': htmlPage(ARTICLE) });
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: (command) => [...command, '--allow-private-fetch'] });
-    browser = await launchChromium();
-    const client = await runtime.connect();
-    const { projects } = await client.call('projects.list');
-    const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: SESSION_TITLE });
-    await client.call('chat.send', { sessionId: session.id, operationId: 'seed-0', text: COMMAND });
-    await waitUntil(async () => {
-      const { rows } = await client.call('sessions.timeline', { sessionId: session.id });
-      return rows.some((r) => r.kind === 'command' && r.status !== 'running' && r.complete);
-    }, 'the seeded command finishes');
-    client.close();
+    await seedShellSession(suite.runtime, SESSION_TITLE, [COMMAND]);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    await web?.close();
-    dirs?.remove();
-  });
 
   const go = (page: Page, route: AppRoute) => page.evaluate((hash) => (location.hash = hash), routeHash(route));
 
@@ -87,7 +74,7 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
     ['desktop', DESKTOP],
   ] as const) {
     it(`UX-4 ${device} ${options.viewport!.width}x${options.viewport!.height}: pair, list, session, viewer, folder, file, preview, reader, accounts, devices and settings fit the width with 44 px targets (screenshots)`, async () => {
-      const context = await browser.newContext(options);
+      const context = await suite.browser.newContext(options);
       const page = await context.newPage();
       const width = options.viewport!.width;
       const visited: string[] = [];
@@ -106,11 +93,11 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         await page.emulateMedia({ colorScheme: 'light' });
       };
       try {
-        const code = await newPairingCode(runtime);
-        await page.goto(`${runtime.appOrigin}/pair#code=${encodeURIComponent(code)}`);
+        const code = await newPairingCode(suite.runtime);
+        await page.goto(`${suite.runtime.appOrigin}/pair#code=${encodeURIComponent(code)}`);
         await waitUntil(async () => (await page.getByLabel('Pairing code').inputValue()) === code, 'the pairing link fills in its code');
         await check('pair');
-        await pairThroughLink(page, runtime.appOrigin, code);
+        await pairThroughLink(page, suite.runtime.appOrigin, code);
 
         const openSession = page.getByRole('button', { name: SESSION_TITLE }).filter({ hasText: SESSION_TITLE });
         await openSession.waitFor();

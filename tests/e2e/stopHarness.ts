@@ -39,7 +39,7 @@ export async function startStopRig(): Promise<StopRig> {
 }
 
 /** A new session of `agent` from the sessions screen, its composer on screen. */
-export async function newSession(page: Page, appOrigin: string, agent: 'shell' | 'claude'): Promise<void> {
+export async function newSession(page: Page, appOrigin: string, agent: 'shell' | 'claude' | 'codex'): Promise<void> {
   await page.goto(`${appOrigin}/#/`);
   // At phone size an open session takes the whole screen: back to the list first.
   const back = page.getByRole('button', { name: 'Back to sessions' });

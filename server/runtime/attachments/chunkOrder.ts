@@ -2,9 +2,9 @@ import { ATTACHMENT_CHUNK_BYTES, type UploadStatus } from '../../../lib/protocol
 import type { UploadChunk } from './attachments';
 
 /** Chunks of one upload that may wait for an earlier one: the client's window, and a little more. */
-export const CHUNK_ORDER_WINDOW = 16;
+const CHUNK_ORDER_WINDOW = 16;
 /** How long a chunk waits for the ones before it; then it is passed on and refused as out of order. */
-export const CHUNK_ORDER_WAIT_MS = 10_000;
+const CHUNK_ORDER_WAIT_MS = 10_000;
 
 type TakeChunk = (params: UploadChunk, bytes: Uint8Array) => Promise<UploadStatus>;
 
