@@ -23,6 +23,8 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
   let admin: TestWebServer;
   let adminV6: TestWebServer;
   let standIn: TestWebServer;
+  /** Stands in for the public site on the admin's own port, at the stand-in's address. */
+  let samePort: TestWebServer;
   let names: LocalNameServer;
   const hits: string[] = [];
   const adminRoute: Route = (request, response) => {
@@ -30,10 +32,32 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
     htmlPage('<!doctype html><p>deleted everything</p>')(request, response);
   };
 
+  /**
+   * The admin on a port free on 127.0.0.1, on [::1] (so [::1] and localhost reach "the admin"
+   * too) and on the stand-in's address (the rebinding test): another process may hold that port
+   * on one of them, so a taken port means another try.
+   */
+  async function startAdmin(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      admin = await startTestWebServer({ '/internal-admin': adminRoute }, '127.0.0.1');
+      try {
+        adminV6 = await startTestWebServer({ '/internal-admin': adminRoute }, '::1', admin.port);
+        try {
+          samePort = await startTestWebServer({ '/internal-admin': htmlPage('<!doctype html><p>the public site</p>') }, STAND_IN_PUBLIC, admin.port);
+          return;
+        } catch (error) {
+          await adminV6.close();
+          throw error;
+        }
+      } catch (error) {
+        await admin.close();
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 20) throw error;
+      }
+    }
+  }
+
   beforeAll(async () => {
-    admin = await startTestWebServer({ '/internal-admin': adminRoute }, '127.0.0.1');
-    // The same port on IPv6 loopback, so [::1] and localhost reach "the admin" too.
-    adminV6 = await startTestWebServer({ '/internal-admin': adminRoute }, '::1', admin.port);
+    await startAdmin();
     names = await startLocalNameServer({ 'admin.rebind.test': '127.0.0.1', 'metadata.rebind.test': '127.3.4.5', 'flip.rebind.test': [STAND_IN_PUBLIC, '127.0.0.1'] });
     standIn = await startTestWebServer(
       {
@@ -50,6 +74,7 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
   afterAll(async () => {
     names?.close();
     await standIn?.close();
+    await samePort?.close();
     await adminV6?.close();
     await admin?.close();
   });
@@ -92,18 +117,13 @@ describe('SEC-5 web.fetchPage refuses local destinations by default', () => {
   });
 
   it('SEC-5 a name that rebinds to loopback after its first answer is checked on the address each connection uses', async () => {
-    // The stand-in listens on the admin's port too: a check on one answer and a connection on the next would reach the admin.
-    const sameport = await startTestWebServer({ '/internal-admin': htmlPage('<!doctype html><p>the public site</p>') }, STAND_IN_PUBLIC, admin.port);
-    try {
-      const defaultRange = DEFAULT_WEB_FETCH_LIMITS.destinationRange;
-      const limits: WebFetchLimits = { ...DEFAULT_WEB_FETCH_LIMITS, lookup: names.lookup, destinationRange: (address) => (address === STAND_IN_PUBLIC ? null : defaultRange(address)) };
-      const first = await fetchWebPage(`http://flip.rebind.test:${admin.port}/internal-admin`, limits);
-      expect(Buffer.from(first.dataBase64, 'base64').toString()).toContain('the public site');
-      const second = await refusal(fetchWebPage(`http://flip.rebind.test:${admin.port}/internal-admin`, limits));
-      expect({ reason: second.data.reason, address: second.data.address }).toEqual({ reason: 'blocked_address', address: '127.0.0.1' });
-      expect(hits).toEqual([]);
-    } finally {
-      await sameport.close();
-    }
+    // The stand-in listens on the admin's port too (samePort): a check on one answer and a connection on the next would reach the admin.
+    const defaultRange = DEFAULT_WEB_FETCH_LIMITS.destinationRange;
+    const limits: WebFetchLimits = { ...DEFAULT_WEB_FETCH_LIMITS, lookup: names.lookup, destinationRange: (address) => (address === STAND_IN_PUBLIC ? null : defaultRange(address)) };
+    const first = await fetchWebPage(`http://flip.rebind.test:${admin.port}/internal-admin`, limits);
+    expect(Buffer.from(first.dataBase64, 'base64').toString()).toContain('the public site');
+    const second = await refusal(fetchWebPage(`http://flip.rebind.test:${admin.port}/internal-admin`, limits));
+    expect({ reason: second.data.reason, address: second.data.address }).toEqual({ reason: 'blocked_address', address: '127.0.0.1' });
+    expect(hits).toEqual([]);
   });
 });
