@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
-import { launchChromium } from '../fixtures/browser';
-import { makeFilesProject, type FilesProject } from '../fixtures/filesProject';
-import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { pairThroughLink, startupPairingCode } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
+import { pairedPage, useAppSuite } from './appSuite';
 
 // PERF-6, HL-2 in real Chromium: a file of many chunks and batches, scrolled in jumps while it
 // loads and highlights, shows every line whole and highlighted as its first copy near the top.
@@ -18,31 +13,21 @@ const block = (i: number) => [`/* block ${i}`, `   spans two lines */`, `export 
 const BLOCKS = 9_000; // about 600 KB: several read chunks and many highlight batches
 
 describe('PERF-6 source view scrolled far down a big file', () => {
-  let browser: Browser;
-  let files: FilesProject;
-  let dirs: RuntimeDirs;
-  let runtime: RuntimeProcess | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    files = makeFilesProject();
-    dirs = makeRuntimeDirs(0);
-    fs.writeFileSync(path.join(files.project, 'src', 'big.ts'), Array.from({ length: BLOCKS }, (_, i) => block(i)).join('\n'));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stopIfRunning();
-    dirs?.remove();
-    files?.remove();
+  let projectDir = '';
+  const suite = useAppSuite({
+    runtime: (setup) => {
+      projectDir = setup.projectDir;
+      fs.mkdirSync(path.join(projectDir, 'src'), { recursive: true });
+      fs.writeFileSync(path.join(projectDir, 'src', 'big.ts'), Array.from({ length: BLOCKS }, (_, i) => block(i)).join('\n'));
+      return {};
+    },
   });
 
   it('PERF-6 HL-2 lines far down, reached in jumps, are whole and highlighted as the first copy', async () => {
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [files.project] });
-    const page = await (await browser.newContext()).newPage();
+    const page = await pairedPage(suite);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    await page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: files.project, path: 'src/big.ts' })}`);
+    await page.goto(`${suite.runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: projectDir, path: 'src/big.ts' })}`);
     const view = page.locator('.source-lines');
     await view.locator('[data-line="1"] .source-text span[style]').waitFor({ timeout: 90_000 });
 
