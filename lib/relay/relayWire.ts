@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { MAX_FRAME_BYTES } from '../protocol/version';
+
+/**
+ * The relay's wire (RLY-1…RLY-4): what desktops, devices and relay nodes exchange. Everything a
+ * relay forwards between a device and its desktop is a channel frame, opaque to the relay: the
+ * Noise handshake messages first, then transport frames (lib/relay/channelCipher.ts). The relay
+ * sees desktop ids, connection ids, sizes and timing, nothing more.
+ */
+
+/** The device endpoint: `wss://HOST/relay/device?desktop=<desktopId>`; each binary message is one channel frame. */
+export const RELAY_DEVICE_PATH = '/relay/device';
+/** The desktop endpoint: `wss://HOST/relay/desktop`; challenge and register as text, then binary link frames. */
+export const RELAY_DESKTOP_PATH = '/relay/desktop';
+
+/** A desktop id: lowercase RFC 4648 base32 of the first 20 bytes of SHA-256 of its Ed25519 public key. */
+export const DESKTOP_ID_PATTERN = /^[a-z2-7]{32}$/;
+/** A connection id, chosen by the node that holds the device's socket: `<nodeId>.<counter>`. */
+export const CONNECTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,40}\.[0-9]{1,15}$/;
+
+/**
+ * The largest channel frame a relay forwards: a 32 MiB protocol frame (RPC-3's limit, so the
+ * runtime can still answer `too_large` for one a little over it) plus room for the transport
+ * frame's header and tag. Anything larger is refused by the node and never forwarded.
+ */
+export const MAX_CHANNEL_FRAME_BYTES = MAX_FRAME_BYTES + 64 * 1024;
+
+/**
+ * Flow control per connection and direction: a sender has at most this many bytes of channel
+ * frames that the far side has not acknowledged (ACK). It is larger than one frame, so a
+ * maximal frame always fits, and bounds what any node holds for one connection.
+ */
+export const CHANNEL_WINDOW_BYTES = MAX_CHANNEL_FRAME_BYTES + 8 * 1024 * 1024;
+
+/** Close codes of relay sockets (private range, next to lib/protocol/closeCodes.ts). */
+export const RELAY_CLOSE_CODES = {
+  /** The desktop id is malformed, unknown to the relay, or its desktop is not linked now. */
+  desktopOffline: 4404,
+  /** The desktop's link to the relay went away; the channel is gone (reconnect to get a new one). */
+  desktopGone: 4502,
+  /** Too many connection attempts from this address: wait and retry. */
+  rateLimited: 4429,
+  /** A desktop failed the challenge, or another link registered the same desktop id (takeover). */
+  unauthorized: 4401,
+  replaced: 4409,
+  /** The peer sent more than its window, or stopped reading past it. */
+  notReading: 1008,
+  /** The node is at its connection limit. */
+  tryAgainLater: 1013,
+  goingAway: 1001,
+} as const;
+
+/** A notice the node sends a device as a text message; the device never sends text. */
+export const RelayNoticeSchema = z.object({
+  type: z.literal('refused'),
+  /** `too_large`: a frame over MAX_CHANNEL_FRAME_BYTES; `text_frame`: a text message; the socket stays open. */
+  reason: z.enum(['too_large', 'text_frame', 'window']),
+  message: z.string(),
+});
+export type RelayNotice = z.infer<typeof RelayNoticeSchema>;
+
+// ——— the desktop link ———
+
+/** First message of a desktop link, node → desktop: a fresh nonce to sign, and the relay's origins. */
+export const RelayChallengeSchema = z.object({
+  type: z.literal('challenge'),
+  nonce: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  publicUrl: z.string().max(2048),
+  /** `https://p-{id}.HOST` when previews get a name each (ORG-2), else null. */
+  previewOriginTemplate: z.string().max(2048).nullable(),
+  /** One shared preview origin (ORG-3), else null. */
+  previewOrigin: z.string().max(2048).nullable(),
+});
+export type RelayChallenge = z.infer<typeof RelayChallengeSchema>;
+
+/** desktop → node: who it is and the proof (Ed25519 over `registrationMessage`). */
+export const RelayRegisterSchema = z.object({
+  type: z.literal('register'),
+  desktopId: z.string().regex(DESKTOP_ID_PATTERN),
+  /** The Ed25519 public key, raw 32 bytes as base64url. */
+  publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  /** Ed25519 signature, 64 bytes as base64url. */
+  signature: z.string().regex(/^[A-Za-z0-9_-]{86}$/),
+});
+export type RelayRegister = z.infer<typeof RelayRegisterSchema>;
+
+/** node → desktop once the proof checks out; binary link frames follow. */
+export const RelayRegisteredSchema = z.object({ type: z.literal('registered') });
+
+/** What a desktop signs to register: bound to the relay's public URL and the node's nonce. */
+export function registrationMessage(publicUrl: string, nonce: string): string {
+  return `hbcode-relay-register/v1\n${publicUrl}\n${nonce}`;
+}
+
+export const LINK_FRAME = {
+  /** node → desktop: a device opened a connection (payload empty). */
+  open: 1,
+  /** both ways: one channel frame for or from the connection's device. */
+  data: 2,
+  /** both ways: the connection ended (payload: u16 close code, UTF-8 reason). */
+  close: 3,
+  /** both ways: u32 count of DATA payload bytes the sender of the ACK has delivered onward. */
+  ack: 4,
+} as const;
+export type LinkFrameType = (typeof LINK_FRAME)[keyof typeof LINK_FRAME];
+
+export type LinkFrame =
+  | { type: typeof LINK_FRAME.open; connectionId: string }
+  | { type: typeof LINK_FRAME.data; connectionId: string; payload: Uint8Array }
+  | { type: typeof LINK_FRAME.close; connectionId: string; code: number; reason: string }
+  | { type: typeof LINK_FRAME.ack; connectionId: string; bytes: number };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** `[u8 type][u8 id length][id ASCII][payload]` */
+export function encodeLinkFrame(frame: LinkFrame): Uint8Array<ArrayBuffer> {
+  const id = encoder.encode(frame.connectionId);
+  if (!CONNECTION_ID_PATTERN.test(frame.connectionId)) throw new Error(`Not a connection id: ${frame.connectionId}`);
+  let payload: Uint8Array;
+  switch (frame.type) {
+    case LINK_FRAME.open:
+      payload = new Uint8Array(0);
+      break;
+    case LINK_FRAME.data:
+      payload = frame.payload;
+      break;
+    case LINK_FRAME.close: {
+      const reason = encoder.encode(frame.reason.slice(0, 120));
+      payload = new Uint8Array(2 + reason.length);
+      new DataView(payload.buffer).setUint16(0, frame.code);
+      payload.set(reason, 2);
+      break;
+    }
+    case LINK_FRAME.ack:
+      payload = new Uint8Array(4);
+      new DataView(payload.buffer).setUint32(0, frame.bytes);
+      break;
+  }
+  const out = new Uint8Array(2 + id.length + payload.length);
+  out[0] = frame.type;
+  out[1] = id.length;
+  out.set(id, 2);
+  out.set(payload, 2 + id.length);
+  return out;
+}
+
+/** Parses a link frame; anything malformed is an Error naming what is wrong (never a partial frame). */
+export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
+  if (bytes.length < 2) throw new Error('A link frame needs at least 2 bytes.');
+  const type = bytes[0];
+  const idLength = bytes[1] ?? 0;
+  if (bytes.length < 2 + idLength) throw new Error('A link frame ends inside its connection id.');
+  let connectionId: string;
+  try {
+    connectionId = decoder.decode(bytes.subarray(2, 2 + idLength));
+  } catch {
+    throw new Error('A link frame has a connection id that is not UTF-8.');
+  }
+  if (!CONNECTION_ID_PATTERN.test(connectionId)) throw new Error('A link frame has a malformed connection id.');
+  const payload = bytes.subarray(2 + idLength);
+  switch (type) {
+    case LINK_FRAME.open:
+      if (payload.length !== 0) throw new Error('An OPEN link frame carries no payload.');
+      return { type, connectionId };
+    case LINK_FRAME.data:
+      if (payload.length === 0) throw new Error('A DATA link frame carries a channel frame.');
+      if (payload.length > MAX_CHANNEL_FRAME_BYTES) throw new Error(`A channel frame may have at most ${MAX_CHANNEL_FRAME_BYTES} bytes.`);
+      return { type, connectionId, payload };
+    case LINK_FRAME.close: {
+      if (payload.length < 2 || payload.length > 2 + 480) throw new Error('A CLOSE link frame carries a code and a short reason.');
+      const code = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint16(0);
+      let reason: string;
+      try {
+        reason = decoder.decode(payload.subarray(2));
+      } catch {
+        throw new Error('A CLOSE link frame has a reason that is not UTF-8.');
+      }
+      return { type, connectionId, code, reason };
+    }
+    case LINK_FRAME.ack:
+      if (payload.length !== 4) throw new Error('An ACK link frame carries a 4-byte count.');
+      return { type, connectionId, bytes: new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0) };
+    default:
+      throw new Error(`Unknown link frame type ${String(type)}.`);
+  }
+}
+
+// ——— pairing and the channel's handshake payloads (inside the encryption) ———
+
+/** The Noise prologue binds the handshake to the protocol and the desktop the device meant. */
+export function channelPrologue(desktopId: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(`hbcode-relay-channel/v1\n${desktopId}`);
+}
+
+/** The pairing link's fragment (`https://HOST/pair#code=…&desktop=…&key=…`), never sent to the relay. */
+export const RelayPairingLinkSchema = z.object({
+  code: z.string().min(1).max(64),
+  desktop: z.string().regex(DESKTOP_ID_PATTERN),
+  /** The desktop's X25519 static public key (its Noise identity), raw 32 bytes as base64url. */
+  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+});
+export type RelayPairingLink = z.infer<typeof RelayPairingLinkSchema>;
+
+export function relayPairingUrl(publicUrl: string, link: RelayPairingLink): string {
+  const fragment = new URLSearchParams({ code: link.code, desktop: link.desktop, key: link.key });
+  return `${publicUrl.replace(/\/$/, '')}/pair#${fragment.toString()}`;
+}
+
+/** Handshake message 1's payload, device → desktop: a paired device sends `{}`; a new one its code. */
+export const ChannelHelloSchema = z.object({
+  v: z.literal(1),
+  pair: z.object({ code: z.string().min(1).max(64), deviceName: z.string().trim().min(1).max(100) }).optional(),
+});
+export type ChannelHello = z.infer<typeof ChannelHelloSchema>;
+
+/** Handshake message 2's payload, desktop → device. A refusal still completes the handshake, so it is encrypted too. */
+export const ChannelWelcomeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), deviceId: z.string().min(1).max(100), serverVersion: z.string().max(100) }),
+  z.object({
+    ok: z.literal(false),
+    code: z.enum(['unauthorized', 'rate_limited', 'invalid_params']),
+    message: z.string().max(1000),
+    retryAfterMs: z.number().int().nonnegative().optional(),
+  }),
+]);
+export type ChannelWelcome = z.infer<typeof ChannelWelcomeSchema>;
