@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import type WebSocket from 'ws';
-import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../../lib/relay/relayWire';
+import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../../lib/relay/relayWire';
 import { makeChallenge, verifyRegistration } from './desktopChallenge';
 import { FrameJoiner, publishChannelFrame, readRoute, REGISTRATION_HEADER, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { closeReason, publishControl, type RelayContext } from './relayContext';
@@ -104,7 +104,7 @@ export class DesktopLink {
     try {
       frame = decodeLinkFrame(data);
     } catch {
-      this.ctx.log.refused(data.length > this.ctx.windowBytes ? 'too_large' : 'malformed_link_frame', { desktop: this.desktopId, bytes: data.length });
+      this.ctx.log.refused(data.length > MAX_CHANNEL_FRAME_BYTES ? 'too_large' : 'malformed_link_frame', { desktop: this.desktopId, bytes: data.length });
       return;
     }
     this.fromDesktop(this.desktopId, frame);
