@@ -12,8 +12,10 @@ export interface HttpHandlers {
   /** The built web app; the placeholder page is served until it exists. */
   app: AppStatic;
   ready: () => boolean;
-  /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin. */
-  upgradeRpc: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin; without it /rpc is 404 (the relay, RLY-1). */
+  upgradeRpc?: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Other WebSocket endpoints of the app origin (the relay's, RLY-1): true when it took the request; it checks Origin itself. */
+  upgrade?: (request: http.IncomingMessage, socket: Duplex, head: Buffer, path: string) => boolean;
   limits: HttpLimits;
   /** Chunk bytes over HTTP on the app origin (server/http/byteRoutes.ts); true when it answered. */
   bytes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => boolean;
@@ -35,7 +37,7 @@ function answerAndClose(socket: Duplex, status: number, reason: string, headers:
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n${lines.join('')}\r\n`, () => socket.destroy());
 }
 
-function refuseUpgrade(req: http.IncomingMessage, socket: Duplex, status: number, reason: string): void {
+export function refuseUpgrade(req: http.IncomingMessage, socket: Duplex, status: number, reason: string): void {
   answerAndClose(socket, status, reason, cookieClearingHeaders(req));
 }
 
@@ -95,8 +97,9 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
 
   server.on('upgrade', (req, socket, head) => {
     const route = routeHost(req.headers.host, origins);
-    const path = (req.url ?? '').split('?')[0];
-    if (route.kind !== 'app' || path !== '/rpc') return refuseUpgrade(req, socket, 404, 'Not Found');
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (route.kind === 'app' && path !== '/rpc' && handlers.upgrade?.(req, socket, head, path)) return;
+    if (route.kind !== 'app' || path !== '/rpc' || !handlers.upgradeRpc) return refuseUpgrade(req, socket, 404, 'Not Found');
     if (req.headers.origin !== origins.app.origin) return refuseUpgrade(req, socket, 403, 'Forbidden');
     handlers.upgradeRpc(req, socket, head);
   });

@@ -1,0 +1,19 @@
+import { parseRelayFlags } from './relayFlags';
+import { startRelayNode } from './relayNode';
+
+/** `npm run relay -- …` (RLY-1): one relay node; stops cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const options = parseRelayFlags(process.argv.slice(2));
+  const node = await startRelayNode(options);
+  process.stdout.write(`Relay node ${node.nodeId} listening on ${options.host}:${node.port} for ${options.publicUrl}\n`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void node.stop().then(() => process.exit(0));
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`hbcode relay: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { encodeLinkFrame, type LinkFrame } from '../../lib/relay/relayWire';
+import { routeHeaders } from './natsWire';
+import type { NodeLiveness } from './nodeLiveness';
+import type { RelayLog } from './relayLog';
+
+/** What the desktop links and device connections of one node share. */
+export interface RelayContext {
+  nc: NatsConnection;
+  nodeId: string;
+  log: RelayLog;
+  liveness: NodeLiveness;
+  /** The relay's public origin, as desktops sign it (`registrationMessage`). */
+  publicUrl: string;
+  previewOriginTemplate: string | null;
+  previewOrigin: string | null;
+  registerTimeoutMs: number;
+  openTimeoutMs: number;
+  /** Bytes one connection may have un-ACKed per direction (CHANNEL_WINDOW_BYTES unless a test shrinks it). */
+  windowBytes: number;
+  nextConnectionId(): string;
+}
+
+/** Sends an open, close or ack frame to another node (or this one) over NATS. */
+export function publishControl(ctx: RelayContext, subject: string, desktopId: string, frame: LinkFrame): void {
+  if (ctx.nc.isClosed()) return;
+  ctx.nc.publish(subject, encodeLinkFrame(frame), { headers: routeHeaders({ from: ctx.nodeId, desktopId }, 'frame') });
+}
+
+/** A code `ws` may send in a close frame; anything else a peer asked for becomes a normal close. */
+export function sendableCloseCode(code: number): number {
+  const reserved = code === 1004 || code === 1005 || code === 1006;
+  return (code >= 1000 && code <= 1014 && !reserved) || (code >= 3000 && code <= 4999) ? code : 1000;
+}
+
+/** A close reason fits a close frame (123 bytes), cut at a character boundary. */
+export function closeReason(reason: string): string {
+  let out = reason;
+  while (Buffer.byteLength(out) > 123) out = out.slice(0, -1);
+  return out;
+}

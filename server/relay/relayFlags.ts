@@ -1,0 +1,51 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONNECT_RATE } from './rateLimit';
+import { DEFAULT_RELAY_MAX_CONNECTIONS, type RelayNodeOptions } from './relayNode';
+
+export const RELAY_USAGE = `npm run relay -- --public-url https://HOST (--preview-origin-template 'https://p-{id}.HOST' | --preview-origin URL) --nats nats://HOST:4222
+  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS]`;
+
+function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${flag} must be a positive whole number, not "${value}".`);
+  return number;
+}
+
+/** The relay's command line; the origins are checked by startRelayNode through parsePublicOrigins (ORG-3). */
+export function parseRelayFlags(argv: string[]): RelayNodeOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'public-url': { type: 'string' },
+      'preview-origin-template': { type: 'string' },
+      'preview-origin': { type: 'string' },
+      nats: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'node-id': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'connect-burst': { type: 'string' },
+      'connect-period-ms': { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (!values['public-url'] || !values.nats) throw new Error(`--public-url and --nats are required.\nUsage: ${RELAY_USAGE}`);
+  const port = values.port === undefined ? 8443 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}".`);
+  return {
+    publicUrl: values['public-url'],
+    previewOriginTemplate: values['preview-origin-template'],
+    previewOrigin: values['preview-origin'],
+    natsUrl: values.nats,
+    port,
+    host: values.host ?? '127.0.0.1',
+    nodeId: values['node-id'],
+    maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
+    connectRate: {
+      burst: positiveInteger(values['connect-burst'], '--connect-burst', DEFAULT_CONNECT_RATE.burst),
+      periodMs: positiveInteger(values['connect-period-ms'], '--connect-period-ms', DEFAULT_CONNECT_RATE.periodMs),
+    },
+  };
+}

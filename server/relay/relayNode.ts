@@ -1,0 +1,230 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CHANNEL_WINDOW_BYTES, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH, RELAY_DEVICE_PATH } from '../../lib/relay/relayWire';
+import { AppStatic } from '../http/appStatic';
+import { createHttpServer, refuseUpgrade } from '../http/httpServer';
+import type { Origins } from '../http/hostRouting';
+import { DEFAULT_HTTP_LIMITS } from '../http/httpLimits';
+import { previewFrameSource } from '../http/previewOrigins';
+import { parsePublicOrigins } from '../publicOrigins';
+import { REPO_ROOT } from '../runtime/paths';
+import { DesktopLink } from './desktopLink';
+import { DeviceConnection, parseNodeMessage } from './deviceConnection';
+import { NODE_ID_PATTERN, SUBJECTS } from './natsWire';
+import { DEFAULT_LIVENESS, NodeLiveness, type LivenessTiming } from './nodeLiveness';
+import { DEFAULT_CONNECT_RATE, ConnectRateLimiter, type ConnectRate } from './rateLimit';
+import type { RelayContext } from './relayContext';
+import { RelayLog, type RefusalKind } from './relayLog';
+
+export interface RelayNodeOptions {
+  /** The relay's public origin (`https://HOST`; plain http for `*.localhost`). */
+  publicUrl: string;
+  /** One of the two, as the runtime's flags (ORG-3). */
+  previewOriginTemplate?: string;
+  previewOrigin?: string;
+  natsUrl: string;
+  port?: number;
+  host?: string;
+  nodeId?: string;
+  /** The built app to serve (default: the repository's out/). */
+  outDir?: string;
+  /** Relay sockets (desktop links and device connections) this node holds at once; more are closed 1013. */
+  maxConnections?: number;
+  connectRate?: ConnectRate;
+  liveness?: LivenessTiming;
+  registerTimeoutMs?: number;
+  openTimeoutMs?: number;
+  /** Tests shrink the window to see flow control without moving 40 MiB. */
+  windowBytes?: number;
+  /** Where log lines go (default stderr); they carry ids, sizes and codes only. */
+  log?: (line: string) => void;
+}
+
+export interface RelayNodeStats {
+  desktopLinks: number;
+  deviceConnections: number;
+  /** Bytes this node holds for its sockets: their write buffers and frames still being joined. */
+  bufferedBytes: number;
+  refusals: Partial<Record<RefusalKind, number>>;
+}
+
+export interface RelayNode {
+  port: number;
+  nodeId: string;
+  stats(): RelayNodeStats;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_RELAY_MAX_CONNECTIONS = 10_000;
+/** Room past the socket cap for plain requests and for sockets that are only told 1013. */
+const HTTP_CONNECTION_SLACK = 64;
+/** ws reads a frame a little over the limit so it can be refused with a notice instead of a close. */
+const READ_SLACK_BYTES = 1024 * 1024;
+
+function remoteAddress(req: http.IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * A relay node (RLY-1, RLY-4): serves the app and the preview origins' host page and worker,
+ * links desktops (`/relay/desktop`) and devices (`/relay/device`), and routes their channel frames
+ * over NATS to whichever node holds the other end. It keeps no session data and no keys.
+ */
+export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNode> {
+  const parsed = parsePublicOrigins(options.publicUrl, options.previewOriginTemplate, options.previewOrigin);
+  if (!parsed.publicUrl || !parsed.previewOrigins) throw new Error('A relay needs --public-url and a preview origin.');
+  const nodeId = options.nodeId ?? `n${crypto.randomBytes(5).toString('hex')}`;
+  if (!NODE_ID_PATTERN.test(nodeId)) throw new Error('--node-id may have 1 to 24 letters, digits, - and _.');
+  const log = new RelayLog(options.log ?? ((line) => process.stderr.write(line + '\n')));
+  const maxConnections = options.maxConnections ?? DEFAULT_RELAY_MAX_CONNECTIONS;
+  const nc: NatsConnection = await connect({ servers: options.natsUrl, name: `hbcode-relay-${nodeId}`, maxReconnectAttempts: -1 });
+  const links = new Map<string, DesktopLink>();
+  const devices = new Map<string, DeviceConnection>();
+  const liveness = new NodeLiveness(nc, nodeId, options.liveness ?? DEFAULT_LIVENESS, () => {
+    for (const link of links.values()) link.sweep();
+    for (const device of devices.values()) device.sweep();
+    liveness.forgetSilent();
+  });
+  let counter = 0;
+  const ctx: RelayContext = {
+    nc,
+    nodeId,
+    log,
+    liveness,
+    publicUrl: parsed.publicUrl.origin,
+    previewOriginTemplate: parsed.previewOrigins.kind === 'per-preview' ? parsed.previewOrigins.template : null,
+    previewOrigin: parsed.previewOrigins.kind === 'shared' ? parsed.previewOrigins.origin : null,
+    registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
+    openTimeoutMs: options.openTimeoutMs ?? 5_000,
+    windowBytes: options.windowBytes ?? CHANNEL_WINDOW_BYTES,
+    nextConnectionId: () => `${nodeId}.${++counter}`,
+  };
+
+  const nodeSubscription: Subscription = nc.subscribe(SUBJECTS.node(nodeId), {
+    callback: (error, msg) => {
+      if (error) return;
+      const parsedMessage = parseNodeMessage(msg);
+      if (!parsedMessage) {
+        log.refused('malformed_nats_message', { bytes: msg.data.length });
+        return;
+      }
+      liveness.heard(parsedMessage.route.from);
+      const device = devices.get(parsedMessage.connectionId);
+      if (device) device.fromNats(parsedMessage.route, msg, parsedMessage.frame);
+    },
+  });
+  await nc.flush();
+
+  const rateLimiter = new ConnectRateLimiter(options.connectRate ?? DEFAULT_CONNECT_RATE);
+  const sweepTimer = setInterval(() => rateLimiter.sweep(), 10_000);
+  sweepTimer.unref();
+  const desktopServer = new WebSocketServer({ noServer: true, maxPayload: MAX_CHANNEL_FRAME_BYTES + 256 + READ_SLACK_BYTES, perMessageDeflate: false });
+  const deviceServer = new WebSocketServer({ noServer: true, maxPayload: MAX_CHANNEL_FRAME_BYTES + READ_SLACK_BYTES, perMessageDeflate: false });
+  const openSockets = () => links.size + devices.size + pendingLinks.size;
+  const pendingLinks = new Set<DesktopLink>();
+
+  /** Rate and capacity, checked after the upgrade so the client sees the relay's close code. */
+  const admit = (ws: WebSocket, req: http.IncomingMessage): boolean => {
+    if (!rateLimiter.take(remoteAddress(req))) {
+      log.refused('rate_limited', { code: RELAY_CLOSE_CODES.rateLimited });
+      ws.close(RELAY_CLOSE_CODES.rateLimited, 'Too many connection attempts: wait and retry.');
+      return false;
+    }
+    if (openSockets() >= maxConnections) {
+      log.refused('node_full', { code: RELAY_CLOSE_CODES.tryAgainLater });
+      ws.close(RELAY_CLOSE_CODES.tryAgainLater, 'The relay node is full: try again later.');
+      return false;
+    }
+    return true;
+  };
+
+  const acceptDesktop = (ws: WebSocket, req: http.IncomingMessage) => {
+    if (!admit(ws, req)) return;
+    const link: DesktopLink = new DesktopLink(ctx, ws, {
+      registered: (registered) => {
+        pendingLinks.delete(registered);
+        const desktopId = registered.desktopId!;
+        const earlier = links.get(desktopId);
+        links.set(desktopId, registered);
+        earlier?.close(RELAY_CLOSE_CODES.replaced, 'This desktop registered again.');
+      },
+      closed: (closed) => {
+        pendingLinks.delete(closed);
+        if (closed.desktopId && links.get(closed.desktopId) === closed) links.delete(closed.desktopId);
+      },
+    });
+    if (link.desktopId === null) pendingLinks.add(link);
+  };
+
+  const acceptDevice = (ws: WebSocket, req: http.IncomingMessage) => {
+    if (!admit(ws, req)) return;
+    const desktopId = new URL(req.url ?? '/', 'http://relay').searchParams.get('desktop') ?? '';
+    if (!DESKTOP_ID_PATTERN.test(desktopId)) {
+      log.refused('bad_desktop_id', { code: RELAY_CLOSE_CODES.desktopOffline });
+      ws.close(RELAY_CLOSE_CODES.desktopOffline, 'Not a desktop id.');
+      return;
+    }
+    const id = ctx.nextConnectionId();
+    devices.set(id, new DeviceConnection(ctx, ws, id, desktopId, (closed) => devices.delete(closed.id)));
+  };
+
+  const origins: Origins = { app: parsed.publicUrl, port: options.port ?? 0, previews: parsed.previewOrigins };
+  const server = createHttpServer({
+    origins,
+    app: new AppStatic(options.outDir ?? path.join(REPO_ROOT, 'out'), () => previewFrameSource(origins.previews)),
+    ready: () => !nc.isClosed(),
+    limits: { ...DEFAULT_HTTP_LIMITS, maxConnections: maxConnections + HTTP_CONNECTION_SLACK },
+    upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, urlPath: string) => {
+      if (urlPath === RELAY_DESKTOP_PATH) {
+        desktopServer.handleUpgrade(req, socket, head, (ws) => acceptDesktop(ws, req));
+        return true;
+      }
+      if (urlPath !== RELAY_DEVICE_PATH) return false;
+      // Like /rpc: only the relay's own app may open device sockets from a browser.
+      if (req.headers.origin !== parsed.publicUrl!.origin) {
+        log.refused('bad_origin');
+        refuseUpgrade(req, socket, 403, 'Forbidden');
+        return true;
+      }
+      deviceServer.handleUpgrade(req, socket, head, (ws) => acceptDevice(ws, req));
+      return true;
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  origins.port = port;
+
+  let stopping: Promise<void> | null = null;
+  return {
+    port,
+    nodeId,
+    stats: () => ({
+      desktopLinks: links.size,
+      deviceConnections: devices.size,
+      bufferedBytes: [...links.values()].reduce((sum, l) => sum + l.bufferedBytes, 0) + [...devices.values()].reduce((sum, d) => sum + d.bufferedBytes, 0),
+      refusals: Object.fromEntries(log.refusals),
+    }),
+    stop: () => {
+      stopping ??= (async () => {
+        clearInterval(sweepTimer);
+        liveness.stop();
+        nodeSubscription.unsubscribe();
+        for (const link of [...links.values(), ...pendingLinks]) link.close(RELAY_CLOSE_CODES.goingAway, 'The relay node is stopping.');
+        for (const device of [...devices.values()]) device.close(RELAY_CLOSE_CODES.desktopGone, 'The relay node is stopping.', true);
+        await nc.drain().catch(() => undefined);
+        for (const ws of [...desktopServer.clients, ...deviceServer.clients]) ws.terminate();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return stopping;
+    },
+  };
+}

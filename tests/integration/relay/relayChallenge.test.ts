@@ -1,0 +1,81 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../../lib/relay/relayWire';
+import { desktopIdOf } from '../../../server/relay/desktopId';
+import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
+import { linkDesktop, makeDesktopKeys, openRelaySocket, readChallenge, registerMessage } from '../../fixtures/relayClients';
+import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
+
+// RLY-1: a desktop links only by proving the key its id is made from, on this relay, for this nonce.
+let nats: NatsServer;
+let node: RelayNodeHandle;
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  [node] = await startRelayNodes({ natsUrl: nats.url, count: 1, options: { registerTimeoutMs: 1_500 } });
+}, 120_000);
+
+afterAll(async () => {
+  await node?.stop();
+  await nats?.stop();
+});
+
+async function answer(tamper: Parameters<typeof registerMessage>[2] | 'silent' | 'garbage' | 'binary') {
+  const socket = openRelaySocket(node, RELAY_DESKTOP_PATH, null);
+  await socket.opened;
+  const challenge = await readChallenge(socket);
+  if (tamper === 'garbage') socket.ws.send('{"type":"register"');
+  else if (tamper === 'binary') socket.ws.send(Buffer.from([1, 2, 3]));
+  else if (tamper !== 'silent') socket.ws.send(registerMessage(makeDesktopKeysFor(), challenge, tamper));
+  return { socket, challenge, closed: await socket.closed };
+}
+
+let keysInUse = makeDesktopKeys();
+const makeDesktopKeysFor = () => keysInUse;
+
+describe('the desktop challenge', () => {
+  it('derives the desktop id from the key: base32 of the first 20 bytes of its SHA-256', () => {
+    const raw = Buffer.alloc(32, 7);
+    const id = desktopIdOf(raw);
+    expect(id).toMatch(/^[a-z2-7]{32}$/);
+    const digest = crypto.createHash('sha256').update(raw).digest().subarray(0, 20);
+    // Decode the base32 back and compare with the digest bytes.
+    let bits = '';
+    for (const ch of id) bits += 'abcdefghijklmnopqrstuvwxyz234567'.indexOf(ch).toString(2).padStart(5, '0');
+    const bytes = Buffer.from(Array.from({ length: 20 }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2)));
+    expect(bytes.equals(digest)).toBe(true);
+  });
+
+  it('sends the relay’s public URL and preview origins with a fresh nonce each time', async () => {
+    const a = await linkDesktop(node);
+    const b = await linkDesktop(node);
+    expect(a.challenge.publicUrl).toBe(node.publicUrl);
+    expect(a.challenge.previewOriginTemplate).toBe(`http://p-{id}.${node.host}`);
+    expect(a.challenge.previewOrigin).toBeNull();
+    expect(a.challenge.nonce).not.toBe(b.challenge.nonce);
+    a.socket.ws.close();
+    b.socket.ws.close();
+  });
+
+  it('refuses a wrong signature, an id not made from the key, a signature over another nonce, garbage and silence (4401); the node stays up', async () => {
+    keysInUse = makeDesktopKeys();
+    const refusals = [
+      await answer({ signWith: makeDesktopKeys().privateKey }),
+      await answer({ desktopId: makeDesktopKeys().desktopId }),
+      await answer({ message: 'hbcode-relay-register/v1\nhttp://elsewhere.localhost\nAAAA' }),
+      await answer('garbage'),
+      await answer('binary'),
+      await answer('silent'),
+    ];
+    for (const refusal of refusals) expect(refusal.closed.code).toBe(RELAY_CLOSE_CODES.unauthorized);
+    const stats = node.stats()!;
+    expect(stats.refusals.challenge_failed).toBe(5);
+    expect(stats.refusals.challenge_timeout).toBe(1);
+    expect(stats.desktopLinks).toBe(0);
+    expect(node.output()).not.toContain(refusals[0]!.challenge.nonce);
+    // Still serving: the right answer links.
+    const linked = await linkDesktop(node, keysInUse);
+    expect(node.stats()!.desktopLinks).toBe(1);
+    linked.socket.ws.close();
+  }, 60_000);
+});
