@@ -1,7 +1,7 @@
 import { FRAME_KIND, type ChannelCipher } from '../../lib/relay/channelCipher';
 import { CHANNEL_WINDOW_BYTES, LINK_FRAME } from '../../lib/relay/relayWire';
 import type { RpcSocket } from '../rpc/rpcSocket';
-import type { LinkWaiter, LinkWriter } from './linkWriter';
+import type { LinkSender, LinkWaiter } from './linkWriter';
 
 /** A polite close waits this long for queued answers to go out, like `ws` waits for the peer's close frame. */
 const CLOSE_DRAIN_MS = 30_000;
@@ -43,7 +43,7 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
   constructor(
     readonly connectionId: string,
     private readonly cipher: ChannelCipher,
-    private readonly writer: LinkWriter,
+    private readonly writer: LinkSender,
     private readonly events: ChannelEvents,
   ) {}
 

@@ -13,8 +13,17 @@ export interface LinkWaiter {
   pump(): void;
 }
 
+/** What a channel needs of the link. */
+export interface LinkSender {
+  hasRoom(): boolean;
+  sendControl(frame: Exclude<LinkFrame, { type: typeof LINK_FRAME.data }>): void;
+  sendData(connectionId: string, payload: Uint8Array): void;
+  waitForRoom(waiter: LinkWaiter): void;
+  forget(waiter: LinkWaiter): void;
+}
+
 /** Writes link frames to the relay: control frames at once, channel data only while there is room. */
-export class LinkWriter {
+export class LinkWriter implements LinkSender {
   private readonly waiting = new Set<LinkWaiter>();
   private pumping = false;
 
