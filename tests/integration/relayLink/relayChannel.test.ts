@@ -7,9 +7,9 @@ import { FRAME_KIND } from '../../../lib/relay/channelCipher';
 import { MAX_FRAME_BYTES } from '../../../lib/protocol/version';
 import type { RelayPairingLink } from '../../../lib/relay/relayWire';
 import { decodeTerminalQr } from '../../fixtures/qrDecode';
-import { startFakeRelayNode, type FakeDesktopLink, type FakeRelayNode } from '../../fixtures/fakeRelayNode';
-import { openRelayChannel, parseRelayPairingLink, relayLinkInBanner, type RelayChannel } from '../../fixtures/relayDevice';
-import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import type { FakeDesktopLink, FakeRelayNode } from '../../fixtures/fakeRelayNode';
+import { openRelayChannel, parseRelayPairingLink, startLinkedRuntime, type LinkedRuntime, type RelayChannel } from '../../fixtures/relayDevice';
+import type { RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
@@ -20,6 +20,7 @@ async function newCode(admin: RpcClient): Promise<string> {
 }
 
 describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
+  let linked: LinkedRuntime;
   let relay: FakeRelayNode;
   let runtime: RuntimeProcess;
   let admin: RpcClient;
@@ -28,17 +29,10 @@ describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
   let paired: RelayChannel;
 
   beforeAll(async () => {
-    relay = await startFakeRelayNode();
-    runtime = await startRuntimeProcess({ wrap: (command) => [...command, '--relay', relay.publicUrl] });
-    admin = await runtime.connect();
-    link = await relay.waitForLink();
-    pairing = relayLinkInBanner(runtime.output());
+    linked = await startLinkedRuntime();
+    ({ relay, runtime, admin, link, pairing } = linked);
   }, 60_000);
-  afterAll(async () => {
-    admin?.close();
-    await runtime?.stopIfRunning();
-    await relay?.close();
-  });
+  afterAll(() => linked?.stop());
 
   it('RLY-2 registers with an Ed25519 proof of its desktop id, keeps its identity owner-only, and the local app still works', async () => {
     expect(link.verified).toBe(true);

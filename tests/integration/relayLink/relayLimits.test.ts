@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { decodeBinaryFrame } from '../../../lib/protocol/binaryFrame';
 import { CHANNEL_WINDOW_BYTES, type RelayPairingLink } from '../../../lib/relay/relayWire';
-import { startFakeRelayNode, type FakeDesktopLink, type FakeRelayNode } from '../../fixtures/fakeRelayNode';
+import type { FakeDesktopLink, FakeRelayNode } from '../../fixtures/fakeRelayNode';
 import { residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
-import { openRelayChannel, relayLinkInBanner } from '../../fixtures/relayDevice';
-import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { openRelayChannel, startLinkedRuntime, type LinkedRuntime } from '../../fixtures/relayDevice';
+import type { RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { expectRpcError } from '../../fixtures/rpcErrors';
 import { waitUntil } from '../../fixtures/waitUntil';
 
@@ -24,6 +24,7 @@ const MAX_READS = 600;
 const RSS_GROWTH_BOUND = 160 * MiB;
 
 describe('RLY-2 RLY-4 SEC-9 the relay channels under the runtime limits', () => {
+  let linked: LinkedRuntime;
   let relay: FakeRelayNode;
   let runtime: RuntimeProcess;
   let admin: RpcClient;
@@ -31,20 +32,10 @@ describe('RLY-2 RLY-4 SEC-9 the relay channels under the runtime limits', () => 
   let pairing: RelayPairingLink;
 
   beforeAll(async () => {
-    relay = await startFakeRelayNode();
-    runtime = await startRuntimeProcess({
-      wrap: (command) => [...command, '--relay', relay.publicUrl],
-      env: { HBCODE_PAIRING_GUESS_LIMIT: String(GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(GUESS_WINDOW_MS), HBCODE_SOCKET_STALL_MS: String(STALL_MS) },
-    });
-    admin = await runtime.connect();
-    link = await relay.waitForLink();
-    pairing = relayLinkInBanner(runtime.output());
+    linked = await startLinkedRuntime({ HBCODE_PAIRING_GUESS_LIMIT: String(GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(GUESS_WINDOW_MS), HBCODE_SOCKET_STALL_MS: String(STALL_MS) });
+    ({ relay, runtime, admin, link, pairing } = linked);
   }, 60_000);
-  afterAll(async () => {
-    admin?.close();
-    await runtime?.stopIfRunning();
-    await relay?.close();
-  });
+  afterAll(() => linked?.stop());
 
   it('RLY-2 SEC-9 wrong codes through the relay count against the one guess limit: then even the right code waits, on either path', async () => {
     for (let i = 0; i < GUESSES; i++) {
