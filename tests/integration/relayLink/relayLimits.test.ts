@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { decodeBinaryFrame } from '../../../lib/protocol/binaryFrame';
 import { CHANNEL_WINDOW_BYTES, type RelayPairingLink } from '../../../lib/relay/relayWire';
-import type { FakeDesktopLink, FakeRelayNode } from '../../fixtures/fakeRelayNode';
+import type { FakeDesktopLink } from '../../fixtures/fakeRelayNode';
 import { residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
 import { openRelayChannel, startLinkedRuntime, type LinkedRuntime } from '../../fixtures/relayDevice';
 import type { RuntimeProcess } from '../../fixtures/runtimeProcess';
@@ -25,7 +25,6 @@ const RSS_GROWTH_BOUND = 160 * MiB;
 
 describe('RLY-2 RLY-4 SEC-9 the relay channels under the runtime limits', () => {
   let linked: LinkedRuntime;
-  let relay: FakeRelayNode;
   let runtime: RuntimeProcess;
   let admin: RpcClient;
   let link: FakeDesktopLink;
@@ -33,7 +32,7 @@ describe('RLY-2 RLY-4 SEC-9 the relay channels under the runtime limits', () => 
 
   beforeAll(async () => {
     linked = await startLinkedRuntime({ HBCODE_PAIRING_GUESS_LIMIT: String(GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(GUESS_WINDOW_MS), HBCODE_SOCKET_STALL_MS: String(STALL_MS) });
-    ({ relay, runtime, admin, link, pairing } = linked);
+    ({ runtime, admin, link, pairing } = linked);
   }, 60_000);
   afterAll(() => linked?.stop());
 
