@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
-import { parsePublicOrigins } from './publicOrigins';
+import { parseOrigin, parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
 import { vapidSubjectFor } from './push/vapidSubject';
 
@@ -25,6 +25,8 @@ export interface CliOptions {
   limits: Limits;
   /** PUSH-1: the push services' contact for this runtime, never a localhost address. */
   vapidSubject: string;
+  /** RLY-2: the relay this desktop links to (`--relay https://HOST`), else null. */
+  relay: URL | null;
 }
 
 const DEFAULT_PORT = 8787;
@@ -55,7 +57,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--vapid-subject S] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--vapid-subject S] [--relay URL] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -71,6 +73,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'allow-external-files': { type: 'boolean' },
       'allow-private-fetch': { type: 'boolean' },
       'vapid-subject': { type: 'string' },
+      relay: { type: 'string' },
       ...LIMIT_PARSE_OPTIONS,
     },
   });
@@ -91,5 +94,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     allowPrivateFetch: values['allow-private-fetch'] === true,
     limits: parseLimits(values, env),
     vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
+    relay: values.relay === undefined ? null : parseOrigin(values.relay, '--relay'),
   };
 }

@@ -1,7 +1,7 @@
 import { PREVIEW_ID_PLACEHOLDER, type PreviewOrigins } from './http/previewOrigins';
 
 /** Plain http is accepted only for names the browser treats as secure anyway (`*.localhost`). */
-function parseOrigin(value: string, flag: string): URL {
+export function parseOrigin(value: string, flag: string): URL {
   let url: URL;
   try {
     url = new URL(value);

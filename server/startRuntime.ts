@@ -14,6 +14,8 @@ import { startEventLoopDelayLog } from './eventLoopDelayLog';
 import type { Logger } from './runtime/log';
 import { REPO_ROOT } from './runtime/paths';
 import { Runtime, type RuntimeOptions } from './runtime/runtime';
+import type { RelayLink, RelayLinkState } from './relayLink/relayLink';
+import { relayPairingLinkFor, startRelayLink } from './relayLink/startRelayLink';
 
 const APP_HOSTNAME = 'hbcode.localhost';
 
@@ -30,6 +32,8 @@ export interface RunningRuntime {
   runtime: Runtime;
   server: http.Server;
   origins: Origins;
+  /** The link to the `--relay` relay (RLY-2), else null. */
+  relay: RelayLinkState | null;
   stop(): Promise<void>;
 }
 
@@ -76,7 +80,10 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   origins.port = port;
   origins.app = appUrl(options, port);
   origins.previews = previewOriginsOf(options, port);
-  rpc = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews);
+  const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews);
+  rpc = socketServer;
+  let relay: RelayLink | null = null;
+  if (options.relay) relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log);
   ready = true;
 
   let stopping: Promise<void> | null = null;
@@ -84,9 +91,11 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     runtime,
     server,
     origins,
+    relay,
     stop() {
       stopping ??= (async () => {
         ready = false;
+        relay?.close();
         rpc?.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -96,6 +105,17 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
       return stopping;
     },
   };
+}
+
+/** RLY-2: the same code, through the relay: its link carries the desktop's id and key in the fragment. */
+async function relayBannerLines(relay: RelayLinkState, code: string): Promise<string[]> {
+  const link = relayPairingLinkFor(relay, relay.relayUrl.origin, code);
+  return [
+    `  Relay:    ${relay.relayUrl.origin}  (desktop ${relay.desktopId})`,
+    `  Pair a device through the relay (same code): ${link}`,
+    '  Or scan this with a phone on any network:',
+    await QRCode.toString(link, { type: 'terminal', small: true }),
+  ];
 }
 
 /** What start-up prints: the app, a single-use pairing link and its QR code for a phone's camera (DEV-1). */
@@ -110,6 +130,7 @@ export async function startupBanner(running: RunningRuntime): Promise<string> {
     `  Pair a device (code ${code}, valid once for ${minutes} minutes): ${link}`,
     '  Or scan this with the phone\'s camera:',
     await QRCode.toString(link, { type: 'terminal', small: true }),
+    ...(running.relay ? await relayBannerLines(running.relay, code) : []),
     ...running.runtime.projects.map((p) => `  Project:  ${p.name}  ${p.directory}`),
     '',
   ].join('\n');

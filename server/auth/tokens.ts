@@ -29,6 +29,8 @@ function waitInWords(ms: number): string {
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
+const REVOKED_REASON = "This device's token was revoked: it was signed out or removed from the device list. Pair it again with a new code.";
+
 export interface Identity {
   /** null for the HBCODE_TOKEN used by scripts and tests. */
   deviceId: string | null;
@@ -64,6 +66,9 @@ export class DeviceAuth {
       deviceActive: db.prepare<[string], { id: string }>('SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL'),
       revokedByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NOT NULL'),
       rename: db.prepare('UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL'),
+      insertKeyDevice: db.prepare('INSERT INTO devices (id, name, token_hash, public_key, created_at) VALUES (?, ?, ?, ?, ?)'),
+      deviceByKey: db.prepare<[Buffer], { id: string; revoked_at: number | null }>('SELECT id, revoked_at FROM devices WHERE public_key = ?'),
+      forgetRevokedKey: db.prepare('UPDATE devices SET public_key = NULL WHERE public_key = ? AND revoked_at IS NOT NULL'),
     };
   }
 
@@ -80,17 +85,54 @@ export class DeviceAuth {
    * code; throws `rate_limited` without looking at the code while too many were wrong (SEC-9).
    */
   redeem(code: string, deviceName: string, now = Date.now()): { token: string; deviceId: string } | null {
-    const retryAfterMs = this.guessLimit.retryAfterMs(now);
-    if (retryAfterMs > 0) throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`, { retryAfterMs });
-    const redeemed = this.db.transaction(() => {
-      if (this.stmts.redeemCode.run(now, hashSecret(normaliseCode(code)), now).changes !== 1) return null;
+    return this.useCode(code, now, () => {
       const token = crypto.randomBytes(32).toString('base64url');
       const deviceId = crypto.randomUUID();
       this.stmts.insertDevice.run(deviceId, deviceName, hashSecret(token), now);
       return { token, deviceId };
-    })();
+    });
+  }
+
+  /** Uses the code up and runs `create` in one transaction; null for a wrong code, which counts against the guess limit (SEC-9). */
+  private useCode<T>(code: string, now: number, create: () => T): T | null {
+    const retryAfterMs = this.guessLimit.retryAfterMs(now);
+    if (retryAfterMs > 0) throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`, { retryAfterMs });
+    const redeemed = this.db.transaction(() => (this.stmts.redeemCode.run(now, hashSecret(normaliseCode(code)), now).changes === 1 ? create() : null))();
     if (!redeemed) this.guessLimit.recordWrongGuess(now);
     return redeemed;
+  }
+
+  /**
+   * RLY-2: redeems a code for a device that proves itself by its X25519 public key, under the same
+   * guess limit as `redeem`. A key that already belongs to an active device is that device (its
+   * earlier welcome may have been lost with the link); no code is used up for it.
+   */
+  redeemForKey(code: string, deviceName: string, publicKey: Uint8Array, now = Date.now()): { deviceId: string } | null {
+    const key = Buffer.from(publicKey);
+    const known = this.stmts.deviceByKey.get(key);
+    if (known && known.revoked_at === null) return { deviceId: known.id };
+    return this.useCode(code, now, () => {
+      const deviceId = crypto.randomUUID();
+      // The key pairs the device again: the revoked row keeps its history but gives the key up.
+      this.stmts.forgetRevokedKey.run(key);
+      // token_hash is required and unique: a hash of random bytes no one holds, so no token works.
+      this.stmts.insertKeyDevice.run(deviceId, deviceName, hashSecret(crypto.randomBytes(32).toString('base64url')), key, now);
+      return { deviceId };
+    });
+  }
+
+  /** RLY-2: the active device whose credential is this X25519 public key, or null. */
+  authenticateKey(publicKey: Uint8Array): Identity | null {
+    const device = this.stmts.deviceByKey.get(Buffer.from(publicKey));
+    if (!device || device.revoked_at !== null) return null;
+    this.stmts.touchDevice.run(Date.now(), device.id);
+    return { deviceId: device.id };
+  }
+
+  /** Why `authenticateKey` refused a key, in the words `refusalReason` uses for tokens (DEV-1). */
+  keyRefusalReason(publicKey: Uint8Array): string {
+    if (this.stmts.deviceByKey.get(Buffer.from(publicKey))) return REVOKED_REASON;
+    return "This runtime does not know this device's key (its data folder may be new). Pair it again with a new code.";
   }
 
   authenticate(token: string): Identity | null {
@@ -107,7 +149,7 @@ export class DeviceAuth {
    * or signed out is told so, a token this runtime never issued (a reset data folder) too.
    */
   refusalReason(token: string): string {
-    if (this.stmts.revokedByToken.get(hashSecret(token))) return "This device's token was revoked: it was signed out or removed from the device list. Pair it again with a new code.";
+    if (this.stmts.revokedByToken.get(hashSecret(token))) return REVOKED_REASON;
     return "This runtime does not know this device's token (its data folder may be new). Pair it again with a new code.";
   }
 

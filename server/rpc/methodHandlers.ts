@@ -14,7 +14,7 @@ import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
-const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = '0.1.0';
 
 /** What a handler knows about the socket that called it. */
 export interface CallContext {
@@ -34,7 +34,12 @@ export type MethodHandlers = { [M in MethodName]: Handler<M> };
 export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pair#code=${encodeURIComponent(code)}`;
 
 /** Protocol v1 over the runtime: params arrive validated, results leave typed (RPC-4). */
-export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOrigins): MethodHandlers {
+export function createMethodHandlers(
+  runtime: Runtime,
+  previewOrigins: PreviewOrigins,
+  /** The link `pair.create` hands out; a relay's connections get the relay's pairing link (RLY-2). */
+  pairingLink: (appOrigin: string, code: string) => string = pairingUrl,
+): MethodHandlers {
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
   const preview = createPreviewHandlers(runtime.previews, previewOrigins);
   const fileFrames = new BinaryFramePool(FILE_CHUNK_BYTES);
@@ -59,7 +64,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
     },
     'pair.create'(_params, ctx) {
       const { code, expiresAt } = runtime.auth.createPairingCode();
-      return { code, expiresAt, url: pairingUrl(ctx.appOrigin, code) };
+      return { code, expiresAt, url: pairingLink(ctx.appOrigin, code) };
     },
     'devices.list'(_params, ctx) {
       return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null) };

@@ -6,7 +6,9 @@ import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
 import type { PreviewOrigins } from '../http/previewOrigins';
-import { createMethodHandlers } from './methodHandlers';
+import type { Identity } from '../auth/tokens';
+import { createMethodHandlers, type MethodHandlers } from './methodHandlers';
+import type { RpcSocket } from './rpcSocket';
 import { RpcConnection } from './rpcConnection';
 import { socketLimitsFromEnv, type SocketLimits } from './socketLimits';
 import { listenToWs, wsRpcSocket } from './wsRpcSocket';
@@ -17,6 +19,14 @@ import { listenToWs, wsRpcSocket } from './wsRpcSocket';
  * `auth.hello` the much smaller pre-auth budget applies (SEC-9, RpcConnection).
  */
 const READ_LIMIT_BYTES = 4 * MAX_FRAME_BYTES;
+
+/** What the transport of a channel connection tells it. */
+export interface ChannelConnection {
+  receive(data: Buffer, isBinary: boolean): Promise<void>;
+  detach(): void;
+}
+
+export type RpcSocketServer = ReturnType<typeof createRpcSocketServer>;
 
 /** Adapts `ws` to RpcConnection and forwards the runtime's notifications to authenticated sockets. */
 export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins, limits: SocketLimits = socketLimitsFromEnv(process.env)) {
@@ -64,6 +74,22 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
   }
 
   return {
+    /**
+     * A connection that arrives already authenticated over another transport (a relay channel,
+     * RLY-3), with its own handlers and app origin; it gets notifications, and revoking its device
+     * closes it, like any socket. The caller feeds it frames and detaches it when the transport ends.
+     */
+    acceptChannel(socket: RpcSocket, identity: Identity, surface: { handlers: MethodHandlers; appOrigin: string }): ChannelConnection {
+      const connection = new RpcConnection(socket, surface.handlers, surface.appOrigin, log, limits, identity);
+      connections.add(connection);
+      return {
+        receive: (data, isBinary) => connection.receive(data, isBinary),
+        detach: () => {
+          connection.detach();
+          connections.delete(connection);
+        },
+      };
+    },
     handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
       wss.handleUpgrade(req, socket, head, (ws) => accept(ws, socket));
     },

@@ -1,0 +1,137 @@
+import { ChannelCipher } from '../../lib/relay/channelCipher';
+import type { StaticKeyPair } from '../../lib/relay/noise';
+import { LINK_FRAME, type LinkFrame } from '../../lib/relay/relayWire';
+import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
+import type { DeviceAuth, Identity } from '../auth/tokens';
+import type { Logger } from '../runtime/log';
+import type { ChannelConnection } from '../rpc/socketServer';
+import { answerHandshake } from './channelHandshake';
+import { ChannelSocket } from './channelSocket';
+import type { LinkWriter } from './linkWriter';
+
+/** Connections between OPEN and the end of their handshake, at once; more are refused (SEC-9's cap on waiting sockets). */
+const MAX_HANDSHAKING = 64;
+/** A device that opened a connection has this long to send handshake message 1 (RPC-2's deadline). */
+const HANDSHAKE_TIMEOUT_MS = 15_000;
+
+const HANDSHAKE_FAILED = 'The channel handshake failed: this is not the key of this desktop, or the message was damaged.';
+
+export interface ChannelDesk {
+  desktopId: string;
+  noiseKeys: StaticKeyPair;
+  auth: DeviceAuth;
+  /** Makes the authenticated RpcConnection of a channel (the socket server's `acceptChannel`). */
+  accept(socket: ChannelSocket, identity: Identity): ChannelConnection;
+  /** A frame was dropped: DATA for no connection, or a transport frame that did not open. */
+  countDropped(): void;
+  log: Logger;
+}
+
+type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' } | { phase: 'open'; socket: ChannelSocket };
+
+/** The device connections of one registered link (RLY-2, RLY-3): OPEN → handshake → channel, until CLOSE or the link drops. */
+export class LinkChannels {
+  private readonly entries = new Map<string, Entry>();
+  private handshaking = 0;
+
+  constructor(
+    private readonly writer: LinkWriter,
+    private readonly desk: ChannelDesk,
+  ) {}
+
+  get openChannels(): ChannelSocket[] {
+    return [...this.entries.values()].flatMap((entry) => (entry.phase === 'open' ? [entry.socket] : []));
+  }
+
+  handle(frame: LinkFrame): void {
+    const entry = this.entries.get(frame.connectionId);
+    switch (frame.type) {
+      case LINK_FRAME.open:
+        this.opened(frame.connectionId, entry);
+        return;
+      case LINK_FRAME.data:
+        if (entry?.phase === 'open') entry.socket.deliver(frame.payload);
+        else if (entry?.phase === 'waiting') this.answer(frame.connectionId, entry, frame.payload);
+        else this.drop(frame.connectionId, frame.payload.length);
+        return;
+      case LINK_FRAME.ack:
+        if (entry?.phase === 'open') entry.socket.acknowledged(frame.bytes);
+        return;
+      case LINK_FRAME.close:
+        this.ended(frame.connectionId, entry);
+        return;
+    }
+  }
+
+  /** The link dropped: every channel of it ends as a closed socket would. */
+  dropAll(): void {
+    for (const [connectionId, entry] of [...this.entries]) this.ended(connectionId, entry);
+  }
+
+  private opened(connectionId: string, entry: Entry | undefined): void {
+    if (entry) return;
+    if (this.handshaking >= MAX_HANDSHAKING) {
+      this.desk.log.warn('refusing a relay connection: too many are waiting to authenticate', { waiting: MAX_HANDSHAKING });
+      this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'Too many connections are waiting to authenticate; try again later.' });
+      return;
+    }
+    this.handshaking++;
+    const timer = setTimeout(() => this.refuse(connectionId, CLOSE_CODES.authTimeout, 'The channel handshake was not sent in time.'), HANDSHAKE_TIMEOUT_MS);
+    timer.unref();
+    this.entries.set(connectionId, { phase: 'waiting', timer });
+  }
+
+  private answer(connectionId: string, entry: { timer: NodeJS.Timeout }, message1: Uint8Array): void {
+    clearTimeout(entry.timer);
+    this.entries.set(connectionId, { phase: 'answering' });
+    // Handshake message 1 is taken at once: it is not a request the runtime's backpressure holds.
+    this.writer.sendControl({ type: LINK_FRAME.ack, connectionId, bytes: message1.length });
+    answerHandshake(message1, this.desk.desktopId, this.desk.noiseKeys, this.desk.auth).then(
+      (answer) => {
+        if (this.entries.get(connectionId)?.phase !== 'answering') return;
+        this.handshaking--;
+        let connection: ChannelConnection | null = null;
+        const socket = new ChannelSocket(connectionId, new ChannelCipher(answer.transport), this.writer, {
+          receive: (data, isBinary) => void connection?.receive(data, isBinary),
+          dropped: () => this.desk.countDropped(),
+          ended: () => {
+            this.entries.delete(connectionId);
+            connection?.detach();
+          },
+        });
+        this.entries.set(connectionId, { phase: 'open', socket });
+        socket.sendHandshake(answer.message2);
+        if (answer.identity) connection = this.desk.accept(socket, answer.identity);
+        else socket.close(CLOSE_CODES.unauthorized, answer.refusal ?? 'unauthorized');
+      },
+      (error: unknown) => {
+        if (this.entries.get(connectionId)?.phase !== 'answering') return;
+        this.desk.log.warn('relay channel handshake failed', { connectionId, reason: error instanceof Error ? error.message : String(error) });
+        this.refuse(connectionId, CLOSE_CODES.unauthorized, HANDSHAKE_FAILED);
+      },
+    );
+  }
+
+  private refuse(connectionId: string, code: number, reason: string): void {
+    this.forgetWaiting(connectionId, this.entries.get(connectionId));
+    this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code, reason });
+  }
+
+  private ended(connectionId: string, entry: Entry | undefined): void {
+    if (entry?.phase === 'open') entry.socket.remoteEnded();
+    else this.forgetWaiting(connectionId, entry);
+  }
+
+  private forgetWaiting(connectionId: string, entry: Entry | undefined): void {
+    if (!entry || entry.phase === 'open') return;
+    if (entry.phase === 'waiting') clearTimeout(entry.timer);
+    this.handshaking--;
+    this.entries.delete(connectionId);
+  }
+
+  private drop(connectionId: string, bytes: number): void {
+    this.desk.countDropped();
+    // Still ACKed: the relay's window for this connection counts the bytes until then.
+    if (this.entries.has(connectionId)) this.writer.sendControl({ type: LINK_FRAME.ack, connectionId, bytes });
+  }
+}

@@ -1,0 +1,253 @@
+import type dns from 'node:dns';
+import type http from 'node:http';
+import type { LookupFunction } from 'node:net';
+import WebSocket, { type ClientOptions, type RawData } from 'ws';
+import { relayReconnectDelay } from './linkBackoff';
+import {
+  decodeLinkFrame,
+  MAX_CHANNEL_FRAME_BYTES,
+  RELAY_DESKTOP_PATH,
+  RelayChallengeSchema,
+  RelayRegisteredSchema,
+  registrationMessage,
+  type RelayRegister,
+} from '../../lib/relay/relayWire';
+import type { PreviewOrigins } from '../http/previewOrigins';
+import { parsePublicOrigins } from '../publicOrigins';
+import type { Logger } from '../runtime/log';
+import { LinkChannels, type ChannelDesk } from './linkChannels';
+import { LinkWriter } from './linkWriter';
+import type { RelayIdentity } from './relayIdentity';
+
+/** A link that answers no ping for this long is taken for dead and replaced. */
+const HEARTBEAT_MS = 20_000;
+/** A relay that does not finish the challenge in this time is left for the next attempt. */
+const REGISTER_TIMEOUT_MS = 15_000;
+
+const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+const bytesOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
+
+/**
+ * `*.localhost` names are loopback (RFC 6761), as browsers treat them; Node's resolver may not
+ * know them, so a relay on such a name is reached on 127.0.0.1 (its Host header still names it).
+ */
+const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
+  if ((options as dns.LookupAllOptions).all) (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};
+
+export type ChannelDeskFor = (previewOrigins: PreviewOrigins) => Omit<ChannelDesk, 'countDropped' | 'log'>;
+
+export interface RelayLinkOptions {
+  /** The `--relay` origin. */
+  relayUrl: URL;
+  identity: RelayIdentity;
+  /** What channel connections of a relay with these preview origins are served by. */
+  deskFor: ChannelDeskFor;
+  log: Logger;
+}
+
+/** What tests and the banner read of the link. */
+export interface RelayLinkState {
+  /** The `--relay` origin. */
+  relayUrl: URL;
+  desktopId: string;
+  /** The X25519 Noise static public key, raw: the pairing link's `key`. */
+  noisePublicKey: Uint8Array;
+  readonly linked: boolean;
+  /** Runs each time the link registers (again); returns an unsubscribe. */
+  onLinked(listener: () => void): () => void;
+  /** Channel frames dropped so far (forged, replayed or for no connection). */
+  readonly droppedFrames: number;
+  /** The open channels' `bufferedAmount`s, and the link socket's own buffer. */
+  readonly buffers: { channels: number[]; link: number };
+}
+
+/**
+ * The desktop's outbound link to a relay (RLY-2): registers with the desktop's Ed25519 key after
+ * checking that the relay is the one `--relay` names, serves its device connections as channels,
+ * and reconnects with capped, jittered backoff when the link drops.
+ */
+export class RelayLink implements RelayLinkState {
+  readonly relayUrl: URL;
+  readonly desktopId: string;
+  readonly noisePublicKey: Uint8Array;
+  private ws: WebSocket | null = null;
+  private channels: LinkChannels | null = null;
+  private writer: LinkWriter | null = null;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly linkedListeners = new Set<() => void>();
+  private dropped = 0;
+
+  constructor(private readonly options: RelayLinkOptions) {
+    this.relayUrl = options.relayUrl;
+    this.desktopId = options.identity.desktopId;
+    this.noisePublicKey = options.identity.noiseKeys.publicKey;
+  }
+
+  get linked(): boolean {
+    return this.channels !== null;
+  }
+
+  get droppedFrames(): number {
+    return this.dropped;
+  }
+
+  get buffers(): { channels: number[]; link: number } {
+    return { channels: this.channels?.openChannels.map((socket) => socket.bufferedAmount) ?? [], link: this.writer?.bufferedAmount ?? 0 };
+  }
+
+  onLinked(listener: () => void): () => void {
+    this.linkedListeners.add(listener);
+    return () => this.linkedListeners.delete(listener);
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  close(): void {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.ws?.close(1001, 'runtime shutting down');
+  }
+
+  private connect(): void {
+    const { relayUrl, log } = this.options;
+    const url = new URL(RELAY_DESKTOP_PATH, relayUrl);
+    url.protocol = relayUrl.protocol === 'https:' ? 'wss:' : 'ws:';
+    const localhost = relayUrl.hostname === 'localhost' || relayUrl.hostname.endsWith('.localhost');
+    const options: ClientOptions & Pick<http.RequestOptions, 'lookup'> = {
+      perMessageDeflate: false,
+      // A DATA link frame carries one channel frame and the frame's header.
+      maxPayload: MAX_CHANNEL_FRAME_BYTES + 1024,
+      handshakeTimeout: REGISTER_TIMEOUT_MS,
+      ...(localhost ? { lookup: loopbackLookup } : {}),
+    };
+    const ws = new WebSocket(url, options);
+    this.ws = ws;
+    let registered = false;
+    let challenged = false;
+    const registerTimer = setTimeout(() => ws.terminate(), REGISTER_TIMEOUT_MS);
+    registerTimer.unref();
+    let alive = true;
+    const heartbeat = setInterval(() => {
+      if (!alive) {
+        log.warn('the relay link answers no pings; reconnecting');
+        ws.terminate();
+        return;
+      }
+      alive = false;
+      ws.ping();
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    ws.on('pong', () => (alive = true));
+
+    ws.on('message', (data, isBinary) => {
+      alive = true;
+      if (registered) {
+        if (!isBinary) return;
+        let frame;
+        try {
+          frame = decodeLinkFrame(bytesOf(data));
+        } catch (error) {
+          this.dropped++;
+          log.warn('dropping a malformed link frame', { reason: (error as Error).message });
+          return;
+        }
+        this.channels?.handle(frame);
+        return;
+      }
+      if (!challenged) {
+        challenged = true;
+        this.answerChallenge(ws, isBinary ? null : textOf(data));
+        return;
+      }
+      if (!isBinary && RelayRegisteredSchema.safeParse(safeJson(textOf(data))).success) {
+        registered = true;
+        clearTimeout(registerTimer);
+        this.linkUp(ws);
+        return;
+      }
+      log.warn('the relay answered the registration with something else; reconnecting');
+      ws.terminate();
+    });
+    ws.on('close', (code, reason) => {
+      clearTimeout(registerTimer);
+      clearInterval(heartbeat);
+      if (this.ws === ws) this.linkDown(code, reason.toString('utf8'));
+    });
+    ws.on('error', (error) => log.warn('relay link error', { reason: error.message }));
+  }
+
+  /**
+   * Signs the relay's nonce only for the relay `--relay` names, and takes the preview origins it
+   * announces only when they are valid for it (ORG-2, ORG-3); else the link is refused.
+   */
+  private answerChallenge(ws: WebSocket, text: string | null): void {
+    const { relayUrl, identity, log } = this.options;
+    const challenge = RelayChallengeSchema.safeParse(text === null ? null : safeJson(text));
+    if (!challenge.success) return this.refuseRelay(ws, 'the relay sent no valid challenge');
+    const { publicUrl, previewOriginTemplate, previewOrigin, nonce } = challenge.data;
+    let origins;
+    try {
+      origins = parsePublicOrigins(publicUrl, previewOriginTemplate ?? undefined, previewOrigin ?? undefined);
+    } catch (error) {
+      return this.refuseRelay(ws, `the relay announced unusable origins: ${(error as Error).message}`);
+    }
+    if (origins.publicUrl?.origin !== relayUrl.origin || !origins.previewOrigins) {
+      return this.refuseRelay(ws, `the relay calls itself ${publicUrl}, not ${relayUrl.origin}`);
+    }
+    const register: RelayRegister = {
+      type: 'register',
+      desktopId: identity.desktopId,
+      publicKey: Buffer.from(identity.signingPublicKey).toString('base64url'),
+      signature: Buffer.from(identity.sign(registrationMessage(publicUrl, nonce))).toString('base64url'),
+    };
+    const writer = new LinkWriter(ws);
+    this.pendingDesk = { writer, previewOrigins: origins.previewOrigins };
+    log.info('registering with the relay', { relay: relayUrl.origin, desktopId: identity.desktopId });
+    ws.send(JSON.stringify(register));
+  }
+
+  private pendingDesk: { writer: LinkWriter; previewOrigins: PreviewOrigins } | null = null;
+
+  private refuseRelay(ws: WebSocket, reason: string): void {
+    this.options.log.warn('refusing the relay link', { reason });
+    ws.close(1008, 'refused');
+  }
+
+  private linkUp(ws: WebSocket): void {
+    const pending = this.pendingDesk;
+    if (!pending || this.ws !== ws) return;
+    this.attempt = 0;
+    this.writer = pending.writer;
+    this.channels = new LinkChannels(pending.writer, { ...this.options.deskFor(pending.previewOrigins), countDropped: () => this.dropped++, log: this.options.log });
+    this.options.log.info('linked to the relay', { relay: this.options.relayUrl.origin });
+    for (const listener of this.linkedListeners) listener();
+  }
+
+  private linkDown(code: number, reason: string): void {
+    const channels = this.channels;
+    this.channels = null;
+    this.writer = null;
+    this.pendingDesk = null;
+    this.ws = null;
+    channels?.dropAll();
+    if (this.stopped) return;
+    const delay = relayReconnectDelay(this.attempt++);
+    this.options.log.warn('the relay link is down; reconnecting', { code, reason, delayMs: delay });
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    this.reconnectTimer.unref();
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
