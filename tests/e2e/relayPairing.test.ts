@@ -1,10 +1,13 @@
 // The app served by a relay (RLY-2, RLY-3): the built app on a fake relay origin, a real runtime
 // behind it through an in-test bridge, real Chromium pairing from the relay's pairing link.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../server/runtime/paths';
 import { relayPairingUrl } from '../../lib/relay/relayWire';
+import { routeHash } from '../../lib/client/appRoute';
+import { HTTP_FILE_CHUNK_PATH } from '../../lib/protocol/httpBytes';
 import { startFakeRelay, type FakeRelay } from '../fixtures/relay/fakeRelayNode';
 import { runtimeBridge } from '../fixtures/relay/runtimeBridge';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -60,6 +63,7 @@ describe('RLY-2 the app paired through a relay', () => {
 
   beforeAll(async () => {
     await seedShellSession(suite.runtime, 'Through the relay', ['echo relayed-output']);
+    fs.writeFileSync(path.join(suite.runtime.projectDir, 'relay-notes.md'), `# Read through the relay\n\n${'Every byte sealed. '.repeat(20_000)}\n`);
     bridge = runtimeBridge(suite.runtime);
     relay = await startFakeRelay({ appDir: path.join(REPO_ROOT, 'out'), accept: (hello, key) => bridge.accept(hello, key) });
   }, 120_000);
@@ -103,6 +107,11 @@ describe('RLY-2 the app paired through a relay', () => {
     await commandRow(page, 'echo relayed-output').waitFor();
     await page.getByText('relayed-output', { exact: true }).first().waitFor();
 
+    // File bytes go as binary frames inside the channel, never as HTTP requests to the relay (RLY-3).
+    await page.goto(`${relay.origin}/${routeHash({ kind: 'files', projectDirectory: suite.runtime.projectDir, path: 'relay-notes.md' })}`);
+    await page.locator('.markdown-view h1').filter({ hasText: 'Read through the relay' }).waitFor();
+    expect(relay.requests.filter((request) => request.url.startsWith(HTTP_FILE_CHUNK_PATH))).toEqual([]);
+
     await page.reload();
     await waitConnected(page);
     expect(relay.hellos.at(-1)).toEqual({ v: 1 });
@@ -120,6 +129,41 @@ describe('RLY-2 the app paired through a relay', () => {
     } finally {
       admin.close();
     }
+    await page.context().close();
+  }, 120_000);
+
+  it('RLY-2 a sign-out made while the desktop is not linked is sent through the relay once it is, and the key is forgotten', async () => {
+    const page = await openPairingLink(DESKTOP_CONTEXT, await newPairingCode(suite.runtime));
+    await page.getByRole('button', { name: 'Pair', exact: true }).click();
+    await waitConnected(page);
+    const { deviceId } = (await readStoredRelayKey(page))!;
+    relay.desktopLinked = false;
+    relay.channels.at(-1)!.close(4502, 'desktop link lost');
+    await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the desktop gone');
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign out of this device' }).click();
+    await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(/will be told when it can be reached/);
+    expect(await readStoredRelayKey(page)).toBeNull();
+
+    relay.desktopLinked = true;
+    const admin = await suite.runtime.connect();
+    try {
+      await waitUntil(async () => !(await admin.call('devices.list')).devices.some((device) => device.id === deviceId), 'the queued sign-out reaches the desktop through the relay', 60_000);
+    } finally {
+      admin.close();
+    }
+    // The queued record, and the key in it, is gone once the desktop revoked the device.
+    await waitUntil(() => page.evaluate(() => new Promise<boolean>((resolve) => {
+      const open = indexedDB.open('hbcode');
+      open.onsuccess = () => {
+        const get = open.result.transaction('settings').objectStore('settings').get('pendingSignOut');
+        get.onsuccess = () => {
+          open.result.close();
+          resolve(get.result === undefined);
+        };
+      };
+    })), 'the queued sign-out and its key are forgotten');
     await page.context().close();
   }, 120_000);
 

@@ -226,7 +226,7 @@ describe('RLY-2 the runtime connection over a relay channel', () => {
     }
   });
 
-  it('RLY-2 4404 and 4502 retry with backoff; a refused key goes to the pair screen with the desktop’s message', async () => {
+  it('RLY-2 4404, 4502 and 4429 retry with backoff; a refused key goes to the pair screen with the desktop’s message', async () => {
     const r = await startRelay(answeringDesktop([]));
     const credential = await pairedCredential(r);
     r.desktopLinked = false;
@@ -238,8 +238,16 @@ describe('RLY-2 the runtime connection over a relay channel', () => {
       r.desktopLinked = true;
       offline.connection.retryNow();
       await waitUntil(() => offline.connection.current.kind === 'open', 'the retry opens once the desktop is linked');
+      r.refuseDevicesWith = 4429;
       r.channels.at(-1)!.close(4502, 'desktop link lost');
       await waitUntil(() => offline.connection.current.kind === 'waiting', 'a lost desktop link makes the connection wait and retry');
+      const socketsBefore = r.deviceSockets.length;
+      offline.connection.retryNow();
+      await waitUntil(() => r.deviceSockets.length > socketsBefore && offline.connection.current.kind === 'waiting', 'a rate-limited retry waits again');
+      expect(offline.states.some((s) => s.kind === 'unauthorized')).toBe(false);
+      r.refuseDevicesWith = null;
+      offline.connection.retryNow();
+      await waitUntil(() => offline.connection.current.kind === 'open', 'the connection opens once the relay lets it');
     } finally {
       offline.connection.stop();
     }
