@@ -173,7 +173,7 @@ describe('RLY-2 the app paired through a relay', () => {
       {
         name: 'refused',
         show: async (page) => {
-          await page.getByLabel('Pairing code').fill('WRONG-00000');
+          await page.getByLabel('Pairing code').fill('WRONG0CODE');
           await page.getByRole('button', { name: 'Pair', exact: true }).click();
           await page.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
         },

@@ -15,7 +15,7 @@ import type { ChannelHello } from '../../../../lib/relay/relayWire';
 import { FRAME_KIND, startFakeRelay, type DesktopChannel, type FakeRelay } from '../../../fixtures/relay/fakeRelayNode';
 import { waitUntil } from '../../../fixtures/waitUntil';
 
-const GOOD_CODE = 'ABCDE-12345';
+const GOOD_CODE = 'GOOD1CODE';
 
 let relay: FakeRelay | null = null;
 afterEach(async () => {
@@ -91,7 +91,7 @@ describe('RLY-2 pairing and opening a relay channel', () => {
 
   it('RLY-2 a refused welcome closes 4401 with the desktop’s message, so the app shows the pair screen with it', async () => {
     const r = await startRelay();
-    const wrong = pairThroughRelay({ code: 'WRONG-00000', desktop: r.desktopId, key: r.desktopKeyText }, 'Test phone', location(r), nodeSocket(r));
+    const wrong = pairThroughRelay({ code: 'WRONG0CODE', desktop: r.desktopId, key: r.desktopKeyText }, 'Test phone', location(r), nodeSocket(r));
     await expect(wrong).rejects.toEqual(new RelayPairingError('refused', 'This pairing code is not valid or was already used.'));
 
     // An unknown key without a code: the same refusal path, seen as the socket's close.
