@@ -64,7 +64,7 @@ describe('RLY-2 the app paired through a relay', () => {
   beforeAll(async () => {
     await seedShellSession(suite.runtime, 'Through the relay', ['echo relayed-output']);
     fs.writeFileSync(path.join(suite.runtime.projectDir, 'relay-notes.md'), `# Read through the relay\n\n${'Every byte sealed. '.repeat(20_000)}\n`);
-    bridge = runtimeBridge(suite.runtime);
+    bridge = runtimeBridge(suite.runtime, (code) => pairingLink(code));
     relay = await startFakeRelay({ appDir: path.join(REPO_ROOT, 'out'), accept: (hello, key) => bridge.accept(hello, key) });
   }, 120_000);
   afterAll(async () => {
@@ -115,6 +115,19 @@ describe('RLY-2 the app paired through a relay', () => {
     await page.reload();
     await waitConnected(page);
     expect(relay.hellos.at(-1)).toEqual({ v: 1 });
+
+    // The Devices screen shows the relay's link for another device, which pairs from it (DEV-1).
+    await page.goto(`${relay.origin}/${routeHash({ kind: 'devices' })}`);
+    await page.getByRole('button', { name: 'Show a pairing code' }).click();
+    await page.getByText('Through the relay, scan the QR code or open the link on the other device').waitFor();
+    await page.screenshot({ path: keptScreenshotPath('relay', 'devices-link-phone-light') });
+    const shownLink = (await page.locator('.pairing-code .ellipsis').textContent()) ?? '';
+    expect(shownLink).toMatch(new RegExp(`^${relay.origin}/pair#code=.+&desktop=${relay.desktopId}&key=`));
+    const second = await (await suite.browser.newContext(DESKTOP_CONTEXT)).newPage();
+    await second.goto(shownLink);
+    await second.getByRole('button', { name: 'Pair', exact: true }).click();
+    await waitConnected(second);
+    await second.context().close();
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
