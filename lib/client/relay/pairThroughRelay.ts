@@ -23,7 +23,7 @@ export const DESKTOP_OFFLINE_MESSAGE = 'Your desktop is not connected to the rel
 function pairingFailure(code: number, reason: string): RelayPairingError {
   switch (code) {
     case CLOSE_CODES.unauthorized:
-      return new RelayPairingError('refused', reason || 'The desktop refused this pairing code.');
+      return new RelayPairingError('refused', reason || 'The desktop refused this pairing.');
     case RELAY_CLOSE_CODES.desktopOffline:
     case RELAY_CLOSE_CODES.desktopGone:
       return new RelayPairingError('desktop_offline', DESKTOP_OFFLINE_MESSAGE);
@@ -57,6 +57,8 @@ export async function pairThroughRelay(
   try {
     await untilOpen(client);
   } catch (error) {
+    // The desktop's own words when it refused (the relay cannot forge them); else what the close says.
+    if (socket.refusal) throw new RelayPairingError(socket.refusal.code === 'rate_limited' ? 'rate_limited' : 'refused', socket.refusal.message);
     if (error instanceof ClosedBeforeOpenError) throw pairingFailure(error.closeCode, error.closeReason);
     throw pairingFailure(1006, '');
   } finally {

@@ -1,6 +1,6 @@
 import { ChannelCipher, FRAME_KIND } from '../../relay/channelCipher';
 import { NoiseIKInitiator, type StaticKeyPair } from '../../relay/noise';
-import { ChannelWelcomeSchema, RelayNoticeSchema, channelPrologue, type ChannelHello, type ChannelWelcome } from '../../relay/relayWire';
+import { ChannelWelcomeSchema, RELAY_CLOSE_CODES, RelayNoticeSchema, channelPrologue, type ChannelHello, type ChannelWelcome } from '../../relay/relayWire';
 import { CLOSE_CODES } from '../../protocol/closeCodes';
 import type { WebSocketLike } from '../rpcClient';
 
@@ -76,6 +76,8 @@ export class RelaySocket implements WebSocketLike {
   private droppedBeforeOpen = 0;
   /** The node's notices (RelayNotice), kept for diagnostics. */
   readonly notices: string[] = [];
+  /** The desktop's refusal, when its welcome was not ok (authenticated by the handshake, unlike a node's close reason). */
+  refusal: Extract<ChannelWelcome, { ok: false }> | null = null;
   /** The welcome's device id once open. */
   deviceId: string | null = null;
 
@@ -88,7 +90,11 @@ export class RelaySocket implements WebSocketLike {
       this.inbound = this.inbound.then(() => this.receive(data)).catch((error: unknown) => this.log(`a relay frame failed: ${String(error)}`));
     });
     this.raw.addEventListener('error', () => this.emit('error', {}));
-    this.raw.addEventListener('close', (event) => this.finish(event.code ?? 1006, event.reason ?? ''));
+    // The close waits for the frames before it: a refusal's welcome is still being read when the
+    // desktop's close arrives, and frames that came first are delivered first.
+    this.raw.addEventListener('close', (event) => {
+      this.inbound = this.inbound.then(() => this.finish(event.code ?? 1006, event.reason ?? '')).catch((error: unknown) => this.log(`a close listener failed: ${String(error)}`));
+    });
   }
 
   get readyState(): number {
@@ -176,8 +182,10 @@ export class RelaySocket implements WebSocketLike {
       return;
     }
     if (!welcome.ok) {
-      // The refusal is the desktop's own, authenticated by the handshake: show it on the pair screen.
-      this.fail(CLOSE_CODES.unauthorized, welcome.message);
+      this.refusal = welcome;
+      // The refusal is the desktop's own, authenticated by the handshake: shown on the pair screen,
+      // except "too many attempts", which is waited out like the relay's own 4429.
+      this.fail(welcome.code === 'rate_limited' ? RELAY_CLOSE_CODES.rateLimited : CLOSE_CODES.unauthorized, welcome.message);
       return;
     }
     if (this.state !== CONNECTING) return;

@@ -30,6 +30,7 @@ async function startRelay(run: (channel: DesktopChannel) => void = () => undefin
     accept(hello: ChannelHello, deviceKey) {
       const key = base64url(deviceKey);
       if (hello.pair) {
+        if (hello.pair.code === 'SLOWDOWN') return { welcome: { ok: false, code: 'rate_limited', message: 'Too many wrong codes: try again in a minute.', retryAfterMs: 60_000 } };
         if (hello.pair.code !== GOOD_CODE) return { welcome: { ok: false, code: 'unauthorized', message: 'This pairing code is not valid or was already used.' } };
         known.add(key);
       } else if (!known.has(key)) {
@@ -93,6 +94,9 @@ describe('RLY-2 pairing and opening a relay channel', () => {
     const r = await startRelay();
     const wrong = pairThroughRelay({ code: 'WRONG0CODE', desktop: r.desktopId, key: r.desktopKeyText }, 'Test phone', location(r), nodeSocket(r));
     await expect(wrong).rejects.toEqual(new RelayPairingError('refused', 'This pairing code is not valid or was already used.'));
+
+    const limited = pairThroughRelay({ code: 'SLOWDOWN', desktop: r.desktopId, key: r.desktopKeyText }, 'Test phone', location(r), nodeSocket(r));
+    await expect(limited).rejects.toEqual(new RelayPairingError('rate_limited', 'Too many wrong codes: try again in a minute.'));
 
     // An unknown key without a code: the same refusal path, seen as the socket's close.
     const stranger = await generateKeyPair(false);
