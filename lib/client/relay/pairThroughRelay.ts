@@ -11,7 +11,7 @@ import { HANDSHAKE_FAILED_CLOSE, type RawRelaySocket } from './relaySocket';
 export class RelayPairingError extends Error {
   override readonly name = 'RelayPairingError';
   constructor(
-    readonly code: 'refused' | 'desktop_offline' | 'rate_limited' | 'unverified' | 'unreachable',
+    readonly code: 'refused' | 'desktop_offline' | 'rate_limited' | 'unverified' | 'unreachable' | 'unsupported',
     message: string,
   ) {
     super(message);
@@ -50,7 +50,13 @@ export async function pairThroughRelay(
   location: { protocol: string; host: string },
   createSocket: (url: string) => RawRelaySocket = browserRelaySocket,
 ): Promise<DevicePairing> {
-  const keys = await generateKeyPair(false);
+  let keys;
+  try {
+    keys = await generateKeyPair(false);
+  } catch {
+    // WebCrypto's X25519 is missing (an old browser) or the page is not a secure context.
+    throw new RelayPairingError('unsupported', 'This browser cannot make the key the relay needs (X25519 in WebCrypto). Update it, or use another browser.');
+  }
   const credential: RelayCredential = { desktopId: link.desktop, desktopKey: link.key, privateKey: keys.privateKey, publicKey: keys.publicKey };
   const socket = openRelayChannel(credential, location, { v: 1, pair: { code: link.code, deviceName } }, createSocket);
   const client = new RpcClient(socket);

@@ -12,6 +12,7 @@ import { ClosedBeforeOpenError, untilOpen } from '../../../../lib/client/untilOp
 import { base64url } from '../../../../lib/relay/channelCipher';
 import { generateKeyPair } from '../../../../lib/relay/noise';
 import type { ChannelHello } from '../../../../lib/relay/relayWire';
+import { MAX_FRAME_BYTES } from '../../../../lib/protocol/version';
 import { FRAME_KIND, startFakeRelay, type DesktopChannel, type FakeRelay } from '../../../fixtures/relay/fakeRelayNode';
 import { waitUntil } from '../../../fixtures/waitUntil';
 
@@ -143,6 +144,20 @@ describe('RLY-3 frames through the channel', () => {
     await waitUntil(() => received.length === sent.length, () => `all 40 frames come back (${received.length})`);
     expect(received).toEqual(sent);
     expect(socket.droppedFrames).toBe(0);
+    socket.close();
+  });
+
+  it('RLY-3 a frame of the protocol’s largest size (32 MiB) goes through the channel both ways', async () => {
+    const r = await startRelay((channel) => channel.onFrame((kind, data) => void channel.send(kind, data)));
+    const { socket, received } = await openChannel(r);
+    const big = crypto.getRandomValues(new Uint8Array(65_536));
+    const frame = new Uint8Array(MAX_FRAME_BYTES);
+    for (let at = 0; at < frame.length; at += big.length) frame.set(big, at);
+    socket.send(frame);
+    await waitUntil(() => received.length === 1, 'the 32 MiB frame comes back', 60_000);
+    const back = received[0] as Uint8Array;
+    expect(back.length).toBe(MAX_FRAME_BYTES);
+    expect(Buffer.from(back).equals(Buffer.from(frame))).toBe(true);
     socket.close();
   });
 
