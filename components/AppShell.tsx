@@ -28,7 +28,7 @@ import { InstallButton } from './settings/InstallButton';
 export function AppShell() {
   const [pairing, setPairing] = useState<DevicePairing | null | undefined>(undefined);
   const { route, problem, navigate, goUp, landOnList } = useAppRoute(Boolean(pairing));
-  const state = useConnection(pairing?.token ?? null);
+  const state = useConnection(pairing ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);

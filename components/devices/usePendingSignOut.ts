@@ -1,6 +1,5 @@
 'use client';
 import { useEffect } from 'react';
-import { rpcUrlFor } from '../../lib/client/connection';
 import { sendPendingSignOut } from '../../lib/client/devices/signOut';
 
 /** How often a queued sign-out is tried again while the runtime cannot be reached. */
@@ -14,7 +13,7 @@ export function usePendingSignOut(signedOutAt: number | null): void {
     const attempt = async () => {
       clearTimeout(timer);
       if (stopped || !navigator.onLine) return;
-      const done = await sendPendingSignOut(rpcUrlFor(window.location)).catch(() => false);
+      const done = await sendPendingSignOut(window.location).catch(() => false);
       if (!done && !stopped) timer = setTimeout(() => void attempt(), RETRY_MS);
     };
     void attempt();

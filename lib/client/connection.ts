@@ -34,6 +34,13 @@ export interface ConnectionOptions {
   url: string;
   token: string;
   environment: ConnectionEnvironment;
+  /**
+   * `token` (the default): the socket is the runtime's `/rpc`, and `auth.hello` with the token
+   * signs in. `channel`: the socket is a relay channel (lib/client/relay/relaySocket.ts) whose
+   * handshake already authenticated this device by its key (RLY-2), so no `auth.hello` is sent and
+   * no token exists; chunk bytes stay inside the channel (`httpBytes` null, RLY-3).
+   */
+  authenticate?: 'token' | 'channel';
 }
 
 /**
@@ -111,14 +118,15 @@ export class RuntimeConnection {
     void client.closed.then(({ code, reason }) => {
       if (generation !== this.generation) return;
       if (code === CLOSE_CODES.unauthorized) this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
-      else this.scheduleRetry(generation, `connection closed (${code})`);
+      else this.scheduleRetry(generation, reason ? `connection closed (${code}: ${reason})` : `connection closed (${code})`);
     });
+    const channel = this.options.authenticate === 'channel';
     client.opened
-      .then(() => client.call('auth.hello', { token: this.options.token, protocolVersion: PROTOCOL_VERSION }))
+      .then(() => (channel ? undefined : client.call('auth.hello', { token: this.options.token, protocolVersion: PROTOCOL_VERSION })))
       .then(() => {
         if (generation !== this.generation) return client.close();
         this.attempt = 0;
-        client.httpBytes = { origin: httpOriginOfSocket(this.options.url), token: this.options.token };
+        client.httpBytes = channel ? null : { origin: httpOriginOfSocket(this.options.url), token: this.options.token };
         this.set({ kind: 'open', client });
         // Each connection's handshake carried whatever cookies there are: drop them now.
         this.env.clearCookies();
