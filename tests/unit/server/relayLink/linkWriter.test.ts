@@ -1,26 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { ChannelCipher } from '../../../../lib/relay/channelCipher';
-import { generateKeyPair, NoiseIKInitiator, NoiseIKResponder } from '../../../../lib/relay/noise';
 import { decodeLinkFrame, LINK_FRAME } from '../../../../lib/relay/relayWire';
 import { ChannelSocket } from '../../../../server/relayLink/channelSocket';
 import { LINK_HIGH_WATER_BYTES, LinkWriter } from '../../../../server/relayLink/linkWriter';
+import { channelCiphers } from '../../../fixtures/channelPair';
 import { waitUntil } from '../../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
 const CHANNELS = 3;
 const FRAMES_PER_CHANNEL = 6;
 const FRAME_BYTES = 4 * MiB;
-
-async function desktopCipher(): Promise<ChannelCipher> {
-  const desktopKeys = await generateKeyPair();
-  const prologue = new TextEncoder().encode('test');
-  const initiator = new NoiseIKInitiator({ prologue, staticKeys: await generateKeyPair(), remoteStaticKey: desktopKeys.publicKey });
-  const responder = new NoiseIKResponder({ prologue, staticKeys: desktopKeys });
-  await responder.readMessage1(await initiator.writeMessage1(new Uint8Array(0)));
-  return new ChannelCipher((await responder.writeMessage2(new Uint8Array(0))).transport);
-}
 
 describe('RLY-4 the link socket to the relay', () => {
   let wss: WebSocketServer | null = null;
@@ -49,7 +39,7 @@ describe('RLY-4 the link socket to the relay', () => {
     const relay = await relaySide;
     const writer = new LinkWriter(client);
     const sockets = await Promise.all(
-      Array.from({ length: CHANNELS }, async (_, i) => new ChannelSocket(`n.${i + 1}`, await desktopCipher(), writer, { receive() {}, dropped() {}, ended() {} })),
+      Array.from({ length: CHANNELS }, async (_, i) => new ChannelSocket(`n.${i + 1}`, (await channelCiphers()).desktop, writer, { receive() {}, dropped() {}, ended() {} })),
     );
     let maxLinkBuffered = 0;
     const sample = setInterval(() => (maxLinkBuffered = Math.max(maxLinkBuffered, writer.bufferedAmount)), 5);
