@@ -7,7 +7,7 @@ import type { Logger } from '../runtime/log';
 import type { ChannelConnection } from '../rpc/socketServer';
 import { answerHandshake } from './channelHandshake';
 import { ChannelSocket } from './channelSocket';
-import type { LinkWriter } from './linkWriter';
+import type { LinkSender } from './linkWriter';
 
 /** Connections between OPEN and the end of their handshake, at once; more are refused (SEC-9's cap on waiting sockets). */
 const MAX_HANDSHAKING = 64;
@@ -35,7 +35,7 @@ export class LinkChannels {
   private handshaking = 0;
 
   constructor(
-    private readonly writer: LinkWriter,
+    private readonly writer: LinkSender,
     private readonly desk: ChannelDesk,
   ) {}
 

@@ -6,6 +6,7 @@ import { relayReconnectDelay } from './linkBackoff';
 import {
   decodeLinkFrame,
   MAX_CHANNEL_FRAME_BYTES,
+  RELAY_CLOSE_CODES,
   RELAY_DESKTOP_PATH,
   RelayChallengeSchema,
   RelayRegisteredSchema,
@@ -23,6 +24,8 @@ import type { RelayIdentity } from './relayIdentity';
 const HEARTBEAT_MS = 20_000;
 /** A relay that does not finish the challenge in this time is left for the next attempt. */
 const REGISTER_TIMEOUT_MS = 15_000;
+/** After a takeover, reconnect delays start this far up the backoff (about 16 s). */
+const TAKEOVER_BACKOFF_ATTEMPT = 5;
 
 const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
 const bytesOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
@@ -80,6 +83,8 @@ export class RelayLink implements RelayLinkState {
   private stopped = false;
   private readonly linkedListeners = new Set<() => void>();
   private dropped = 0;
+  /** Between a register sent and `registered`: what the link will serve with. */
+  private pendingDesk: { writer: LinkWriter; previewOrigins: PreviewOrigins } | null = null;
 
   constructor(private readonly options: RelayLinkOptions) {
     this.relayUrl = options.relayUrl;
@@ -134,6 +139,7 @@ export class RelayLink implements RelayLinkState {
     registerTimer.unref();
     let alive = true;
     const heartbeat = setInterval(() => {
+      if (ws.readyState !== ws.OPEN) return;
       if (!alive) {
         log.warn('the relay link answers no pings; reconnecting');
         ws.terminate();
@@ -212,8 +218,6 @@ export class RelayLink implements RelayLinkState {
     ws.send(JSON.stringify(register));
   }
 
-  private pendingDesk: { writer: LinkWriter; previewOrigins: PreviewOrigins } | null = null;
-
   private refuseRelay(ws: WebSocket, reason: string): void {
     this.options.log.warn('refusing the relay link', { reason });
     ws.close(1008, 'refused');
@@ -237,6 +241,11 @@ export class RelayLink implements RelayLinkState {
     this.ws = null;
     channels?.dropAll();
     if (this.stopped) return;
+    if (code === RELAY_CLOSE_CODES.replaced) {
+      // Another runtime registered this desktop id (a copied data folder): come back slowly, not in a tug of war.
+      this.options.log.warn('another runtime with this relay identity linked to the relay');
+      this.attempt = Math.max(this.attempt, TAKEOVER_BACKOFF_ATTEMPT);
+    }
     const delay = relayReconnectDelay(this.attempt++);
     this.options.log.warn('the relay link is down; reconnecting', { code, reason, delayMs: delay });
     this.reconnectTimer = setTimeout(() => this.connect(), delay);

@@ -10,6 +10,7 @@ import { decodeTerminalQr } from '../../fixtures/qrDecode';
 import type { FakeDesktopLink, FakeRelayNode } from '../../fixtures/fakeRelayNode';
 import { openRelayChannel, parseRelayPairingLink, startLinkedRuntime, type LinkedRuntime, type RelayChannel } from '../../fixtures/relayDevice';
 import type { RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { createShellSession, readWholeOutput, runShell } from '../../fixtures/sessionHelpers';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
@@ -80,6 +81,20 @@ describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
     expect(result.dataBase64).toBe('');
     expect(Buffer.from(data).equals(bytes.subarray(5))).toBe(true);
   });
+
+  it('RLY-3 a shell command run through the channel: its notifications reach the channel, its output reads back byte-exact in binary frames', async () => {
+    const client = paired.client!;
+    const output = crypto.randomBytes(700 * 1024);
+    fs.writeFileSync(path.join(runtime.projectDir, 'out.bin'), output);
+    let changes = 0;
+    const unsubscribe = client.onNotification('sessions.changed', () => changes++);
+    const sessionId = await createShellSession(client);
+    const row = await runShell(client, sessionId, 'cat out.bin');
+    expect(row.byteLength).toBe(output.length);
+    expect((await readWholeOutput(client, sessionId, row, undefined, 'binary')).equals(output)).toBe(true);
+    await waitUntil(() => changes > 0, 'sessions.changed reaches the channel connection');
+    unsubscribe();
+  }, 90_000);
 
   it('RLY-2 a wrong code is refused in the welcome, then the connection is closed 4401', async () => {
     const connection = link.open();
@@ -170,7 +185,7 @@ describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
     link = await relay.waitForLink(link, 60_000);
     const back = await openRelayChannel(link.open(), pairing, { v: 1 }, paired.deviceKeys);
     expect(back.welcome).toMatchObject({ ok: true });
-    expect((await back.client!.call('sessions.list')).sessions).toEqual([]);
+    expect((await back.client!.call('sessions.list')).sessions).toHaveLength(1);
     expect((await admin.call('projects.list')).projects).toHaveLength(1);
   }, 90_000);
 });

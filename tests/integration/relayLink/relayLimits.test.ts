@@ -15,7 +15,7 @@ import { waitUntil } from '../../fixtures/waitUntil';
 const MiB = 1024 * 1024;
 const GUESSES = 3;
 /** Long enough that three refused handshakes on a busy machine fall in one window. */
-const GUESS_WINDOW_MS = 10_000;
+const GUESS_WINDOW_MS = 15_000;
 const STALL_MS = 4_000;
 const SOFT_BUFFERED_BYTES = 8 * MiB;
 const READS_PER_BATCH = 20;

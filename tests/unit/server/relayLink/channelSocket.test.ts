@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelCipher, FRAME_KIND } from '../../../../lib/relay/channelCipher';
-import { generateKeyPair, NoiseIKInitiator, NoiseIKResponder } from '../../../../lib/relay/noise';
+import { FRAME_KIND, type ChannelCipher } from '../../../../lib/relay/channelCipher';
 import { CHANNEL_WINDOW_BYTES, LINK_FRAME, type LinkFrame } from '../../../../lib/relay/relayWire';
 import { ChannelSocket } from '../../../../server/relayLink/channelSocket';
 import type { LinkSender, LinkWaiter } from '../../../../server/relayLink/linkWriter';
+import { channelCiphers } from '../../../fixtures/channelPair';
 import { waitUntil } from '../../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
-
-/** Both ends' ciphers after a real handshake: the desktop's for the socket, the device's for the test. */
-async function ciphers(): Promise<{ desktop: ChannelCipher; device: ChannelCipher }> {
-  const desktopKeys = await generateKeyPair();
-  const prologue = new TextEncoder().encode('test');
-  const initiator = new NoiseIKInitiator({ prologue, staticKeys: await generateKeyPair(), remoteStaticKey: desktopKeys.publicKey });
-  const responder = new NoiseIKResponder({ prologue, staticKeys: desktopKeys });
-  await responder.readMessage1(await initiator.writeMessage1(new Uint8Array(0)));
-  const answer = await responder.writeMessage2(new Uint8Array(0));
-  const { transport } = await initiator.readMessage2(answer.message);
-  return { desktop: new ChannelCipher(answer.transport), device: new ChannelCipher(transport) };
-}
 
 /** A link the test controls: room or not, and what was written. */
 class FakeLink implements LinkSender {
@@ -64,7 +52,7 @@ function channel(cipher: ChannelCipher, link: FakeLink, received: { data: Buffer
 
 describe('RLY-3 RLY-4 the channel socket', () => {
   it('RLY-4 never has more than the window un-ACKed; the rest waits and counts in bufferedAmount; ACKs release it in order', async () => {
-    const { desktop, device } = await ciphers();
+    const { desktop, device } = await channelCiphers();
     const link = new FakeLink();
     const { socket } = channel(desktop, link);
     const sent: number[] = [];
@@ -90,7 +78,7 @@ describe('RLY-3 RLY-4 the channel socket', () => {
   });
 
   it('RLY-4 waits for room on the link, and a polite close sends what is queued before CLOSE', async () => {
-    const { desktop } = await ciphers();
+    const { desktop } = await channelCiphers();
     const link = new FakeLink();
     link.room = false;
     const { socket, ended } = channel(desktop, link);
@@ -108,7 +96,7 @@ describe('RLY-3 RLY-4 the channel socket', () => {
   });
 
   it('RLY-2 RLY-3 received frames open in order and are ACKed; forged and replayed ones are dropped and ACKed; paused, ACKs wait', async () => {
-    const { desktop, device } = await ciphers();
+    const { desktop, device } = await channelCiphers();
     const link = new FakeLink();
     const received: { data: Buffer; isBinary: boolean }[] = [];
     const { socket, dropped } = channel(desktop, link, received);
@@ -134,7 +122,7 @@ describe('RLY-3 RLY-4 the channel socket', () => {
   });
 
   it('RLY-3 when the link drops, every send callback still runs and the socket ends', async () => {
-    const { desktop } = await ciphers();
+    const { desktop } = await channelCiphers();
     const link = new FakeLink();
     const { socket, ended } = channel(desktop, link);
     let callbacks = 0;
