@@ -3,7 +3,7 @@ import { gcmNonce, type TransportKeys } from './noise';
 /**
  * The channel's transport frames after the Noise handshake (RLY-2, RLY-3):
  *
- *   [8-byte big-endian counter nonce][AES-256-GCM of (1 kind byte, the frame's bytes)]
+ *   [8-byte big-endian counter nonce][AES-GCM with 256-bit keys of (1 kind byte, the frame's bytes)]
  *
  * The nonce travels with the frame (Noise spec §11.4, out-of-order transport messages), and a
  * receiver accepts only a nonce greater than the last one it accepted: a replayed or reordered

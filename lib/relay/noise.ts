@@ -1,6 +1,6 @@
 /**
  * The channel's handshake (RLY-2): `Noise_IK_25519_AESGCM_SHA256` as the Noise Protocol Framework
- * (revision 34) defines it, every primitive from WebCrypto (X25519, AES-256-GCM, SHA-256, HMAC),
+ * (revision 34) defines it, every primitive from WebCrypto (X25519, AES-GCM with 256-bit keys, SHA-256, HMAC),
  * so the browser and Node 20 run the same code and a device's private key never leaves WebCrypto
  * (it is made non-extractable). IK because the device already knows the desktop's static key from
  * the pairing link: the relay never supplies a key, so it can never supply a wrong one. The

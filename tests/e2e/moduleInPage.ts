@@ -28,10 +28,15 @@ export async function loadModuleInBlankPage(
 }
 
 /**
- * The same bundle added to a page already open, e.g. on a real runtime's origin: a page served
- * by a route counts as public to Chromium, which then refuses it sockets to loopback.
+ * The same bundle run in a page whose Content-Security-Policy refuses inline scripts (the app's):
+ * evaluated through the DevTools protocol, which the page's policy does not govern.
  */
-export async function addModuleToPage(page: Page, entry: string, globalName: string, options: ModuleOptions = {}): Promise<void> {
+export async function evaluateModuleInPage(page: Page, entry: string, globalName: string): Promise<void> {
+  const code = await bundleOf(entry, globalName, {});
+  await page.evaluate(`${code}\n;globalThis[${JSON.stringify(globalName)}] = ${globalName}; true`);
+}
+
+async function bundleOf(entry: string, globalName: string, options: ModuleOptions): Promise<string> {
   const bundle = await build({
     ...(options.react ? { jsx: 'automatic' as const, define: { 'process.env.NODE_ENV': '"production"' } } : {}),
     entryPoints: [path.join(REPO_ROOT, entry)],
@@ -43,5 +48,13 @@ export async function addModuleToPage(page: Page, entry: string, globalName: str
     target: 'es2022',
     logLevel: 'silent',
   });
-  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  return bundle.outputFiles[0]!.text;
+}
+
+/**
+ * The same bundle added to a page already open, e.g. on a real runtime's origin: a page served
+ * by a route counts as public to Chromium, which then refuses it sockets to loopback.
+ */
+export async function addModuleToPage(page: Page, entry: string, globalName: string, options: ModuleOptions = {}): Promise<void> {
+  await page.addScriptTag({ content: await bundleOf(entry, globalName, options) });
 }
