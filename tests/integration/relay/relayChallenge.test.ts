@@ -12,7 +12,7 @@ let node: RelayNodeHandle;
 
 beforeAll(async () => {
   nats = await startNatsServer();
-  [node] = await startRelayNodes({ natsUrl: nats.url, count: 1, options: { registerTimeoutMs: 1_500 } });
+  node = (await startRelayNodes({ natsUrl: nats.url, count: 1, options: { registerTimeoutMs: 1_500 } }))[0]!;
 }, 120_000);
 
 afterAll(async () => {

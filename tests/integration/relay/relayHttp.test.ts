@@ -25,7 +25,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(outDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   fs.writeFileSync(path.join(outDir, '.preview-host.js'), 'console.log("host");');
   nats = await startNatsServer();
-  [node] = await startRelayNodes({ natsUrl: nats.url, count: 1, options: { outDir, connectRate: { burst: BURST, periodMs: 3_600_000 } } });
+  node = (await startRelayNodes({ natsUrl: nats.url, count: 1, options: { outDir, connectRate: { burst: BURST, periodMs: 3_600_000 } } }))[0]!;
 }, 120_000);
 
 afterAll(async () => {
