@@ -19,6 +19,7 @@ import { timelineOpen } from './timeline-open';
 import { codexStop } from './codex-stop';
 import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
+import { relayNode } from './relay-node';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -67,6 +68,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   browserBenchmark('ux5-first-visit', 'ux5FirstVisit'),
   browserBenchmark('stop-phone', 'stopPhone'),
   nodeBenchmark(readerExtraction),
+  nodeBenchmark(relayNode),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {

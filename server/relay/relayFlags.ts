@@ -3,7 +3,7 @@ import { DEFAULT_CONNECT_RATE } from './rateLimit';
 import { DEFAULT_RELAY_MAX_CONNECTIONS, type RelayNodeOptions } from './relayNode';
 
 export const RELAY_USAGE = `npm run relay -- --public-url https://HOST (--preview-origin-template 'https://p-{id}.HOST' | --preview-origin URL) --nats nats://HOST:4222
-  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS]`;
+  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME]`;
 
 function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -27,6 +27,7 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
       'max-connections': { type: 'string' },
       'connect-burst': { type: 'string' },
       'connect-period-ms': { type: 'string' },
+      'client-address-header': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -43,6 +44,7 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
     host: values.host ?? '127.0.0.1',
     nodeId: values['node-id'],
     maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
+    clientAddressHeader: values['client-address-header'],
     connectRate: {
       burst: positiveInteger(values['connect-burst'], '--connect-burst', DEFAULT_CONNECT_RATE.burst),
       periodMs: positiveInteger(values['connect-period-ms'], '--connect-period-ms', DEFAULT_CONNECT_RATE.periodMs),

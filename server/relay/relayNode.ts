@@ -36,6 +36,12 @@ export interface RelayNodeOptions {
   /** Relay sockets (desktop links and device connections) this node holds at once; more are closed 1013. */
   maxConnections?: number;
   connectRate?: ConnectRate;
+  /**
+   * A request header naming the client's address, set by the proxy in front (e.g. `x-forwarded-for`;
+   * its last entry, the one the nearest proxy added, is used): behind a proxy every connection
+   * comes from the proxy's address, and one rate limit for all would refuse everyone.
+   */
+  clientAddressHeader?: string;
   liveness?: LivenessTiming;
   registerTimeoutMs?: number;
   openTimeoutMs?: number;
@@ -66,8 +72,11 @@ const HTTP_CONNECTION_SLACK = 64;
 /** ws reads a frame a little over the limit so it can be refused with a notice instead of a close. */
 const READ_SLACK_BYTES = 1024 * 1024;
 
-function remoteAddress(req: http.IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
+function remoteAddress(req: http.IncomingMessage, header: string | undefined): string {
+  const named = header ? req.headers[header.toLowerCase()] : undefined;
+  const value = Array.isArray(named) ? named[named.length - 1] : named;
+  const last = value?.split(',').pop()?.trim();
+  return last || (req.socket.remoteAddress ?? 'unknown');
 }
 
 /**
@@ -130,7 +139,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
 
   /** Rate and capacity, checked after the upgrade so the client sees the relay's close code. */
   const admit = (ws: WebSocket, req: http.IncomingMessage): boolean => {
-    if (!rateLimiter.take(remoteAddress(req))) {
+    if (!rateLimiter.take(remoteAddress(req, options.clientAddressHeader))) {
       log.refused('rate_limited', { code: RELAY_CLOSE_CODES.rateLimited });
       ws.close(RELAY_CLOSE_CODES.rateLimited, 'Too many connection attempts: wait and retry.');
       return false;

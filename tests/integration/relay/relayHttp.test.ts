@@ -82,4 +82,16 @@ describe('the relay’s HTTP side', () => {
       await small!.stop();
     }
   }, 60_000);
+
+  it('behind a proxy, limits each client address the proxy names, not the proxy’s own', async () => {
+    const [proxied] = await startRelayNodes({ natsUrl: nats.url, count: 1, options: { outDir, nodeId: 'proxied', clientAddressHeader: 'x-forwarded-for', connectRate: { burst: 2, periodMs: 3_600_000 } } });
+    try {
+      const from = (address: string) => openDevice(proxied!, makeDesktopKeys().desktopId, undefined, { 'x-forwarded-for': `203.0.113.9, ${address}` });
+      const codes = [];
+      for (const address of ['10.0.0.1', '10.0.0.1', '10.0.0.1', '10.0.0.2']) codes.push((await from(address).closed).code);
+      expect(codes).toEqual([RELAY_CLOSE_CODES.desktopOffline, RELAY_CLOSE_CODES.desktopOffline, RELAY_CLOSE_CODES.rateLimited, RELAY_CLOSE_CODES.desktopOffline]);
+    } finally {
+      await proxied!.stop();
+    }
+  }, 60_000);
 });
