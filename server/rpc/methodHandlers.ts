@@ -12,6 +12,7 @@ import { createDeviceHandlers } from './deviceHandlers';
 import { createClaudeHandlers } from './claudeHandlers';
 import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
+import { createAppBuildHandler } from './appBuildHandler';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 const SERVER_VERSION = '0.1.0';
@@ -69,6 +70,7 @@ export function createMethodHandlers(runtime: Runtime, previewOrigins: PreviewOr
       return {};
     },
     ...createDeviceHandlers(runtime),
+    ...createAppBuildHandler(),
     'projects.list'() {
       return { projects: runtime.projects };
     },
