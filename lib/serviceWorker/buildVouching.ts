@@ -1,10 +1,12 @@
 /// <reference lib="webworker" />
 import { buildDigest, type BuildFiles } from '../protocol/buildDigest';
-import { BuildStatusRequestSchema, VouchAnswerSchema, type BuildRefused, type BuildStatus, type VouchRequest } from '../protocol/buildVouchMessages';
+import { BuildStatusRequestSchema, BuildStatusSchema, VouchAnswerSchema, type BuildRefused, type BuildStatus, type BuildStatusRequest, type VouchRequest } from '../protocol/buildVouchMessages';
 import { decideVouch, type VouchedBy } from './vouchDecision';
 
 /** How long an install waits for a page to ask the desktop; then it fails and the browser retries later. */
 export const VOUCH_WAIT_MS = 60_000;
+/** How long the installed worker has to say which build it is; one that cannot predates vouching. */
+const ACTIVE_STATUS_WAIT_MS = 10_000;
 /** How often the installing worker looks for pages it has not asked yet (one may open meanwhile). */
 const ASK_EVERY_MS = 1_000;
 /** How each build was let in, kept past this worker's restarts (the browser stops idle workers). */
@@ -29,7 +31,7 @@ export function startBuildVouching(self: ServiceWorkerGlobalScope, files: BuildF
     event.waitUntil(
       (async () => {
         const offered = await digest;
-        const firstInstall = !self.registration.active;
+        const firstInstall = !(await activeWorkerVouches(self.registration.active));
         const decision = decideVouch({ offered, firstInstall, desktopDigest: firstInstall ? null : await askPages(self, offered) });
         if (decision.accept) {
           vouchedBy = decision.vouchedBy;
@@ -56,6 +58,25 @@ export function startBuildVouching(self: ServiceWorkerGlobalScope, files: BuildF
         port.postMessage({ type: 'HBCODE_BUILD_STATUS_ANSWER', digest: value, vouched } satisfies BuildStatus);
       })(),
     );
+  });
+}
+
+/**
+ * Whether the installed worker is one that takes only vouched builds. None installed, or one from
+ * before vouching (its pages cannot answer a vouch request, so requiring one would keep that
+ * device on it forever): the new build is trusted on first use, no weaker than that worker was.
+ * The installed worker's code is on the device, so a relay cannot make ours keep silent.
+ */
+function activeWorkerVouches(active: ServiceWorker | null): Promise<boolean> {
+  if (!active) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => resolve(false), ACTIVE_STATUS_WAIT_MS);
+    channel.port1.onmessage = (event) => {
+      clearTimeout(timer);
+      resolve(BuildStatusSchema.safeParse(event.data).success);
+    };
+    active.postMessage({ type: 'HBCODE_BUILD_STATUS' } satisfies BuildStatusRequest, [channel.port2]);
   });
 }
 

@@ -1,4 +1,4 @@
-/** How a new build was let in: vouched by the desktop, or the first build of this app here. */
+/** How a new build was let in: vouched by the desktop, or trusted on first use (no vouching build installed before it). */
 export type VouchedBy = 'desktop' | 'firstInstall';
 
 export type VouchDecision =
@@ -10,8 +10,8 @@ export type VouchDecision =
 
 /**
  * RLY-5: whether a new worker may install. With a build already installed, only when the desktop
- * (over the app's own, end-to-end connection) names this build's digest; with none installed, the
- * first build is trusted on first use (the page then compares it with the desktop's, see
+ * (over the app's own, end-to-end connection) names this build's digest; with none installed (or
+ * one from before vouching, `firstInstall` too), the build is trusted on first use (the page then compares it with the desktop's, see
  * checkInstalledBuild).
  */
 export function decideVouch(input: { offered: string; firstInstall: boolean; desktopDigest: string | null }): VouchDecision {

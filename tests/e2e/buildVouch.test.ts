@@ -8,7 +8,7 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
 import { BuildInfoSchema, buildDigest, shortDigest, type BuildInfo } from '../../lib/protocol/buildDigest';
-import { copyRuntimeWithApp, DESKTOP_CONTEXT, keptScreenshotPath, pairUnderServiceWorker, waitConnected, type RuntimeCopy } from './appHarness';
+import { copyRuntimeWithApp, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, pairUnderServiceWorker, waitConnected, type RuntimeCopy } from './appHarness';
 
 const sha256 = (bytes: Buffer | string) => crypto.createHash('sha256').update(bytes).digest('hex');
 const readBuild = (outDir: string): BuildInfo => BuildInfoSchema.parse(JSON.parse(fs.readFileSync(path.join(outDir, '.build.json'), 'utf8')));
@@ -72,9 +72,31 @@ const fetchText = (page: Page, url: string) => page.evaluate(async (at) => {
   return { status: response.status, text: await response.text() };
 }, url);
 
+/** A runtime serving its own copy of the app (safe to change, as a relay would) and a browser. */
+interface Setup {
+  copy: RuntimeCopy;
+  dirs: RuntimeDirs;
+  runtime: RuntimeProcess;
+  browser: Browser;
+}
+
+async function startSetup(): Promise<Setup> {
+  const copy = copyRuntimeWithApp();
+  const dirs = makeRuntimeDirs();
+  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: copy.wrap });
+  return { copy, dirs, runtime, browser: await launchChromium() };
+}
+
+async function stopSetup(setup: Setup | undefined): Promise<void> {
+  await setup?.browser.close();
+  await setup?.runtime.stop();
+  setup?.dirs.remove();
+  setup?.copy.remove();
+}
+
 describe('RLY-5 the installed app takes a new build only when the desktop vouches for it', () => {
+  let setup: Setup;
   let copy: RuntimeCopy;
-  let dirs: RuntimeDirs;
   let runtime: RuntimeProcess;
   let browser: Browser;
   let page: Page;
@@ -86,10 +108,8 @@ describe('RLY-5 the installed app takes a new build only when the desktop vouche
   let digestC: string;
 
   beforeAll(async () => {
-    copy = copyRuntimeWithApp();
-    dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: copy.wrap });
-    browser = await launchChromium();
+    setup = await startSetup();
+    ({ copy, runtime, browser } = setup);
     page = await (await browser.newContext(DESKTOP_CONTEXT)).newPage();
     buildA = readBuild(copy.outDir);
     script = shellScript(copy.outDir);
@@ -97,10 +117,9 @@ describe('RLY-5 the installed app takes a new build only when the desktop vouche
     workerA = fs.readFileSync(path.join(copy.outDir, 'sw.js'), 'utf8');
   });
   afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-    dirs?.remove();
-    copy?.remove();
+    // The runtime was restarted: the setup stops the one that runs now.
+    if (setup) setup.runtime = runtime;
+    await stopSetup(setup);
   });
 
   it('RLY-5 build A installs on first use and its worker says which build it is', async () => {
@@ -157,6 +176,21 @@ describe('RLY-5 the installed app takes a new build only when the desktop vouche
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  it('RLY-5 a device installing the app for the first time from that relay is warned once it connects (trust on first use)', async () => {
+    const context = await browser.newContext(DESKTOP_CONTEXT);
+    try {
+      const newcomer = await context.newPage();
+      await pairThroughLink(newcomer, runtime.appOrigin, await newPairingCode(runtime));
+      const warning = newcomer.locator('[data-build-warning="differs"]');
+      await warning.waitFor();
+      expect(await warning.textContent()).toContain(shortDigest(buildA.digest));
+      expect(await newcomer.evaluate(async () => (await navigator.serviceWorker.ready).active?.state)).toBe('activated');
+      await newcomer.screenshot({ path: keptScreenshotPath('vouch', 'first-install-differs-desktop-light') });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('RLY-5 with the runtime stopped, the installed build A still opens offline', async () => {
     await runtime.stop();
     const response = await page.reload();
@@ -193,5 +227,45 @@ describe('RLY-5 the installed app takes a new build only when the desktop vouche
     await waitUntil(async () => (await controllerDigest(page)) === digestC, 'build C controls the page');
     expect((await fetchText(page, script)).text).toContain('build C');
     expect(await page.locator('[data-build-warning]').count()).toBe(0);
+  });
+
+  it('RLY-5 a worker rewritten to skip the vouch installs (the web platform lets it), but is warned about and never offered', async () => {
+    fs.writeFileSync(path.join(copy.outDir, 'sw.js'), "self.addEventListener('fetch', () => undefined);\n");
+    expect(await updateAndSettle(page)).toBe('installed');
+    const warning = page.locator('[data-build-warning="unvouched"]');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('A new app build was installed without your desktop vouching for it.');
+    expect(await page.getByText('A new version of HB Code is ready.').count()).toBe(0);
+    expect(await controllerDigest(page)).toBe(digestC);
+    await page.screenshot({ path: keptScreenshotPath('vouch', 'unvouched-desktop-light') });
+  });
+});
+
+describe('RLY-5 a device whose installed worker predates vouching still updates', () => {
+  let setup: Setup;
+  beforeAll(async () => {
+    setup = await startSetup();
+  });
+  afterAll(() => stopSetup(setup));
+
+  it('RLY-5 a worker that cannot say which build it is (an older app) is replaced on trust on first use, not kept forever', async () => {
+    const workerA = fs.readFileSync(path.join(setup.copy.outDir, 'sw.js'), 'utf8');
+    // An app from before vouching: its worker answers no build status, its pages no vouch request.
+    fs.writeFileSync(path.join(setup.copy.outDir, 'sw.js'), "self.addEventListener('fetch', () => undefined);\n");
+    const page = await (await setup.browser.newContext(DESKTOP_CONTEXT)).newPage();
+    await pairUnderServiceWorker(page, setup.runtime);
+    fs.writeFileSync(path.join(setup.copy.outDir, 'sw.js'), workerA);
+    expect(await updateAndSettle(page)).toBe('installed');
+    const waiting = await page.evaluate(
+      () =>
+        new Promise<unknown>((resolve) => {
+          void navigator.serviceWorker.getRegistration().then((registration) => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = (event) => resolve(event.data);
+            registration!.waiting!.postMessage({ type: 'HBCODE_BUILD_STATUS' }, [channel.port2]);
+          });
+        }),
+    );
+    expect(waiting).toEqual({ type: 'HBCODE_BUILD_STATUS_ANSWER', digest: readBuild(setup.copy.outDir).digest, vouched: 'firstInstall' });
   });
 });

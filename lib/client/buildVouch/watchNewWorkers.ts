@@ -1,10 +1,15 @@
 import { raiseBuildWarning } from './buildWarning';
 import { workerBuildStatus } from './workerBuildStatus';
 
-/** Whether the desktop vouched for this worker's build (RLY-5); warns loudly when not. */
-export async function vouchedByDesktop(worker: ServiceWorker): Promise<boolean> {
+/**
+ * Whether the desktop vouched for this worker's build (RLY-5); warns loudly when not. `firstInstall`:
+ * no build was installed before it, so trust on first use is all it can have (checkInstalledBuild
+ * then compares it with the desktop's).
+ */
+export async function vouchedByDesktop(worker: ServiceWorker, firstInstall = false): Promise<boolean> {
   const status = await workerBuildStatus(worker);
   if (status?.vouched === 'desktop') return true;
+  if (firstInstall && status?.vouched === 'firstInstall') return false;
   raiseBuildWarning({ kind: 'unvouched', offered: status?.digest ?? null });
   return false;
 }
@@ -18,15 +23,16 @@ export async function vouchedByDesktop(worker: ServiceWorker): Promise<boolean> 
  */
 export function watchNewWorkers(registration: ServiceWorkerRegistration, onVouchedWaiting: (worker: ServiceWorker) => void): () => void {
   const checked = new WeakSet<ServiceWorker>();
-  const check = (worker: ServiceWorker) => {
+  const check = (worker: ServiceWorker, firstInstall: boolean) => {
     if (checked.has(worker)) return;
     checked.add(worker);
-    void vouchedByDesktop(worker).then((vouched) => vouched && registration.waiting === worker && onVouchedWaiting(worker));
+    void vouchedByDesktop(worker, firstInstall).then((vouched) => vouched && registration.waiting === worker && onVouchedWaiting(worker));
   };
   const follow = (worker: ServiceWorker | null) => {
     if (!worker) return;
+    const firstInstall = !registration.active;
     const settled = () => {
-      if (worker.state === 'installed' || worker.state === 'activating' || worker.state === 'activated') check(worker);
+      if (worker.state === 'installed' || worker.state === 'activating' || worker.state === 'activated') check(worker, firstInstall);
     };
     worker.addEventListener('statechange', settled);
     settled();
@@ -39,7 +45,7 @@ export function watchNewWorkers(registration: ServiceWorkerRegistration, onVouch
   registration.addEventListener('updatefound', onUpdateFound);
   navigator.serviceWorker.addEventListener('controllerchange', onControllerChange);
   follow(registration.installing);
-  if (registration.waiting) check(registration.waiting);
+  if (registration.waiting) check(registration.waiting, false);
   return () => {
     registration.removeEventListener('updatefound', onUpdateFound);
     navigator.serviceWorker.removeEventListener('controllerchange', onControllerChange);
