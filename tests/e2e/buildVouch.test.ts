@@ -150,6 +150,23 @@ describe('RLY-5 the installed app takes a new build only when the desktop vouche
     expect(sha256(restored.text)).toBe(buildA.files[lazy]);
   });
 
+  it('RLY-5 a file the worker never caches (a page\'s RSC payload) is still checked before it is served', async () => {
+    const payload = '/index.txt';
+    expect(buildA.files[payload]).toBeDefined();
+    const original = fs.readFileSync(path.join(copy.outDir, payload));
+    fs.writeFileSync(path.join(copy.outDir, payload), Buffer.concat([original, Buffer.from('changed')]));
+    try {
+      const served = await fetchText(page, payload);
+      expect(served.status).toBe(502);
+      expect(served.text).not.toContain('changed');
+    } finally {
+      fs.writeFileSync(path.join(copy.outDir, payload), original);
+    }
+    const restored = await fetchText(page, payload);
+    expect(restored.status).toBe(200);
+    expect(sha256(restored.text)).toBe(buildA.files[payload]);
+  });
+
   it('RLY-5 a tampered build B the desktop does not vouch for is refused with a warning; A stays active', async () => {
     const digestB = await serveChanged(copy.outDir, buildA, workerA, script, changedScript('B'));
     expect(digestB).not.toBe(buildA.digest);
