@@ -1,7 +1,7 @@
 import { BuildStatusSchema, type BuildStatus, type BuildStatusRequest } from '../../protocol/buildVouchMessages';
 
 /** How long a worker has to say which build it is; one that never answers was not built by us. */
-const STATUS_WAIT_MS = 5_000;
+const STATUS_WAIT_MS = 10_000;
 
 /** Asks a service worker which build it is and how it was let in (RLY-5); null when it does not answer. */
 export function workerBuildStatus(worker: ServiceWorker): Promise<BuildStatus | null> {
