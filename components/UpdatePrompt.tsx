@@ -4,27 +4,28 @@ import { useEffect, useState } from 'react';
 // would only add a round trip before the shell is installed (UX-5).
 import { Workbox } from 'workbox-window';
 import { shareUsedAppFiles } from '../lib/client/shareUsedAppFiles';
+import { watchNewWorkers } from '../lib/client/buildVouch/watchNewWorkers';
 
 /**
  * Registers the service worker (PWA-1) and offers a new version when one is waiting; the user
- * decides when to reload, so nothing is replaced mid-work.
+ * decides when to reload, so nothing is replaced mid-work. Only a build the desktop vouched for
+ * is offered or reloaded into (RLY-5): a worker that got in without the vouch (rewritten to skip
+ * it) is warned about instead.
  */
 export function UpdatePrompt() {
-  const [waiting, setWaiting] = useState<Workbox | null>(null);
+  const [waiting, setWaiting] = useState<ServiceWorker | null>(null);
 
   useEffect(() => {
     if (!('serviceWorker' in navigator)) return;
     let cancelled = false;
-    let stopSharing: (() => void) | undefined;
-    const wb = new Workbox('/sw.js', { scope: '/' });
-    wb.addEventListener('waiting', () => setWaiting(wb));
-    wb.addEventListener('controlling', () => window.location.reload());
-    void wb.register().then((registration) => {
-      if (registration && !cancelled) stopSharing = shareUsedAppFiles(registration);
+    const stops: (() => void)[] = [];
+    void new Workbox('/sw.js', { scope: '/' }).register().then((registration) => {
+      if (!registration || cancelled) return;
+      stops.push(shareUsedAppFiles(registration), watchNewWorkers(registration, setWaiting));
     });
     return () => {
       cancelled = true;
-      stopSharing?.();
+      for (const stop of stops) stop();
     };
   }, []);
 
@@ -32,7 +33,7 @@ export function UpdatePrompt() {
   return (
     <div className="card row" role="status" style={{ margin: '8px 14px' }}>
       <span className="grow">A new version of HB Code is ready.</span>
-      <button className="primary" onClick={() => waiting.messageSkipWaiting()}>
+      <button className="primary" onClick={() => waiting.postMessage({ type: 'SKIP_WAITING' })}>
         Reload
       </button>
       <button onClick={() => setWaiting(null)}>Later</button>

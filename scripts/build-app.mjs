@@ -62,18 +62,34 @@ if (workerEntries.length > 0) {
   });
 }
 
+/** A TypeScript module of the app, bundled by esbuild and imported, so the build shares its code. */
+async function importTypeScript(file) {
+  const bundled = await build({ entryPoints: [file], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning' });
+  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+}
+
 function listFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     return entry.isDirectory() ? listFiles(full) : [full];
   });
 }
-const manifest = listFiles(out)
-  .map((file) => path.relative(out, file).split(path.sep).join('/'))
+// RLY-5: every file the app serves but the worker itself, with its SHA-256. Through a relay the
+// files come from a server that may be hostile: the worker checks each file it caches or serves
+// against this list, and takes a new build only when the desktop vouches for the list's digest.
+const { buildDigest } = await importTypeScript(path.join(root, 'lib', 'protocol', 'buildDigest.ts'));
+const buildFiles = Object.fromEntries(
+  listFiles(out)
+    .map((file) => path.relative(out, file).split(path.sep).join('/'))
+    .filter((rel) => rel !== 'sw.js' && !rel.split('/').some((part) => part.startsWith('.')))
+    .sort()
+    .map((rel) => ['/' + rel, crypto.createHash('sha256').update(fs.readFileSync(path.join(out, rel))).digest('hex')]),
+);
+const digest = await buildDigest(buildFiles);
+const manifest = Object.keys(buildFiles)
   // The manifest's screenshots are for the browser's install dialog only, never needed offline (PWA-1).
-  .filter((rel) => rel !== 'sw.js' && !rel.startsWith('.') && !rel.endsWith('.txt') && !rel.endsWith('.map') && !rel.startsWith('screenshots/'))
-  .sort()
-  .map((rel) => ({ url: '/' + rel, revision: crypto.createHash('sha256').update(fs.readFileSync(path.join(out, rel))).digest('hex').slice(0, 16) }));
+  .filter((url) => !url.endsWith('.txt') && !url.endsWith('.map') && !url.startsWith('/screenshots/'))
+  .map((url) => ({ url }));
 
 // The shell the service worker installs (UX-5, PWA-1): the pages, the code and styles they name
 // (the first screen), the manifest and icons. Every other file is cached when first used.
@@ -97,7 +113,12 @@ await build({
   format: 'iife',
   target: 'es2022',
   minify: true,
-  define: { 'self.__WB_MANIFEST': JSON.stringify(shell), 'self.__HBCODE_LAZY_FILES': JSON.stringify(lazyFiles), 'process.env.NODE_ENV': '"production"' },
+  // The worker makes its precache entries (with SRI integrity) and its lazy files from the list
+  // and its digest from the same list, so what it checks is what the desktop vouches for.
+  define: {
+    'self.__HBCODE_BUILD': JSON.stringify({ files: buildFiles, shell: shell.map((entry) => entry.url), lazy: lazyFiles.map((entry) => entry.url) }),
+    'process.env.NODE_ENV': '"production"',
+  },
   logLevel: 'warning',
 });
 // The preview origin's host page script (PRV-5): the runtime inlines it into the host page. A dot
@@ -144,5 +165,7 @@ fs.writeFileSync(
   path.join(out, '.build-report.json'),
   JSON.stringify({ shellFiles: shell.length, shellBytes: bytesOf(shell), lazyFiles: lazyFiles.length, lazyBytes: bytesOf(lazyFiles) }),
 );
+// What the runtime answers to `app.build` (RLY-5); a dot file, never served.
+fs.writeFileSync(path.join(out, '.build.json'), JSON.stringify({ digest, files: buildFiles }));
 fs.writeFileSync(stamp, new Date().toISOString());
-console.log(`app built: ${shell.length} shell files precached (${bytesOf(shell)} bytes), ${lazyFiles.length} cached on first use (${bytesOf(lazyFiles)} bytes)`);
+console.log(`app built: digest ${digest}, ${shell.length} shell files precached (${bytesOf(shell)} bytes), ${lazyFiles.length} cached on first use (${bytesOf(lazyFiles)} bytes)`);

@@ -12,8 +12,9 @@ export type FilesUsedMessage = z.infer<typeof FilesUsedMessageSchema>;
 export const WarmFilesMessageSchema = z.object({ type: z.literal('WARM_FILES') });
 export type WarmFilesMessage = z.infer<typeof WarmFilesMessageSchema>;
 
-/** One file of a build, as the build names it: its path and a digest of its content. */
+/** One file of a build, as the build names it: its path, a short revision and the SHA-256 of its bytes (RLY-5). */
 export interface AppFileEntry {
   url: string;
   revision: string;
+  sha256: string;
 }

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { FilesUsedMessageSchema, WarmFilesMessageSchema, type AppFileEntry } from '../protocol/appFilesMessages';
+import { fetchVerified, mismatchResponse } from './verifiedFetch';
 
 /** Where the app's files past the shell are kept, each under its path and build revision. */
 export const LAZY_FILES_CACHE = 'hbcode-app-files';
@@ -9,7 +10,8 @@ export const LAZY_FILES_CACHE = 'hbcode-app-files';
  * is cached the first time it is used (a fetch through this worker, or a page naming the files it
  * fetched before this worker controlled it), and the rest when a page says it is idle, one file
  * at a time. A file answers from the cache only for the revision this build names, so a new
- * version never serves an old worker script from its stable address.
+ * version never serves an old worker script from its stable address. A file whose bytes are not
+ * the ones the build names is neither cached nor served (RLY-5).
  */
 export function startLazyAppFiles(self: ServiceWorkerGlobalScope, files: readonly AppFileEntry[]): void {
   const byPath = new Map(files.map((file) => [file.url, file]));
@@ -18,9 +20,10 @@ export function startLazyAppFiles(self: ServiceWorkerGlobalScope, files: readonl
   let warming: Promise<void> | null = null;
 
   async function fetchAndKeep(cache: Cache, file: AppFileEntry): Promise<Response> {
-    const response = await fetch(file.url);
-    if (response.ok && response.type === 'basic') await cache.put(keyOf(file), response.clone());
-    return response;
+    const checked = await fetchVerified(file);
+    if (!checked) return mismatchResponse(file);
+    if (checked.verified) await cache.put(keyOf(file), checked.response.clone());
+    return checked.response;
   }
 
   async function cachedOrFetched(file: AppFileEntry): Promise<Response> {

@@ -12,6 +12,7 @@ import { createDeviceHandlers } from './deviceHandlers';
 import { createClaudeHandlers } from './claudeHandlers';
 import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
+import { createAppBuildHandler } from './appBuildHandler';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 
 export const SERVER_VERSION = '0.1.0';
@@ -74,6 +75,7 @@ export function createMethodHandlers(
       return {};
     },
     ...createDeviceHandlers(runtime),
+    ...createAppBuildHandler(),
     'projects.list'() {
       return { projects: runtime.projects };
     },

@@ -16,6 +16,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'push.status': undefined,
   'push.subscribe': { subscription: { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'auth' } }, events: { approval: true, turnFinished: false, failed: false } },
   'push.unsubscribe': { endpoint: 'https://push.example/abc' },
+  'app.build': undefined,
   'projects.list': undefined,
   'sessions.create': { projectId: 'project', agent: 'shell' },
   'sessions.list': undefined,
