@@ -11,7 +11,7 @@ import { HTTP_FILE_CHUNK_PATH } from '../../lib/protocol/httpBytes';
 import { startFakeRelay, type FakeRelay } from '../fixtures/relay/fakeRelayNode';
 import { runtimeBridge } from '../fixtures/relay/runtimeBridge';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, waitConnected } from './appHarness';
+import { commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from './appHarness';
 import { seedShellSession, useAppSuite } from './appSuite';
 
 interface StoredRelayKey {
@@ -81,7 +81,7 @@ describe('RLY-2 the app paired through a relay', () => {
     return page;
   }
 
-  it('RLY-2 pairs from the link with a non-extractable key, shows the sessions, reconnects with the key, and signs out through the relay', async () => {
+  it('RLY-2 RLY-3 pairs from the link with a non-extractable key; sessions, commands, output and files work through the channel; it reconnects with the key and signs out through the relay', async () => {
     const code = await newPairingCode(suite.runtime);
     const page = await openPairingLink(PHONE_CONTEXT, code);
     const sent: string[] = [];
@@ -106,6 +106,12 @@ describe('RLY-2 the app paired through a relay', () => {
     await page.getByText('Through the relay').first().click();
     await commandRow(page, 'echo relayed-output').waitFor();
     await page.getByText('relayed-output', { exact: true }).first().waitFor();
+
+    // Typed on the device, through the outbox and the channel, run by the runtime, its live rows back.
+    await page.goto(`${relay.origin}/`);
+    await createShellSession(page);
+    await sendCommand(page, 'echo typed-through-the-relay');
+    expect(await waitCommandFinished(page, 'echo typed-through-the-relay', 60_000)).toMatch(/exit 0/);
 
     // File bytes go as binary frames inside the channel, never as HTTP requests to the relay (RLY-3).
     await page.goto(`${relay.origin}/${routeHash({ kind: 'files', projectDirectory: suite.runtime.projectDir, path: 'relay-notes.md' })}`);
