@@ -73,6 +73,7 @@ export class RelaySocket implements WebSocketLike {
   private cipher: ChannelCipher | null = null;
   /** Incoming messages are handled one after the other: the handshake and opening are async. */
   private inbound: Promise<void> = Promise.resolve();
+  /** Dropped frames not counted by the live cipher: before it existed, or by a cipher now gone. */
   private droppedBeforeOpen = 0;
   /** The node's notices (RelayNotice), kept for diagnostics. */
   readonly notices: string[] = [];
@@ -218,6 +219,7 @@ export class RelaySocket implements WebSocketLike {
   private finish(code: number, reason: string): void {
     if (this.state === CLOSED) return;
     this.state = CLOSED;
+    this.droppedBeforeOpen += this.cipher?.rejected ?? 0;
     this.cipher = null;
     this.initiator = null;
     this.emit('close', { code, reason });
