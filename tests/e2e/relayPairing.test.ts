@@ -8,11 +8,13 @@ import { REPO_ROOT } from '../../server/runtime/paths';
 import { relayPairingUrl } from '../../lib/relay/relayWire';
 import { routeHash } from '../../lib/client/appRoute';
 import { HTTP_FILE_CHUNK_PATH } from '../../lib/protocol/httpBytes';
+import { previewOriginOf } from '../../server/http/previewOrigins';
 import { startFakeRelay, type FakeRelay } from '../fixtures/relay/fakeRelayNode';
 import { runtimeBridge } from '../fixtures/relay/runtimeBridge';
 import { waitUntil } from '../fixtures/waitUntil';
 import { commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from './appHarness';
 import { seedShellSession, useAppSuite } from './appSuite';
+import { previewedFrame } from './previewHarness';
 
 interface StoredRelayKey {
   token: string;
@@ -63,8 +65,9 @@ describe('RLY-2 the app paired through a relay', () => {
 
   beforeAll(async () => {
     await seedShellSession(suite.runtime, 'Through the relay', ['echo relayed-output']);
+    fs.writeFileSync(path.join(suite.runtime.projectDir, 'relay-page.html'), '<!doctype html><title>Relayed</title><h1 id="relayed">A preview through the relay</h1><script>document.getElementById("relayed").dataset.ran = "yes"</script>');
     fs.writeFileSync(path.join(suite.runtime.projectDir, 'relay-notes.md'), `# Read through the relay\n\n${'Every byte sealed. '.repeat(20_000)}\n`);
-    bridge = runtimeBridge(suite.runtime, (code) => pairingLink(code));
+    bridge = runtimeBridge(suite.runtime, { pairingLink: (code) => pairingLink(code), previewOrigin: (previewId) => previewOriginOf(relay.previews, previewId) });
     relay = await startFakeRelay({ appDir: path.join(REPO_ROOT, 'out'), accept: (hello, key) => bridge.accept(hello, key) });
   }, 120_000);
   afterAll(async () => {
@@ -81,7 +84,7 @@ describe('RLY-2 the app paired through a relay', () => {
     return page;
   }
 
-  it('RLY-2 RLY-3 pairs from the link with a non-extractable key; sessions, commands, output and files work through the channel; it reconnects with the key and signs out through the relay', async () => {
+  it('RLY-2 RLY-3 pairs from the link with a non-extractable key; sessions, commands, output, files and previews on the relay’s preview origins work through the channel; it reconnects with the key and signs out through the relay', async () => {
     const code = await newPairingCode(suite.runtime);
     const page = await openPairingLink(PHONE_CONTEXT, code);
     const sent: string[] = [];
@@ -117,6 +120,13 @@ describe('RLY-2 the app paired through a relay', () => {
     await page.goto(`${relay.origin}/${routeHash({ kind: 'files', projectDirectory: suite.runtime.projectDir, path: 'relay-notes.md' })}`);
     await page.locator('.markdown-view h1').filter({ hasText: 'Read through the relay' }).waitFor();
     expect(relay.requests.filter((request) => request.url.startsWith(HTTP_FILE_CHUNK_PATH))).toEqual([]);
+
+    // A preview on the relay's preview origin: its host page from the relay, its files from the desktop through the app.
+    await page.goto(`${relay.origin}/${routeHash({ kind: 'preview', projectDirectory: suite.runtime.projectDir, path: 'relay-page.html' })}`);
+    const previewed = await previewedFrame(page, '/relay-page.html', 60_000);
+    expect(new URL(previewed.url()).host).toMatch(new RegExp(`^p-[0-9a-f]{32}\\.relay\\.localhost:${relay.port}$`));
+    await previewed.locator('#relayed[data-ran="yes"]').waitFor();
+    expect(await previewed.locator('#relayed').textContent()).toBe('A preview through the relay');
 
     await page.reload();
     await waitConnected(page);
