@@ -47,9 +47,13 @@ export function PairScreen({ reason, onPaired }: { reason?: string; onPaired: (p
       return;
     }
     if (fragment.kind === 'invalid') setError(fragment.message);
-    if (fragment.kind === 'local' && fragment.code) setCode(fragment.code);
+    if (fragment.kind === 'local' && fragment.code) {
+      // The runtime's own link: this page came from the runtime, nothing to probe.
+      setCode(fragment.code);
+      return;
+    }
     let cancelled = false;
-    void servedByRelay().then((relay) => {
+    void servedByRelay(window.location).then((relay) => {
       if (relay && !cancelled) setRoute({ kind: 'relayWithoutLink' });
     });
     return () => {

@@ -1,10 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { browserConnectionEnvironment } from '../../../../lib/client/browserConnectionEnvironment';
 import { RuntimeConnection, type ConnectionState } from '../../../../lib/client/connection';
 import { openRelayChannel } from '../../../../lib/client/relay/relayChannel';
 import { relayDeviceUrl } from '../../../../lib/client/relay/relayPairingLink';
-import { pairThroughRelay, RelayPairingError } from '../../../../lib/client/relay/pairThroughRelay';
+import { pairThroughRelay, RelayPairingError, servedByRelay } from '../../../../lib/client/relay/pairThroughRelay';
 import type { RawRelaySocket, RelaySocket } from '../../../../lib/client/relay/relaySocket';
 import type { RelayCredential } from '../../../../lib/client/appDb';
 import { RpcClient } from '../../../../lib/client/rpcClient';
@@ -128,6 +130,23 @@ describe('RLY-2 pairing and opening a relay channel', () => {
     r.tamperNextWelcome = true;
     const attempt = pairThroughRelay({ code: GOOD_CODE, desktop: r.desktopId, key: r.desktopKeyText }, 'Test phone', location(r), nodeSocket(r));
     await expect(attempt).rejects.toMatchObject({ code: 'unverified' });
+  });
+});
+
+describe('RLY-1 telling a relay origin from a desktop runtime', () => {
+  it('RLY-1 a relay accepts the probe at /relay/device; a server without it does not', async () => {
+    const r = await startRelay();
+    expect(await servedByRelay(location(r), nodeSocket(r))).toBe(true);
+    expect(r.hellos).toEqual([]);
+    const plain = http.createServer((_req, res) => res.writeHead(404).end());
+    plain.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 404 Not Found\r\n\r\n'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (plain.address() as AddressInfo).port;
+      expect(await servedByRelay({ protocol: 'http:', host: `127.0.0.1:${port}` }, (url) => new WebSocket(url) as unknown as RawRelaySocket)).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
   });
 });
 
