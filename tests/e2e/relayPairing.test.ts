@@ -161,7 +161,7 @@ describe('RLY-2 the app paired through a relay', () => {
     await page.context().close();
   }, 120_000);
 
-  it('RLY-2 a sign-out made while the desktop is not linked is sent through the relay once it is, and the key is forgotten', async () => {
+  it('RLY-2 with the desktop away from the relay the app says so; a sign-out made then is sent through the relay once it is back, and the key is forgotten', async () => {
     const page = await openPairingLink(DESKTOP_CONTEXT, await newPairingCode(suite.runtime));
     await page.getByRole('button', { name: 'Pair', exact: true }).click();
     await waitConnected(page);
@@ -169,6 +169,8 @@ describe('RLY-2 the app paired through a relay', () => {
     relay.desktopLinked = false;
     relay.channels.at(-1)!.close(4502, 'desktop link lost');
     await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the desktop gone');
+    await page.getByTestId('offline-banner').filter({ hasText: 'Your desktop is not connected to the relay' }).waitFor();
+    await page.screenshot({ path: keptScreenshotPath('relay', 'desktop-away-desktop-light') });
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
@@ -176,9 +178,11 @@ describe('RLY-2 the app paired through a relay', () => {
     expect(await readStoredRelayKey(page)).toBeNull();
 
     relay.desktopLinked = true;
+    // The device sees its network come back: the queued sign-out is tried at once, not at its next 15 s retry.
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
     const admin = await suite.runtime.connect();
     try {
-      await waitUntil(async () => !(await admin.call('devices.list')).devices.some((device) => device.id === deviceId), 'the queued sign-out reaches the desktop through the relay', 60_000);
+      await waitUntil(async () => !(await admin.call('devices.list')).devices.some((device) => device.id === deviceId), 'the queued sign-out reaches the desktop through the relay', 90_000);
     } finally {
       admin.close();
     }

@@ -272,9 +272,12 @@ describe('RLY-2 the runtime connection over a relay channel', () => {
     offline.connection.start();
     try {
       await waitUntil(() => offline.connection.current.kind === 'waiting', 'a desktop the relay does not link makes the connection wait and retry');
+      expect(offline.connection.current).toMatchObject({ kind: 'waiting', closeCode: 4404 });
       expect(offline.states.some((s) => s.kind === 'unauthorized')).toBe(false);
       r.desktopLinked = true;
       offline.connection.retryNow();
+      // The retry says how the socket before it closed, so the app keeps telling the same thing meanwhile.
+      expect(offline.connection.current).toEqual({ kind: 'connecting', attempt: 1, closeCode: 4404 });
       await waitUntil(() => offline.connection.current.kind === 'open', 'the retry opens once the desktop is linked');
       r.refuseDevicesWith = 4429;
       r.channels.at(-1)!.close(4502, 'desktop link lost');
