@@ -211,6 +211,12 @@ describe('RLY-3 frames through the channel', () => {
     await waitUntil(() => received.length === 1, 'the next frame arrives');
     expect(received).toEqual(['next']);
     expect(socket.notices).toEqual(['too_large: That frame was too large.']);
+    // A flood of notices is kept bounded.
+    for (let i = 0; i < 100; i++) channel.writeRaw(JSON.stringify({ type: 'refused', reason: 'window', message: `notice ${i}` }));
+    await channel.send(FRAME_KIND.text, 'after the flood');
+    await waitUntil(() => received.length === 2, 'the frame after the flood arrives');
+    expect(socket.notices).toHaveLength(20);
+    expect(socket.notices.at(-1)).toBe('window: notice 99');
     socket.close();
   });
 
