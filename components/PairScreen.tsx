@@ -2,7 +2,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { savePairing, type DevicePairing } from '../lib/client/appDb';
 import { rpcUrlFor } from '../lib/client/connection';
-import { pairThroughRelay, RelayPairingError, servedByRelay } from '../lib/client/relay/pairThroughRelay';
+import { pairThroughRelay, RelayPairingError } from '../lib/client/relay/pairThroughRelay';
+import { servedByRelay } from '../lib/client/relay/servedByRelay';
 import { parsePairingFragment } from '../lib/client/relay/relayPairingLink';
 import { RpcClient, RpcError, type WebSocketLike } from '../lib/client/rpcClient';
 import type { RelayPairingLink } from '../lib/relay/relayWire';

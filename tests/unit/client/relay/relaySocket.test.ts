@@ -6,7 +6,8 @@ import { browserConnectionEnvironment } from '../../../../lib/client/browserConn
 import { RuntimeConnection, type ConnectionState } from '../../../../lib/client/connection';
 import { openRelayChannel } from '../../../../lib/client/relay/relayChannel';
 import { relayDeviceUrl } from '../../../../lib/client/relay/relayPairingLink';
-import { pairThroughRelay, RelayPairingError, servedByRelay } from '../../../../lib/client/relay/pairThroughRelay';
+import { pairThroughRelay, RelayPairingError } from '../../../../lib/client/relay/pairThroughRelay';
+import { servedByRelay } from '../../../../lib/client/relay/servedByRelay';
 import type { RawRelaySocket, RelaySocket } from '../../../../lib/client/relay/relaySocket';
 import type { RelayCredential } from '../../../../lib/client/appDb';
 import { RpcClient } from '../../../../lib/client/rpcClient';
