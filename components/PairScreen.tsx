@@ -2,7 +2,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { savePairing, type DevicePairing } from '../lib/client/appDb';
 import { rpcUrlFor } from '../lib/client/connection';
-import { pairThroughRelay, RelayPairingError, servedByRelay } from '../lib/client/relay/pairThroughRelay';
+import { pairThroughRelay, RelayPairingError } from '../lib/client/relay/pairThroughRelay';
+import { servedByRelay } from '../lib/client/relay/servedByRelay';
 import { parsePairingFragment } from '../lib/client/relay/relayPairingLink';
 import { RpcClient, RpcError, type WebSocketLike } from '../lib/client/rpcClient';
 import type { RelayPairingLink } from '../lib/relay/relayWire';
@@ -47,9 +48,13 @@ export function PairScreen({ reason, onPaired }: { reason?: string; onPaired: (p
       return;
     }
     if (fragment.kind === 'invalid') setError(fragment.message);
-    if (fragment.kind === 'local' && fragment.code) setCode(fragment.code);
+    if (fragment.kind === 'local' && fragment.code) {
+      // The runtime's own link: this page came from the runtime, nothing to probe.
+      setCode(fragment.code);
+      return;
+    }
     let cancelled = false;
-    void servedByRelay().then((relay) => {
+    void servedByRelay(window.location).then((relay) => {
       if (relay && !cancelled) setRoute({ kind: 'relayWithoutLink' });
     });
     return () => {

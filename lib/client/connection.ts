@@ -5,9 +5,11 @@ import { httpOriginOfSocket } from './httpBytes';
 import { RpcClient, RpcError, type WebSocketLike } from './rpcClient';
 
 export type ConnectionState =
-  | { kind: 'connecting'; attempt: number }
+  /** `closeCode` on a retry: how the socket before it closed, so what is shown meanwhile stays the same. */
+  | { kind: 'connecting'; attempt: number; closeCode?: number }
   | { kind: 'open'; client: RpcClient }
-  | { kind: 'waiting'; attempt: number; retryAt: number; reason: string }
+  /** `closeCode`: how the last socket closed, when it did (4404: a relay that does not link the desktop now). */
+  | { kind: 'waiting'; attempt: number; retryAt: number; reason: string; closeCode?: number }
   | { kind: 'offline' }
   | { kind: 'unauthorized'; reason: string }
   | { kind: 'closed' };
@@ -106,7 +108,9 @@ export class RuntimeConnection {
       this.set({ kind: 'offline' });
       return;
     }
-    this.set({ kind: 'connecting', attempt: this.attempt });
+    // Only a close the far side chose for a reason (the private 4xxx range) is worth keeping on screen.
+    const before = this.state.kind === 'waiting' && (this.state.closeCode ?? 0) >= 4000 ? this.state.closeCode : undefined;
+    this.set({ kind: 'connecting', attempt: this.attempt, ...(before === undefined ? {} : { closeCode: before }) });
     let socket: WebSocketLike;
     try {
       socket = this.env.createSocket(this.options.url);
@@ -118,7 +122,7 @@ export class RuntimeConnection {
     void client.closed.then(({ code, reason }) => {
       if (generation !== this.generation) return;
       if (code === CLOSE_CODES.unauthorized) this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
-      else this.scheduleRetry(generation, reason ? `connection closed (${code}: ${reason})` : `connection closed (${code})`);
+      else this.scheduleRetry(generation, reason ? `connection closed (${code}: ${reason})` : `connection closed (${code})`, code);
     });
     const channel = this.options.authenticate === 'channel';
     client.opened
@@ -144,7 +148,7 @@ export class RuntimeConnection {
       });
   }
 
-  private scheduleRetry(generation: number, reason: string): void {
+  private scheduleRetry(generation: number, reason: string, closeCode?: number): void {
     if (generation !== this.generation) return;
     this.generation++;
     if (!this.env.isOnline()) {
@@ -155,7 +159,7 @@ export class RuntimeConnection {
     this.env.clearCookies();
     const delay = reconnectDelay(this.attempt++);
     const nextGeneration = this.generation;
-    this.set({ kind: 'waiting', attempt: this.attempt, retryAt: this.env.now() + delay, reason });
+    this.set({ kind: 'waiting', attempt: this.attempt, retryAt: this.env.now() + delay, reason, ...(closeCode === undefined ? {} : { closeCode }) });
     this.timer = this.env.setTimer(() => {
       if (nextGeneration === this.generation) this.connect();
     }, delay);

@@ -8,11 +8,13 @@ import { REPO_ROOT } from '../../server/runtime/paths';
 import { relayPairingUrl } from '../../lib/relay/relayWire';
 import { routeHash } from '../../lib/client/appRoute';
 import { HTTP_FILE_CHUNK_PATH } from '../../lib/protocol/httpBytes';
+import { previewOriginOf } from '../../server/http/previewOrigins';
 import { startFakeRelay, type FakeRelay } from '../fixtures/relay/fakeRelayNode';
 import { runtimeBridge } from '../fixtures/relay/runtimeBridge';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, waitConnected } from './appHarness';
+import { commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from './appHarness';
 import { seedShellSession, useAppSuite } from './appSuite';
+import { previewedFrame } from './previewHarness';
 
 interface StoredRelayKey {
   token: string;
@@ -63,8 +65,9 @@ describe('RLY-2 the app paired through a relay', () => {
 
   beforeAll(async () => {
     await seedShellSession(suite.runtime, 'Through the relay', ['echo relayed-output']);
+    fs.writeFileSync(path.join(suite.runtime.projectDir, 'relay-page.html'), '<!doctype html><title>Relayed</title><h1 id="relayed">A preview through the relay</h1><script>document.getElementById("relayed").dataset.ran = "yes"</script>');
     fs.writeFileSync(path.join(suite.runtime.projectDir, 'relay-notes.md'), `# Read through the relay\n\n${'Every byte sealed. '.repeat(20_000)}\n`);
-    bridge = runtimeBridge(suite.runtime, (code) => pairingLink(code));
+    bridge = runtimeBridge(suite.runtime, { pairingLink: (code) => pairingLink(code), previewOrigin: (previewId) => previewOriginOf(relay.previews, previewId) });
     relay = await startFakeRelay({ appDir: path.join(REPO_ROOT, 'out'), accept: (hello, key) => bridge.accept(hello, key) });
   }, 120_000);
   afterAll(async () => {
@@ -81,7 +84,7 @@ describe('RLY-2 the app paired through a relay', () => {
     return page;
   }
 
-  it('RLY-2 pairs from the link with a non-extractable key, shows the sessions, reconnects with the key, and signs out through the relay', async () => {
+  it('RLY-2 RLY-3 pairs from the link with a non-extractable key; sessions, commands, output, files and previews on the relay’s preview origins work through the channel; it reconnects with the key and signs out through the relay', async () => {
     const code = await newPairingCode(suite.runtime);
     const page = await openPairingLink(PHONE_CONTEXT, code);
     const sent: string[] = [];
@@ -107,10 +110,23 @@ describe('RLY-2 the app paired through a relay', () => {
     await commandRow(page, 'echo relayed-output').waitFor();
     await page.getByText('relayed-output', { exact: true }).first().waitFor();
 
+    // Typed on the device, through the outbox and the channel, run by the runtime, its live rows back.
+    await page.goto(`${relay.origin}/`);
+    await createShellSession(page);
+    await sendCommand(page, 'echo typed-through-the-relay');
+    expect(await waitCommandFinished(page, 'echo typed-through-the-relay', 60_000)).toMatch(/exit 0/);
+
     // File bytes go as binary frames inside the channel, never as HTTP requests to the relay (RLY-3).
     await page.goto(`${relay.origin}/${routeHash({ kind: 'files', projectDirectory: suite.runtime.projectDir, path: 'relay-notes.md' })}`);
     await page.locator('.markdown-view h1').filter({ hasText: 'Read through the relay' }).waitFor();
     expect(relay.requests.filter((request) => request.url.startsWith(HTTP_FILE_CHUNK_PATH))).toEqual([]);
+
+    // A preview on the relay's preview origin: its host page from the relay, its files from the desktop through the app.
+    await page.goto(`${relay.origin}/${routeHash({ kind: 'preview', projectDirectory: suite.runtime.projectDir, path: 'relay-page.html' })}`);
+    const previewed = await previewedFrame(page, '/relay-page.html', 60_000);
+    expect(new URL(previewed.url()).host).toMatch(new RegExp(`^p-[0-9a-f]{32}\\.relay\\.localhost:${relay.port}$`));
+    await previewed.locator('#relayed[data-ran="yes"]').waitFor();
+    expect(await previewed.locator('#relayed').textContent()).toBe('A preview through the relay');
 
     await page.reload();
     await waitConnected(page);
@@ -145,7 +161,7 @@ describe('RLY-2 the app paired through a relay', () => {
     await page.context().close();
   }, 120_000);
 
-  it('RLY-2 a sign-out made while the desktop is not linked is sent through the relay once it is, and the key is forgotten', async () => {
+  it('RLY-2 with the desktop away from the relay the app says so; a sign-out made then is sent through the relay once it is back, and the key is forgotten', async () => {
     const page = await openPairingLink(DESKTOP_CONTEXT, await newPairingCode(suite.runtime));
     await page.getByRole('button', { name: 'Pair', exact: true }).click();
     await waitConnected(page);
@@ -153,6 +169,8 @@ describe('RLY-2 the app paired through a relay', () => {
     relay.desktopLinked = false;
     relay.channels.at(-1)!.close(4502, 'desktop link lost');
     await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the desktop gone');
+    await page.getByTestId('offline-banner').filter({ hasText: 'Your desktop is not connected to the relay' }).waitFor();
+    await page.screenshot({ path: keptScreenshotPath('relay', 'desktop-away-desktop-light') });
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
@@ -160,9 +178,11 @@ describe('RLY-2 the app paired through a relay', () => {
     expect(await readStoredRelayKey(page)).toBeNull();
 
     relay.desktopLinked = true;
+    // The device sees its network come back: the queued sign-out is tried at once, not at its next 15 s retry.
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
     const admin = await suite.runtime.connect();
     try {
-      await waitUntil(async () => !(await admin.call('devices.list')).devices.some((device) => device.id === deviceId), 'the queued sign-out reaches the desktop through the relay', 60_000);
+      await waitUntil(async () => !(await admin.call('devices.list')).devices.some((device) => device.id === deviceId), 'the queued sign-out reaches the desktop through the relay', 90_000);
     } finally {
       admin.close();
     }

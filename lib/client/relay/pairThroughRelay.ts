@@ -73,15 +73,3 @@ export async function pairThroughRelay(
   if (!socket.deviceId) throw pairingFailure(1006, '');
   return { token: '', deviceId: socket.deviceId, deviceName, pairedAt: Date.now(), relay: credential };
 }
-
-/** Whether the page came from a relay node rather than a desktop runtime: its `/healthz` says so. */
-export async function servedByRelay(): Promise<boolean> {
-  try {
-    const answer = await fetch('/healthz', { cache: 'no-store', credentials: 'omit' });
-    const body: unknown = await answer.json();
-    return typeof body === 'object' && body !== null && (body as { relay?: unknown }).relay === true;
-  } catch {
-    return false;
-  }
-}
-

@@ -34,6 +34,9 @@ export interface RelaySocketOptions {
  */
 export const HANDSHAKE_FAILED_CLOSE = 4400;
 
+const NOTICES_KEPT = 20;
+const LINES_LOGGED = 50;
+
 const CONNECTING = 0;
 const OPEN = 1;
 const CLOSING = 2;
@@ -73,9 +76,12 @@ export class RelaySocket implements WebSocketLike {
   private cipher: ChannelCipher | null = null;
   /** Incoming messages are handled one after the other: the handshake and opening are async. */
   private inbound: Promise<void> = Promise.resolve();
+  /** Dropped frames not counted by the live cipher: before it existed, or by a cipher now gone. */
   private droppedBeforeOpen = 0;
-  /** The node's notices (RelayNotice), kept for diagnostics. */
+  /** The node's latest notices (RelayNotice), kept for diagnostics; at most NOTICES_KEPT. */
   readonly notices: string[] = [];
+  /** Lines logged so far: a hostile relay's flood of junk must not flood the console too. */
+  private logged = 0;
   /** The desktop's refusal, when its welcome was not ok (authenticated by the handshake, unlike a node's close reason). */
   refusal: Extract<ChannelWelcome, { ok: false }> | null = null;
   /** The welcome's device id once open. */
@@ -205,6 +211,7 @@ export class RelaySocket implements WebSocketLike {
     const notice = RelayNoticeSchema.safeParse(parsed);
     const line = notice.success ? `${notice.data.reason}: ${notice.data.message}` : 'an unreadable relay notice';
     this.notices.push(line);
+    if (this.notices.length > NOTICES_KEPT) this.notices.shift();
     this.log(`relay notice: ${line}`);
   }
 
@@ -218,6 +225,7 @@ export class RelaySocket implements WebSocketLike {
   private finish(code: number, reason: string): void {
     if (this.state === CLOSED) return;
     this.state = CLOSED;
+    this.droppedBeforeOpen += this.cipher?.rejected ?? 0;
     this.cipher = null;
     this.initiator = null;
     this.emit('close', { code, reason });
@@ -228,6 +236,7 @@ export class RelaySocket implements WebSocketLike {
   }
 
   private log(message: string): void {
-    (this.options.log ?? ((line: string) => console.warn(`[relay] ${line}`)))(message);
+    if (this.logged++ >= LINES_LOGGED) return;
+    (this.options.log ?? ((line: string) => console.warn(`[relay] ${line}`)))(this.logged === LINES_LOGGED ? `${message} (further relay messages are not logged)` : message);
   }
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { browserConnectionEnvironment } from '../../../../lib/client/browserConnectionEnvironment';
@@ -5,6 +7,7 @@ import { RuntimeConnection, type ConnectionState } from '../../../../lib/client/
 import { openRelayChannel } from '../../../../lib/client/relay/relayChannel';
 import { relayDeviceUrl } from '../../../../lib/client/relay/relayPairingLink';
 import { pairThroughRelay, RelayPairingError } from '../../../../lib/client/relay/pairThroughRelay';
+import { servedByRelay } from '../../../../lib/client/relay/servedByRelay';
 import type { RawRelaySocket, RelaySocket } from '../../../../lib/client/relay/relaySocket';
 import type { RelayCredential } from '../../../../lib/client/appDb';
 import { RpcClient } from '../../../../lib/client/rpcClient';
@@ -131,6 +134,23 @@ describe('RLY-2 pairing and opening a relay channel', () => {
   });
 });
 
+describe('RLY-1 telling a relay origin from a desktop runtime', () => {
+  it('RLY-1 a relay accepts the probe at /relay/device; a server without it does not', async () => {
+    const r = await startRelay();
+    expect(await servedByRelay(location(r), nodeSocket(r))).toBe(true);
+    expect(r.hellos).toEqual([]);
+    const plain = http.createServer((_req, res) => res.writeHead(404).end());
+    plain.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 404 Not Found\r\n\r\n'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (plain.address() as AddressInfo).port;
+      expect(await servedByRelay({ protocol: 'http:', host: `127.0.0.1:${port}` }, (url) => new WebSocket(url) as unknown as RawRelaySocket)).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
+  });
+});
+
 describe('RLY-3 frames through the channel', () => {
   it('RLY-3 text and binary frames round-trip in order', async () => {
     const r = await startRelay((channel) => channel.onFrame((kind, data) => void channel.send(kind, data)));
@@ -192,6 +212,12 @@ describe('RLY-3 frames through the channel', () => {
     await waitUntil(() => received.length === 1, 'the next frame arrives');
     expect(received).toEqual(['next']);
     expect(socket.notices).toEqual(['too_large: That frame was too large.']);
+    // A flood of notices is kept bounded.
+    for (let i = 0; i < 100; i++) channel.writeRaw(JSON.stringify({ type: 'refused', reason: 'window', message: `notice ${i}` }));
+    await channel.send(FRAME_KIND.text, 'after the flood');
+    await waitUntil(() => received.length === 2, 'the frame after the flood arrives');
+    expect(socket.notices).toHaveLength(20);
+    expect(socket.notices.at(-1)).toBe('window: notice 99');
     socket.close();
   });
 
@@ -253,9 +279,12 @@ describe('RLY-2 the runtime connection over a relay channel', () => {
     offline.connection.start();
     try {
       await waitUntil(() => offline.connection.current.kind === 'waiting', 'a desktop the relay does not link makes the connection wait and retry');
+      expect(offline.connection.current).toMatchObject({ kind: 'waiting', closeCode: 4404 });
       expect(offline.states.some((s) => s.kind === 'unauthorized')).toBe(false);
       r.desktopLinked = true;
       offline.connection.retryNow();
+      // The retry says how the socket before it closed, so the app keeps telling the same thing meanwhile.
+      expect(offline.connection.current).toEqual({ kind: 'connecting', attempt: 1, closeCode: 4404 });
       await waitUntil(() => offline.connection.current.kind === 'open', 'the retry opens once the desktop is linked');
       r.refuseDevicesWith = 4429;
       r.channels.at(-1)!.close(4502, 'desktop link lost');
