@@ -48,7 +48,7 @@ export class DeviceConnection {
     if (this.closed) return;
     if (tellDesktop) this.toDesktop({ type: LINK_FRAME.close, connectionId: this.id, code, reason });
     this.finish();
-    this.ws.close(sendableCloseCode(code), closeReason(reason));
+    this.closeSocket(code, reason);
   }
 
   /** The device's desktop's node went silent: the channel is gone. */
@@ -78,7 +78,7 @@ export class DeviceConnection {
     }
     if (frame.type === LINK_FRAME.close) {
       this.finish();
-      this.ws.close(sendableCloseCode(frame.code), closeReason(frame.reason));
+      this.closeSocket(frame.code, frame.reason);
     } else if (frame.type === LINK_FRAME.ack) {
       this.unackedToDesktop = Math.max(0, this.unackedToDesktop - frame.bytes);
       if (this.ws.isPaused && this.unackedToDesktop < this.resumeBelow()) this.ws.resume();
@@ -171,6 +171,12 @@ export class DeviceConnection {
     if (this.closed) return;
     this.toDesktop({ type: LINK_FRAME.close, connectionId: this.id, code: deviceCloseCode(code), reason: 'The device closed the connection.' });
     this.finish();
+  }
+
+  /** A paused socket would not read the device's answering close frame, and the close would hang until ws's timeout. */
+  private closeSocket(code: number, reason: string): void {
+    if (this.ws.isPaused) this.ws.resume();
+    this.ws.close(sendableCloseCode(code), closeReason(reason));
   }
 
   private finish(): void {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../../lib/relay/relayWire';
 import { desktopIdOf } from '../../../server/relay/desktopId';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { linkDesktop, makeDesktopKeys, openRelaySocket, readChallenge, registerMessage } from '../../fixtures/relayClients';
+import { linkDesktop, makeDesktopKeys, openRelaySocket, readChallenge, registerMessage, type DesktopKeys } from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 
 // RLY-1: a desktop links only by proving the key its id is made from, on this relay, for this nonce.
@@ -20,18 +20,16 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-async function answer(tamper: Parameters<typeof registerMessage>[2] | 'silent' | 'garbage' | 'binary') {
+/** Opens a desktop link and answers its challenge as `keys` would, broken as `tamper` says. */
+async function answer(keys: DesktopKeys, tamper: Parameters<typeof registerMessage>[2] | 'silent' | 'garbage' | 'binary') {
   const socket = openRelaySocket(node, RELAY_DESKTOP_PATH, null);
   await socket.opened;
   const challenge = await readChallenge(socket);
   if (tamper === 'garbage') socket.ws.send('{"type":"register"');
   else if (tamper === 'binary') socket.ws.send(Buffer.from([1, 2, 3]));
-  else if (tamper !== 'silent') socket.ws.send(registerMessage(makeDesktopKeysFor(), challenge, tamper));
+  else if (tamper !== 'silent') socket.ws.send(registerMessage(keys, challenge, tamper));
   return { socket, challenge, closed: await socket.closed };
 }
-
-let keysInUse = makeDesktopKeys();
-const makeDesktopKeysFor = () => keysInUse;
 
 describe('the desktop challenge', () => {
   it('derives the desktop id from the key: base32 of the first 20 bytes of its SHA-256', () => {
@@ -58,14 +56,14 @@ describe('the desktop challenge', () => {
   });
 
   it('refuses a wrong signature, an id not made from the key, a signature over another nonce, garbage and silence (4401); the node stays up', async () => {
-    keysInUse = makeDesktopKeys();
+    const keys = makeDesktopKeys();
     const refusals = [
-      await answer({ signWith: makeDesktopKeys().privateKey }),
-      await answer({ desktopId: makeDesktopKeys().desktopId }),
-      await answer({ message: 'hbcode-relay-register/v1\nhttp://elsewhere.localhost\nAAAA' }),
-      await answer('garbage'),
-      await answer('binary'),
-      await answer('silent'),
+      await answer(keys, { signWith: makeDesktopKeys().privateKey }),
+      await answer(keys, { desktopId: makeDesktopKeys().desktopId }),
+      await answer(keys, { message: 'hbcode-relay-register/v1\nhttp://elsewhere.localhost\nAAAA' }),
+      await answer(keys, 'garbage'),
+      await answer(keys, 'binary'),
+      await answer(keys, 'silent'),
     ];
     for (const refusal of refusals) expect(refusal.closed.code).toBe(RELAY_CLOSE_CODES.unauthorized);
     const stats = node.stats()!;
@@ -74,7 +72,7 @@ describe('the desktop challenge', () => {
     expect(stats.desktopLinks).toBe(0);
     expect(node.output()).not.toContain(refusals[0]!.challenge.nonce);
     // Still serving: the right answer links.
-    const linked = await linkDesktop(node, keysInUse);
+    const linked = await linkDesktop(node, keys);
     expect(node.stats()!.desktopLinks).toBe(1);
     linked.socket.ws.close();
   }, 60_000);

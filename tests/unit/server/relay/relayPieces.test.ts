@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_CHANNEL_FRAME_BYTES } from '../../../../lib/relay/relayWire';
+import { FrameJoiner, NATS_PART_BYTES } from '../../../../server/relay/natsWire';
+import { ConnectRateLimiter } from '../../../../server/relay/rateLimit';
+import { closeReason, sendableCloseCode } from '../../../../server/relay/relayContext';
+import { parseRelayFlags } from '../../../../server/relay/relayFlags';
+
+// RLY-4: the pieces that bound a node's memory and its callers' attempts.
+describe('FrameJoiner', () => {
+  it('joins parts in order and hands a single part through whole', () => {
+    const joiner = new FrameJoiner();
+    expect(joiner.add(Buffer.from('ab'), true)).toBeNull();
+    expect(joiner.pendingBytes).toBe(2);
+    expect(Buffer.from(joiner.add(Buffer.from('cd'), false) as Uint8Array).toString()).toBe('abcd');
+    expect(joiner.pendingBytes).toBe(0);
+    expect(Buffer.from(joiner.add(Buffer.from('x'), false) as Uint8Array).toString()).toBe('x');
+  });
+
+  it('drops a frame that grows past the limit, with the rest of its parts, then joins the next', () => {
+    const joiner = new FrameJoiner();
+    const part = Buffer.alloc(NATS_PART_BYTES);
+    let result: ReturnType<FrameJoiner['add']> = null;
+    let parts = 0;
+    while (result !== 'too_large' && parts < 100) {
+      result = joiner.add(part, true);
+      parts++;
+    }
+    expect(result).toBe('too_large');
+    expect(parts * NATS_PART_BYTES).toBeGreaterThan(MAX_CHANNEL_FRAME_BYTES);
+    expect(joiner.pendingBytes).toBe(0);
+    expect(joiner.add(part, true)).toBeNull();
+    expect(joiner.add(part, false)).toBeNull();
+    expect(Buffer.from(joiner.add(Buffer.from('next'), false) as Uint8Array).toString()).toBe('next');
+  });
+});
+
+describe('ConnectRateLimiter', () => {
+  it('allows a burst per address, refills over the period, and forgets full buckets', () => {
+    let now = 0;
+    const limiter = new ConnectRateLimiter({ burst: 3, periodMs: 3_000 }, () => now);
+    expect([1, 2, 3, 4].map(() => limiter.take('a'))).toEqual([true, true, true, false]);
+    expect(limiter.take('b')).toBe(true);
+    now += 1_000;
+    expect(limiter.take('a')).toBe(true);
+    expect(limiter.take('a')).toBe(false);
+    now += 10_000;
+    limiter.sweep();
+    expect(limiter.trackedAddresses).toBe(0);
+  });
+});
+
+describe('close frames and flags', () => {
+  it('sends only codes ws may send, and reasons that fit a close frame', () => {
+    expect(sendableCloseCode(4401)).toBe(4401);
+    expect(sendableCloseCode(1006)).toBe(1000);
+    expect(sendableCloseCode(2000)).toBe(1000);
+    expect(Buffer.byteLength(closeReason('é'.repeat(100)))).toBeLessThanOrEqual(123);
+  });
+
+  it('parses the relay’s command line', () => {
+    const options = parseRelayFlags(['--public-url', 'https://relay.example', '--preview-origin', 'https://relay.example:8443', '--nats', 'nats://n:4222', '--port', '9000', '--connect-burst', '5']);
+    expect(options).toMatchObject({ publicUrl: 'https://relay.example', previewOrigin: 'https://relay.example:8443', natsUrl: 'nats://n:4222', port: 9000, connectRate: { burst: 5, periodMs: 10_000 } });
+    expect(() => parseRelayFlags(['--public-url', 'https://relay.example'])).toThrow(/--nats/);
+    expect(() => parseRelayFlags(['--public-url', 'https://r.example', '--nats', 'nats://n', '--max-connections', '0'])).toThrow(/--max-connections/);
+  });
+});
