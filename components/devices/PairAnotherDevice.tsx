@@ -27,6 +27,9 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
   const [error, setError] = useState<string | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const expired = code !== null && code.expiresAt <= now;
+  /** RLY-2: a desktop linked to a relay offers the same code through it, for a phone on any network; shown first. */
+  const [viaRelay, setViaRelay] = useState(true);
+  const shownUrl = code ? (viaRelay && code.relayUrl ? code.relayUrl : code.url) : '';
 
   useEffect(() => {
     if (!code || expired) return;
@@ -38,8 +41,8 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
     const target = canvas.current;
     if (!code || !target) return;
     // Dark on light whatever the theme: cameras read that best.
-    void import('qrcode').then((QRCode) => QRCode.toCanvas(target, code.url, { width: 232, margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }));
-  }, [code]);
+    void import('qrcode').then((QRCode) => QRCode.toCanvas(target, shownUrl, { width: 232, margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }));
+  }, [code, shownUrl]);
 
   async function createCode() {
     if (!client) return;
@@ -59,6 +62,16 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
       {!code && <p className="muted">Show a code here and scan it with the other device&apos;s camera, or type the code into its pair screen.</p>}
       {code && !expired && (
         <div className="pairing-code">
+          {code.relayUrl && (
+            <div className="pairing-route" role="group" aria-label="How the other device reaches this computer">
+              <button type="button" aria-pressed={viaRelay} onClick={() => setViaRelay(true)}>
+                Through the relay
+              </button>
+              <button type="button" aria-pressed={!viaRelay} onClick={() => setViaRelay(false)}>
+                This computer&apos;s address
+              </button>
+            </div>
+          )}
           <canvas ref={canvas} className="pairing-qr" aria-label="Pairing QR code" role="img" />
           <p className="mono pairing-text" aria-label="Pairing code">
             {code.code}
@@ -66,8 +79,10 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
           <p className="muted" role="timer">
             Works once. Expires in {countdown(code.expiresAt - now)}
           </p>
-          <p className="muted ellipsis">{code.url}</p>
-          {isRelayLink(code.url) && <p className="muted">Through the relay, scan the QR code or open the link on the other device: the code alone is not enough there.</p>}
+          <p className="muted ellipsis" data-testid="pairing-link">
+            {shownUrl}
+          </p>
+          {isRelayLink(shownUrl) && <p className="muted">Through the relay, scan the QR code or open the link on the other device: the code alone is not enough there.</p>}
         </div>
       )}
       {expired && <p className="muted">That code expired. Make a new one.</p>}

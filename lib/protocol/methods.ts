@@ -29,7 +29,8 @@ export const methods = {
   },
   'pair.create': {
     params: Empty.optional(),
-    result: z.object({ code: z.string(), expiresAt: z.number().int(), url: z.string() }),
+    /** `relayUrl`: the same code's link through the relay, when the desktop links to one (RLY-2). */
+    result: z.object({ code: z.string(), expiresAt: z.number().int(), url: z.string(), relayUrl: z.string().optional() }),
   },
   'devices.list': {
     params: Empty.optional(),

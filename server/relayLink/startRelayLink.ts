@@ -28,6 +28,7 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
     handlersByOrigins.set(key, handlers);
     return handlers;
   };
+  rpc.setRelayPairingLink((code) => pairingLink(relayUrl.origin, code));
   const link = new RelayLink({
     relayUrl,
     identity,

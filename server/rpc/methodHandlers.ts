@@ -40,6 +40,8 @@ export function createMethodHandlers(
   previewOrigins: PreviewOrigins,
   /** The link `pair.create` hands out; a relay's connections get the relay's pairing link (RLY-2). */
   pairingLink: (appOrigin: string, code: string) => string = pairingUrl,
+  /** On local connections of a desktop linked to a relay: the same code's link through the relay (RLY-2). */
+  relayPairingLink: () => ((code: string) => string) | null = () => null,
 ): MethodHandlers {
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
   const preview = createPreviewHandlers(runtime.previews, previewOrigins);
@@ -65,7 +67,8 @@ export function createMethodHandlers(
     },
     'pair.create'(_params, ctx) {
       const { code, expiresAt } = runtime.auth.createPairingCode();
-      return { code, expiresAt, url: pairingLink(ctx.appOrigin, code) };
+      const relayLink = relayPairingLink();
+      return { code, expiresAt, url: pairingLink(ctx.appOrigin, code), ...(relayLink ? { relayUrl: relayLink(code) } : {}) };
     },
     'devices.list'(_params, ctx) {
       return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null) };

@@ -31,7 +31,8 @@ export type RpcSocketServer = ReturnType<typeof createRpcSocketServer>;
 /** Adapts `ws` to RpcConnection and forwards the runtime's notifications to authenticated sockets. */
 export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins, limits: SocketLimits = socketLimitsFromEnv(process.env)) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_BYTES, perMessageDeflate: false });
-  const handlers = createMethodHandlers(runtime, previewOrigins);
+  let relayPairingLink: ((code: string) => string) | null = null;
+  const handlers = createMethodHandlers(runtime, previewOrigins, undefined, () => relayPairingLink);
   const connections = new Set<RpcConnection>();
 
   const unsubscribe = runtime.subscribe((event) => {
@@ -79,6 +80,10 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
      * RLY-3), with its own handlers and app origin; it gets notifications, and revoking its device
      * closes it, like any socket. The caller feeds it frames and detaches it when the transport ends.
      */
+    /** RLY-2: local `pair.create` answers also carry the relay's link for the same code. */
+    setRelayPairingLink(link: (code: string) => string): void {
+      relayPairingLink = link;
+    },
     acceptChannel(socket: RpcSocket, identity: Identity, surface: { handlers: MethodHandlers; appOrigin: string }): ChannelConnection {
       const connection = new RpcConnection(socket, surface.handlers, surface.appOrigin, log, limits, identity);
       connections.add(connection);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { decodePixels } from '../fixtures/qrDecode';
 import { waitUntil } from '../fixtures/waitUntil';
 import { REPO_ROOT } from '../../server/runtime/paths';
 
@@ -188,4 +189,15 @@ export async function clickOutputControl(page: Page, name: 'Start' | 'End' | 'Wr
   const control = page.getByRole('button', { name, exact: true });
   if (!(await control.isVisible())) await page.getByRole('button', { name: 'More output controls' }).click();
   await control.click();
+}
+
+/** The link in the Devices screen's pairing QR code, decoded from the drawn pixels (DEV-1), or null while none is drawn. */
+export async function readQrCanvas(page: Page): Promise<string | null> {
+  const image = await page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('canvas.pairing-qr');
+    if (!canvas || canvas.width === 0) return null;
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    return { width: data.width, height: data.height, pixels: Array.from(data.data) };
+  });
+  return image && decodePixels(Uint8ClampedArray.from(image.pixels), image.width, image.height);
 }

@@ -3,26 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../../lib/client/rpcClient';
 import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import { launchChromium } from '../fixtures/browser';
-import { decodePixels } from '../fixtures/qrDecode';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { newPairingCode, pairThroughLink, readStoredPairing, screenshotPath, startupPairingCode, waitConnected } from './appHarness';
+import { newPairingCode, pairThroughLink, readQrCanvas, readStoredPairing, screenshotPath, startupPairingCode, waitConnected } from './appHarness';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const MIN_TARGET_PX = 44;
 
 /** The pixels of the QR code the app drew on its canvas. */
-async function readQrCanvas(page: Page): Promise<string | null> {
-  const image = await page.evaluate(() => {
-    const canvas = document.querySelector<HTMLCanvasElement>('canvas.pairing-qr');
-    if (!canvas || canvas.width === 0) return null;
-    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    return { width: data.width, height: data.height, pixels: Array.from(data.data) };
-  });
-  return image && decodePixels(Uint8ClampedArray.from(image.pixels), image.width, image.height);
-}
-
 /** Controls of the devices screen smaller than a fingertip. */
 const smallTargets = (page: Page) =>
   page.evaluate((min) => {

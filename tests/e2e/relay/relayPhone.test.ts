@@ -20,7 +20,7 @@ import { isCommandRow } from '../../fixtures/sessionHelpers';
 import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
 import { waitUntil } from '../../fixtures/waitUntil';
-import { clickOutputControl, commandRow, createShellSession, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from '../appHarness';
+import { clickOutputControl, commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, readQrCanvas, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from '../appHarness';
 import { evaluateModuleInPage } from '../moduleInPage';
 import { previewedFrame } from '../previewHarness';
 import type { OutputRef } from './channelInPage';
@@ -70,6 +70,7 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
   let scripts: RpcClient;
   let relayOrigin: string;
   let pairingCode: string;
+  let secondCode = '';
   let sessionId: string;
   const retired: RelayNodeHandle[] = [];
 
@@ -147,6 +148,41 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     expect(balancer.routed).toContain(node2.port);
     const { devices } = await scripts.call('devices.list');
     expect(devices).toHaveLength(1);
+  });
+
+  it('RLY-2 the desktop\'s own Devices screen shows the relay QR code, and a second phone pairs from it without a restart', async () => {
+    const desktopContext = await browser.newContext(DESKTOP_CONTEXT);
+    try {
+      const desktop = await desktopContext.newPage();
+      await pairThroughLink(desktop, runtime.appOrigin, await newPairingCode(runtime));
+      await desktop.getByRole('link', { name: 'Devices' }).click();
+      await desktop.getByRole('button', { name: 'Show a pairing code' }).click();
+      const link = await waitUntil(() => readQrCanvas(desktop), 'the QR code is drawn and decodes', 15_000);
+      secondCode = (await desktop.getByLabel('Pairing code').textContent())!.trim();
+      const url = new URL(link);
+      expect(url.origin + url.pathname).toBe(`${relayOrigin}/pair`);
+      const fragment = new URLSearchParams(url.hash.slice(1));
+      expect(fragment.get('code')).toBe(secondCode);
+      expect(fragment.get('desktop')).toMatch(/^[a-z2-7]{32}$/);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await desktop.emulateMedia({ colorScheme });
+        await desktop.getByRole('heading', { name: 'Pair another device' }).scrollIntoViewIfNeeded();
+        await desktop.screenshot({ path: keptScreenshotPath('relay', `devices-choice-desktop-${colorScheme}`) });
+      }
+      // The other choice is this computer's own address, with the same code.
+      await desktop.getByRole('button', { name: "This computer's address" }).click();
+      await waitUntil(async () => (await readQrCanvas(desktop)) === `${runtime.appOrigin}/pair#code=${encodeURIComponent(secondCode)}`, 'the QR code switches to the local link');
+
+      const secondPhone = await (await browser.newContext(PHONE_CONTEXT)).newPage();
+      await secondPhone.goto(link);
+      await secondPhone.getByRole('button', { name: 'Pair', exact: true }).click();
+      await waitConnected(secondPhone);
+      await secondPhone.context().close();
+      const { devices } = await scripts.call('devices.list');
+      expect(devices).toHaveLength(3);
+    } finally {
+      await desktopContext.close();
+    }
   });
 
   it('RLY-3 runs a shell session and pages a 20 MiB output byte-exact through the relay', async () => {
@@ -243,7 +279,7 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     const identity = JSON.parse(fs.readFileSync(path.join(dirs.dataDir, 'relay-identity.json'), 'utf8')) as Record<'ed25519' | 'x25519', { privateKeyPkcs8: string }>;
     const privateKeys = [identity.ed25519.privateKeyPkcs8, identity.x25519.privateKeyPkcs8];
     const secrets: Buffer[] = [
-      ...['relay line 0000', PREVIEW_MARKER, PREVIEW_CSS_MARKER, READER_MARKER, QUEUED_MARKER, TICKS_MARKER, 'after-node-death', pairingCode, pairingCode.replace('-', ''), TEST_TOKEN].map((s) => Buffer.from(s)),
+      ...['relay line 0000', PREVIEW_MARKER, PREVIEW_CSS_MARKER, READER_MARKER, QUEUED_MARKER, TICKS_MARKER, 'after-node-death', pairingCode, pairingCode.replace('-', ''), secondCode, secondCode.replace('-', ''), TEST_TOKEN].map((s) => Buffer.from(s)),
       ...privateKeys.map((key) => Buffer.from(key)),
       // The raw private keys: the last 32 bytes of each PKCS #8 form.
       ...privateKeys.map((key) => Buffer.from(key, 'base64url').subarray(-32)),
