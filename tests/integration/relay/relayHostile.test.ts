@@ -12,15 +12,15 @@ import { RelayPairingError } from '../../../lib/client/relay/pairThroughRelay';
 import { decodeBinaryFrame } from '../../../lib/protocol/binaryFrame';
 import { MAX_FRAME_BYTES } from '../../../lib/protocol/version';
 import { base64url } from '../../../lib/relay/channelCipher';
-import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, type RelayPairingLink } from '../../../lib/relay/relayWire';
+import { CHANNEL_WINDOW_BYTES, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, type RelayPairingLink } from '../../../lib/relay/relayWire';
 import { parseCli } from '../../../server/cli';
-import { silentLogger } from '../../../server/runtime/log';
+import { silentLogger, type Logger } from '../../../server/runtime/log';
 import { startRuntime, type RunningRuntime } from '../../../server/startRuntime';
 import { residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { connectNodeDevice, pairNodeDevice, type NodeRelayDevice, type RelayEndpoint } from '../../fixtures/relay/nodeRelayDevice';
+import { connectNodeDevice, pairNodeDevice, startNodeRelayConnection, type NodeRelayDevice, type RelayEndpoint } from '../../fixtures/relay/nodeRelayDevice';
 import { startTamperingProxy, type ProxiedConnection, type TamperingProxy } from '../../fixtures/relay/tamperingProxy';
-import { connectDevice, linkDesktop, type TestDesktop } from '../../fixtures/relayClients';
+import { connectDevice, linkDesktop, openDevice, type TestDesktop } from '../../fixtures/relayClients';
 import { startRelayChild, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { httpGet } from '../../fixtures/runtimeProcess';
@@ -38,22 +38,29 @@ const A_STALL_MS = 6_000;
 const SLOW_READS = 300;
 /** What a node may grow by while one of its devices stops reading (the window is ~40 MiB; the runtime holds ~8 MiB past it). */
 const NODE_RSS_GROWTH_BOUND = 128 * MiB;
+/** An attacker's stream: four windows (~160 MiB), so a node that held it all would break the bound. */
+const ATTACK_MIB = Math.ceil((4 * CHANNEL_WINDOW_BYTES) / MiB);
 
 interface Desktop {
   running: RunningRuntime;
   dirs: RuntimeDirs;
+  /** The runtime's warnings so far (message and fields). */
+  warnings: string[];
   /** A fresh relay pairing link (a new single-use code). */
   link(code?: string): RelayPairingLink;
 }
 
 async function startDesktop(relayOrigin: string, env: NodeJS.ProcessEnv): Promise<Desktop> {
   const dirs = makeRuntimeDirs();
-  const running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayOrigin, ...dirs.projectDirs], env), silentLogger);
+  const warnings: string[] = [];
+  const log: Logger = { ...silentLogger, warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields ?? {})}`) };
+  const running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayOrigin, ...dirs.projectDirs], env), log);
   const relay = running.relay!;
   await waitUntil(() => relay.linked, 'the runtime links to the relay', 60_000);
   return {
     running,
     dirs,
+    warnings,
     link: (code) => ({ code: code ?? running.runtime.auth.createPairingCode().code, desktop: relay.desktopId, key: base64url(relay.noisePublicKey) }),
   };
 }
@@ -90,6 +97,8 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
   let connB: ProxiedConnection;
   let sessionA: string;
   let sessionB: string;
+  /** Device A's first handshake message and a chat.send frame, as the relay recorded them. */
+  let recordedChatSend: Buffer;
   const devices: NodeRelayDevice[] = [];
 
   /** A device socket through the proxy, and its proxied connection. */
@@ -175,6 +184,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     const { runId } = await deviceA.client.call('chat.send', { sessionId: sessionA, operationId: crypto.randomUUID(), text: command });
     const sent = connA.toNode.slice(before).filter((f) => f.isBinary);
     expect(sent).toHaveLength(1);
+    recordedChatSend = sent[0]!.data;
     const desktopDropped = desktopA.running.relay!.droppedFrames;
     await connA.inject('toNode', sent[0]!.data);
     await connA.inject('toNode', sent[0]!.data);
@@ -201,6 +211,23 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     expect(await commandCount(deviceA, sessionA, command)).toBe(1);
     await expectAllWell();
   }, 120_000);
+
+  it('RLY-2 RLY-3 a recorded handshake and request replayed on a new socket: the answer is useless to the relay, the request does not run', async () => {
+    const command = 'echo replayed-once';
+    expect(await commandCount(deviceA, sessionA, command)).toBe(1);
+    const desktopDropped = desktopA.running.relay!.droppedFrames;
+    const replay = openDevice(node2, credentialA.desktopId);
+    await replay.opened;
+    // Noise IK's first message can be replayed (the desktop answers it with a fresh ephemeral key),
+    // but the keys of that answer need the device's private keys: the recorded request does not open.
+    replay.ws.send(connA.toNode[0]!.data);
+    await waitUntil(() => replay.binaries.length > 0, 'the desktop answers the replayed handshake');
+    replay.ws.send(recordedChatSend);
+    await waitUntil(() => desktopA.running.relay!.droppedFrames === desktopDropped + 1, 'the desktop drops the replayed request');
+    replay.ws.close();
+    expect(await commandCount(deviceA, sessionA, command)).toBe(1);
+    await expectAllWell();
+  }, 90_000);
 
   it("RLY-1 RLY-3 frames of desktop B's channel sent on desktop A's: dropped, nothing runs on either desktop", async () => {
     const command = 'echo only-on-b';
@@ -255,6 +282,41 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     attacker.socket.ws.close();
     await expectAllWell();
   }, 90_000);
+
+  it('RLY-2 a relay closing a device with 4401 cannot send it to the pair screen; the desktop\'s own revocation still does', async () => {
+    const credential = await pairNodeDevice(viaProxy, desktopA.link(), 'Phone C');
+    const index = proxy.connections.length;
+    const { connection, states } = startNodeRelayConnection(viaProxy, credential);
+    const isOpen = () => connection.current.kind === 'open';
+    try {
+      await waitUntil(isOpen, 'the connection opens', 60_000);
+      const conn = await proxy.connection(index);
+      // The relay's forged close: the code and words the desktop uses for a revoked device.
+      const mark = states.length;
+      conn.device.close(4401, 'This device was revoked on the desktop.');
+      const after = () => states.slice(mark).map((s) => s.kind);
+      await waitUntil(() => {
+        if (connection.current.kind === 'waiting') connection.retryNow();
+        return after().includes('unauthorized') || (after().length > 1 && isOpen());
+      }, () => `the connection settles (states: ${after().join(', ')})`, 60_000);
+      expect(after()).not.toContain('unauthorized');
+      const open = connection.current;
+      if (open.kind !== 'open') throw new Error('the connection is not open');
+      expect((await open.client.call('projects.list')).projects).toHaveLength(1);
+
+      // The desktop revokes it: the relay's close is not believed either, but the next handshake's welcome is.
+      const { devices: list } = await deviceA.client.call('devices.list');
+      await deviceA.client.call('devices.revoke', { deviceId: list.find((d) => d.name === 'Phone C')!.id });
+      const refused = await waitUntil(() => {
+        if (connection.current.kind === 'waiting') connection.retryNow();
+        return connection.current.kind === 'unauthorized' ? connection.current : null;
+      }, () => `the revoked device is sent to the pair screen (states: ${states.map((s) => s.kind).join(', ')})`, 60_000);
+      expect(refused.reason).toMatch(/revoked/);
+    } finally {
+      connection.stop();
+    }
+    await expectAllWell();
+  }, 150_000);
 
   it('RLY-2 SEC-9 a wrong code through the relay is refused in the encrypted welcome and counts against the one guess limit; the right code pairs later', async () => {
     const right = desktopB.link();
@@ -330,15 +392,16 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     for (let i = 0; i < SLOW_READS; i++) {
       slow.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 50_000 + i, method: 'files.readBinary', params: { projectDirectory: projectDir, path: 'big.bin', offset: (i % 4) * MiB, length: MiB, transfer: 'binary' } }));
     }
-    const held = () => Math.max(0, ...desktopA.running.relay!.buffers.channels);
-    await waitUntil(() => held() > 8 * MiB, () => `the runtime holds answers for the slow device (${(held() / MiB).toFixed(1)} MiB)`, 60_000);
-
     // Meanwhile device A, on the same node, reads the same file byte-exact.
     const { result, data } = await deviceA.client.callBinary('files.readBinary', { projectDirectory: projectDir, path: 'big.bin', offset: MiB, length: MiB });
     expect(result.byteCount).toBe(MiB);
     expect(Buffer.from(data).equals(bytes.subarray(MiB, 2 * MiB))).toBe(true);
 
-    // The runtime gives up on the device that does not read (SEC-9): its channel goes.
+    // The runtime holds the answers the node does not take, then gives up on the device (SEC-9).
+    const stall = () => desktopA.warnings.map((w) => /closing a socket that stopped reading its answers \{"queuedBytes":(\d+)\}/.exec(w)).find((m) => m !== null);
+    const stalled = await waitUntil(stall, () => `the runtime gives up on the slow device (${slow.texts.length} texts reached it; warnings: ${desktopA.warnings.slice(-5).join('; ')})`, 90_000);
+    expect(Number(stalled[1])).toBeGreaterThan(8 * MiB);
+    expect(await projectCount(deviceA)).toBe(1);
     await waitUntil(() => desktopA.running.relay!.buffers.channels.length < channelsBefore, 'the runtime closes the stalled channel', 90_000);
     const peaks = watches.map((w) => w.stop());
     const growth = peaks.map((peak, i) => peak - rssBefore[i]!);
@@ -359,4 +422,33 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     expect(binaries).toBeLessThan(SLOW_READS);
     await expectAllWell();
   }, 240_000);
+
+  it('RLY-4 a desktop-side attacker streaming past the window to a device that does not read: closed 1008, both nodes bounded', async () => {
+    const attacker = await linkDesktop(node1);
+    const own = await connectDevice(node2, attacker);
+    own.device.ws.pause();
+    const rssBefore = [residentBytes(node1.pid!), residentBytes(node2.pid!)];
+    const watches = [watchResidentMemory(node1.pid!), watchResidentMemory(node2.pid!)];
+    const chunk = crypto.randomBytes(MiB);
+    const closedByNode = () => attacker.frames().find((f) => f.type === LINK_FRAME.close && f.connectionId === own.connectionId);
+    let sent = 0;
+    // Up to 4 windows' worth, ignoring every ACK: the node must close the connection long before.
+    while (sent < ATTACK_MIB && !closedByNode()) {
+      attacker.send({ type: LINK_FRAME.data, connectionId: own.connectionId, payload: chunk });
+      sent++;
+      if (attacker.socket.ws.bufferedAmount > 8 * MiB) await waitUntil(() => attacker.socket.ws.bufferedAmount <= 8 * MiB || closedByNode(), 'the attacker\'s link drains');
+    }
+    const closed = await waitUntil(closedByNode, 'node 1 closes the connection past its window', 60_000);
+    expect(closed).toMatchObject({ code: 1008 });
+    expect(sent).toBeLessThan(ATTACK_MIB);
+    expect(node1.output()).toMatch(/refused window_exceeded/);
+    const peaks = watches.map((w) => w.stop());
+    const growth = peaks.map((peak, i) => peak - rssBefore[i]!);
+    console.log(`relay window attack: ${sent} MiB sent before the close; node 1 RSS +${(growth[0]! / MiB).toFixed(0)} MiB, node 2 RSS +${(growth[1]! / MiB).toFixed(0)} MiB (bound ${NODE_RSS_GROWTH_BOUND / MiB} MiB)`);
+    for (const g of growth) expect(g).toBeLessThan(NODE_RSS_GROWTH_BOUND);
+    own.device.ws.resume();
+    await waitUntil(() => own.device.closeEvent, 'the device is closed', 60_000);
+    attacker.socket.ws.close();
+    await expectAllWell();
+  }, 180_000);
 });
