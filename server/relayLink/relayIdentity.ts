@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { importPrivateKey, type StaticKeyPair } from '../../lib/relay/noise';
 import { OWNER_ONLY_FILE_MODE } from '../runtime/store/ownerOnly';
-import { desktopIdOf } from './desktopId';
+import { desktopIdOf } from '../relay/desktopId';
 
 const RELAY_IDENTITY_FILE = 'relay-identity.json';
 

@@ -36,6 +36,15 @@ export const HANDSHAKE_FAILED_CLOSE = 4400;
 
 const NOTICES_KEPT = 20;
 const LINES_LOGGED = 50;
+/**
+ * The raw socket's close code comes from the relay, unauthenticated. 4401 sends the app to the
+ * pair screen, so only the desktop's own refusal in the encrypted welcome may give it (`fail`);
+ * a 4401 on the raw socket (a revocation the desktop closed with, or one the relay made up) is
+ * retried instead, and the next handshake's welcome says whether the device is still paired.
+ */
+function relayCloseCode(code: number): number {
+  return code === CLOSE_CODES.unauthorized ? HANDSHAKE_FAILED_CLOSE : code;
+}
 
 const CONNECTING = 0;
 const OPEN = 1;
@@ -99,7 +108,7 @@ export class RelaySocket implements WebSocketLike {
     // The close waits for the frames before it: a refusal's welcome is still being read when the
     // desktop's close arrives, and frames that came first are delivered first.
     this.raw.addEventListener('close', (event) => {
-      this.inbound = this.inbound.then(() => this.finish(event.code ?? 1006, event.reason ?? '')).catch((error: unknown) => this.log(`a close listener failed: ${String(error)}`));
+      this.inbound = this.inbound.then(() => this.finish(relayCloseCode(event.code ?? 1006), event.reason ?? '')).catch((error: unknown) => this.log(`a close listener failed: ${String(error)}`));
     });
   }
 
