@@ -36,6 +36,7 @@ interface ReadRun {
   seconds: number;
   bytes: number;
   cpuSeconds: Record<string, number | null>;
+  minorFaults: Record<string, number | null>;
   rssMiB: Record<string, number | null>;
   load: number[];
 }
@@ -131,13 +132,13 @@ export const relayChannel: Benchmark = {
       await readAll(direct);
 
       const timed = async (what: string, client: RpcClient): Promise<ReadRun> => {
-        const { value, cpuSeconds, rssMiB } = await meter.measure(async () => {
+        const { value, cpuSeconds, minorFaults, rssMiB } = await meter.measure(async () => {
           const started = now();
           const bytes = await readAll(client);
           return { bytes, seconds: (now() - started) / 1000 };
         });
         if (value.bytes !== totalBytes) throw new Error(`${what} read ${value.bytes} bytes, expected ${totalBytes}`);
-        return { ...value, cpuSeconds, rssMiB, load: machineLoad().loadAverage };
+        return { ...value, cpuSeconds, minorFaults, rssMiB, load: machineLoad().loadAverage };
       };
       const gibPerSecond = (run: ReadRun) => run.bytes / GIB / run.seconds;
       progress(`RLY-3a: whole ${formatSize(totalBytes)} read, ${READ_WINDOW} requests in flight`);
@@ -145,7 +146,7 @@ export const relayChannel: Benchmark = {
         rounds,
         { relay: () => timed('the read through the relay', relayClient), direct: () => timed('the direct read', direct) },
         progress,
-        (run) => `${gibPerSecond(run).toFixed(2)} GiB/s (CPU s ${JSON.stringify(run.cpuSeconds)}, load ${run.load[0]})`,
+        (run) => `${gibPerSecond(run).toFixed(2)} GiB/s (CPU s ${JSON.stringify(run.cpuSeconds)}, minor faults ${JSON.stringify(run.minorFaults)}, load ${run.load[0]})`,
       );
 
       const checkBuffer = Buffer.allocUnsafe(PAGE_BYTES);
