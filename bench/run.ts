@@ -20,6 +20,7 @@ import { codexStop } from './codex-stop';
 import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
 import { relayNode } from './relay-node';
+import { relayChannel } from './relay-channel';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -69,6 +70,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   browserBenchmark('stop-phone', 'stopPhone'),
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
+  nodeBenchmark(relayChannel),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RpcClient } from '../../lib/client/rpcClient';
-import { startRuntimeProcess, type RuntimeProcess } from '../../tests/fixtures/runtimeProcess';
+import { startRuntimeProcess, type RuntimeProcess, type RuntimeProcessOptions } from '../../tests/fixtures/runtimeProcess';
 import { createShellSession, waitForCommand } from '../../tests/fixtures/sessionHelpers';
 import { deltaAt, planDeltas, randomPool, seededRandom } from './prng';
 import type { OutputSource } from './readClients';
@@ -46,11 +46,14 @@ function writeSourceFile(file: string, totalBytes: number, seed: number): string
   return hash.digest('hex');
 }
 
+/** How the runtime is started besides its folders: extra command-line words (e.g. `--relay URL`) and environment. */
+export type ProducedRuntimeOptions = Pick<RuntimeProcessOptions, 'wrap' | 'env'>;
+
 /**
  * Starts the runtime on temp folders, has the shell agent `cat` a seeded file of `totalBytes`,
  * waits for the command row to complete and checks that the whole output was stored.
  */
-export async function produceOutput(totalBytes: number, seed: number, progress: (line: string) => void): Promise<ProducedOutput> {
+export async function produceOutput(totalBytes: number, seed: number, progress: (line: string) => void, runtimeOptions: ProducedRuntimeOptions = {}): Promise<ProducedOutput> {
   const projectDir = makeTempDir('hbcode-bench-project-');
   const dataDir = makeTempDir('hbcode-bench-data-');
   let runtime: RuntimeProcess | undefined;
@@ -64,7 +67,7 @@ export async function produceOutput(totalBytes: number, seed: number, progress: 
   try {
     const sourceFile = path.join(projectDir, SOURCE_NAME);
     const sourceSha256 = writeSourceFile(sourceFile, totalBytes, seed);
-    runtime = await startRuntimeProcess({ dataDir, projectDirs: [projectDir] });
+    runtime = await startRuntimeProcess({ ...runtimeOptions, dataDir, projectDirs: [projectDir] });
     client = await runtime.connect();
     const sessionId = await createShellSession(client);
     const started = now();

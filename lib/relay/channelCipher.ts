@@ -21,6 +21,11 @@ const LAST_NONCE = 2n ** 64n - 2n;
 
 export type OpenedFrame = { kind: FrameKind; data: Uint8Array<ArrayBuffer> };
 
+/** The frame past its nonce as a view, not a copy: WebCrypto takes its own copy of the input (RLY-3's large pages). */
+function ciphertextOf(frame: Uint8Array): Uint8Array<ArrayBuffer> {
+  return frame.buffer instanceof ArrayBuffer ? new Uint8Array(frame.buffer, frame.byteOffset + NONCE_BYTES, frame.length - NONCE_BYTES) : frame.slice(NONCE_BYTES);
+}
+
 export class ChannelCipher {
   private sendNonce = 0n;
   /** -1: nothing accepted yet. */
@@ -69,7 +74,7 @@ export class ChannelCipher {
     let plaintext: Uint8Array<ArrayBuffer>;
     try {
       plaintext = new Uint8Array(
-        await globalThis.crypto.subtle.decrypt({ name: 'AES-GCM', iv: gcmNonce(nonce) }, this.transport.receiveKey, frame.slice(NONCE_BYTES)),
+        await globalThis.crypto.subtle.decrypt({ name: 'AES-GCM', iv: gcmNonce(nonce) }, this.transport.receiveKey, ciphertextOf(frame)),
       );
     } catch {
       return this.refuse();

@@ -171,7 +171,9 @@ export class RelaySocket implements WebSocketLike {
         return;
       }
       if (this.state !== OPEN) return;
-      const message = opened.kind === FRAME_KIND.text ? decoder.decode(opened.data) : opened.data.slice().buffer;
+      // Binary frames go on as the opened view: RpcClient takes a Uint8Array as it is, and a copy
+      // of every 256 KiB output page would cost the reader (RLY-3).
+      const message = opened.kind === FRAME_KIND.text ? decoder.decode(opened.data) : opened.data;
       this.emit('message', { data: message });
       return;
     }
