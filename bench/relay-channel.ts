@@ -232,7 +232,7 @@ export const relayChannel: Benchmark = {
         },
         notes: [
           'Topology: nats-server; relay nodes 1 and 2 as child processes (server/relay/main.ts) behind one public port (a TCP balancer); the runtime (child process) started with --relay links to node 1 through the balancer; the device in this process connects to node 2 on 127.0.0.1 with the relay\'s Host and Origin.',
-          'through the relay: the app\'s RelaySocket (lib/client/relay) and RpcClient, paired with the banner\'s relay link then reopened with the stored key; every frame sealed (AES-256-GCM, WebCrypto) on one side and opened on the other, DATA/ACK link frames, NATS between the nodes. direct: RpcClient on the runtime\'s local /rpc WebSocket. Both use transfer "binary".',
+          'through the relay: the app\'s RelaySocket (lib/client/relay) and RpcClient, paired with the banner\'s relay link then reopened with the stored key; every frame sealed (AES-GCM, WebCrypto) on one side and opened on the other, DATA/ACK link frames, NATS between the nodes. direct: RpcClient on the runtime\'s local /rpc WebSocket. Both use transfer "binary".',
           `Whole read: ${READ_WINDOW} requests of ${PAGE_BYTES} bytes in flight (as PERF-2). Latency: one run.chatCommandOutputRead at a random offset, both contenders of a round on the same seeded offsets; each line is the median of per-round medians.`,
           'cpuSeconds per read: CPU time each process spent during that read (/proc/PID/stat; bench = this process, the device and direct clients); rssMiB after it. load: the 1/5/15-minute load average after each run; the machine has 2 cores shared with other work, so every number is as busy as that says.',
         ],
