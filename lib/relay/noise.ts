@@ -103,7 +103,7 @@ export function gcmNonce(counter: bigint): Uint8Array<ArrayBuffer> {
   return nonce;
 }
 
-export const aesKey = (raw: Uint8Array<ArrayBuffer>) => subtle().importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
+const aesKey = (raw: Uint8Array<ArrayBuffer>) => subtle().importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 
 /** The SymmetricState of the Noise spec, with its CipherState folded in (only the handshake uses it). */
 class SymmetricState {
