@@ -1,9 +1,14 @@
 /**
  * RLY-3: reading a command output through the relay against reading it directly, in one run.
- * A real nats-server, two relay nodes as child processes behind one public port (the desktop's
- * link lands on node 1), the runtime started with `--relay`, and a device in this process whose
- * channel (RelaySocket, the app's own) goes to node 2: every answer travels desktop → node 1 →
- * NATS → node 2 → device, sealed by the channel. The direct client is the runtime's local /rpc.
+ * A real nats-server, two relay nodes as child processes serving one public origin (node 1
+ * listens on its port, so the desktop's link lands there), the runtime started with `--relay`,
+ * and a device in this process whose channel (RelaySocket, the app's own) goes to node 2: every
+ * answer travels desktop → node 1 → NATS → node 2 → device, sealed by the channel. The direct
+ * client is the runtime's local /rpc.
+ *
+ * NOTE: no load balancer sits in front. A deployment's balancer is the kernel's or another
+ * machine's; the tests' JavaScript balancer would copy every byte once more on this machine's two
+ * cores and measure the fixture, not the relay.
  */
 import fs from 'node:fs';
 import WebSocket from 'ws';
@@ -14,8 +19,9 @@ import { RpcClient } from '../lib/client/rpcClient';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
 import { startNatsServer, type NatsServer } from '../tests/fixtures/natsServer';
 import { relayLinkInBanner } from '../tests/fixtures/relayDevice';
+import { nodeFrameAead } from '../server/relayLink/nodeFrameAead';
 import { startRelayChild, type RelayNodeHandle } from '../tests/fixtures/relayNodes';
-import { startTcpBalancer, type TcpBalancer } from '../tests/fixtures/tcpBalancer';
+import { freePort } from '../tests/fixtures/runtimeProcess';
 import { waitUntil } from '../tests/fixtures/waitUntil';
 import { ProcessMeter } from './lib/procUsage';
 import { produceOutput, type ProducedOutput } from './lib/producedOutput';
@@ -88,7 +94,8 @@ async function pairedRelayClient(produced: ProducedOutput, node: RelayNodeHandle
   const createSocket = socketToNode(node);
   const pairing = await pairThroughRelay(link, 'relay bench device', location, createSocket);
   if (!pairing.relay) throw new Error('the pairing holds no relay credential');
-  const client = new RpcClient(openRelayChannel(pairing.relay, location, { v: 1 }, createSocket));
+  // A Node client seals with Node's AES-GCM, as the runtime does; a browser's is WebCrypto's.
+  const client = new RpcClient(openRelayChannel(pairing.relay, location, { v: 1 }, createSocket, nodeFrameAead({ openInPlace: true })));
   await client.opened;
   return client;
 }
@@ -98,20 +105,18 @@ export const relayChannel: Benchmark = {
   async run(progress): Promise<BenchOutcome> {
     const { totalBytes, rounds, overridden } = benchSettings(GIB, 3);
     let nats: NatsServer | undefined;
-    let balancer: TcpBalancer | undefined;
     const nodes: RelayNodeHandle[] = [];
     let produced: ProducedOutput | undefined;
     let relay: RpcClient | undefined;
     let artifactFd: number | undefined;
     try {
       nats = await startNatsServer();
-      balancer = await startTcpBalancer([]);
-      const node1 = await startRelayChild(nats.url, 'node1', balancer.port);
+      // The desktop's outbound link goes to the public port, node 1's; the device goes to node 2.
+      const publicPort = await freePort();
+      const node1 = await startRelayChild(nats.url, 'node1', publicPort, [], publicPort);
       nodes.push(node1);
-      const node2 = await startRelayChild(nats.url, 'node2', balancer.port);
+      const node2 = await startRelayChild(nats.url, 'node2', publicPort);
       nodes.push(node2);
-      // The desktop's outbound link goes through the public port to node 1; the device goes to node 2.
-      balancer.setBackends([node1.port]);
       const relayUrl = node1.publicUrl;
       progress(`RLY-3: producing a ${formatSize(totalBytes)} command output in a runtime linked to ${relayUrl}`);
       produced = await produceOutput(totalBytes, SEED, progress, { wrap: (command) => [...command, '--relay', relayUrl] });
@@ -231,8 +236,8 @@ export const relayChannel: Benchmark = {
           processesAfter: meter.snapshot(),
         },
         notes: [
-          'Topology: nats-server; relay nodes 1 and 2 as child processes (server/relay/main.ts) behind one public port (a TCP balancer); the runtime (child process) started with --relay links to node 1 through the balancer; the device in this process connects to node 2 on 127.0.0.1 with the relay\'s Host and Origin.',
-          'through the relay: the app\'s RelaySocket (lib/client/relay) and RpcClient, paired with the banner\'s relay link then reopened with the stored key; every frame sealed (AES-GCM, WebCrypto) on one side and opened on the other, DATA/ACK link frames, NATS between the nodes. direct: RpcClient on the runtime\'s local /rpc WebSocket. Both use transfer "binary".',
+          'Topology: nats-server; relay nodes 1 and 2 as child processes (server/relay/main.ts) serving one public origin, node 1 listening on its port; the runtime (child process) started with --relay links to node 1; the device in this process connects to node 2 on 127.0.0.1 with the relay\'s Host and Origin. No balancer in front (a deployment\'s is the kernel\'s or another machine\'s).',
+          'through the relay: the app\'s RelaySocket (lib/client/relay) and RpcClient, paired with the banner\'s relay link then reopened with the stored key; every frame sealed (AES-256-GCM, Node\'s OpenSSL binding on both ends, as the runtime uses; a browser uses WebCrypto) on one side and opened on the other, DATA/ACK link frames, NATS between the nodes. direct: RpcClient on the runtime\'s local /rpc WebSocket. Both use transfer "binary".',
           `Whole read: ${READ_WINDOW} requests of ${PAGE_BYTES} bytes in flight (as PERF-2). Latency: one run.chatCommandOutputRead at a random offset, both contenders of a round on the same seeded offsets; each line is the median of per-round medians.`,
           'cpuSeconds per read: CPU time each process spent during that read (/proc/PID/stat; bench = this process, the device and direct clients); rssMiB after it. load: the 1/5/15-minute load average after each run; the machine has 2 cores shared with other work, so every number is as busy as that says.',
         ],
@@ -242,7 +247,6 @@ export const relayChannel: Benchmark = {
       if (artifactFd !== undefined) fs.closeSync(artifactFd);
       await produced?.close();
       for (const node of nodes) await node.stop();
-      await balancer?.close();
       await nats?.stop();
     }
   },

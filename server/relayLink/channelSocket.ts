@@ -1,5 +1,6 @@
 import { FRAME_KIND, type ChannelCipher } from '../../lib/relay/channelCipher';
-import { CHANNEL_WINDOW_BYTES, LINK_FRAME } from '../../lib/relay/relayWire';
+import { CHANNEL_WINDOW_BYTES, encodeLinkFrame, LINK_FRAME, linkDataHeaderBytes, writeLinkDataHeader } from '../../lib/relay/relayWire';
+import type { FrameBufferPool } from './frameBufferPool';
 import type { RpcSocket } from '../rpc/rpcSocket';
 import type { LinkSender, LinkWaiter } from './linkWriter';
 
@@ -20,6 +21,15 @@ interface Pending {
   sent: () => void;
 }
 
+/** A DATA link frame ready for the link: `bytes` is its channel frame's length, what windows count. */
+interface Queued {
+  frame: Uint8Array;
+  bytes: number;
+  sent: () => void;
+  /** The frame's buffer came from the pool (a sealed frame), so it goes back once written. */
+  pooled: boolean;
+}
+
 /**
  * One device's connection through the relay as an RpcSocket (RLY-3): frames are sealed into DATA
  * link frames, at most CHANNEL_WINDOW_BYTES of them un-ACKed by the relay (RLY-4); the rest waits
@@ -29,7 +39,8 @@ interface Pending {
 export class ChannelSocket implements RpcSocket, LinkWaiter {
   /** Frames given to `send` whose sealing has not finished. */
   private sealingBytes = 0;
-  private readonly queue: { payload: Uint8Array; sent: () => void }[] = [];
+  private readonly queue: Queued[] = [];
+  private readonly headerBytes: number;
   private queuedBytes = 0;
   /** Sent to the relay, not yet ACKed, oldest first. */
   private readonly unacked: Pending[] = [];
@@ -45,7 +56,11 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
     private readonly cipher: ChannelCipher,
     private readonly writer: LinkSender,
     private readonly events: ChannelEvents,
-  ) {}
+    /** Where sealed frames' buffers go back once the link has written them. */
+    private readonly pool?: FrameBufferPool,
+  ) {
+    this.headerBytes = linkDataHeaderBytes(connectionId);
+  }
 
   get bufferedAmount(): number {
     return this.sealingBytes + this.queuedBytes + this.unackedBytes;
@@ -63,23 +78,27 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
     const isText = typeof data === 'string';
     const bytes = isText ? Buffer.from(data, 'utf8') : data;
     this.sealingBytes += bytes.length;
-    // Seals resolve in call order, so frames keep the order they were sent in.
-    void this.cipher.seal(isText ? FRAME_KIND.text : FRAME_KIND.binary, bytes).then((payload) => {
+    // Sealed straight into a DATA link frame, after room for its header. Seals resolve in call
+    // order, so frames keep the order they were sent in.
+    void this.cipher.seal(isText ? FRAME_KIND.text : FRAME_KIND.binary, bytes, this.headerBytes).then((frame) => {
       this.sealingBytes -= bytes.length;
       if (this.ended) {
         sent();
         return;
       }
-      this.queue.push({ payload, sent });
-      this.queuedBytes += payload.length;
-      this.pump();
+      writeLinkDataHeader(frame, this.connectionId);
+      this.enqueue({ frame, bytes: frame.length - this.headerBytes, sent, pooled: true });
     });
   }
 
   /** Handshake message 2 goes first, as a DATA frame the relay ACKs like any other. */
   sendHandshake(message2: Uint8Array): void {
-    this.queue.push({ payload: message2, sent: () => {} });
-    this.queuedBytes += message2.length;
+    this.enqueue({ frame: encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: message2 }), bytes: message2.length, sent: () => {}, pooled: false });
+  }
+
+  private enqueue(queued: Queued): void {
+    this.queue.push(queued);
+    this.queuedBytes += queued.bytes;
     this.pump();
   }
 
@@ -88,16 +107,17 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
     while (this.queue.length > 0) {
       const next = this.queue[0]!;
       // A frame is at most MAX_CHANNEL_FRAME_BYTES, less than the window: it always fits once ACKs come.
-      if (this.unackedBytes + next.payload.length > CHANNEL_WINDOW_BYTES) return;
+      if (this.unackedBytes + next.bytes > CHANNEL_WINDOW_BYTES) return;
       if (!this.writer.hasRoom()) {
         this.writer.waitForRoom(this);
         return;
       }
       this.queue.shift();
-      this.queuedBytes -= next.payload.length;
-      this.unacked.push({ bytes: next.payload.length, sent: next.sent });
-      this.unackedBytes += next.payload.length;
-      this.writer.sendData(this.connectionId, next.payload);
+      this.queuedBytes -= next.bytes;
+      this.unacked.push({ bytes: next.bytes, sent: next.sent });
+      this.unackedBytes += next.bytes;
+      const { pool } = this;
+      this.writer.sendData(next.frame, pool && next.pooled ? () => pool.give(next.frame) : () => {});
     }
     if (this.closing && this.sealingBytes === 0) this.finish(this.closing.code, this.closing.reason);
   }

@@ -7,6 +7,8 @@ import type { Logger } from '../runtime/log';
 import type { ChannelConnection } from '../rpc/socketServer';
 import { answerHandshake } from './channelHandshake';
 import { ChannelSocket } from './channelSocket';
+import { FrameBufferPool } from './frameBufferPool';
+import { nodeFrameAead } from './nodeFrameAead';
 import type { LinkSender } from './linkWriter';
 
 /** Connections between OPEN and the end of their handshake, at once; more are refused (SEC-9's cap on waiting sockets). */
@@ -33,6 +35,9 @@ type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' 
 export class LinkChannels {
   private readonly entries = new Map<string, Entry>();
   private handshaking = 0;
+  /** Sealed frames' buffers, shared by the link's channels (RLY-3). */
+  private readonly pool = new FrameBufferPool();
+  private readonly aead = nodeFrameAead({ pool: this.pool, openInPlace: true });
 
   constructor(
     private readonly writer: LinkSender,
@@ -91,14 +96,14 @@ export class LinkChannels {
         if (this.entries.get(connectionId)?.phase !== 'answering') return;
         this.handshaking--;
         let connection: ChannelConnection | null = null;
-        const socket = new ChannelSocket(connectionId, new ChannelCipher(answer.transport), this.writer, {
+        const socket = new ChannelSocket(connectionId, new ChannelCipher(answer.transport, this.aead), this.writer, {
           receive: (data, isBinary) => void connection?.receive(data, isBinary),
           dropped: () => this.desk.countDropped(),
           ended: () => {
             this.entries.delete(connectionId);
             connection?.detach();
           },
-        });
+        }, this.pool);
         this.entries.set(connectionId, { phase: 'open', socket });
         socket.sendHandshake(answer.message2);
         if (answer.identity) connection = this.desk.accept(socket, answer.identity);

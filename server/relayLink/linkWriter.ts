@@ -17,7 +17,8 @@ export interface LinkWaiter {
 export interface LinkSender {
   hasRoom(): boolean;
   sendControl(frame: Exclude<LinkFrame, { type: typeof LINK_FRAME.data }>): void;
-  sendData(connectionId: string, payload: Uint8Array): void;
+  /** One whole DATA link frame (header written); `written` runs once the link no longer needs its bytes. */
+  sendData(frame: Uint8Array, written: () => void): void;
   waitForRoom(waiter: LinkWaiter): void;
   forget(waiter: LinkWaiter): void;
 }
@@ -42,9 +43,12 @@ export class LinkWriter implements LinkSender {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(encodeLinkFrame(frame));
   }
 
-  /** The caller checked `hasRoom`; once `ws` wrote the frame, waiters get their turn. */
-  sendData(connectionId: string, payload: Uint8Array): void {
-    this.ws.send(encodeLinkFrame({ type: LINK_FRAME.data, connectionId, payload }), () => this.drained());
+  /** The caller checked `hasRoom`; once `ws` wrote the frame, its buffer is free and waiters get their turn. */
+  sendData(frame: Uint8Array, written: () => void): void {
+    this.ws.send(frame, { binary: true }, () => {
+      written();
+      this.drained();
+    });
   }
 
   /** `waiter.pump()` runs when the link has room again. */

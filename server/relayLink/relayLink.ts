@@ -126,6 +126,11 @@ export class RelayLink implements RelayLinkState {
     const localhost = relayUrl.hostname === 'localhost' || relayUrl.hostname.endsWith('.localhost');
     const options: ClientOptions & Pick<http.RequestOptions, 'lookup'> = {
       perMessageDeflate: false,
+      // NOTE: a zero masking key, so `ws` sends each frame's bytes as they are instead of a masked
+      // copy (RLY-3: a copy and a pass over every page). Masking keeps a hostile page in a browser
+      // from choosing bytes that a proxy on the way reads as HTTP (RFC 6455 §10.3); this client is
+      // no browser, and what it sends is ciphertext and fixed-format headers nobody else chooses.
+      generateMask: (mask: Buffer) => void mask.fill(0),
       // A DATA link frame carries one channel frame and the frame's header.
       maxPayload: MAX_CHANNEL_FRAME_BYTES + 1024,
       handshakeTimeout: REGISTER_TIMEOUT_MS,

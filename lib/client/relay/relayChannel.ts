@@ -1,4 +1,4 @@
-import { fromBase64url } from '../../relay/channelCipher';
+import { fromBase64url, type FrameAeadFactory } from '../../relay/channelCipher';
 import type { ChannelHello } from '../../relay/relayWire';
 import type { RelayCredential } from '../appDb';
 import type { ConnectionEnvironment } from '../connection';
@@ -14,6 +14,8 @@ export function openRelayChannel(
   location: { protocol: string; host: string },
   hello: ChannelHello = { v: 1 },
   createSocket: (url: string) => RawRelaySocket = browserRelaySocket,
+  /** The channel's AES-GCM: WebCrypto unless a Node client brings Node's. */
+  frameAead?: FrameAeadFactory,
 ): RelaySocket {
   return new RelaySocket({
     url: relayDeviceUrl(location, credential.desktopId),
@@ -22,6 +24,7 @@ export function openRelayChannel(
     deviceKeys: { publicKey: credential.publicKey, privateKey: credential.privateKey },
     hello,
     createSocket,
+    frameAead,
   });
 }
 

@@ -1,4 +1,4 @@
-import { ChannelCipher, FRAME_KIND } from '../../relay/channelCipher';
+import { ChannelCipher, FRAME_KIND, type FrameAeadFactory } from '../../relay/channelCipher';
 import { NoiseIKInitiator, type StaticKeyPair } from '../../relay/noise';
 import { ChannelWelcomeSchema, RELAY_CLOSE_CODES, RelayNoticeSchema, channelPrologue, type ChannelHello, type ChannelWelcome } from '../../relay/relayWire';
 import { CLOSE_CODES } from '../../protocol/closeCodes';
@@ -24,6 +24,8 @@ export interface RelaySocketOptions {
   /** Handshake message 1's payload: `{v:1}`, or `{v:1, pair}` when pairing. */
   hello: ChannelHello;
   createSocket: (url: string) => RawRelaySocket;
+  /** The channel's AES-GCM (default WebCrypto, the browser's). */
+  frameAead?: FrameAeadFactory;
   /** Where relay notices and dropped frames are told; the console unless a test listens. */
   log?: (message: string) => void;
 }
@@ -206,7 +208,7 @@ export class RelaySocket implements WebSocketLike {
       return;
     }
     if (this.state !== CONNECTING) return;
-    this.cipher = new ChannelCipher(result.transport);
+    this.cipher = new ChannelCipher(result.transport, this.options.frameAead);
     this.deviceId = welcome.deviceId;
     this.state = OPEN;
     this.emit('open', {});

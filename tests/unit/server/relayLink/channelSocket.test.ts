@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_KIND, type ChannelCipher } from '../../../../lib/relay/channelCipher';
-import { CHANNEL_WINDOW_BYTES, LINK_FRAME, type LinkFrame } from '../../../../lib/relay/relayWire';
+import { CHANNEL_WINDOW_BYTES, decodeLinkFrame, LINK_FRAME, type LinkFrame } from '../../../../lib/relay/relayWire';
 import { ChannelSocket } from '../../../../server/relayLink/channelSocket';
 import type { LinkSender, LinkWaiter } from '../../../../server/relayLink/linkWriter';
 import { channelCiphers } from '../../../fixtures/channelPair';
@@ -18,8 +18,12 @@ class FakeLink implements LinkSender {
   sendControl(frame: Exclude<LinkFrame, { type: typeof LINK_FRAME.data }>): void {
     this.control.push(frame);
   }
-  sendData(_connectionId: string, payload: Uint8Array): void {
-    this.data.push(payload);
+  /** Keeps each DATA frame's channel frame, as the relay would forward it. */
+  sendData(frame: Uint8Array, written: () => void): void {
+    const decoded = decodeLinkFrame(frame);
+    if (decoded.type !== LINK_FRAME.data) throw new Error('sendData carries DATA frames only');
+    this.data.push(Uint8Array.from(decoded.payload));
+    written();
   }
   waitForRoom(waiter: LinkWaiter): void {
     this.waiting.add(waiter);
