@@ -10,18 +10,22 @@
  * machine's; the tests' JavaScript balancer would copy every byte once more on this machine's two
  * cores and measure the fixture, not the relay.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { openRelayChannel } from '../lib/client/relay/relayChannel';
 import { pairThroughRelay } from '../lib/client/relay/pairThroughRelay';
 import type { RawRelaySocket } from '../lib/client/relay/relaySocket';
-import { RpcClient } from '../lib/client/rpcClient';
+import { RpcClient, type WebSocketLike } from '../lib/client/rpcClient';
+import { PROTOCOL_VERSION } from '../lib/protocol/version';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
 import { startNatsServer, type NatsServer } from '../tests/fixtures/natsServer';
 import { relayLinkInBanner } from '../tests/fixtures/relayDevice';
 import { nodeFrameAead } from '../server/relayLink/nodeFrameAead';
 import { startRelayChild, type RelayNodeHandle } from '../tests/fixtures/relayNodes';
-import { freePort } from '../tests/fixtures/runtimeProcess';
+import { REPO_ROOT } from '../server/runtime/paths';
+import { freePort, TEST_TOKEN, type RuntimeProcess } from '../tests/fixtures/runtimeProcess';
 import { waitUntil } from '../tests/fixtures/waitUntil';
 import { ProcessMeter } from './lib/procUsage';
 import { produceOutput, type ProducedOutput } from './lib/producedOutput';
@@ -100,6 +104,37 @@ async function pairedRelayClient(produced: ProducedOutput, node: RelayNodeHandle
   return client;
 }
 
+/** A bench/lib/bareNatsHop.ts process; resolves once it printed READY, with its port (0 for the desktop side). */
+async function startBareHop(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'lib', 'bareNatsHop.ts'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /READY (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`bareNatsHop ${args[0]} exited ${code}`)));
+  });
+  return { child, port };
+}
+
+/**
+ * The path's floor: protocol v1 straight through two bare forwarders and the same nats-server to
+ * the runtime's /rpc, authenticated with the scripts' token as the direct client is.
+ */
+async function bareHopClient(natsUrl: string, runtime: RuntimeProcess, children: ChildProcess[]): Promise<{ client: RpcClient; pids: number[] }> {
+  const desktopSide = await startBareHop(['desktop-side', natsUrl, String(runtime.port), runtime.appHost]);
+  children.push(desktopSide.child);
+  const deviceSide = await startBareHop(['device-side', natsUrl]);
+  children.push(deviceSide.child);
+  const ws = new WebSocket(`ws://127.0.0.1:${deviceSide.port}/`, { perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+  const client = new RpcClient(ws as unknown as WebSocketLike);
+  await client.opened;
+  await client.call('auth.hello', { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION });
+  return { client, pids: [desktopSide.child.pid!, deviceSide.child.pid!] };
+}
+
 export const relayChannel: Benchmark = {
   name: 'relay-channel',
   async run(progress): Promise<BenchOutcome> {
@@ -108,6 +143,8 @@ export const relayChannel: Benchmark = {
     const nodes: RelayNodeHandle[] = [];
     let produced: ProducedOutput | undefined;
     let relay: RpcClient | undefined;
+    let floor: RpcClient | undefined;
+    const bareHops: ChildProcess[] = [];
     let artifactFd: number | undefined;
     try {
       nats = await startNatsServer();
@@ -124,8 +161,10 @@ export const relayChannel: Benchmark = {
       await waitUntil(() => /desktop linked/.test(node1.output()), () => `the desktop links to node 1:\n${node1.output()}\n${runtime.output()}`, LINK_TIMEOUT_MS);
       const relayClient = (relay = await pairedRelayClient(produced, node2));
       const { client: direct, source, sourceSha256 } = produced;
+      const bare = await bareHopClient(nats.url, runtime, bareHops);
+      const floorClient = (floor = bare.client);
       const fd = (artifactFd = fs.openSync(produced.artifactFile, 'r'));
-      const meter = new ProcessMeter({ bench: process.pid, runtime: runtime.child.pid, node1: node1.pid, node2: node2.pid, nats: nats.pid });
+      const meter = new ProcessMeter({ bench: process.pid, runtime: runtime.child.pid, node1: node1.pid, node2: node2.pid, nats: nats.pid, bare1: bare.pids[0], bare2: bare.pids[1] });
 
       progress('RLY-3 warm-up and SHA-256 check through the relay (untimed)');
       const digest = new OrderedDigest();
@@ -135,6 +174,7 @@ export const relayChannel: Benchmark = {
       const sha = digest.digest();
       if (sha !== sourceSha256) throw new Error(`a whole read through the relay returned SHA-256 ${sha}, the source is ${sourceSha256}`);
       await readAll(direct);
+      await readAll(floorClient);
 
       const timed = async (what: string, client: RpcClient): Promise<ReadRun> => {
         const { value, cpuSeconds, minorFaults, rssMiB } = await meter.measure(async () => {
@@ -149,7 +189,11 @@ export const relayChannel: Benchmark = {
       progress(`RLY-3a: whole ${formatSize(totalBytes)} read, ${READ_WINDOW} requests in flight`);
       const reads = await rotateRounds(
         rounds,
-        { relay: () => timed('the read through the relay', relayClient), direct: () => timed('the direct read', direct) },
+        {
+          relay: () => timed('the read through the relay', relayClient),
+          floor: () => timed('the read through the bare hops', floorClient),
+          direct: () => timed('the direct read', direct),
+        },
         progress,
         (run) => `${gibPerSecond(run).toFixed(2)} GiB/s (CPU s ${JSON.stringify(run.cpuSeconds)}, minor faults ${JSON.stringify(run.minorFaults)}, load ${run.load[0]})`,
       );
@@ -172,6 +216,7 @@ export const relayChannel: Benchmark = {
       progress(`RLY-3b: one ${formatSize(PAGE_BYTES)} page at a random offset`);
       const latencyContenders = {
         relay: (seed: number, n: number) => latencyOf(relayClient, source, seed, n),
+        floor: (seed: number, n: number) => latencyOf(floorClient, source, seed, n),
         direct: (seed: number, n: number) => latencyOf(direct, source, seed, n),
       };
       for (const measure of Object.values(latencyContenders)) await measure(SEED - 1, LATENCY_WARMUP_SAMPLES);
@@ -180,6 +225,7 @@ export const relayChannel: Benchmark = {
         rounds,
         {
           relay: async (round: number) => summarize(await latencyContenders.relay(SEED + round, LATENCY_SAMPLES)),
+          floor: async (round: number) => summarize(await latencyContenders.floor(SEED + round, LATENCY_SAMPLES)),
           direct: async (round: number) => summarize(await latencyContenders.direct(SEED + round, LATENCY_SAMPLES)),
         },
         progress,
@@ -212,6 +258,51 @@ export const relayChannel: Benchmark = {
           reference: latencyMedian(latency.direct),
           target: 1.5,
         },
+        // The floor: what the same hops cost with nothing done on them (no channel, no encryption).
+        {
+          rule: 'RLY-3',
+          label: `read ${size} through bare hops and NATS (the path's floor), ${READ_WINDOW} in flight`,
+          unit: 'GiB/s',
+          better: 'higher',
+          oursName: 'bare hops',
+          referenceName: 'direct /rpc',
+          ours: throughput(reads.floor),
+          reference: throughput(reads.direct),
+          target: null,
+        },
+        {
+          rule: 'RLY-3',
+          label: `${formatSize(PAGE_BYTES)} read latency through bare hops and NATS (the path's floor)`,
+          unit: 'ms',
+          better: 'lower',
+          oursName: 'bare hops',
+          referenceName: 'direct /rpc',
+          ours: latencyMedian(latency.floor),
+          reference: latencyMedian(latency.direct),
+          target: null,
+        },
+        {
+          rule: 'RLY-3',
+          label: `read ${size}: the relay against its floor`,
+          unit: 'GiB/s',
+          better: 'higher',
+          oursName: 'through the relay',
+          referenceName: 'bare hops',
+          ours: throughput(reads.relay),
+          reference: throughput(reads.floor),
+          target: null,
+        },
+        {
+          rule: 'RLY-3',
+          label: `${formatSize(PAGE_BYTES)} read latency: the relay against its floor`,
+          unit: 'ms',
+          better: 'lower',
+          oursName: 'through the relay',
+          referenceName: 'bare hops',
+          ours: latencyMedian(latency.relay),
+          reference: latencyMedian(latency.floor),
+          target: null,
+        },
       ];
       return {
         comparisons,
@@ -230,20 +321,22 @@ export const relayChannel: Benchmark = {
           produceSeconds: produced.produceSeconds,
           sourceSha256,
           verified:
-            'SHA-256 of a whole read through the relay (untimed warm-up) against the source file; every timed read checks its byte count; every latency sample (relay and direct) is compared with the artifact bytes after its timer stopped.',
+            'SHA-256 of a whole read through the relay (untimed warm-up) against the source file; every timed read checks its byte count; every latency sample (relay, bare hops and direct) is compared with the artifact bytes after its timer stopped.',
           reads,
           latency,
           processesAfter: meter.snapshot(),
         },
         notes: [
           'Topology: nats-server; relay nodes 1 and 2 as child processes (server/relay/main.ts) serving one public origin, node 1 listening on its port; the runtime (child process) started with --relay links to node 1; the device in this process connects to node 2 on 127.0.0.1 with the relay\'s Host and Origin. No balancer in front (a deployment\'s is the kernel\'s or another machine\'s).',
-          'through the relay: the app\'s RelaySocket (lib/client/relay) and RpcClient, paired with the banner\'s relay link then reopened with the stored key; every frame sealed (AES-256-GCM, Node\'s OpenSSL binding on both ends, as the runtime uses; a browser uses WebCrypto) on one side and opened on the other, DATA/ACK link frames, NATS between the nodes. direct: RpcClient on the runtime\'s local /rpc WebSocket. Both use transfer "binary".',
-          `Whole read: ${READ_WINDOW} requests of ${PAGE_BYTES} bytes in flight (as PERF-2). Latency: one run.chatCommandOutputRead at a random offset, both contenders of a round on the same seeded offsets; each line is the median of per-round medians.`,
-          'cpuSeconds per read: CPU time each process spent during that read (/proc/PID/stat; bench = this process, the device and direct clients); rssMiB after it. load: the 1/5/15-minute load average after each run; the machine has 2 cores shared with other work, so every number is as busy as that says.',
+          'through the relay: the app\'s RelaySocket (lib/client/relay) and RpcClient, paired with the banner\'s relay link then reopened with the stored key; every frame sealed (AES-256-GCM, Node\'s OpenSSL binding on both ends, as the runtime uses; a browser uses WebCrypto) on one side and opened on the other, DATA/ACK link frames, NATS between the nodes. direct: RpcClient on the runtime\'s local /rpc WebSocket. bare hops (the floor): RpcClient to a bare forwarder process that publishes each message as it is on NATS, and a second one that passes it to the runtime\'s /rpc and publishes the answers back (bench/lib/bareNatsHop.ts): the relay\'s processes and hops with no channel, encryption, windows or parts. All use transfer "binary".',
+          `Whole read: ${READ_WINDOW} requests of ${PAGE_BYTES} bytes in flight (as PERF-2). Latency: one run.chatCommandOutputRead at a random offset, all contenders of a round on the same seeded offsets; each line is the median of per-round medians.`,
+          'cpuSeconds per read: CPU time each process spent during that read (/proc/PID/stat; bench = this process, the device, floor and direct clients; bare1 and bare2 the floor\'s forwarders); rssMiB after it. load: the 1/5/15-minute load average after each run; the machine has 2 cores shared with other work, so every number is as busy as that says.',
         ],
       };
     } finally {
       relay?.close();
+      floor?.close();
+      for (const child of bareHops) child.kill('SIGKILL');
       if (artifactFd !== undefined) fs.closeSync(artifactFd);
       await produced?.close();
       for (const node of nodes) await node.stop();
