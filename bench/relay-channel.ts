@@ -104,9 +104,16 @@ async function pairedRelayClient(produced: ProducedOutput, node: RelayNodeHandle
   return client;
 }
 
+const liveBareHops = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of liveBareHops) child.kill('SIGKILL');
+});
+
 /** A bench/lib/bareNatsHop.ts process; resolves once it printed READY, with its port (0 for the desktop side). */
 async function startBareHop(args: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'lib', 'bareNatsHop.ts'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  liveBareHops.add(child);
+  child.once('exit', () => liveBareHops.delete(child));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -63,6 +63,8 @@ async function desktopSide(nc: NatsConnection, runtimePort: number, host: string
 }
 
 const [mode, natsUrl, runtimePort, host] = process.argv.slice(2);
-const nc = await connect({ servers: natsUrl!, name: `bare-${mode}` });
+const nc = await connect({ servers: natsUrl!, name: `bare-${mode}`, maxReconnectAttempts: 0 });
+// The bench's nats-server is gone: so is the bench.
+void nc.closed().then(() => process.exit(0));
 const port = mode === 'device-side' ? await deviceSide(nc) : await desktopSide(nc, Number(runtimePort), host!);
 process.stdout.write(`READY ${port}\n`);

@@ -9,10 +9,10 @@ import type { FrameBufferPool } from './frameBufferPool';
  * its per-call copies and thread-pool round trips. The keys stay the handshake's non-extractable
  * CryptoKeys; `KeyObject.from` only hands OpenSSL the same key.
  *
- * Large frames go through the cipher in slices of SLICE_BYTES, each copied straight into the
+ * Large frames go through the cipher in slices of SLICE_BYTES (below malloc's mmap threshold, so their outputs reuse warm memory), each copied straight into the
  * frame: one output buffer of a page's size would be fresh memory every time.
  */
-const SLICE_BYTES = 16 * 1024;
+const SLICE_BYTES = 64 * 1024;
 const ALGORITHM = 'aes-256-gcm';
 
 export interface NodeFrameAeadOptions {
