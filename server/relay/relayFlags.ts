@@ -3,7 +3,7 @@ import { DEFAULT_CONNECT_RATE } from './rateLimit';
 import { DEFAULT_RELAY_MAX_CONNECTIONS, type RelayNodeOptions } from './relayNode';
 
 export const RELAY_USAGE = `npm run relay -- --public-url https://HOST (--preview-origin-template 'https://p-{id}.HOST' | --preview-origin URL) --nats nats://HOST:4222
-  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME]`;
+  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME] [--app-dir DIR]`;
 
 function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -28,6 +28,7 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
       'connect-burst': { type: 'string' },
       'connect-period-ms': { type: 'string' },
       'client-address-header': { type: 'string' },
+      'app-dir': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -45,6 +46,7 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
     nodeId: values['node-id'],
     maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
     clientAddressHeader: values['client-address-header'],
+    outDir: values['app-dir'],
     connectRate: {
       burst: positiveInteger(values['connect-burst'], '--connect-burst', DEFAULT_CONNECT_RATE.burst),
       periodMs: positiveInteger(values['connect-period-ms'], '--connect-period-ms', DEFAULT_CONNECT_RATE.periodMs),

@@ -5,12 +5,15 @@
 // the output, the files, the messages or a credential may be in it (RLY-1…RLY-4).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { routeHash } from '../../../lib/client/appRoute';
+import { shortDigest } from '../../../lib/protocol/buildDigest';
+import { REPO_ROOT } from '../../../server/runtime/paths';
 import { launchChromium } from '../../fixtures/browser';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { captureNats, startRelayChild, type NatsCapture, type RelayNodeHandle } from '../../fixtures/relayNodes';
@@ -21,6 +24,7 @@ import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
 import { waitUntil } from '../../fixtures/waitUntil';
 import { clickOutputControl, commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, readQrCanvas, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from '../appHarness';
+import { controllerDigest, readBuild, serveChanged, shellScript, updateAndSettle } from '../buildTamper';
 import { evaluateModuleInPage } from '../moduleInPage';
 import { previewedFrame } from '../previewHarness';
 import type { OutputRef } from './channelInPage';
@@ -290,5 +294,59 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     }
     // The check can fail: the same search finds what a node did send in the clear.
     expect(sentToClients.includes(Buffer.from('"type":"challenge"'))).toBe(true);
+  });
+
+  it('RLY-5 a relay node serving a tampered build: the installed app refuses it, says so, and keeps working through that node', async () => {
+    const outDir = path.join(REPO_ROOT, 'out');
+    const buildA = readBuild(outDir);
+    // Installed from the relay: the worker is active, and a reload puts the page under it.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitConnected(page);
+    await waitUntil(async () => (await controllerDigest(page)) === buildA.digest, 'the app from the relay runs under its worker, build A');
+    // The relay's operator swaps in a node serving the build with one shell script changed (and the
+    // worker's list naming the changed bytes), and takes the honest node away: from now on the
+    // phone's requests, its channels and the desktop's link all go through the tampering node.
+    const tampered = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-tampered-build-'));
+    try {
+      fs.cpSync(outDir, tampered, { recursive: true });
+      const script = shellScript(tampered);
+      const workerA = fs.readFileSync(path.join(tampered, 'sw.js'), 'utf8');
+      const digestB = await serveChanged(tampered, buildA, workerA, script, Buffer.concat([fs.readFileSync(path.join(tampered, script)), Buffer.from('\n;/* changed by the relay */\n')]));
+      const node3 = await startRelayChild(nats.url, 'node3', balancer.port, ['--app-dir', tampered]);
+      retired.push(node3);
+      balancer.setBackends([node3.port]);
+      await node1.kill();
+      await page.getByText('Connected', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+      await waitUntil(() => linkedOn(node3) === 1, () => `the desktop links to node 3:\n${node3.output()}`, 60_000);
+      await page.getByText('Connected', { exact: true }).waitFor({ timeout: 60_000 });
+
+      expect(await updateAndSettle(page)).toBe('redundant');
+      const warning = page.locator('[data-build-warning="refused"]');
+      await warning.waitFor({ timeout: 30_000 });
+      const text = (await warning.textContent()) ?? '';
+      expect(text).toContain('The relay served an app build your desktop does not vouch for. The installed version keeps working.');
+      expect(text).toContain(shortDigest(digestB));
+      expect(text).toContain(shortDigest(buildA.digest));
+      expect(await controllerDigest(page)).toBe(buildA.digest);
+      expect(await page.getByText('A new version of HB Code is ready.').count()).toBe(0);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: keptScreenshotPath('relay', `tampered-build-phone-${colorScheme}`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      // The installed build goes on working through the node that tried to replace it.
+      await page.goto(`${relayOrigin}/${routeHash({ kind: 'sessions', sessionId })}`);
+      await waitConnected(page);
+      expect(await controllerDigest(page)).toBe(buildA.digest);
+      const command = 'echo still-build-a';
+      await sendCommand(page, command);
+      expect(await waitCommandFinished(page, command, 60_000)).toBe('exit 0');
+      expect(balancer.routed.at(-1)).toBe(node3.port);
+    } finally {
+      fs.rmSync(tampered, { recursive: true, force: true });
+    }
   });
 });
