@@ -216,7 +216,7 @@ export class NoiseIKResponder {
 
   constructor(private readonly options: { prologue: Uint8Array; staticKeys: StaticKeyPair; ephemeralKeys?: StaticKeyPair }) {}
 
-  async readMessage1(message: Uint8Array): Promise<{ payload: Uint8Array<ArrayBuffer>; remoteStaticKey: Uint8Array<ArrayBuffer> }> {
+  async readMessage1(message: Uint8Array): Promise<{ payload: Uint8Array<ArrayBuffer>; remoteStaticKey: Uint8Array<ArrayBuffer>; remoteEphemeralKey: Uint8Array<ArrayBuffer> }> {
     if (this.step !== 'message1') throw new NoiseError('Message 1 is read once.');
     this.step = 'message2';
     if (message.length < DH_LENGTH + DH_LENGTH + TAG_LENGTH + TAG_LENGTH) throw new NoiseError('Handshake message 1 is too short.');
@@ -232,7 +232,7 @@ export class NoiseIKResponder {
     this.remoteStatic = rs;
     await state.mixKey(await dh(staticKeys, rs));
     const payload = await state.decryptAndHash(message.subarray(DH_LENGTH * 2 + TAG_LENGTH));
-    return { payload, remoteStaticKey: copy(rs) };
+    return { payload, remoteStaticKey: copy(rs), remoteEphemeralKey: copy(re) };
   }
 
   async writeMessage2(payload: Uint8Array): Promise<{ message: Uint8Array<ArrayBuffer>; transport: TransportKeys }> {

@@ -1,8 +1,9 @@
-import { NoiseIKResponder, type StaticKeyPair, type TransportKeys } from '../../lib/relay/noise';
+import { NoiseError, NoiseIKResponder, type StaticKeyPair, type TransportKeys } from '../../lib/relay/noise';
 import { channelPrologue, ChannelHelloSchema, type ChannelWelcome } from '../../lib/relay/relayWire';
 import type { DeviceAuth, Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import { SERVER_VERSION } from '../rpc/methodHandlers';
+import type { HandshakeReplays } from './handshakeReplays';
 
 const WRONG_CODE = 'This pairing code is wrong, used or expired. Ask the computer for a new one.';
 
@@ -35,14 +36,20 @@ function welcomeFor(hello: unknown, deviceKey: Uint8Array, auth: DeviceAuth): { 
   return { welcome: { ok: true, deviceId: identity.deviceId ?? '', serverVersion: SERVER_VERSION }, identity };
 }
 
+/** Message 1 is a copy of one answered before (its ephemeral key was used): the relay replayed it. */
+export class ReplayedHandshakeError extends NoiseError {}
+
 /**
  * The responder's half of the channel handshake (Noise IK, RLY-2). Throws NoiseError when message 1
- * does not decrypt (a device that does not know this desktop's key, or a forged message): then no
- * answer is possible and the caller closes the connection.
+ * does not decrypt (a device that does not know this desktop's key, or a forged message), and
+ * ReplayedHandshakeError for a replay, before its hello is looked at: then no answer is given and
+ * the caller closes the connection.
  */
-export async function answerHandshake(message1: Uint8Array, desktopId: string, noiseKeys: StaticKeyPair, auth: DeviceAuth): Promise<HandshakeAnswer> {
+export async function answerHandshake(message1: Uint8Array, desktopId: string, noiseKeys: StaticKeyPair, auth: DeviceAuth, replays: HandshakeReplays): Promise<HandshakeAnswer> {
   const responder = new NoiseIKResponder({ prologue: channelPrologue(desktopId), staticKeys: noiseKeys });
-  const { payload, remoteStaticKey } = await responder.readMessage1(message1);
+  const { payload, remoteStaticKey, remoteEphemeralKey } = await responder.readMessage1(message1);
+  // Checked once message 1 proved to come from a device's key, so junk cannot fill the record.
+  if (!replays.firstUse(remoteEphemeralKey)) throw new ReplayedHandshakeError('This handshake was answered before: a replay.');
   let hello: unknown;
   try {
     hello = JSON.parse(new TextDecoder().decode(payload));

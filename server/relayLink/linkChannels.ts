@@ -5,7 +5,8 @@ import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
 import type { DeviceAuth, Identity } from '../auth/tokens';
 import type { Logger } from '../runtime/log';
 import type { ChannelConnection } from '../rpc/socketServer';
-import { answerHandshake } from './channelHandshake';
+import { answerHandshake, ReplayedHandshakeError } from './channelHandshake';
+import type { HandshakeReplays } from './handshakeReplays';
 import { ChannelSocket } from './channelSocket';
 import { FrameBufferPool } from './frameBufferPool';
 import { nodeFrameAead } from './nodeFrameAead';
@@ -17,6 +18,7 @@ const MAX_HANDSHAKING = 64;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 const HANDSHAKE_FAILED = 'The channel handshake failed: this is not the key of this desktop, or the message was damaged.';
+const HANDSHAKE_REPLAYED = 'The channel handshake was a copy of one answered before.';
 
 export interface ChannelDesk {
   desktopId: string;
@@ -26,6 +28,8 @@ export interface ChannelDesk {
   accept(socket: ChannelSocket, identity: Identity): ChannelConnection;
   /** A frame was dropped: DATA for no connection, or a transport frame that did not open. */
   countDropped(): void;
+  /** The handshakes answered so far, across the link's reconnects. */
+  replays: HandshakeReplays;
   log: Logger;
 }
 
@@ -91,7 +95,7 @@ export class LinkChannels {
     this.entries.set(connectionId, { phase: 'answering' });
     // Handshake message 1 is taken at once: it is not a request the runtime's backpressure holds.
     this.writer.sendControl({ type: LINK_FRAME.ack, connectionId, bytes: message1.length });
-    answerHandshake(message1, this.desk.desktopId, this.desk.noiseKeys, this.desk.auth).then(
+    answerHandshake(message1, this.desk.desktopId, this.desk.noiseKeys, this.desk.auth, this.desk.replays).then(
       (answer) => {
         if (this.entries.get(connectionId)?.phase !== 'answering') return;
         this.handshaking--;
@@ -111,8 +115,10 @@ export class LinkChannels {
       },
       (error: unknown) => {
         if (this.entries.get(connectionId)?.phase !== 'answering') return;
-        this.desk.log.warn('relay channel handshake failed', { connectionId, reason: error instanceof Error ? error.message : String(error) });
-        this.refuse(connectionId, CLOSE_CODES.unauthorized, HANDSHAKE_FAILED);
+        const replayed = error instanceof ReplayedHandshakeError;
+        if (replayed) this.desk.countDropped();
+        this.desk.log.warn(replayed ? 'refusing a replayed relay channel handshake' : 'relay channel handshake failed', { connectionId, reason: error instanceof Error ? error.message : String(error) });
+        this.refuse(connectionId, CLOSE_CODES.unauthorized, replayed ? HANDSHAKE_REPLAYED : HANDSHAKE_FAILED);
       },
     );
   }

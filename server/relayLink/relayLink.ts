@@ -17,6 +17,7 @@ import type { PreviewOrigins } from '../http/previewOrigins';
 import { parsePublicOrigins } from '../publicOrigins';
 import type { Logger } from '../runtime/log';
 import { LinkChannels, type ChannelDesk } from './linkChannels';
+import { HandshakeReplays } from './handshakeReplays';
 import { LinkWriter } from './linkWriter';
 import type { RelayIdentity } from './relayIdentity';
 
@@ -39,7 +40,7 @@ const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
   else callback(null, '127.0.0.1', 4);
 };
 
-export type ChannelDeskFor = (previewOrigins: PreviewOrigins) => Omit<ChannelDesk, 'countDropped' | 'log'>;
+export type ChannelDeskFor = (previewOrigins: PreviewOrigins) => Omit<ChannelDesk, 'countDropped' | 'log' | 'replays'>;
 
 export interface RelayLinkOptions {
   /** The `--relay` origin. */
@@ -83,6 +84,8 @@ export class RelayLink implements RelayLinkState {
   private stopped = false;
   private readonly linkedListeners = new Set<() => void>();
   private dropped = 0;
+  /** Kept across the link's reconnects: a relay must not replay a handshake on the next link. */
+  private readonly replays = new HandshakeReplays();
   /** Between a register sent and `registered`: what the link will serve with. */
   private pendingDesk: { writer: LinkWriter; previewOrigins: PreviewOrigins } | null = null;
 
@@ -233,7 +236,12 @@ export class RelayLink implements RelayLinkState {
     if (!pending || this.ws !== ws) return;
     this.attempt = 0;
     this.writer = pending.writer;
-    this.channels = new LinkChannels(pending.writer, { ...this.options.deskFor(pending.previewOrigins), countDropped: () => this.dropped++, log: this.options.log });
+    this.channels = new LinkChannels(pending.writer, {
+      ...this.options.deskFor(pending.previewOrigins),
+      countDropped: () => this.dropped++,
+      replays: this.replays,
+      log: this.options.log,
+    });
     this.options.log.info('linked to the relay', { relay: this.options.relayUrl.origin });
     for (const listener of this.linkedListeners) listener();
   }

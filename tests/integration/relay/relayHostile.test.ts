@@ -212,19 +212,27 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     await expectAllWell();
   }, 120_000);
 
-  it('RLY-2 RLY-3 a recorded handshake and request replayed on a new socket: the answer is useless to the relay, the request does not run', async () => {
+  it('RLY-2 RLY-3 a recorded handshake and request replayed on a new socket: the handshake is refused unanswered, the request does not run', async () => {
     const command = 'echo replayed-once';
     expect(await commandCount(deviceA, sessionA, command)).toBe(1);
     const desktopDropped = desktopA.running.relay!.droppedFrames;
     const replay = openDevice(node2, credentialA.desktopId);
     await replay.opened;
-    // Noise IK's first message can be replayed (the desktop answers it with a fresh ephemeral key),
-    // but the keys of that answer need the device's private keys: the recorded request does not open.
+    // A device makes a new ephemeral key for every handshake: a copy of its message 1 is a replay.
+    // The desktop neither answers it nor reads its hello, and ends the connection.
     replay.ws.send(connA.toNode[0]!.data);
-    await waitUntil(() => replay.binaries.length > 0, 'the desktop answers the replayed handshake');
-    replay.ws.send(recordedChatSend);
-    await waitUntil(() => desktopA.running.relay!.droppedFrames === desktopDropped + 1, 'the desktop drops the replayed request');
-    replay.ws.close();
+    const closed = await replay.closed;
+    expect(closed.code).toBe(4401);
+    expect(closed.reason).toContain('answered before');
+    expect(replay.binaries).toHaveLength(0);
+    expect(desktopA.running.relay!.droppedFrames).toBe(desktopDropped + 1);
+    // And on a socket the relay keeps open, the recorded request after the replayed handshake goes nowhere.
+    const again = openDevice(node2, credentialA.desktopId);
+    await again.opened;
+    again.ws.send(connA.toNode[0]!.data);
+    again.ws.send(recordedChatSend);
+    expect((await again.closed).code).toBe(4401);
+    expect(again.binaries).toHaveLength(0);
     expect(await commandCount(deviceA, sessionA, command)).toBe(1);
     await expectAllWell();
   }, 90_000);

@@ -3,6 +3,7 @@ import { generateKeyPair } from '../../../../lib/relay/noise';
 import { LINK_FRAME, type LinkFrame } from '../../../../lib/relay/relayWire';
 import type { DeviceAuth } from '../../../../server/auth/tokens';
 import { silentLogger } from '../../../../server/runtime/log';
+import { HandshakeReplays } from '../../../../server/relayLink/handshakeReplays';
 import { LinkChannels } from '../../../../server/relayLink/linkChannels';
 import type { LinkSender } from '../../../../server/relayLink/linkWriter';
 
@@ -35,6 +36,7 @@ describe('RLY-2 SEC-9 connections waiting for their handshake', () => {
         throw new Error('no handshake completes here');
       },
       countDropped: () => dropped++,
+      replays: new HandshakeReplays(),
       log: silentLogger,
     });
     for (let i = 1; i <= 65; i++) channels.handle({ type: LINK_FRAME.open, connectionId: `n.${i}` });
