@@ -24,7 +24,7 @@ const LAST_NONCE = 2n ** 64n - 2n;
 export type OpenedFrame = { kind: FrameKind; data: Uint8Array };
 
 /**
- * AES-256-GCM over the channel's frames, with Noise's nonce layout (`gcmNonce`). The browser's is
+ * AES-GCM with 256-bit keys over the channel's frames, with Noise's nonce layout (`gcmNonce`). The browser's is
  * WebCrypto (`webCryptoFrameAead`); the runtime's is Node's OpenSSL binding (server/relayLink/
  * nodeFrameAead.ts), which seals a large page without WebCrypto's copies and thread hops (RLY-3).
  * Either may answer at once or later: the cipher keeps call order.

@@ -4,7 +4,7 @@ import { gcmNonce } from '../../lib/relay/noise';
 import type { FrameBufferPool } from './frameBufferPool';
 
 /**
- * The channel's AES-256-GCM through Node's OpenSSL binding, for the runtime's end of each relay
+ * The channel's AES-GCM (256-bit keys) through Node's OpenSSL binding, for the runtime's end of each relay
  * channel (RLY-3). The same cipher, nonces and frames as WebCrypto's (the browser's end), without
  * its per-call copies and thread-pool round trips. The keys stay the handshake's non-extractable
  * CryptoKeys; `KeyObject.from` only hands OpenSSL the same key.
