@@ -37,11 +37,13 @@ export interface FrameAead {
   seal(nonce: bigint, kind: FrameKind, data: Uint8Array, headroom: number): Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
   /** The plaintext `(kind, data)` of `ciphertext` (tag last), or null when it does not authenticate. */
   open(nonce: bigint, ciphertext: Uint8Array): Uint8Array | null | Promise<Uint8Array | null>;
+  /** A sealed frame nobody reads any more (the socket wrote it): its buffer may serve again. */
+  release?(sealed: Uint8Array): void;
 }
 
 export type FrameAeadFactory = (keys: TransportKeys) => FrameAead;
 
-/** The frame past its nonce as a view, not a copy: WebCrypto takes its own copy of the input (RLY-3's large pages). */
+/** The ciphertext as a view, not a copy: WebCrypto takes its own copy of the input (RLY-3's large pages). */
 function ciphertextOf(frame: Uint8Array): Uint8Array<ArrayBuffer> {
   return frame.buffer instanceof ArrayBuffer ? new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength) : frame.slice();
 }
@@ -105,6 +107,11 @@ export class ChannelCipher {
     return ordered;
   }
 
+  /** `sealed` (from `seal`) has been written and is read no more: the AES-GCM may reuse its buffer. */
+  release(sealed: Uint8Array): void {
+    this.aead.release?.(sealed);
+  }
+
   /** Opens one frame, in call order; null when it is refused (and `rejected` counts it). */
   open(frame: Uint8Array): Promise<OpenedFrame | null> {
     const opened = this.openTail.then(() => this.openNow(frame));
@@ -112,6 +119,7 @@ export class ChannelCipher {
     return opened;
   }
 
+  /** Runs after every earlier open has settled, so `lastAccepted` cannot move while this one decrypts. */
   private openNow(frame: Uint8Array): OpenedFrame | null | Promise<OpenedFrame | null> {
     if (frame.length < SEAL_OVERHEAD_BYTES) return this.refuse();
     const nonce = new DataView(frame.buffer, frame.byteOffset, NONCE_BYTES).getBigUint64(0);
@@ -126,8 +134,7 @@ export class ChannelCipher {
   }
 
   private accept(nonce: bigint, plaintext: Uint8Array | null): OpenedFrame | null {
-    // Frames open in call order, so no later nonce can have been accepted meanwhile.
-    if (!plaintext || nonce <= this.lastAccepted) return this.refuse();
+    if (!plaintext) return this.refuse();
     const kind = plaintext[0];
     if (kind !== FRAME_KIND.text && kind !== FRAME_KIND.binary) return this.refuse();
     this.lastAccepted = nonce;

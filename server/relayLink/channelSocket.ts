@@ -1,6 +1,5 @@
 import { FRAME_KIND, type ChannelCipher } from '../../lib/relay/channelCipher';
 import { CHANNEL_WINDOW_BYTES, encodeLinkFrame, LINK_FRAME, linkDataHeaderBytes, writeLinkDataHeader } from '../../lib/relay/relayWire';
-import type { FrameBufferPool } from './frameBufferPool';
 import type { RpcSocket } from '../rpc/rpcSocket';
 import type { LinkSender, LinkWaiter } from './linkWriter';
 
@@ -26,8 +25,8 @@ interface Queued {
   frame: Uint8Array;
   bytes: number;
   sent: () => void;
-  /** The frame's buffer came from the pool (a sealed frame), so it goes back once written. */
-  pooled: boolean;
+  /** The link has written the frame: its buffer may serve again. */
+  written: () => void;
 }
 
 /**
@@ -56,8 +55,6 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
     private readonly cipher: ChannelCipher,
     private readonly writer: LinkSender,
     private readonly events: ChannelEvents,
-    /** Where sealed frames' buffers go back once the link has written them. */
-    private readonly pool?: FrameBufferPool,
   ) {
     this.headerBytes = linkDataHeaderBytes(connectionId);
   }
@@ -87,13 +84,13 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
         return;
       }
       writeLinkDataHeader(frame, this.connectionId);
-      this.enqueue({ frame, bytes: frame.length - this.headerBytes, sent, pooled: true });
+      this.enqueue({ frame, bytes: frame.length - this.headerBytes, sent, written: () => this.cipher.release(frame) });
     });
   }
 
   /** Handshake message 2 goes first, as a DATA frame the relay ACKs like any other. */
   sendHandshake(message2: Uint8Array): void {
-    this.enqueue({ frame: encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: message2 }), bytes: message2.length, sent: () => {}, pooled: false });
+    this.enqueue({ frame: encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: message2 }), bytes: message2.length, sent: () => {}, written: () => {} });
   }
 
   private enqueue(queued: Queued): void {
@@ -116,8 +113,7 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
       this.queuedBytes -= next.bytes;
       this.unacked.push({ bytes: next.bytes, sent: next.sent });
       this.unackedBytes += next.bytes;
-      const { pool } = this;
-      this.writer.sendData(next.frame, pool && next.pooled ? () => pool.give(next.frame) : () => {});
+      this.writer.sendData(next.frame, next.written);
     }
     if (this.closing && this.sealingBytes === 0) this.finish(this.closing.code, this.closing.reason);
   }

@@ -26,7 +26,7 @@ export interface ChannelDesk {
   auth: DeviceAuth;
   /** Makes the authenticated RpcConnection of a channel (the socket server's `acceptChannel`). */
   accept(socket: ChannelSocket, identity: Identity): ChannelConnection;
-  /** A frame was dropped: DATA for no connection, or a transport frame that did not open. */
+  /** A frame was dropped: DATA for no connection, a transport frame that did not open, or a replayed handshake. */
   countDropped(): void;
   /** The handshakes answered so far, across the link's reconnects. */
   replays: HandshakeReplays;
@@ -39,9 +39,8 @@ type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' 
 export class LinkChannels {
   private readonly entries = new Map<string, Entry>();
   private handshaking = 0;
-  /** Sealed frames' buffers, shared by the link's channels (RLY-3). */
-  private readonly pool = new FrameBufferPool();
-  private readonly aead = nodeFrameAead({ pool: this.pool, openInPlace: true });
+  /** One AES-GCM for the link's channels, so they share its pool of sealed frames' buffers (RLY-3). */
+  private readonly aead = nodeFrameAead({ pool: new FrameBufferPool(), openInPlace: true });
 
   constructor(
     private readonly writer: LinkSender,
@@ -107,7 +106,7 @@ export class LinkChannels {
             this.entries.delete(connectionId);
             connection?.detach();
           },
-        }, this.pool);
+        });
         this.entries.set(connectionId, { phase: 'open', socket });
         socket.sendHandshake(answer.message2);
         if (answer.identity) connection = this.desk.accept(socket, answer.identity);

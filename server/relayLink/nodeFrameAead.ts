@@ -4,19 +4,20 @@ import { gcmNonce } from '../../lib/relay/noise';
 import type { FrameBufferPool } from './frameBufferPool';
 
 /**
- * The channel's AES-GCM (256-bit keys) through Node's OpenSSL binding, for the runtime's end of each relay
- * channel (RLY-3). The same cipher, nonces and frames as WebCrypto's (the browser's end), without
- * its per-call copies and thread-pool round trips. The keys stay the handshake's non-extractable
- * CryptoKeys; `KeyObject.from` only hands OpenSSL the same key.
+ * The channel's AES-GCM (256-bit keys) through Node's OpenSSL binding, for the runtime's end of
+ * each relay channel (RLY-3). The same cipher, nonces and frames as WebCrypto's (the browser's
+ * end), without its per-call copies and thread-pool round trips. The keys stay the handshake's
+ * non-extractable CryptoKeys; `KeyObject.from` only hands OpenSSL the same key.
  *
- * Large frames go through the cipher in slices of SLICE_BYTES (below malloc's mmap threshold, so their outputs reuse warm memory), each copied straight into the
- * frame: one output buffer of a page's size would be fresh memory every time.
+ * Large frames go through the cipher in slices of SLICE_BYTES, each copied straight into the
+ * frame: the slices' outputs stay under malloc's mmap threshold and reuse warm memory, where one
+ * output buffer of a page's size would be fresh memory every time.
  */
 const SLICE_BYTES = 64 * 1024;
 const ALGORITHM = 'aes-256-gcm';
 
 export interface NodeFrameAeadOptions {
-  /** Where sealed frames' buffers come from (they go back once the link has written them). */
+  /** Where sealed frames' buffers come from; `release` gives them back. */
   pool?: FrameBufferPool;
   /**
    * Open into the received frame's own bytes: the caller hands over a buffer nobody else reads
@@ -44,6 +45,9 @@ export function nodeFrameAead({ pool, openInPlace = false }: NodeFrameAeadOption
         at += cipher.final().copy(frame, at);
         cipher.getAuthTag().copy(frame, at);
         return frame;
+      },
+      release(sealed) {
+        pool?.give(sealed);
       },
       open(nonce, ciphertext) {
         if (ciphertext.length < TAG_BYTES + 1) return null;

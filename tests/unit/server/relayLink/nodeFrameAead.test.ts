@@ -67,6 +67,22 @@ describe('RLY-3 the channel AES-GCM through Node, against WebCrypto', () => {
 });
 
 describe('RLY-3 the frame buffer pool', () => {
+  it('RLY-3 a sealed frame the cipher is told was written gives its buffer to the next frame; one not released does not', async () => {
+    const { desktop, device } = await transports();
+    const pool = new FrameBufferPool();
+    const sealer = new ChannelCipher(desktop, nodeFrameAead({ pool }));
+    const opener = new ChannelCipher(device, nodeFrameAead());
+    const first = await sealer.seal(FRAME_KIND.binary, crypto.randomBytes(200_000), 12);
+    const second = await sealer.seal(FRAME_KIND.binary, crypto.randomBytes(200_000), 12);
+    expect(second.buffer).not.toBe(first.buffer);
+    sealer.release(first);
+    const data = crypto.randomBytes(199_000);
+    const third = await sealer.seal(FRAME_KIND.binary, data, 12);
+    expect(third.buffer).toBe(first.buffer);
+    expect(await opener.open(second.subarray(12))).not.toBeNull();
+    expect(Buffer.from((await opener.open(third.subarray(12)))!.data).equals(data)).toBe(true);
+  });
+
   it('hands a written frame\'s buffer out again for a frame of about its size, and never pools past its cap', () => {
     const pool = new FrameBufferPool(1024 * 1024);
     const a = pool.take(262_200);
