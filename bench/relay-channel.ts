@@ -10,23 +10,21 @@
  * machine's; the tests' JavaScript balancer would copy every byte once more on this machine's two
  * cores and measure the fixture, not the relay.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import WebSocket from 'ws';
 import { openRelayChannel } from '../lib/client/relay/relayChannel';
 import { pairThroughRelay } from '../lib/client/relay/pairThroughRelay';
 import type { RawRelaySocket } from '../lib/client/relay/relaySocket';
 import { RpcClient, type WebSocketLike } from '../lib/client/rpcClient';
-import { PROTOCOL_VERSION } from '../lib/protocol/version';
-import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES, PROTOCOL_VERSION } from '../lib/protocol/version';
 import { startNatsServer, type NatsServer } from '../tests/fixtures/natsServer';
 import { relayLinkInBanner } from '../tests/fixtures/relayDevice';
 import { nodeFrameAead } from '../server/relayLink/nodeFrameAead';
 import { startRelayChild, type RelayNodeHandle } from '../tests/fixtures/relayNodes';
-import { REPO_ROOT } from '../server/runtime/paths';
 import { freePort, TEST_TOKEN, type RuntimeProcess } from '../tests/fixtures/runtimeProcess';
 import { waitUntil } from '../tests/fixtures/waitUntil';
+import { spawnBenchChild } from './lib/benchChild';
 import { ProcessMeter } from './lib/procUsage';
 import { produceOutput, type ProducedOutput } from './lib/producedOutput';
 import { randomInt, seededRandom } from './lib/prng';
@@ -104,36 +102,14 @@ async function pairedRelayClient(produced: ProducedOutput, node: RelayNodeHandle
   return client;
 }
 
-const liveBareHops = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of liveBareHops) child.kill('SIGKILL');
-});
-
-/** A bench/lib/bareNatsHop.ts process; resolves once it printed READY, with its port (0 for the desktop side). */
-async function startBareHop(args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'lib', 'bareNatsHop.ts'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  liveBareHops.add(child);
-  child.once('exit', () => liveBareHops.delete(child));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`bareNatsHop ${args[0]} exited ${code}`)));
-  });
-  return { child, port };
-}
-
 /**
  * The path's floor: protocol v1 straight through two bare forwarders and the same nats-server to
  * the runtime's /rpc, authenticated with the scripts' token as the direct client is.
  */
 async function bareHopClient(natsUrl: string, runtime: RuntimeProcess, children: ChildProcess[]): Promise<{ client: RpcClient; pids: number[] }> {
-  const desktopSide = await startBareHop(['desktop-side', natsUrl, String(runtime.port), runtime.appHost]);
+  const desktopSide = await spawnBenchChild('bareNatsHop.ts', ['desktop-side', natsUrl, String(runtime.port), runtime.appHost]);
   children.push(desktopSide.child);
-  const deviceSide = await startBareHop(['device-side', natsUrl]);
+  const deviceSide = await spawnBenchChild('bareNatsHop.ts', ['device-side', natsUrl]);
   children.push(deviceSide.child);
   const ws = new WebSocket(`ws://127.0.0.1:${deviceSide.port}/`, { perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
   const client = new RpcClient(ws as unknown as WebSocketLike);
@@ -242,74 +218,40 @@ export const relayChannel: Benchmark = {
       const throughput = (runs: ReadRun[]) => median(runs.map(gibPerSecond));
       const latencyMedian = (runs: LatencyRun[]) => median(runs.map((r) => r.medianMs));
       const size = formatSize(totalBytes);
+      // Contenders by name, as the rounds name them; the floor is what the same hops cost with
+      // nothing done on them (no channel, no encryption), so its lines carry no target.
+      const NAMES = { relay: 'through the relay', floor: 'bare hops', direct: 'direct /rpc' } as const;
+      type Contender = keyof typeof NAMES;
+      const readLine = (label: string, ours: Contender, reference: Contender, target: number | null): Comparison => ({
+        rule: 'RLY-3',
+        label,
+        unit: 'GiB/s',
+        better: 'higher',
+        oursName: NAMES[ours],
+        referenceName: NAMES[reference],
+        ours: throughput(reads[ours]),
+        reference: throughput(reads[reference]),
+        target,
+      });
+      const latencyLine = (label: string, ours: Contender, reference: Contender, target: number | null): Comparison => ({
+        rule: 'RLY-3',
+        label,
+        unit: 'ms',
+        better: 'lower',
+        oursName: NAMES[ours],
+        referenceName: NAMES[reference],
+        ours: latencyMedian(latency[ours]),
+        reference: latencyMedian(latency[reference]),
+        target,
+      });
+      const page = formatSize(PAGE_BYTES);
       const comparisons: Comparison[] = [
-        {
-          rule: 'RLY-3',
-          label: `read ${size} through the relay, ${READ_WINDOW} in flight`,
-          unit: 'GiB/s',
-          better: 'higher',
-          oursName: 'through the relay',
-          referenceName: 'direct /rpc',
-          ours: throughput(reads.relay),
-          reference: throughput(reads.direct),
-          target: 0.5,
-        },
-        {
-          rule: 'RLY-3',
-          label: `${formatSize(PAGE_BYTES)} read latency through the relay`,
-          unit: 'ms',
-          better: 'lower',
-          oursName: 'through the relay',
-          referenceName: 'direct /rpc',
-          ours: latencyMedian(latency.relay),
-          reference: latencyMedian(latency.direct),
-          target: 1.5,
-        },
-        // The floor: what the same hops cost with nothing done on them (no channel, no encryption).
-        {
-          rule: 'RLY-3',
-          label: `read ${size} through bare hops and NATS (the path's floor), ${READ_WINDOW} in flight`,
-          unit: 'GiB/s',
-          better: 'higher',
-          oursName: 'bare hops',
-          referenceName: 'direct /rpc',
-          ours: throughput(reads.floor),
-          reference: throughput(reads.direct),
-          target: null,
-        },
-        {
-          rule: 'RLY-3',
-          label: `${formatSize(PAGE_BYTES)} read latency through bare hops and NATS (the path's floor)`,
-          unit: 'ms',
-          better: 'lower',
-          oursName: 'bare hops',
-          referenceName: 'direct /rpc',
-          ours: latencyMedian(latency.floor),
-          reference: latencyMedian(latency.direct),
-          target: null,
-        },
-        {
-          rule: 'RLY-3',
-          label: `read ${size}: the relay against its floor`,
-          unit: 'GiB/s',
-          better: 'higher',
-          oursName: 'through the relay',
-          referenceName: 'bare hops',
-          ours: throughput(reads.relay),
-          reference: throughput(reads.floor),
-          target: null,
-        },
-        {
-          rule: 'RLY-3',
-          label: `${formatSize(PAGE_BYTES)} read latency: the relay against its floor`,
-          unit: 'ms',
-          better: 'lower',
-          oursName: 'through the relay',
-          referenceName: 'bare hops',
-          ours: latencyMedian(latency.relay),
-          reference: latencyMedian(latency.floor),
-          target: null,
-        },
+        readLine(`read ${size} through the relay, ${READ_WINDOW} in flight`, 'relay', 'direct', 0.5),
+        latencyLine(`${page} read latency through the relay`, 'relay', 'direct', 1.5),
+        readLine(`read ${size} through bare hops and NATS (the path's floor), ${READ_WINDOW} in flight`, 'floor', 'direct', null),
+        latencyLine(`${page} read latency through bare hops and NATS (the path's floor)`, 'floor', 'direct', null),
+        readLine(`read ${size}: the relay against its floor`, 'relay', 'floor', null),
+        latencyLine(`${page} read latency: the relay against its floor`, 'relay', 'floor', null),
       ];
       return {
         comparisons,

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
-import path from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, RELAY_DESKTOP_PATH, RELAY_DEVICE_PATH, RelayChallengeSchema } from '../lib/relay/relayWire';
-import { REPO_ROOT } from '../server/runtime/paths';
 import { startNatsServer } from '../tests/fixtures/natsServer';
 import { makeDesktopKeys, registerMessage } from '../tests/fixtures/relayClients';
+import { spawnBenchChild } from './lib/benchChild';
 import { benchSettings, type Benchmark, type BenchOutcome } from './lib/report';
 import { median, percentile } from './lib/rounds';
 
@@ -31,27 +29,8 @@ interface Child {
   stop(): Promise<void>;
 }
 
-const liveChildren = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of liveChildren) child.kill('SIGKILL');
-});
-
 async function startChild(args: string[]): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'lib', 'relayBenchChild.ts'), ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  liveChildren.add(child);
-  child.once('exit', () => liveChildren.delete(child));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`bench child exited ${code}`)));
-  });
+  const { child, port } = await spawnBenchChild('relayBenchChild.ts', args, { ipc: true });
   const waiters: ((u: Usage) => void)[] = [];
   child.on('message', (message) => waiters.shift()?.(message as Usage));
   return {
