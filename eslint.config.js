@@ -51,8 +51,8 @@ export default defineConfig(
     },
   },
   {
-    // A terminal-output parser matches escape and C0 control characters on purpose (UX-2).
-    files: ['lib/client/ansi.ts'],
+    // A terminal-output parser and its find match escape and C0 control characters on purpose (UX-2, PWA-2).
+    files: ['lib/terminal/ansi.ts', 'lib/terminal/renderedSearch.ts'],
     rules: { 'no-control-regex': 'off' },
   },
   {
@@ -74,7 +74,7 @@ export default defineConfig(
   boundary(
     ['server/**'],
     '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench)(/|$)',
-    'server/ may import only server/, lib/protocol, lib/markdown and scripts/.',
+    'server/ may import only server/, lib/protocol, lib/markdown, lib/terminal, lib/links and scripts/.',
   ),
 
   // Pages and components run in the browser: never the runtime, and never test or bench code.
@@ -95,6 +95,10 @@ export default defineConfig(
 
   // Pure modules shared by the page, workers and Node: no client, no runtime.
   boundary(['lib/markdown/**', 'lib/highlight/**'], '^\\.\\./(?!(markdown|highlight|protocol)/)', 'lib/markdown and lib/highlight may import only each other and lib/protocol.'),
+
+  // Terminal rendering and search run in the page and, for find on the desktop (PWA-2), in the runtime.
+  boundary(['lib/terminal/**'], '^\\.\\./(?!(terminal|links)/)', 'lib/terminal may import only itself and lib/links.'),
+  boundary(['lib/links/**'], '^\\.', 'lib/links imports nothing of ours.'),
 
   // The service worker may load only what a service worker can run: no DOM, no React, no client state.
   boundary(['public/sw.ts'], '^(?!\\.\\./lib/(serviceWorker|protocol)/)\\.', 'public/sw.ts may import only lib/serviceWorker and lib/protocol.'),

@@ -2,7 +2,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { safeMarkdownUrl } from '../lib/client/safeLinks';
+import { safeMarkdownUrl } from '../lib/links/safeLinks';
 import { HighlightedCode } from './files/HighlightedCode';
 import './markdown.css';
 

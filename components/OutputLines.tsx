@@ -1,7 +1,7 @@
 'use client';
 import type { CSSProperties } from 'react';
-import type { AnsiStyle } from '../lib/client/ansi';
-import type { TerminalSegment } from '../lib/client/output/terminalRow';
+import type { AnsiStyle } from '../lib/terminal/ansi';
+import type { TerminalSegment } from '../lib/terminal/terminalRow';
 import { ReaderLink } from './LinkedText';
 
 function styleOf(style: AnsiStyle): CSSProperties | undefined {

@@ -1,8 +1,9 @@
 'use client';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { findRenderedNext, findRenderedPrevious, type MatchPlace } from '../../lib/client/output/renderedSearch';
+import { findRenderedNext, findRenderedPrevious, nextMatchIndex, type MatchPlace } from '../../lib/terminal/renderedSearch';
 import { readOutputPage } from '../../lib/client/readOutputPage';
-import type { RpcClient } from '../../lib/client/rpcClient';
+import { RpcError, type RpcClient } from '../../lib/client/rpcClient';
+import { JSONRPC_CODES } from '../../lib/protocol/errors';
 import type { CommandRow } from '../../lib/protocol/rows';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 
@@ -19,10 +20,23 @@ interface FindTarget {
   onFound: (offset: number) => Promise<void>;
 }
 
+/** Every place of one query, found by the runtime (PWA-2). */
+interface DesktopMatches {
+  query: string;
+  generation: number;
+  matches: MatchPlace[];
+  complete: boolean;
+  searchedBytes: number;
+}
+
+const matchCount = (found: DesktopMatches) => `${found.matches.length.toLocaleString('en-US')}${found.complete ? '' : '+'}`;
+
 /**
- * Find in a command's output (PWA-2): whole pages are read at page boundaries, from the runtime or
- * the offline cache, and searched as a terminal shows them (UX-2), so a match is found by the byte
- * offset of its row however far away it is. "Next" and "previous" go on from the match shown last.
+ * Find in a command's output (PWA-2). While connected the runtime searches the whole output where
+ * its bytes are and answers every match's place, so the viewer says "Match 3 of 17" and jumps
+ * straight to any of them. Offline (or from a runtime without the method) whole pages are read at
+ * page boundaries from the offline cache and searched as a terminal shows them (UX-2). Either
+ * way a match is the byte offset of its row; "next" and "previous" go on from the match shown last.
  */
 export function useOutputFind(target: FindTarget) {
   const [query, setQueryState] = useState('');
@@ -30,6 +44,9 @@ export function useOutputFind(target: FindTarget) {
   /** Where the match shown last starts. */
   const lastMatch = useRef<MatchPlace | null>(null);
   const findAbort = useRef<AbortController | null>(null);
+  const desktopMatches = useRef<DesktopMatches | null>(null);
+  /** False once the runtime said it has no find method: this viewer then searches pages itself. */
+  const desktopFind = useRef(true);
 
   /** The view moved by other means: the next search starts from the view again. */
   function forgetMatch() {
@@ -40,32 +57,72 @@ export function useOutputFind(target: FindTarget) {
     setQueryState(text);
     setFindState(null);
     forgetMatch();
+    findAbort.current?.abort();
+    desktopMatches.current = null;
   }
 
-  async function find(direction: 'next' | 'previous') {
-    if (!query) return;
+  /** The runtime's answer for this query, asked once per query and generation (and again when a running command grew past it). */
+  async function matchesFromDesktop(client: RpcClient, abort: AbortController): Promise<DesktopMatches | null> {
+    const { sessionId, row, generation, total } = target;
+    const known = desktopMatches.current;
+    if (known && known.query === query && known.generation === generation && (row.complete || known.searchedBytes >= total)) return known;
+    const searchId = crypto.randomUUID();
+    const cancel = () => void client.call('run.chatCommandOutputFindCancel', { searchId }).catch(() => undefined);
+    abort.signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const answer = await client.call('run.chatCommandOutputFind', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation, query, searchId });
+      const found = { query, generation: answer.generation, matches: answer.matches, complete: answer.complete, searchedBytes: answer.searchedBytes };
+      if (!abort.signal.aborted) desktopMatches.current = found;
+      return found;
+    } catch (error) {
+      // An older runtime, or the connection went: search the pages here.
+      const missing = error instanceof RpcError && error.jsonrpcCode === JSONRPC_CODES.method_not_found;
+      if (missing) desktopFind.current = false;
+      if (missing || (error instanceof RpcError && error.code === 'closed')) return null;
+      throw error;
+    } finally {
+      abort.signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  async function findInPages(direction: 'next' | 'previous', here: MatchPlace, abort: AbortController): Promise<MatchPlace | null> {
     const { client, sessionId, row, generation, total } = target;
-    findAbort.current?.abort();
-    const abort = new AbortController();
-    findAbort.current = abort;
-    setFindState('Searching…');
     const read = async (offset: number, length: number) => {
       const page = await readOutputPage(client, { sessionId, row, generation, offset, length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES) });
       if (!page) throw new Error('Part of this output is not saved on this device.');
       return page.bytes;
     };
+    return direction === 'next'
+      ? findRenderedNext(read, total, query, here, lastMatch.current === null, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
+      : findRenderedPrevious(read, total, query, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
+  }
+
+  async function find(direction: 'next' | 'previous') {
+    if (!query) return;
+    findAbort.current?.abort();
+    const abort = new AbortController();
+    findAbort.current = abort;
+    setFindState('Searching…');
     const here = lastMatch.current ?? { offset: target.topOfView(), column: 0 };
     try {
-      const at =
-        direction === 'next'
-          ? await findRenderedNext(read, total, query, here, lastMatch.current === null, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
-          : await findRenderedPrevious(read, total, query, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
+      const found = target.client && desktopFind.current ? await matchesFromDesktop(target.client, abort) : null;
       if (abort.signal.aborted) return;
-      if (at === null) {
-        setFindState(direction === 'next' ? 'No more matches below.' : 'No more matches above.');
-        return;
+      let at: MatchPlace | null;
+      if (found) {
+        if (found.matches.length === 0) {
+          setFindState(found.complete ? 'No matches.' : 'No matches in the part searched.');
+          return;
+        }
+        const index = nextMatchIndex(found.matches, here, direction, lastMatch.current === null);
+        at = index === -1 ? null : found.matches[index]!;
+        if (at) setFindState(`Match ${(index + 1).toLocaleString('en-US')} of ${matchCount(found)}`);
+        else setFindState(direction === 'next' ? `No more matches below (${matchCount(found)} in all).` : `No more matches above (${matchCount(found)} in all).`);
+      } else {
+        at = await findInPages(direction, here, abort);
+        if (abort.signal.aborted) return;
+        setFindState(at ? null : direction === 'next' ? 'No more matches below.' : 'No more matches above.');
       }
-      setFindState(null);
+      if (!at) return;
       lastMatch.current = at;
       await target.onFound(at.offset);
     } catch (e) {
@@ -78,8 +135,7 @@ export function useOutputFind(target: FindTarget) {
       event.preventDefault();
       void find(event.shiftKey ? 'previous' : 'next');
     } else if (event.key === 'Escape') {
-      setQueryState('');
-      findAbort.current?.abort();
+      setQuery('');
     }
   }
 

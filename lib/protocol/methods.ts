@@ -13,6 +13,8 @@ const Id = z.string().min(1).max(200);
 /** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
 const TransferSchema = z.enum(['base64', 'binary']);
 const Empty = z.object({}).strict();
+/** Which command output a read or a find is of: one generation of one command of a session's run (OUT-5). */
+const commandOutputOf = { appSessionId: Id, runId: Id, commandId: Id, generation: z.number().int().min(1) };
 
 /**
  * Every method of protocol v1 (RPC-4): params and result schemas, shared by the runtime and every client.
@@ -169,10 +171,7 @@ export const methods = {
   'run.chatCommandOutputRead': {
     params: z
       .object({
-        appSessionId: Id,
-        runId: Id,
-        commandId: Id,
-        generation: z.number().int().min(1),
+        ...commandOutputOf,
         offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
         length: z.number().int().min(1).max(MAX_COMMAND_OUTPUT_RANGE_BYTES),
         transfer: TransferSchema.optional(),
@@ -187,6 +186,33 @@ export const methods = {
       complete: z.boolean(),
       sourceIncomplete: z.boolean(),
     }),
+  },
+  /**
+   * Every place `query` shows (case-insensitive) in a command's output as a terminal shows it,
+   * searched on the desktop (PWA-2): each place is the byte offset of its row and the column in
+   * it. Bounded: `complete` is false when the match or time limit stopped the search.
+   */
+  'run.chatCommandOutputFind': {
+    params: z
+      .object({
+        ...commandOutputOf,
+        query: z.string().min(1).max(256),
+        /** Names the search for `run.chatCommandOutputFindCancel`. */
+        searchId: z.string().min(1).max(64).optional(),
+      })
+      .strict(),
+    result: z.object({
+      matches: z.array(z.object({ offset: z.number().int().min(0), column: z.number().int().min(0) })),
+      complete: z.boolean(),
+      /** The output's length when the search began; later bytes of a running command are not searched. */
+      searchedBytes: z.number().int().min(0),
+      generation: z.number().int(),
+    }),
+  },
+  /** Stops a search of this device's that is still running; its call answers with what it found. */
+  'run.chatCommandOutputFindCancel': {
+    params: z.object({ searchId: z.string().min(1).max(64) }).strict(),
+    result: z.object({}),
   },
   /** ATT-1: starts (or, for the same file again, resumes) an upload into the session's attachments. */
   'attachments.begin': {

@@ -14,6 +14,7 @@ import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
 import { createAppBuildHandler } from './appBuildHandler';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
+import { RunningSearches } from './runningSearches';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -25,6 +26,8 @@ export interface CallContext {
   authenticate(identity: Identity): void;
   /** The bytes after the request of a binary request frame (BINARY_REQUEST_METHODS, ATT-1). */
   requestBytes?: Buffer;
+  /** Aborted when the socket goes: long work for it can stop. */
+  signal?: AbortSignal;
 }
 
 /** A result, or for a method whose result (or one of its variants) carries bytes, a binary reply. */
@@ -46,6 +49,7 @@ export function createMethodHandlers(
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
   const preview = createPreviewHandlers(runtime.previews, previewOrigins);
   const fileFrames = new BinaryFramePool(FILE_CHUNK_BYTES);
+  const searches = new RunningSearches();
   return {
     'auth.hello'(params, ctx) {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -139,6 +143,18 @@ export function createMethodHandlers(
         const { bytes, ...result } = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, into);
         return { bytes, result };
       });
+    },
+    async 'run.chatCommandOutputFind'(params, ctx) {
+      const search = searches.start(ctx, params.searchId);
+      try {
+        return await runtime.findCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.query, search.signal);
+      } finally {
+        searches.end(ctx, params.searchId, search);
+      }
+    },
+    'run.chatCommandOutputFindCancel'(params, ctx) {
+      searches.cancel(ctx, params.searchId);
+      return {};
     },
     'files.list'(params) {
       return { entries: runtime.files.list(params.projectDirectory, params.path) };

@@ -44,6 +44,8 @@ function describeIssues(error: z.ZodError): string {
 export class RpcConnection {
   private identity: Identity | null = null;
   private closed = false;
+  /** Aborted when the socket goes, so long work for it stops (CallContext.signal). */
+  private readonly gone = new AbortController();
   private pairingFailures = 0;
   private bytesBeforeAuth = 0;
   private bytesAfterClose = 0;
@@ -119,6 +121,7 @@ export class RpcConnection {
 
   private forget(): void {
     this.closed = true;
+    this.gone.abort();
     clearTimeout(this.authTimer);
     this.pressure.stop();
     this.heldRequests.length = 0;
@@ -270,6 +273,7 @@ export class RpcConnection {
         clearTimeout(this.authTimer);
       },
       ...(requestBytes ? { requestBytes } : {}),
+      signal: this.gone.signal,
     };
     try {
       const handler = this.handlers[method] as (params: unknown, ctx: CallContext) => unknown;

@@ -19,6 +19,8 @@ import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
+import { DEFAULT_FIND_LIMITS, findInOutput, type FindAnswer } from './output/findInOutput';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
 import { sweepOutputFolder, type SweepReport } from './output/startupSweep';
 import { Previews } from './preview/previews';
 import { ChatSendLedger, type ChatSendAnswer } from './outbox/chatSend';
@@ -445,6 +447,22 @@ export class Runtime {
     if (!cwd || !agent?.readHistoryOutput) throw unavailable('This agent cannot read its history here.');
     const slice = await agent.readHistoryOutput(sessionId, cwd, pointer, offset, length);
     return { offset, bytes: slice.bytes, availableBytes: slice.availableBytes, generation: 1, complete: true, sourceIncomplete: false };
+  }
+
+  /**
+   * PWA-2: every place `query` shows in a command's output as a terminal shows it, searched here
+   * where the bytes are; output only the agent's history holds is read through the agent (OUT-7).
+   */
+  async findCommandOutput(sessionId: string, runId: string, commandId: string, generation: number, query: string, signal: AbortSignal): Promise<FindAnswer & { generation: number }> {
+    if (this.isHistoryOutput(runId, commandId)) {
+      const readSlice = (offset: number, length: number) => this.readHistoryOutput(sessionId, runId, commandId, generation, offset, Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES));
+      const first = await readSlice(0, 1);
+      const answer = await findInOutput(async (offset, length) => (await readSlice(offset, length)).bytes, first.availableBytes, query, { ...DEFAULT_FIND_LIMITS, pageBytes: MAX_COMMAND_OUTPUT_RANGE_BYTES }, signal);
+      return { ...answer, generation: 1 };
+    }
+    const first = this.readCommandOutput(sessionId, runId, commandId, generation, 0, 0);
+    const read = async (offset: number, length: number) => this.readCommandOutput(sessionId, runId, commandId, generation, offset, length).bytes;
+    return { ...(await findInOutput(read, first.availableBytes, query, DEFAULT_FIND_LIMITS, signal)), generation: first.generation };
   }
 
   /** Stops running commands (recorded as stopped), then closes the store. */

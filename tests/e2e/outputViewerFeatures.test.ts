@@ -4,6 +4,7 @@ import { commandRow, sendCommand, textInView } from './appHarness';
 import { useAppSuite } from './appSuite';
 import { backToTimeline, CLIPBOARD, openOutput, OUTPUT, runAndOpen, shellSessionPage } from './outputViewerHarness';
 import { waitUntil } from '../fixtures/waitUntil';
+import { docsScreenshotPath } from './screensHarness';
 
 /** The largest "tick N" line in the viewer's visible area, or 0. */
 function lastTickInView(page: Page): Promise<number> {
@@ -125,19 +126,63 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await waitUntil(() => textInView(page, OUTPUT, 'hay 1'), 'the output shows');
     const marked = () => page.locator(`${OUTPUT} mark`).evaluateAll((marks) => marks.map((m) => m.parentElement?.textContent ?? m.textContent));
     const find = page.getByLabel('Find in output');
+    const status = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
     await find.fill('needle');
     await find.press('Enter');
     await waitUntil(() => lineInView(page, 'needle 1000'), 'the first match shows');
+    // The desktop searched the whole output: the viewer knows how many matches there are.
+    await status('Match 1 of 3');
     await page.getByRole('button', { name: 'Next match' }).click();
     await waitUntil(() => lineInView(page, 'needle 2000'), 'the second match shows');
+    await status('Match 2 of 3');
     await page.getByRole('button', { name: 'Next match' }).click();
     await waitUntil(() => lineInView(page, 'needle 3000'), 'the third match shows');
+    await status('Match 3 of 3');
+    await page.getByRole('button', { name: 'Next match' }).click();
+    await status('No more matches below (3 in all).');
     await page.getByRole('button', { name: 'Previous match' }).click();
     await waitUntil(() => lineInView(page, 'needle 2000'), 'back at the second match');
+    await status('Match 2 of 3');
     expect((await marked()).some((text) => text?.includes('needle 2000'))).toBe(true);
     await find.fill('no such text anywhere');
     await find.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'No more matches below.' }).waitFor();
+    await status('No matches.');
+    await backToTimeline(page);
+  });
+});
+
+describe('find at phone size (PWA-2)', () => {
+  const suite = useAppSuite();
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await shellSessionPage(suite, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  }, 60_000);
+
+  it('PWA-2 the find field takes the toolbar while typing and the count shows; nothing scrolls sideways (light and dark)', async () => {
+    const command = "for i in $(seq 1 20000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
+    await runAndOpen(page, command);
+    const find = page.getByLabel('Find in output');
+    await find.fill('needle');
+    await find.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Match 1 of 20' }).waitFor();
+    await page.getByRole('button', { name: 'Next match' }).click();
+    await page.getByRole('status').filter({ hasText: 'Match 2 of 20' }).waitFor();
+    await waitUntil(() => lineInView(page, 'needle 2000'), 'the second match shows');
+    await find.focus();
+    const facts = await page.evaluate(() => {
+      const field = document.querySelector<HTMLElement>('.output-find')!.getBoundingClientRect();
+      const toolbar = document.querySelector<HTMLElement>('[data-testid="output-toolbar"]')!.getBoundingClientRect();
+      return { field: field.width, toolbar: toolbar.width, scrollWidth: document.documentElement.scrollWidth };
+    });
+    // The back button, ↑, ↓ and the menu keep their 44 px; the field has the rest.
+    expect(facts.field).toBeGreaterThan(facts.toolbar - 4 * 50 - 40);
+    expect(facts.scrollWidth).toBeLessThanOrEqual(390);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: docsScreenshotPath(`output-find-phone-${colorScheme}`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     await backToTimeline(page);
   });
 });

@@ -85,7 +85,7 @@ describe('the output viewer reads like a terminal (UX-2)', () => {
     // Find searches the text shown: "10%" was overwritten everywhere.
     await page.getByLabel('Find in output').fill('10%');
     await page.getByLabel('Find in output').press('Enter');
-    await page.getByRole('status').filter({ hasText: 'No more matches below.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'No matches.' }).waitFor();
     await page.getByLabel('Find in output').fill('');
     await backToTimeline(page);
   });

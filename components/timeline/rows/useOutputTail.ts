@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useRef, useState } from 'react';
-import { splitSourceLines } from '../../../lib/client/output/sourceLines';
-import { renderTerminalLines, type TerminalLine } from '../../../lib/client/output/terminalLines';
+import { splitSourceLines } from '../../../lib/terminal/sourceLines';
+import { renderTerminalLines, type TerminalLine } from '../../../lib/terminal/terminalLines';
 import { readOutputPage } from '../../../lib/client/readOutputPage';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';

@@ -2,7 +2,7 @@
  * Where a link or image of a project's Markdown file points (FILE-3, FILE-4): relative addresses
  * resolve against the document's own folder inside the project, a leading `/` against the
  * project's root, and anything that climbs above the root is refused (it would name a file
- * outside the project). http(s) addresses stay external (SEC-3, lib/client/safeLinks.ts).
+ * outside the project). http(s) addresses stay external (SEC-3, lib/links/safeLinks.ts).
  */
 export type ProjectLink =
   | { kind: 'external'; href: string }

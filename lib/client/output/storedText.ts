@@ -3,7 +3,7 @@
  * text a terminal shows, so a copied progress bar or coloured log is exactly what the command
  * printed. A row rewritten later (cursor-up) reaches to the bytes that rewrote it.
  */
-import type { TerminalLine } from './terminalLines';
+import type { TerminalLine } from '../../terminal/terminalLines';
 
 export type BytesBetween = (from: number, to: number) => Uint8Array | null;
 

@@ -40,6 +40,8 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'chat.send': { sessionId: 'session', operationId: 'op', text: 'echo hi' },
   'run.cancel': { sessionId: 'session', runId: 'run' },
   'run.chatCommandOutputRead': { appSessionId: 'session', runId: 'run', commandId: '1', generation: 1, offset: 0, length: 1 },
+  'run.chatCommandOutputFind': { appSessionId: 'session', runId: 'run', commandId: '1', generation: 1, query: 'x' },
+  'run.chatCommandOutputFindCancel': { searchId: 'search' },
   'agents.list': undefined,
   'approvals.list': { sessionId: 'session' },
   'approvals.answer': { sessionId: 'session', approvalId: 'approval', decision: 'accept' },

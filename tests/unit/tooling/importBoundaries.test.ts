@@ -30,6 +30,9 @@ const refused: [file: string, from: string][] = [
   ['lib/highlight/x.ts', '../../server/runtime/log'],
   ['public/sw.ts', '../lib/client/appDb'],
   ['lib/serviceWorker/x.ts', '../client/appDb'],
+  ['lib/terminal/x.ts', '../client/rpcClient'],
+  ['lib/terminal/x.ts', '../../server/runtime/log'],
+  ['lib/links/x.ts', '../terminal/ansi'],
 ];
 
 const allowed: [file: string, from: string][] = [
@@ -44,6 +47,9 @@ const allowed: [file: string, from: string][] = [
   ['public/sw.ts', '../lib/serviceWorker/previewOriginWorker'],
   ['lib/serviceWorker/x.ts', '../client/preview/portInbox'],
   ['tests/unit/x.ts', '../../server/main'],
+  ['server/runtime/output/x.ts', '../../../lib/terminal/renderedSearch'],
+  ['lib/terminal/x.ts', '../links/safeLinks'],
+  ['components/x.tsx', '../lib/terminal/terminalLines'],
 ];
 
 describe('import boundaries between realms and layers', () => {

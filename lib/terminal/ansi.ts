@@ -1,6 +1,6 @@
 /**
  * ANSI colours for the output viewer (PWA-2): what an SGR sequence does to a style. Sequences are
- * found by the terminal renderer (lib/client/output/terminalLines.ts); colours are CSS custom
+ * found by the terminal renderer (lib/terminal/terminalLines.ts); colours are CSS custom
  * properties so light and dark themes tune them.
  */
 

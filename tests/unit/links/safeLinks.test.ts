@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeMarkdownUrl } from '../../../lib/client/safeLinks';
+import { safeMarkdownUrl } from '../../../lib/links/safeLinks';
 
 describe('SEC-3 links in rendered Markdown', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitSourceLines } from '../../../../lib/client/output/sourceLines';
-import { renderTerminalLines, type TerminalLine } from '../../../../lib/client/output/terminalLines';
+import { splitSourceLines } from '../../../lib/terminal/sourceLines';
+import { renderTerminalLines, type TerminalLine } from '../../../lib/terminal/terminalLines';
 
 const encoder = new TextEncoder();
 const render = (text: string, unfinished = false) => renderTerminalLines(splitSourceLines(encoder.encode(text), 0, unfinished)).lines;

@@ -2,7 +2,7 @@
  * One row of the output as a terminal shows it (UX-2): styled segments that a carriage return,
  * an erase or a cursor move can overwrite in place, and the stored bytes that made it.
  */
-import type { AnsiStyle } from '../ansi';
+import type { AnsiStyle } from './ansi';
 
 export interface TerminalSegment {
   text: string;

@@ -10,8 +10,8 @@
  * stay exact to the stored bytes however much a line was rewritten.
  */
 import { parse } from '@ansi-tools/parser';
-import { applySgr, sgrNumbers, type AnsiStyle } from '../ansi';
-import { safeTerminalUrl } from '../safeLinks';
+import { applySgr, sgrNumbers, type AnsiStyle } from './ansi';
+import { safeTerminalUrl } from '../links/safeLinks';
 import { segmentPieces, TerminalRow, type TerminalSegment } from './terminalRow';
 
 /** One line of the stored bytes, decoded, without its newline. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findRenderedNext, findRenderedPrevious, type MatchPlace } from '../../../../lib/client/output/renderedSearch';
+import { findRenderedNext, findRenderedPrevious, type MatchPlace } from '../../../lib/terminal/renderedSearch';
 
 const encoder = new TextEncoder();
 
@@ -86,5 +86,26 @@ describe('find in the rendered output (PWA-2, UX-2)', () => {
     const abort = new AbortController();
     abort.abort();
     await expect(findRenderedNext(reader(output).read, output.length, 'y', { offset: 0, column: 0 }, true, 1000, abort.signal)).rejects.toThrow();
+  });
+});
+
+describe('find skips pages that cannot show the text (PWA-2)', () => {
+  const rendered = async (text: string, query: string) => {
+    const bytes = encoder.encode(text);
+    return allForward(bytes, query, 64);
+  };
+
+  it('PWA-2 finds text split by colours, and text that only a carriage return or a cursor move puts together', async () => {
+    // Each of these holds the query only once rendered: the skip must not drop them.
+    expect(await rendered('a\u001b[1;31mbc\u001b[0md\n', 'abcd')).toEqual([{ offset: 0, column: 0 }]);
+    expect(await rendered('abcdef\rXY\n', 'XYcd')).toEqual([{ offset: 0, column: 0 }]);
+    expect(await rendered('ab\u001b[3Ccd\n', 'ab   cd')).toEqual([{ offset: 0, column: 0 }]);
+    expect(await rendered('abX\bc\n', 'abc')).toEqual([{ offset: 0, column: 0 }]);
+  });
+
+  it('PWA-2 a plain or coloured page without the text reads on and finds it on a later page', async () => {
+    const filler = Array.from({ length: 40 }, (_, i) => `\u001b[32mline\u001b[0m ${i}`).join('\n');
+    const text = `${filler}\nthe needle\n${filler}\n`;
+    expect(await rendered(text, 'NEEDLE')).toEqual([{ offset: filler.length + 1, column: 4 }]);
   });
 });

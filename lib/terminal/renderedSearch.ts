@@ -33,6 +33,24 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
+/** A character a terminal acts on rather than prints, newline aside (terminalLines' controls). */
+const ACTING_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** A colour or style (SGR): it prints nothing. */
+const SGR = /\u001b\[[0-9;:]*m/g;
+
+/**
+ * Whether rendering `bytes` can show `needle`. Without control characters (newline aside) once
+ * its colours are taken out, the rendered rows are the stored lines without them, so a page that
+ * does not hold the needle is skipped without rendering: a find in a plain or coloured log costs
+ * a decode and a search per page. Anything else that acts (carriage returns, cursor moves) is
+ * rendered, since it can make text that the bytes do not hold in a row.
+ */
+function mayMatch(bytes: Uint8Array, needle: string): boolean {
+  const text = new TextDecoder().decode(bytes).replace(SGR, '');
+  return ACTING_CONTROL.test(text) || text.toLowerCase().includes(needle);
+}
+
 /** Every match of `needle` (lower case) in rendered lines, in order. */
 function* matchesIn(lines: readonly TerminalLine[], needle: string): Generator<MatchPlace> {
   let column = 0;
@@ -43,11 +61,20 @@ function* matchesIn(lines: readonly TerminalLine[], needle: string): Generator<M
   }
 }
 
+/** Which of `matches` (in order) comes next from `here` (at it too with `inclusive`), or last before it; -1 for none. */
+export function nextMatchIndex(matches: readonly MatchPlace[], here: MatchPlace, direction: 'next' | 'previous', inclusive: boolean): number {
+  if (direction === 'next') return matches.findIndex((m) => compare(m, here) > 0 || (inclusive && compare(m, here) === 0));
+  return matches.findLastIndex((m) => compare(m, here) < 0);
+}
+
 /** Rendered lines of whole stored lines starting at `offset` (a line start). */
 const renderedLines = (bytes: Uint8Array, offset: number, unfinished: boolean) => renderTerminalLines(splitSourceLines(bytes, offset, unfinished)).lines;
 
-/** The first match after `from` (at it too with `inclusive`), reading pages forward; `signal` stops a long search. */
-export async function findRenderedNext(
+/**
+ * Every match after `from` (at it too with `inclusive`), in order, reading pages forward; a
+ * consumer that stops early reads no further page, and `signal` stops a long search.
+ */
+export async function* renderedMatchesAfter(
   read: ReadRange,
   totalBytes: number,
   query: string,
@@ -55,9 +82,9 @@ export async function findRenderedNext(
   inclusive: boolean,
   pageBytes: number,
   signal?: AbortSignal,
-): Promise<MatchPlace | null> {
+): AsyncGenerator<MatchPlace> {
   const needle = query.toLowerCase();
-  if (needle.length === 0) return null;
+  if (needle.length === 0) return;
   let carry: Uint8Array = new Uint8Array(0);
   for (let pageStart = pageStartOf(Math.max(0, from.offset), pageBytes); pageStart < totalBytes; pageStart += pageBytes) {
     signal?.throwIfAborted();
@@ -70,13 +97,28 @@ export async function findRenderedNext(
     const chunkStart = pageStart + page.length - chunk.length;
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     const whole = last || chunk.length > MAX_CARRY_PAGES * pageBytes ? chunk.length : lastNewline + 1;
-    for (const place of matchesIn(renderedLines(chunk.subarray(0, whole), chunkStart, false), needle)) {
-      const order = compare(place, from);
-      if (order > 0 || (inclusive && order === 0)) return place;
+    if (mayMatch(chunk.subarray(0, whole), needle)) {
+      for (const place of matchesIn(renderedLines(chunk.subarray(0, whole), chunkStart, false), needle)) {
+        const order = compare(place, from);
+        if (order > 0 || (inclusive && order === 0)) yield place;
+      }
     }
     if (last) break;
     carry = chunk.slice(whole);
   }
+}
+
+/** The first match after `from` (at it too with `inclusive`), reading pages forward; `signal` stops a long search. */
+export async function findRenderedNext(
+  read: ReadRange,
+  totalBytes: number,
+  query: string,
+  from: MatchPlace,
+  inclusive: boolean,
+  pageBytes: number,
+  signal?: AbortSignal,
+): Promise<MatchPlace | null> {
+  for await (const place of renderedMatchesAfter(read, totalBytes, query, from, inclusive, pageBytes, signal)) return place;
   return null;
 }
 

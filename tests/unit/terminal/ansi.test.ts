@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySgr, sgrNumbers } from '../../../lib/client/ansi';
+import { applySgr, sgrNumbers } from '../../../lib/terminal/ansi';
 
 describe('ANSI colours (PWA-2, UX-2)', () => {
   it('PWA-2 SGR colours and attributes become a style', () => {
