@@ -40,6 +40,8 @@ type NotificationListeners = { [N in NotificationName]: Set<NotificationListener
 const notificationSchemas: { [N in NotificationName]: z.ZodType<NotificationParams<N>> } = notifications;
 
 const OPEN = 1;
+/** Dropped frames reported one by one before only every hundredth is. */
+const REPORTED_DROPS = 10;
 
 /**
  * A JSON-RPC 2.0 client over one socket. Every result and notification is validated with the
@@ -62,6 +64,7 @@ export class RpcClient {
     'usage.changed': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
+  private dropped = 0;
   /**
    * Set once signed in where the runtime's app origin is reachable over HTTP: file and
    * attachment chunks then travel as HTTP requests, which browsers move faster (FILE-2, ATT-1).
@@ -93,6 +96,15 @@ export class RpcClient {
     return this.closeInfo !== null;
   }
 
+  /**
+   * A frame that fails its schema is dropped, never delivered, and counted (RPC-1: never
+   * silently); the first few and then every hundredth are reported with the reason and the count.
+   */
+  private drop(reason: string): void {
+    this.dropped++;
+    if (this.dropped <= REPORTED_DROPS || this.dropped % 100 === 0) console.warn(`Dropped ${reason} (${this.dropped} dropped on this connection).`);
+  }
+
   /** Listens to one notification; the listener gets that notification's params, validated. */
   onNotification<N extends NotificationName>(method: N, listener: NotificationListener<N>): () => void {
     const listeners: Set<NotificationListener<N>> = this.listeners[method];
@@ -102,7 +114,10 @@ export class RpcClient {
 
   private deliver<N extends NotificationName>(method: N, rawParams: unknown): void {
     const params = notificationSchemas[method].safeParse(rawParams);
-    if (!params.success) return;
+    if (!params.success) {
+      this.drop(`a ${method} notification that fails its schema: ${params.error.message}`);
+      return;
+    }
     const listeners: Set<NotificationListener<N>> = this.listeners[method];
     for (const listener of listeners) listener(params.data);
   }
@@ -151,17 +166,25 @@ export class RpcClient {
     try {
       message = JSON.parse(data);
     } catch {
+      this.drop('a text frame that is not JSON');
       return;
     }
     const notification = NotificationEnvelopeSchema.safeParse(message);
     if (notification.success && !('id' in (message as object))) {
       if (isNotificationName(notification.data.method)) this.deliver(notification.data.method, notification.data.params);
+      else this.drop(`a notification this app does not know (${notification.data.method})`);
       return;
     }
     const response = ResponseEnvelopeSchema.safeParse(message);
-    if (!response.success || typeof response.data.id !== 'number') return;
+    if (!response.success || typeof response.data.id !== 'number') {
+      this.drop('a frame that is neither a notification nor an answer');
+      return;
+    }
     const call = this.pending.get(response.data.id);
-    if (!call) return;
+    if (!call) {
+      this.drop(`an answer to no call in flight (id ${response.data.id})`);
+      return;
+    }
     this.pending.delete(response.data.id);
     if ('error' in response.data) {
       const error = ErrorObjectSchema.parse(response.data.error);
@@ -180,12 +203,19 @@ export class RpcClient {
     try {
       decoded = decodeBinaryFrame(frame);
     } catch {
+      this.drop('a binary frame that does not decode');
       return;
     }
     const response = ResponseEnvelopeSchema.safeParse(decoded.header);
-    if (!response.success || typeof response.data.id !== 'number' || !('result' in response.data)) return;
+    if (!response.success || typeof response.data.id !== 'number' || !('result' in response.data)) {
+      this.drop('a binary frame whose header is no answer');
+      return;
+    }
     const call = this.pending.get(response.data.id);
-    if (!call) return;
+    if (!call) {
+      this.drop(`a binary answer to no call in flight (id ${response.data.id})`);
+      return;
+    }
     this.pending.delete(response.data.id);
     const result = methods[call.method].result.safeParse(response.data.result);
     if (!result.success) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`));

@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { RpcClient, type WebSocketLike } from '../../../lib/client/rpcClient';
 import type { NotificationParams } from '../../../lib/protocol/notifications';
 
@@ -55,5 +55,37 @@ describe('RpcClient notification listeners', () => {
     push({ jsonrpc: '2.0', method: 'preview.changed', params: { previewId: 'p', path: '/b.js' } });
     expect(first).toEqual(['/a.js']);
     expect(second).toEqual(['/a.js', '/b.js']);
+  });
+
+  it('RPC-1 frames that fail their schema are dropped and counted, each kind reported with its reason', () => {
+    const messageListeners: ((event: SocketEvent) => void)[] = [];
+    const socket: WebSocketLike = { readyState: 1, send() {}, close() {}, addEventListener: (type, listener) => type === 'message' && messageListeners.push(listener) };
+    const raw = (data: unknown) => messageListeners.forEach((listener) => listener({ data }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const client = new RpcClient(socket);
+      const rows: unknown[] = [];
+      client.onNotification('timeline.row', (params) => rows.push(params));
+      raw(JSON.stringify({ jsonrpc: '2.0', method: 'timeline.row', params: { sessionId: 's1', row } }));
+      expect(warn).not.toHaveBeenCalled();
+      raw('{ not json');
+      raw(JSON.stringify({ jsonrpc: '2.0', method: 'timeline.row', params: { sessionId: 's1', row: { kind: 'message' } } }));
+      raw(JSON.stringify({ jsonrpc: '2.0', method: 'no.such.notification', params: {} }));
+      raw(JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} }));
+      raw(JSON.stringify({ hello: 'world' }));
+      raw(new Uint8Array([1, 2, 3]));
+      expect(rows).toHaveLength(1);
+      const reported = warn.mock.calls.map(([text]) => String(text));
+      expect(reported).toHaveLength(6);
+      for (const reason of ['not JSON', 'timeline.row notification that fails its schema', 'no.such.notification', 'no call in flight (id 99)', 'neither a notification nor an answer', 'binary frame']) {
+        expect(reported.some((text) => text.includes(reason))).toBe(true);
+      }
+      // Past the first ten, only every hundredth is reported; all are counted.
+      for (let i = 0; i < 200; i++) raw('{');
+      expect(warn.mock.calls.length).toBe(10 + 2);
+      expect(String(warn.mock.calls.at(-1)![0])).toContain('(200 dropped on this connection)');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
