@@ -97,8 +97,8 @@ export function createByteRoutes(runtime: ByteRuntime, appOrigin: () => string, 
     ...cookieClearingHeaders(req),
   });
   const fail = (req: http.IncomingMessage, res: http.ServerResponse, thrown: unknown) => {
-    const { frame, internal } = frameForThrown(null, thrown);
-    if (internal) log.error('byte request failed', { path: req.url?.split('?')[0] ?? '', reason: thrown instanceof Error ? thrown.message : String(thrown) });
+    const { frame, internal, faultId } = frameForThrown(null, thrown);
+    if (internal) log.error('byte request failed', { path: req.url?.split('?')[0] ?? '', faultId: faultId ?? null, reason: thrown instanceof Error ? thrown.message : String(thrown) }, thrown);
     const body = JSON.stringify({ error: frame.error });
     res.writeHead(internal ? 500 : (STATUS_BY_REASON[String(frame.error.data.reason)] ?? HTTP_STATUS[frame.error.data.code]), { ...headersOf(req), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);

@@ -285,8 +285,8 @@ export class RpcConnection {
         this.reply({ jsonrpc: '2.0', id, result });
       }
     } catch (thrown) {
-      const { frame, internal } = frameForThrown(id, thrown);
-      if (internal) this.log.error('request failed', { method, reason: thrown instanceof Error ? thrown.message : String(thrown) });
+      const { frame, internal, faultId } = frameForThrown(id, thrown);
+      if (internal) this.log.error('request failed', { method, requestId: String(id), faultId: faultId ?? null, reason: thrown instanceof Error ? thrown.message : String(thrown) }, thrown);
       this.reply(frame);
       if (method === 'auth.hello' && !this.authenticated) this.close(CLOSE_CODES.unauthorized, 'unauthorized');
       if (method === 'pair.redeem' && frame.error.data.code === 'unauthorized' && ++this.pairingFailures >= MAX_PAIRING_FAILURES) {

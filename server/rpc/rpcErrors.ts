@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { JSONRPC_CODES, type ErrorCode } from '../../lib/protocol/errors';
 import type { RequestId } from '../../lib/protocol/jsonrpc';
 import { diskFull, isDiskFull, RuntimeError } from '../runtime/errors';
@@ -14,15 +15,21 @@ export function errorFrame(id: RequestId | null, code: ErrorCode, message: strin
 
 /**
  * Renders whatever a handler threw: typed errors keep their code; a full disk, from SQLite or a
- * file write, is a `storage` error the user can act on (RPC-3); anything else is internal.
+ * file write, is a `storage` error the user can act on (RPC-3); anything else is internal, and
+ * gets a fault id that the answer and the runtime's log line (with the stack) both carry.
  */
-export function frameForThrown(id: RequestId | null, thrown: unknown): { frame: ErrorFrame; internal: boolean } {
+export function frameForThrown(id: RequestId | null, thrown: unknown): { frame: ErrorFrame; internal: boolean; faultId?: string } {
   if (thrown instanceof RuntimeError) return { frame: errorFrame(id, thrown.code, thrown.message, thrown.data), internal: false };
   if (isDiskFull(thrown)) {
     const full = diskFull();
     return { frame: errorFrame(id, full.code, full.message, full.data), internal: false };
   }
-  return { frame: errorFrame(id, 'unavailable', 'The runtime could not complete this request.', {}, -32603), internal: true };
+  const faultId = crypto.randomBytes(4).toString('hex');
+  return {
+    frame: errorFrame(id, 'unavailable', `The runtime could not complete this request (fault ${faultId}; the desktop's log has the details).`, { faultId }, -32603),
+    internal: true,
+    faultId,
+  };
 }
 
 /** Best-effort id of a frame too large or too broken to parse, so the client can match the error. */
