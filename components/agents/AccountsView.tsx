@@ -63,7 +63,8 @@ export function AccountsView({ client }: { client: RpcClient | null }) {
 
   return (
     <div className="scroll" aria-label="Accounts">
-      <h2 style={{ fontSize: 17, margin: '4px 0 8px' }}>Codex</h2>
+      <h2 className="section-heading">Codex</h2>
+      <p className="muted section-note">Each profile is a Codex sign-in of its own; a Codex session runs with the profile chosen for it.</p>
       {error && (
         <p className="error" role="alert">
           {error}

@@ -84,45 +84,56 @@ export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
 
   return (
     <section aria-labelledby="claude-accounts-title" data-section="claude-accounts">
-      <h2 id="claude-accounts-title">Claude accounts</h2>
-      <p className="muted">New Claude sessions run with the active account. Every account reads and saves the same conversations.</p>
+      <h2 id="claude-accounts-title" className="section-heading">
+        Claude
+      </h2>
+      <p className="muted section-note">New Claude sessions run with the active account. Every account reads and saves the same conversations.</p>
       {accounts.map((account) => (
         <div key={account.id} className="card" data-account={account.id} role="group" aria-label={account.label}>
-          <div className="row" style={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 8 }}>
-            <strong>{account.label}</strong>
+          <div className="row" style={{ flexWrap: 'wrap' }}>
+            <h3 className="grow ellipsis card-title">{account.label}</h3>
             {account.active ? <span className="pill">Active</span> : null}
           </div>
           <div className="muted" data-field="status">
             {statusText(statuses[account.id])}
           </div>
           <ClaudeUsageWindows usage={account.usage} />
-          <details>
-            <summary>Sign in on the desktop</summary>
-            <p className="muted">Run this once in a terminal on the desktop, then check again:</p>
-            <code className="mono" data-field="sign-in-command" style={{ display: 'block', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-              {account.signInCommand}
-            </code>
-          </details>
-          <ClaudeApiKeyForm
-            hasApiKey={account.hasApiKey}
-            busy={busy}
-            onSave={(apiKey) => act(() => client.call('claude.accounts.setApiKey', { accountId: account.id, apiKey }), () => refreshStatus(account.id))}
-          />
-          <div className="row" style={{ gap: 8, flexWrap: 'wrap', marginTop: 8 }}>
-            <button onClick={() => refreshStatus(account.id)} disabled={busy}>
-              Check again
-            </button>
-            {!account.active && (
-              <button onClick={() => act(() => client.call('claude.accounts.activate', { accountId: account.id }))} disabled={busy}>
-                Make active
+          <div role="group" aria-labelledby={`claude-sign-in-${account.id}`}>
+            <h4 className="card-subheading" id={`claude-sign-in-${account.id}`}>
+              Sign in
+            </h4>
+            <details>
+              <summary>On the desktop, in a terminal</summary>
+              <p className="muted">Run this once in a terminal on the desktop, then check again:</p>
+              <code className="mono" data-field="sign-in-command" style={{ display: 'block', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                {account.signInCommand}
+              </code>
+            </details>
+            <ClaudeApiKeyForm
+              hasApiKey={account.hasApiKey}
+              busy={busy}
+              onSave={(apiKey) => act(() => client.call('claude.accounts.setApiKey', { accountId: account.id, apiKey }), () => refreshStatus(account.id))}
+            />
+            <div className="row wrap" style={{ marginTop: 8 }}>
+              <button onClick={() => refreshStatus(account.id)} disabled={busy}>
+                Check again
               </button>
-            )}
-            {account.id !== 'default' && (
-              <button className="danger" onClick={() => act(() => client.call('claude.accounts.remove', { accountId: account.id }))} disabled={busy}>
-                Remove
-              </button>
-            )}
+            </div>
           </div>
+          {(!account.active || account.id !== 'default') && (
+            <div className="row wrap card-manage" role="group" aria-label={`Manage ${account.label}`}>
+              {!account.active && (
+                <button onClick={() => act(() => client.call('claude.accounts.activate', { accountId: account.id }))} disabled={busy}>
+                  Make active
+                </button>
+              )}
+              {account.id !== 'default' && (
+                <button className="danger" onClick={() => act(() => client.call('claude.accounts.remove', { accountId: account.id }))} disabled={busy}>
+                  Remove
+                </button>
+              )}
+            </div>
+          )}
         </div>
       ))}
       <button onClick={add} disabled={busy}>

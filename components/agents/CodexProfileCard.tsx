@@ -8,9 +8,10 @@ import { UsageWindows } from './UsageWindows';
 const STATUS: Record<CodexProfile['status'], string> = { signed_out: 'Signed out', authenticated: 'Signed in', unavailable: 'Unavailable' };
 
 /**
- * One Codex profile (ACC-1): its status and account, sign-in by device code (a URL and a code
- * that work from any device, a phone too), in a browser on the desktop, or with an API key; sign
- * out, rename, remove; and its plan-limit windows (ACC-7).
+ * One Codex profile (ACC-1): its status and account, then while signed out its ways to sign in
+ * (by device code: a URL and a code that work from any device, a phone too; in a browser on the
+ * desktop; with an API key), its plan-limit windows (ACC-7), and last, set apart, sign out,
+ * rename and remove.
  */
 export function CodexProfileCard({ client, profile, usage, login, onLogin }: { client: RpcClient; profile: CodexProfile; usage: UsageReading[]; login: CodexLogin | null; onLogin: (login: CodexLogin | null) => void }) {
   const [apiKey, setApiKey] = useState('');
@@ -51,7 +52,7 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
   return (
     <section className="card" aria-label={`Codex profile ${profile.name}`} data-profile-status={profile.status}>
       <div className="row" style={{ flexWrap: 'wrap' }}>
-        <h3 className="grow ellipsis" style={{ margin: 0, fontSize: 16 }}>
+        <h3 className="grow ellipsis card-title">
           {profile.name}
         </h3>
         <span className="pill" data-testid="profile-status">
@@ -87,11 +88,12 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
           .
         </p>
       )}
-      <div className="row" style={{ flexWrap: 'wrap', marginTop: 6 }}>
-        {profile.status === 'authenticated' ? (
-          <button onClick={() => void act(() => client.call('codex.logout', { profileId: profile.id }))}>Sign out</button>
-        ) : (
-          <>
+      {profile.status !== 'authenticated' && (
+        <div role="group" aria-labelledby={`sign-in-${profile.id}`}>
+          <h4 className="card-subheading" id={`sign-in-${profile.id}`}>
+            Sign in
+          </h4>
+          <div className="row wrap">
             <button className="primary" onClick={() => void start('deviceCode')}>
               Sign in with a code
             </button>
@@ -99,13 +101,9 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
             <button aria-expanded={asking === 'apiKey'} onClick={() => setAsking(asking === 'apiKey' ? null : 'apiKey')}>
               Use an API key
             </button>
-          </>
-        )}
-        <button onClick={() => setAsking(asking === 'rename' ? null : 'rename')}>Rename</button>
-        <button className="danger" onClick={remove}>
-          Remove
-        </button>
-      </div>
+          </div>
+        </div>
+      )}
       {asking === 'apiKey' && (
         <form className="row" onSubmit={submitKey} style={{ marginTop: 6 }}>
           <input className="grow" type="password" aria-label="OpenAI API key" placeholder="sk-…" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" />
@@ -128,6 +126,13 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
           {error}
         </p>
       )}
+      <div className="row wrap card-manage" role="group" aria-label={`Manage ${profile.name}`}>
+        {profile.status === 'authenticated' && <button onClick={() => void act(() => client.call('codex.logout', { profileId: profile.id }))}>Sign out</button>}
+        <button onClick={() => setAsking(asking === 'rename' ? null : 'rename')}>Rename</button>
+        <button className="danger" onClick={remove}>
+          Remove
+        </button>
+      </div>
     </section>
   );
 }

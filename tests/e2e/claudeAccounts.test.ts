@@ -40,7 +40,7 @@ describe('Claude accounts and session options in Chromium against the real runti
     const page = await (await browser.newContext(options)).newPage();
     await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
     await page.getByRole('link', { name: 'Accounts' }).click();
-    await page.getByRole('heading', { name: 'Claude accounts' }).waitFor();
+    await page.getByRole('heading', { name: 'Claude', exact: true }).waitFor();
     return page;
   }
 
@@ -64,13 +64,13 @@ describe('Claude accounts and session options in Chromium against the real runti
     const page = await openAccounts(PHONE);
     const main = card(page, 'Main Claude folder');
     await main.getByText('Not signed in').waitFor({ timeout: 90_000 });
-    await main.getByText('Sign in on the desktop').click();
+    await main.getByText('On the desktop, in a terminal').click();
     expect(await main.locator('[data-field="sign-in-command"]').textContent()).toBe(`CLAUDE_CONFIG_DIR=${configDir} claude /login`);
 
     await page.getByRole('button', { name: 'Add a Claude account' }).click();
     const added = card(page, 'Claude account 1');
     await added.waitFor();
-    await added.getByText('Sign in on the desktop').click();
+    await added.getByText('On the desktop, in a terminal').click();
     const command = await added.locator('[data-field="sign-in-command"]').textContent();
     expect(command).toMatch(new RegExp(`^CLAUDE_CONFIG_DIR=${path.join(runtime.dataDir, 'claude', 'accounts')}/[0-9a-f-]{36} claude /login$`));
     await added.getByText('Not signed in').waitFor({ timeout: 90_000 });
