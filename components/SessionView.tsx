@@ -1,6 +1,6 @@
 'use client';
 import { ArrowLeft } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
 import { ApprovalRequests } from './ApprovalRequests';
@@ -35,6 +35,13 @@ export interface SessionViewProps {
 
 const addressOf = (row: CommandRow): OutputAddress => ({ sessionId: row.sessionId, runId: row.runId, commandId: row.commandId, at: null });
 
+/** How many subagent levels the current history entry shows (0: the session's own timeline). */
+const SUBAGENT_DEPTH_KEY = 'hbSubagents';
+function subagentDepth(state: unknown): number {
+  const depth = typeof state === 'object' && state !== null ? (state as Record<string, unknown>)[SUBAGENT_DEPTH_KEY] : undefined;
+  return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 0;
+}
+
 /**
  * One session: its timeline with every row kind (SES-3, TL-1), a subagent's own timeline when
  * one is opened, a command's output viewer, and the composer.
@@ -51,7 +58,26 @@ export function SessionView({ client, session, onBack, routing }: SessionViewPro
   const subagent = subagents.at(-1) ?? null;
   /** The agent settings panel (ACC-5), changed between turns. */
   const [showSettings, setShowSettings] = useState(false);
-  const openSubagent = useCallback((row: SubagentRow) => setSubagents((current) => [...current, row]), []);
+  /** Every subagent opened along this history, so Forward can show one again. */
+  const opened = useRef<SubagentRow[]>([]);
+  const openSubagent = useCallback((row: SubagentRow) => {
+    // A history entry per level (UX-1): the browser's Back returns to the parent timeline, not out of the app.
+    const depth = subagentDepth(history.state) + 1;
+    opened.current = [...opened.current.slice(0, depth - 1), row];
+    // NOTE: the entry names no `hbFrom`: it was not opened from another view, so ← on it never goes Back past it.
+    history.pushState({ [SUBAGENT_DEPTH_KEY]: depth }, '', location.href);
+    setSubagents(opened.current);
+  }, []);
+  useEffect(() => {
+    const onPop = () => setSubagents(opened.current.slice(0, subagentDepth(history.state)));
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  /** The in-app ←: the browser's Back when this level has its own entry, else one level up in place. */
+  const closeSubagent = () => {
+    if (subagentDepth(history.state) === subagents.length) history.back();
+    else setSubagents((current) => current.slice(0, -1));
+  };
   /** A turn of the session runs now: the composer offers to queue after it or steer it (ACC-6). */
   const [turnRunning, setTurnRunning] = useState(false);
   const openCommand = useCallback(
@@ -86,7 +112,7 @@ export function SessionView({ client, session, onBack, routing }: SessionViewPro
     <>
       <div className="topbar" style={{ borderBottom: 'none' }}>
         {subagent ? (
-          <button onClick={() => setSubagents((current) => current.slice(0, -1))} aria-label="Back to the parent timeline">
+          <button onClick={closeSubagent} aria-label="Back to the parent timeline">
             <ArrowLeft size={20} aria-hidden="true" focusable="false" />
           </button>
         ) : (

@@ -150,6 +150,18 @@ describe('TL-1 the timeline shows every row kind', () => {
     expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Back to the parent timeline' }).click();
     await page.getByRole('heading', { name: fixture.session.title }).waitFor();
+    // The browser's own Back returns from the subagent to its parent too, and Forward shows it again (UX-1).
+    const address = page.url();
+    await row.getByRole('button', { name: 'Open its timeline' }).click();
+    await page.getByRole('heading', { name: 'Explore how the clock is used' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: fixture.session.title }).waitFor();
+    expect(page.url()).toBe(address);
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Explore how the clock is used' }).waitFor();
+    await page.getByRole('button', { name: 'Back to the parent timeline' }).click();
+    await page.getByRole('heading', { name: fixture.session.title }).waitFor();
+    expect(page.url()).toBe(address);
   });
 
   it('TL-1 turn end, compaction, agent error and raw rows say what happened', async () => {
