@@ -21,8 +21,10 @@ import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
 import { relayNode } from './relay-node';
 import { relayChannel } from './relay-channel';
+import { runtimeStart } from './runtime-start';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
+import { buildBundles } from '../tests/fixtures/bundledPrograms';
 
 /** Above this CPU pressure (share of the last 10 s some task waited for a CPU) the run is flagged. */
 const BUSY_CPU_PRESSURE = 20;
@@ -71,6 +73,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
   nodeBenchmark(relayChannel),
+  nodeBenchmark(runtimeStart),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {
@@ -84,6 +87,8 @@ const progress = (line: string) => process.stderr.write(line + '\n');
 
 async function main(): Promise<number> {
   const chosen = select(process.argv.slice(2));
+  // The benches start the runtime, the relay and the hosts from their bundle, as npm start does.
+  await buildBundles();
   const lines: Comparison[] = [];
   for (const entry of chosen) {
     const bench = await entry.load();
