@@ -18,6 +18,7 @@ export default defineConfig(
       'node_modules/**',
       '.next/**',
       'out/**',
+      'dist/**',
       'test-results/**',
       'next-env.d.ts',
       'public/sw.js',

@@ -22,8 +22,10 @@ import { readerExtraction } from './reader-extraction';
 import { relayNode } from './relay-node';
 import { relayChannel } from './relay-channel';
 import { outputFind } from './output-find';
+import { runtimeStart } from './runtime-start';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
+import { buildBundles } from '../tests/fixtures/bundledPrograms';
 
 /** Above this CPU pressure (share of the last 10 s some task waited for a CPU) the run is flagged. */
 const BUSY_CPU_PRESSURE = 20;
@@ -73,6 +75,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(relayNode),
   nodeBenchmark(relayChannel),
   nodeBenchmark(outputFind),
+  nodeBenchmark(runtimeStart),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {
@@ -86,6 +89,8 @@ const progress = (line: string) => process.stderr.write(line + '\n');
 
 async function main(): Promise<number> {
   const chosen = select(process.argv.slice(2));
+  // The benches start the runtime, the relay and the hosts from their bundle, as npm start does.
+  await buildBundles();
   const lines: Comparison[] = [];
   for (const entry of chosen) {
     const bench = await entry.load();

@@ -21,7 +21,7 @@ export interface Comparison {
   rule: string;
   label: string;
   /** `score`: a share from 0 to 1 (precision, recall, F1). */
-  unit: 'GiB/s' | 'ms' | 'MiB' | 'score';
+  unit: 'GiB/s' | 'ms' | 'MiB' | 'CPU-s' | 'score';
   /** Throughputs are better higher, latencies lower; the ratio is always ours / reference. */
   better: 'higher' | 'lower';
   oursName: string;

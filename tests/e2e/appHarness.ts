@@ -8,6 +8,7 @@ import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { decodePixels } from '../fixtures/qrDecode';
 import { waitUntil } from '../fixtures/waitUntil';
 import { REPO_ROOT } from '../../server/runtime/paths';
+import { BUNDLE_FOLDER } from '../../scripts/runtime-programs.mjs';
 
 const STARTUP_CODE = /Pair a device \(code ([0-9A-Z]{5}-[0-9A-Z]{5})/;
 
@@ -156,27 +157,31 @@ export function screenshotPath(name: string): string {
 export interface RuntimeCopy {
   /** The copy's built app, served by a runtime started with `wrap`; safe to change. */
   outDir: string;
-  /** For startRuntimeProcess: runs the copy's `server/main.ts` instead of the checkout's. */
+  /** For startRuntimeProcess: runs the copy's bundled runtime instead of the checkout's. */
   wrap: (command: string[]) => string[];
   remove(): void;
 }
 
 /**
- * The runtime serves `<repo>/out`, found from its own file's place (server/runtime/paths.ts). A test
- * that changes a served file works on a copy of `server/` and `out/` (the rest linked), so other
- * test files that share the checkout's `out/` never see the change. `appDir`: another build to
- * serve in its place (the bench's reference build).
+ * The runtime serves `<repo>/out`, found from its own file's place (server/runtime/paths.ts, whose
+ * place the bundle keeps relative to dist/). A test that changes a served file works on a copy of
+ * the bundle and `out/` (the rest linked), so other test files that share the checkout's `out/`
+ * never see the change. `appDir`: another build to serve in its place (the bench's reference build).
  */
 export function copyRuntimeWithApp(appDir = path.join(REPO_ROOT, 'out')): RuntimeCopy {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-root-')));
-  fs.cpSync(path.join(REPO_ROOT, 'server'), path.join(root, 'server'), { recursive: true });
+  const bundle = path.join(REPO_ROOT, BUNDLE_FOLDER);
+  fs.mkdirSync(path.join(root, BUNDLE_FOLDER));
+  for (const name of fs.readdirSync(bundle)) {
+    if (name.endsWith('.mjs') || name.endsWith('.map')) fs.copyFileSync(path.join(bundle, name), path.join(root, BUNDLE_FOLDER, name));
+  }
   fs.cpSync(appDir, path.join(root, 'out'), { recursive: true });
   fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(root, 'package.json'));
-  for (const linked of ['lib', 'migrations', 'node_modules', 'scripts']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
-  const checkoutMain = path.join(REPO_ROOT, 'server', 'main.ts');
+  for (const linked of ['lib', 'migrations', 'node_modules', 'scripts', 'server']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
+  const checkoutMain = path.join(bundle, 'main.mjs');
   return {
     outDir: path.join(root, 'out'),
-    wrap: (command) => command.map((word) => (word === checkoutMain ? path.join(root, 'server', 'main.ts') : word)),
+    wrap: (command) => command.map((word) => (word === checkoutMain ? path.join(root, BUNDLE_FOLDER, 'main.mjs') : word)),
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import type { CatalogRow, OutputKey, PendingAppend } from '../../../server/runtime/output/catalog';
 import { REPO_ROOT } from '../../../server/runtime/paths';
+import { bundledProgramArgs } from '../../fixtures/bundledPrograms';
 import { firstMismatch } from '../../fixtures/crashContent';
 import { openCrashStore, type ChildEvent, type ChildPlan, type CrashStore } from '../../fixtures/crashPlan';
 import { makeTempDir } from '../../fixtures/tempDir';
@@ -51,43 +49,13 @@ export interface RunningChild {
 }
 
 /**
- * Bundles `crashChild.ts` with the product modules it imports into one plain-Node file, for tests
- * that start the child many times: `node --import tsx` spends about half a second starting its
- * loader, plain `node` a fifth of that. It is the same esbuild transform tsx applies file by file;
- * node:fs stays external, so the child's `fs.writeSync` is still the product's.
+ * Starts the crash child with a plan, from its bundle (tests/fixtures/bundledPrograms.ts): plain
+ * `node` starts in a fifth of the time `node --import tsx` needs, which counts in tests that start
+ * the child many times. node:fs is never bundled, so the child's `fs.writeSync` is still the
+ * product's. The child holds a pipe to us as its stdin.
  */
-export async function bundleCrashChild(outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'crashChild.mjs');
-  const nativeSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-  await build({
-    entryPoints: [CHILD_SCRIPT],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-    // paths.ts finds the repository (and migrations/) from its own URL, not the bundle's.
-    define: { 'import.meta.url': JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'server', 'runtime', 'paths.ts')).href) },
-    plugins: [
-      {
-        name: 'native-sqlite-by-path',
-        setup(b) {
-          b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: nativeSqlite, external: true }));
-        },
-      },
-    ],
-  });
-  return outfile;
-}
-
-/**
- * Starts the crash child with a plan: `crashChild.ts` under tsx, or a bundle of it from
- * `bundleCrashChild`. The child holds a pipe to us as its stdin.
- */
-export function startChild(plan: ChildPlan, bundle?: string): RunningChild {
-  const args = bundle ? [bundle] : ['--import', 'tsx', CHILD_SCRIPT];
-  const child = spawn(process.execPath, [...args, JSON.stringify(plan)], {
+export function startChild(plan: ChildPlan): RunningChild {
+  const child = spawn(process.execPath, [...bundledProgramArgs(CHILD_SCRIPT), JSON.stringify(plan)], {
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -4,8 +4,7 @@ import type { RecoveryOutcome } from '../../../server/runtime/output/recoverArti
 import { sweepOutputFolder } from '../../../server/runtime/output/startupSweep';
 import { seededRandom } from '../../fixtures/crashContent';
 import { openCrashStore } from '../../fixtures/crashPlan';
-import { makeTempDir } from '../../fixtures/tempDir';
-import { bundleCrashChild, describeArtifactMismatch, pendingCount, prepareDataDir, rawState, startChild, type RawState, type RunningChild } from './crashHarness';
+import { describeArtifactMismatch, pendingCount, prepareDataDir, rawState, startChild, type RawState, type RunningChild } from './crashHarness';
 
 /**
  * OUT-2 under random kills: a child streams deterministic content through CommandOutputStream
@@ -45,7 +44,6 @@ describe('OUT-2 random kills during a long stream', () => {
     const seed = Number(process.env.CRASH_SEED ?? crypto.randomInt(2 ** 31));
     const random = seededRandom(seed);
     const { dataDir, key } = prepareDataDir();
-    const bundle = await bundleCrashChild(makeTempDir('hbcode-crash-child-'));
     const timings = { startMs: 0, verifyMs: 0 };
     const tally: Partial<Record<RecoveryOutcome, number>> = {};
     let committed = 0;
@@ -54,7 +52,7 @@ describe('OUT-2 random kills during a long stream', () => {
     try {
       for (round = 1; round <= ROUNDS; round++) {
         const started = performance.now();
-        child = startChild({ mode: 'stream', dataDir, key, seed: Math.floor(random() * 2 ** 31), shortWrites: round % 2 === 0 }, bundle);
+        child = startChild({ mode: 'stream', dataDir, key, seed: Math.floor(random() * 2 ** 31), shortWrites: round % 2 === 0 });
         const ready = await child.next('ready');
         if (ready.byteLength !== committed) throw new Error(`the child starts at ${ready.byteLength}, the committed length is ${committed}`);
         await child.next('streaming');

@@ -7,6 +7,7 @@ import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError, type RpcClient } from '../../../lib/client/rpcClient';
 import { REPO_ROOT } from '../../../server/runtime/paths';
+import { bundledProgramArgs } from '../../fixtures/bundledPrograms';
 import type { SwapPlan } from '../../fixtures/folderSwapper';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 
@@ -30,7 +31,7 @@ interface Swapper {
 }
 
 function startSwapper(plan: SwapPlan): Swapper {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests', 'fixtures', 'folderSwapper.ts'), JSON.stringify(plan)], {
+  const child = spawn(process.execPath, [...bundledProgramArgs(path.join(REPO_ROOT, 'tests', 'fixtures', 'folderSwapper.ts')), JSON.stringify(plan)], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

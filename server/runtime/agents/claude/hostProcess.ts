@@ -1,12 +1,10 @@
-import path from 'node:path';
 import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { unavailable } from '../../errors';
 import { childEnvironment } from '../../process/childEnvironment';
+import { childProgram } from '../../process/childProgram';
 import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
 import { HostEventSchema, type HostControl, type HostEvent, type HostRequest } from './hostProtocol';
 
-const HOST_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'claudeHost.ts');
 /** After SIGTERM the host gets this long to stop Claude Code before its group gets SIGKILL. */
 const KILL_GRACE_MS = 3000;
 /** After an interrupt the host gets this long to end its turn before the stop above (ACC-6: within 5 s). */
@@ -41,7 +39,8 @@ export interface AgentHostOptions {
  */
 export function startAgentHost(request: HostRequest, onEvent: (event: HostEvent) => void, options: AgentHostOptions = {}): AgentHostHandle {
   const { signal, tracker } = options;
-  const group = ProcessGroup.spawn(process.execPath, ['--import', 'tsx', HOST_SCRIPT], { env: childEnvironment(options.env), stdio: ['pipe', 'pipe', 'pipe'], tracker });
+  const host = childProgram('claudeHost');
+  const group = ProcessGroup.spawn(host.file, host.args, { env: childEnvironment(options.env), stdio: ['pipe', 'pipe', 'pipe'], tracker });
   const child = group.child;
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
