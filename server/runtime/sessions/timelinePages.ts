@@ -83,6 +83,9 @@ export class TimelinePages {
       parentItemId: request.parentItemId,
       runOfUser: (clientId) => sessions.runOfUserMessage(request.sessionId, clientId),
       commandRow: (commandId) => sessions.commandInSession(request.sessionId, commandId),
+      commandsOfRun: (runId) => sessions.commandsOfRun(runId),
+      ...(history.startsAfter === undefined ? {} : { startsAfter: history.startsAfter }),
+      ...(history.savedItemIds ? { savedItemIds: new Set(history.savedItemIds) } : {}),
     });
     const rows = mapped.rows;
     if (history.newer === null) rows.push(...this.notYetSaved(request, history, mapped, live));
@@ -115,7 +118,9 @@ export class TimelinePages {
     const rows: TimelineRow[] = [];
     for (const run of [...runs.values()].sort((a, b) => a.seq - b.seq)) {
       if (!mapped.matchedRuns.has(run.id)) rows.push(messageRowOf(run));
-      const rest = [...liveOf(run.id), ...sessions.commandsOfRun(run.id).filter((row) => !shown.has(row.id) && !mapped.itemIds.has(row.commandId))];
+      // A turn that ended in the history has its commands placed in its pages already.
+      const commands = mapped.endedRuns.has(run.id) ? [] : sessions.commandsOfRun(run.id).filter((row) => !shown.has(row.id) && !mapped.itemIds.has(row.commandId));
+      const rest = [...liveOf(run.id), ...commands];
       rows.push(...rest.sort((a, b) => timeOf(a) - timeOf(b)));
     }
     return rows;

@@ -1,5 +1,5 @@
 import type { ApprovalRequests } from '../approvals';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest, SteerMessage } from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
 import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
@@ -160,12 +160,18 @@ export class CodexAgent implements Agent {
     return this.accounts.models(accountKey);
   }
 
-  async steer(sessionId: string, runId: string, text: string): Promise<void> {
+  async steer(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void> {
     const link = this.links.link(sessionId);
     const turn = link && this.turns.get(link.profileId)?.get(link.threadId);
     if (!link || !turn || turn.context.runId !== runId || !turn.turnId) throw unavailable('No Codex turn of this session is running.');
     const server = this.servers.serverFor(this.accounts.requireProfile(link.profileId), this.unavailableReason());
-    await server.client.call(CODEX.turnSteer, { threadId: link.threadId, expectedTurnId: turn.turnId, input: [{ type: 'text', text, text_elements: [] }] }, z.unknown());
+    await server.client.call(CODEX.turnSteer, {
+        threadId: link.threadId,
+        expectedTurnId: turn.turnId,
+        // The saved user message carries it, so its row is the steer run's message row (TL-3).
+        clientUserMessageId: message.operationId,
+        input: [{ type: 'text', text, text_elements: [] }],
+      }, z.unknown());
   }
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
