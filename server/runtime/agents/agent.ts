@@ -1,6 +1,9 @@
 import type { AgentItem, AgentKind } from '../../../lib/protocol/rows';
 import type { AgentModelInfo, SessionAgentSettings } from '../../../lib/protocol/agents';
 
+/** A cancelled command's error when it was declined and never ran: its row says "declined" (TL-9). */
+export const DECLINED_COMMAND_ERROR = 'The command was declined.';
+
 export interface CommandResult {
   status: 'exited' | 'failed' | 'cancelled';
   exitCode: number | null;
@@ -111,6 +114,8 @@ export interface HistoryPage {
    * app recorded whose item is among them is on the page that holds it, not placed again (TL-3).
    */
   savedItemIds?: string[];
+  /** On the newest page: the client id of the message that started the newest saved turn, when the agent tells. */
+  newestClientId?: string | null;
 }
 
 /** One slice of output read through the agent (OUT-7). */

@@ -109,7 +109,9 @@ export class TimelinePages {
     // Runs the history may not have yet: accepted after its page began, and after the newest
     // run it does have (an agent whose entries carry no time still places them after that one).
     const since = history.older === null ? 0 : oldestTime(history.entries);
-    const newestMatched = Math.max(0, ...[...mapped.matchedRuns].map((id) => sessions.run(id)?.seq ?? 0));
+    // The agent may name the message of its newest saved turn: runs up to that one are saved (TL-3).
+    const newestSaved = history.newestClientId ? sessions.runOfUserMessage(request.sessionId, history.newestClientId)?.seq ?? 0 : 0;
+    const newestMatched = Math.max(newestSaved, ...[...mapped.matchedRuns].map((id) => sessions.run(id)?.seq ?? 0));
     const runs = new Map(sessions.runsSince(request.sessionId, since).filter((run) => run.seq > newestMatched || mapped.matchedRuns.has(run.id)).map((run) => [run.id, run]));
     for (const entry of pending) {
       const run = runs.has(entry.runId) ? undefined : sessions.run(entry.runId);

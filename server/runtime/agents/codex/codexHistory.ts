@@ -103,7 +103,24 @@ export class CodexHistory {
     const before = await this.entryBefore(request.threadId, older);
     const startsAfter = before ? (before.startedAtMs ?? before.completedAtMs ?? undefined) : undefined;
     const mapped = await this.toEntries(request, entries);
-    return { ...mapped, older: encodeCursor(older), newer: encodeCursor(newer), ...(startsAfter === undefined ? {} : { startsAfter }) };
+    const newestClientId = newer === null ? await this.newestClientId(request.threadId) : undefined;
+    return {
+      ...mapped,
+      older: encodeCursor(older),
+      newer: encodeCursor(newer),
+      ...(startsAfter === undefined ? {} : { startsAfter }),
+      ...(newestClientId === undefined ? {} : { newestClientId }),
+    };
+  }
+
+  /** The client id of the message that started the thread's newest turn (items Codex saved late can fill the newest page). */
+  private async newestClientId(threadId: string): Promise<string | null> {
+    const page = await this.call('thread/turns/list', { threadId, limit: 1, sortDirection: 'desc', itemsView: 'notLoaded' }, TurnsPageSchema);
+    const turn = page.data[0];
+    if (!turn) return null;
+    const first = (await this.turnItems(threadId, turn.id, turn.status !== 'inProgress'))[0];
+    const user = first && UserMessageSchema.safeParse(first.item);
+    return user?.success ? (user.data.clientId ?? null) : null;
   }
 
   /** The saved item just before a page: where the rows the history lacks stop belonging to the older page. */
