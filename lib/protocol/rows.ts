@@ -65,6 +65,8 @@ export const CommandRowSchema = z.object({
   complete: z.boolean(),
   sourceIncomplete: z.boolean(),
   error: z.string().optional(),
+  /** A cancelled command that was declined and never ran (TL-9): shown as "declined". */
+  declined: z.boolean().optional(),
   /** `agent`: the bytes live only in the agent's own history and are read through it (OUT-7). */
   outputSource: z.enum(['artifact', 'agent']).optional(),
   startedAt: z.number().int(),

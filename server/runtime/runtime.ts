@@ -398,7 +398,7 @@ export class Runtime {
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     const run = outcome.created;
     if (!run) return outcome.answer;
-    if (options.mode === 'steer' && !uploadIds && (await this.scheduler.steer(sessionId, text))) {
+    if (options.mode === 'steer' && !uploadIds && (await this.scheduler.steer(sessionId, text, { runId: run.id, operationId }))) {
       this.scheduler.recordSteered(run.id);
       return { ...outcome.answer, state: 'done' };
     }

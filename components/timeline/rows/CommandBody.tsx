@@ -13,15 +13,17 @@ function CommandSummary({ row, now, offline }: { row: CommandRow; now: number; o
   const bad = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
   // UX-3: offline, a row saved as running may have finished long ago; it never shows a live timer.
   const unknown = offline && row.status === 'running';
+  // TL-9: a declined command never ran; it is not a cancelled one that may have left output behind.
+  const label = unknown ? 'status unknown while offline' : row.declined ? 'declined' : row.status === 'exited' ? `exit ${row.exitCode}` : row.status;
   return (
     <span className="row muted">
-      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : ''} data-status={row.status} data-status-unknown={unknown || undefined}>
-        {unknown ? 'status unknown while offline' : row.status === 'exited' ? `exit ${row.exitCode}` : row.status}
+      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : ''} data-status={row.declined ? 'declined' : row.status} data-status-unknown={unknown || undefined}>
+        {label}
       </span>
       <span>{formatBytes(row.byteLength)}</span>
       {!unknown && <span>{formatElapsed(Math.max(0, elapsed))}</span>}
       {row.sourceIncomplete && row.complete && <span className="pill">may be incomplete</span>}
-      {row.error && <span className="error">{row.error}</span>}
+      {row.error && !row.declined && <span className="error">{row.error}</span>}
     </span>
   );
 }

@@ -28,12 +28,20 @@ function stampAll(revisions: Map<string, number>, rows: readonly TimelineRow[], 
   for (const row of rows) revisions.set(row.id, Math.max(revisions.get(row.id) ?? -1, revision));
 }
 
+/** A page's rows with each id once, where it first appears (a row has one place, TL-3). */
+function onePerId(rows: readonly TimelineRow[]): readonly TimelineRow[] {
+  const seen = new Set<string>();
+  const unique = rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+  return unique.length === rows.length ? rows : unique;
+}
+
 /**
  * The newest page replaces what the view knew of the newest rows. Rows shown before that the
  * page does not have stay before it (older pages read earlier, rows of a gap while the
  * connection was lost), except live ones: those are either in the page or were removed since.
  */
-export function withNewestPage(view: TimelineRows, rows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
+export function withNewestPage(view: TimelineRows, pageRows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
+  const rows = onePerId(pageRows);
   const ids = new Set(rows.map((row) => row.id));
   const kept = view.rows.filter((row) => !ids.has(row.id) && !('source' in row && row.source === 'live'));
   const revisions = new Map(view.revisions);
@@ -51,7 +59,7 @@ export function joinsShownRows(view: TimelineRows, rows: readonly TimelineRow[])
 /** An older page goes before everything shown; rows already shown keep their newer state. */
 export function withOlderPage(view: TimelineRows, rows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
   const shown = new Set(view.rows.map((row) => row.id));
-  const added = rows.filter((row) => !shown.has(row.id) && !isStale(view, row.id, revision));
+  const added = onePerId(rows).filter((row) => !shown.has(row.id) && !isStale(view, row.id, revision));
   const revisions = new Map(view.revisions);
   stampAll(revisions, added, revision);
   const olderIds = new Set(view.olderIds);

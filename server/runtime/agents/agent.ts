@@ -1,6 +1,9 @@
 import type { AgentItem, AgentKind } from '../../../lib/protocol/rows';
 import type { AgentModelInfo, SessionAgentSettings } from '../../../lib/protocol/agents';
 
+/** A cancelled command's error when it was declined and never ran: its row says "declined" (TL-9). */
+export const DECLINED_COMMAND_ERROR = 'The command was declined.';
+
 export interface CommandResult {
   status: 'exited' | 'failed' | 'cancelled';
   exitCode: number | null;
@@ -64,12 +67,25 @@ export interface AgentRunContext {
 }
 
 /** One entry of an agent's own saved history, in the order the agent keeps it (TL-4). */
-export type HistoryEntry =
+export type HistoryEntry = (
   | { kind: 'item'; item: AgentItem }
   /** A user message; `clientId` is what the app sent it with (Codex clientUserMessageId, Claude message uuid). */
   | { kind: 'user'; itemId: string; text: string; createdAt: number; clientId: string | null }
   /** A shell command the agent ran; matched to the app's command row of the same itemId (= commandId). */
-  | { kind: 'command'; itemId: string; command: string; createdAt: number };
+  | { kind: 'command'; itemId: string; command: string; createdAt: number }
+) & {
+  /**
+   * The `clientId` of the message that started the entry's turn, when the agent says: the app
+   * run the entry belongs to, wherever the page starts (TL-3).
+   */
+  turnClientId?: string | null;
+};
+
+/** The app run a steered text was sent as (ACC-6). */
+export interface SteerMessage {
+  runId: string;
+  operationId: string;
+}
 
 export interface HistoryPageRequest {
   sessionId: string;
@@ -88,6 +104,18 @@ export interface HistoryPage {
   older: string | null;
   /** Cursor for the page just newer; null at the newest item. */
   newer: string | null;
+  /**
+   * When the entry just before this page began (ms), when the agent tells: a row the history
+   * lacks that began after it and before this page's first entry is on this page (TL-3, TL-4).
+   */
+  startsAfter?: number;
+  /**
+   * Ids of every item the agent saved for the turns on this page, wherever they are: a row the
+   * app recorded whose item is among them is on the page that holds it, not placed again (TL-3).
+   */
+  savedItemIds?: string[];
+  /** On the newest page: the client id of the message that started the newest saved turn, when the agent tells. */
+  newestClientId?: string | null;
 }
 
 /** One slice of output read through the agent (OUT-7). */
@@ -112,8 +140,13 @@ export interface Agent {
   historyPage?(request: HistoryPageRequest): Promise<HistoryPage>;
   /** A slice of one long text of a saved item (TL-1): a diff, a tool result, raw text. */
   readItemText?(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice>;
-  /** A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming input). */
-  steer?(sessionId: string, runId: string, text: string): Promise<void>;
+  /**
+   * A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming
+   * input). `message` is the app run the text was sent as: the agent saves the text under its
+   * operation id (or a message id linked to it), so the saved history names that run and its row
+   * is the app's message row, once (TL-3).
+   */
+  steer?(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void>;
   /** Models the user can pick for a session (ACC-5): Codex model/list, Claude supportedModels. */
   models?(accountKey: string | null): Promise<AgentModel[]>;
   /** Stops child processes (runtime shutdown). */

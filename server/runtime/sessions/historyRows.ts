@@ -11,13 +11,24 @@ export interface HistoryContext {
   runOfUser(clientId: string): RunRecord | undefined;
   /** The app's command row for a command the agent ran. */
   commandRow(commandId: string): CommandRow | undefined;
+  /**
+   * The app's command rows of a run, oldest first: those the history lacks (a declined command,
+   * one that never started) are placed in their turn by time (TL-3). Without it they are not placed.
+   */
+  commandsOfRun?(runId: string): CommandRow[];
+  /** HistoryPage.startsAfter of the page mapped, when known. */
+  startsAfter?: number;
+  /** HistoryPage.savedItemIds of the page mapped: commands the agent saved elsewhere are never placed. */
+  savedItemIds?: ReadonlySet<string>;
 }
 
 export interface MappedHistory {
   rows: TimelineRow[];
-  /** App runs whose user message this history holds. */
+  /** App runs whose user message this history holds (on this page, or its turn's entries name it). */
   matchedRuns: Set<string>;
-  /** Item ids of the entries (the saved state the live overlay gives way to). */
+  /** App runs whose turn ends on this page: their unsaved commands are placed in it (TL-3). */
+  endedRuns: Set<string>;
+  /** Item ids of the entries and of every item their turns saved (the saved state the live overlay gives way to). */
   itemIds: Set<string>;
 }
 
@@ -30,37 +41,104 @@ export interface MappedHistory {
 export function mapHistoryEntries(entries: readonly HistoryEntry[], context: HistoryContext): MappedHistory {
   const { sessionId, parentItemId } = context;
   const rows: TimelineRow[] = [];
+  /** Per row, the run whose turn it is in (a steer's message is in the turn it steered). */
+  const turnRuns: (string | null)[] = [];
   const matchedRuns = new Set<string>();
+  const endedRuns = new Set<string>();
   const itemIds = new Set<string>();
   let runId: string | null = null;
+  const push = (row: TimelineRow) => {
+    rows.push(row);
+    turnRuns.push(runId);
+    if (row.kind === 'turnEnd' && runId !== null) endedRuns.add(runId);
+  };
   for (const entry of entries as readonly unknown[]) {
     const known = entry as HistoryEntry;
     if (typeof entry !== 'object' || entry === null) {
-      rows.push(inlineTexts(checkedItemRow(entry, sessionId, parentItemId, runId, 'saved')));
-    } else if (known.kind === 'user' && typeof known.itemId === 'string' && typeof known.text === 'string') {
+      push(inlineTexts(checkedItemRow(entry, sessionId, parentItemId, runId, 'saved')));
+      continue;
+    }
+    // The agent names the turn's run wherever the page starts; else the last message's run goes on.
+    const turnRun = typeof known.turnClientId === 'string' ? context.runOfUser(known.turnClientId)?.id : undefined;
+    if (turnRun) {
+      runId = turnRun;
+      matchedRuns.add(turnRun);
+    }
+    if (known.kind === 'user' && typeof known.itemId === 'string' && typeof known.text === 'string') {
       const run = typeof known.clientId === 'string' ? context.runOfUser(known.clientId) : undefined;
-      runId = run?.id ?? null;
+      runId = turnRun ?? run?.id ?? null;
       itemIds.add(known.itemId);
       if (run) {
         matchedRuns.add(run.id);
-        rows.push(messageRowOf(run));
+        push(messageRowOf(run));
       } else {
-        rows.push({
+        push({
           kind: 'userText', id: itemRowId(parentItemId, known.itemId), sessionId, runId: null, itemId: known.itemId, parentItemId,
           createdAt: integerOr(known.createdAt, 0), source: 'saved', text: known.text,
         });
       }
     } else if (known.kind === 'command' && typeof known.itemId === 'string' && typeof known.command === 'string') {
       itemIds.add(known.itemId);
-      rows.push(context.commandRow(known.itemId) ?? commandWithoutRecord(known, sessionId, parentItemId, runId));
+      push(context.commandRow(known.itemId) ?? commandWithoutRecord(known, sessionId, parentItemId, runId));
     } else if (known.kind === 'item' && typeof known.item === 'object' && known.item !== null) {
       if (typeof known.item.itemId === 'string') itemIds.add(known.item.itemId);
-      rows.push(wireItemRow({ ...known.item, parentItemId: known.item.parentItemId ?? parentItemId }, sessionId, runId, 'saved'));
+      push(wireItemRow({ ...known.item, parentItemId: known.item.parentItemId ?? parentItemId }, sessionId, runId, 'saved'));
     } else {
-      rows.push(inlineTexts(checkedItemRow(entry, sessionId, parentItemId, runId, 'saved')));
+      push(inlineTexts(checkedItemRow(entry, sessionId, parentItemId, runId, 'saved')));
     }
   }
-  return { rows, matchedRuns, itemIds };
+  // Items the page's turns saved on another page are saved too: neither placed here nor shown live.
+  for (const id of context.savedItemIds ?? []) itemIds.add(id);
+  if (context.commandsOfRun) placeUnsavedCommands(rows, turnRuns, itemIds, context.commandsOfRun, context.startsAfter);
+  return { rows, matchedRuns, endedRuns, itemIds };
+}
+
+const timeOf = (row: TimelineRow) => (row.kind === 'command' ? row.startedAt : row.createdAt);
+const isCloser = (row: TimelineRow) => row.kind === 'plan' || row.kind === 'agentError';
+
+/**
+ * Commands the app recorded for a run that the agent's history does not keep (Codex saves no
+ * item for a declined command) go where they happened: among their turn's rows by start time,
+ * before the turn's closing rows, on the page whose part of the turn covers that time. A turn's
+ * part runs from its run's message (or the page's start) to its end (or the page's end); a time
+ * before the part belongs to the older page, one after a part without the end to the newer
+ * page, so each command is on exactly one page, the same on every read (TL-3, TL-4).
+ */
+function placeUnsavedCommands(
+  rows: TimelineRow[],
+  turnRuns: (string | null)[],
+  itemIds: ReadonlySet<string>,
+  commandsOfRun: (runId: string) => CommandRow[],
+  startsAfter: number | undefined,
+): void {
+  const shown = new Set(rows.map((row) => row.id));
+  for (const run of new Set(turnRuns)) {
+    if (run === null) continue;
+    for (const command of commandsOfRun(run)) {
+      if (shown.has(command.id) || itemIds.has(command.commandId)) continue;
+      const at = placeOf(rows, turnRuns, run, command.startedAt, startsAfter);
+      if (at === null) continue;
+      rows.splice(at, 0, command);
+      turnRuns.splice(at, 0, run);
+      shown.add(command.id);
+    }
+  }
+}
+
+/** Where in the page a row of `run`'s turn that started at `time` goes, or null when it is on another page. */
+function placeOf(rows: readonly TimelineRow[], turnRuns: readonly (string | null)[], run: string, time: number, startsAfter: number | undefined): number | null {
+  const from = turnRuns.indexOf(run);
+  const to = turnRuns.lastIndexOf(run) + 1;
+  const first = rows[from]!;
+  const hasStart = first.kind === 'message' && first.runId === run;
+  // A part without its start: a time before the entry just before the page (else the page's first) is the older page's.
+  if (!hasStart && time < (from === 0 && startsAfter !== undefined ? startsAfter : timeOf(first))) return null;
+  const endAt = rows.findIndex((row, i) => i >= from && i < to && row.kind === 'turnEnd' && turnRuns[i] === run);
+  let stop = endAt === -1 ? to : endAt;
+  while (endAt !== -1 && stop > from + 1 && isCloser(rows[stop - 1]!)) stop -= 1;
+  let at = from + (hasStart ? 1 : 0);
+  while (at < stop && timeOf(rows[at]!) <= time) at += 1;
+  return at === stop && endAt === -1 ? null : at;
 }
 
 const integerOr = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isInteger(value) ? value : fallback);

@@ -1,6 +1,6 @@
 import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
 import type { SessionAgentSettings } from '../../../lib/protocol/agents';
-import type { Agent, AgentAttachment } from '../agents/agent';
+import type { Agent, AgentAttachment, SteerMessage } from '../agents/agent';
 import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
 import { StallWatch } from './stallWatch';
 import type { Logger } from '../log';
@@ -245,11 +245,11 @@ export class RunScheduler {
    * Gives `text` to the session's running turn (ACC-6). False when no turn is running or its
    * agent cannot be steered: the caller queues the message instead.
    */
-  async steer(sessionId: string, text: string): Promise<boolean> {
+  async steer(sessionId: string, text: string, message: SteerMessage): Promise<boolean> {
     const active = this.queues.get(sessionId)?.active;
     if (!active?.agent?.steer) return false;
     try {
-      await active.agent.steer(sessionId, active.runId, text);
+      await active.agent.steer(sessionId, active.runId, text, message);
     } catch (error) {
       this.deps.log.warn('steer refused; the message is queued', { sessionId, reason: error instanceof Error ? error.message : String(error) });
       return false;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
 import { z } from 'zod';
 import type { MessageAttachment } from '../../../lib/protocol/attachments';
-import type { OutputPointer } from '../agents/agent';
+import { DECLINED_COMMAND_ERROR, type OutputPointer } from '../agents/agent';
 import type { AgentFailure } from '../agents/agentRunError';
 import type { Db } from '../store/database';
 
@@ -100,6 +100,7 @@ export const settledRowOf = (sessionId: string, s: { run_id: string; text: strin
 
 function commandRowOf(r: RawCommand): CommandRow {
   const error = r.error ?? r.storage_error ?? undefined;
+  const declined = r.status === 'cancelled' && r.error === DECLINED_COMMAND_ERROR;
   if (r.pointer_bytes !== null) {
     // OUT-7: the agent's history holds the output whole; the row only says how long it is.
     return {
@@ -120,8 +121,9 @@ function commandRowOf(r: RawCommand): CommandRow {
     byteLength: r.byte_length ?? 0,
     generation: r.generation ?? 0,
     complete: r.complete === null ? r.status !== 'running' : r.complete === 1,
-    sourceIncomplete: r.source_incomplete === null ? false : r.source_incomplete === 1,
+    sourceIncomplete: !declined && r.source_incomplete === 1,
     ...(error ? { error } : {}),
+    ...(declined ? { declined } : {}),
     startedAt: r.started_at,
     endedAt: r.ended_at,
   };

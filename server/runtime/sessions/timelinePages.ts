@@ -83,6 +83,9 @@ export class TimelinePages {
       parentItemId: request.parentItemId,
       runOfUser: (clientId) => sessions.runOfUserMessage(request.sessionId, clientId),
       commandRow: (commandId) => sessions.commandInSession(request.sessionId, commandId),
+      commandsOfRun: (runId) => sessions.commandsOfRun(runId),
+      ...(history.startsAfter === undefined ? {} : { startsAfter: history.startsAfter }),
+      ...(history.savedItemIds ? { savedItemIds: new Set(history.savedItemIds) } : {}),
     });
     const rows = mapped.rows;
     if (history.newer === null) rows.push(...this.notYetSaved(request, history, mapped, live));
@@ -106,7 +109,9 @@ export class TimelinePages {
     // Runs the history may not have yet: accepted after its page began, and after the newest
     // run it does have (an agent whose entries carry no time still places them after that one).
     const since = history.older === null ? 0 : oldestTime(history.entries);
-    const newestMatched = Math.max(0, ...[...mapped.matchedRuns].map((id) => sessions.run(id)?.seq ?? 0));
+    // The agent may name the message of its newest saved turn: runs up to that one are saved (TL-3).
+    const newestSaved = history.newestClientId ? sessions.runOfUserMessage(request.sessionId, history.newestClientId)?.seq ?? 0 : 0;
+    const newestMatched = Math.max(newestSaved, ...[...mapped.matchedRuns].map((id) => sessions.run(id)?.seq ?? 0));
     const runs = new Map(sessions.runsSince(request.sessionId, since).filter((run) => run.seq > newestMatched || mapped.matchedRuns.has(run.id)).map((run) => [run.id, run]));
     for (const entry of pending) {
       const run = runs.has(entry.runId) ? undefined : sessions.run(entry.runId);
@@ -115,7 +120,9 @@ export class TimelinePages {
     const rows: TimelineRow[] = [];
     for (const run of [...runs.values()].sort((a, b) => a.seq - b.seq)) {
       if (!mapped.matchedRuns.has(run.id)) rows.push(messageRowOf(run));
-      const rest = [...liveOf(run.id), ...sessions.commandsOfRun(run.id).filter((row) => !shown.has(row.id) && !mapped.itemIds.has(row.commandId))];
+      // A turn that ended in the history has its commands placed in its pages already.
+      const commands = mapped.endedRuns.has(run.id) ? [] : sessions.commandsOfRun(run.id).filter((row) => !shown.has(row.id) && !mapped.itemIds.has(row.commandId));
+      const rest = [...liveOf(run.id), ...commands];
       rows.push(...rest.sort((a, b) => timeOf(a) - timeOf(b)));
     }
     return rows;

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CLAUDE_SETTINGS, type UsageReading } from '../../../../lib/protocol/agents';
@@ -8,7 +7,7 @@ import { conflict, notFound, unavailable } from '../../errors';
 import { silentLogger, type Logger } from '../../log';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { Db } from '../../store/database';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer } from '../agent';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer, SteerMessage } from '../agent';
 import { locateClaude, type ClaudeProgram } from '../agentLocator';
 import type { ApprovalRequests } from '../approvals';
 import { ClaudeAccounts } from './claudeAccountService';
@@ -174,10 +173,12 @@ export class ClaudeAgent implements Agent {
   }
 
   /** A message for the running turn, through the SDK's streaming input (ACC-6). */
-  async steer(sessionId: string, runId: string, text: string): Promise<void> {
+  async steer(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void> {
     const running = this.running.get(runId);
     if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
-    running.host.send({ type: 'steer', text, messageUuid: crypto.randomUUID() });
+    // The transcript keeps the text under this uuid, linked to the steer run: its row is that run's message row (TL-3).
+    const { messageUuid } = this.store.claimOperation(sessionId, message.operationId, message.runId, text);
+    running.host.send({ type: 'steer', text, messageUuid });
   }
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */

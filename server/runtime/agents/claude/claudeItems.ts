@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
-import { toolItem, type ClaudeToolCall } from './claudeToolItems';
+import { asyncLaunchAgentId, isInterruptMarker, taskNotifications, type TaskNotification } from './claudeInternalText';
+import { SUBAGENT_TOOLS, toolItem, type ClaudeToolCall } from './claudeToolItems';
 import { turnEndItem } from './claudeTurnEnd';
 import { toolResultText } from './toolResultText';
 
@@ -93,6 +94,8 @@ interface StreamBlock {
 export class ClaudeItemMapper {
   private readonly tools = new Map<string, ClaudeToolCall>();
   private readonly denied = new Set<string>();
+  /** Async subagents by the id Claude Code gave them, to their Agent tool call. */
+  private readonly asyncAgents = new Map<string, string>();
   private readonly blockCounts = new Map<string, number>();
   private readonly streams = new Map<string, StreamBlock>();
   private readonly currentStream = new Map<string, string>();
@@ -188,11 +191,17 @@ export class ClaudeItemMapper {
     const blocks = Array.isArray(content) ? content : [];
     const results = blocks.map((b) => ToolResultBlock.safeParse(b)).filter((r) => r.success).map((r) => r.data);
     if (results.length === 0) {
-      const text = typeof content === 'string' ? content : toolResultText(content);
+      const whole = typeof content === 'string' ? content : toolResultText(content);
+      // Text for the model only (TL-8): a Stop's marker shows as the turn's end; a subagent's report as its row.
+      if (isInterruptMarker(whole)) return [];
+      const notified = taskNotifications(whole);
+      const reports = notified ? this.subagentReports(notified.notifications) : [];
+      const text = notified ? notified.rest : whole;
+      if (text === '') return reports;
       const itemId = message.uuid ?? `user:${crypto.createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
       const createdAt = this.createdAt(message);
-      if (parentItemId === null) return [{ kind: 'user', itemId, text, createdAt }];
-      return [{ kind: 'item', item: { kind: 'userText', itemId, parentItemId, createdAt, text } }];
+      if (parentItemId === null) return [...reports, { kind: 'user', itemId, text, createdAt }];
+      return [...reports, { kind: 'item', item: { kind: 'userText', itemId, parentItemId, createdAt, text } }];
     }
     const out: ClaudeMapped[] = [];
     for (const result of results) {
@@ -206,8 +215,28 @@ export class ClaudeItemMapper {
         out.push({ kind: 'commandResult', itemId: call.id, turnId: message.uuid ?? '', command: String(call.input.command ?? ''), content: result.content, isError, denied: this.denied.has(call.id) });
         continue;
       }
+      // An async subagent's launch result is metadata: the subagent runs on until its notification (TL-8).
+      const launched = SUBAGENT_TOOLS.has(call.name) && !isError ? asyncLaunchAgentId(toolResultText(result.content)) : null;
+      if (launched !== null) {
+        this.asyncAgents.set(launched, call.id);
+        out.push({ kind: 'item', item: toolItem(call, null) });
+        continue;
+      }
       const toolUseResult = results.length === 1 ? message.tool_use_result : undefined;
       out.push({ kind: 'item', item: toolItem(call, { content: result.content, isError, toolUseResult, denied: this.denied.has(call.id) }) });
+    }
+    return out;
+  }
+
+  /** Each notified subagent's row, with the state and report the notification brings; one of a subagent not seen here shows nothing. */
+  private subagentReports(notifications: readonly TaskNotification[]): ClaudeMapped[] {
+    const out: ClaudeMapped[] = [];
+    for (const notification of notifications) {
+      const callId = this.asyncAgents.get(notification.taskId);
+      const call = callId === undefined ? undefined : this.tools.get(callId);
+      if (!call) continue;
+      const item = toolItem(call, { content: notification.result, isError: notification.status === 'failed', toolUseResult: undefined, denied: false });
+      out.push({ kind: 'item', item: item.kind === 'subagent' ? { ...item, status: notification.status } : item });
     }
     return out;
   }

@@ -1,5 +1,5 @@
 import type { ApprovalRequests } from '../approvals';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
+import { DECLINED_COMMAND_ERROR, type Agent, type AgentModel, type AgentOutputSlice, type AgentRunContext, type CommandHandle, type CommandResult, type HistoryPage, type HistoryPageRequest, type SteerMessage } from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
 import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
@@ -55,7 +55,7 @@ function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunE
 /** Codex's own status of a command mapped onto a command row's status. */
 function commandResult(item: CommandExecutionItem, cancelled: boolean): Omit<CommandResult, 'aggregate'> {
   if (cancelled) return { status: 'cancelled', exitCode: item.exitCode };
-  if (item.status === 'declined') return { status: 'cancelled', exitCode: null, error: 'The command was declined.' };
+  if (item.status === 'declined') return { status: 'cancelled', exitCode: null, error: DECLINED_COMMAND_ERROR };
   if (item.status === 'failed' && item.exitCode === null) return { status: 'failed', exitCode: null, error: 'Codex could not run the command.' };
   return { status: 'exited', exitCode: item.exitCode };
 }
@@ -160,12 +160,18 @@ export class CodexAgent implements Agent {
     return this.accounts.models(accountKey);
   }
 
-  async steer(sessionId: string, runId: string, text: string): Promise<void> {
+  async steer(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void> {
     const link = this.links.link(sessionId);
     const turn = link && this.turns.get(link.profileId)?.get(link.threadId);
     if (!link || !turn || turn.context.runId !== runId || !turn.turnId) throw unavailable('No Codex turn of this session is running.');
     const server = this.servers.serverFor(this.accounts.requireProfile(link.profileId), this.unavailableReason());
-    await server.client.call(CODEX.turnSteer, { threadId: link.threadId, expectedTurnId: turn.turnId, input: [{ type: 'text', text, text_elements: [] }] }, z.unknown());
+    await server.client.call(CODEX.turnSteer, {
+        threadId: link.threadId,
+        expectedTurnId: turn.turnId,
+        // The saved user message carries it, so its row is the steer run's message row (TL-3).
+        clientUserMessageId: message.operationId,
+        input: [{ type: 'text', text, text_elements: [] }],
+      }, z.unknown());
   }
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
@@ -203,7 +209,8 @@ export class CodexAgent implements Agent {
       const handle = turn.commands.get(item.id) ?? this.startCommand(turn, item.id, item.command);
       if (method === CODEX.itemCompleted) {
         turn.commands.delete(item.id);
-        const aggregate = item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
+        // A declined command never ran: it printed nothing, and nothing of it is missing (TL-9).
+        const aggregate = item.status === 'declined' ? Buffer.alloc(0) : item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
         turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
       }
       return;

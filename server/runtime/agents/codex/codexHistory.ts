@@ -50,6 +50,20 @@ function decodeCursor(text: string): Cursor {
   }
 }
 
+/** Codex's turn times are whole seconds. */
+const TURN_TIME_SLACK_MS = 1000;
+
+/**
+ * A command Codex saved after its turn had ended: the command a Stop interrupted is saved when
+ * the thread is next resumed (after a restart), after every later turn's items, where it did not
+ * happen. It is left out of the saved list, so the app's own row for it (recorded live) is placed
+ * in its turn by its start time, as it was live (TL-3).
+ */
+function savedLate(entry: ItemEntry, turn: CodexTurn | null): boolean {
+  if (!turn || turn.status === 'inProgress' || typeof turn.completedAt !== 'number' || typeof entry.completedAtMs !== 'number') return false;
+  return AnyItemSchema.safeParse(entry.item).data?.type === 'commandExecution' && entry.completedAtMs > turn.completedAt * 1000 + TURN_TIME_SLACK_MS;
+}
+
 /** A history page request, for the Codex thread (the session's, or a subagent's) that answers it. */
 export type ThreadPageRequest = HistoryPageRequest & { threadId: string };
 
@@ -61,6 +75,7 @@ export type ThreadPageRequest = HistoryPageRequest & { threadId: string };
 export class CodexHistory {
   private readonly turns = new Map<string, CodexTurn>();
   private readonly subagentThreads = new Map<string, string>();
+  private readonly turnItemsKept = new Map<string, ItemEntry[]>();
 
   constructor(
     private readonly call: CodexCall,
@@ -85,30 +100,95 @@ export class CodexHistory {
     const older = direction === 'desc' ? onward : back;
     // The newest page has nothing newer yet; the live overlay shows what comes next.
     const newer = direction === 'asc' ? onward : cursor ? back : null;
-    const next = await this.entryAfter(request.threadId, newer);
-    return { entries: await this.toEntries(request, entries, next), older: encodeCursor(older), newer: encodeCursor(newer) };
+    const before = await this.entryBefore(request.threadId, older);
+    const startsAfter = before ? (before.startedAtMs ?? before.completedAtMs ?? undefined) : undefined;
+    const mapped = await this.toEntries(request, entries);
+    const newestClientId = newer === null ? await this.newestClientId(request.threadId) : undefined;
+    return {
+      ...mapped,
+      older: encodeCursor(older),
+      newer: encodeCursor(newer),
+      ...(startsAfter === undefined ? {} : { startsAfter }),
+      ...(newestClientId === undefined ? {} : { newestClientId }),
+    };
   }
 
-  /** The first saved item after a page, to tell whether the page's last turn ended in it. */
-  private async entryAfter(threadId: string, newer: Cursor | null): Promise<ItemEntry | null> {
-    if (!newer) return null;
-    const peek = await this.call('thread/items/list', { threadId, limit: 2, sortDirection: newer.direction, cursor: newer.codex }, ItemsPageSchema);
-    return withoutAnchor(peek.data, newer, 1)[0] ?? null;
+  /** The client id of the message that started the thread's newest turn (items Codex saved late can fill the newest page). */
+  private async newestClientId(threadId: string): Promise<string | null> {
+    const page = await this.call('thread/turns/list', { threadId, limit: 1, sortDirection: 'desc', itemsView: 'notLoaded' }, TurnsPageSchema);
+    const turn = page.data[0];
+    if (!turn) return null;
+    const first = (await this.turnItems(threadId, turn.id, turn.status !== 'inProgress'))[0];
+    const user = first && UserMessageSchema.safeParse(first.item);
+    return user?.success ? (user.data.clientId ?? null) : null;
   }
 
-  private async toEntries(request: ThreadPageRequest, entries: ItemEntry[], next: ItemEntry | null): Promise<HistoryEntry[]> {
-    const out: HistoryEntry[] = [];
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i]!;
-      const entryOut = this.entryOf(entry, request);
-      if (entryOut) out.push(entryOut);
-      const following = i + 1 < entries.length ? entries[i + 1]! : next;
-      if (following && following.turnId === entry.turnId) continue;
+  /** The saved item just before a page: where the rows the history lacks stop belonging to the older page. */
+  private async entryBefore(threadId: string, older: Cursor | null): Promise<ItemEntry | null> {
+    if (!older) return null;
+    const peek = await this.call('thread/items/list', { threadId, limit: older.skip ? 2 : 1, sortDirection: older.direction, cursor: older.codex }, ItemsPageSchema);
+    return withoutAnchor(peek.data, older, 1)[0] ?? null;
+  }
+
+  /**
+   * The entries with each ended turn's closers right after the turn's last saved item, on the
+   * one page that holds it. Codex may save an item of a turn after items of the next one (an
+   * item that completes after a Stop): the closers still come once, where the turn ended (TL-3).
+   * Each entry names its turn's first message; the page names every item its turns saved.
+   */
+  private async toEntries(request: ThreadPageRequest, entries: ItemEntry[]): Promise<{ entries: HistoryEntry[]; savedItemIds: string[] }> {
+    const turns = new Map<string, { turn: CodexTurn | null; items: ItemEntry[] }>();
+    for (const entry of entries) {
+      if (turns.has(entry.turnId)) continue;
       const turn = await this.turn(request.threadId, entry.turnId);
-      if (!turn || turn.status === 'inProgress') continue;
-      for (const item of this.turnClosers(turn, request)) out.push({ kind: 'item', item });
+      turns.set(entry.turnId, { turn, items: await this.turnItems(request.threadId, entry.turnId, turn !== null && turn.status !== 'inProgress') });
     }
-    return out;
+    const out: HistoryEntry[] = [];
+    for (const entry of entries) {
+      const { turn, items } = turns.get(entry.turnId)!;
+      if (savedLate(entry, turn)) continue;
+      const first = items[0] && UserMessageSchema.safeParse(items[0].item);
+      const turnClientId = first?.success ? (first.data.clientId ?? null) : null;
+      const entryOut = this.entryOf(entry, request);
+      if (entryOut) out.push({ ...entryOut, turnClientId });
+      if (!turn || turn.status === 'inProgress' || this.lastShownOf(items, turn, request) !== itemIdOf(entry)) continue;
+      for (const item of this.turnClosers(turn, request)) out.push({ kind: 'item', item, turnClientId });
+    }
+    const savedItemIds = [...turns.values()].flatMap(({ turn, items }) =>
+      items.filter((item) => !savedLate(item, turn)).map((item) => itemIdOf(item)).filter((id): id is string => id !== null),
+    );
+    return { entries: out, savedItemIds };
+  }
+
+  /**
+   * The turn's last item that is a row. Codex saves bookkeeping for an interrupted turn when its
+   * thread is resumed (after a restart), after later turns' items: that shows nothing and must
+   * not move the turn's end below the turns after it.
+   */
+  private lastShownOf(items: readonly ItemEntry[], turn: CodexTurn, request: ThreadPageRequest): string | null {
+    for (let i = items.length - 1; i >= 0; i -= 1) if (!savedLate(items[i]!, turn) && this.entryOf(items[i]!, request)) return itemIdOf(items[i]);
+    return null;
+  }
+
+  /** Every saved item of a turn, in order (bounded); an ended turn's never change, so they are kept. */
+  private async turnItems(threadId: string, turnId: string, ended: boolean): Promise<ItemEntry[]> {
+    const key = `${threadId}/${turnId}`;
+    const known = this.turnItemsKept.get(key);
+    if (known) return known;
+    const items: ItemEntry[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < MAX_LOOKUP_PAGES; pages += 1) {
+      const page: z.output<typeof ItemsPageSchema> = await this.call(
+        'thread/items/list',
+        { threadId, turnId, limit: LOOKUP_PAGE, sortDirection: 'asc', ...(cursor ? { cursor } : {}) },
+        ItemsPageSchema,
+      );
+      items.push(...page.data);
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    if (ended) this.turnItemsKept.set(key, items);
+    return items;
   }
 
   /** What closes a saved turn: its last plan, the error it failed with, its end (TL-1). */

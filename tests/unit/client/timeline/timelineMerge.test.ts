@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_TIMELINE_ROWS, withRow, type TimelineRows } from '../../../../lib/client/timeline/timelineMerge';
+import { EMPTY_TIMELINE_ROWS, withNewestPage, withOlderPage, withRow, type TimelineRows } from '../../../../lib/client/timeline/timelineMerge';
 import type { MessageState, TimelineRow } from '../../../../lib/protocol/rows';
 
 const SESSION = 's1';
@@ -25,5 +25,14 @@ describe('a timeline.row joins the rows shown', () => {
     expect(ids(withRow(own, turnEnd('r1'), undefined))).toEqual(['m:r1', 'i:turn:r1']);
     // A new message goes last, behind the ones already queued.
     expect(ids(withRow(viewOf([message('r1', 'running'), message('r2', 'queued')]), message('r3', 'queued'), undefined))).toEqual(['m:r1', 'm:r2', 'm:r3']);
+  });
+});
+
+describe('TL-3 pages join the rows shown with each id once', () => {
+  it('TL-3 a row repeated in a page, or in an older page and the rows shown, is shown once, in its first place', () => {
+    const newest = withNewestPage(EMPTY_TIMELINE_ROWS, [message('r2', 'done'), turnEnd('r2'), message('r3', 'done'), turnEnd('r2')], 1);
+    expect(ids(newest)).toEqual(['m:r2', 'i:turn:r2', 'm:r3']);
+    const older = withOlderPage(newest, [message('r1', 'done'), turnEnd('r1'), turnEnd('r1'), message('r2', 'done')], 1);
+    expect(ids(older)).toEqual(['m:r1', 'i:turn:r1', 'm:r2', 'i:turn:r2', 'm:r3']);
   });
 });

@@ -101,3 +101,49 @@ describe('saved Claude history in pages (TL-4)', () => {
     expect(mapWholeHistory(messages, null).get('toolu_1')).toMatchObject({ result: { text: 'file text' } });
   });
 });
+
+/** Claude Code's own texts for the model (2.x), as it writes them into the conversation. */
+const LAUNCHED =
+  "Async agent launched successfully. (This tool result is internal metadata \u2014 never quote or paste any part of it, including the agentId below, into a user-facing reply.)\n" +
+  "agentId: a4f1c9e2b7 (internal ID - do not mention to user. Use SendMessage with to: 'a4f1c9e2b7', summary: '<5-10 word recap>' to continue this agent.)\n" +
+  'The agent is working in the background. You will be notified automatically when it completes.';
+const NOTIFIED =
+  '<task-notification>\n<task-id>a4f1c9e2b7</task-id>\n<status>completed</status>\n<summary>Agent "Survey the tests" finished</summary>\n' +
+  '<result>Found 3 flaky tests in tests/e2e.</result>\n<usage><subagent_tokens>18234</subagent_tokens><tool_uses>7</tool_uses><duration_ms>41250</duration_ms></usage>\n</task-notification>';
+
+describe('TL-8 text Claude Code writes for the model', () => {
+  const shownText = (mapped: ReturnType<ClaudeItemMapper['map']>) => JSON.stringify(mapped);
+
+  it('TL-8 the Stop marker is no user message, in either wording', () => {
+    for (const source of ['live', 'saved'] as const) {
+      const mapper = new ClaudeItemMapper({ source });
+      expect(mapper.map(user('u1', [{ type: 'text', text: '[Request interrupted by user for tool use]' }]))).toEqual([]);
+      expect(mapper.map(user('u2', '[Request interrupted by user]'))).toEqual([]);
+      // A person's own words with the same brackets inside stay theirs.
+      expect(mapper.map(user('u3', 'Why did you print [Request interrupted by user] here?'))).toEqual([expect.objectContaining({ kind: 'user' })]);
+    }
+  });
+
+  it('TL-8 an async subagent\'s launch result shows nothing and the row stays running; its notification completes the row with its report', () => {
+    const mapper = new ClaudeItemMapper({ source: 'saved' });
+    mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Survey the tests', subagent_type: 'Explore', run_in_background: true } }]));
+    const launched = mapper.map(user('u2', [{ type: 'tool_result', tool_use_id: 'toolu_agent', content: [{ type: 'text', text: LAUNCHED }] }]));
+    expect(items(launched)).toEqual([expect.objectContaining({ kind: 'subagent', itemId: 'toolu_agent', status: 'running', result: null })]);
+    expect(shownText(launched)).not.toContain('internal metadata');
+
+    const notified = mapper.map(user('u3', [{ type: 'text', text: NOTIFIED }]));
+    expect(notified).toEqual([{ kind: 'item', item: expect.objectContaining({ kind: 'subagent', itemId: 'toolu_agent', status: 'completed', result: expect.objectContaining({ text: 'Found 3 flaky tests in tests/e2e.' }) }) }]);
+    expect(shownText(notified)).not.toMatch(/task-notification|subagent_tokens|<usage>/);
+  });
+
+  it('TL-8 a failed or killed subagent\'s notification sets that state; one for a subagent not seen shows nothing', () => {
+    const mapper = new ClaudeItemMapper({ source: 'live' });
+    mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_agent', name: 'Task', input: { description: 'Build it' } }]));
+    mapper.map(user('u2', [{ type: 'tool_result', tool_use_id: 'toolu_agent', content: LAUNCHED }]));
+    const killed = NOTIFIED.replace('<status>completed</status>', '<status>killed</status>').replace(/<result>.*<\/result>\n/, '').replace('finished', 'was stopped by user');
+    expect(items(mapper.map(user('u3', `<system-reminder>\n${killed}\n</system-reminder>`)))).toEqual([
+      expect.objectContaining({ kind: 'subagent', status: 'cancelled', result: expect.objectContaining({ text: 'Agent "Survey the tests" was stopped by user' }) }),
+    ]);
+    expect(mapper.map(user('u4', NOTIFIED.replace('a4f1c9e2b7', 'someone-else')))).toEqual([]);
+  });
+});

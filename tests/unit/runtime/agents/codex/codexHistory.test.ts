@@ -13,12 +13,14 @@ interface Entry {
  * thread/items/list and thread/turns/list as Codex answers them: string cursors, a reversed
  * cursor that starts at its anchor again (includeAnchor), pages in the requested direction.
  */
-function fakeCodex(entries: Entry[], turns: Record<string, unknown>[]): { call: CodexCall; calls: string[] } {
+function fakeCodex(allEntries: Entry[], turns: Record<string, unknown>[]): { call: CodexCall; calls: string[] } {
   const calls: string[] = [];
   const call = (async (method: string, params: unknown, schema: { parse(value: unknown): unknown }) => {
     calls.push(method);
-    const p = params as { limit?: number; sortDirection?: 'asc' | 'desc'; cursor?: string };
+    const p = params as { limit?: number; sortDirection?: 'asc' | 'desc'; cursor?: string; turnId?: string };
     if (method === 'thread/turns/list') return schema.parse({ data: turns, nextCursor: null });
+    // `turnId` lists one turn's items only.
+    const entries = p.turnId === undefined ? allEntries : allEntries.filter((entry) => entry.turnId === p.turnId);
     const direction = p.sortDirection ?? 'asc';
     const limit = p.limit ?? 50;
     // A cursor names the next position to read and the direction it reads in.
@@ -85,8 +87,10 @@ describe('TL-4 the saved Codex thread, page by page', () => {
     const history = new CodexHistory(fakeCodex(ENTRIES, TURNS).call, (_s, turnId) => RECORDS[turnId] ?? { usage: null, plan: null });
     const { entries } = await history.page({ ...request, limit: 50 });
     const byId = new Map(entries.map((e) => [idOf(e), e]));
-    expect(byId.get('u1')).toEqual({ kind: 'user', itemId: 'u1', text: 'first', createdAt: 10, clientId: 'op-1' });
-    expect(byId.get('c1')).toEqual({ kind: 'command', itemId: 'c1', command: 'ls', createdAt: 12 });
+    expect(byId.get('u1')).toEqual({ kind: 'user', itemId: 'u1', text: 'first', createdAt: 10, clientId: 'op-1', turnClientId: 'op-1' });
+    // Every entry of a turn names the message that started it: t2's was sent elsewhere.
+    expect(entries.map((entry) => entry.turnClientId)).toEqual(['op-1', 'op-1', 'op-1', 'op-1', 'op-1', 'op-1', null, null, null, null]);
+    expect(byId.get('c1')).toEqual({ kind: 'command', itemId: 'c1', command: 'ls', createdAt: 12, turnClientId: 'op-1' });
     expect(byId.get('plan:t1')).toMatchObject({ kind: 'item', item: { kind: 'plan', entries: [{ text: 'Step', status: 'completed' }], createdAt: 11 } });
     expect(byId.get('turn:t1')).toMatchObject({ item: { kind: 'turnEnd', status: 'completed', durationMs: 1000, usage: { inputTokens: 5 }, createdAt: 1000 } });
     expect(byId.get('error:t2')).toMatchObject({ item: { kind: 'agentError', message: 'quota', createdAt: 3000 } });
@@ -100,5 +104,28 @@ describe('TL-4 the saved Codex thread, page by page', () => {
     const { entries } = await history.page({ ...request, limit: 50 });
     expect(entries.map(idOf).slice(-3)).toEqual(['turn:t1', 'u2', 'n1']);
     await expect(history.page({ ...request, limit: 5, before: 'not-a-cursor' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('TL-3 an item Codex saved for a turn after the next turn began: each turn ends once, after its last item, at every page size', async () => {
+    // A command of t1 that completed after the Stop is saved after t2's message.
+    const interleaved: Entry[] = [
+      { turnId: 't1', item: { type: 'userMessage', id: 'u1', clientId: 'op-1', content: [{ type: 'text', text: 'first' }] }, startedAtMs: 10 },
+      { turnId: 't1', item: msg('a1', 'one'), startedAtMs: 11 },
+      { turnId: 't2', item: { type: 'userMessage', id: 'u2', clientId: null, content: [{ type: 'text', text: 'second' }] }, startedAtMs: 20 },
+      { turnId: 't1', item: { type: 'commandExecution', id: 'c1', command: 'sleep 25', status: 'failed', aggregatedOutput: '' }, startedAtMs: 12 },
+      { turnId: 't2', item: msg('a2', 'two'), startedAtMs: 21 },
+    ];
+    const whole = ['u1', 'a1', 'u2', 'c1', 'plan:t1', 'turn:t1', 'a2', 'error:t2', 'turn:t2'];
+    for (let limit = 1; limit <= 6; limit += 1) {
+      const history = new CodexHistory(fakeCodex(interleaved, TURNS).call, (_s, turnId) => RECORDS[turnId] ?? { usage: null, plan: null });
+      const pages: HistoryEntry[][] = [];
+      let page = await history.page({ ...request, limit });
+      pages.unshift(page.entries);
+      for (let i = 0; i < 20 && page.older; i += 1) {
+        page = await history.page({ ...request, limit, before: page.older });
+        pages.unshift(page.entries);
+      }
+      expect(pages.flat().map(idOf), `limit ${limit}`).toEqual(whole);
+    }
   });
 });

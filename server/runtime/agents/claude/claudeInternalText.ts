@@ -1,0 +1,63 @@
+import type { ItemStatus } from '../../../../lib/protocol/rows';
+
+/**
+ * Text Claude Code writes for the model, not for the person (TL-8): what each one means on the
+ * timeline. The wording is Claude Code's own (2.x): a Stop's marker, an async subagent's launch
+ * result, and the `<task-notification>` that brings its report back.
+ */
+
+/** What Claude Code writes as a user message when the person stops a turn: the turn's end says it. */
+const INTERRUPT_MARKERS = new Set(['[Request interrupted by user]', '[Request interrupted by user for tool use]']);
+
+export const isInterruptMarker = (text: string) => INTERRUPT_MARKERS.has(text.trim());
+
+/** The Agent tool's result when it starts a subagent in the background: metadata, the subagent still runs. */
+const ASYNC_LAUNCH = /^Async agent launched successfully\./;
+const AGENT_ID = /^agentId: (\S+)/m;
+
+/** The subagent id an async launch result names, or null when the text is no launch result. */
+export function asyncLaunchAgentId(text: string): string | null {
+  if (!ASYNC_LAUNCH.test(text.trimStart())) return null;
+  return AGENT_ID.exec(text)?.[1] ?? '';
+}
+
+export interface TaskNotification {
+  taskId: string;
+  status: ItemStatus;
+  /** The subagent's report, or the summary when it sent none. */
+  result: string;
+}
+
+const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;
+const tag = (body: string, name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body)?.[1]?.trim() ?? null;
+
+/** completed | failed | killed | blocked (Claude Code's words) as the subagent row's state. */
+function statusOf(status: string | null): ItemStatus {
+  switch (status) {
+    case 'completed':
+      return 'completed';
+    case 'failed':
+      return 'failed';
+    case 'killed':
+      return 'cancelled';
+    default:
+      return 'running';
+  }
+}
+
+/**
+ * The task notifications in a user message, and what is left of it for the person (Claude Code
+ * may wrap them in a `<system-reminder>`); null when the message holds none.
+ */
+export function taskNotifications(text: string): { notifications: TaskNotification[]; rest: string } | null {
+  if (!text.includes('<task-notification>')) return null;
+  const notifications: TaskNotification[] = [];
+  for (const match of text.matchAll(NOTIFICATION)) {
+    const body = match[1]!;
+    const taskId = tag(body, 'task-id');
+    if (!taskId) continue;
+    notifications.push({ taskId, status: statusOf(tag(body, 'status')), result: tag(body, 'result') ?? tag(body, 'summary') ?? '' });
+  }
+  const rest = text.replace(NOTIFICATION, '').replace(/<\/?system-reminder>/g, '').trim();
+  return { notifications, rest };
+}
