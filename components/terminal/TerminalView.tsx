@@ -43,6 +43,8 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
   const [phase, setPhase] = useState<Phase>('opening');
   const [problem, setProblem] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
+  /** Replayed writes xterm has not parsed yet. */
+  const replaying = useRef(0);
   const clientRef = useRef(client);
   clientRef.current = client;
   const sessionId = session.id;
@@ -79,9 +81,16 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
     term.current = terminal;
     fit.current = fitAddon;
     const scheme = darkQuery();
-    const onScheme = () => (terminal.options.theme = scheme.matches ? DARK : LIGHT);
+    const onScheme = () => {
+      terminal.options.theme = scheme.matches ? DARK : LIGHT;
+      element.dataset.scheme = scheme.matches ? 'dark' : 'light';
+    };
+    element.dataset.scheme = scheme.matches ? 'dark' : 'light';
     scheme.addEventListener('change', onScheme);
     const typed = terminal.onData((data) => {
+      // xterm answers the queries in replayed bytes (a program's "which terminal are you?"); the
+      // shell that asked is long gone, so those answers must not be typed into today's (TERM-3).
+      if (replaying.current > 0) return;
       if (ctrlRef.current) {
         armCtrl(false);
         send(withCtrl(data));
@@ -121,6 +130,10 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
     const early: { runId: string; offset: number; bytes: Uint8Array; row: CommandRow }[] = [];
     let chain = Promise.resolve();
     const write = (bytes: Uint8Array) => terminal.write(bytes);
+    const replay = (bytes: Uint8Array) => {
+      replaying.current += 1;
+      terminal.write(bytes, () => (replaying.current -= 1));
+    };
 
     const apply = async (runId: string, offset: number, bytes: Uint8Array, row: CommandRow) => {
       if (!current || current.runId !== runId) {
@@ -130,7 +143,7 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
       }
       if (offset > current.written && client) {
         // Bytes this device missed: read them from the store (TERM-4).
-        current.written = await replayRow(client, sessionId, row, current.written, write, offset);
+        current.written = await replayRow(client, sessionId, row, current.written, replay, offset);
       }
       const end = offset + bytes.byteLength;
       if (end <= current.written) return;
@@ -175,7 +188,7 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
         if (current) write(new TextEncoder().encode(SHELL_ENDED));
         const last = i === rows.length - 1 && running;
         const until = last && client ? Number.MAX_SAFE_INTEGER : row.byteLength;
-        const end = await replayRow(client, sessionId, row, start, write, until);
+        const end = await replayRow(client, sessionId, row, start, replay, until);
         current = { runId: row.runId, written: end };
         if (!live) return;
       }
