@@ -185,4 +185,23 @@ describe('TERM-1 terminal sessions', () => {
     await client.call('sessions.delete', { sessionId });
     expect(processAlive(newPid)).toBe(false);
   });
+
+  it('TERM-5 runtime shutdown hangs the terminal up: the runtime exits 0 with nothing of it left, and the row says stopped', async () => {
+    const sessionId = await createTerminalSession(client);
+    const { watch, pid } = await openShell(client, sessionId);
+    await watch.type("(trap '' HUP; exec sleep 6543) & top\r");
+    const members = await pollUntil(() => {
+      const found = sessionMembers(pid);
+      return found.some((p) => p.command === 'top') && found.some((p) => p.command === 'sleep 6543') ? found : undefined;
+    }, 'top and the sleep run in the terminal');
+    client.close();
+    expect(await runtime.stop()).toBe(0);
+    for (const member of members) expect(processAlive(member.pid), `${member.command} (${member.pid}) is gone`).toBe(false);
+
+    runtime = await runtime.restart();
+    client = await runtime.connect();
+    const { rows } = await client.call('sessions.timeline', { sessionId });
+    expect(rows.find((row) => row.kind === 'command')).toMatchObject({ status: 'cancelled', error: 'Stopped because the runtime shut down.' });
+    await client.call('sessions.delete', { sessionId });
+  });
 });
