@@ -21,6 +21,7 @@ import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
 import { relayNode } from './relay-node';
 import { relayChannel } from './relay-channel';
+import { termEcho } from './term-echo';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 
@@ -71,6 +72,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
   nodeBenchmark(relayChannel),
+  nodeBenchmark(termEcho),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {
