@@ -23,6 +23,7 @@ import { relayNode } from './relay-node';
 import { relayChannel } from './relay-channel';
 import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
+import { termEcho } from './term-echo';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
@@ -76,6 +77,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(relayChannel),
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),
+  nodeBenchmark(termEcho),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {

@@ -15,6 +15,7 @@ const AGENT_NAMES: [AgentKind, string][] = [
   ['shell', 'Shell'],
   ['codex', 'Codex'],
   ['claude', 'Claude'],
+  ['terminal', 'Terminal'],
 ];
 
 /** UX-3: the most recently active first; activity the runtime did not report counts from creation. */
@@ -136,13 +137,13 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
               {AGENT_NAMES.map(([kind, name]) => {
                 const info = agents?.find((a) => a.agent === kind);
                 return (
-                  <option key={kind} value={kind} disabled={info ? !info.available : kind !== 'shell'} title={info?.reason}>
+                  <option key={kind} value={kind} disabled={info ? !info.available : kind !== 'shell' && kind !== 'terminal'} title={info?.reason}>
                     {info && !info.available ? `${name} (not installed)` : name}
                   </option>
                 );
               })}
             </select>
-            {agent !== 'shell' && (
+            {(agent === 'codex' || agent === 'claude') && (
               <button aria-expanded={optionsFor === project.id} onClick={() => setOptionsFor(optionsFor === project.id ? null : project.id)}>
                 Options
               </button>

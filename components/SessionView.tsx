@@ -11,6 +11,7 @@ import { TimelineScreen, type SubagentRow } from './timeline/TimelineScreen';
 import { useRouteCommand, type CommandAddress } from './navigation/useRouteCommand';
 import { SessionTitle } from './sessions/SessionTitle';
 import { useWideLayout } from './layout/useWideLayout';
+import { LazyTerminalView } from './lazy/LazyTerminalView';
 
 type OutputAddress = CommandAddress & { at: number | null };
 
@@ -46,7 +47,13 @@ function subagentDepth(state: unknown): number {
  * One session: its timeline with every row kind (SES-3, TL-1), a subagent's own timeline when
  * one is opened, a command's output viewer, and the composer.
  */
-export function SessionView({ client, session, onBack, routing }: SessionViewProps) {
+export function SessionView(props: SessionViewProps) {
+  // TERM-6: a terminal session is its screen, not a timeline.
+  if (props.session.agent === 'terminal') return <LazyTerminalView client={props.client} session={props.session} onBack={props.onBack} onRenamed={props.routing?.onRenamed} />;
+  return <TimelineSessionView {...props} />;
+}
+
+function TimelineSessionView({ client, session, onBack, routing }: SessionViewProps) {
   /** The row last tapped: the viewer opens with it at once, before the runtime answers. */
   const [tapped, setTapped] = useState<CommandRow | null>(null);
   /** Without routing (a page that shows one session), the open output is this view's own. */

@@ -62,6 +62,7 @@ export class RpcClient {
     'timeline.removed': new Set(),
     'codex.profile.changed': new Set(),
     'usage.changed': new Set(),
+    'terminal.output': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
   private dropped = 0;

@@ -4,6 +4,7 @@ import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, Re
 import { WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
+import { terminalMethods } from './terminal';
 import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
@@ -409,6 +410,7 @@ export const methods = {
     result: WebPageSchema,
   },
   ...claudeMethods,
+  ...terminalMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

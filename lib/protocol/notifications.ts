@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalSchema, UsageReadingSchema } from './agents';
 import { CodexProfileSchema } from './accounts';
 import { TimelineRowSchema } from './rows';
+import { TerminalOutputSchema } from './terminal';
 
 /** Server → client notifications (SES-4). */
 export const notifications = {
@@ -21,6 +22,8 @@ export const notifications = {
   }),
   /** A new plan-limit reading was stored (ACC-7). */
   'usage.changed': z.object({ reading: UsageReadingSchema }),
+  /** A terminal session's live bytes (TERM-4). */
+  'terminal.output': TerminalOutputSchema,
 } as const;
 
 export type NotificationName = keyof typeof notifications;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MessageAttachmentSchema } from './attachments';
 
-export const AgentKindSchema = z.enum(['shell', 'codex', 'claude']);
+export const AgentKindSchema = z.enum(['shell', 'codex', 'claude', 'terminal']);
 export type AgentKind = z.infer<typeof AgentKindSchema>;
 
 const CommandStatusSchema = z.enum(['running', 'exited', 'failed', 'cancelled']);

@@ -171,6 +171,17 @@ export function createMethodHandlers(
     ...preview,
     ...createClaudeHandlers(runtime),
     ...createAttachmentHandlers(runtime),
+    'terminal.open'(params) {
+      return runtime.openTerminal(params.sessionId, { cols: params.cols, rows: params.rows });
+    },
+    'terminal.input'(params) {
+      runtime.terminalInput(params.sessionId, params.data);
+      return {};
+    },
+    'terminal.resize'(params) {
+      runtime.terminalResize(params.sessionId, { cols: params.cols, rows: params.rows });
+      return {};
+    },
     'web.fetchPage'(params) {
       return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },

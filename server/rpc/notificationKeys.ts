@@ -14,6 +14,8 @@ const subjectOf: { [N in NotificationName]: (params: NotificationParams<N>) => s
   'usage.changed': (p) => `${p.reading.agent}/${p.reading.accountKey}/${p.reading.window}`,
   // Each removal names its own rows: never folded into another.
   'timeline.removed': (p) => `${p.sessionId}/${p.revision}`,
+  // Bytes of a stream: each piece is its own (a client that missed one reads it from the store).
+  'terminal.output': (p) => `${p.runId}/${p.commandId}/${p.offset}`,
 };
 
 function keyOf<N extends NotificationName>(method: N, params: NotificationParams<N>): string {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
@@ -14,6 +15,7 @@ import { ApprovalRequests } from './agents/approvals';
 import { ClaudeAgent } from './agents/claude/claudeAgent';
 import { CodexAgent } from './agents/codex/codexAgent';
 import { COMMAND_KILL_GRACE_MS, ShellAgent } from './agents/shellAgent';
+import { TerminalAgent, type TerminalSize } from './agents/terminalAgent';
 import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
 import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
@@ -71,6 +73,8 @@ export type RuntimeEvent = { type: 'notification'; notification: RpcNotification
 
 const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const DEFAULT_AGENT_STALL_MS = 3 * 60 * 1000;
+/** How many of a terminal session's latest shells terminal.open answers (TERM-3). */
+const TERMINAL_RUNS_REPLAYED = 8;
 
 /**
  * The desktop runtime: one SQLite store, the command-output artifacts, the agents and the
@@ -101,6 +105,7 @@ export class Runtime {
   private readonly approvals: ApprovalRequests;
   private readonly claude: ClaudeAgent;
   private readonly codex: CodexAgent;
+  private readonly terminals: TerminalAgent;
   private readonly usage: UsageSamples;
   private readonly settings: SessionSettings;
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
@@ -155,10 +160,14 @@ export class Runtime {
       recordUsage: (reading) => this.recordUsage(reading),
       profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
     });
+    this.terminals = new TerminalAgent(processes, ({ bytes, ...where }) =>
+      this.publish({ method: 'terminal.output', params: { ...where, dataBase64: bytes.toString('base64') } }),
+    );
     this.agents = new Map<AgentKind, Agent>([
       ['shell', new ShellAgent(processes)],
       ['codex', this.codex],
       ['claude', this.claude],
+      ['terminal', this.terminals],
     ]);
     for (const [kind, double] of options.agentDoubles ?? []) this.agents.set(kind, double);
     this.projects = this.sessions.ensureProjects(options.projectDirs);
@@ -314,7 +323,56 @@ export class Runtime {
       return created;
     })();
     this.publish({ method: 'sessions.changed', params: { sessionId: session.id, deleted: false } });
+    // TERM-1: a terminal session's shell starts with the session.
+    if (agent === 'terminal') this.startShell(session.id);
     return session;
+  }
+
+  private terminalSession(sessionId: string): Session {
+    const session = this.sessions.session(sessionId);
+    if (!session || this.deleting.has(sessionId)) throw notFound('No such session.', { sessionId });
+    if (session.agent !== 'terminal') throw invalidParams('This is not a terminal session.', { sessionId, agent: session.agent });
+    return session;
+  }
+
+  /** A new run of the terminal session: its one command is the shell (TERM-3). */
+  private startShell(sessionId: string): void {
+    const outcome = this.outbox.acceptChatMessage(sessionId, `terminal-${crypto.randomUUID()}`, 'Terminal');
+    if (outcome.created) this.scheduler.enqueue(outcome.created);
+  }
+
+  /**
+   * terminal.open (TERM-3): starts the session's shell at this size when none runs, and answers
+   * the command rows of its latest shells, oldest first, so a device replays the screen.
+   */
+  async openTerminal(sessionId: string, size: TerminalSize): Promise<{ rows: CommandRow[]; running: boolean }> {
+    this.terminalSession(sessionId);
+    if (!this.terminals.isRunning(sessionId)) {
+      this.terminals.setStartSize(sessionId, size);
+      const started = this.terminals.whenStarted(sessionId);
+      if (!this.scheduler.hasWork(sessionId)) this.startShell(sessionId);
+      await started;
+    }
+    // A shell that was starting already took the size it had then.
+    if (this.terminals.isRunning(sessionId)) this.terminals.resize(sessionId, size);
+    const runs = this.sessions.runsBefore(sessionId, Number.MAX_SAFE_INTEGER, TERMINAL_RUNS_REPLAYED).reverse();
+    const rows = runs.flatMap((run) => this.sessions.commandsOfRun(run.id));
+    return { rows, running: this.terminals.isRunning(sessionId) };
+  }
+
+  terminalInput(sessionId: string, data: string): void {
+    this.terminalSession(sessionId);
+    this.terminals.input(sessionId, data);
+  }
+
+  terminalResize(sessionId: string, size: TerminalSize): void {
+    this.terminalSession(sessionId);
+    this.terminals.resize(sessionId, size);
+  }
+
+  /** The pid of a terminal session's running shell (tests and diagnostics). */
+  terminalShellPid(sessionId: string): number | null {
+    return this.terminals.shellPid(sessionId);
   }
 
   /** The Claude adapter: its accounts, models and saved conversations (ACC-2, ACC-5, ACC-8). */
@@ -390,6 +448,7 @@ export class Runtime {
    */
   async chatSend(sessionId: string, operationId: string, text: string, options: { mode?: 'queue' | 'steer'; uploadIds?: readonly string[] } = {}): Promise<ChatSendAnswer> {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
+    if (this.sessions.session(sessionId)?.agent === 'terminal') throw invalidParams('A terminal session takes keystrokes (terminal.input), not messages.', { sessionId });
     // A full disk refuses new work until the reserve is back: it is what lets the runtime record runs that meet the full disk.
     if (!this.reserve.ensure()) throw diskFull();
     const { uploadIds } = options;

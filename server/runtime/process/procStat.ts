@@ -11,6 +11,8 @@ export interface ProcStat {
   /** R, S, D, Z, T…; a zombie (Z) has exited and only waits to be reaped. */
   state: string;
   pgrp: number;
+  /** Field 6: the session (a terminal's processes share its shell's, whatever their groups). */
+  session: number;
   /** Field 22: clock ticks after boot when the process started; with the pid, a unique name until reboot. */
   startTicks: number;
 }
@@ -25,9 +27,10 @@ export function parseProcStat(pid: number, text: string): ProcStat | null {
   // fields[0] is field 3 (state), so field N is fields[N - 3].
   const state = fields[0];
   const pgrp = Number(fields[2]);
+  const session = Number(fields[3]);
   const startTicks = Number(fields[19]);
-  if (!state || !Number.isSafeInteger(pgrp) || !Number.isSafeInteger(startTicks)) return null;
-  return { pid, state, pgrp, startTicks };
+  if (!state || !Number.isSafeInteger(pgrp) || !Number.isSafeInteger(session) || !Number.isSafeInteger(startTicks)) return null;
+  return { pid, state, pgrp, session, startTicks };
 }
 
 export function readProcStat(pid: number): ProcStat | null {
@@ -76,4 +79,14 @@ export function scanLiveProcessGroups(): Map<number, ProcStat[]> {
  */
 export function liveMembersOf(groups: Map<number, ProcStat[]>, pgid: number, leaderStartTicks: number): ProcStat[] {
   return (groups.get(pgid) ?? []).filter((member) => member.startTicks >= leaderStartTicks);
+}
+
+/**
+ * The live members of session `sid` (a terminal's shell and every job it started in its own
+ * group) that started no earlier than the session's leader (TERM-5).
+ */
+export function liveMembersOfSession(groups: Map<number, ProcStat[]>, sid: number, leaderStartTicks: number): ProcStat[] {
+  const members: ProcStat[] = [];
+  for (const group of groups.values()) for (const member of group) if (member.session === sid && member.startTicks >= leaderStartTicks) members.push(member);
+  return members;
 }

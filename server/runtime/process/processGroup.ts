@@ -15,6 +15,21 @@ export interface ProcessGroupTracker {
   forget(identity: ProcessGroupIdentity): void;
 }
 
+/**
+ * Writes the group down now and answers the idempotent "forget it": the row stays until the
+ * group is known gone or left to the user (SES-5, TERM-5).
+ */
+export function trackGroup(identity: ProcessGroupIdentity | null, tracker: ProcessGroupTracker | undefined): () => void {
+  if (!identity || !tracker) return () => undefined;
+  tracker.record(identity);
+  let tracked = true;
+  return () => {
+    if (!tracked) return;
+    tracked = false;
+    tracker.forget(identity);
+  };
+}
+
 export interface SpawnGroupOptions {
   cwd?: string;
   env: NodeJS.ProcessEnv;
@@ -31,20 +46,19 @@ export interface SpawnGroupOptions {
 export class ProcessGroup {
   readonly identity: ProcessGroupIdentity | null;
   private stopping: Promise<void> | null = null;
-  private tracked: boolean;
+  private readonly forget: () => void;
   private leaderExitedAt = 0;
 
   private constructor(
     readonly child: ChildProcess,
-    private readonly tracker: ProcessGroupTracker | undefined,
+    tracker: ProcessGroupTracker | undefined,
   ) {
     const pid = child.pid;
     // Read at once: until Node reaps the leader (on the event loop, later) its /proc entry stays.
     const stat = pid === undefined ? null : readProcStat(pid);
     const bootId = currentBootId();
     this.identity = pid !== undefined && stat && bootId ? { pgid: pid, startTicks: stat.startTicks, bootId } : null;
-    this.tracked = this.identity !== null && tracker !== undefined;
-    if (this.identity && tracker) tracker.record(this.identity);
+    this.forget = trackGroup(this.identity, tracker);
     child.once('exit', () => (this.leaderExitedAt = performance.now()));
   }
 
@@ -114,8 +128,6 @@ export class ProcessGroup {
    * it left are the user's, as in a terminal), or the group is gone.
    */
   release(): void {
-    if (!this.tracked || !this.identity) return;
-    this.tracked = false;
-    this.tracker?.forget(this.identity);
+    this.forget();
   }
 }

@@ -3,7 +3,7 @@ import type { ProcessGroupIdentity, ProcessGroupTracker } from './processGroup';
 
 /** Who a group runs for: one command of a run, or an agent host. */
 export interface ProcessGroupOwner {
-  purpose: 'command' | 'codex app-server' | 'claude host';
+  purpose: 'command' | 'codex app-server' | 'claude host' | 'terminal';
   runId?: string;
   commandId?: string;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '../log';
 import { KILLED_WAIT_MS, recentProcessGroups, sendToGroup, waitUntilGone } from './groupSignals';
 import type { ProcessGroupLedger, RecordedProcessGroup } from './processGroupLedger';
-import { currentBootId, liveMembersOf, readProcStat, scanLiveProcessGroups } from './procStat';
+import { currentBootId, liveMembersOf, liveMembersOfSession, readProcStat, scanLiveProcessGroups, type ProcStat } from './procStat';
 
 /** What start-up found of the groups a dead runtime left. */
 export interface SurvivorReport {
@@ -19,11 +19,25 @@ function stillRunning(group: RecordedProcessGroup, bootId: string | null, groups
   if (group.bootId !== bootId) return false;
   const leader = readProcStat(group.pgid);
   if (leader && leader.startTicks !== group.startTicks) return false;
-  return liveMembersOf(groups, group.pgid, group.startTicks).length > 0;
+  return membersOf(group, groups).length > 0;
+}
+
+/** A terminal's row names its session (TERM-5): its jobs run in groups of their own. */
+function membersOf(group: RecordedProcessGroup, groups: Map<number, ProcStat[]>): ProcStat[] {
+  return group.purpose === 'terminal' ? liveMembersOfSession(groups, group.pgid, group.startTicks) : liveMembersOf(groups, group.pgid, group.startTicks);
+}
+
+/** SIGTERM to a command's group; a terminal is hung up (SIGHUP to each of its groups: an interactive shell ignores SIGTERM). */
+function signalSurvivor(group: RecordedProcessGroup, signal: 'first' | 'SIGKILL', groups: Map<number, ProcStat[]>): void {
+  if (group.purpose !== 'terminal') {
+    sendToGroup(group.pgid, signal === 'first' ? 'SIGTERM' : 'SIGKILL');
+    return;
+  }
+  for (const pgrp of new Set(membersOf(group, groups).map((member) => member.pgrp))) sendToGroup(pgrp, signal === 'first' ? 'SIGHUP' : 'SIGKILL');
 }
 
 /**
- * Start-up, before any row is marked (SES-5): every group the dead runtime recorded and that still
+ * Start-up, before any row is marked (SES-5, TERM-5): every group the dead runtime recorded and that still
  * runs gets SIGTERM, then SIGKILL when the grace ends. A group of an earlier boot is simply
  * forgotten. Where /proc is missing nothing can be proven ours, so nothing is signalled.
  */
@@ -33,11 +47,14 @@ export async function stopSurvivingGroups(ledger: ProcessGroupLedger, graceMs: n
   const bootId = currentBootId();
   const groups = scanLiveProcessGroups();
   const survivors = recorded.filter((group) => stillRunning(group, bootId, groups));
-  for (const group of survivors) sendToGroup(group.pgid, 'SIGTERM');
+  for (const group of survivors) signalSurvivor(group, 'first', groups);
   const signalledAt = performance.now();
   const anyAlive = () => survivors.some((group) => stillRunning(group, bootId, recentProcessGroups(signalledAt)));
   if (survivors.length > 0 && !(await waitUntilGone(anyAlive, graceMs))) {
-    for (const group of survivors) if (stillRunning(group, bootId, recentProcessGroups(signalledAt))) sendToGroup(group.pgid, 'SIGKILL');
+    for (const group of survivors) {
+      const now = recentProcessGroups(signalledAt);
+      if (stillRunning(group, bootId, now)) signalSurvivor(group, 'SIGKILL', now);
+    }
     await waitUntilGone(anyAlive, KILLED_WAIT_MS);
   }
   for (const group of recorded) ledger.forget(group);

@@ -309,6 +309,12 @@ export class RunScheduler {
     this.rows.flush();
   }
 
+  /** Whether the session has a run running or waiting. */
+  hasWork(sessionId: string): boolean {
+    const queue = this.queues.get(sessionId);
+    return queue !== undefined && (queue.active !== null || queue.pending.length > 0);
+  }
+
   isActive(sessionId: string, runId: string): boolean {
     return this.queues.get(sessionId)?.active?.runId === runId;
   }

@@ -19,7 +19,7 @@ export function defaultSettings(agent: AgentKind): SessionAgentSettings {
 function forAgent(agent: AgentKind, settings: SessionAgentSettings, base: SessionAgentSettings): SessionAgentSettings {
   if (agent === 'codex' && settings.claude) throw invalidParams('A Codex session takes `codex` settings.');
   if (agent === 'claude' && settings.codex) throw invalidParams('A Claude session takes `claude` settings.');
-  if (agent === 'shell' && (settings.codex || settings.claude)) throw invalidParams('A shell session takes no agent settings.');
+  if ((agent === 'shell' || agent === 'terminal') && (settings.codex || settings.claude)) throw invalidParams(`A ${agent} session takes no agent settings.`);
   return { ...base, ...settings };
 }
 

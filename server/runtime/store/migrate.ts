@@ -3,6 +3,8 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 
 const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+/** A migration that rebuilds a referenced table starts with this line: it runs with foreign keys off. */
+const FOREIGN_KEYS_OFF = /^-- foreign_keys: off\r?\n/;
 
 interface Migration {
   version: number;
@@ -37,10 +39,19 @@ export function applyMigrations(db: Database.Database, dir: string): number[] {
   const done: number[] = [];
   for (const migration of readMigrations(dir)) {
     if (applied.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, Date.now());
-    })();
+    // SQLite ignores this pragma inside a transaction, so it is set around it; the references are
+    // checked before the commit, as SQLite's table-rebuild procedure asks.
+    const keysOff = FOREIGN_KEYS_OFF.test(migration.sql);
+    if (keysOff) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`Migration ${migration.version} broke a foreign key`);
+        record.run(migration.version, migration.name, Date.now());
+      })();
+    } finally {
+      if (keysOff) db.pragma('foreign_keys = ON');
+    }
     done.push(migration.version);
   }
   return done;

@@ -231,7 +231,7 @@ describe('protocol v1 methods over a real WebSocket', () => {
 
     it('SES-2 sessions.create with the codex or claude agent is unavailable while those agents are not installed, and creates nothing', async () => {
       const { agents } = await client.call('agents.list');
-      expect(agents.map((a) => [a.agent, a.available])).toEqual([['shell', true], ['codex', false], ['claude', false]]);
+      expect(agents.map((a) => [a.agent, a.available])).toEqual([['shell', true], ['codex', false], ['claude', false], ['terminal', true]]);
       const before = (await client.call('sessions.list')).sessions.length;
       for (const agent of ['codex', 'claude'] as const) {
         const error = await expectRpcError(client.call('sessions.create', { projectId: projectA.id, agent }), 'unavailable');
