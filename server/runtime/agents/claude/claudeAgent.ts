@@ -112,7 +112,7 @@ export class ClaudeAgent implements Agent {
     const account = this.accounts.runEnvironment();
     const texts: string[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
-    const host = this.hosts.hostFor(account.accountId, account.env);
+    const host = this.hostOf(account);
     const call: HostCall = host.request(
       {
         type: 'run',
@@ -231,8 +231,7 @@ export class ClaudeAgent implements Agent {
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */
   async models(accountKey: string | null): Promise<AgentModel[]> {
-    const account = this.accounts.runEnvironment(accountKey ?? undefined);
-    const described = await describeAccount(this.requireProgram(), this.hosts.hostFor(account.accountId, account.env), this.readTimeoutMs);
+    const described = await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountKey ?? undefined)), this.readTimeoutMs);
     if (!described) throw unavailable('Claude Code did not say which models it offers.');
     return described.models.map((m) => ({ id: m.value, label: m.displayName, description: m.description || null, efforts: m.efforts, isDefault: m.value === 'default' }));
   }
@@ -240,8 +239,7 @@ export class ClaudeAgent implements Agent {
   /** Whether an account is signed in, from accountInfo (ACC-2). */
   async accountStatus(accountId: string): Promise<ClaudeAccountStatus> {
     try {
-      const env = this.accounts.runEnvironment(accountId).env;
-      return accountStatusOf(await describeAccount(this.requireProgram(), this.hosts.hostFor(accountId, env), this.readTimeoutMs));
+      return accountStatusOf(await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountId)), this.readTimeoutMs));
     } catch (error) {
       return { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: (error as Error).message };
     }
@@ -290,7 +288,15 @@ export class ClaudeAgent implements Agent {
    * host's exit when the host died under it.
    */
   private async askHost(request: HostRequest): Promise<HostEvent | null> {
-    return askHostOnce(this.hosts.hostFor(DEFAULT_CLAUDE_ACCOUNT, this.accounts.historyEnvironment()), request, this.readTimeoutMs);
+    return askHostOnce(this.hostOf(this.accounts.runEnvironment(DEFAULT_CLAUDE_ACCOUNT)), request, this.readTimeoutMs);
+  }
+
+  /**
+   * The host of an account (SES-8): the main folder's variables under the account's own, so the
+   * main account's runs and every history read share one host (ACC-2).
+   */
+  private hostOf(account: { accountId: string; env: NodeJS.ProcessEnv }) {
+    return this.hosts.hostFor(account.accountId, { ...this.accounts.historyEnvironment(), ...account.env });
   }
 
   /** One slice (≤ 256 KiB) of a Bash result, read by the host from the saved conversation (OUT-7). */
