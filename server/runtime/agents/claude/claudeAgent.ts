@@ -68,6 +68,7 @@ export class ClaudeAgent implements Agent {
   private readonly running = new Map<string, { sessionId: string; call: HostCall }>();
   /** The long-lived hosts, one per account (SES-8). */
   readonly hosts: ClaudeHosts;
+  private readonly log: Logger;
   /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
   private readonly grants = new Map<string, SessionGrants>();
 
@@ -81,7 +82,8 @@ export class ClaudeAgent implements Agent {
     this.turnRecords = new ClaudeTurnRecords(db);
     this.program = locateClaude(env);
     this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
-    this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, processes, log: options.log ?? silentLogger });
+    this.log = options.log ?? silentLogger;
+    this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, processes, log: this.log });
   }
 
   /** Runtime shutdown: the hosts stop, and everything they started with them (SES-9). */
@@ -156,8 +158,11 @@ export class ClaudeAgent implements Agent {
       this.running.delete(context.runId);
     }
     if (context.signal.aborted) {
-      // SES-9: a stopped turn leaves nothing running: Claude Code and its commands carry the run's tag.
-      await stopTagged(PROCESS_TAG_VARIABLE, runTag(host.tag, messageUuid), KILL_GRACE_MS);
+      // SES-9: a stopped turn leaves nothing running: Claude Code and its commands carry the run's
+      // tag. The row need not wait for it: what a stop leaves is found by the tag whenever it goes.
+      void stopTagged(PROCESS_TAG_VARIABLE, runTag(host.tag, messageUuid), KILL_GRACE_MS).then((stopped) => {
+        if (stopped > 0) this.log.info('stopped what a stopped Claude turn left', { runId: context.runId, processes: stopped });
+      });
       return;
     }
     const outcome = done as Extract<HostEvent, { type: 'done' }> | null;

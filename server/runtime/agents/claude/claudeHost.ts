@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { forwardLiveMessage, savedMessageUuid } from './claudeLiveEvents';
 import { interruptedTurnEnd } from './claudeTurnEnd';
-import { readHistoryPage, readItemText, type ClaudeHistorySdk } from './claudeHostReads';
+import { readHistoryPage, readItemText, sliceOf, type ClaudeHistorySdk } from './claudeHostReads';
 import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage, type ControlSource } from './claudeHostControl';
 import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
@@ -200,7 +200,22 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   emit(failure ? { type: 'done', ok: false, error: failure, ...(errorCode ? { errorCode } : {}) } : { type: 'done', ok: true });
 }
 
+/**
+ * Bash results read lately, by conversation and tool id (OUT-7, SES-8): a result never changes once
+ * saved, and a reader pages through one in slices, so the host keeps the last few whole.
+ */
+const recentResults = new Map<string, Buffer>();
+const RECENT_RESULTS = 4;
+
 async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk, emit: Emit): Promise<void> {
+  const key = `${request.cwd}\u0000${request.nativeSessionId}\u0000${request.itemId}`;
+  const recent = recentResults.get(key);
+  if (recent) {
+    recentResults.delete(key);
+    recentResults.set(key, recent);
+    emit(sliceOf(recent, request));
+    return;
+  }
   // Bash results of the conversation only: a subagent's Bash is a tool-call row (TL-1).
   const messages = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
   for (const raw of messages) {
@@ -215,8 +230,9 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
         return;
       }
       const bytes = Buffer.from(whole, 'utf8');
-      const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));
-      emit({ type: 'output', availableBytes: bytes.length, dataBase64: slice.toString('base64') });
+      recentResults.set(key, bytes);
+      for (const oldest of recentResults.keys()) if (recentResults.size > RECENT_RESULTS) recentResults.delete(oldest);
+      emit(sliceOf(bytes, request));
       return;
     }
   }
