@@ -113,6 +113,15 @@ function pendingRequest(): Pending {
   };
 }
 
+/** Reads an SDK query to its end, ignoring what comes and any error. */
+async function drain(messages: AsyncIterator<unknown>): Promise<void> {
+  try {
+    while (!(await messages.next()).done);
+  } catch {
+    // A stopped query may end with an error; nobody waits for it.
+  }
+}
+
 async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk, pending: Pending, emit: Emit): Promise<void> {
   const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
   const abort = pending.abort;
@@ -167,8 +176,10 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     abort.abort();
     return;
   }
+  const messages = query[Symbol.asyncIterator]();
   try {
-    for await (const raw of query) {
+    for (let next = await messages.next(); !next.done; next = await messages.next()) {
+      const raw: unknown = next.value;
       const reading = rateLimitReading(raw);
       if (reading) emit(reading);
       errorCode = failureCode(raw) ?? errorCode;
@@ -188,6 +199,13 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
         },
         lastSavedUuid,
       );
+      // ACC-6: a stopped turn has ended at its result. Claude Code's own exit after it takes
+      // hundreds of milliseconds more and tells nothing, so the rest drains on its own (and what
+      // it leaves carries the run's tag, SES-9); leaving the loop by `break` would wait for it.
+      if (interrupted && (raw as { type?: unknown }).type === 'result') {
+        void drain(messages);
+        break;
+      }
     }
   } catch (error) {
     // The SDK throws after an error result or a stop; the result already said what happened.
