@@ -33,7 +33,7 @@ async function timeReads(client: RpcClient, sessionId: string, row: CommandRow, 
     });
     samples.push(now() - started);
     if (result.byteCount !== MAX_COMMAND_OUTPUT_RANGE_BYTES || !Buffer.from(data).equals(expected.subarray(offset, offset + MAX_COMMAND_OUTPUT_RANGE_BYTES))) {
-      throw new Error(`slice at ${offset} does not match what the command printed`);
+      throw new Error(`slice at ${offset} does not match what the command printed (${result.byteCount} bytes of ${JSON.stringify(result).slice(0, 300)}: ${Buffer.from(data).subarray(0, 200).toString()})`);
     }
   }
   return samples;

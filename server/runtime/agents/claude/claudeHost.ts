@@ -6,6 +6,7 @@
  * a subagent (TL-4); `itemText` and `toolOutput` answer one slice of one saved text. The runtime
  * itself never opens a Claude file.
  */
+import fs from 'node:fs';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -18,7 +19,7 @@ import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
 import { HostInboundSchema, PROCESS_TAG_VARIABLE, runTag, type HostControl, type HostEvent, type HostOutbound, type HostRequest } from './hostProtocol';
 import { claudeUserContent } from '../../attachments/claudeContent';
-import { resolvePersistedResult, toolResultText } from './toolResultText';
+import { persistedResultFile, resolvePersistedResult, toolResultText } from './toolResultText';
 
 interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {
 }
@@ -222,16 +223,27 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
  * Bash results read lately, by conversation and tool id (OUT-7, SES-8): a result never changes once
  * saved, and a reader pages through one in slices, so the host keeps the last few whole.
  */
-const recentResults = new Map<string, Buffer>();
+const recentResults = new Map<string, { bytes: Buffer; file: string | null; stamp: string | null }>();
 const RECENT_RESULTS = 4;
+
+/** Size and change time of a persisted result's file: a kept copy is good while they hold. */
+function fileStamp(file: string | null): string | null {
+  if (file === null) return null;
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
 
 async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk, emit: Emit): Promise<void> {
   const key = `${request.cwd}\u0000${request.nativeSessionId}\u0000${request.itemId}`;
   const recent = recentResults.get(key);
-  if (recent) {
+  if (recent && fileStamp(recent.file) === recent.stamp) {
     recentResults.delete(key);
     recentResults.set(key, recent);
-    emit(sliceOf(recent, request));
+    emit(sliceOf(recent.bytes, request));
     return;
   }
   // Bash results of the conversation only: a subagent's Bash is a tool-call row (TL-1).
@@ -242,13 +254,16 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
     for (const block of blocksOf(parsed.data)) {
       const result = ToolResultSchema.safeParse(block);
       if (!result.success || result.data.tool_use_id !== request.itemId) continue;
-      const whole = resolvePersistedResult(toolResultText(result.data.content));
+      const text = toolResultText(result.data.content);
+      const file = persistedResultFile(text);
+      const stamp = fileStamp(file);
+      const whole = resolvePersistedResult(text);
       if (whole === null) {
         emit({ type: 'missing' });
         return;
       }
       const bytes = Buffer.from(whole, 'utf8');
-      recentResults.set(key, bytes);
+      recentResults.set(key, { bytes, file, stamp });
       for (const oldest of recentResults.keys()) if (recentResults.size > RECENT_RESULTS) recentResults.delete(oldest);
       emit(sliceOf(bytes, request));
       return;
