@@ -55,7 +55,7 @@ export const claudeStop: Benchmark = {
         ],
         parameters: { rounds: ROUNDS, budgetMs: BUDGET_MS },
         measurements: { claudeMs: claude, shellMs: shell, withinBudget: claude.every((ms) => ms < BUDGET_MS) },
-        notes: ['The Claude turn waits on a model request that never answers; Stop sends interrupt() and stops the host group 1.5 s later if it is still there.'],
+        notes: ['The Claude turn waits on a model request that never answers; Stop sends interrupt() to the long-lived host (SES-8), which cancels the query 1.5 s later if the turn has not ended.'],
       };
     } finally {
       client.close();

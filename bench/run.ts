@@ -14,6 +14,7 @@ import { perf6Highlight } from './perf6-highlight';
 import { perf5Markdown } from './perf5-markdown';
 import { agentHistoryRead } from './agent-history-read';
 import { claudeStop } from './claude-stop';
+import { claudeHost } from './claude-host';
 import { loadConcurrentCommands } from './load-concurrent-commands';
 import { timelineOpen } from './timeline-open';
 import { codexStop } from './codex-stop';
@@ -64,6 +65,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(perf7PreviewLoad),
   nodeBenchmark(agentHistoryRead),
   nodeBenchmark(claudeStop),
+  nodeBenchmark(claudeHost),
   nodeBenchmark(sec9PreviewChurn),
   nodeBenchmark(loadConcurrentCommands),
   nodeBenchmark(timelineOpen),

@@ -37,11 +37,12 @@ export interface RunningRuntime {
   stop(): Promise<void>;
 }
 
-/** HBCODE_AGENT_STALL_SECONDS: how long a turn may go without an agent event before it shows as stalled (ACC-3). */
-function agentStallMs(value: string | undefined): number | undefined {
+/** A positive number of seconds from variable `name`, in milliseconds; undefined when unset. */
+function secondsVariable(name: string): number | undefined {
+  const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`HBCODE_AGENT_STALL_SECONDS must be a positive number of seconds, not ${JSON.stringify(value)}.`);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`${name} must be a positive number of seconds, not ${JSON.stringify(value)}.`);
   return Math.round(seconds * 1000);
 }
 
@@ -56,7 +57,10 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     allowPrivateFetch: options.allowPrivateFetch,
     pairingGuessLimit: options.limits.pairing,
     vapidSubject: options.vapidSubject,
-    agentStallMs: agentStallMs(process.env.HBCODE_AGENT_STALL_SECONDS),
+    // ACC-3: how long a turn may go without an agent event before it shows as stalled.
+    agentStallMs: secondsVariable('HBCODE_AGENT_STALL_SECONDS'),
+    // SES-8: how long a Claude host with nothing to do stays.
+    claudeHostIdleMs: secondsVariable('HBCODE_CLAUDE_HOST_IDLE_SECONDS'),
     log,
     ...extras,
   });

@@ -56,6 +56,8 @@ export interface RuntimeOptions {
   allowPrivateFetch?: boolean;
   /** A running turn with no agent event for this long shows as stalled (ACC-3); 3 minutes when absent. */
   agentStallMs?: number;
+  /** A Claude host with no request for this long stops (SES-8); 5 minutes when absent. */
+  claudeHostIdleMs?: number;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
@@ -155,6 +157,7 @@ export class Runtime {
       recordUsage: (reading) => this.recordUsage(reading),
       dataDir: options.dataDir,
       log: options.log,
+      hostIdleMs: options.claudeHostIdleMs,
     });
     this.codex = new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes, {
       recordUsage: (reading) => this.recordUsage(reading),

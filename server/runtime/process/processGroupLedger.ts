@@ -6,12 +6,15 @@ export interface ProcessGroupOwner {
   purpose: 'command' | 'codex app-server' | 'claude host' | 'terminal';
   runId?: string;
   commandId?: string;
+  /** SES-9: the value of the tag variable every process of the host carries. */
+  envTag?: string;
 }
 
 export interface RecordedProcessGroup extends ProcessGroupIdentity {
   runId: string | null;
   commandId: string | null;
   purpose: string;
+  envTag: string | null;
 }
 
 /**
@@ -25,16 +28,16 @@ export class ProcessGroupLedger {
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
-      'INSERT OR REPLACE INTO process_groups (pgid, leader_start_ticks, boot_id, run_id, command_id, purpose, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO process_groups (pgid, leader_start_ticks, boot_id, run_id, command_id, purpose, started_at, env_tag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.remove = db.prepare('DELETE FROM process_groups WHERE boot_id = ? AND pgid = ? AND leader_start_ticks = ?');
-    this.all = db.prepare('SELECT pgid, leader_start_ticks, boot_id, run_id, command_id, purpose FROM process_groups');
+    this.all = db.prepare('SELECT pgid, leader_start_ticks, boot_id, run_id, command_id, purpose, env_tag FROM process_groups');
   }
 
   trackerFor(owner: ProcessGroupOwner): ProcessGroupTracker {
     return {
       record: (group) => {
-        this.insert.run(group.pgid, group.startTicks, group.bootId, owner.runId ?? null, owner.commandId ?? null, owner.purpose, Date.now());
+        this.insert.run(group.pgid, group.startTicks, group.bootId, owner.runId ?? null, owner.commandId ?? null, owner.purpose, Date.now(), owner.envTag ?? null);
       },
       forget: (group) => this.forget(group),
     };
@@ -45,8 +48,15 @@ export class ProcessGroupLedger {
   }
 
   recorded(): RecordedProcessGroup[] {
-    return (this.all.all() as { pgid: number; leader_start_ticks: number; boot_id: string; run_id: string | null; command_id: string | null; purpose: string }[]).map(
-      (row) => ({ pgid: row.pgid, startTicks: row.leader_start_ticks, bootId: row.boot_id, runId: row.run_id, commandId: row.command_id, purpose: row.purpose }),
-    );
+    type Row = { pgid: number; leader_start_ticks: number; boot_id: string; run_id: string | null; command_id: string | null; purpose: string; env_tag: string | null };
+    return (this.all.all() as Row[]).map((row) => ({
+      pgid: row.pgid,
+      startTicks: row.leader_start_ticks,
+      bootId: row.boot_id,
+      runId: row.run_id,
+      commandId: row.command_id,
+      purpose: row.purpose,
+      envTag: row.env_tag,
+    }));
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from '../log';
 import { KILLED_WAIT_MS, recentProcessGroups, sendToGroup, waitUntilGone } from './groupSignals';
 import type { ProcessGroupLedger, RecordedProcessGroup } from './processGroupLedger';
 import { currentBootId, liveMembersOf, liveMembersOfSession, readProcStat, scanLiveProcessGroups, type ProcStat } from './procStat';
+import { PROCESS_TAG_VARIABLE, stopTagged } from './taggedProcesses';
 
 /** What start-up found of the groups a dead runtime left. */
 export interface SurvivorReport {
@@ -57,7 +58,11 @@ export async function stopSurvivingGroups(ledger: ProcessGroupLedger, graceMs: n
     }
     await waitUntilGone(anyAlive, KILLED_WAIT_MS);
   }
+  // SES-9: what an agent host started outside its group (a Bash command's own session) carries its tag.
+  let tagged = 0;
+  for (const group of recorded) if (group.envTag && group.bootId === bootId) tagged += await stopTagged(PROCESS_TAG_VARIABLE, group.envTag, graceMs);
   for (const group of recorded) ledger.forget(group);
+  if (tagged > 0) log.warn('stopped processes an agent host left', { processes: tagged });
   if (survivors.length > 0) log.warn('stopped process groups that outlived the previous runtime', { groups: survivors.length });
   return { stopped: survivors };
 }

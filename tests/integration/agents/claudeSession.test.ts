@@ -143,7 +143,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     ).rejects.toMatchObject({ code: 'not_found', message: RESULT_NOT_SAVED_MESSAGE });
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('SES-5 cancelling a Claude run stops the host and the command it runs', async () => {
+  it('SES-5 SES-9 cancelling a Claude run stops its Claude Code and the command it runs; the host stays', async () => {
     const sessionId = await createAgentSession(client, 'claude');
     // A marker no other process has, so the test can tell whether the command still runs.
     const marker = `sleep 1${crypto.randomInt(100, 999)}.25`;

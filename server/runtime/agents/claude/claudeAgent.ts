@@ -17,8 +17,11 @@ import { accountStatusOf, describeAccount } from './claudeDescribe';
 import { usageReadingOf } from './claudeUsage';
 import { ClaudeStore } from './claudeStore';
 import { ClaudeTurnRecords } from './claudeTurnRecords';
-import type { HostEvent, HostRequest, PermissionEvent } from './hostProtocol';
-import { runAgentHost, startAgentHost, type AgentHostHandle } from './hostProcess';
+import { PROCESS_TAG_VARIABLE, runTag, type HostEvent, type HostRequest, type PermissionEvent } from './hostProtocol';
+import { askHostOnce, KILL_GRACE_MS, type HostCall, type HostExit } from './hostProcess';
+import { DEFAULT_CLAUDE_ACCOUNT } from './claudeAccounts';
+import { ClaudeHosts } from './claudeHosts';
+import { stopTagged } from '../../process/taggedProcesses';
 
 export interface ClaudeAgentOptions {
   /** Where canUseTool requests and questions wait for an answer (ACC-4); without it every request is refused. */
@@ -28,16 +31,31 @@ export interface ClaudeAgentOptions {
   /** The runtime's data folder, home of the added accounts (ACC-2); a temporary one when absent. */
   dataDir?: string;
   log?: Logger;
+  /** SES-8: how long a host with nothing to do stays; the default is DEFAULT_HOST_IDLE_MS. */
+  hostIdleMs?: number;
+  /** SES-8: how long a read may take before it is cancelled and fails. */
+  readTimeoutMs?: number;
 }
+
+/** After an interrupt the turn gets this long to end before the host cancels its query (ACC-6: within 5 s). */
+const INTERRUPT_GRACE_MS = 1500;
+/** A read the host has not answered in this long is cancelled and fails (SES-8). */
+const DEFAULT_READ_TIMEOUT_MS = 120_000;
 import { claudeTurnInput } from '../../attachments/agentInput';
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
 export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conversation.';
 
+/** A read that got no answer: the host's own words (its exit, SES-8) when it gave them. */
+function readFailure(event: HostEvent | null): Error {
+  return unavailable(event?.type === 'done' && event.error ? event.error : 'The Claude agent host could not read the conversation.');
+}
+
 /**
  * Real Claude Code sessions through the Claude Agent SDK in a separate host process (SES-2,
- * STO-1): one host per run and one per history read. Bash output stays in Claude's
- * transcript; its row carries a pointer and no bytes, and every read goes through a host (OUT-7).
+ * STO-1): one long-lived host per account (SES-8) answers runs and history reads as requests.
+ * Bash output stays in Claude's transcript; its row carries a pointer and no bytes, and every
+ * read goes through the host (OUT-7).
  */
 export class ClaudeAgent implements Agent {
   readonly kind = 'claude' as const;
@@ -46,7 +64,10 @@ export class ClaudeAgent implements Agent {
   readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
   /** The host of each running turn, for steering (ACC-6). */
-  private readonly running = new Map<string, { sessionId: string; host: AgentHostHandle }>();
+  private readonly running = new Map<string, { sessionId: string; call: HostCall }>();
+  /** The long-lived hosts, one per account (SES-8). */
+  readonly hosts: ClaudeHosts;
+  private readonly log: Logger;
   /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
   private readonly grants = new Map<string, SessionGrants>();
 
@@ -60,6 +81,13 @@ export class ClaudeAgent implements Agent {
     this.turnRecords = new ClaudeTurnRecords(db);
     this.program = locateClaude(env);
     this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
+    this.log = options.log ?? silentLogger;
+    this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, processes, log: this.log });
+  }
+
+  /** Runtime shutdown: the hosts stop, and everything they started with them (SES-9). */
+  async close(): Promise<void> {
+    await this.hosts.close();
   }
 
   available(): boolean {
@@ -85,7 +113,8 @@ export class ClaudeAgent implements Agent {
     const account = this.accounts.runEnvironment();
     const texts: string[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
-    const host = startAgentHost(
+    const host = this.hostOf(account);
+    const call: HostCall = host.request(
       {
         type: 'run',
         sdkModule: program.sdkModule,
@@ -102,7 +131,7 @@ export class ClaudeAgent implements Agent {
       },
       (event) => {
         context.activity();
-        if (event.type === 'permission') void this.askPermission(context, event, host, settings.permissionMode);
+        if (event.type === 'permission') void this.askPermission(context, event, call, settings.permissionMode);
         else if (event.type === 'rateLimit') this.recordReading(usageReadingOf(event, account.accountId));
         else if (event.type === 'text') texts.push(event.text);
         else if (event.type === 'done') done = event;
@@ -119,23 +148,22 @@ export class ClaudeAgent implements Agent {
           context.recordHistoryCommand(event.itemId, event.command, result, { threadId: nativeSessionId, turnId: event.turnId, itemId: event.itemId, byteLength: event.byteLength });
         }
       },
-      {
-        signal: context.signal,
-        tracker: this.processes?.trackerFor({ purpose: 'claude host' }),
-        env: account.env,
-        control: true,
-        // ACC-6: Stop interrupts the turn the SDK's way; the group is stopped if that takes too long.
-        onAbort: (handle) => handle.send({ type: 'interrupt' }),
-      },
     );
-    this.running.set(context.runId, { sessionId: context.sessionId, host });
-    let exit;
+    this.running.set(context.runId, { sessionId: context.sessionId, call });
+    let exit: HostExit | null;
     try {
-      exit = await host.exited;
+      exit = await this.untilEnded(call, context.signal);
     } finally {
       this.running.delete(context.runId);
     }
-    if (context.signal.aborted) return;
+    if (context.signal.aborted) {
+      // SES-9: a stopped turn leaves nothing running: Claude Code and its commands carry the run's
+      // tag. The row need not wait for it: what a stop leaves is found by the tag whenever it goes.
+      void stopTagged(PROCESS_TAG_VARIABLE, runTag(host.tag, messageUuid), KILL_GRACE_MS).then((stopped) => {
+        if (stopped > 0) this.log.info('stopped what a stopped Claude turn left', { runId: context.runId, processes: stopped });
+      });
+      return;
+    }
     const outcome = done as Extract<HostEvent, { type: 'done' }> | null;
     if (!outcome?.ok) {
       const described = this.accounts.list().accounts.find((a) => a.id === account.accountId);
@@ -144,8 +172,34 @@ export class ClaudeAgent implements Agent {
     if (texts.length > 0) context.settle(texts.join('\n\n'));
   }
 
+  /**
+   * The end of a run's request; the host's exit when it died first. ACC-6: Stop interrupts the turn
+   * the SDK's way; when the turn has not ended after the grace its query is cancelled, and after
+   * that the run ends whatever the host does.
+   */
+  private async untilEnded(call: HostCall, signal: AbortSignal): Promise<HostExit | null> {
+    const timers: NodeJS.Timeout[] = [];
+    let giveUp: () => void = () => undefined;
+    const abandoned = new Promise<{ exit: HostExit | null }>((resolve) => (giveUp = () => resolve({ exit: null })));
+    const onAbort = () => {
+      call.send({ type: 'interrupt' });
+      timers.push(setTimeout(() => {
+        call.cancel();
+        timers.push(setTimeout(giveUp, KILL_GRACE_MS));
+      }, INTERRUPT_GRACE_MS));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return (await Promise.race([call.ended, abandoned])).exit;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      timers.forEach(clearTimeout);
+    }
+  }
+
   /** canUseTool and AskUserQuestion become approvals any device may answer, once (ACC-4). */
-  private async askPermission(context: AgentRunContext, event: PermissionEvent, host: AgentHostHandle, permissionMode: string): Promise<void> {
+  private async askPermission(context: AgentRunContext, event: PermissionEvent, host: HostCall, permissionMode: string): Promise<void> {
     const refused = refusedInPlanMode(event, permissionMode);
     if (refused) {
       host.send({ type: 'permissionAnswer', requestId: event.requestId, result: refused });
@@ -178,21 +232,20 @@ export class ClaudeAgent implements Agent {
     if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
     // The transcript keeps the text under this uuid, linked to the steer run: its row is that run's message row (TL-3).
     const { messageUuid } = this.store.claimOperation(sessionId, message.operationId, message.runId, text);
-    running.host.send({ type: 'steer', text, messageUuid });
+    running.call.send({ type: 'steer', text, messageUuid });
   }
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */
   async models(accountKey: string | null): Promise<AgentModel[]> {
-    const described = await describeAccount(this.requireProgram(), this.accounts.runEnvironment(accountKey ?? undefined).env, this.processes);
+    const described = await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountKey ?? undefined)), this.readTimeoutMs);
     if (!described) throw unavailable('Claude Code did not say which models it offers.');
     return described.models.map((m) => ({ id: m.value, label: m.displayName, description: m.description || null, efforts: m.efforts, isDefault: m.value === 'default' }));
   }
 
   /** Whether an account is signed in, from accountInfo (ACC-2). */
   async accountStatus(accountId: string): Promise<ClaudeAccountStatus> {
-    const env = this.accounts.runEnvironment(accountId).env;
     try {
-      return accountStatusOf(await describeAccount(this.requireProgram(), env, this.processes));
+      return accountStatusOf(await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountId)), this.readTimeoutMs));
     } catch (error) {
       return { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: (error as Error).message };
     }
@@ -201,20 +254,9 @@ export class ClaudeAgent implements Agent {
   /** Conversations Claude saved for a project folder, read with the main folder (ACC-8). */
   async savedSessions(cwd: string, limit: number): Promise<SavedClaudeSession[]> {
     const program = this.requireProgram();
-    let found: Extract<HostEvent, { type: 'sessions' }> | null = null;
-    let failure: string | undefined;
-    const exit = await runAgentHost(
-      { type: 'savedSessions', sdkModule: program.sdkModule, cwd, limit },
-      (event) => {
-        if (event.type === 'sessions') found = event;
-        else if (event.type === 'done' && !event.ok) failure = event.error;
-      },
-      undefined,
-      this.processes?.trackerFor({ purpose: 'claude host' }),
-      this.accounts.historyEnvironment(),
-    );
-    const answer = found as Extract<HostEvent, { type: 'sessions' }> | null;
-    if (!answer) throw unavailable(`Claude's saved conversations could not be listed: ${failure ?? `the agent host stopped (${exit.code}).`}`);
+    const event = await this.askHost({ type: 'savedSessions', sdkModule: program.sdkModule, cwd, limit });
+    if (event?.type !== 'sessions') throw unavailable(`Claude's saved conversations could not be listed: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+    const answer = event;
     return answer.sessions.map((s) => ({ claudeSessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch, openInSessionId: this.store.appSessionOf(s.sessionId) ?? null }));
   }
 
@@ -227,10 +269,10 @@ export class ClaudeAgent implements Agent {
     const event = await this.askHost({ type: 'historyPage', sdkModule: program.sdkModule, cwd: request.cwd, nativeSessionId, parentItemId, before, after, limit });
     // TL-6: the app's turn records go in after the messages they follow.
     if (event?.type === 'history') return { entries: this.turnRecords.merge(request.sessionId, event.entries, event.anchors ?? []), older: event.older, newer: event.newer };
-    throw unavailable(event?.type === 'done' && event.error ? event.error : 'The Claude agent host could not read the conversation.');
+    throw readFailure(event);
   }
 
-  /** One slice of a long text of a saved item (a diff, a tool result), read by a new host (TL-1). */
+  /** One slice of a long text of a saved item (a diff, a tool result), read by the host (TL-1). */
   async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
     const program = this.requireProgram();
     const nativeSessionId = this.store.nativeSessionId(request.sessionId);
@@ -240,25 +282,30 @@ export class ClaudeAgent implements Agent {
     const event = await this.askHost({ type: 'itemText', sdkModule: program.sdkModule, cwd, nativeSessionId, parentItemId, itemId, field, offset, length });
     if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
     if (event?.type === 'missing') throw notFound(ITEM_NOT_SAVED_MESSAGE, { sessionId: request.sessionId, itemId });
-    throw unavailable('The Claude agent host could not read the conversation.');
+    throw readFailure(event);
   }
 
-  /** Starts a host for one read and returns its answer. */
+  private get readTimeoutMs(): number {
+    return this.options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  }
+
+  /**
+   * One read through the main folder's host (ACC-2, SES-8) and its first answer; a `done` with the
+   * host's exit when the host died under it.
+   */
   private async askHost(request: HostRequest): Promise<HostEvent | null> {
-    let answer: HostEvent | null = null;
-    await runAgentHost(
-      request,
-      (event) => {
-        if (event.type === 'history' || event.type === 'output' || event.type === 'missing' || event.type === 'done') answer ??= event;
-      },
-      undefined,
-      this.processes?.trackerFor({ purpose: 'claude host' }),
-      this.accounts.historyEnvironment(),
-    );
-    return answer;
+    return askHostOnce(this.hostOf(this.accounts.runEnvironment(DEFAULT_CLAUDE_ACCOUNT)), request, this.readTimeoutMs);
   }
 
-  /** One slice (≤ 256 KiB) of a Bash result, read by a new host from the saved conversation (OUT-7). */
+  /**
+   * The host of an account (SES-8): the main folder's variables under the account's own, so the
+   * main account's runs and every history read share one host (ACC-2).
+   */
+  private hostOf(account: { accountId: string; env: NodeJS.ProcessEnv }) {
+    return this.hosts.hostFor(account.accountId, { ...this.accounts.historyEnvironment(), ...account.env });
+  }
+
+  /** One slice (≤ 256 KiB) of a Bash result, read by the host from the saved conversation (OUT-7). */
   async readHistoryOutput(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice> {
     const program = this.requireProgram();
     const event = await this.askHost({
@@ -272,6 +319,6 @@ export class ClaudeAgent implements Agent {
     });
     if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
     if (event?.type === 'missing') throw notFound(RESULT_NOT_SAVED_MESSAGE, { sessionId });
-    throw unavailable('The Claude agent host could not read the conversation.');
+    throw readFailure(event);
   }
 }

@@ -1,31 +1,19 @@
 import os from 'node:os';
 import type { ClaudeAccountStatus } from '../../../../lib/protocol/claude';
 import { unavailable } from '../../errors';
-import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { ClaudeProgram } from '../agentLocator';
 import { isSignedOut } from './claudeHostSignals';
-import { runAgentHost } from './hostProcess';
+import { askHostOnce, type ClaudeHostProcess } from './hostProcess';
 import type { HostEvent } from './hostProtocol';
 
 type Described = Extract<HostEvent, { type: 'described' }>;
 
-/** accountInfo and supportedModels of one account, through a host that sends no message (ACC-2, ACC-5). */
-export async function describeAccount(program: ClaudeProgram, env: NodeJS.ProcessEnv, processes?: Pick<ProcessGroupLedger, 'trackerFor'>): Promise<Described> {
-  let described: Described | null = null;
-  let failure: string | undefined;
-  const exit = await runAgentHost(
-    // No project folder is involved: the host runs in the user's home.
-    { type: 'describe', sdkModule: program.sdkModule, executable: program.executable, cwd: os.homedir() },
-    (event) => {
-      if (event.type === 'described') described = event;
-      else if (event.type === 'done' && !event.ok) failure = event.error;
-    },
-    undefined,
-    processes?.trackerFor({ purpose: 'claude host' }),
-    env,
-  );
-  if (!described) throw unavailable(`Claude Code could not describe the account: ${failure ?? `the agent host stopped (${exit.code}).`}`);
-  return described;
+/** accountInfo and supportedModels of one account, asked of its host with no message sent (ACC-2, ACC-5, SES-8). */
+export async function describeAccount(program: ClaudeProgram, host: ClaudeHostProcess, timeoutMs: number): Promise<Described> {
+  // No project folder is involved: the request runs in the user's home.
+  const event = await askHostOnce(host, { type: 'describe', sdkModule: program.sdkModule, executable: program.executable, cwd: os.homedir() }, timeoutMs);
+  if (event?.type !== 'described') throw unavailable(`Claude Code could not describe the account: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+  return event;
 }
 
 export function accountStatusOf(described: Described): ClaudeAccountStatus {

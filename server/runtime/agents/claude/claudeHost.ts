@@ -1,23 +1,25 @@
 /**
- * The Claude agent host (SES-2, OUT-7): a process started for one request, which talks to Claude
- * Code only through the Claude Agent SDK and exits. `run` sends one user message and reports
- * each event as a timeline item (TL-1) and each Bash result as a pointer and a size;
- * `historyPage` answers one page of the saved conversation or of a subagent (TL-4); `itemText`
- * and `toolOutput` answer one slice of one saved text. The runtime itself never opens a Claude file.
+ * The Claude agent host (SES-2, SES-8, OUT-7): one long-lived process per account, which talks to
+ * Claude Code only through the Claude Agent SDK and answers requests by id, several at a time.
+ * `run` sends one user message and reports each event as a timeline item (TL-1) and each Bash
+ * result as a pointer and a size; `historyPage` answers one page of the saved conversation or of
+ * a subagent (TL-4); `itemText` and `toolOutput` answer one slice of one saved text. The runtime
+ * itself never opens a Claude file.
  */
+import fs from 'node:fs';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { forwardLiveMessage, savedMessageUuid } from './claudeLiveEvents';
 import { interruptedTurnEnd } from './claudeTurnEnd';
-import { readHistoryPage, readItemText, type ClaudeHistorySdk } from './claudeHostReads';
+import { readHistoryPage, readItemText, sliceOf, type ClaudeHistorySdk } from './claudeHostReads';
 import { ClaudeItemMapper } from './claudeItems';
-import { ControlChannel, PromptQueue, userMessage } from './claudeHostControl';
+import { ControlChannel, PromptQueue, userMessage, type ControlSource } from './claudeHostControl';
 import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
-import { HostRequestSchema, type HostEvent, type HostRequest } from './hostProtocol';
+import { HostInboundSchema, PROCESS_TAG_VARIABLE, runTag, type HostControl, type HostEvent, type HostOutbound, type HostRequest } from './hostProtocol';
 import { claudeUserContent } from '../../attachments/claudeContent';
-import { resolvePersistedResult, toolResultText } from './toolResultText';
+import { persistedResultFile, resolvePersistedResult, toolResultText } from './toolResultText';
 
 interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {
 }
@@ -33,8 +35,20 @@ const SdkMessageSchema = z.object({
 
 const SEARCH_TOOLS = ['Grep', 'Glob'];
 
-function emit(event: HostEvent): void {
-  process.stdout.write(JSON.stringify(event) + '\n');
+/**
+ * The SDK warns on every run that Grep and Glob in allowedTools skip canUseTool, which is what they
+ * are there for (TL-5); on stderr that line would read as the reason of any later failure (SES-8).
+ */
+const EXPECTED_WARNINGS = new Set(['CLAUDE_SDK_CAN_USE_TOOL_SHADOWED']);
+process.removeAllListeners('warning');
+process.on('warning', (warning: Error & { code?: string }) => {
+  if (!EXPECTED_WARNINGS.has(warning.code ?? '')) process.stderr.write(`${warning.name}: ${warning.message}\n`);
+});
+
+type Emit = (event: HostEvent) => void;
+
+function write(line: HostOutbound): void {
+  process.stdout.write(JSON.stringify(line) + '\n');
 }
 
 /** Exits once every event line has left: stdout to a pipe is asynchronous, and exit would cut it. */
@@ -42,7 +56,20 @@ function exitAfterOutput(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }
 
-async function loadSdk(sdkModule: string): Promise<ClaudeSdk> {
+const loadedSdks = new Map<string, Promise<ClaudeSdk>>();
+
+/** The SDK is loaded once per module path and kept: the host's point is not to pay for it again. */
+function loadSdk(sdkModule: string): Promise<ClaudeSdk> {
+  let loading = loadedSdks.get(sdkModule);
+  if (!loading) {
+    loading = importSdk(sdkModule);
+    loadedSdks.set(sdkModule, loading);
+    loading.catch(() => loadedSdks.delete(sdkModule));
+  }
+  return loading;
+}
+
+async function importSdk(sdkModule: string): Promise<ClaudeSdk> {
   const loaded = (await import(pathToFileURL(sdkModule).href)) as Partial<ClaudeSdk>;
   const needed = ['query', 'getSessionMessages', 'getSubagentMessages', 'listSubagents'] as const;
   const missing = needed.filter((name) => typeof loaded[name] !== 'function');
@@ -61,17 +88,52 @@ function hostEnv(): Record<string, string> {
   return env;
 }
 
-async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk, lines: readline.Interface): Promise<void> {
-  const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
+/** One request under way: its cancellation, and for a run the control lines sent with its id. */
+interface Pending {
+  abort: AbortController;
+  control: ControlSource & { deliver(control: HostControl): void; end(): void };
+}
+
+function pendingRequest(): Pending {
   const abort = new AbortController();
-  process.once('SIGTERM', () => abort.abort());
-  const env = hostEnv();
+  const controlHandlers: ((control: HostControl) => void)[] = [];
+  const goneHandlers: (() => void)[] = [];
+  let ended = false;
+  return {
+    abort,
+    control: {
+      onControl: (handler) => controlHandlers.push(handler),
+      onGone: (handler) => (ended ? handler() : goneHandlers.push(handler)),
+      deliver: (control) => controlHandlers.forEach((handler) => handler(control)),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        goneHandlers.splice(0).forEach((handler) => handler());
+      },
+    },
+  };
+}
+
+/** Reads an SDK query to its end, ignoring what comes and any error. */
+async function drain(messages: AsyncIterator<unknown>): Promise<void> {
+  try {
+    while (!(await messages.next()).done);
+  } catch {
+    // A stopped query may end with an error; nobody waits for it.
+  }
+}
+
+async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk, pending: Pending, emit: Emit): Promise<void> {
+  const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
+  const abort = pending.abort;
+  // SES-9: Claude Code and every command it starts carry the run's tag under the host's.
+  const env = { ...hostEnv(), [PROCESS_TAG_VARIABLE]: runTag(process.env[PROCESS_TAG_VARIABLE] ?? '', request.messageUuid) };
   // ACC-6: the input stays open while the turn runs, for steering messages.
   // ATT-2: the first message carries the stored images as image blocks.
   const input = new PromptQueue(userMessage(request.messageUuid, claudeUserContent(request.text, request.images)));
   let interrupted = false;
   let stop: () => void = () => abort.abort();
-  const control = new ControlChannel(lines, emit, {
+  const control = new ControlChannel(pending.control, emit, {
     steer: (text, messageUuid) => input.push(userMessage(messageUuid, text)),
     interrupt: () => {
       interrupted = true;
@@ -115,8 +177,10 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     abort.abort();
     return;
   }
+  const messages = query[Symbol.asyncIterator]();
   try {
-    for await (const raw of query) {
+    for (let next = await messages.next(); !next.done; next = await messages.next()) {
+      const raw: unknown = next.value;
       const reading = rateLimitReading(raw);
       if (reading) emit(reading);
       errorCode = failureCode(raw) ?? errorCode;
@@ -136,6 +200,13 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
         },
         lastSavedUuid,
       );
+      // ACC-6: a stopped turn has ended at its result. Claude Code's own exit after it takes
+      // hundreds of milliseconds more and tells nothing, so the rest drains on its own (and what
+      // it leaves carries the run's tag, SES-9); leaving the loop by `break` would wait for it.
+      if (interrupted && (raw as { type?: unknown }).type === 'result') {
+        void drain(messages);
+        break;
+      }
     }
   } catch (error) {
     // The SDK throws after an error result or a stop; the result already said what happened.
@@ -148,7 +219,33 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   emit(failure ? { type: 'done', ok: false, error: failure, ...(errorCode ? { errorCode } : {}) } : { type: 'done', ok: true });
 }
 
-async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk): Promise<void> {
+/**
+ * Bash results read lately, by conversation and tool id (OUT-7, SES-8): a result never changes once
+ * saved, and a reader pages through one in slices, so the host keeps the last few whole.
+ */
+const recentResults = new Map<string, { bytes: Buffer; file: string | null; stamp: string | null }>();
+const RECENT_RESULTS = 4;
+
+/** Size and change time of a persisted result's file: a kept copy is good while they hold. */
+function fileStamp(file: string | null): string | null {
+  if (file === null) return null;
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
+
+async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk, emit: Emit): Promise<void> {
+  const key = `${request.cwd}\u0000${request.nativeSessionId}\u0000${request.itemId}`;
+  const recent = recentResults.get(key);
+  if (recent && fileStamp(recent.file) === recent.stamp) {
+    recentResults.delete(key);
+    recentResults.set(key, recent);
+    emit(sliceOf(recent.bytes, request));
+    return;
+  }
   // Bash results of the conversation only: a subagent's Bash is a tool-call row (TL-1).
   const messages = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
   for (const raw of messages) {
@@ -157,39 +254,79 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
     for (const block of blocksOf(parsed.data)) {
       const result = ToolResultSchema.safeParse(block);
       if (!result.success || result.data.tool_use_id !== request.itemId) continue;
-      const whole = resolvePersistedResult(toolResultText(result.data.content));
+      const text = toolResultText(result.data.content);
+      const file = persistedResultFile(text);
+      const stamp = fileStamp(file);
+      const whole = resolvePersistedResult(text);
       if (whole === null) {
         emit({ type: 'missing' });
         return;
       }
       const bytes = Buffer.from(whole, 'utf8');
-      const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));
-      emit({ type: 'output', availableBytes: bytes.length, dataBase64: slice.toString('base64') });
+      recentResults.set(key, { bytes, file, stamp });
+      for (const oldest of recentResults.keys()) if (recentResults.size > RECENT_RESULTS) recentResults.delete(oldest);
+      emit(sliceOf(bytes, request));
       return;
     }
   }
   emit({ type: 'missing' });
 }
 
-async function main(): Promise<void> {
-  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  const first = await new Promise<string>((resolve) => lines.once('line', resolve));
-  const request = HostRequestSchema.parse(JSON.parse(first));
-  // Only a run reads further lines (permission answers, steering, interrupt).
-  if (request.type !== 'run') lines.close();
+async function answer(request: HostRequest, pending: Pending, emit: Emit): Promise<void> {
   const sdk = await loadSdk(request.sdkModule);
-  if (request.type === 'run') await run(request, sdk, lines);
+  if (request.type === 'run') await run(request, sdk, pending, emit);
   else if (request.type === 'historyPage') emit(await readHistoryPage(sdk, request));
   else if (request.type === 'itemText') emit(await readItemText(sdk, request));
   else if (request.type === 'describe') await describe(request, sdk, hostEnv(), emit);
   else if (request.type === 'savedSessions') await savedSessions(request, sdk, emit);
-  else await toolOutput(request, sdk);
+  else await toolOutput(request, sdk, emit);
 }
 
-main().then(
-  () => exitAfterOutput(0),
-  (error: unknown) => {
-    emit({ type: 'done', ok: false, error: error instanceof Error ? error.message : String(error) });
-    exitAfterOutput(1);
-  },
-);
+/**
+ * Serves request lines until stdin ends (SES-8). Each request runs on its own; its events carry
+ * its id, and `end` follows the last. A failure is a `done` event of that request, not an exit.
+ */
+function main(): void {
+  const pending = new Map<string, Pending>();
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const parsed = HostInboundSchema.safeParse(json);
+    if (!parsed.success) return;
+    const inbound = parsed.data;
+    if (inbound.kind === 'control') pending.get(inbound.id)?.control.deliver(inbound.control);
+    else if (inbound.kind === 'cancel') {
+      pending.get(inbound.id)?.abort.abort();
+      pending.get(inbound.id)?.control.end();
+    } else {
+      const { id, request } = inbound;
+      const entry = pendingRequest();
+      pending.set(id, entry);
+      const emit: Emit = (event) => write({ kind: 'event', id, event });
+      answer(request, entry, emit)
+        .catch((error: unknown) => emit({ type: 'done', ok: false, error: error instanceof Error ? error.message : String(error) }))
+        .finally(() => {
+          pending.delete(id);
+          write({ kind: 'end', id });
+        });
+    }
+  });
+  // The runtime is gone or stops the host: every request ends, runs stop their Claude Code.
+  const stopAll = () => {
+    for (const entry of pending.values()) {
+      entry.abort.abort();
+      entry.control.end();
+    }
+    const exitWhenIdle = () => (pending.size === 0 ? exitAfterOutput(0) : setTimeout(exitWhenIdle, 20));
+    exitWhenIdle();
+  };
+  lines.once('close', stopAll);
+  process.once('SIGTERM', stopAll);
+}
+
+main();

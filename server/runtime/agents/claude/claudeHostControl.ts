@@ -1,9 +1,14 @@
 /**
- * The host side of the control lines (ACC-4, ACC-6): after its request the host keeps reading its
- * stdin for permission answers, steering messages and interrupts. Runs inside the agent host.
+ * The host side of the control lines (ACC-4, ACC-6): while a run is under way the host hands it
+ * the permission answers, steering messages and interrupts sent with its id. Runs inside the agent host.
  */
-import type readline from 'node:readline';
-import { HostControlSchema, type HostEvent, type PermissionAnswer } from './hostProtocol';
+import type { HostControl, HostEvent, PermissionAnswer } from './hostProtocol';
+
+/** Where a run's control lines come from: each line for it, and once, the end of them (cancel, runtime gone). */
+export interface ControlSource {
+  onControl(handler: (control: HostControl) => void): void;
+  onGone(handler: () => void): void;
+}
 
 /** A user message as the SDK's streaming input takes it. */
 export interface SdkUserMessage {
@@ -84,20 +89,11 @@ export class ControlChannel {
   private nextId = 0;
 
   constructor(
-    lines: readline.Interface,
+    source: ControlSource,
     private readonly emit: Emit,
     handlers: { steer(text: string, messageUuid: string): void; interrupt(): void; gone(): void },
   ) {
-    lines.on('line', (line) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const parsed = HostControlSchema.safeParse(json);
-      if (!parsed.success) return;
-      const control = parsed.data;
+    source.onControl((control) => {
       if (control.type === 'permissionAnswer') {
         this.pending.get(control.requestId)?.(control.result);
         this.pending.delete(control.requestId);
@@ -105,7 +101,7 @@ export class ControlChannel {
       else handlers.interrupt();
     });
     // The runtime is gone: nobody can answer, so the run stops.
-    lines.once('close', () => {
+    source.onGone(() => {
       for (const answer of this.pending.values()) answer({ behavior: 'deny', message: 'The runtime that asked for this approval stopped.' });
       this.pending.clear();
       handlers.gone();

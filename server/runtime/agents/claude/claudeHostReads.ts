@@ -85,7 +85,11 @@ export async function readItemText(sdk: ClaudeHistorySdk, request: Extract<HostR
   const item = fetch ? mapWholeHistory(await fetch(0, undefined), request.parentItemId).get(request.itemId) : undefined;
   const text = item ? itemFieldText(item, request.field) : null;
   if (text === null) return { type: 'missing' };
-  const bytes = Buffer.from(text, 'utf8');
+  return sliceOf(Buffer.from(text, 'utf8'), request);
+}
+
+/** One slice of a whole text as the host answers it. */
+export function sliceOf(bytes: Buffer, request: { offset: number; length: number }): HostEvent {
   const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));
   return { type: 'output', availableBytes: bytes.length, dataBase64: slice.toString('base64') };
 }

@@ -1,101 +1,203 @@
+import crypto from 'node:crypto';
 import readline from 'node:readline';
 import { unavailable } from '../../errors';
 import { childEnvironment } from '../../process/childEnvironment';
 import { childProgram } from '../../process/childProgram';
 import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
-import { HostEventSchema, type HostControl, type HostEvent, type HostRequest } from './hostProtocol';
+import { stopTagged } from '../../process/taggedProcesses';
+import { HostOutboundSchema, PROCESS_TAG_VARIABLE, type HostControl, type HostEvent, type HostInbound, type HostRequest } from './hostProtocol';
+
+/** How the host is started: the one place that names its entry file and command (the bundle's, or the source's under tsx). */
+export function hostCommand(): { file: string; args: string[] } {
+  return childProgram('claudeHost');
+}
 
 /** After SIGTERM the host gets this long to stop Claude Code before its group gets SIGKILL. */
-const KILL_GRACE_MS = 3000;
-/** After an interrupt the host gets this long to end its turn before the stop above (ACC-6: within 5 s). */
-const INTERRUPT_GRACE_MS = 1500;
+export const KILL_GRACE_MS = 3000;
 
 export interface HostExit {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stderr: string;
+  /** True when the runtime stopped the host (idle, shutdown); false for a crash or a kill from outside. */
+  stopped: boolean;
 }
 
-/** A running host: further control lines go to its stdin (ACC-4, ACC-6); `exited` settles when its group is gone. */
-export interface AgentHostHandle {
-  send(control: HostControl): void;
-  exited: Promise<HostExit>;
+/** The host's exit in words (SES-8): "was killed by SIGKILL", "exited with code 1". */
+export function exitWords(exit: Pick<HostExit, 'code' | 'signal'>): string {
+  if (exit.signal) return `was killed by ${exit.signal}`;
+  return `exited with code ${exit.code ?? 'none'}`;
 }
 
-export interface AgentHostOptions {
+export interface HostCallOptions {
   signal?: AbortSignal;
-  tracker?: ProcessGroupTracker;
-  /** Variables for this host only: the account's Claude folder, its API key (ACC-2). */
-  env?: NodeJS.ProcessEnv;
-  /** Keep stdin open after the request for control lines; otherwise it ends with the request. */
-  control?: boolean;
-  /** What a stop does first; the group is stopped when the host is still there after the grace. */
-  onAbort?: (handle: AgentHostHandle) => void;
+  /** Past this the request is cancelled and fails (reads); absent: no limit (runs). */
+  timeoutMs?: number;
+}
+
+/** One request to a host: its control lines (ACC-4, ACC-6), its cancellation, its end. */
+export interface HostCall {
+  send(control: HostControl): void;
+  cancel(): void;
+  /** Settles once the host ended the request; `exit` is set when the host stopped first. */
+  ended: Promise<{ exit: HostExit | null }>;
+}
+
+interface OpenCall {
+  onEvent(event: HostEvent): void;
+  settle(exit: HostExit | null): void;
 }
 
 /**
- * Starts one agent host for one request, in its own process group, and hands each valid event
- * line to `onEvent` (SES-5). The host runs with the runtime's environment (model endpoint, Claude
- * folder) less the runtime's own secrets, plus `options.env`.
+ * One long-lived Claude agent host (SES-8): a child in its own process group that answers
+ * requests by id, several at a time. Every process it starts carries its tag (SES-9), so when
+ * it ends, however it ends, what it started ends too: its group, then every tagged process.
  */
-export function startAgentHost(request: HostRequest, onEvent: (event: HostEvent) => void, options: AgentHostOptions = {}): AgentHostHandle {
-  const { signal, tracker } = options;
-  const host = childProgram('claudeHost');
-  const group = ProcessGroup.spawn(host.file, host.args, { env: childEnvironment(options.env), stdio: ['pipe', 'pipe', 'pipe'], tracker });
-  const child = group.child;
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    // The end of stderr is what explains an exit (ACC-3): keep the last 4 KiB.
-    stderr = (stderr + d.toString('utf8')).slice(-4096);
-  });
-  readline.createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', (line) => {
+export class ClaudeHostProcess {
+  readonly tag = crypto.randomUUID();
+  readonly exited: Promise<HostExit>;
+  /** Set the moment the child is gone; the cleanup after it may still run. */
+  exit: HostExit | null = null;
+  private readonly group: ProcessGroup;
+  private readonly calls = new Map<string, OpenCall>();
+  private stderr = '';
+  private stopRequested = false;
+  private readonly onBusyChange: (busy: number) => void;
+
+  constructor(env: NodeJS.ProcessEnv, tracker: (tag: string) => ProcessGroupTracker | undefined, onBusyChange: (busy: number) => void = () => undefined) {
+    this.onBusyChange = onBusyChange;
+    const { file, args } = hostCommand();
+    this.group = ProcessGroup.spawn(file, args, {
+      env: childEnvironment({ ...env, [PROCESS_TAG_VARIABLE]: this.tag }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      tracker: tracker(this.tag),
+    });
+    const child = this.group.child;
+    child.stderr!.on('data', (d: Buffer) => {
+      // The end of stderr is what explains an exit (ACC-3): keep the last 4 KiB.
+      this.stderr = (this.stderr + d.toString('utf8')).slice(-4096);
+    });
+    readline.createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
+    child.stdin!.on('error', () => undefined);
+    this.exited = new Promise<HostExit>((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+        const exit: HostExit = { code, signal, stderr: this.stderr, stopped: this.stopRequested };
+        this.exit = exit;
+        // SES-9: whatever the host started, in its group or in a session of its own, ends with it,
+        // before any request is told the host is gone.
+        void stopTagged(PROCESS_TAG_VARIABLE, this.tag, KILL_GRACE_MS)
+          .then(() => this.group.stop(KILL_GRACE_MS, { terminate: 'leader' }))
+          .catch(() => undefined)
+          .then(() => {
+            for (const call of [...this.calls.values()]) call.settle(exit);
+            resolve(exit);
+          });
+      };
+      child.once('error', (error) => {
+        this.stderr += `\nThe Claude agent host could not be started: ${error.message}`;
+        if (child.pid === undefined) finish(null, null);
+      });
+      child.once('close', finish);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.group.child.pid;
+  }
+
+  /** Requests under way. */
+  get busy(): number {
+    return this.calls.size;
+  }
+
+  private onLine(line: string): void {
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch {
       return;
     }
-    const parsed = HostEventSchema.safeParse(json);
-    if (parsed.success) onEvent(parsed.data);
-  });
-  child.stdin!.on('error', () => undefined);
-  if (options.control) child.stdin!.write(JSON.stringify(request) + '\n');
-  else child.stdin!.end(JSON.stringify(request) + '\n');
-  let graceTimer: NodeJS.Timeout | undefined;
-  const exited = new Promise<HostExit>((resolve, reject) => {
-    child.once('error', (error) => reject(unavailable(`The Claude agent host could not be started: ${error.message}`)));
-    child.once('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      clearTimeout(graceTimer);
-      // Whatever the host left in its group (Claude Code, a tool's child) ends with it.
-      void group.stop(KILL_GRACE_MS, { terminate: 'leader' }).then(() => resolve({ code, stderr }));
+    const parsed = HostOutboundSchema.safeParse(json);
+    if (!parsed.success) return;
+    const call = this.calls.get(parsed.data.id);
+    if (parsed.data.kind === 'event') call?.onEvent(parsed.data.event);
+    else call?.settle(null);
+  }
+
+  private write(line: HostInbound): void {
+    const stdin = this.group.child.stdin!;
+    if (stdin.writable) stdin.write(JSON.stringify(line) + '\n');
+  }
+
+  /** Sends `request`; each of its events goes to `onEvent` until its end, the host's exit, a timeout or the signal. */
+  request(request: HostRequest, onEvent: (event: HostEvent) => void, options: HostCallOptions = {}): HostCall {
+    const id = crypto.randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    let resolveEnded!: (value: { exit: HostExit | null }) => void;
+    let rejectEnded!: (error: Error) => void;
+    const ended = new Promise<{ exit: HostExit | null }>((resolve, reject) => {
+      resolveEnded = resolve;
+      rejectEnded = reject;
     });
-  });
-  const handle: AgentHostHandle = {
-    send(control) {
-      if (child.stdin!.writable) child.stdin!.write(JSON.stringify(control) + '\n');
-    },
-    exited,
-  };
-  // The host stops Claude Code its own way (an interrupt, or SIGTERM aborting its query); the
-  // group gets SIGKILL only if something of it is still alive when the grace ends.
-  const onAbort = () => {
-    if (options.onAbort) {
-      options.onAbort(handle);
-      graceTimer = setTimeout(() => void group.stop(KILL_GRACE_MS, { terminate: 'leader' }), INTERRUPT_GRACE_MS);
-    } else void group.stop(KILL_GRACE_MS, { terminate: 'leader' });
-  };
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  return handle;
+    const finish = (outcome: { exit: HostExit | null } | Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      this.calls.delete(id);
+      this.onBusyChange(this.calls.size);
+      if (outcome instanceof Error) rejectEnded(outcome);
+      else resolveEnded(outcome);
+    };
+    const cancel = () => this.write({ kind: 'cancel', id });
+    const onAbort = () => {
+      cancel();
+      finish(unavailable('The request was cancelled.'));
+    };
+    if (this.exit) {
+      finish({ exit: this.exit });
+      return { send: () => undefined, cancel: () => undefined, ended };
+    }
+    this.calls.set(id, { onEvent: (event) => !settled && onEvent(event), settle: (exit) => finish({ exit }) });
+    this.onBusyChange(this.calls.size);
+    if (options.timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        cancel();
+        finish(unavailable(`The Claude agent host did not answer within ${Math.round(options.timeoutMs! / 1000)} s.`));
+      }, options.timeoutMs);
+    }
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.write({ kind: 'request', id, request });
+    return { send: (control) => this.write({ kind: 'control', id, control }), cancel, ended };
+  }
+
+  /**
+   * Stops the host: its stdin ends, so it stops every request and exits; SIGTERM, then SIGKILL to
+   * its group after the grace. Resolves once it and what it started are gone.
+   */
+  stop(): Promise<HostExit> {
+    this.stopRequested = true;
+    this.group.child.stdin!.end();
+    void this.group.stop(KILL_GRACE_MS, { terminate: 'leader' });
+    return this.exited;
+  }
 }
 
-/** One request, its events, and the host's exit (history reads, tool output, describe). */
-export function runAgentHost(
-  request: HostRequest,
-  onEvent: (event: HostEvent) => void,
-  signal?: AbortSignal,
-  tracker?: ProcessGroupTracker,
-  env?: NodeJS.ProcessEnv,
-): Promise<HostExit> {
-  return startAgentHost(request, onEvent, { signal, tracker, env }).exited;
+/** The stderr tail and exit of a host as one line, for a failure that names it (SES-8). */
+export function hostGoneMessage(exit: HostExit): string {
+  const tail = exit.stderr.trim().split('\n').slice(-5).join('\n').slice(-1000);
+  return `The Claude agent host ${exitWords(exit)}${tail ? `: ${tail}` : '.'}`;
+}
+
+const ANSWERS = new Set<HostEvent['type']>(['history', 'output', 'missing', 'done', 'described', 'sessions']);
+
+/** One read to `host`: its first answer, or a failed `done` naming the host's exit when it died under it. */
+export async function askHostOnce(host: ClaudeHostProcess, request: HostRequest, timeoutMs: number): Promise<HostEvent | null> {
+  let answer: HostEvent | null = null;
+  const { exit } = await host.request(request, (event) => {
+    if (ANSWERS.has(event.type)) answer ??= event;
+  }, { timeoutMs }).ended;
+  return answer ?? (exit ? { type: 'done', ok: false, error: hostGoneMessage(exit) } : null);
 }

@@ -189,3 +189,29 @@ export const HostControlSchema = z.discriminatedUnion('type', [
 export type HostControl = z.infer<typeof HostControlSchema>;
 export type PermissionAnswer = Extract<HostControl, { type: 'permissionAnswer' }>['result'];
 export type PermissionEvent = Extract<HostEvent, { type: 'permission' }>;
+
+/**
+ * The long-lived host's lines (SES-8): the runtime writes requests, control lines for a running
+ * request and cancellations, each with the request's id; the host answers with events of that id
+ * and one `end` per request, after its last event.
+ */
+export const HostInboundSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('request'), id: z.string(), request: HostRequestSchema }),
+  z.object({ kind: z.literal('control'), id: z.string(), control: HostControlSchema }),
+  z.object({ kind: z.literal('cancel'), id: z.string() }),
+]);
+export type HostInbound = z.infer<typeof HostInboundSchema>;
+
+export const HostOutboundSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('event'), id: z.string(), event: HostEventSchema }),
+  z.object({ kind: z.literal('end'), id: z.string() }),
+]);
+export type HostOutbound = z.infer<typeof HostOutboundSchema>;
+
+/** The variable that marks every process a host starts, down to a Bash command's children (SES-9). */
+export { PROCESS_TAG_VARIABLE } from '../../process/taggedProcesses';
+
+/** The tag of one run's processes: under its host's, so stopping the host's stops the run's too. */
+export function runTag(hostTag: string, runUuid: string): string {
+  return `${hostTag}/${runUuid}`;
+}

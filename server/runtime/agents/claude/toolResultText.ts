@@ -29,6 +29,11 @@ function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude');
 }
 
+/** The file a `<persisted-output>` note names, as written; null for a result kept inline. */
+export function persistedResultFile(text: string): string | null {
+  return PERSISTED.exec(text)?.[1]?.trim() ?? null;
+}
+
 /**
  * Claude Code keeps a result over about 30 KB in a file of its own and leaves a
  * `<persisted-output>` note in the transcript. The host (never the runtime) reads that file, and
