@@ -54,6 +54,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     envToken: options.envToken,
     allowExternalFiles: options.allowExternalFiles,
     allowPrivateFetch: options.allowPrivateFetch,
+    allowSecretFiles: options.allowSecretFiles,
     pairingGuessLimit: options.limits.pairing,
     vapidSubject: options.vapidSubject,
     agentStallMs: agentStallMs(process.env.HBCODE_AGENT_STALL_SECONDS),

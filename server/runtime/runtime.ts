@@ -17,6 +17,9 @@ import { COMMAND_KILL_GRACE_MS, ShellAgent } from './agents/shellAgent';
 import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
 import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
+import { SecretFiles } from './files/secretFiles';
+import { codexProfilesRoot } from './agents/codex/codexProfiles';
+import { accountsRoot } from './agents/claude/claudeAccounts';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
 import { sweepOutputFolder, type SweepReport } from './output/startupSweep';
@@ -50,6 +53,8 @@ export interface RuntimeOptions {
   allowExternalFiles?: boolean;
   /** `--allow-private-fetch`: the reader may fetch pages from local servers (SEC-5). */
   allowPrivateFetch?: boolean;
+  /** `--allow-secret-files`: the credential file types the user lets every read path serve (FILE-6). */
+  allowSecretFiles?: ReadonlySet<string>;
   /** A running turn with no agent event for this long shows as stalled (ACC-3); 3 minutes when absent. */
   agentStallMs?: number;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
@@ -136,7 +141,12 @@ export class Runtime {
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
-    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'));
+    // FILE-6: one secrets policy for every read path; the data folder and the agents' homes in it are never served.
+    const secrets = new SecretFiles({
+      allowedTypes: options.allowSecretFiles,
+      protectedFolders: [options.dataDir, codexProfilesRoot(options.dataDir), accountsRoot(options.dataDir)],
+    });
+    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), secrets);
     this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     // ACC-4: nothing that asked before this start is still waiting.
     this.approvals.expireAfterRestart();
@@ -163,8 +173,9 @@ export class Runtime {
     this.previews = new Previews(
       () => this.projects.map((p) => p.directory),
       (previewId, changed) => this.publish({ method: 'preview.changed', params: { previewId, path: changed } }),
+      secrets,
     );
-    this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true);
+    this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
     const projectDirectory = (id: string) => this.projects.find((p) => p.id === id)?.directory;
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>
