@@ -142,7 +142,8 @@ export class AttachmentFiles {
         return readFully(fd, into, offset);
       },
       (refusal) => {
-        if (refusal.reason === 'refused') throw notStoredAsSaved();
+        // A symlink put in its place fails to open (no-follow) like a missing file does.
+        if (refusal.reason === 'refused' || fs.lstatSync(this.finalPath(upload), { throwIfNoEntry: false })) throw notStoredAsSaved();
         throw new Error('attachment file is missing');
       },
     );
