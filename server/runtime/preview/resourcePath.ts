@@ -54,7 +54,7 @@ function servableCanonical(candidate: string, root: ResourceRoot, secrets: Secre
  * PRV-2: maps a requested URL path onto a file under the preview's root, or null for 404.
  * Refuses `..`, backslash, colon and NUL after decoding; serves `index.html` for a folder; follows
  * symlinks and refuses any that lead outside the root; refuses dot names (see passesDotRule) and
- * hidden secrets. The answer is a path to open and check again (`resourceServable`), not a
+ * what the secrets policy refuses (FILE-6). The answer is a path to open and check again (`resourceServable`), not a
  * promise that it still holds the same file.
  */
 export function resolvePreviewResource(root: ResourceRoot, rawPath: string, secrets: SecretFiles): string | null {
