@@ -1,0 +1,44 @@
+import { RpcError } from '../../lib/client/rpcClient';
+
+export interface PrivateRefusal {
+  message: string;
+  allowWith: string | null;
+}
+
+/** The runtime's `secret_file` refusal (FILE-6), from files.list or a read; null for any other error. */
+export function privateRefusalOf(error: unknown): PrivateRefusal | null {
+  if (!(error instanceof RpcError && error.code === 'secret_file')) return null;
+  return { message: error.message, allowWith: typeof error.data.allowWith === 'string' ? error.data.allowWith : null };
+}
+
+/**
+ * A file the desktop keeps private (FILE-6): what it holds, in the runtime's plain words, and the
+ * start-up option that would show files of its kind, set apart so it can be copied.
+ */
+export function PrivateFile({ name, message, allowWith }: { name: string; message: string; allowWith: string | null }) {
+  const [words, option] = allowWith && message.includes(allowWith) ? splitAtOption(message, allowWith) : [message, null];
+  return (
+    <section className="private-file" role="alert" aria-labelledby="private-file-title">
+      <h2 id="private-file-title" className="private-file-title">
+        <span aria-hidden="true">🔒</span> {name} is kept private
+      </h2>
+      <p>{words}</p>
+      {option !== null && (
+        <p className="muted">
+          {option.before}
+          <code>{allowWith}</code>
+          {option.after}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** "…holds X. To show files of this kind, start the runtime with FLAG." → the first sentence, and the rest around the flag. */
+function splitAtOption(message: string, allowWith: string): [string, { before: string; after: string }] {
+  const hint = message.lastIndexOf('. ', message.indexOf(allowWith));
+  const words = hint === -1 ? '' : message.slice(0, hint + 1);
+  const rest = hint === -1 ? message : message.slice(hint + 2);
+  const at = rest.indexOf(allowWith);
+  return [words, { before: rest.slice(0, at), after: rest.slice(at + allowWith.length) }];
+}
