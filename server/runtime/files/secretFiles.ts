@@ -85,6 +85,8 @@ function secretRefusal(reason: SecretRefusalReason, message: string, type: strin
   return new RuntimeError('secret_file', message, { ...data, reason, ...(type === null ? {} : { secretType: type, allowWith: `${ALLOW_SECRET_FILES_FLAG} ${type}` }) });
 }
 
+const RESOLVE_AGAIN_MS = 1000;
+
 export interface SecretFilesOptions {
   /** Types the user let through (`--allow-secret-files`). */
   allowedTypes?: ReadonlySet<string>;
@@ -101,6 +103,8 @@ export class SecretFiles {
   private readonly allowed: ReadonlySet<string>;
   private readonly protectedAsGiven: readonly string[];
   private protectedResolved: string[] | null = null;
+  private complete = false;
+  private resolvedAt = 0;
 
   constructor(options: SecretFilesOptions = {}) {
     this.allowed = options.allowedTypes ?? new Set();
@@ -109,10 +113,11 @@ export class SecretFiles {
 
   /**
    * NOTE: each folder both as given and canonical; resolved on first use, since the data folder
-   * is made after the options are read, and again while one does not exist yet.
+   * is made after the options are read. One that does not exist yet (an agent's folder made on
+   * first use) is looked up again at most once a second, not on every entry of a listing.
    */
   private protectedFolders(): readonly string[] {
-    if (this.protectedResolved) return this.protectedResolved;
+    if (this.protectedResolved && (this.complete || Date.now() - this.resolvedAt < RESOLVE_AGAIN_MS)) return this.protectedResolved;
     let complete = true;
     const folders = new Set(this.protectedAsGiven);
     for (const folder of this.protectedAsGiven) {
@@ -122,8 +127,10 @@ export class SecretFiles {
         complete = false;
       }
     }
-    if (complete) this.protectedResolved = [...folders];
-    return [...folders];
+    this.protectedResolved = [...folders];
+    this.complete = complete;
+    this.resolvedAt = Date.now();
+    return this.protectedResolved;
   }
 
   isAllowed(type: string): boolean {
