@@ -20,9 +20,9 @@ export function PrivateFile({ name, message, allowWith }: { name: string; messag
   return (
     <section className="private-file" role="alert" aria-labelledby="private-file-title">
       <h2 id="private-file-title" className="private-file-title">
-        <span aria-hidden="true">🔒</span> {name} is kept private
+        <LockIcon /> {name} is kept private
       </h2>
-      <p>{words}</p>
+      <p>{withoutLead(words)}</p>
       {option !== null && (
         <p className="muted">
           {option.before}
@@ -32,6 +32,24 @@ export function PrivateFile({ name, message, allowWith }: { name: string; messag
       )}
     </section>
   );
+}
+
+/** A padlock drawn in the current colour (an emoji may have no font on the device). */
+function LockIcon() {
+  return (
+    <svg className="private-file-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <rect x="4" y="11" width="16" height="10" rx="2" />
+      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+    </svg>
+  );
+}
+
+/** The runtime's words without the heading's: "This file is kept private: it holds X." → "It holds X." */
+function withoutLead(words: string): string {
+  const lead = /^This file is kept private: /.exec(words);
+  if (!lead) return words;
+  const rest = words.slice(lead[0].length);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** "…holds X. To show files of this kind, start the runtime with FLAG." → the first sentence, and the rest around the flag. */

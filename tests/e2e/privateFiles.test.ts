@@ -67,7 +67,7 @@ describe('FILE-6 files kept private, in the file browser', () => {
     const expectPrivate = async (filePath: string, words: RegExp, option: string, secret: string) => {
       await open(filePath);
       await privatePanel.filter({ hasText: words }).waitFor();
-      expect(await privatePanel.locator('.private-file-title').textContent()).toBe(`🔒 ${filePath.split('/').pop()} is kept private`);
+      expect(await privatePanel.locator('.private-file-title').textContent()).toBe(` ${filePath.split('/').pop()} is kept private`);
       expect(await privatePanel.locator('code').textContent()).toBe(option);
       expect(await page.locator('body').textContent()).not.toContain(secret.trim().split('\n')[1] ?? secret.trim());
     };
