@@ -71,9 +71,9 @@ describe('FILE-6 files kept private, in the file browser', () => {
       expect(await privatePanel.locator('code').textContent()).toBe(option);
       expect(await page.locator('body').textContent()).not.toContain(secret.trim().split('\n')[1] ?? secret.trim());
     };
-    await expectPrivate('notes/todo.txt', /it starts like a private key/, '--allow-secret-files private-key', PRIVATE_KEY_TEXT);
-    await expectPrivate('.config/gh/hosts.yml', /it holds the GitHub CLI's sign-in tokens/, '--allow-secret-files gh', CREDENTIAL_FILES['.config/gh/hosts.yml']!.text);
-    await expectPrivate('hard-link.txt', /it has 2 names on this computer \(hard links\)/, '--allow-secret-files hardlink', OUTSIDE_ENV_TEXT);
+    await expectPrivate('notes/todo.txt', /It starts like a private key./, '--allow-secret-files private-key', PRIVATE_KEY_TEXT);
+    await expectPrivate('.config/gh/hosts.yml', /It holds the GitHub CLI's sign-in tokens./, '--allow-secret-files gh', CREDENTIAL_FILES['.config/gh/hosts.yml']!.text);
+    await expectPrivate('hard-link.txt', /It has 2 names on this computer \(hard links\)/, '--allow-secret-files hardlink', OUTSIDE_ENV_TEXT);
     await keepScreenshots(page, 'private-hard-link');
 
     await open('.local/share/hbcode/vapid-keys.json');
