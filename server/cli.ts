@@ -6,6 +6,7 @@ import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
 import { parseOrigin, parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
 import { vapidSubjectFor } from './push/vapidSubject';
+import { parseSecretTypes } from './runtime/files/secretFileTypes';
 
 export interface CliOptions {
   port: number;
@@ -21,6 +22,8 @@ export interface CliOptions {
   allowExternalFiles: boolean;
   /** `web.fetchPage` may reach loopback, link-local and private addresses (SEC-5 opt-in). */
   allowPrivateFetch: boolean;
+  /** `--allow-secret-files gitconfig,npmrc`: credential file types every read path may serve (FILE-6). */
+  allowSecretFiles: Set<string>;
   /** HTTP timeouts, the connection cap and the pairing-guess limit (SEC-9). */
   limits: Limits;
   /** PUSH-1: the push services' contact for this runtime, never a localhost address. */
@@ -57,7 +60,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--vapid-subject S] [--relay URL] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -72,6 +75,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'preview-origin': { type: 'string' },
       'allow-external-files': { type: 'boolean' },
       'allow-private-fetch': { type: 'boolean' },
+      'allow-secret-files': { type: 'string', multiple: true },
       'vapid-subject': { type: 'string' },
       relay: { type: 'string' },
       ...LIMIT_PARSE_OPTIONS,
@@ -92,6 +96,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     previewOrigins,
     allowExternalFiles: values['allow-external-files'] === true,
     allowPrivateFetch: values['allow-private-fetch'] === true,
+    allowSecretFiles: parseSecretTypes((values['allow-secret-files'] ?? []).join(',')),
     limits: parseLimits(values, env),
     vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
     relay: values.relay === undefined ? null : parseOrigin(values.relay, '--relay'),

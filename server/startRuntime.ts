@@ -55,6 +55,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     envToken: options.envToken,
     allowExternalFiles: options.allowExternalFiles,
     allowPrivateFetch: options.allowPrivateFetch,
+    allowSecretFiles: options.allowSecretFiles,
     pairingGuessLimit: options.limits.pairing,
     vapidSubject: options.vapidSubject,
     // ACC-3: how long a turn may go without an agent event before it shows as stalled.

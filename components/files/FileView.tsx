@@ -8,13 +8,17 @@ import type { AppRoute } from '../../lib/client/appRoute';
 import { formatBytes } from '../formatting';
 import { headOf, type FileHead } from './fileHead';
 import { looksLikeText, viewerKindOf, type ViewerKind } from './fileKinds';
+import { PrivateFile, privateRefusalOf, type PrivateRefusal } from './PrivateFile';
 import { ProjectMarkdown } from './ProjectMarkdown';
 import { SourceView } from './SourceView';
 
 type Loaded = { file: OpenedFile; url: string; kind: ViewerKind; text: string | null };
-type State = { kind: 'loading'; loaded: number; total: number; head?: FileHead } | { kind: 'ready'; loaded: Loaded } | { kind: 'unsaved' } | { kind: 'error'; message: string };
-
-
+type State =
+  | { kind: 'loading'; loaded: number; total: number; head?: FileHead }
+  | { kind: 'ready'; loaded: Loaded }
+  | { kind: 'unsaved' }
+  | { kind: 'error'; message: string }
+  | ({ kind: 'private' } & PrivateRefusal);
 
 interface FileViewProps {
   client: RpcClient | null;
@@ -56,7 +60,9 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
         url = URL.createObjectURL(file.blob);
         setState({ kind: 'ready', loaded: { file, url, kind, text } });
       } catch (error) {
-        if (!abort.signal.aborted) setState({ kind: 'error', message: (error as Error).message });
+        if (abort.signal.aborted) return;
+        const refusal = privateRefusalOf(error);
+        setState(refusal ? { kind: 'private', ...refusal } : { kind: 'error', message: (error as Error).message });
       }
     })();
     return () => {
@@ -87,6 +93,7 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
   }
   if (state.kind === 'unsaved') return <p className="muted">This file was not saved on this device. Connect to the computer to open it.</p>;
   if (state.kind === 'error') return <p className="error" role="alert">{state.message}</p>;
+  if (state.kind === 'private') return <PrivateFile name={name} message={state.message} allowWith={state.allowWith} />;
 
   const { file, url, kind, text } = state.loaded;
   return (

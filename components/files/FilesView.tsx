@@ -8,6 +8,7 @@ import type { Project } from '../../lib/protocol/rows';
 import { Breadcrumbs } from './Breadcrumbs';
 import { EntryIcon } from './EntryIcon';
 import { FileView } from './FileView';
+import { PrivateFile, privateRefusalOf, type PrivateRefusal } from './PrivateFile';
 import { FolderList } from './FolderList';
 
 interface FilesViewProps {
@@ -60,19 +61,27 @@ function ProjectList({ client }: { client: RpcClient | null }) {
 function FolderOrFile({ client, projectDirectory, path, navigate }: { client: RpcClient | null; projectDirectory: string; path: string; navigate: (route: AppRoute) => void }) {
   const [answer, setAnswer] = useState<FolderAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<PrivateRefusal | null>(null);
   useEffect(() => {
     let live = true;
     setAnswer(null);
     setError(null);
+    setRefusal(null);
     readFolder(client, projectDirectory, path).then(
       (found) => live && setAnswer(found),
-      (e: unknown) => live && setError((e as Error).message),
+      (e: unknown) => {
+        if (!live) return;
+        const kept = privateRefusalOf(e);
+        if (kept) setRefusal(kept);
+        else setError((e as Error).message);
+      },
     );
     return () => {
       live = false;
     };
   }, [client, projectDirectory, path]);
   if (error) return <p className="error" role="alert">{error}</p>;
+  if (refusal) return <PrivateFile name={path.split('/').pop() ?? path} {...refusal} />;
   if (!answer) return <p className="muted">Loading…</p>;
   // An unknown path while offline may be a file this device saved: FileView finds out.
   if (answer.kind !== 'folder') return <FileView client={client} projectDirectory={projectDirectory} path={path} navigate={navigate} />;

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'storage',
   'unavailable',
   'rate_limited',
+  'secret_file',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -24,4 +25,5 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   storage: -32050,
   unavailable: -32003,
   rate_limited: -32029,
+  secret_file: -32043,
 };

@@ -23,6 +23,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   storage: 507,
   unavailable: 503,
+  secret_file: 403,
 };
 
 /** Refusals with a more exact HTTP status than their code's. */

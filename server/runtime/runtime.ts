@@ -19,6 +19,9 @@ import { TerminalAgent, type TerminalSize } from './agents/terminalAgent';
 import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
 import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
+import { SecretFiles } from './files/secretFiles';
+import { codexProfilesRoot } from './agents/codex/codexProfiles';
+import { accountsRoot } from './agents/claude/claudeAccounts';
 import type { Logger } from './log';
 import { CommandOutputStore, type OutputRange } from './output/artifactStore';
 import { DEFAULT_FIND_LIMITS, findInOutput, type FindAnswer } from './output/findInOutput';
@@ -54,6 +57,8 @@ export interface RuntimeOptions {
   allowExternalFiles?: boolean;
   /** `--allow-private-fetch`: the reader may fetch pages from local servers (SEC-5). */
   allowPrivateFetch?: boolean;
+  /** `--allow-secret-files`: the credential file types the user lets every read path serve (FILE-6). */
+  allowSecretFiles?: ReadonlySet<string>;
   /** A running turn with no agent event for this long shows as stalled (ACC-3); 3 minutes when absent. */
   agentStallMs?: number;
   /** A Claude host with no request for this long stops (SES-8); 5 minutes when absent. */
@@ -145,7 +150,12 @@ export class Runtime {
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
-    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'));
+    // FILE-6: one secrets policy for every read path; the data folder and the agents' homes in it are never served.
+    const secrets = new SecretFiles({
+      allowedTypes: options.allowSecretFiles,
+      protectedFolders: [options.dataDir, codexProfilesRoot(options.dataDir), accountsRoot(options.dataDir)],
+    });
+    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), secrets);
     this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     // ACC-4: nothing that asked before this start is still waiting.
     this.approvals.expireAfterRestart();
@@ -177,8 +187,9 @@ export class Runtime {
     this.previews = new Previews(
       () => this.projects.map((p) => p.directory),
       (previewId, changed) => this.publish({ method: 'preview.changed', params: { previewId, path: changed } }),
+      secrets,
     );
-    this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true);
+    this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
     const projectDirectory = (id: string) => this.projects.find((p) => p.id === id)?.directory;
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>

@@ -160,11 +160,11 @@ describe('FILE-4 file browser in Chromium', () => {
     await waitUntil(() => page.evaluate(() => location.hash.startsWith('#/preview?')), 'Preview navigates to the preview route');
     expect(new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1]!))).toEqual(new URLSearchParams({ dir: files.project, path: 'index.html' }));
 
-    // FILE-3 from the browser: refused paths show an error and never their content.
+    // FILE-3, FILE-6 from the browser: refused paths show why and never their content.
     const refusals: [string, string][] = [
-      ['.env', 'is hidden'],
-      ['.git/config', 'is hidden'],
-      ['env-alias', 'is hidden'],
+      ['.env', 'is kept private'],
+      ['.git/config', 'is kept private'],
+      ['env-alias', 'is kept private'],
       ['link-outside.txt', 'leads outside the project'],
       ['link-outside-dir/secret.txt', 'leads outside the project'],
       ['../outside/secret.txt', 'cannot contain ".."'],

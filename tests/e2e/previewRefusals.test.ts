@@ -27,7 +27,7 @@ describe('SEC-6 the app explains a refused preview document, in Chromium', () =>
   });
 
   it.each([
-    { path: 'notes.html', message: /hidden: secrets such as \.env/, shot: 'preview-refused-hidden' },
+    { path: 'notes.html', message: /kept private: it holds environment settings/, shot: 'preview-refused-hidden' },
     { path: 'data.json', message: /Only an HTML file/, shot: 'preview-refused-not-html' },
   ])('SEC-6 a preview of $path shows "$message" and no frame', async ({ path, message, shot }) => {
     await page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'preview', projectDirectory: secrets.project, path })}`);

@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE, makeOwnerOnlyFolder } from '../store/ownerOnly';
-import { readFully } from '../files/projectFiles';
+import { RuntimeError } from '../errors';
+import { withVerifiedOpen } from '../files/openVerified';
+import { readFully } from '../files/readChunk';
+import type { SecretFiles } from '../files/secretFiles';
 import type { UploadRecord } from './uploadCatalog';
 
 /** Name of the file an upload grows in until its last chunk is confirmed. */
@@ -18,6 +21,10 @@ export function storedFileName(name: string): string {
   return (safe === '' ? 'attachment' : safe).slice(0, 120);
 }
 
+/** A stored attachment that is no longer the file the runtime saved (a link, another size). */
+const notStoredAsSaved = () =>
+  new RuntimeError('secret_file', 'This attachment is not the file that was uploaded any more (it was replaced by a link or changed on the desktop), so it is not shown.', { reason: 'replaced' });
+
 /** Session ids are the runtime's UUIDs; anything else never becomes a path. */
 const SESSION_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -27,8 +34,15 @@ const SESSION_ID = /^[A-Za-z0-9-]{1,64}$/;
  * only once complete, so nothing half-stored ever has a name an agent could be given.
  */
 export class AttachmentFiles {
-  constructor(readonly root: string) {
+  /** The root with every link resolved: a stored file is read only where the runtime put it (FILE-6). */
+  private readonly canonicalRoot: string;
+
+  constructor(
+    readonly root: string,
+    private readonly secrets: SecretFiles,
+  ) {
     makeOwnerOnlyFolder(root);
+    this.canonicalRoot = fs.realpathSync.native(root);
   }
 
   private sessionDir(sessionId: string): string {
@@ -111,14 +125,28 @@ export class AttachmentFiles {
     fs.rmSync(this.partialPath(upload), { force: true });
   }
 
-  /** Reads up to `into.length` bytes of a complete upload at `offset`. */
+  /**
+   * Reads up to `into.length` bytes of a complete upload at `offset` (FILE-6): only the file the
+   * runtime stored, so a stored path swapped for a symlink or a hard link to another file (an agent
+   * is given the path, ATT-2) is refused, and so is a file that starts like a private key.
+   */
   readComplete(upload: UploadRecord, offset: number, into: Buffer): number {
-    const fd = fs.openSync(this.finalPath(upload), 'r');
-    try {
-      return readFully(fd, into, offset);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const expected = path.join(this.canonicalRoot, path.relative(this.root, this.finalPath(upload)));
+    return withVerifiedOpen(
+      this.finalPath(upload),
+      (real) => real === expected,
+      ({ fd, stat }) => {
+        if (!stat.isFile() || stat.nlink !== 1 || stat.size !== upload.byteLength) throw notStoredAsSaved();
+        const refusal = this.secrets.refusalOfOpenFile(fd, stat, { uploadId: upload.id });
+        if (refusal) throw refusal;
+        return readFully(fd, into, offset);
+      },
+      (refusal) => {
+        // A symlink put in its place fails to open (no-follow) like a missing file does.
+        if (refusal.reason === 'refused' || fs.lstatSync(this.finalPath(upload), { throwIfNoEntry: false })) throw notStoredAsSaved();
+        throw new Error('attachment file is missing');
+      },
+    );
   }
 
   /** STO-4: the session's attachments go with it (after the rows' transaction committed). */

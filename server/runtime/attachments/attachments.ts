@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ATTACHMENT_CHUNK_BYTES, MAX_ATTACHMENT_BYTES, isNativeImageType, type MessageAttachment, type UploadStatus } from '../../../lib/protocol/attachments';
 import type { AgentAttachment } from '../agents/agent';
 import { invalidParams } from '../errors';
+import type { SecretFiles } from '../files/secretFiles';
 import { AttachmentFiles } from './attachmentFiles';
 import { hasImageSignature } from './imageSignature';
 import { ChunkOrder } from './chunkOrder';
@@ -69,9 +70,9 @@ export class Attachments {
     (params) => this.catalog.get(params.uploadId)?.confirmedOffset ?? params.offset,
   );
 
-  constructor(catalog: UploadCatalog, root: string) {
+  constructor(catalog: UploadCatalog, root: string, secrets: SecretFiles) {
     this.catalog = catalog;
-    this.files = new AttachmentFiles(root);
+    this.files = new AttachmentFiles(root, secrets);
     this.files.removeOrphans(catalog.sessionIds());
   }
 

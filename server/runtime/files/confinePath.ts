@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Project } from '../../../lib/protocol/rows';
 import { invalidParams, notFound, type RuntimeError } from '../errors';
-import { HIDDEN_SECRETS_MESSAGE, pathHasHiddenSecret } from './hiddenSecrets';
-import { isInside, segmentsUnder } from './pathInside';
+import { isInside } from './pathInside';
+import type { SecretFiles } from './secretFiles';
 
 export interface ConfinedPath {
   /** Absolute, symlinks resolved when it was checked; checked again once opened (SEC-7). */
@@ -17,25 +17,25 @@ export interface ConfinedPath {
 export interface ConfineOptions {
   /** Both the runtime's `--allow-external-files` and the call's `allowExternalFile` (FILE-3). */
   allowExternal: boolean;
+  /** The secrets policy (FILE-6). */
+  secrets: SecretFiles;
 }
 
 /**
- * Why a canonical path may not be read, or null when it may (FILE-3): it must be inside the
- * project unless external files are allowed, and no name on the way may be a hidden secret. The
+ * Why a canonical path may not be read, or null when it may (FILE-3, FILE-6): it must be inside
+ * the project unless external files are allowed, and the secrets policy must let it through. The
  * same rule runs on the path before opening and on what was opened (SEC-2, SEC-7).
  */
-export function refusalOfCanonical(root: string, canonical: string, allowExternal: boolean, data?: Record<string, unknown>): RuntimeError | null {
-  const inside = isInside(root, canonical);
-  if (!inside && !allowExternal) return notFound('This path leads outside the project folder.', data);
-  if (pathHasHiddenSecret(inside ? segmentsUnder(root, canonical) : canonical.split(path.sep))) return notFound(HIDDEN_SECRETS_MESSAGE, data);
-  return null;
+export function refusalOfCanonical(root: string, canonical: string, options: ConfineOptions, data?: Record<string, unknown>): RuntimeError | null {
+  if (!options.allowExternal && !isInside(root, canonical)) return notFound('This path leads outside the project folder.', data);
+  return options.secrets.refusalOfPath(canonical, data);
 }
 
 /**
  * Resolves a path from the network against a registered project (FILE-3, SEC-2): the project must
- * be one `projects.list` reports; the path is relative to it, with `/` separators; its canonical
- * form (realpath: every symlink resolved) must pass `refusalOfCanonical`, and no name may be a
- * hidden secret as asked either.
+ * be one `projects.list` reports; the path is relative to it, with `/` separators; its names as
+ * asked must pass the secrets policy (FILE-6), and so must its canonical form (realpath: every
+ * symlink resolved), through `refusalOfCanonical`.
  */
 export function confinePath(projects: readonly Project[], projectDirectory: string, requestPath: string, options: ConfineOptions): ConfinedPath {
   const project = projects.find((p) => p.directory === projectDirectory);
@@ -46,7 +46,8 @@ export function confinePath(projects: readonly Project[], projectDirectory: stri
   if (absolute && !options.allowExternal) throw invalidParams('A path is relative to the project folder; absolute paths are not allowed.');
   const segments = requestPath.split('/').filter((s) => s !== '' && s !== '.');
   if (!absolute && segments.includes('..')) throw invalidParams('A path cannot contain "..".');
-  if (pathHasHiddenSecret(segments)) throw notFound(HIDDEN_SECRETS_MESSAGE);
+  const asAsked = options.secrets.refusalOfNames(segments, { path: requestPath });
+  if (asAsked) throw asAsked;
 
   const root = project.directory;
   const joined = absolute ? path.resolve(requestPath) : path.join(root, ...segments);
@@ -56,7 +57,7 @@ export function confinePath(projects: readonly Project[], projectDirectory: stri
   } catch {
     throw notFound('No such file or folder.', { path: requestPath });
   }
-  const refusal = refusalOfCanonical(root, canonical, options.allowExternal, { path: requestPath });
+  const refusal = refusalOfCanonical(root, canonical, options, { path: requestPath });
   if (refusal) throw refusal;
   return { canonical, root, allowExternal: options.allowExternal };
 }

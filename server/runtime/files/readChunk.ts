@@ -16,12 +16,7 @@ export type ChunkRead = Omit<FileChunk, 'dataBase64'> & { bytes: Buffer };
 export function readChunkFromOpenFile(fd: number, stat: fs.Stats, canonicalPath: string, offset: number, allocate: (n: number) => Buffer, maxBytes = FILE_CHUNK_BYTES): ChunkRead {
   if (offset > stat.size) throw invalidParams(`Offset ${offset} is past the end of the file (${stat.size} bytes).`, { offset, size: stat.size });
   const bytes = allocate(Math.min(maxBytes, FILE_CHUNK_BYTES, stat.size - offset));
-  let count = 0;
-  while (count < bytes.length) {
-    const n = fs.readSync(fd, bytes, count, bytes.length - count, offset + count);
-    if (n === 0) break;
-    count += n;
-  }
+  const count = readFully(fd, bytes, offset);
   const data = bytes.subarray(0, count);
   const end = offset + count;
   return {
@@ -35,4 +30,15 @@ export function readChunkFromOpenFile(fd: number, stat: fs.Stats, canonicalPath:
     mimeType: mimeTypeForPath(canonicalPath),
     sha256: crypto.createHash('sha256').update(data).digest('hex'),
   };
+}
+
+/** Reads until the buffer is full or the file ends (a file may shrink under us). */
+export function readFully(fd: number, into: Buffer, position: number): number {
+  let done = 0;
+  while (done < into.length) {
+    const n = fs.readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { conflict, notFound } from '../errors';
 import { withVerifiedOpen } from '../files/openVerified';
 import { readChunkFromOpenFile, type ChunkRead } from '../files/readChunk';
+import type { SecretFiles } from '../files/secretFiles';
 import { canonicalDocument } from './previewDocument';
 import { PreviewWatcher } from './previewWatcher';
 import { resolvePreviewResource, resourceServable, servableFolder } from './resourcePath';
@@ -41,17 +42,19 @@ export class Previews {
   constructor(
     private readonly projectDirectories: () => readonly string[],
     private readonly onChange: (previewId: string, path: string) => void,
+    /** The secrets policy (FILE-6), the same one `files.*` asks. */
+    private readonly secrets: SecretFiles,
   ) {}
 
   open(previewId: string, projectDirectory: string, requestPath: string): PreviewBinding {
     if (!this.projectDirectories().includes(projectDirectory)) throw notFound('No such project.', { projectDirectory });
-    const documentPath = canonicalDocument(projectDirectory, requestPath);
+    const documentPath = canonicalDocument(projectDirectory, requestPath, this.secrets);
     const existing = this.bindings.get(previewId);
     if (existing) {
       if (existing.documentPath !== documentPath) throw conflict('This preview id is already bound to another document.', { previewId });
       return existing;
     }
-    const resourceRoot = chooseResourceRoot(projectDirectory, documentPath, realHome());
+    const resourceRoot = chooseResourceRoot(projectDirectory, documentPath, realHome(), this.secrets);
     const watcher = new PreviewWatcher(resourceRoot.root, (changed) => this.onChange(previewId, changed));
     const binding: LiveBinding = { previewId, documentPath, resourceRoot, watcher };
     this.bindings.set(previewId, binding);
@@ -61,10 +64,10 @@ export class Previews {
   readResource(previewId: string, rawPath: string, offset: number, allocate: (n: number) => Buffer = Buffer.allocUnsafe): PreviewResource {
     const binding = this.bindings.get(previewId);
     if (!binding) throw notFound('No such preview. Open it again.', { previewId });
-    const file = resolvePreviewResource(binding.resourceRoot, rawPath);
+    const file = resolvePreviewResource(binding.resourceRoot, rawPath, this.secrets);
     if (!file) {
       // A page that asks for a file not there yet refreshes when it appears.
-      const folder = servableFolder(binding.resourceRoot, rawPath);
+      const folder = servableFolder(binding.resourceRoot, rawPath, this.secrets);
       if (folder) binding.watcher.watchFolder(folder);
       return NOT_SERVED;
     }
@@ -72,9 +75,9 @@ export class Previews {
     // SEC-7: the same open-and-check path as files.readBinary, with the preview's own rules.
     return withVerifiedOpen<PreviewResource>(
       file,
-      (real) => resourceServable(binding.resourceRoot, real),
+      (real) => resourceServable(binding.resourceRoot, real, this.secrets),
       ({ fd, stat, realPath }) => {
-        if (!stat.isFile()) return NOT_SERVED;
+        if (!stat.isFile() || this.secrets.refusalOfOpenFile(fd, stat)) return NOT_SERVED;
         const { bytes, ...chunk } = readChunkFromOpenFile(fd, stat, realPath, offset, allocate);
         return { status: 200, chunk, bytes };
       },

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodePreviewPath } from '../../../lib/protocol/previewPath';
-import { pathHasHiddenSecret } from '../files/hiddenSecrets';
 import { isInside, segmentsUnder } from '../files/pathInside';
+import type { SecretFiles } from '../files/secretFiles';
 import type { ResourceRoot } from './resourceRoot';
 
 /** The names are the document's own. */
@@ -23,27 +23,28 @@ function passesDotRule(segments: string[], root: ResourceRoot): boolean {
   });
 }
 
-/** The names under the root a page may read: the dot rule (PRV-2), and never a hidden secret whatever it allows (SEC-6). */
-function namesServable(segments: string[], root: ResourceRoot): boolean {
-  return passesDotRule(segments, root) && !pathHasHiddenSecret(segments);
+/** The names under the root a page may read: the dot rule (PRV-2), and never a secret whatever it allows (SEC-6, FILE-6). */
+function namesServable(segments: string[], root: ResourceRoot, secrets: SecretFiles): boolean {
+  return passesDotRule(segments, root) && secrets.refusalOfNames(segments) === null;
 }
 
 /**
- * Whether a canonical path may be served to the preview: under the root, and its names under the
- * root pass the rules (only the document itself when the page reads only itself, PRV-1). Checked
- * on the path before opening and on what was opened (SEC-7).
+ * Whether a canonical path may be served to the preview: under the root, its names under the
+ * root pass the rules (only the document itself when the page reads only itself, PRV-1), and the
+ * secrets policy lets the whole canonical path through (FILE-6). Checked on the path before
+ * opening and on what was opened (SEC-7).
  */
-export function resourceServable(root: ResourceRoot, real: string): boolean {
-  if (!isInside(root.root, real)) return false;
+export function resourceServable(root: ResourceRoot, real: string, secrets: SecretFiles): boolean {
+  if (!isInside(root.root, real) || !secrets.servesPath(real)) return false;
   const segments = segmentsUnder(root.root, real);
-  return root.documentOnly ? isDocument(segments, root) : namesServable(segments, root);
+  return root.documentOnly ? isDocument(segments, root) : passesDotRule(segments, root);
 }
 
 /** The canonical path with its stat, if it may be served. */
-function servableCanonical(candidate: string, root: ResourceRoot): { real: string; stat: fs.Stats } | null {
+function servableCanonical(candidate: string, root: ResourceRoot, secrets: SecretFiles): { real: string; stat: fs.Stats } | null {
   try {
     const real = fs.realpathSync.native(candidate);
-    return resourceServable(root, real) ? { real, stat: fs.statSync(real) } : null;
+    return resourceServable(root, real, secrets) ? { real, stat: fs.statSync(real) } : null;
   } catch {
     return null;
   }
@@ -53,23 +54,23 @@ function servableCanonical(candidate: string, root: ResourceRoot): { real: strin
  * PRV-2: maps a requested URL path onto a file under the preview's root, or null for 404.
  * Refuses `..`, backslash, colon and NUL after decoding; serves `index.html` for a folder; follows
  * symlinks and refuses any that lead outside the root; refuses dot names (see passesDotRule) and
- * hidden secrets. The answer is a path to open and check again (`resourceServable`), not a
+ * what the secrets policy refuses (FILE-6). The answer is a path to open and check again (`resourceServable`), not a
  * promise that it still holds the same file.
  */
-export function resolvePreviewResource(root: ResourceRoot, rawPath: string): string | null {
+export function resolvePreviewResource(root: ResourceRoot, rawPath: string, secrets: SecretFiles): string | null {
   const segments = decodePreviewPath(rawPath);
   if (!segments) return null;
   const wanted = root.documentOnly && segments.length === 0 ? root.documentSegments : segments;
-  if (root.documentOnly ? !isDocument(wanted, root) : !namesServable(wanted, root)) return null;
-  let found = servableCanonical(path.join(root.root, ...wanted), root);
-  if (found?.stat.isDirectory()) found = servableCanonical(path.join(found.real, 'index.html'), root);
+  if (root.documentOnly ? !isDocument(wanted, root) : !namesServable(wanted, root, secrets)) return null;
+  let found = servableCanonical(path.join(root.root, ...wanted), root, secrets);
+  if (found?.stat.isDirectory()) found = servableCanonical(path.join(found.real, 'index.html'), root, secrets);
   return found?.stat.isFile() ? found.real : null;
 }
 
 /** A folder the page asked into, canonical, when the page may read there (for change watching); else null. */
-export function servableFolder(root: ResourceRoot, rawPath: string): string | null {
+export function servableFolder(root: ResourceRoot, rawPath: string, secrets: SecretFiles): string | null {
   const segments = decodePreviewPath(rawPath);
   if (!segments || root.documentOnly) return null;
-  const folder = servableCanonical(path.join(root.root, ...segments.slice(0, -1)), root);
+  const folder = servableCanonical(path.join(root.root, ...segments.slice(0, -1)), root, secrets);
   return folder?.stat.isDirectory() ? folder.real : null;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { pathHasHiddenSecret } from '../files/hiddenSecrets';
 import { isInside, segmentsUnder } from '../files/pathInside';
+import type { SecretFiles } from '../files/secretFiles';
 
 /** Where a preview may read from (PRV-1). */
 export interface ResourceRoot {
@@ -14,10 +14,10 @@ export interface ResourceRoot {
 
 /**
  * The filesystem root, the home folder and every parent of home never serve as a root (PRV-1),
- * nor does a folder with a hidden-secret name on its way, such as `~/.ssh` (SEC-6).
+ * nor does a folder the secrets policy refuses, such as `~/.ssh` or the data folder (SEC-6, FILE-6).
  */
-function isForbiddenRoot(folder: string, home: string): boolean {
-  return path.parse(folder).root === folder || isInside(folder, home) || pathHasHiddenSecret(folder.split(path.sep));
+function isForbiddenRoot(folder: string, home: string, secrets: SecretFiles): boolean {
+  return path.parse(folder).root === folder || isInside(folder, home) || !secrets.servesPath(folder);
 }
 
 /**
@@ -25,11 +25,11 @@ function isForbiddenRoot(folder: string, home: string): boolean {
  * folder that may not be a root falls back to the next, and when the document's own folder may
  * not be one either, the document reads only itself. All paths are canonical.
  */
-export function chooseResourceRoot(projectDirectory: string, documentPath: string, home: string): ResourceRoot {
+export function chooseResourceRoot(projectDirectory: string, documentPath: string, home: string, secrets: SecretFiles): ResourceRoot {
   const documentFolder = path.dirname(documentPath);
   const root =
-    isInside(projectDirectory, documentPath) && !isForbiddenRoot(projectDirectory, home)
+    isInside(projectDirectory, documentPath) && !isForbiddenRoot(projectDirectory, home, secrets)
       ? projectDirectory
       : documentFolder;
-  return { root, documentSegments: segmentsUnder(root, documentPath), documentOnly: isForbiddenRoot(root, home) };
+  return { root, documentSegments: segmentsUnder(root, documentPath), documentOnly: isForbiddenRoot(root, home, secrets) };
 }

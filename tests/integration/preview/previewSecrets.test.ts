@@ -27,19 +27,19 @@ const DOCUMENT_CASES: DocumentCase[] = [
   { name: 'an HTML file', project: 'project', path: 'page.html', expected: opened('home/proj/page.html') },
   { name: 'an .htm file', project: 'project', path: 'index.htm', expected: opened('home/proj/index.htm') },
   { name: 'a document inside an ordinary dot folder', project: 'project', path: 'site/.vitepress/dist/index.html', expected: opened('home/proj/site/.vitepress/dist/index.html') },
-  { name: '.env', project: 'project', path: '.env', expected: refused('not_found') },
-  { name: '.env.local', project: 'project', path: '.env.local', expected: refused('not_found') },
-  { name: '.npmrc', project: 'project', path: '.npmrc', expected: refused('not_found') },
-  { name: '.aws/credentials', project: 'project', path: '.aws/credentials', expected: refused('not_found') },
-  { name: '.git/config', project: 'project', path: '.git/config', expected: refused('not_found') },
-  { name: 'an HTML document inside .git', project: 'project', path: '.git/page.html', expected: refused('not_found') },
-  { name: 'an innocent symlink notes.html → .env', project: 'project', path: 'notes.html', expected: refused('not_found') },
-  { name: 'an HTML document through a folder link to .git', project: 'project', path: 'gitdir/page.html', expected: refused('not_found') },
+  { name: '.env', project: 'project', path: '.env', expected: refused('secret_file') },
+  { name: '.env.local', project: 'project', path: '.env.local', expected: refused('secret_file') },
+  { name: '.npmrc', project: 'project', path: '.npmrc', expected: refused('secret_file') },
+  { name: '.aws/credentials', project: 'project', path: '.aws/credentials', expected: refused('secret_file') },
+  { name: '.git/config', project: 'project', path: '.git/config', expected: refused('secret_file') },
+  { name: 'an HTML document inside .git', project: 'project', path: '.git/page.html', expected: refused('secret_file') },
+  { name: 'an innocent symlink notes.html → .env', project: 'project', path: 'notes.html', expected: refused('secret_file') },
+  { name: 'an HTML document through a folder link to .git', project: 'project', path: 'gitdir/page.html', expected: refused('secret_file') },
   { name: 'a file that is not HTML', project: 'project', path: 'data.json', expected: refused('invalid_params') },
   { name: 'an HTML name linked to a file that is not HTML', project: 'project', path: 'fake.html', expected: refused('invalid_params') },
-  { name: 'home as project: .ssh/config', project: 'home', path: '.ssh/config', expected: refused('not_found') },
-  { name: 'home as project: .ssh/x.html', project: 'home', path: '.ssh/x.html', expected: refused('not_found') },
-  { name: 'a project that is itself a hidden folder (.ssh) is never a root', project: 'sshFolder', path: 'x.html', expected: refused('not_found') },
+  { name: 'home as project: .ssh/config', project: 'home', path: '.ssh/config', expected: refused('secret_file') },
+  { name: 'home as project: .ssh/x.html', project: 'home', path: '.ssh/x.html', expected: refused('secret_file') },
+  { name: 'a project that is itself a hidden folder (.ssh) is never a root', project: 'sshFolder', path: 'x.html', expected: refused('secret_file') },
 ];
 
 /** SEC-6: resources of a page, whatever the PRV-2 dot-folder exception allows: path → file served, or null for 404. */
@@ -119,10 +119,10 @@ describe('SEC-6 preview documents, resources and roots never serve hidden secret
     expect(outcome).toEqual(c.expected);
   });
 
-  it('SEC-6 a hidden-secret refusal says why', async () => {
+  it('SEC-6 a secret refusal says why', async () => {
     const error = await client.call('preview.open', { previewId: newId(), projectDirectory: secrets.project, path: 'notes.html' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect((error as RpcError).message).toMatch(/hidden/);
+    expect((error as RpcError).message).toMatch(/kept private: it holds environment settings/);
     const notHtml = await client.call('preview.open', { previewId: newId(), projectDirectory: secrets.project, path: 'data.json' }).catch((e: unknown) => e);
     expect((notHtml as RpcError).message).toMatch(/HTML/);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { routeHost, type Origins } from '../../../server/http/hostRouting';
 import { previewFrameSource, previewOriginOf } from '../../../server/http/previewOrigins';
 import { parsePublicOrigins } from '../../../server/publicOrigins';
+import { SecretFiles } from '../../../server/runtime/files/secretFiles';
 import { chooseResourceRoot } from '../../../server/runtime/preview/resourceRoot';
 
 const id = '0123456789abcdef0123456789abcdef';
@@ -62,6 +63,6 @@ describe('PRV-1 resource roots', () => {
     ['/', '/srv/site/a.html', '/home/me', { root: '/srv/site', documentSegments: ['a.html'], documentOnly: false }],
     ['/srv/other', '/srv/site/a.html', '/home/me', { root: '/srv/site', documentSegments: ['a.html'], documentOnly: false }],
   ])('PRV-1 project %s, document %s, home %s', (project, document, home, expected) => {
-    expect(chooseResourceRoot(project, document, home)).toEqual(expected);
+    expect(chooseResourceRoot(project, document, home, new SecretFiles())).toEqual(expected);
   });
 });

@@ -98,6 +98,11 @@ const toInfo = (r: RawProfile): CodexProfileInfo => ({
 /** What an app-server reported about a profile's account (ACC-1). */
 export type CodexAccountState = Pick<CodexProfileInfo, 'status' | 'authMode' | 'email' | 'planType' | 'statusReason'>;
 
+/** Where the profiles' homes live, under the data folder (never served either, FILE-6). */
+export function codexProfilesRoot(dataDir: string): string {
+  return path.join(dataDir, 'codex', 'profiles');
+}
+
 /**
  * App-owned Codex profiles (ACC-1): a stable lowercase UUID and a home folder under the data
  * folder. The runtime creates and removes the folder and never opens a file inside it.
@@ -124,7 +129,7 @@ export class CodexProfiles {
   }
 
   homeOf(id: string): string {
-    return path.join(this.dataDir, 'codex', 'profiles', id, 'home');
+    return path.join(codexProfilesRoot(this.dataDir), id, 'home');
   }
 
   list(): CodexProfileInfo[] {
