@@ -99,6 +99,15 @@ export interface AgentOutputSlice {
 /** A model the agent offers (ACC-5): the protocol's shape. */
 export type AgentModel = AgentModelInfo;
 
+/** A message for a running turn (ACC-6). */
+export interface SteerMessage {
+  text: string;
+  /** The app's id for it (its run's operation id): Codex's clientUserMessageId. */
+  clientId: string;
+  /** The agent's own events show its model was sent the message. */
+  reached(): void;
+}
+
 /** One adapter per agent kind behind one interface (SES-2). */
 export interface Agent {
   readonly kind: AgentKind;
@@ -112,8 +121,12 @@ export interface Agent {
   historyPage?(request: HistoryPageRequest): Promise<HistoryPage>;
   /** A slice of one long text of a saved item (TL-1): a diff, a tool result, raw text. */
   readItemText?(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice>;
-  /** A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming input). */
-  steer?(sessionId: string, runId: string, text: string): Promise<void>;
+  /**
+   * A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming
+   * input). Resolves once the agent acknowledged it; `message.reached` is called later, once the
+   * agent's own events show its model was sent the message (never, when the turn ends first).
+   */
+  steer?(sessionId: string, runId: string, message: SteerMessage): Promise<void>;
   /** Models the user can pick for a session (ACC-5): Codex model/list, Claude supportedModels. */
   models?(accountKey: string | null): Promise<AgentModel[]>;
   /** Stops child processes (runtime shutdown). */

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,11 +63,15 @@ describe('Claude turns with session settings, steering and sign-in', () => {
     const turn = harness.startTurn(sessionId, 'Wait for the marker');
     const approval = await waitUntil(() => harness.approvals.pending(sessionId)[0] ?? false, 'Claude asks to run the command', { timeoutMs: 120_000 });
     harness.approvals.answer(sessionId, approval.id, 'accept');
-    await harness.agent.steer(sessionId, turn.runId, 'Also mention the steering word PAPAYA');
+    let reached = false;
+    await harness.agent.steer(sessionId, turn.runId, { text: 'Also mention the steering word PAPAYA', clientId: crypto.randomUUID(), reached: () => (reached = true) });
+    // Acknowledged is not delivered: the model has not been sent it yet.
+    expect(reached).toBe(false);
     fs.writeFileSync(marker, '');
     await turn.done;
     expect(model.requests.some((r) => JSON.stringify(r.body).includes('PAPAYA'))).toBe(true);
-    await expect(harness.agent.steer(sessionId, turn.runId, 'too late')).rejects.toMatchObject({ code: 'conflict' });
+    expect(reached).toBe(true);
+    await expect(harness.agent.steer(sessionId, turn.runId, { text: 'too late', clientId: crypto.randomUUID(), reached: () => undefined })).rejects.toMatchObject({ code: 'conflict' });
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-3 a run of an account with no credentials fails with a message naming the cause and how to sign in', async () => {

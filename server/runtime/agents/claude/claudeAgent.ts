@@ -8,7 +8,7 @@ import { conflict, notFound, unavailable } from '../../errors';
 import { silentLogger, type Logger } from '../../log';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { Db } from '../../store/database';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer } from '../agent';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer, SteerMessage } from '../agent';
 import { locateClaude, type ClaudeProgram } from '../agentLocator';
 import type { ApprovalRequests } from '../approvals';
 import { ClaudeAccounts } from './claudeAccountService';
@@ -47,7 +47,7 @@ export class ClaudeAgent implements Agent {
   readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
   /** The host of each running turn, for steering (ACC-6). */
-  private readonly running = new Map<string, { sessionId: string; host: AgentHostHandle }>();
+  private readonly running = new Map<string, { sessionId: string; host: AgentHostHandle; steers: SteerMessage[] }>();
   /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
   private readonly grants = new Map<string, SessionGrants>();
 
@@ -129,7 +129,8 @@ export class ClaudeAgent implements Agent {
         onAbort: (handle) => handle.send({ type: 'interrupt' }),
       },
     );
-    this.running.set(context.runId, { sessionId: context.sessionId, host });
+    const steers: SteerMessage[] = [];
+    this.running.set(context.runId, { sessionId: context.sessionId, host, steers });
     let exit;
     try {
       exit = await host.exited;
@@ -142,6 +143,9 @@ export class ClaudeAgent implements Agent {
       const described = this.accounts.list().accounts.find((a) => a.id === account.accountId);
       throw claudeRunFailure(outcome, exit, { label: described?.label ?? account.accountId, signInCommand: described?.signInCommand ?? 'claude /login' });
     }
+    // ACC-6: the run's input closes only once Claude Code answered every message given to it, so a
+    // run that ended well had its model sent each steering message; any other end proves nothing.
+    for (const steer of steers) steer.reached();
     if (texts.length > 0) context.settle(texts.join('\n\n'));
   }
 
@@ -173,11 +177,12 @@ export class ClaudeAgent implements Agent {
     this.options.recordUsage?.(reading);
   }
 
-  /** A message for the running turn, through the SDK's streaming input (ACC-6). */
-  async steer(sessionId: string, runId: string, text: string): Promise<void> {
+  /** A message for the running turn, through the SDK's streaming input (ACC-6); reached when the run ends well. */
+  async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const running = this.running.get(runId);
     if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
-    running.host.send({ type: 'steer', text, messageUuid: crypto.randomUUID() });
+    running.host.send({ type: 'steer', text: message.text, messageUuid: crypto.randomUUID() });
+    running.steers.push(message);
   }
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */
