@@ -47,7 +47,7 @@ export class ClaudeAgent implements Agent {
   readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
   /** The host of each running turn, for steering (ACC-6). */
-  private readonly running = new Map<string, { sessionId: string; host: AgentHostHandle; steers: SteerMessage[] }>();
+  private readonly running = new Map<string, { sessionId: string; host: AgentHostHandle; steers: Map<string, SteerMessage> }>();
   /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
   private readonly grants = new Map<string, SessionGrants>();
 
@@ -85,6 +85,9 @@ export class ClaudeAgent implements Agent {
     // ACC-2: the run takes the active account's folder and key.
     const account = this.accounts.runEnvironment();
     const texts: string[] = [];
+    /** Steering messages sent to the host (ACC-6), by the uuid they went with, and those the SDK took. */
+    const sent = new Map<string, SteerMessage>();
+    const taken: SteerMessage[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
     const host = startAgentHost(
       {
@@ -106,6 +109,10 @@ export class ClaudeAgent implements Agent {
         if (event.type === 'permission') void this.askPermission(context, event, host, settings.permissionMode);
         else if (event.type === 'rateLimit') this.recordReading(usageReadingOf(event, account.accountId));
         else if (event.type === 'text') texts.push(event.text);
+        else if (event.type === 'steerTaken') {
+          const steer = sent.get(event.messageUuid);
+          if (steer) taken.push(steer);
+        }
         else if (event.type === 'done') done = event;
         else if (event.type === 'item') {
           // TL-6: the turn end is kept before it is shown, so the saved timeline has it as soon as the live one.
@@ -129,8 +136,7 @@ export class ClaudeAgent implements Agent {
         onAbort: (handle) => handle.send({ type: 'interrupt' }),
       },
     );
-    const steers: SteerMessage[] = [];
-    this.running.set(context.runId, { sessionId: context.sessionId, host, steers });
+    this.running.set(context.runId, { sessionId: context.sessionId, host, steers: sent });
     let exit;
     try {
       exit = await host.exited;
@@ -143,9 +149,9 @@ export class ClaudeAgent implements Agent {
       const described = this.accounts.list().accounts.find((a) => a.id === account.accountId);
       throw claudeRunFailure(outcome, exit, { label: described?.label ?? account.accountId, signInCommand: described?.signInCommand ?? 'claude /login' });
     }
-    // ACC-6: the run's input closes only once Claude Code answered every message given to it, so a
-    // run that ended well had its model sent each steering message; any other end proves nothing.
-    for (const steer of steers) steer.reached();
+    // ACC-6: the run's input closes only once Claude Code answered every message the SDK took from
+    // it, so a run that ended well had its model sent each of those; any other end proves nothing.
+    for (const steer of taken) steer.reached();
     if (texts.length > 0) context.settle(texts.join('\n\n'));
   }
 
@@ -181,8 +187,9 @@ export class ClaudeAgent implements Agent {
   async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const running = this.running.get(runId);
     if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
-    running.host.send({ type: 'steer', text: message.text, messageUuid: crypto.randomUUID() });
-    running.steers.push(message);
+    const messageUuid = crypto.randomUUID();
+    running.steers.set(messageUuid, message);
+    running.host.send({ type: 'steer', text: message.text, messageUuid });
   }
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */
