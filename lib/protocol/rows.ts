@@ -31,6 +31,10 @@ export type Session = z.infer<typeof SessionSchema>;
 export const MessageStateSchema = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
 export type MessageState = z.infer<typeof MessageStateSchema>;
 
+/** How far a steering message got (ACC-6). */
+export const SteerDeliverySchema = z.enum(['sending', 'accepted', 'delivered', 'notDelivered']);
+export type SteerDelivery = z.infer<typeof SteerDeliverySchema>;
+
 /** A user message (SES-3). */
 const MessageRowSchema = z.object({
   kind: z.literal('message'),
@@ -42,7 +46,14 @@ const MessageRowSchema = z.object({
   state: MessageStateSchema,
   createdAt: z.number().int(),
   /** Why a failed message failed, in words the user can act on (ACC-3); `action` names the fix the app offers. */
-  failure: z.object({ code: z.string(), message: z.string(), action: z.enum(['codexSignIn', 'claudeSignIn', 'install']).nullable() }).optional(),
+  failure: z.object({ code: z.string(), message: z.string(), action: z.enum(['codexSignIn', 'claudeSignIn', 'install', 'resend']).nullable() }).optional(),
+  /**
+   * Addition (ACC-6): a message that steers a running turn. `sending` while the agent is asked,
+   * `accepted` once the agent acknowledged it, `delivered` (state `done`) once the agent's own
+   * events show its model was sent it, `notDelivered` (state `failed`, action `resend`) when the turn
+   * ended or the runtime stopped first.
+   */
+  steer: SteerDeliverySchema.optional(),
   /** Set while a running turn has had no agent event for the stall time (ACC-3): the app offers Stop. */
   stalledSince: z.number().int().optional(),
   /** The message's attachments (ATT-1): complete, verified uploads only. */

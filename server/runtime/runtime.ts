@@ -457,7 +457,7 @@ export class Runtime {
 
   /**
    * `queue` (the default) runs the message after the running turn; `steer` gives it to that
-   * turn (ACC-6) and records it as done, or queues it when no turn takes it. A message with
+   * turn (ACC-6), done once its model was sent it, or queues it when no turn takes it. A message with
    * attachments always waits for a turn of its own: steering carries text only (ATT-2).
    */
   async chatSend(sessionId: string, operationId: string, text: string, options: { mode?: 'queue' | 'steer'; uploadIds?: readonly string[] } = {}): Promise<ChatSendAnswer> {
@@ -471,9 +471,8 @@ export class Runtime {
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     const run = outcome.created;
     if (!run) return outcome.answer;
-    if (options.mode === 'steer' && !uploadIds && (await this.scheduler.steer(sessionId, text, { runId: run.id, operationId }))) {
-      this.scheduler.recordSteered(run.id);
-      return { ...outcome.answer, state: 'done' };
+    if (options.mode === 'steer' && !uploadIds && (await this.scheduler.steer(run))) {
+      return { ...outcome.answer, state: this.sessions.run(run.id)?.state ?? outcome.answer.state };
     }
     this.scheduler.enqueue(run);
     return outcome.answer;

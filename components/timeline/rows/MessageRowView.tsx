@@ -1,23 +1,54 @@
 'use client';
-import type { CommandRow, MessageRow } from '../../../lib/protocol/rows';
+import { useState } from 'react';
+import { enqueueMessage } from '../../../lib/client/outbox';
+import type { CommandRow, MessageRow, SteerDelivery } from '../../../lib/protocol/rows';
 import { AttachmentThumbnails } from '../../attachments/AttachmentThumbnails';
 import { LinkedText } from '../../LinkedText';
 import type { RowContext } from '../rowContext';
 import { CommandBody } from './CommandBody';
 import { StopRunButton } from './StopRunButton';
 
-const FIX: Record<NonNullable<NonNullable<MessageRow['failure']>['action']>, string> = {
+type FixAction = Exclude<NonNullable<NonNullable<MessageRow['failure']>['action']>, 'resend'>;
+
+const FIX: Record<FixAction, string> = {
   codexSignIn: 'Sign in to Codex',
   claudeSignIn: 'Sign in to Claude',
   install: 'Install the agent',
 };
 
-/** Why the message failed and, when there is one, the button to the fix (ACC-3). */
-function MessageFailure({ failure }: { failure: NonNullable<MessageRow['failure']> }) {
+/** What a steering message's row says of it (ACC-6): delivered only once its model was sent it. */
+const STEER_STATE: Record<SteerDelivery, string> = {
+  sending: 'steering: sending to the turn',
+  accepted: 'steering: accepted by the agent, not yet delivered',
+  delivered: 'delivered',
+  notDelivered: 'not delivered',
+};
+
+/** Send again (ACC-6): the same text as a new message through the outbox, once. */
+function SendAgainButton({ row }: { row: MessageRow }) {
+  const [sent, setSent] = useState(false);
+  return (
+    <button
+      type="button"
+      data-failure-action="resend"
+      disabled={sent}
+      onClick={() => {
+        setSent(true);
+        void enqueueMessage(row.sessionId, row.text).catch(() => setSent(false));
+      }}
+    >
+      {sent ? 'Sent again' : 'Send again'}
+    </button>
+  );
+}
+
+/** Why the message failed and, when there is one, the button to the fix (ACC-3, ACC-6). */
+function MessageFailure({ row, failure }: { row: MessageRow; failure: NonNullable<MessageRow['failure']> }) {
   return (
     <div className="row message-failure" role="alert">
       <span className="error grow timeline-text">{failure.message}</span>
-      {failure.action && (
+      {failure.action === 'resend' && <SendAgainButton row={row} />}
+      {failure.action && failure.action !== 'resend' && (
         <a className="button-link" href="#/accounts" data-failure-action={failure.action}>
           {FIX[failure.action]}
         </a>
@@ -46,7 +77,7 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
           <div className="row">
             <span className="muted grow" data-message-state={row.state}>
               {/* UX-3: offline, a saved "running" is only what was true when it was saved. */}
-              {running && !context.client ? 'status unknown while offline' : row.state}
+              {running && !context.client ? 'status unknown while offline' : row.steer ? STEER_STATE[row.steer] : row.state}
             </span>
             {running && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
           </div>
@@ -59,7 +90,7 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
           {command && command.status !== 'running' && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
         </p>
       )}
-      {row.state === 'failed' && row.failure && <MessageFailure failure={row.failure} />}
+      {row.state === 'failed' && row.failure && <MessageFailure row={row} failure={row.failure} />}
     </div>
   );
 }

@@ -81,12 +81,6 @@ export type HistoryEntry = (
   turnClientId?: string | null;
 };
 
-/** The app run a steered text was sent as (ACC-6). */
-export interface SteerMessage {
-  runId: string;
-  operationId: string;
-}
-
 export interface HistoryPageRequest {
   sessionId: string;
   cwd: string;
@@ -127,6 +121,17 @@ export interface AgentOutputSlice {
 /** A model the agent offers (ACC-5): the protocol's shape. */
 export type AgentModel = AgentModelInfo;
 
+/** A message for a running turn (ACC-6), and the app run it was sent as. */
+export interface SteerMessage {
+  text: string;
+  /** The steer run's id: the saved history names it, so its row is that run's message row (TL-3). */
+  runId: string;
+  /** The app's id for it (its run's operation id): Codex's clientUserMessageId. */
+  operationId: string;
+  /** The agent's own events show its model was sent the message. */
+  reached(): void;
+}
+
 /** One adapter per agent kind behind one interface (SES-2). */
 export interface Agent {
   readonly kind: AgentKind;
@@ -142,11 +147,12 @@ export interface Agent {
   readItemText?(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice>;
   /**
    * A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming
-   * input). `message` is the app run the text was sent as: the agent saves the text under its
-   * operation id (or a message id linked to it), so the saved history names that run and its row
-   * is the app's message row, once (TL-3).
+   * input). Resolves once the agent acknowledged it; `message.reached` is called later, once the
+   * agent's own events show its model was sent the message (never, when the turn ends first).
+   * The agent saves the text under the message's operation id (or a message id linked to its run),
+   * so the saved history names that run and its row is the app's message row, once (TL-3).
    */
-  steer?(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void>;
+  steer?(sessionId: string, runId: string, message: SteerMessage): Promise<void>;
   /** Models the user can pick for a session (ACC-5): Codex model/list, Claude supportedModels. */
   models?(accountKey: string | null): Promise<AgentModel[]>;
   /** Stops child processes (runtime shutdown). */

@@ -80,7 +80,8 @@ export class Attachments {
   begin(params: BeginUpload): UploadStatus {
     if (params.byteLength > MAX_ATTACHMENT_BYTES) throw uploadErrors.tooLarge(params.byteLength);
     const earlier = this.catalog.sameFile(params.sessionId, params.sha256, params.byteLength, params.name, params.mimeType);
-    if (earlier) return statusOf(earlier);
+    // A crash may have left the earlier one named but not recorded complete: it is found so here too.
+    if (earlier) return statusOf(this.recoverFinished(earlier));
     const id = `u${crypto.randomBytes(16).toString('hex')}`;
     this.catalog.insert({ id, ...params, createdAt: Date.now() });
     return statusOf(this.catalog.get(id)!);
@@ -100,9 +101,10 @@ export class Attachments {
   /**
    * A runtime that died between naming a complete file and recording it: the file got its name
    * only after its whole digest matched, so the name is proof enough and the record catches up.
+   * The last batch may have held several chunks, so the record can be more than one chunk short.
    */
   private recoverFinished(upload: UploadRecord): UploadRecord {
-    if (upload.complete || upload.confirmedOffset + ATTACHMENT_CHUNK_BYTES < upload.byteLength || !this.files.hasFinished(upload)) return upload;
+    if (upload.complete || !this.files.hasFinished(upload)) return upload;
     this.catalog.db.transaction(() => {
       this.catalog.confirm(upload.id, upload.confirmedOffset, upload.byteLength);
       this.catalog.markComplete(upload.id, Date.now());

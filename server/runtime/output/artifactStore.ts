@@ -7,7 +7,7 @@ import { conflict, invalidParams, isDiskFull, notFound, storageError } from '../
 import type { Logger } from '../log';
 import type { DiskReserve } from '../store/diskReserve';
 import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
-import { recoverArtifact, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE, type RecoveryResult } from './recoverArtifact';
+import { cutOffOutputMessage, recoverArtifact, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE, type RecoveryResult } from './recoverArtifact';
 import { decideSettlement, type SettleDecision, type StreamLedger } from './settle';
 
 const OUTPUT_FILE_SUFFIX = '.output';
@@ -309,7 +309,10 @@ export class CommandOutputStore {
       this.catalog.markComplete(key, true);
       return;
     }
-    if (this.catalog.replaceGeneration(key, row.generation, fileName, aggregate.length, sourceIncomplete)) {
+    // OUT-3: an output the device could not store keeps saying so once an aggregate that is not
+    // the whole of it replaced it; a whole aggregate leaves nothing lost to say.
+    const cutOff = row.storageError !== null && sourceIncomplete ? cutOffOutputMessage(row.storageError) : null;
+    if (this.catalog.replaceGeneration(key, row.generation, fileName, aggregate.length, sourceIncomplete, cutOff)) {
       fs.rmSync(this.filePath(row), { force: true });
     } else {
       fs.rmSync(path.join(this.dir, fileName), { force: true });

@@ -90,7 +90,7 @@ export class OutputCatalog {
     this.markCompleteStmt = db.prepare('UPDATE command_outputs SET complete = 1, source_incomplete = ? WHERE run_id = ? AND command_id = ?');
     this.replaceGenerationStmt = db.prepare(
       `UPDATE command_outputs SET file_name = ?, byte_length = ?, generation = generation + 1, complete = 1,
-         source_incomplete = ?, storage_error = NULL WHERE run_id = ? AND command_id = ? AND generation = ?`,
+         source_incomplete = ?, storage_error = ? WHERE run_id = ? AND command_id = ? AND generation = ?`,
     );
     this.deleteBySession = db.prepare('DELETE FROM command_outputs WHERE session_id = ?');
     this.commitAppend = db.transaction((key: OutputKey, pendingId: number, from: number, to: number) => {
@@ -148,10 +148,10 @@ export class OutputCatalog {
   }
 
   /** Points the row at a new file as the next generation, dropping pending appends of the old one. */
-  replaceGeneration(key: OutputKey, fromGeneration: number, fileName: string, byteLength: number, sourceIncomplete: boolean): boolean {
+  replaceGeneration(key: OutputKey, fromGeneration: number, fileName: string, byteLength: number, sourceIncomplete: boolean, storageError: string | null = null): boolean {
     return this.db.transaction(() => {
       this.deletePendingForKey.run(key.runId, key.commandId);
-      return this.replaceGenerationStmt.run(fileName, byteLength, sourceIncomplete ? 1 : 0, key.runId, key.commandId, fromGeneration).changes === 1;
+      return this.replaceGenerationStmt.run(fileName, byteLength, sourceIncomplete ? 1 : 0, storageError, key.runId, key.commandId, fromGeneration).changes === 1;
     })();
   }
 

@@ -7,6 +7,15 @@ export const STORAGE_FAILED_MESSAGE = 'Command output is unavailable because thi
 /** OUT-3's message when the cause is a full disk, so the user knows what to do about it. */
 export const STORAGE_FULL_MESSAGE = `${STORAGE_FAILED_MESSAGE} The disk is full.`;
 
+/**
+ * OUT-3: what the row says once the agent's aggregate replaced an output the device could not
+ * store whole; the cut stays visible, with its cause.
+ */
+export function cutOffOutputMessage(storageError: string): string {
+  const cause = storageError === STORAGE_FULL_MESSAGE ? 'the disk was full while the command ran' : 'this device could not store it while the command ran';
+  return `Part of this command's output was lost: ${cause}. What is shown is the agent's own copy, which may be shortened.`;
+}
+
 /** What recovery found and did for one artifact: the five cases of OUT-2, plus "nothing to do". */
 export type RecoveryOutcome =
   | 'clean'

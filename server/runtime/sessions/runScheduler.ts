@@ -1,6 +1,6 @@
 import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
 import type { SessionAgentSettings } from '../../../lib/protocol/agents';
-import type { Agent, AgentAttachment, SteerMessage } from '../agents/agent';
+import type { Agent, AgentAttachment } from '../agents/agent';
 import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
 import { StallWatch } from './stallWatch';
 import type { Logger } from '../log';
@@ -23,6 +23,8 @@ interface ActiveRun {
   /** Set once the agent's turn is under way: steering goes to it (ACC-6). */
   agent: Agent | null;
   stall: StallWatch | null;
+  /** Steering messages the agent acknowledged whose delivery is not proven yet (ACC-6). */
+  steers: Set<string>;
 }
 
 interface SessionQueue {
@@ -48,6 +50,12 @@ export interface RunSchedulerDeps {
   /** The stored attachments of a run (ATT-2), handed to its agent. */
   attachmentsOf?: (runId: string) => AgentAttachment[];
 }
+
+const STEER_LOST_TO_RESTART = 'Not delivered: the runtime stopped before the agent passed this message to its model.';
+const STEER_LOST_TO_TURN_END = 'Not delivered: the turn ended before the agent passed this message to its model.';
+
+/** The turn a steer was given to is still the session's running one. */
+const queueStillRuns = (queue: SessionQueue | undefined, active: ActiveRun) => queue?.active === active && active.agent !== null;
 
 /** A failure that is not an AgentRunError still says what happened, never a bare "failed" (ACC-3). */
 function failureOf(error: unknown): AgentFailure {
@@ -119,6 +127,8 @@ export class RunScheduler {
       sessions.setRunState(run.id, 'failed');
       sessions.setRunFailure(run.id, { code: 'runtime_restarted', message: 'The runtime stopped while this turn ran. Send the message again to retry.', action: null });
     }
+    // ACC-6: a steering message whose delivery was not proven died with its turn.
+    for (const run of sessions.unfinishedSteers()) this.steerLost(run.id, STEER_LOST_TO_RESTART);
     for (const runId of this.deps.outbox.undelivered()) {
       const run = sessions.run(runId);
       if (run) this.enqueue(run);
@@ -140,7 +150,7 @@ export class RunScheduler {
     const runId = queue.pending.shift();
     if (!runId) return;
     const abort = new AbortController();
-    const active: ActiveRun = { runId, abort, done: Promise.resolve(), agent: null, stall: null };
+    const active: ActiveRun = { runId, abort, done: Promise.resolve(), agent: null, stall: null, steers: new Set() };
     queue.active = active;
     active.done = this.runStarts
       .run(() => true, abort.signal)
@@ -228,6 +238,9 @@ export class RunScheduler {
       }
     } finally {
       ended = true;
+      // ACC-6: a steering message the turn ended without passing on was not delivered.
+      for (const steerId of active.steers) this.steerLost(steerId, STEER_LOST_TO_TURN_END);
+      active.steers.clear();
       stall.stop();
       active.stall = null;
       active.agent = null;
@@ -242,27 +255,60 @@ export class RunScheduler {
   }
 
   /**
-   * Gives `text` to the session's running turn (ACC-6). False when no turn is running or its
-   * agent cannot be steered: the caller queues the message instead.
+   * Gives a message's text to the session's running turn (ACC-6). False when no turn is running or
+   * its agent refused it: the caller queues the message instead. True once the agent acknowledged
+   * it and that is stored; the row says delivered only when the agent's events show its model was
+   * sent it, and "not delivered" when the turn ends or the runtime stops first.
    */
-  async steer(sessionId: string, text: string, message: SteerMessage): Promise<boolean> {
-    const active = this.queues.get(sessionId)?.active;
-    if (!active?.agent?.steer) return false;
+  async steer(run: RunRecord): Promise<boolean> {
+    const active = this.queues.get(run.sessionId)?.active;
+    const agent = active?.agent;
+    if (!active || !agent?.steer) return false;
+    const { sessions, outbox } = this.deps;
+    sessions.setSteerState(run.id, 'sending');
+    this.publishMessage(run.id);
+    let acknowledged = false;
+    let reachedEarly = false;
+    const reached = () => {
+      if (!acknowledged) reachedEarly = true;
+      else if (active.steers.delete(run.id)) this.steerDelivered(run.id);
+    };
     try {
-      await active.agent.steer(sessionId, active.runId, text, message);
+      await agent.steer(run.sessionId, active.runId, { text: run.text, runId: run.id, operationId: run.operationId, reached });
     } catch (error) {
-      this.deps.log.warn('steer refused; the message is queued', { sessionId, reason: error instanceof Error ? error.message : String(error) });
+      this.deps.log.warn('steer refused; the message is queued', { sessionId: run.sessionId, reason: error instanceof Error ? error.message : String(error) });
+      sessions.setSteerState(run.id, null);
       return false;
     }
+    acknowledged = true;
+    sessions.db.transaction(() => {
+      sessions.setSteerState(run.id, 'accepted');
+      outbox.delivered(run.id);
+    })();
     active.stall?.touch();
+    if (reachedEarly) this.steerDelivered(run.id);
+    else if (queueStillRuns(this.queues.get(run.sessionId), active)) active.steers.add(run.id);
+    else this.steerLost(run.id, STEER_LOST_TO_TURN_END);
+    if (!reachedEarly) this.publishMessage(run.id);
     return true;
   }
 
-  /** A message given to the running turn (ACC-6): delivered, done, and shown as such. */
-  recordSteered(runId: string): void {
+  private steerDelivered(runId: string): void {
     this.deps.sessions.db.transaction(() => {
+      this.deps.sessions.setSteerState(runId, 'delivered');
       this.deps.sessions.setRunState(runId, 'done');
-      this.deps.outbox.delivered(runId);
+    })();
+    this.publishMessage(runId);
+  }
+
+  private steerLost(runId: string, message: string): void {
+    const { sessions, outbox } = this.deps;
+    if (!sessions.run(runId)) return;
+    sessions.db.transaction(() => {
+      sessions.setSteerState(runId, 'lost');
+      sessions.setRunState(runId, 'failed');
+      sessions.setRunFailure(runId, { code: 'steer_not_delivered', message, action: 'resend' });
+      outbox.delivered(runId);
     })();
     this.publishMessage(runId);
   }

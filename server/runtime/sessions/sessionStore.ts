@@ -24,7 +24,11 @@ interface RawRun {
   seq: number;
   created_at: number;
   failure: string | null;
+  steer_state: StoredSteerState | null;
 }
+
+/** A steering message's progress as stored (ACC-6); `lost` is shown as `notDelivered`. */
+export type StoredSteerState = 'sending' | 'accepted' | 'delivered' | 'lost';
 
 interface RawCommand {
   run_id: string;
@@ -56,12 +60,14 @@ export interface RunRecord {
   failure?: AgentFailure;
   /** The message's attachments (ATT-1), when it has any. */
   attachments?: MessageAttachment[];
+  /** Set when the message steers a running turn (ACC-6). */
+  steer?: StoredSteerState;
 }
 
 const AgentFailureSchema: z.ZodType<AgentFailure> = z.object({
   code: z.string(),
   message: z.string(),
-  action: z.enum(['codexSignIn', 'claudeSignIn', 'install']).nullable(),
+  action: z.enum(['codexSignIn', 'claudeSignIn', 'install', 'resend']).nullable(),
 });
 
 const toSession = (r: RawSession): Session => ({ id: r.id, projectId: r.project_id, agent: r.agent, title: r.title, createdAt: r.created_at });
@@ -74,6 +80,7 @@ const toRun = (r: RawRun): RunRecord => ({
   seq: r.seq,
   createdAt: r.created_at,
   ...(r.failure ? { failure: AgentFailureSchema.parse(JSON.parse(r.failure)) } : {}),
+  ...(r.steer_state ? { steer: r.steer_state } : {}),
 });
 
 export const messageRowOf = (run: RunRecord): MessageRow => ({
@@ -87,6 +94,7 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   createdAt: run.createdAt,
   ...(run.failure ? { failure: run.failure } : {}),
   ...(run.attachments?.length ? { attachments: run.attachments } : {}),
+  ...(run.steer ? { steer: run.steer === 'lost' ? 'notDelivered' : run.steer } : {}),
 });
 
 export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
@@ -156,6 +164,8 @@ export class SessionStore {
       commandInSession: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.session_id = ? AND c.command_id = ? ORDER BY c.started_at DESC LIMIT 1`),
       settlement: db.prepare<[string], { run_id: string; text: string; created_at: number }>('SELECT run_id, text, created_at FROM run_settlements WHERE run_id = ?'),
       runsInState: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE state = ? ORDER BY session_id, seq'),
+      unfinishedSteers: db.prepare<[], RawRun>("SELECT * FROM runs WHERE steer_state IN ('sending', 'accepted') ORDER BY session_id, seq"),
+      setSteerState: db.prepare('UPDATE runs SET steer_state = ? WHERE id = ?'),
       nextSeq: db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM runs WHERE session_id = ?'),
       insertRun: db.prepare('INSERT INTO runs (id, session_id, operation_id, text, state, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       setRunState: db.prepare('UPDATE runs SET state = ?, ended_at = ? WHERE id = ?'),
@@ -285,6 +295,15 @@ export class SessionStore {
 
   setRunState(runId: string, state: MessageState): void {
     this.stmts.setRunState.run(state, state === 'queued' || state === 'running' ? null : Date.now(), runId);
+  }
+
+  /** Steering messages the agent was asked to take but whose delivery is not proven (ACC-6). */
+  unfinishedSteers(): RunRecord[] {
+    return this.stmts.unfinishedSteers.all().map(toRun);
+  }
+
+  setSteerState(runId: string, state: StoredSteerState | null): void {
+    this.stmts.setSteerState.run(state, runId);
   }
 
   /** Records why a run failed (ACC-3); the message row shows it. */

@@ -62,12 +62,16 @@ describe('Claude turns with session settings, steering and sign-in', () => {
     const turn = harness.startTurn(sessionId, 'Wait for the marker');
     const approval = await waitUntil(() => harness.approvals.pending(sessionId)[0] ?? false, 'Claude asks to run the command', { timeoutMs: 120_000 });
     harness.approvals.answer(sessionId, approval.id, 'accept');
+    let reached = false;
     const steerText = 'Also mention the steering word PAPAYA';
-    await harness.agent.steer(sessionId, turn.runId, steerText, harness.steerMessage(sessionId, steerText));
+    await harness.agent.steer(sessionId, turn.runId, harness.steerMessage(sessionId, steerText, () => (reached = true)));
+    // Acknowledged is not delivered: the model has not been sent it yet.
+    expect(reached).toBe(false);
     fs.writeFileSync(marker, '');
     await turn.done;
     expect(model.requests.some((r) => JSON.stringify(r.body).includes('PAPAYA'))).toBe(true);
-    await expect(harness.agent.steer(sessionId, turn.runId, 'too late', harness.steerMessage(sessionId, 'too late'))).rejects.toMatchObject({ code: 'conflict' });
+    expect(reached).toBe(true);
+    await expect(harness.agent.steer(sessionId, turn.runId, harness.steerMessage(sessionId, 'too late'))).rejects.toMatchObject({ code: 'conflict' });
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-3 a run of an account with no credentials fails with a message naming the cause and how to sign in', async () => {

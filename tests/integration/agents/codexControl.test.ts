@@ -108,10 +108,14 @@ describe('Codex sessions under the user\'s control', () => {
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Take a while' });
     await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 'begin\n'.length, 90_000);
     const steered = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Steering words pineapple', mode: 'steer' });
-    expect(steered.state).toBe('done');
+    // Codex acknowledged it, but its model is busy with the command: not delivered yet.
+    expect(steered.state).toBe('queued');
+    expect(messageOf((await client.call('sessions.timeline', { sessionId })).rows, steered.runId)).toMatchObject({ state: 'queued', steer: 'accepted' });
+    expect(modelSaw(model, 'pineapple')).toBe(false);
     const queued = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Queued words mango' });
     expect(queued.state).toBe('queued');
-    await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done' && messageState(r, queued.runId) === 'done');
+    const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done' && messageState(r, queued.runId) === 'done');
+    expect(messageOf(rows, steered.runId)).toMatchObject({ state: 'done', steer: 'delivered' });
     // The steered text reached the running turn; the queued one ran as a turn of its own, after it.
     expect(modelSaw(model, 'pineapple')).toBe(true);
     const firstMango = model.requests.findIndex((r) => JSON.stringify(responsesInput(r)).includes('mango'));

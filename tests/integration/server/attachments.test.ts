@@ -8,6 +8,7 @@ import type { MessageRow } from '../../../lib/protocol/rows';
 import { sendWithAttachments, sha256Of, uploadBytes } from '../../fixtures/attachmentUploads';
 import { noisePng } from '../../fixtures/noisePng';
 import { expectRpcError } from '../../fixtures/rpcErrors';
+import { REPO_ROOT } from '../../../server/runtime/paths';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { seededRandom } from '../../fixtures/seededRandom';
@@ -236,5 +237,38 @@ describe('ATT-1 attachments over a real WebSocket', () => {
       // Base64 alone works.
       expect(await client.call('attachments.chunk', { sessionId, uploadId: upload.uploadId, offset: 0, sha256: sha256Of(bytes), dataBase64: bytes.toString('base64') })).toMatchObject({ complete: true });
     });
+  });
+});
+
+describe('ATT-1 an upload whose runtime died between naming the file and recording it', () => {
+  it('ATT-1 begin after the restart answers the upload complete, and a message can carry it', async () => {
+    const preload = path.join(REPO_ROOT, 'tests', 'fixtures', 'dieAfterUploadNamed.ts');
+    // The runtime dies right after it named the finished file, before the record says complete.
+    let runtime = await startRuntimeProcess({ wrap: ([node, ...rest]) => [node!, '--import', 'tsx', '--import', preload, ...rest.slice(2)] });
+    let client = await runtime.connect();
+    const sessionId = await createShellSession(client);
+    const bytes = seededBytes(2.5 * ATTACHMENT_CHUNK_BYTES, 7);
+    const begin = { sessionId, name: 'cut.bin', mimeType: 'application/octet-stream', byteLength: bytes.length, sha256: sha256Of(bytes) };
+    const { uploadId } = await client.call('attachments.begin', begin);
+    await sendChunk(client, sessionId, uploadId, 0, chunkOf(bytes, 0));
+    await sendChunk(client, sessionId, uploadId, ATTACHMENT_CHUNK_BYTES, chunkOf(bytes, 1));
+    await expect(sendChunk(client, sessionId, uploadId, 2 * ATTACHMENT_CHUNK_BYTES, chunkOf(bytes, 2))).rejects.toBeDefined();
+    expect(await runtime.exited).toMatchObject({ signal: 'SIGKILL' });
+    client.close();
+    const stored = path.join(runtime.dataDir, 'pasted-images', sessionId, uploadId, 'cut.bin');
+    expect(fs.readFileSync(stored).equals(bytes)).toBe(true);
+
+    runtime = await runtime.restart({ wrap: undefined });
+    client = await runtime.connect();
+    try {
+      // The client resumes through begin: it must hear that nothing is left to send.
+      expect(await client.call('attachments.begin', begin)).toEqual({ uploadId, confirmedOffset: bytes.length, byteLength: bytes.length, complete: true });
+      const { runId } = await sendWithAttachments(client, sessionId, 'wc -c', [uploadId]);
+      const command = await waitForCommand(client, sessionId, runId);
+      expect((await readWholeOutput(client, sessionId, command)).toString()).toContain(String(bytes.length));
+    } finally {
+      client.close();
+      await runtime.stop();
+    }
   });
 });

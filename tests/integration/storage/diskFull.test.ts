@@ -6,7 +6,7 @@ import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { DISK_FULL_MESSAGE } from '../../../server/runtime/errors';
 import { omittedMarker } from '../../../server/runtime/output/aggregate';
-import { STORAGE_FULL_MESSAGE } from '../../../server/runtime/output/recoverArtifact';
+import { cutOffOutputMessage, STORAGE_FULL_MESSAGE } from '../../../server/runtime/output/recoverArtifact';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, readWholeOutput, runShell, waitForCommand } from '../../fixtures/sessionHelpers';
 import { mountSmallDisk, type SmallDisk } from '../../fixtures/smallDisk';
@@ -62,7 +62,9 @@ describe('a desktop whose disk is full', () => {
     // head/tail aggregate as generation 2 (OUT-3), marked incomplete.
     const printed = Buffer.concat([Buffer.from('started\n'), Buffer.alloc(4_000_000, 'x'), Buffer.from('\nended\n')]);
     const expected = Buffer.concat([printed.subarray(0, HALF), Buffer.from(omittedMarker(printed.length - 2 * HALF), 'latin1'), printed.subarray(printed.length - HALF)]);
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0, generation: 2, complete: true, sourceIncomplete: true, byteLength: expected.length });
+    // The row still says the disk cut the output off: it is the aggregate, not every byte.
+    expect(row).toMatchObject({ status: 'exited', exitCode: 0, generation: 2, complete: true, sourceIncomplete: true, byteLength: expected.length, error: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
+    expect(row.error).toContain('the disk was full');
     expect((await readWholeOutput(client, sessionId, row)).equals(expected)).toBe(true);
   });
 
@@ -90,7 +92,7 @@ describe('a desktop whose disk is full', () => {
     expect((await readWholeOutput(client, sessionId, after)).toString()).toBe('stored after space was freed\n');
     // The command that met the full disk kept what it stored.
     const cut = commands.find((r) => r.runId === fullRunId)!;
-    expect(cut).toMatchObject({ status: 'exited', generation: 2, complete: true });
+    expect(cut).toMatchObject({ status: 'exited', generation: 2, complete: true, error: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
     expect((await readWholeOutput(client, sessionId, cut)).toString().startsWith('started\nxxxx')).toBe(true);
   });
 });

@@ -64,7 +64,7 @@ export class ClaudeAgent implements Agent {
   readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
   /** The host of each running turn, for steering (ACC-6). */
-  private readonly running = new Map<string, { sessionId: string; call: HostCall }>();
+  private readonly running = new Map<string, { sessionId: string; call: HostCall; steers: Map<string, SteerMessage> }>();
   /** The long-lived hosts, one per account (SES-8). */
   readonly hosts: ClaudeHosts;
   private readonly log: Logger;
@@ -112,6 +112,9 @@ export class ClaudeAgent implements Agent {
     // ACC-2: the run takes the active account's folder and key.
     const account = this.accounts.runEnvironment();
     const texts: string[] = [];
+    /** Steering messages sent to the host (ACC-6), by the uuid they went with, and those the SDK took. */
+    const sent = new Map<string, SteerMessage>();
+    const taken: SteerMessage[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
     const host = this.hostOf(account);
     const call: HostCall = host.request(
@@ -134,6 +137,10 @@ export class ClaudeAgent implements Agent {
         if (event.type === 'permission') void this.askPermission(context, event, call, settings.permissionMode);
         else if (event.type === 'rateLimit') this.recordReading(usageReadingOf(event, account.accountId));
         else if (event.type === 'text') texts.push(event.text);
+        else if (event.type === 'steerTaken') {
+          const steer = sent.get(event.messageUuid);
+          if (steer) taken.push(steer);
+        }
         else if (event.type === 'done') done = event;
         else if (event.type === 'item') {
           // TL-6: the turn end is kept before it is shown, so the saved timeline has it as soon as the live one.
@@ -149,7 +156,7 @@ export class ClaudeAgent implements Agent {
         }
       },
     );
-    this.running.set(context.runId, { sessionId: context.sessionId, call });
+    this.running.set(context.runId, { sessionId: context.sessionId, call, steers: sent });
     let exit: HostExit | null;
     try {
       exit = await this.untilEnded(call, context.signal);
@@ -169,6 +176,9 @@ export class ClaudeAgent implements Agent {
       const described = this.accounts.list().accounts.find((a) => a.id === account.accountId);
       throw claudeRunFailure(outcome, exit, { label: described?.label ?? account.accountId, signInCommand: described?.signInCommand ?? 'claude /login' });
     }
+    // ACC-6: the run's input closes only once Claude Code answered every message the SDK took from
+    // it, so a run that ended well had its model sent each of those; any other end proves nothing.
+    for (const steer of taken) steer.reached();
     if (texts.length > 0) context.settle(texts.join('\n\n'));
   }
 
@@ -226,13 +236,14 @@ export class ClaudeAgent implements Agent {
     this.options.recordUsage?.(reading);
   }
 
-  /** A message for the running turn, through the SDK's streaming input (ACC-6). */
-  async steer(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void> {
+  /** A message for the running turn, through the SDK's streaming input (ACC-6); reached when the run ends well. */
+  async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const running = this.running.get(runId);
     if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
     // The transcript keeps the text under this uuid, linked to the steer run: its row is that run's message row (TL-3).
-    const { messageUuid } = this.store.claimOperation(sessionId, message.operationId, message.runId, text);
-    running.call.send({ type: 'steer', text, messageUuid });
+    const { messageUuid } = this.store.claimOperation(sessionId, message.operationId, message.runId, message.text);
+    running.steers.set(messageUuid, message);
+    running.call.send({ type: 'steer', text: message.text, messageUuid });
   }
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */

@@ -130,7 +130,9 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   const env = { ...hostEnv(), [PROCESS_TAG_VARIABLE]: runTag(process.env[PROCESS_TAG_VARIABLE] ?? '', request.messageUuid) };
   // ACC-6: the input stays open while the turn runs, for steering messages.
   // ATT-2: the first message carries the stored images as image blocks.
-  const input = new PromptQueue(userMessage(request.messageUuid, claudeUserContent(request.text, request.images)));
+  const input = new PromptQueue(userMessage(request.messageUuid, claudeUserContent(request.text, request.images)), (message) =>
+    emit({ type: 'steerTaken', messageUuid: message.uuid }),
+  );
   let interrupted = false;
   let stop: () => void = () => abort.abort();
   const control = new ControlChannel(pending.control, emit, {

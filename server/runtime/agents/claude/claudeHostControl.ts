@@ -35,9 +35,15 @@ export class PromptQueue {
   private wake: (() => void) | null = null;
   private closed = false;
   private unfolded = 0;
+  private firstUuid: string | undefined;
 
-  constructor(first: SdkUserMessage) {
+  /** `taken`: a steering message was handed to the SDK (ACC-6); the first message is not one. */
+  constructor(
+    first: SdkUserMessage,
+    private readonly taken: (message: SdkUserMessage) => void = () => undefined,
+  ) {
     this.waiting.push(first);
+    this.firstUuid = first.uuid;
   }
 
   push(message: SdkUserMessage): void {
@@ -71,6 +77,7 @@ export class PromptQueue {
     for (;;) {
       const next = this.waiting.shift();
       if (next) {
+        if (next.uuid !== this.firstUuid) this.taken(next);
         yield next;
         continue;
       }

@@ -120,6 +120,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
     anchors: z.array(z.object({ uuid: z.string(), index: z.number().int().nonnegative() })).optional(),
   }),
   z.object({ type: z.literal('text'), text: z.string() }),
+  /** A steering message went into the SDK's streaming input (ACC-6): Claude Code answers it before the run's input closes. */
+  z.object({ type: z.literal('steerTaken'), messageUuid: z.string() }),
   /**
    * `errorCode`: what kind of failure (ACC-3): `signed_out` when Claude has no credentials,
    * `cancelled` after a stop, else Claude's own error name when it gave one.

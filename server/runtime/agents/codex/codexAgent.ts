@@ -25,6 +25,7 @@ import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProf
 import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
+import { CodexSteers } from './codexSteers';
 import { z } from 'zod';
 import { codexUserInput } from '../../attachments/agentInput';
 
@@ -43,6 +44,8 @@ interface TurnTracker {
   live: CodexLiveItems;
   /** File changes Codex announced in this turn, for their approval cards (ACC-4). */
   fileChanges: Map<string, { paths: string[]; diff: string }>;
+  /** Steering messages on their way to the model (ACC-6). */
+  steers: CodexSteers;
   finished: (outcome: { status: string; error: string | null; exited?: boolean }) => void;
 }
 
@@ -160,25 +163,34 @@ export class CodexAgent implements Agent {
     return this.accounts.models(accountKey);
   }
 
-  async steer(sessionId: string, runId: string, text: string, message: SteerMessage): Promise<void> {
+  /** turn/steer with the message's clientUserMessageId; reached once Codex's events show its model was sent it (ACC-6). */
+  async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const link = this.links.link(sessionId);
     const turn = link && this.turns.get(link.profileId)?.get(link.threadId);
     if (!link || !turn || turn.context.runId !== runId || !turn.turnId) throw unavailable('No Codex turn of this session is running.');
     const server = this.servers.serverFor(this.accounts.requireProfile(link.profileId), this.unavailableReason());
-    await server.client.call(CODEX.turnSteer, {
-        threadId: link.threadId,
-        expectedTurnId: turn.turnId,
-        // The saved user message carries it, so its row is the steer run's message row (TL-3).
-        clientUserMessageId: message.operationId,
-        input: [{ type: 'text', text, text_elements: [] }],
-      }, z.unknown());
+    // Watched before the call: Codex may record the input before its answer arrives. The saved user
+    // message carries the operation id, so its row is the steer run's message row (TL-3).
+    turn.steers.add(message);
+    try {
+      await server.client.call(
+        CODEX.turnSteer,
+        { threadId: link.threadId, expectedTurnId: turn.turnId, clientUserMessageId: message.operationId, input: [{ type: 'text', text: message.text, text_elements: [] }] },
+        z.unknown(),
+      );
+    } catch (error) {
+      turn.steers.remove(message.operationId);
+      throw error;
+    }
   }
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
     if (method.startsWith('account/')) return this.accounts.onNotification(server, method, params);
     // Any event of a running turn resets its stall clock (ACC-3).
     const threadId = typeof params === 'object' && params !== null && 'threadId' in params ? (params as { threadId: unknown }).threadId : undefined;
-    if (typeof threadId === 'string') this.turnsOf(server).get(threadId)?.context.activity();
+    const own = typeof threadId === 'string' ? this.turnsOf(server).get(threadId) : undefined;
+    own?.context.activity();
+    own?.steers.notify(method, params);
     this.forwardToLiveItems(server, threadId, method, params);
     if (method === CODEX.outputDelta) {
       const delta = OutputDeltaSchema.safeParse(params);
@@ -264,7 +276,7 @@ export class CodexAgent implements Agent {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), finished, live };
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), steers: new CodexSteers(threadId), finished, live };
     turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {

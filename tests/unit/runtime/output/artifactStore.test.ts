@@ -5,7 +5,7 @@ import { RuntimeError } from '../../../../server/runtime/errors';
 import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
 import type { CommandOutputStore } from '../../../../server/runtime/output/artifactStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
-import { STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
+import { cutOffOutputMessage, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
 import { append, openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';
 
 const KiB = 1024;
@@ -281,7 +281,7 @@ describe('a failed append (OUT-3)', () => {
     aggregate.push(printed);
     const { state, decision } = fx.store.settleCompletedCommand(key, { bytes: printed.length, deltas: 2 }, aggregate.toBuffer());
     expect(decision.action).toBe('replace');
-    expect(state).toEqual({ byteLength: aggregate.toBuffer().length, generation: 2, complete: true, sourceIncomplete: true, storageError: null });
+    expect(state).toEqual({ byteLength: aggregate.toBuffer().length, generation: 2, complete: true, sourceIncomplete: true, storageError: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
     expect(fs.readFileSync(fx.fileOf(key)).equals(aggregate.toBuffer())).toBe(true);
     expect(fs.existsSync(file)).toBe(false);
     expect(fx.pendingCount()).toBe(0);

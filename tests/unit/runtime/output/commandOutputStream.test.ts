@@ -4,7 +4,7 @@ import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
 import type { OutputState } from '../../../../server/runtime/output/artifactStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
 import { CommandOutputStream } from '../../../../server/runtime/output/commandOutputStream';
-import { STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
+import { cutOffOutputMessage, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
 import { openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';
 
 const KiB = 1024;
@@ -244,7 +244,7 @@ describe('CommandOutputStream after a failed append (OUT-3)', () => {
     expect(stream.ledger.bytes).toBe(pushed);
 
     const state = await stream.finish(aggregate.toBuffer());
-    expect(state).toEqual({ byteLength: aggregate.toBuffer().length, generation: 2, complete: true, sourceIncomplete: true, storageError: null });
+    expect(state).toEqual({ byteLength: aggregate.toBuffer().length, generation: 2, complete: true, sourceIncomplete: true, storageError: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
     expect(fs.readFileSync(fx.fileOf(key)).equals(aggregate.toBuffer())).toBe(true);
   });
 
