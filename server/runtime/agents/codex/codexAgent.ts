@@ -1,7 +1,8 @@
 import type { ApprovalRequests } from '../approvals';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, CommandResult, HistoryPage, HistoryPageRequest } from '../agent';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, HistoryPage, HistoryPageRequest } from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
+import { commandResult, sandboxFailureOf, sandboxFailureText, type SandboxFailureCause } from './codexSandbox';
 import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
@@ -44,20 +45,14 @@ interface TurnTracker {
   /** File changes Codex announced in this turn, for their approval cards (ACC-4). */
   fileChanges: Map<string, { paths: string[]; diff: string }>;
   finished: (outcome: { status: string; error: string | null; exited?: boolean }) => void;
+  /** Set when Codex's sandbox could not start one of its commands (SBX-2): the run then says so. */
+  sandboxFailure: SandboxFailureCause | null;
 }
 
 /** A turn that failed, as the user sees it (ACC-3): an exit with its stderr tail, or Codex's own error. */
 function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunError {
   if (end.exited) return new AgentRunError('codex_exited', end.error ?? 'Codex exited.', null);
   return new AgentRunError('codex_turn_failed', end.error ?? 'The Codex turn failed.', null);
-}
-
-/** Codex's own status of a command mapped onto a command row's status. */
-function commandResult(item: CommandExecutionItem, cancelled: boolean): Omit<CommandResult, 'aggregate'> {
-  if (cancelled) return { status: 'cancelled', exitCode: item.exitCode };
-  if (item.status === 'declined') return { status: 'cancelled', exitCode: null, error: 'The command was declined.' };
-  if (item.status === 'failed' && item.exitCode === null) return { status: 'failed', exitCode: null, error: 'Codex could not run the command.' };
-  return { status: 'exited', exitCode: item.exitCode };
 }
 
 /**
@@ -204,6 +199,7 @@ export class CodexAgent implements Agent {
       if (method === CODEX.itemCompleted) {
         turn.commands.delete(item.id);
         const aggregate = item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
+        turn.sandboxFailure ??= sandboxFailureOf(item);
         turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
       }
       return;
@@ -257,7 +253,7 @@ export class CodexAgent implements Agent {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), finished, live };
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), finished, live, sandboxFailure: null };
     turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -297,6 +293,8 @@ export class CodexAgent implements Agent {
         await this.settleFromHistory(server, threadId, turn.turnId, context);
         await this.accounts.readRateLimits(server);
       }
+      // The turn went on without its commands: the session says why, with the choices (SBX-2).
+      if (turn.sandboxFailure && !context.signal.aborted) throw new AgentRunError('codex_sandbox_unavailable', sandboxFailureText(turn.sandboxFailure), null);
     } finally {
       clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', interrupt);
