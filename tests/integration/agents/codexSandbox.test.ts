@@ -145,11 +145,57 @@ describe.each(placements)('Codex sandbox with the data folder in $name (SBX-1)',
     expect(fs.existsSync(target)).toBe(false);
   }, AGENT_TEST_TIMEOUT_MS);
 
+  it('SBX-2 a write refused at once still has its row, with the sandbox\'s reason, even when Codex announces no item for it', async () => {
+    const sessionId = await createAgentSession(host.client, 'codex', undefined, codexSettings({ sandbox: 'read-only' }));
+    const { row, output } = await runCommand(host, sessionId, 'echo no > refused-at-once.txt');
+    expect(output).toMatch(READ_ONLY_REFUSAL);
+    expect(row.exitCode).not.toBe(0);
+    expect(fs.existsSync(path.join(host.runtime.projectDir, 'refused-at-once.txt'))).toBe(false);
+    // Which way the row came (Codex announces such a command only now and then).
+    process.stdout.write(`refused-at-once row: ${fromModelItems(host, row) ? "from the model's items" : "from Codex's item events"}\n`);
+  }, AGENT_TEST_TIMEOUT_MS);
+
   it('SBX-1 the profile home is never under the Codex process\'s temporary folder: its sibling is', () => {
     const profiles = path.join(dataDir, 'codex', 'profiles');
     const [profile] = fs.readdirSync(profiles);
     expect(fs.readdirSync(path.join(profiles, profile!)).sort()).toEqual(['home', 'tmp']);
   });
+});
+
+/** Whether the runtime made `row` from the model's items because Codex announced no item for it. */
+const fromModelItems = (host: Host, row: CommandRow) => host.runtime.output().split('\n').some((line) => line.includes('codex command not announced') && line.includes(row.commandId));
+
+describe('a Codex whose temporary folder holds its home: a refused folder (SBX-2)', () => {
+  let host: Host;
+  // With a system bubblewrap (CI installs one) Codex needs its helper links and refuses them here;
+  // with only the one it bundles it needs none, and the command runs.
+  const systemBwrap = onPath('bwrap') !== null;
+
+  beforeAll(async () => {
+    const bin = homeLikeDir('refusing-');
+    const launcher = path.join(bin, 'codex');
+    // The layout SBX-1 avoids, forced: Codex's TMPDIR is the folder that holds every profile home.
+    fs.writeFileSync(launcher, `#!/bin/sh\nTMPDIR="$(dirname "$(dirname "$CODEX_HOME")")" exec ${JSON.stringify(pinnedCodexNative())} "$@"\n`, { mode: 0o755 });
+    host = await startHost({ env: { HBCODE_CODEX_BIN: launcher } });
+  }, AGENT_INSTALL_TIMEOUT_MS);
+  afterAll(() => stopHost(host));
+
+  it.each(['workspace-write', 'read-only'] as const)('SBX-2 in %s the command has its row, which says Codex refused the folder and offers the choices', async (sandbox) => {
+    const sessionId = await createAgentSession(host.client, 'codex', undefined, codexSettings({ sandbox }));
+    const { command, marker } = ran(`refused-${sandbox}`);
+    const { row, output, rows } = await runCommand(host, sessionId, command);
+    process.stdout.write(`refused-folder ${sandbox} row: ${fromModelItems(host, row) ? "from the model's items" : "from Codex's item events"}; bwrap on PATH: ${systemBwrap}\n`);
+    if (!systemBwrap) {
+      expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect(output).toContain(`${marker}\n`);
+      return;
+    }
+    expect(output).not.toContain(marker);
+    expect(output).toMatch(/execvp codex-linux-sandbox/);
+    expect(row).toMatchObject({ status: 'failed', exitCode: null });
+    for (const words of [/sandbox could not start/, /refused/, /move the data folder/, /full access/]) expect(row.error).toMatch(words);
+    expect(rows.find((r) => r.kind === 'message')).toMatchObject({ state: 'failed', failure: { code: 'codex_sandbox_unavailable', message: row.error } });
+  }, AGENT_TEST_TIMEOUT_MS);
 });
 
 describe('Codex sandbox on a machine without bubblewrap (SBX-2)', () => {

@@ -3,6 +3,7 @@ import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandl
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
 import { commandResult, sandboxFailureOf, sandboxFailureText, type SandboxFailureCause } from './codexSandbox';
+import { UnannouncedCommands } from './codexUnannounced';
 import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
@@ -45,6 +46,9 @@ interface TurnTracker {
   /** File changes Codex announced in this turn, for their approval cards (ACC-4). */
   fileChanges: Map<string, { paths: string[]; diff: string }>;
   finished: (outcome: { status: string; error: string | null; exited?: boolean }) => void;
+  /** Every command Codex announced (its rows); the model's calls of the others, from raw items (SBX-2). */
+  announced: Set<string>;
+  unannounced: UnannouncedCommands;
   /** Set when Codex's sandbox could not start one of its commands (SBX-2): the run then says so. */
   sandboxFailure: SandboxFailureCause | null;
 }
@@ -80,7 +84,7 @@ export class CodexAgent implements Agent {
     db: Db,
     dataDir: string,
     private readonly approvals: ApprovalRequests,
-    log: Logger,
+    private readonly log: Logger,
     env: NodeJS.ProcessEnv = process.env,
     processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
     hooks: CodexAccountHooks = {},
@@ -197,11 +201,12 @@ export class CodexAgent implements Agent {
       const item = parsed.data.item as CommandExecutionItem;
       const handle = turn.commands.get(item.id) ?? this.startCommand(turn, item.id, item.command);
       if (method === CODEX.itemCompleted) {
-        turn.commands.delete(item.id);
-        const aggregate = item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
-        turn.sandboxFailure ??= sandboxFailureOf(item);
-        turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
+        this.completeCommand(turn, handle, item);
       }
+      return;
+    }
+    if (method === CODEX.rawResponseItem) {
+      if (typeof threadId === 'string') this.turnsOf(server).get(threadId)?.unannounced.note(params);
       return;
     }
     if (method === CODEX.turnCompleted) {
@@ -218,9 +223,17 @@ export class CodexAgent implements Agent {
   }
 
   private startCommand(turn: TurnTracker, itemId: string, command: string): CommandHandle {
+    turn.announced.add(itemId);
     const handle = turn.context.startCommand(itemId, command);
     turn.commands.set(itemId, handle);
     return handle;
+  }
+
+  private completeCommand(turn: TurnTracker, handle: CommandHandle, item: CommandExecutionItem): void {
+    turn.commands.delete(item.id);
+    const aggregate = item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
+    turn.sandboxFailure ??= sandboxFailureOf(item);
+    turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
   }
 
   /** Every approval kind Codex asks for goes to the app (ACC-4); anything else is refused. */
@@ -253,7 +266,7 @@ export class CodexAgent implements Agent {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), finished, live, sandboxFailure: null };
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), finished, live, announced: new Set(), unannounced: new UnannouncedCommands(), sandboxFailure: null };
     turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -283,6 +296,11 @@ export class CodexAgent implements Agent {
       turn.turnId = started.turn.id;
       if (context.signal.aborted) interrupt();
       const end = await outcome;
+      // Commands the model ran that Codex never announced get their rows from the model's items.
+      for (const item of turn.unannounced.missing((callId) => turn.announced.has(callId))) {
+        this.log.info('codex command not announced: its row comes from the model items', { sessionId: context.sessionId, commandId: item.id });
+        this.completeCommand(turn, this.startCommand(turn, item.id, item.command), item);
+      }
       // Commands Codex never completed (an interrupted turn, a crashed child) end here, unproven.
       for (const handle of turn.commands.values()) {
         turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null }));
@@ -308,7 +326,8 @@ export class CodexAgent implements Agent {
       await this.loadThread(server, link.threadId, context.cwd);
       return link.threadId;
     }
-    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd }, ThreadStartResultSchema);
+    // experimentalRawEvents: the model's own calls and outputs, for commands Codex does not announce (SBX-2).
+    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
