@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { Approval } from '../../../lib/protocol/agents';
+import { UNFINISHED_AT_TURN_END } from '../../../server/runtime/agents/codex/codexAgent';
 import { CODEX_CLIENT_METHODS, CODEX_CLIENT_NOTIFICATIONS, CODEX_SERVER_NOTIFICATIONS, CODEX_SERVER_REQUESTS } from '../../../server/runtime/agents/codex/codexProtocol';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, codexProtocolNames, installedAgents, type InstalledAgents } from '../../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, responsesInput, type CodexStep } from '../../fixtures/fakeCodexModel';
@@ -181,6 +182,16 @@ describe('Codex sessions through codex app-server', () => {
     const text = (await readWholeOutput(client, sessionId, row)).toString();
     expect(text.startsWith('started\n')).toBe(true);
     expect(text).not.toContain('never');
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('ACC-3 a command still running when the model ends Codex\'s turn ends failed with the reason, never a bare failure', async () => {
+    const sessionId = await createFullAccessCodexSession(client);
+    // Codex hands the model the command's first output after 250 ms; the model answers and the turn ends.
+    steps.push({ tool: 'exec_command', args: { cmd: 'echo started; sleep 30; echo late', yield_time_ms: 250 } });
+    const { commands } = await sendAndWait(client, sessionId, 'Start it and stop waiting');
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatchObject({ status: 'failed', exitCode: null, error: UNFINISHED_AT_TURN_END });
+    expect((await readWholeOutput(client, sessionId, commands[0]!)).toString()).not.toContain('late');
   }, AGENT_TEST_TIMEOUT_MS);
 });
 

@@ -53,6 +53,10 @@ interface TurnTracker {
   sandboxFailure: SandboxFailureCause | null;
 }
 
+/** Why a command Codex still ran when its turn ended has no exit code and maybe no output. */
+export const UNFINISHED_AT_TURN_END =
+  "The command was still running when Codex's turn ended: Codex reports nothing more of it, so its exit code and any later output are unknown.";
+
 /** A turn that failed, as the user sees it (ACC-3): an exit with its stderr tail, or Codex's own error. */
 function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunError {
   if (end.exited) return new AgentRunError('codex_exited', end.error ?? 'Codex exited.', null);
@@ -301,9 +305,12 @@ export class CodexAgent implements Agent {
         this.log.info('codex command not announced: its row comes from the model items', { sessionId: context.sessionId, commandId: item.id });
         this.completeCommand(turn, this.startCommand(turn, item.id, item.command), item);
       }
-      // Commands Codex never completed (an interrupted turn, a crashed child) end here, unproven.
+      // Commands Codex never completed (an interrupted turn, a crashed child, a command still
+      // running in Codex's background terminal when the model ended the turn) end here, unproven,
+      // and say which (ACC-3): never a bare failure with no reason.
+      const unfinished = context.signal.aborted ? undefined : end.exited ? 'Codex exited while the command was running.' : UNFINISHED_AT_TURN_END;
       for (const handle of turn.commands.values()) {
-        turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null }));
+        turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null, ...(unfinished ? { error: unfinished } : {}) }));
       }
       await Promise.all(turn.completions);
       if (end.status === 'failed' && !context.signal.aborted) throw turnFailure(end);
