@@ -27,7 +27,7 @@ const WHAT: Record<SandboxFailureCause, string> = {
 };
 
 const CHOICES: Record<SandboxFailureCause, string[]> = {
-  noBubblewrap: ['install bubblewrap (the `bubblewrap` package)', 'run this session with full access (Codex then runs commands without a sandbox)'],
+  noBubblewrap: ['install bubblewrap (the bubblewrap package)', 'run this session with full access (Codex then runs commands without a sandbox)'],
   refusedFolder: [
     'move the data folder (--data-dir) out of the temporary folder',
     'install bubblewrap system-wide',
