@@ -239,6 +239,7 @@ describe('Codex approvals answered through the protocol', () => {
     await expect(client.call('approvals.answer', { sessionId, approvalId: pending[0]!.id, decision: 'decline' })).rejects.toMatchObject({ code: 'conflict' });
     const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
     const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
+    expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
     expect((await readWholeOutput(client, sessionId, row)).toString()).toBe('approved-output\n');
     expect(seen.map((a) => a.decision)).toEqual([null, 'accept']);
     expect((await client.call('approvals.list', { sessionId })).approvals).toEqual([]);
