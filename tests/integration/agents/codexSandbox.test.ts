@@ -24,11 +24,17 @@ const under = (dir: string, parent: string) => {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
 
-/** A folder outside every temporary folder: the home-like data folder, and a place outside the workspace to try writing. */
+const homeLikeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of homeLikeDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder outside every temporary folder (removed after the file): a home-like data folder, a place outside the workspace to try writing. */
 function homeLikeDir(prefix: string): string {
   const base = path.join(os.homedir(), '.cache', 'hbcode-tests');
   fs.mkdirSync(base, { recursive: true });
   const dir = fs.mkdtempSync(path.join(base, prefix));
+  homeLikeDirs.push(dir);
   for (const temp of [os.tmpdir(), '/tmp']) if (fs.existsSync(temp) && under(dir, temp)) throw new Error(`${dir} is under the temporary folder ${temp}`);
   return dir;
 }
@@ -109,8 +115,7 @@ describe.each(placements)('Codex sandbox with the data folder in $name (SBX-1)',
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
     await stopHost(host);
-    fs.rmSync(outside, { recursive: true, force: true });
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!home) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('SBX-1 a default session runs a command in the sandbox and its row shows the real output', async () => {
