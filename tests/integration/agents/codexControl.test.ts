@@ -12,7 +12,7 @@ import { codexSettings, createAgentSession, messageState, sendAndWait, waitForRo
 import { codexConfigToml, codexTurnScript, responsesInput, type CodexStep } from '../../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
-import { isCommandRow, waitForCommand } from '../../fixtures/sessionHelpers';
+import { isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 const messageOf = (rows: TimelineRow[], runId: string) => rows.find((r): r is MessageRow => r.kind === 'message' && r.runId === runId);
@@ -63,9 +63,14 @@ describe('Codex sessions under the user\'s control', () => {
     const sessionId = await createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'read-only', approvalPolicy: 'never' }));
     // NOTE: the sleep: Codex 0.171 now and then announces no item at all for a command refused at
     // once (its output still reaches the model), so there would be no row to check.
-    steps.push({ command: 'sleep 0.5; echo written > written-in-read-only.txt' });
+    // The shell computes the marker: it is in the output only if the command ran in the sandbox,
+    // so a sandbox that never started (its own failure exits non-zero too) cannot pass (SBX-1).
+    steps.push({ command: 'sleep 0.5; echo "$((6*7))-ran"; echo written > written-in-read-only.txt' });
     const { commands } = await sendAndWait(client, sessionId, 'Write a file');
     expect(commands[0]!.exitCode).not.toBe(0);
+    const output = (await readWholeOutput(client, sessionId, commands[0]!)).toString();
+    expect(output).toContain('42-ran\n');
+    expect(output).toMatch(/Read-only file system/);
     expect(fs.existsSync(path.join(runtime.projectDir, 'written-in-read-only.txt'))).toBe(false);
     // The same command in workspace-write writes the file.
     await client.call('sessions.configure', { sessionId, settings: codexSettings({ sandbox: 'workspace-write', approvalPolicy: 'never' }) });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { Approval } from '../../../lib/protocol/agents';
+import { UNFINISHED_AT_TURN_END } from '../../../server/runtime/agents/codex/codexAgent';
 import { CODEX_CLIENT_METHODS, CODEX_CLIENT_NOTIFICATIONS, CODEX_SERVER_NOTIFICATIONS, CODEX_SERVER_REQUESTS } from '../../../server/runtime/agents/codex/codexProtocol';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, codexProtocolNames, installedAgents, type InstalledAgents } from '../../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, responsesInput, type CodexStep } from '../../fixtures/fakeCodexModel';
@@ -182,6 +183,16 @@ describe('Codex sessions through codex app-server', () => {
     expect(text.startsWith('started\n')).toBe(true);
     expect(text).not.toContain('never');
   }, AGENT_TEST_TIMEOUT_MS);
+
+  it('ACC-3 a command still running when the model ends Codex\'s turn ends failed with the reason, never a bare failure', async () => {
+    const sessionId = await createFullAccessCodexSession(client);
+    // Codex hands the model the command's first output after 250 ms; the model answers and the turn ends.
+    steps.push({ tool: 'exec_command', args: { cmd: 'echo started; sleep 30; echo late', yield_time_ms: 250 } });
+    const { commands } = await sendAndWait(client, sessionId, 'Start it and stop waiting');
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatchObject({ status: 'failed', exitCode: null, error: UNFINISHED_AT_TURN_END });
+    expect((await readWholeOutput(client, sessionId, commands[0]!)).toString()).not.toContain('late');
+  }, AGENT_TEST_TIMEOUT_MS);
 });
 
 describe('Codex approvals answered through the protocol', () => {
@@ -228,6 +239,7 @@ describe('Codex approvals answered through the protocol', () => {
     await expect(client.call('approvals.answer', { sessionId, approvalId: pending[0]!.id, decision: 'decline' })).rejects.toMatchObject({ code: 'conflict' });
     const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
     const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
+    expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
     expect((await readWholeOutput(client, sessionId, row)).toString()).toBe('approved-output\n');
     expect(seen.map((a) => a.decision)).toEqual([null, 'accept']);
     expect((await client.call('approvals.list', { sessionId })).approvals).toEqual([]);

@@ -1,7 +1,9 @@
 import type { ApprovalRequests } from '../approvals';
-import { DECLINED_COMMAND_ERROR, type Agent, type AgentModel, type AgentOutputSlice, type AgentRunContext, type CommandHandle, type CommandResult, type HistoryPage, type HistoryPageRequest, type SteerMessage } from '../agent';
+import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, HistoryPage, HistoryPageRequest, SteerMessage } from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
+import { commandResult, sandboxFailureOf, sandboxFailureText, type SandboxFailureCause } from './codexSandbox';
+import { UnannouncedCommands } from './codexUnannounced';
 import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
@@ -47,20 +49,21 @@ interface TurnTracker {
   /** Steering messages on their way to the model (ACC-6). */
   steers: CodexSteers;
   finished: (outcome: { status: string; error: string | null; exited?: boolean }) => void;
+  /** Every command Codex announced (its rows); the model's calls of the others, from raw items (SBX-2). */
+  announced: Set<string>;
+  unannounced: UnannouncedCommands;
+  /** Set when Codex's sandbox could not start one of its commands (SBX-2): the run then says so. */
+  sandboxFailure: SandboxFailureCause | null;
 }
+
+/** Why a command Codex still ran when its turn ended has no exit code and maybe no output. */
+export const UNFINISHED_AT_TURN_END =
+  "The command was still running when Codex's turn ended: Codex reports nothing more of it, so its exit code and any later output are unknown.";
 
 /** A turn that failed, as the user sees it (ACC-3): an exit with its stderr tail, or Codex's own error. */
 function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunError {
   if (end.exited) return new AgentRunError('codex_exited', end.error ?? 'Codex exited.', null);
   return new AgentRunError('codex_turn_failed', end.error ?? 'The Codex turn failed.', null);
-}
-
-/** Codex's own status of a command mapped onto a command row's status. */
-function commandResult(item: CommandExecutionItem, cancelled: boolean): Omit<CommandResult, 'aggregate'> {
-  if (cancelled) return { status: 'cancelled', exitCode: item.exitCode };
-  if (item.status === 'declined') return { status: 'cancelled', exitCode: null, error: DECLINED_COMMAND_ERROR };
-  if (item.status === 'failed' && item.exitCode === null) return { status: 'failed', exitCode: null, error: 'Codex could not run the command.' };
-  return { status: 'exited', exitCode: item.exitCode };
 }
 
 /**
@@ -88,7 +91,7 @@ export class CodexAgent implements Agent {
     db: Db,
     dataDir: string,
     private readonly approvals: ApprovalRequests,
-    log: Logger,
+    private readonly log: Logger,
     env: NodeJS.ProcessEnv = process.env,
     processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
     hooks: CodexAccountHooks = {},
@@ -220,11 +223,12 @@ export class CodexAgent implements Agent {
       const item = parsed.data.item as CommandExecutionItem;
       const handle = turn.commands.get(item.id) ?? this.startCommand(turn, item.id, item.command);
       if (method === CODEX.itemCompleted) {
-        turn.commands.delete(item.id);
-        // A declined command never ran: it printed nothing, and nothing of it is missing (TL-9).
-        const aggregate = item.status === 'declined' ? Buffer.alloc(0) : item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
-        turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
+        this.completeCommand(turn, handle, item);
       }
+      return;
+    }
+    if (method === CODEX.rawResponseItem) {
+      if (typeof threadId === 'string') this.turnsOf(server).get(threadId)?.unannounced.note(params);
       return;
     }
     if (method === CODEX.turnCompleted) {
@@ -241,9 +245,18 @@ export class CodexAgent implements Agent {
   }
 
   private startCommand(turn: TurnTracker, itemId: string, command: string): CommandHandle {
+    turn.announced.add(itemId);
     const handle = turn.context.startCommand(itemId, command);
     turn.commands.set(itemId, handle);
     return handle;
+  }
+
+  private completeCommand(turn: TurnTracker, handle: CommandHandle, item: CommandExecutionItem): void {
+    turn.commands.delete(item.id);
+    // A declined command never ran: it printed nothing, and nothing of it is missing (TL-9).
+    const aggregate = item.status === 'declined' ? Buffer.alloc(0) : item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
+    turn.sandboxFailure ??= sandboxFailureOf(item);
+    turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
   }
 
   /** Every approval kind Codex asks for goes to the app (ACC-4); anything else is refused. */
@@ -276,7 +289,7 @@ export class CodexAgent implements Agent {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), steers: new CodexSteers(threadId), finished, live };
+    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), steers: new CodexSteers(threadId), finished, live, announced: new Set(), unannounced: new UnannouncedCommands(), sandboxFailure: null };
     turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -306,9 +319,17 @@ export class CodexAgent implements Agent {
       turn.turnId = started.turn.id;
       if (context.signal.aborted) interrupt();
       const end = await outcome;
-      // Commands Codex never completed (an interrupted turn, a crashed child) end here, unproven.
+      // Commands the model ran that Codex never announced get their rows from the model's items.
+      for (const item of turn.unannounced.missing((callId) => turn.announced.has(callId))) {
+        this.log.info('codex command not announced: its row comes from the model items', { sessionId: context.sessionId, commandId: item.id });
+        this.completeCommand(turn, this.startCommand(turn, item.id, item.command), item);
+      }
+      // Commands Codex never completed (an interrupted turn, a crashed child, a command still
+      // running in Codex's background terminal when the model ended the turn) end here, unproven,
+      // and say which (ACC-3): never a bare failure with no reason.
+      const unfinished = context.signal.aborted ? undefined : end.exited ? 'Codex exited while the command was running.' : UNFINISHED_AT_TURN_END;
       for (const handle of turn.commands.values()) {
-        turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null }));
+        turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null, ...(unfinished ? { error: unfinished } : {}) }));
       }
       await Promise.all(turn.completions);
       if (end.status === 'failed' && !context.signal.aborted) throw turnFailure(end);
@@ -316,6 +337,8 @@ export class CodexAgent implements Agent {
         await this.settleFromHistory(server, threadId, turn.turnId, context);
         await this.accounts.readRateLimits(server);
       }
+      // The turn went on without its commands: the session says why, with the choices (SBX-2).
+      if (turn.sandboxFailure && !context.signal.aborted) throw new AgentRunError('codex_sandbox_unavailable', sandboxFailureText(turn.sandboxFailure), null);
     } finally {
       clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', interrupt);
@@ -329,7 +352,8 @@ export class CodexAgent implements Agent {
       await this.loadThread(server, link.threadId, context.cwd);
       return link.threadId;
     }
-    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd }, ThreadStartResultSchema);
+    // experimentalRawEvents: the model's own calls and outputs, for commands Codex does not announce (SBX-2).
+    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;

@@ -68,7 +68,15 @@ export function configOverrides(config: TomlTable, prefix: string[] = []): strin
 
 export interface CodexProfile {
   id: string;
+  /** CODEX_HOME: `codex/profiles/<id>/home` under the data folder. */
   home: string;
+  /**
+   * The app-server's TMPDIR, the home's sibling `codex/profiles/<id>/tmp` (SBX-1). Codex refuses
+   * to create its sandbox helper links (`<home>/tmp/arg0/…/codex-linux-sandbox`, which bubblewrap
+   * runs by name) in a home that lies under its temporary folder; its temporary folder is its own
+   * TMPDIR, so with this one the home is never under it, wherever the data folder is.
+   */
+  tmp: string;
 }
 
 interface RawProfile {
@@ -128,8 +136,12 @@ export class CodexProfiles {
     };
   }
 
-  homeOf(id: string): string {
-    return path.join(codexProfilesRoot(this.dataDir), id, 'home');
+  private folderOf(id: string): string {
+    return path.join(codexProfilesRoot(this.dataDir), id);
+  }
+
+  private profileOf(id: string): CodexProfile {
+    return { id, home: path.join(this.folderOf(id), 'home'), tmp: path.join(this.folderOf(id), 'tmp') };
   }
 
   list(): CodexProfileInfo[] {
@@ -144,14 +156,13 @@ export class CodexProfiles {
 
   /** The default profile, created on first use. */
   defaultProfile(): CodexProfile {
-    const id = this.stmts.first.get()?.id ?? this.add('Codex').id;
-    return { id, home: this.homeOf(id) };
+    return this.profileOf(this.stmts.first.get()?.id ?? this.add('Codex').id);
   }
 
   /** A profile by id, or the default one for null. */
   profile(id: string | null): CodexProfile | undefined {
     if (id === null) return this.defaultProfile();
-    return this.stmts.get.get(id) ? { id, home: this.homeOf(id) } : undefined;
+    return this.stmts.get.get(id) ? this.profileOf(id) : undefined;
   }
 
   add(name: string): CodexProfileInfo {
@@ -177,12 +188,13 @@ export class CodexProfiles {
   /** Deletes the row and the whole profile folder (never opening a file in it). */
   remove(id: string): void {
     this.stmts.remove.run(id);
-    fs.rmSync(path.dirname(this.homeOf(id)), { recursive: true, force: true });
+    fs.rmSync(this.folderOf(id), { recursive: true, force: true });
   }
 
   /** Creates the home folder; Codex fills it. Its configuration arrives as command-line overrides. */
   prepareHome(profile: CodexProfile): void {
     fs.mkdirSync(profile.home, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(profile.tmp, { recursive: true, mode: 0o700 });
   }
 }
 

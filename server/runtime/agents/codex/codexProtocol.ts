@@ -17,6 +17,8 @@ export const CODEX = {
   outputDelta: 'item/commandExecution/outputDelta',
   itemCompleted: 'item/completed',
   turnCompleted: 'turn/completed',
+  /** The model's own items (calls and their outputs), sent for threads started with `experimentalRawEvents`. */
+  rawResponseItem: 'rawResponseItem/completed',
   commandApproval: 'item/commandExecution/requestApproval',
   fileChangeApproval: 'item/fileChange/requestApproval',
   permissionsApproval: 'item/permissions/requestApproval',
@@ -40,7 +42,7 @@ export const CODEX_CLIENT_METHODS = [
 ];
 export const CODEX_CLIENT_NOTIFICATIONS = [CODEX.initialized];
 export const CODEX_SERVER_NOTIFICATIONS = [
-  CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted, CODEX.loginCompleted, CODEX.accountUpdated, CODEX.rateLimitsUpdated,
+  CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted, CODEX.rawResponseItem, CODEX.loginCompleted, CODEX.accountUpdated, CODEX.rateLimitsUpdated,
 ];
 export const CODEX_SERVER_REQUESTS = [CODEX.commandApproval, CODEX.fileChangeApproval, CODEX.permissionsApproval, CODEX.userInput, CODEX.elicitation];
 

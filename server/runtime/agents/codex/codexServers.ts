@@ -49,7 +49,8 @@ export class CodexServers {
     if (!this.program) throw unavailable(unavailableReason);
     this.profiles.prepareHome(profile);
     const overrides = configOverrides(profileConfig(this.env.HBCODE_CODEX_CONFIG_TOML));
-    const env = childEnvironment({ CODEX_HOME: profile.home }, this.env);
+    // TMPDIR: the profile's own temporary folder, never a parent of its home (SBX-1).
+    const env = childEnvironment({ CODEX_HOME: profile.home, TMPDIR: profile.tmp }, this.env);
     // The handlers run on the child's output, never before `server` below is assigned.
     const client = new AppServerClient(
       { file: this.program.file, args: [...this.program.args, ...overrides] },
