@@ -55,6 +55,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     allowExternalFiles: options.allowExternalFiles,
     allowPrivateFetch: options.allowPrivateFetch,
     pairingGuessLimit: options.limits.pairing,
+    attachments: { quota: options.limits.attachments },
     vapidSubject: options.vapidSubject,
     agentStallMs: agentStallMs(process.env.HBCODE_AGENT_STALL_SECONDS),
     log,

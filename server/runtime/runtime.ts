@@ -37,7 +37,7 @@ import { SessionActivity } from './sessions/sessionActivity';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
-import { Attachments } from './attachments/attachments';
+import { Attachments, type AttachmentsOptions } from './attachments/attachments';
 import { UploadCatalog } from './attachments/uploadCatalog';
 
 export interface RuntimeOptions {
@@ -54,6 +54,8 @@ export interface RuntimeOptions {
   agentStallMs?: number;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
+  /** Attachment quotas, disk headroom and upload expiry (ATT-3); the defaults when absent. */
+  attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
   vapidSubject?: string;
   log: Logger;
@@ -136,7 +138,7 @@ export class Runtime {
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
     this.outbox = new ChatSendLedger(db, this.sessions);
-    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'));
+    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), options.attachments);
     this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     // ACC-4: nothing that asked before this start is still waiting.
     this.approvals.expireAfterRestart();
@@ -196,7 +198,10 @@ export class Runtime {
     this.outbox.purgeExpired();
     this.scheduler.recoverAfterRestart(survivors.stopped);
     this.reconciler.recoverAtStart();
-    this.purgeTimer = setInterval(() => this.outbox.purgeExpired(), LEDGER_PURGE_INTERVAL_MS);
+    this.purgeTimer = setInterval(() => {
+      this.outbox.purgeExpired();
+      this.attachments.expireAbandoned();
+    }, LEDGER_PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
   }
 

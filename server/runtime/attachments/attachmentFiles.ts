@@ -111,6 +111,11 @@ export class AttachmentFiles {
     fs.rmSync(this.partialPath(upload), { force: true });
   }
 
+  /** An abandoned upload's folder goes with everything in it (ATT-3). */
+  removeUpload(upload: Pick<UploadRecord, 'sessionId' | 'id'>): void {
+    fs.rmSync(this.uploadDir(upload), { recursive: true, force: true });
+  }
+
   /** Reads up to `into.length` bytes of a complete upload at `offset`. */
   readComplete(upload: UploadRecord, offset: number, into: Buffer): number {
     const fd = fs.openSync(this.finalPath(upload), 'r');
