@@ -60,6 +60,7 @@ export class RpcClient {
     'timeline.removed': new Set(),
     'codex.profile.changed': new Set(),
     'usage.changed': new Set(),
+    'devices.changed': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
   /**

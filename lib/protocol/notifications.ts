@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalSchema, UsageReadingSchema } from './agents';
 import { CodexProfileSchema } from './accounts';
+import { DeviceChangeSchema } from './devices';
 import { TimelineRowSchema } from './rows';
 
 /** Server → client notifications (SES-4). */
@@ -21,6 +22,8 @@ export const notifications = {
   }),
   /** A new plan-limit reading was stored (ACC-7). */
   'usage.changed': z.object({ reading: UsageReadingSchema }),
+  /** DEV-2: a device was renamed or revoked, a change waits for a device's confirmation or was declined, guard rails were lifted. */
+  'devices.changed': DeviceChangeSchema,
 } as const;
 
 export type NotificationName = keyof typeof notifications;

@@ -1,3 +1,4 @@
+import { DevicePowers } from '../auth/devicePowers';
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
@@ -78,6 +79,8 @@ const DEFAULT_AGENT_STALL_MS = 3 * 60 * 1000;
  */
 export class Runtime {
   readonly auth: DeviceAuth;
+  /** What one device may do to another (DEV-2). */
+  readonly devicePowers: DevicePowers;
   readonly push: PushNotifications;
   readonly projects: Project[];
   readonly startupSweep: SweepReport;
@@ -118,6 +121,11 @@ export class Runtime {
     survivors: SurvivorReport,
   ) {
     this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
+    this.devicePowers = new DevicePowers({
+      auth: this.auth,
+      announce: (change) => this.publish({ method: 'devices.changed', params: change }),
+      revoke: (deviceId) => this.revokeDevice(deviceId),
+    });
     // PUSH-1: push follows what the runtime publishes, so agents and approvals need not know about it.
     this.push = new PushNotifications({
       db,
