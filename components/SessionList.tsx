@@ -1,6 +1,7 @@
 'use client';
 import { Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { withGuardRailConfirmation } from '../lib/client/devices/guardRailConfirmation';
 import { forgetSavedSession } from '../lib/client/readCache';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { shortTime } from '../lib/client/shortTime';
@@ -87,7 +88,11 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
           : agent === 'claude'
             ? { settings: { claude }, ...(forProject && claudeSessionId ? { claudeSessionId } : {}) }
             : {};
-      const { session } = await client.call('sessions.create', { projectId, agent, ...options });
+      const created = await withGuardRailConfirmation((confirmed) =>
+        client.call('sessions.create', { projectId, agent, ...options, ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}) }),
+      );
+      if (!created) return;
+      const { session } = created;
       setCodexThread(null);
       setClaudeSessionId(null);
       // The list unmounts now: save it with the new session, so the session can be found offline.

@@ -1,13 +1,18 @@
 import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './auth/pairingGuessLimit';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/httpLimits';
+import { DEFAULT_UPLOAD_QUOTA, type UploadQuotaOptions } from './runtime/attachments/uploadQuota';
 
-/** The limit flags (SEC-9), each with an HBCODE_* environment fallback; tests shorten them to seconds. */
+/** The limit flags (SEC-9, ATT-3), each with an HBCODE_* environment fallback; tests shorten them to seconds. */
 const LIMIT_FLAGS = {
   'headers-timeout-ms': { env: 'HBCODE_HEADERS_TIMEOUT_MS', min: 100 },
   'request-timeout-ms': { env: 'HBCODE_REQUEST_TIMEOUT_MS', min: 100 },
   'max-connections': { env: 'HBCODE_MAX_CONNECTIONS', min: 1 },
   'pairing-guess-limit': { env: 'HBCODE_PAIRING_GUESS_LIMIT', min: 1 },
   'pairing-guess-window-ms': { env: 'HBCODE_PAIRING_GUESS_WINDOW_MS', min: 100 },
+  'attachment-device-quota-bytes': { env: 'HBCODE_ATTACHMENT_DEVICE_QUOTA_BYTES', min: 1 },
+  'attachment-total-quota-bytes': { env: 'HBCODE_ATTACHMENT_TOTAL_QUOTA_BYTES', min: 1 },
+  'attachment-disk-headroom-bytes': { env: 'HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES', min: 0 },
+  'upload-expiry-ms': { env: 'HBCODE_UPLOAD_EXPIRY_MS', min: 100 },
 } as const;
 
 type LimitFlag = keyof typeof LIMIT_FLAGS;
@@ -17,6 +22,8 @@ export const LIMIT_PARSE_OPTIONS = Object.fromEntries(Object.keys(LIMIT_FLAGS).m
 export interface Limits {
   http: HttpLimits;
   pairing: PairingGuessLimitOptions;
+  /** ATT-3. */
+  attachments: UploadQuotaOptions;
 }
 
 function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv, fallback: number): number {
@@ -40,5 +47,11 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     guesses: readLimit('pairing-guess-limit', values, env, DEFAULT_PAIRING_GUESS_LIMIT.guesses),
     windowMs: readLimit('pairing-guess-window-ms', values, env, DEFAULT_PAIRING_GUESS_LIMIT.windowMs),
   };
-  return { http, pairing };
+  const attachments: UploadQuotaOptions = {
+    perDeviceBytes: readLimit('attachment-device-quota-bytes', values, env, DEFAULT_UPLOAD_QUOTA.perDeviceBytes),
+    totalBytes: readLimit('attachment-total-quota-bytes', values, env, DEFAULT_UPLOAD_QUOTA.totalBytes),
+    headroomBytes: readLimit('attachment-disk-headroom-bytes', values, env, DEFAULT_UPLOAD_QUOTA.headroomBytes),
+    expiryMs: readLimit('upload-expiry-ms', values, env, DEFAULT_UPLOAD_QUOTA.expiryMs),
+  };
+  return { http, pairing, attachments };
 }

@@ -57,6 +57,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     allowPrivateFetch: options.allowPrivateFetch,
     allowSecretFiles: options.allowSecretFiles,
     pairingGuessLimit: options.limits.pairing,
+    attachments: { quota: options.limits.attachments },
     vapidSubject: options.vapidSubject,
     // ACC-3: how long a turn may go without an agent event before it shows as stalled.
     agentStallMs: secondsVariable('HBCODE_AGENT_STALL_SECONDS'),

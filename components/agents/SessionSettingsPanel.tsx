@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
+import { withGuardRailConfirmation } from '../../lib/client/devices/guardRailConfirmation';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type SessionAgentSettings } from '../../lib/protocol/agents';
 import type { Session } from '../../lib/protocol/rows';
@@ -29,7 +30,11 @@ export function SessionSettingsPanel({ client, session }: { client: RpcClient; s
     setError(null);
     setSettings(next);
     try {
-      setSettings((await client.call('sessions.configure', { sessionId: session.id, settings: next })).settings);
+      const saved = await withGuardRailConfirmation((confirmed) =>
+        client.call('sessions.configure', { sessionId: session.id, settings: next, ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}) }),
+      );
+      // Declined: the stored settings stay, and so does what the panel shows.
+      setSettings(saved ? saved.settings : (await client.call('sessions.settings', { sessionId: session.id })).settings);
     } catch (e) {
       setError((e as Error).message);
     }

@@ -31,6 +31,7 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
     setBusy(true);
     try {
       await onRevoke();
+      setMode('view');
     } finally {
       setBusy(false);
     }
@@ -40,7 +41,7 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
     <li className="device" data-device-id={device.id} aria-label={device.name}>
       {mode === 'rename' ? (
         <form className="row" onSubmit={rename}>
-          <input className="grow" aria-label="Device name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required autoFocus />
+          <input className="grow" aria-label="Device name" value={name} onChange={(e) => setName(e.target.value)} maxLength={64} required autoFocus />
           <button className="primary" type="submit" disabled={busy || name.trim() === ''}>
             Save
           </button>
@@ -51,7 +52,9 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
       ) : (
         <div className="row">
           <div className="grow">
-            <strong className="device-name">{device.name}</strong> {device.current && <span className="pill">This device</span>}
+            <strong className="device-name">
+              <bdi>{device.name}</bdi>
+            </strong> {device.current && <span className="pill">This device</span>}
             <div className="muted">
               Paired {dateInWords(device.createdAt)} · {device.lastSeenAt === null ? 'never connected' : `last seen ${agoInWords(device.lastSeenAt, now)}`}
             </div>
@@ -66,9 +69,11 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
       )}
       {mode === 'confirmRevoke' && (
         <div className="row confirm" role="alertdialog" aria-label={`Revoke ${device.name}?`}>
-          <span className="grow">Revoke {device.name}? It is signed out at once and needs a new code to pair again.</span>
+          <span className="grow">
+            Revoke <bdi>{device.name}</bdi>? It must confirm on its own screen; then it is signed out at once and needs a new code to pair again.
+          </span>
           <button className="danger" onClick={revoke} disabled={busy}>
-            Revoke device
+            Ask to revoke
           </button>
           <button onClick={() => setMode('view')}>Cancel</button>
         </div>

@@ -63,6 +63,7 @@ export class RpcClient {
     'codex.profile.changed': new Set(),
     'usage.changed': new Set(),
     'terminal.output': new Set(),
+    'devices.changed': new Set(),
   };
   private closeInfo: { code: number; reason: string } | null = null;
   private dropped = 0;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelNameSchema } from './names';
 import { AgentKindSchema } from './rows';
 
 /** One agent adapter and whether it can run on the runtime's computer (SES-2). */
@@ -66,12 +67,12 @@ export const CodexSettingsSchema = z.object({
   profileId: z.string().nullable(),
   sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']),
   approvalPolicy: z.enum(['untrusted', 'on-request', 'never']),
-  model: z.string().nullable(),
+  model: ModelNameSchema.nullable(),
   effort: z.enum(['minimal', 'low', 'medium', 'high', 'xhigh']).nullable(),
 });
 export const ClaudeSettingsSchema = z.object({
   permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']),
-  model: z.string().nullable(),
+  model: ModelNameSchema.nullable(),
 });
 export const SessionAgentSettingsSchema = z.object({
   codex: CodexSettingsSchema.optional(),

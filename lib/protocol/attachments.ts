@@ -60,5 +60,9 @@ export const UPLOAD_REFUSALS = [
   'other_session',
   'not_an_image',
   'incomplete',
+  // ATT-3, with code `storage`: the device's quota, the desktop's quota, the free disk.
+  'device_quota',
+  'total_quota',
+  'disk_space',
 ] as const;
 export type UploadRefusal = (typeof UPLOAD_REFUSALS)[number];

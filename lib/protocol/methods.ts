@@ -8,6 +8,8 @@ import { terminalMethods } from './terminal';
 import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
+import { DeviceRequestSchema } from './devices';
+import { DeviceNameSchema } from './names';
 import { AgentKindSchema, CommandRowSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
 
 const Id = z.string().min(1).max(200);
@@ -27,7 +29,7 @@ export const methods = {
     result: z.object({ protocolVersion: z.number().int(), serverVersion: z.string(), deviceId: z.string().nullable() }),
   },
   'pair.redeem': {
-    params: z.object({ code: z.string().min(1).max(64), deviceName: z.string().trim().min(1).max(100) }).strict(),
+    params: z.object({ code: z.string().min(1).max(64), deviceName: DeviceNameSchema }).strict(),
     result: z.object({ token: z.string(), deviceId: z.string() }),
   },
   'pair.create': {
@@ -37,14 +39,21 @@ export const methods = {
   },
   'devices.list': {
     params: Empty.optional(),
-    result: z.object({ devices: z.array(DeviceSchema) }),
+    /** `requests`: changes waiting for a device's confirmation (DEV-2). */
+    result: z.object({ devices: z.array(DeviceSchema), requests: z.array(DeviceRequestSchema) }),
   },
+  /** DEV-2: about itself a device acts at once; about another, `pending` is the request that device must confirm. */
   'devices.revoke': {
     params: z.object({ deviceId: Id }).strict(),
-    result: z.object({}),
+    result: z.object({ pending: DeviceRequestSchema.optional() }),
   },
   'devices.rename': {
-    params: z.object({ deviceId: Id, name: z.string().trim().min(1).max(100) }).strict(),
+    params: z.object({ deviceId: Id, name: DeviceNameSchema }).strict(),
+    result: z.object({ pending: DeviceRequestSchema.optional() }),
+  },
+  /** DEV-2: the device a request is about confirms (`accept`) or declines it. */
+  'devices.confirm': {
+    params: z.object({ requestId: Id, accept: z.boolean() }).strict(),
     result: z.object({}),
   },
   /** This device's Web Push subscriptions and the key to subscribe with (PUSH-1). */
@@ -82,6 +91,8 @@ export const methods = {
         settings: SessionAgentSettingsSchema.optional(),
         /** Codex only: continue this thread of the chosen profile, as `codex.threads.list` lists it (ACC-8). */
         codexThreadId: z.string().min(1).max(200).optional(),
+        /** DEV-2: the user confirmed settings that lift the agent's guard rails. */
+        confirmLiftedGuardRails: z.literal(true).optional(),
       })
       .strict(),
     result: z.object({ session: SessionSchema }),
@@ -93,7 +104,7 @@ export const methods = {
   },
   /** Changes a session's agent settings; the next turn runs with them (ACC-5). */
   'sessions.configure': {
-    params: z.object({ sessionId: Id, settings: SessionAgentSettingsSchema }).strict(),
+    params: z.object({ sessionId: Id, settings: SessionAgentSettingsSchema, confirmLiftedGuardRails: z.literal(true).optional() }).strict(),
     result: z.object({ settings: SessionAgentSettingsSchema }),
   },
   'sessions.list': {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalSchema, UsageReadingSchema } from './agents';
 import { CodexProfileSchema } from './accounts';
+import { DeviceChangeSchema } from './devices';
 import { TimelineRowSchema } from './rows';
 import { TerminalOutputSchema } from './terminal';
 
@@ -24,6 +25,8 @@ export const notifications = {
   'usage.changed': z.object({ reading: UsageReadingSchema }),
   /** A terminal session's live bytes (TERM-4). */
   'terminal.output': TerminalOutputSchema,
+  /** DEV-2: a device was renamed or revoked, a change waits for a device's confirmation or was declined, guard rails were lifted. */
+  'devices.changed': DeviceChangeSchema,
 } as const;
 
 export type NotificationName = keyof typeof notifications;

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { ConnectionGovernorOptions } from './connectionGovernor';
 
 /** How long a client may take to send a request, and how many connections are served at once (SEC-9). */
 export interface HttpLimits {
@@ -34,5 +35,17 @@ export function httpServerOptions(limits: HttpLimits): http.ServerOptions {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     connectionsCheckingInterval: checkingIntervalMs(limits),
+  };
+}
+
+/** Under pressure a request head must arrive within this (or the headers timeout, if shorter). */
+const PRESSURE_HEAD_TIMEOUT_MS = 2_000;
+
+export function connectionGovernorOptions(limits: HttpLimits): ConnectionGovernorOptions {
+  const pressureHeadTimeoutMs = Math.min(PRESSURE_HEAD_TIMEOUT_MS, limits.headersTimeoutMs);
+  return {
+    maxConnections: limits.maxConnections,
+    pressureHeadTimeoutMs,
+    checkIntervalMs: Math.max(50, Math.min(250, Math.floor(pressureHeadTimeoutMs / 4))),
   };
 }

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppStatic } from './appStatic';
 import { CLEAR_COOKIES_HEADERS, cookieClearingHeaders } from './cookies';
-import { httpServerOptions, type HttpLimits } from './httpLimits';
+import { ConnectionGovernor } from './connectionGovernor';
+import { connectionGovernorOptions, httpServerOptions, type HttpLimits } from './httpLimits';
 import { PLACEHOLDER_HTML } from './placeholderPage';
 import { servePreviewOrigin } from './previewOriginServer';
 import { routeHost, type Origins } from './hostRouting';
@@ -115,6 +116,8 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     // for, dropping them is what lets the browser's next request through (SEC-8).
     answerAndClose(socket, status, reason, status === 431 ? CLEAR_COOKIES_HEADERS : {});
   });
-  server.maxConnections = handlers.limits.maxConnections;
+  // NOTE: not server.maxConnections, which refuses the newest connection: under a flood of
+  // reconnecting slow clients that is nearly always a real one (SEC-9).
+  new ConnectionGovernor(server, connectionGovernorOptions(handlers.limits), (socket, status, reason) => answerAndClose(socket, status, reason));
   return server;
 }

@@ -19,9 +19,9 @@ export function createAttachmentHandlers(runtime: Runtime) {
   const frames = new BinaryFramePool(FILE_CHUNK_BYTES);
   const attachments = runtime.attachments;
   return {
-    'attachments.begin'(params: MethodParamsParsed<'attachments.begin'>): MethodResult<'attachments.begin'> {
+    'attachments.begin'(params: MethodParamsParsed<'attachments.begin'>, ctx: CallContext): MethodResult<'attachments.begin'> {
       runtime.requireUploadSession(params.sessionId);
-      return attachments.begin(params);
+      return attachments.begin(params, ctx.identity?.deviceId ?? null);
     },
     async 'attachments.chunk'(params: MethodParamsParsed<'attachments.chunk'>, ctx: CallContext): Promise<MethodResult<'attachments.chunk'>> {
       runtime.requireUploadSession(params.sessionId);

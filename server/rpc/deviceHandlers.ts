@@ -1,6 +1,7 @@
 import type { MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
 import type { Identity } from '../auth/tokens';
-import { invalidParams, notFound } from '../runtime/errors';
+import type { DeviceRequest } from '../../lib/protocol/devices';
+import { invalidParams } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
 
 /** Subscriptions belong to a paired device; the scripts' token (HBCODE_TOKEN) is none. */
@@ -13,11 +14,19 @@ interface Caller {
   identity: Identity | null;
 }
 
-/** `devices.rename` (DEV-1) and the Web Push methods (PUSH-1). */
+const pendingResult = (pending: DeviceRequest | undefined) => (pending ? { pending } : {});
+
+/** `devices.rename`, `.revoke` and `.confirm` (DEV-1, DEV-2) and the Web Push methods (PUSH-1). */
 export function createDeviceHandlers(runtime: Runtime) {
   return {
-    'devices.rename'(params: MethodParamsParsed<'devices.rename'>): MethodResult<'devices.rename'> {
-      if (!runtime.auth.rename(params.deviceId, params.name)) throw notFound('No such device.', { deviceId: params.deviceId });
+    'devices.rename'(params: MethodParamsParsed<'devices.rename'>, ctx: Caller): MethodResult<'devices.rename'> {
+      return pendingResult(runtime.devicePowers.rename(ctx.identity?.deviceId ?? null, params.deviceId, params.name));
+    },
+    'devices.revoke'(params: MethodParamsParsed<'devices.revoke'>, ctx: Caller): MethodResult<'devices.revoke'> {
+      return pendingResult(runtime.devicePowers.revoke(ctx.identity?.deviceId ?? null, params.deviceId));
+    },
+    'devices.confirm'(params: MethodParamsParsed<'devices.confirm'>, ctx: Caller): MethodResult<'devices.confirm'> {
+      runtime.devicePowers.confirm(ctx.identity?.deviceId ?? null, params.requestId, params.accept);
       return {};
     },
     'push.status'(_params: unknown, ctx: Caller): MethodResult<'push.status'> {

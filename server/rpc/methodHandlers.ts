@@ -1,3 +1,4 @@
+import { liftedGuardRails, requireGuardRailConfirmation } from './guardRails';
 import type { MethodName, MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
 import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
@@ -75,25 +76,29 @@ export function createMethodHandlers(
       return { code, expiresAt, url: pairingLink(ctx.appOrigin, code), ...(relayLink ? { relayUrl: relayLink(code) } : {}) };
     },
     'devices.list'(_params, ctx) {
-      return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null) };
-    },
-    'devices.revoke'(params) {
-      runtime.revokeDevice(params.deviceId);
-      return {};
+      return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null), requests: runtime.devicePowers.pending() };
     },
     ...createDeviceHandlers(runtime),
     ...createAppBuildHandler(),
     'projects.list'() {
       return { projects: runtime.projects };
     },
-    'sessions.create'(params) {
-      return { session: runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId) };
+    'sessions.create'(params, ctx) {
+      const lifted = params.settings ? liftedGuardRails(params.settings, null) : [];
+      requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
+      const session = runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId);
+      if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, session.id, lifted);
+      return { session };
     },
     'sessions.settings'(params) {
       return { settings: runtime.sessionSettings(params.sessionId) };
     },
-    'sessions.configure'(params) {
-      return { settings: runtime.configureSession(params.sessionId, params.settings) };
+    'sessions.configure'(params, ctx) {
+      const lifted = liftedGuardRails(params.settings, runtime.sessionSettings(params.sessionId));
+      requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
+      const settings = runtime.configureSession(params.sessionId, params.settings);
+      if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, params.sessionId, lifted);
+      return { settings };
     },
     async 'agents.models'(params) {
       return { models: await runtime.agentModels(params.agent, params.accountKey) };

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { DevicePowers } from '../auth/devicePowers';
 import path from 'node:path';
 import type { AgentKind, CommandRow, Project, Session, TimelineRow } from '../../lib/protocol/rows';
 import { DeviceAuth } from '../auth/tokens';
@@ -44,7 +45,7 @@ import { SessionActivity } from './sessions/sessionActivity';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
-import { Attachments } from './attachments/attachments';
+import { Attachments, type AttachmentsOptions } from './attachments/attachments';
 import { UploadCatalog } from './attachments/uploadCatalog';
 
 export interface RuntimeOptions {
@@ -65,6 +66,8 @@ export interface RuntimeOptions {
   claudeHostIdleMs?: number;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
+  /** Attachment quotas, disk headroom and upload expiry (ATT-3); the defaults when absent. */
+  attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
   vapidSubject?: string;
   log: Logger;
@@ -89,6 +92,8 @@ const TERMINAL_RUNS_REPLAYED = 8;
  */
 export class Runtime {
   readonly auth: DeviceAuth;
+  /** What one device may do to another (DEV-2). */
+  readonly devicePowers: DevicePowers;
   readonly push: PushNotifications;
   readonly projects: Project[];
   readonly startupSweep: SweepReport;
@@ -130,6 +135,11 @@ export class Runtime {
     survivors: SurvivorReport,
   ) {
     this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
+    this.devicePowers = new DevicePowers({
+      auth: this.auth,
+      announce: (change) => this.publish({ method: 'devices.changed', params: change }),
+      revoke: (deviceId) => this.revokeDevice(deviceId),
+    });
     // PUSH-1: push follows what the runtime publishes, so agents and approvals need not know about it.
     this.push = new PushNotifications({
       db,
@@ -155,7 +165,7 @@ export class Runtime {
       allowedTypes: options.allowSecretFiles,
       protectedFolders: [options.dataDir, codexProfilesRoot(options.dataDir), accountsRoot(options.dataDir)],
     });
-    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), secrets);
+    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), secrets, options.attachments);
     this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
     // ACC-4: nothing that asked before this start is still waiting.
     this.approvals.expireAfterRestart();
@@ -221,7 +231,10 @@ export class Runtime {
     this.outbox.purgeExpired();
     this.scheduler.recoverAfterRestart(survivors.stopped);
     this.reconciler.recoverAtStart();
-    this.purgeTimer = setInterval(() => this.outbox.purgeExpired(), LEDGER_PURGE_INTERVAL_MS);
+    this.purgeTimer = setInterval(() => {
+      this.outbox.purgeExpired();
+      this.attachments.expireAbandoned();
+    }, LEDGER_PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
   }
 

@@ -107,6 +107,8 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     // and that line, naming this machine's folders, would land in the command's shown output.
     await page.getByRole('button', { name: 'Options' }).first().tap();
     await page.getByRole('group', { name: 'Codex options' }).getByLabel('Sandbox').selectOption('danger-full-access');
+    // DEV-2: full access is confirmed on the device in a dialog before the session is made.
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'New session' }).first().tap();
     queue.push(
       streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(STORY_PATCH)]),

@@ -83,7 +83,7 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     dirs?.remove();
   });
 
-  it('DEV-1 a second browser pairs by scanning the QR code the first one shows; the first lists it, revokes it, and the second is signed out at once', async () => {
+  it('DEV-1 DEV-2 a second browser pairs by scanning the QR code the first one shows; the first lists it and asks to revoke it, the second confirms and is signed out at once', async () => {
     await first.getByRole('link', { name: 'Devices' }).click();
     await first.getByRole('button', { name: 'Show a pairing code' }).click();
     const link = await waitUntil(() => readQrCanvas(first), 'the QR code is drawn and decodes', 15_000);
@@ -122,7 +122,24 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const live = secondSockets.filter((socket) => !socket.isClosed());
     expect(live.length).toBe(1);
     await listed.getByRole('button', { name: 'Revoke' }).click();
-    await first.getByRole('button', { name: 'Revoke device' }).click();
+    await first.getByRole('button', { name: 'Ask to revoke' }).click();
+    // DEV-2: nothing happens until the second phone confirms on its own screen; both show the request.
+    await first.getByRole('status').filter({ hasText: 'Asked Second phone to confirm' }).waitFor({ timeout: 15_000 });
+    await first.getByText(/Waiting for Second phone to confirm/).waitFor({ timeout: 15_000 });
+    await second.getByRole('link', { name: 'Devices' }).click();
+    const request = second.getByRole('alertdialog', { name: /Request from/ });
+    await request.waitFor({ timeout: 15_000 });
+    expect(live[0]!.isClosed()).toBe(false);
+    expect(await smallTargets(second)).toEqual([]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const page of [first, second]) await page.emulateMedia({ colorScheme });
+      await request.scrollIntoViewIfNeeded();
+      await second.screenshot({ path: screenshotPath(`devices-revoke-request-phone-${colorScheme}`) });
+      await first.setViewportSize({ width: 1440, height: 900 });
+      await first.screenshot({ path: screenshotPath(`devices-revoke-waiting-desktop-${colorScheme}`) });
+      await first.setViewportSize({ width: 390, height: 844 });
+    }
+    await request.getByRole('button', { name: 'Sign this device out' }).click();
     await second.getByRole('heading', { name: 'Pair this device' }).waitFor({ timeout: 15_000 });
     expect(live[0]!.isClosed()).toBe(true);
     expect(await second.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(/revoked: signed out or removed from the device list/);

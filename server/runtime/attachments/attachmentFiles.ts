@@ -125,6 +125,11 @@ export class AttachmentFiles {
     fs.rmSync(this.partialPath(upload), { force: true });
   }
 
+  /** An abandoned upload's folder goes with everything in it (ATT-3). */
+  removeUpload(upload: Pick<UploadRecord, 'sessionId' | 'id'>): void {
+    fs.rmSync(this.uploadDir(upload), { recursive: true, force: true });
+  }
+
   /**
    * Reads up to `into.length` bytes of a complete upload at `offset` (FILE-6): only the file the
    * runtime stored, so a stored path swapped for a symlink or a hard link to another file (an agent

@@ -8,6 +8,16 @@ import { hasImageSignature } from './imageSignature';
 import { ChunkOrder } from './chunkOrder';
 import { attachmentOf, UploadCatalog, type UploadRecord } from './uploadCatalog';
 import { uploadErrors } from './uploadErrors';
+import { DEFAULT_UPLOAD_QUOTA, freeDiskBytes, UploadQuota, type UploadQuotaOptions } from './uploadQuota';
+
+export interface AttachmentsOptions {
+  /** ATT-3: quotas, headroom and expiry; the defaults where absent. */
+  quota?: Partial<UploadQuotaOptions>;
+  /** The clock that stamps uploads and decides their expiry. */
+  now?: () => number;
+  /** Free bytes on the disk of a folder (statfs). */
+  freeBytes?: (dir: string) => number;
+}
 
 export interface BeginUpload {
   sessionId: string;
@@ -70,21 +80,50 @@ export class Attachments {
     (params) => this.catalog.get(params.uploadId)?.confirmedOffset ?? params.offset,
   );
 
-  constructor(catalog: UploadCatalog, root: string, secrets: SecretFiles) {
+  readonly quota: UploadQuota;
+  private readonly now: () => number;
+
+  constructor(catalog: UploadCatalog, root: string, secrets: SecretFiles, options: AttachmentsOptions = {}) {
     this.catalog = catalog;
     this.files = new AttachmentFiles(root, secrets);
     this.files.removeOrphans(catalog.sessionIds());
+    this.now = options.now ?? Date.now;
+    this.quota = new UploadQuota(catalog, root, { ...DEFAULT_UPLOAD_QUOTA, ...options.quota }, options.freeBytes ?? freeDiskBytes);
+    this.expireAbandoned();
   }
 
-  /** Starts an upload, or answers the earlier upload of the same file so the client resumes it. */
-  begin(params: BeginUpload): UploadStatus {
+  /**
+   * Starts an upload begun by `deviceId`, or answers the earlier upload of the same file so the
+   * client resumes it. A new one must fit the quotas and the free disk (ATT-3).
+   */
+  begin(params: BeginUpload, deviceId: string | null): UploadStatus {
     if (params.byteLength > MAX_ATTACHMENT_BYTES) throw uploadErrors.tooLarge(params.byteLength);
+    this.expireAbandoned();
     const earlier = this.catalog.sameFile(params.sessionId, params.sha256, params.byteLength, params.name, params.mimeType);
     // A crash may have left the earlier one named but not recorded complete: it is found so here too.
     if (earlier) return statusOf(this.recoverFinished(earlier));
     const id = `u${crypto.randomBytes(16).toString('hex')}`;
-    this.catalog.insert({ id, ...params, createdAt: Date.now() });
+    // NOTE: check and insert run with no await between them, so two begins cannot both take the last room.
+    this.quota.check(deviceId, params.byteLength);
+    this.catalog.insert({ id, ...params, createdAt: this.now(), deviceId });
     return statusOf(this.catalog.get(id)!);
+  }
+
+  /**
+   * ATT-3: unfinished uploads with no chunk for the expiry are abandoned: their bytes and rows
+   * go, which gives back what they took of the quotas and of the disk. One being written now stays.
+   * Returns how many went.
+   */
+  expireAbandoned(): number {
+    let expired = 0;
+    for (const upload of this.catalog.untouchedSince(this.now() - this.quota.options.expiryMs)) {
+      if (this.writing.has(upload.id) || this.queued.has(upload.id)) continue;
+      if (!this.catalog.deleteUnfinished(upload.id)) continue;
+      this.digests.delete(upload.id);
+      this.files.removeUpload(upload);
+      expired++;
+    }
+    return expired;
   }
 
   status(sessionId: string, uploadId: string): UploadStatus {
@@ -106,8 +145,8 @@ export class Attachments {
   private recoverFinished(upload: UploadRecord): UploadRecord {
     if (upload.complete || !this.files.hasFinished(upload)) return upload;
     this.catalog.db.transaction(() => {
-      this.catalog.confirm(upload.id, upload.confirmedOffset, upload.byteLength);
-      this.catalog.markComplete(upload.id, Date.now());
+      this.catalog.confirm(upload.id, upload.confirmedOffset, upload.byteLength, this.now());
+      this.catalog.markComplete(upload.id, this.now());
     })();
     return this.catalog.get(upload.id)!;
   }
@@ -173,7 +212,7 @@ export class Attachments {
     for (const chunk of accepted) digest = this.advanceDigest(upload.id, chunk.params.offset, chunk.bytes);
     await written;
     if (at === upload.byteLength) await this.finishUpload(upload, from, digest);
-    else if (!this.catalog.confirm(upload.id, from, at)) throw uploadErrors.outOfOrder(from, this.status(first.sessionId, upload.id).confirmedOffset);
+    else if (!this.catalog.confirm(upload.id, from, at, this.now())) throw uploadErrors.outOfOrder(from, this.status(first.sessionId, upload.id).confirmedOffset);
     for (const chunk of accepted) {
       const end = chunk.params.offset + chunk.bytes.length;
       chunk.resolve({ uploadId: upload.id, confirmedOffset: end, byteLength: upload.byteLength, complete: end === upload.byteLength });
@@ -202,8 +241,8 @@ export class Attachments {
     }
     await this.files.finish(upload);
     this.catalog.db.transaction(() => {
-      this.catalog.confirm(upload.id, from, upload.byteLength);
-      this.catalog.markComplete(upload.id, Date.now());
+      this.catalog.confirm(upload.id, from, upload.byteLength, this.now());
+      this.catalog.markComplete(upload.id, this.now());
     })();
   }
 

@@ -12,6 +12,10 @@ export interface UploadRecord {
   complete: boolean;
   createdAt: number;
   completedAt: number | null;
+  /** The device that began it; null for the runtime's own token (ATT-3). */
+  deviceId: string | null;
+  /** When its last chunk was confirmed (its begin, before any): an unfinished one expires from here (ATT-3). */
+  touchedAt: number;
 }
 
 interface RawUpload {
@@ -25,6 +29,8 @@ interface RawUpload {
   complete: number;
   created_at: number;
   completed_at: number | null;
+  device_id: string | null;
+  touched_at: number | null;
 }
 
 const toUpload = (r: RawUpload): UploadRecord => ({
@@ -38,6 +44,8 @@ const toUpload = (r: RawUpload): UploadRecord => ({
   complete: r.complete === 1,
   createdAt: r.created_at,
   completedAt: r.completed_at,
+  deviceId: r.device_id,
+  touchedAt: r.touched_at ?? r.created_at,
 });
 
 export const attachmentOf = (u: UploadRecord): MessageAttachment => ({ uploadId: u.id, name: u.name, mimeType: u.mimeType, byteLength: u.byteLength, sha256: u.sha256 });
@@ -53,9 +61,9 @@ export class UploadCatalog {
         'SELECT * FROM attachment_uploads WHERE session_id = ? AND sha256 = ? AND byte_length = ? AND name = ? AND mime_type = ? ORDER BY complete DESC, confirmed_offset DESC LIMIT 1',
       ),
       insert: db.prepare(
-        'INSERT INTO attachment_uploads (id, session_id, name, mime_type, byte_length, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO attachment_uploads (id, session_id, name, mime_type, byte_length, sha256, created_at, device_id, touched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      confirm: db.prepare('UPDATE attachment_uploads SET confirmed_offset = ? WHERE id = ? AND confirmed_offset = ?'),
+      confirm: db.prepare('UPDATE attachment_uploads SET confirmed_offset = ?, touched_at = ? WHERE id = ? AND confirmed_offset = ?'),
       complete: db.prepare('UPDATE attachment_uploads SET complete = 1, completed_at = ? WHERE id = ?'),
       reset: db.prepare('UPDATE attachment_uploads SET confirmed_offset = 0 WHERE id = ?'),
       attach: db.prepare('INSERT INTO run_attachments (run_id, position, upload_id) VALUES (?, ?, ?)'),
@@ -63,6 +71,12 @@ export class UploadCatalog {
         'SELECT u.* FROM run_attachments ra JOIN attachment_uploads u ON u.id = ra.upload_id WHERE ra.run_id = ? ORDER BY ra.position',
       ),
       sessions: db.prepare<[], { id: string }>('SELECT id FROM sessions'),
+      deviceBytes: db.prepare<[string | null], { bytes: number }>('SELECT COALESCE(SUM(byte_length), 0) AS bytes FROM attachment_uploads WHERE device_id IS ?'),
+      totals: db.prepare<[], { bytes: number; unwritten: number }>(
+        'SELECT COALESCE(SUM(byte_length), 0) AS bytes, COALESCE(SUM(CASE WHEN complete = 0 THEN byte_length - confirmed_offset ELSE 0 END), 0) AS unwritten FROM attachment_uploads',
+      ),
+      untouchedSince: db.prepare<[number], RawUpload>('SELECT * FROM attachment_uploads WHERE complete = 0 AND COALESCE(touched_at, created_at) < ?'),
+      delete: db.prepare('DELETE FROM attachment_uploads WHERE id = ? AND complete = 0'),
     };
   }
 
@@ -77,13 +91,33 @@ export class UploadCatalog {
     return raw && toUpload(raw);
   }
 
-  insert(upload: Pick<UploadRecord, 'id' | 'sessionId' | 'name' | 'mimeType' | 'byteLength' | 'sha256' | 'createdAt'>): void {
-    this.stmts.insert.run(upload.id, upload.sessionId, upload.name, upload.mimeType, upload.byteLength, upload.sha256, upload.createdAt);
+  insert(upload: Pick<UploadRecord, 'id' | 'sessionId' | 'name' | 'mimeType' | 'byteLength' | 'sha256' | 'createdAt' | 'deviceId'>): void {
+    this.stmts.insert.run(upload.id, upload.sessionId, upload.name, upload.mimeType, upload.byteLength, upload.sha256, upload.createdAt, upload.deviceId, upload.createdAt);
   }
 
-  /** Moves the confirmed offset from `from` to `to`; false when another write moved it first. */
-  confirm(id: string, from: number, to: number): boolean {
-    return this.stmts.confirm.run(to, id, from).changes === 1;
+  /** Moves the confirmed offset from `from` to `to` at `now`; false when another write moved it first. */
+  confirm(id: string, from: number, to: number, now: number): boolean {
+    return this.stmts.confirm.run(to, now, id, from).changes === 1;
+  }
+
+  /** The bytes of every upload a device began and the runtime still keeps, finished or not (ATT-3). */
+  bytesOfDevice(deviceId: string | null): number {
+    return this.stmts.deviceBytes.get(deviceId)!.bytes;
+  }
+
+  /** Bytes of every kept upload, and the part of unfinished ones not yet written: what the disk still owes them (ATT-3). */
+  totals(): { bytes: number; unwritten: number } {
+    return this.stmts.totals.get()!;
+  }
+
+  /** Unfinished uploads with no chunk since `before` (ATT-3). */
+  untouchedSince(before: number): UploadRecord[] {
+    return this.stmts.untouchedSince.all(before).map(toUpload);
+  }
+
+  /** Forgets an unfinished upload; a finished one stays until its session goes. */
+  deleteUnfinished(id: string): boolean {
+    return this.stmts.delete.run(id).changes === 1;
   }
 
   markComplete(id: string, now: number): void {

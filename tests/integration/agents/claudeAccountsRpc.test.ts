@@ -35,7 +35,7 @@ describe('Claude accounts, sign-in and saved conversations over the protocol', (
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  it('ACC-3 a Claude run with no credentials fails and says it is not signed in; ACC-2 an API key entered in the app signs it in', async () => {
+  it('ACC-3 a Claude run with no credentials fails and says it is not signed in; ACC-2 an API key entered in the app signs it in; ACC-10 it is kept out of the database', async () => {
     const { accounts, activeAccountId } = await client.call('claude.accounts.list');
     expect(activeAccountId).toBe('default');
     expect(accounts).toEqual([
@@ -55,8 +55,13 @@ describe('Claude accounts, sign-in and saved conversations over the protocol', (
     const before = model.requests.length;
     await sendAndWait(client, sessionId, 'Hello again');
     expect(model.requests.slice(before).some((r) => r.headers['x-api-key'] === APP_KEY)).toBe(true);
-    // SEC-4: the key never reaches the log.
+    // SEC-4: the key never reaches the log. ACC-10: nor the database, its WAL or its index.
     expect(runtime.output()).not.toContain(APP_KEY);
+    for (const name of ['hbcode.db', 'hbcode.db-wal', 'hbcode.db-shm']) {
+      const file = path.join(runtime.dataDir, name);
+      if (fs.existsSync(file)) expect(fs.readFileSync(file).includes(APP_KEY), name).toBe(false);
+    }
+    expect(fs.statSync(path.join(runtime.dataDir, 'claude', 'api-keys', 'default')).mode & 0o777).toBe(0o600);
     const { models } = await client.call('claude.models.list', {});
     expect(models.some((m) => m.isDefault)).toBe(true);
   }, AGENT_TEST_TIMEOUT_MS);

@@ -73,7 +73,7 @@ describe('Codex sessions under the user\'s control', () => {
     expect(output).toMatch(/Read-only file system/);
     expect(fs.existsSync(path.join(runtime.projectDir, 'written-in-read-only.txt'))).toBe(false);
     // The same command in workspace-write writes the file.
-    await client.call('sessions.configure', { sessionId, settings: codexSettings({ sandbox: 'workspace-write', approvalPolicy: 'never' }) });
+    await client.call('sessions.configure', { sessionId, settings: codexSettings({ sandbox: 'workspace-write', approvalPolicy: 'never' }), confirmLiftedGuardRails: true });
     steps.push({ command: 'echo written > written-in-workspace.txt' });
     const second = await sendAndWait(client, sessionId, 'Write it again');
     expect(second.commands[0]).toMatchObject({ status: 'exited', exitCode: 0 });

@@ -13,6 +13,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'devices.list': undefined,
   'devices.revoke': { deviceId: 'device' },
   'devices.rename': { deviceId: 'device', name: 'Phone' },
+  'devices.confirm': { requestId: 'request', accept: true },
   'push.status': undefined,
   'push.subscribe': { subscription: { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'auth' } }, events: { approval: true, turnFinished: false, failed: false } },
   'push.unsubscribe': { endpoint: 'https://push.example/abc' },

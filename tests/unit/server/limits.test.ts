@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PairingGuessLimit } from '../../../server/auth/pairingGuessLimit';
 import { parseLimits } from '../../../server/cliLimits';
+import { DEFAULT_UPLOAD_QUOTA } from '../../../server/runtime/attachments/uploadQuota';
 import { DEFAULT_HTTP_LIMITS } from '../../../server/http/httpLimits';
 
 describe('SEC-9 the pairing-guess window', () => {
@@ -32,6 +33,9 @@ describe('SEC-9 limit flags', () => {
     const limits = parseLimits({ 'headers-timeout-ms': '2000', 'pairing-guess-limit': '5' }, { HBCODE_HEADERS_TIMEOUT_MS: '9000', HBCODE_MAX_CONNECTIONS: '7', HBCODE_PAIRING_GUESS_WINDOW_MS: '3000' });
     expect(limits.http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: DEFAULT_HTTP_LIMITS.requestTimeoutMs, maxConnections: 7 });
     expect(limits.pairing).toEqual({ guesses: 5, windowMs: 3_000 });
+    // ATT-3: the attachment quotas and the upload expiry are limits like the others.
+    const quotas = parseLimits({ 'attachment-device-quota-bytes': '1000', 'upload-expiry-ms': '500' }, { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: '0' }).attachments;
+    expect(quotas).toEqual({ perDeviceBytes: 1_000, totalBytes: DEFAULT_UPLOAD_QUOTA.totalBytes, headroomBytes: 0, expiryMs: 500 });
   });
 
   it('SEC-9 a request timeout shorter than the headers timeout is raised to it', () => {

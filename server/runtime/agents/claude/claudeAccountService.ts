@@ -6,6 +6,7 @@ import { notFound } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
 import { ClaudeAccountStore } from './claudeAccountStore';
+import { ClaudeApiKeyFiles, moveDatabaseKeysToFiles } from './claudeApiKeyFiles';
 import { accountsRoot, createAccountFolder, DEFAULT_CLAUDE_ACCOUNT, linkMainEntries, mainClaudeFolder, removeAccountFolder, signInCommand } from './claudeAccounts';
 
 /**
@@ -15,6 +16,7 @@ import { accountsRoot, createAccountFolder, DEFAULT_CLAUDE_ACCOUNT, linkMainEntr
  */
 export class ClaudeAccounts {
   private readonly store: ClaudeAccountStore;
+  private readonly apiKeys: ClaudeApiKeyFiles;
   readonly mainFolder: string;
   /** The newest reading of each window, by account (ACC-7); the durable samples live elsewhere. */
   private readonly readings = new Map<string, Map<string, UsageReading>>();
@@ -26,6 +28,9 @@ export class ClaudeAccounts {
     private readonly log: Logger,
   ) {
     this.store = new ClaudeAccountStore(db);
+    this.apiKeys = new ClaudeApiKeyFiles(dataDir);
+    const moved = moveDatabaseKeysToFiles(db, this.apiKeys);
+    if (moved > 0) log.info('claude api keys moved out of the database', { count: moved });
     this.mainFolder = mainClaudeFolder(env);
   }
 
@@ -49,7 +54,7 @@ export class ClaudeAccounts {
       label,
       folder: this.folderOf(id),
       active: id === active,
-      hasApiKey: this.store.apiKey(id) !== null,
+      hasApiKey: this.apiKeys.has(id),
       // The main folder is what `claude` uses anyway, unless the desktop names another one.
       signInCommand: signInCommand(id === DEFAULT_CLAUDE_ACCOUNT && !this.env.CLAUDE_CONFIG_DIR ? null : this.folderOf(id)),
       usage: [...(this.readings.get(id)?.values() ?? [])],
@@ -68,6 +73,7 @@ export class ClaudeAccounts {
   remove(accountId: string): void {
     this.require(accountId);
     this.store.delete(accountId);
+    this.apiKeys.remove(accountId);
     removeAccountFolder(this.folderOf(accountId));
     this.readings.delete(accountId);
     this.log.info('claude account removed', { accountId });
@@ -78,10 +84,14 @@ export class ClaudeAccounts {
     this.store.activate(accountId);
   }
 
-  /** The key is stored and handed to Claude Code as ANTHROPIC_API_KEY; it is never logged (SEC-4). */
+  /**
+   * The key is kept in its owner-only file (ACC-10) and handed to Claude Code as
+   * ANTHROPIC_API_KEY; it is never logged (SEC-4).
+   */
   setApiKey(accountId: string, apiKey: string | null): void {
     this.require(accountId);
-    this.store.setApiKey(accountId, apiKey);
+    if (apiKey === null) this.apiKeys.remove(accountId);
+    else this.apiKeys.write(accountId, apiKey);
     this.log.info('claude account api key', { accountId, set: apiKey !== null });
   }
 
@@ -98,7 +108,7 @@ export class ClaudeAccounts {
       // Entries that appeared in the main folder since the add are linked before the run.
       linkMainEntries(this.mainFolder, this.folderOf(accountId), this.log);
     }
-    const apiKey = this.store.apiKey(accountId);
+    const apiKey = this.apiKeys.read(accountId);
     if (apiKey !== null) env.ANTHROPIC_API_KEY = apiKey;
     return { accountId, env };
   }

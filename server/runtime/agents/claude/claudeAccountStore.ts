@@ -9,7 +9,7 @@ export interface ClaudeAccountRow {
   createdAt: number;
 }
 
-/** claude_accounts, their API keys, and the active account in app_settings (ACC-2). */
+/** claude_accounts and the active account in app_settings (ACC-2); their API keys are files (ACC-10). */
 export class ClaudeAccountStore {
   constructor(private readonly db: Db) {}
 
@@ -28,11 +28,10 @@ export class ClaudeAccountStore {
     this.db.prepare('INSERT INTO claude_accounts (id, label, created_at) VALUES (?, ?, ?)').run(row.id, row.label, row.createdAt);
   }
 
-  /** Deletes the row and its key; an active account gives way to the default one. */
+  /** Deletes the row; an active account gives way to the default one. */
   delete(id: string): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM claude_accounts WHERE id = ?').run(id);
-      this.db.prepare('DELETE FROM claude_account_api_keys WHERE account_id = ?').run(id);
       this.db.prepare('DELETE FROM app_settings WHERE key = ? AND value = ?').run(ACTIVE_ACCOUNT_KEY, id);
     })();
   }
@@ -44,17 +43,5 @@ export class ClaudeAccountStore {
 
   activate(id: string): void {
     this.db.prepare('INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(ACTIVE_ACCOUNT_KEY, id);
-  }
-
-  apiKey(id: string): string | null {
-    return this.db.prepare<[string], { api_key: string }>('SELECT api_key FROM claude_account_api_keys WHERE account_id = ?').get(id)?.api_key ?? null;
-  }
-
-  setApiKey(id: string, apiKey: string | null): void {
-    if (apiKey === null) this.db.prepare('DELETE FROM claude_account_api_keys WHERE account_id = ?').run(id);
-    else
-      this.db
-        .prepare('INSERT INTO claude_account_api_keys (account_id, api_key, updated_at) VALUES (?, ?, ?) ON CONFLICT(account_id) DO UPDATE SET api_key = excluded.api_key, updated_at = excluded.updated_at')
-        .run(id, apiKey, Date.now());
   }
 }
