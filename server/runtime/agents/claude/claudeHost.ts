@@ -245,7 +245,7 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
     return;
   }
   recentResults.delete(key);
-  // Stamped before the read: a transcript that changes during it no longer matches the copy.
+  // Stamped before the read, so a transcript replaced during it does not vouch for the copy.
   const transcripts = transcriptSources(claudeProjectsDir(), request.nativeSessionId);
   // Bash results of the conversation only: a subagent's Bash is a tool-call row (TL-1).
   const messages = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
