@@ -87,7 +87,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     acceptEveryApproval(client);
     const after = await client.call('sessions.timeline', { sessionId });
     expect(after.rows).toEqual(reconciled);
-    // Each slice costs a host start and a full transcript load: check the last one, which ends the output.
+    // A new runtime keeps nothing: the first slice after the restart goes to the host. The last one ends the output.
     const lastOffset = printed.length - 1000;
     const tail = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: lastOffset, length: 4096 });
     expect(Buffer.from(tail.dataBase64, 'base64').equals(printed.subarray(lastOffset))).toBe(true);
