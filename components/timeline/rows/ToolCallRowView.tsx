@@ -19,13 +19,7 @@ export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, {
           <PagedText client={context.client} source={textSource(row, 'input')} body={row.input} label={`Input of ${row.title}`} />
         </details>
       )}
-      {row.result && (
-        // Labelled, so a Read's or a Grep's result never reads as part of the input above it.
-        <div className="tool-result">
-          <h4 className="tool-section-label muted">{row.status === 'failed' ? 'Result (failed)' : 'Result'}</h4>
-          <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />
-        </div>
-      )}
+      {row.result && <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />}
     </div>
   );
 }

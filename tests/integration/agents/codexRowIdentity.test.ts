@@ -89,7 +89,10 @@ describe('TL-3 a Codex row has one identity and one place', () => {
     const third = await send('Third');
     await waitForCommand(client, sessionId, third.runId, (r) => r.status === 'running', 90_000);
     const steer = await send('Steer me', 'steer');
-    expect(steer.state).toBe('done');
+    // Acknowledged by Codex, not yet delivered (ACC-6): it went to the running turn, not the queue.
+    expect(steer.state).toBe('queued');
+    const steerRow = (await client.call('sessions.timeline', { sessionId })).rows.find((row) => row.kind === 'message' && row.runId === steer.runId);
+    expect(steerRow?.kind === 'message' && steerRow.steer).toMatch(/^(accepted|delivered)$/);
     fs.writeFileSync(path.join(runtime.projectDir, 'steered'), '');
     await waitForRows(client, sessionId, (r) => messageState(r, third.runId) === 'done');
 

@@ -224,7 +224,8 @@ describe('Codex sandbox on a machine without bubblewrap (SBX-2)', () => {
     expect(message?.kind === 'message' && message.failure?.message).toBe(row.error);
 
     // The choice "run this session with full access" works on the same machine.
-    await host.client.call('sessions.configure', { sessionId, settings: codexSettings({ sandbox: 'danger-full-access' }) });
+    // Lifting the sandbox is confirmed on this device (DEV-2).
+    await host.client.call('sessions.configure', { sessionId, settings: codexSettings({ sandbox: 'danger-full-access' }), confirmLiftedGuardRails: true });
     const again = await runCommand(host, sessionId, command);
     expect(again.row).toMatchObject({ status: 'exited', exitCode: 0 });
     expect(again.output).toContain(`${marker}\n`);

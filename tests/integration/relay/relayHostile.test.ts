@@ -313,8 +313,9 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
       expect((await open.client.call('projects.list')).projects).toHaveLength(1);
 
       // The desktop revokes it: the relay's close is not believed either, but the next handshake's welcome is.
+      // (On the desktop itself, which acts at once: another device's revoke would wait for Phone C to confirm, DEV-2.)
       const { devices: list } = await deviceA.client.call('devices.list');
-      await deviceA.client.call('devices.revoke', { deviceId: list.find((d) => d.name === 'Phone C')!.id });
+      desktopA.running.runtime.devicePowers.revoke(null, list.find((d) => d.name === 'Phone C')!.id);
       const refused = await waitUntil(() => {
         if (connection.current.kind === 'waiting') connection.retryNow();
         return connection.current.kind === 'unauthorized' ? connection.current : null;

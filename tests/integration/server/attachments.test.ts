@@ -244,7 +244,8 @@ describe('ATT-1 an upload whose runtime died between naming the file and recordi
   it('ATT-1 begin after the restart answers the upload complete, and a message can carry it', async () => {
     const preload = path.join(REPO_ROOT, 'tests', 'fixtures', 'dieAfterUploadNamed.ts');
     // The runtime dies right after it named the finished file, before the record says complete.
-    let runtime = await startRuntimeProcess({ wrap: ([node, ...rest]) => [node!, '--import', 'tsx', '--import', preload, ...rest.slice(2)] });
+    // The preload is TypeScript: tsx loads it; the runtime itself still runs from its bundle.
+    let runtime = await startRuntimeProcess({ wrap: ([node, ...rest]) => [node!, '--import', 'tsx', '--import', preload, ...rest] });
     let client = await runtime.connect();
     const sessionId = await createShellSession(client);
     const bytes = seededBytes(2.5 * ATTACHMENT_CHUNK_BYTES, 7);
