@@ -87,7 +87,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     acceptEveryApproval(client);
     const after = await client.call('sessions.timeline', { sessionId });
     expect(after.rows).toEqual(reconciled);
-    // Each slice costs a host start and a full transcript load: check the last one, which ends the output.
+    // A new runtime keeps nothing: the first slice after the restart goes to the host. The last one ends the output.
     const lastOffset = printed.length - 1000;
     const tail = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: lastOffset, length: 4096 });
     expect(Buffer.from(tail.dataBase64, 'base64').equals(printed.subarray(lastOffset))).toBe(true);
@@ -137,6 +137,11 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     const persisted = (await sendAndWait(client, sessionId, 'Print it again')).commands[0]!;
     const mine = resultFiles().filter((f) => !earlier.has(f));
     expect(mine).toHaveLength(1);
+    // Read once first, so the runtime keeps the result whole: the copy must not outlive its file.
+    const kept = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: persisted.runId, commandId: persisted.commandId, generation: 1, offset: 0, length: 16 });
+    expect(kept.availableBytes).toBe(persisted.byteLength);
+    const twice = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: persisted.runId, commandId: persisted.commandId, generation: 1, offset: 100, length: 16 });
+    expect(twice.availableBytes).toBe(persisted.byteLength);
     fs.rmSync(mine[0]!);
     await expect(
       client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: persisted.runId, commandId: persisted.commandId, generation: 1, offset: 0, length: 16 }),

@@ -21,6 +21,7 @@ import { PROCESS_TAG_VARIABLE, runTag, type HostEvent, type HostRequest, type Pe
 import { askHostOnce, KILL_GRACE_MS, type HostCall, type HostExit } from './hostProcess';
 import { DEFAULT_CLAUDE_ACCOUNT } from './claudeAccounts';
 import { ClaudeHosts } from './claudeHosts';
+import { ClaudeResultCache, type ResultCacheLimits } from './claudeResultCache';
 import { stopTagged } from '../../process/taggedProcesses';
 
 export interface ClaudeAgentOptions {
@@ -35,6 +36,8 @@ export interface ClaudeAgentOptions {
   hostIdleMs?: number;
   /** SES-8: how long a read may take before it is cancelled and fails. */
   readTimeoutMs?: number;
+  /** OUT-7: bounds of the Bash results kept whole in the runtime. */
+  resultCache?: Partial<ResultCacheLimits>;
 }
 
 /** After an interrupt the turn gets this long to end before the host cancels its query (ACC-6: within 5 s). */
@@ -54,8 +57,8 @@ function readFailure(event: HostEvent | null): Error {
 /**
  * Real Claude Code sessions through the Claude Agent SDK in a separate host process (SES-2,
  * STO-1): one long-lived host per account (SES-8) answers runs and history reads as requests.
- * Bash output stays in Claude's transcript; its row carries a pointer and no bytes, and every
- * read goes through the host (OUT-7).
+ * Bash output stays in Claude's transcript; its row carries a pointer and no bytes, and the host
+ * reads it from there (OUT-7); the runtime keeps results read lately whole (claudeResultCache.ts).
  */
 export class ClaudeAgent implements Agent {
   readonly kind = 'claude' as const;
@@ -67,6 +70,8 @@ export class ClaudeAgent implements Agent {
   private readonly running = new Map<string, { sessionId: string; call: HostCall; steers: Map<string, SteerMessage> }>();
   /** The long-lived hosts, one per account (SES-8). */
   readonly hosts: ClaudeHosts;
+  /** Bash results read lately, kept whole so their slices skip the host (OUT-7). */
+  private readonly results: ClaudeResultCache;
   private readonly log: Logger;
   /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
   private readonly grants = new Map<string, SessionGrants>();
@@ -83,6 +88,7 @@ export class ClaudeAgent implements Agent {
     this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
     this.log = options.log ?? silentLogger;
     this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, processes, log: this.log });
+    this.results = new ClaudeResultCache(options.resultCache);
   }
 
   /** Runtime shutdown: the hosts stop, and everything they started with them (SES-9). */
@@ -316,20 +322,18 @@ export class ClaudeAgent implements Agent {
     return this.hosts.hostFor(account.accountId, { ...this.accounts.historyEnvironment(), ...account.env });
   }
 
-  /** One slice (≤ 256 KiB) of a Bash result, read by the host from the saved conversation (OUT-7). */
+  /**
+   * One slice (≤ 256 KiB) of a Bash result (OUT-7): cut from the runtime's whole copy while the
+   * files it came from hold it, else read by the host from the saved conversation.
+   */
   async readHistoryOutput(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice> {
     const program = this.requireProgram();
-    const event = await this.askHost({
-      type: 'toolOutput',
-      sdkModule: program.sdkModule,
-      cwd,
-      nativeSessionId: pointer.threadId,
-      itemId: pointer.itemId,
-      offset,
-      length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
+    const key = `${cwd}\u0000${pointer.threadId}\u0000${pointer.itemId}`;
+    return this.results.slice(key, offset, Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES), async (from, count) => {
+      const event = await this.askHost({ type: 'toolOutput', sdkModule: program.sdkModule, cwd, nativeSessionId: pointer.threadId, itemId: pointer.itemId, offset: from, length: count });
+      if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes, sources: event.sources ?? null };
+      if (event?.type === 'missing') throw notFound(RESULT_NOT_SAVED_MESSAGE, { sessionId });
+      throw readFailure(event);
     });
-    if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
-    if (event?.type === 'missing') throw notFound(RESULT_NOT_SAVED_MESSAGE, { sessionId });
-    throw readFailure(event);
   }
 }

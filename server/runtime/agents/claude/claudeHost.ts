@@ -4,9 +4,9 @@
  * `run` sends one user message and reports each event as a timeline item (TL-1) and each Bash
  * result as a pointer and a size; `historyPage` answers one page of the saved conversation or of
  * a subagent (TL-4); `itemText` and `toolOutput` answer one slice of one saved text. The runtime
- * itself never opens a Claude file.
+ * itself never reads a Claude file: it only checks the size and identity of the files a result it
+ * keeps came from (resultSources.ts).
  */
-import fs from 'node:fs';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -17,9 +17,10 @@ import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage, type ControlSource } from './claudeHostControl';
 import { describe, savedSessions, type QuerySdk } from './claudeHostQueries';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
-import { HostInboundSchema, PROCESS_TAG_VARIABLE, runTag, type HostControl, type HostEvent, type HostOutbound, type HostRequest } from './hostProtocol';
+import { HostInboundSchema, PROCESS_TAG_VARIABLE, runTag, type HostControl, type HostEvent, type HostOutbound, type HostRequest, type ResultSource } from './hostProtocol';
 import { claudeUserContent } from '../../attachments/claudeContent';
-import { persistedResultFile, resolvePersistedResult, toolResultText } from './toolResultText';
+import { claudeProjectsDir, persistedResultFile, resolvePersistedResult, toolResultText } from './toolResultText';
+import { sourceOf, sourcesHold, transcriptSources } from './resultSources';
 
 interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {
 }
@@ -222,32 +223,30 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
 }
 
 /**
- * Bash results read lately, by conversation and tool id (OUT-7, SES-8): a result never changes once
- * saved, and a reader pages through one in slices, so the host keeps the last few whole.
+ * Bash results read lately, by conversation and tool id (OUT-7, SES-8): a reader pages through one
+ * in slices, and the runtime fetches it whole once, so the host keeps the last few whole while the
+ * files they came from still hold them.
  */
-const recentResults = new Map<string, { bytes: Buffer; file: string | null; stamp: string | null }>();
+const recentResults = new Map<string, { bytes: Buffer; sources: ResultSource[] }>();
 const RECENT_RESULTS = 4;
 
-/** Size and change time of a persisted result's file: a kept copy is good while they hold. */
-function fileStamp(file: string | null): string | null {
-  if (file === null) return null;
-  try {
-    const stat = fs.statSync(file);
-    return `${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return 'gone';
-  }
+/** One slice of a whole result, with the files it came from (OUT-7). */
+function resultSlice(bytes: Buffer, sources: ResultSource[], request: { offset: number; length: number }): HostEvent {
+  return { ...sliceOf(bytes, request), sources };
 }
 
 async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk, emit: Emit): Promise<void> {
   const key = `${request.cwd}\u0000${request.nativeSessionId}\u0000${request.itemId}`;
   const recent = recentResults.get(key);
-  if (recent && fileStamp(recent.file) === recent.stamp) {
+  if (recent && sourcesHold(recent.sources)) {
     recentResults.delete(key);
     recentResults.set(key, recent);
-    emit(sliceOf(recent.bytes, request));
+    emit(resultSlice(recent.bytes, recent.sources, request));
     return;
   }
+  recentResults.delete(key);
+  // Stamped before the read, so a transcript replaced during it does not vouch for the copy.
+  const transcripts = transcriptSources(claudeProjectsDir(), request.nativeSessionId);
   // Bash results of the conversation only: a subagent's Bash is a tool-call row (TL-1).
   const messages = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd });
   for (const raw of messages) {
@@ -258,16 +257,22 @@ async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>,
       if (!result.success || result.data.tool_use_id !== request.itemId) continue;
       const text = toolResultText(result.data.content);
       const file = persistedResultFile(text);
-      const stamp = fileStamp(file);
+      const persisted = file === null ? null : sourceOf(file, false);
       const whole = resolvePersistedResult(text);
       if (whole === null) {
         emit({ type: 'missing' });
         return;
       }
       const bytes = Buffer.from(whole, 'utf8');
-      recentResults.set(key, { bytes, file, stamp });
+      // A result whose transcript is not found is answered, never kept (nothing would tell it changed).
+      if (transcripts.length === 0 || (file !== null && persisted === null)) {
+        emit(sliceOf(bytes, request));
+        return;
+      }
+      const sources = persisted ? [...transcripts, persisted] : transcripts;
+      recentResults.set(key, { bytes, sources });
       for (const oldest of recentResults.keys()) if (recentResults.size > RECENT_RESULTS) recentResults.delete(oldest);
-      emit(sliceOf(bytes, request));
+      emit(resultSlice(bytes, sources, request));
       return;
     }
   }

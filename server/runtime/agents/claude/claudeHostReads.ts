@@ -89,7 +89,7 @@ export async function readItemText(sdk: ClaudeHistorySdk, request: Extract<HostR
 }
 
 /** One slice of a whole text as the host answers it. */
-export function sliceOf(bytes: Buffer, request: { offset: number; length: number }): HostEvent {
+export function sliceOf(bytes: Buffer, request: { offset: number; length: number }): Extract<HostEvent, { type: 'output' }> {
   const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));
   return { type: 'output', availableBytes: bytes.length, dataBase64: slice.toString('base64') };
 }

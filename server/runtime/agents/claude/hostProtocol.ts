@@ -89,6 +89,17 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
 ]);
 export type HostRequest = z.infer<typeof HostRequestSchema>;
 
+/** A file a Bash result was read from, as it was then (OUT-7, resultSources.ts). */
+export const ResultSourceSchema = z.object({
+  path: z.string(),
+  ino: z.number(),
+  size: z.number().int().nonnegative(),
+  mtimeMs: z.number(),
+  /** The file only grows (a transcript); else it never changes (a persisted result). */
+  grows: z.boolean(),
+});
+export type ResultSource = z.infer<typeof ResultSourceSchema>;
+
 export const HostEventSchema = z.discriminatedUnion('type', [
   /** A Bash result arrived: the row's pointer and size, never its bytes. */
   z.object({
@@ -164,7 +175,13 @@ export const HostEventSchema = z.discriminatedUnion('type', [
     type: z.literal('sessions'),
     sessions: z.array(z.object({ sessionId: z.string(), summary: z.string(), lastModified: z.number(), gitBranch: z.string().nullable() })),
   }),
-  z.object({ type: z.literal('output'), availableBytes: z.number().int().nonnegative(), dataBase64: z.string() }),
+  z.object({
+    type: z.literal('output'),
+    availableBytes: z.number().int().nonnegative(),
+    dataBase64: z.string(),
+    /** Of a Bash result (OUT-7): the files it came from, so a copy kept elsewhere knows when it is stale. */
+    sources: z.array(ResultSourceSchema).optional(),
+  }),
   z.object({ type: z.literal('missing') }),
 ]);
 export type HostEvent = z.infer<typeof HostEventSchema>;

@@ -24,9 +24,9 @@ export function toolResultText(content: unknown): string {
 
 const PERSISTED = /^<persisted-output>\n[^\n]*Full output saved to: ([^\n]+)\n/;
 
-/** The main Claude folder: CLAUDE_CONFIG_DIR when set, else ~/.claude. */
-function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude');
+/** The projects folder of the main Claude folder (CLAUDE_CONFIG_DIR when set, else ~/.claude). */
+export function claudeProjectsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'), 'projects');
 }
 
 /** The file a `<persisted-output>` note names, as written; null for a result kept inline. */
@@ -47,7 +47,7 @@ export function resolvePersistedResult(text: string, env: NodeJS.ProcessEnv = pr
   let root: string;
   try {
     file = fs.realpathSync(match[1]!.trim());
-    root = fs.realpathSync(path.join(claudeConfigDir(env), 'projects'));
+    root = fs.realpathSync(claudeProjectsDir(env));
   } catch {
     return null;
   }
