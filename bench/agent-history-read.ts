@@ -23,7 +23,8 @@ const OUTPUT_BYTES = 3 * 1024 * 1024;
 const CLAUDE_READS = 5;
 const ARTIFACT_READS = 50;
 
-async function timeReads(client: RpcClient, sessionId: string, row: CommandRow, count: number, expected: Buffer): Promise<number[]> {
+/** Times `count` 256 KiB slices of one command's output, checking every byte against what it printed. */
+export async function timeReads(client: RpcClient, sessionId: string, row: CommandRow, count: number, expected: Buffer): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {
     const offset = (i * MAX_COMMAND_OUTPUT_RANGE_BYTES) % (expected.length - MAX_COMMAND_OUTPUT_RANGE_BYTES);

@@ -10,8 +10,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RpcClient } from '../lib/client/rpcClient';
-import type { CommandRow } from '../lib/protocol/rows';
-import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
 import { writeSeededLines } from '../tests/fixtures/agentOutput';
 import { installedAgents } from '../tests/fixtures/agentPackages';
 import { codexSettings, createAgentSession, messageState, sendAndWait, waitForRows } from '../tests/fixtures/agentSessions';
@@ -25,6 +23,7 @@ import { waitForCommand } from '../tests/fixtures/sessionHelpers';
 import type { Benchmark, BenchOutcome } from './lib/report';
 import { median, now } from './lib/rounds';
 import { makeTempDir } from './lib/tempDirs';
+import { timeReads } from './agent-history-read';
 
 const OUTPUT_BYTES = 3 * 1024 * 1024;
 const SLICE_READS = 12;
@@ -37,22 +36,6 @@ const TOUR = 'BENCH-SUBAGENT: ask a helper';
 const HELPER = 'BENCH-HELPER: read the notes';
 const HANG = 'BENCH-HANG: think for ever';
 
-/** Times `count` slices of one command's output, checking every byte against what it printed. */
-async function timeSlices(client: RpcClient, sessionId: string, row: CommandRow, count: number, expected: Buffer): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const offset = (i * MAX_COMMAND_OUTPUT_RANGE_BYTES) % (expected.length - MAX_COMMAND_OUTPUT_RANGE_BYTES);
-    const started = now();
-    const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
-      appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, offset, length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
-    });
-    samples.push(now() - started);
-    if (result.byteCount !== MAX_COMMAND_OUTPUT_RANGE_BYTES || !Buffer.from(data).equals(expected.subarray(offset, offset + MAX_COMMAND_OUTPUT_RANGE_BYTES))) {
-      throw new Error(`slice at ${offset} does not match what the command printed`);
-    }
-  }
-  return samples;
-}
 
 /** Starts a turn, waits until `underWay`, stops it; the time from run.cancel until the row says cancelled. */
 async function timeStop(client: RpcClient, sessionId: string, text: string, underWay: (runId: string) => Promise<unknown>): Promise<number> {
@@ -119,8 +102,8 @@ export const claudeHost: Benchmark = {
       const claudeSlices: number[] = [];
       const codexSlices: number[] = [];
       for (let i = 0; i < SLICE_READS; i++) {
-        claudeSlices.push(...(await timeSlices(client, claudeSession, claudeRow, 1, printed)));
-        codexSlices.push(...(await timeSlices(client, codexSession, codexRow, 1, printed)));
+        claudeSlices.push(...(await timeReads(client, claudeSession, claudeRow, 1, printed)));
+        codexSlices.push(...(await timeReads(client, codexSession, codexRow, 1, printed)));
       }
 
       progress('TL-4: a Claude turn with a subagent');
