@@ -41,6 +41,8 @@ function anchorAt(virtualizer: Virtualizer<HTMLDivElement, Element>, scrollTop: 
  */
 export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, onLoadOlder }: TimelineScrollOptions) {
   const atEnd = useRef(true);
+  /** Where keeping the view at the end last put it (read back, so clamped); null before the first time. */
+  const pinnedTop = useRef<number | null>(null);
   const anchor = useRef<Anchor | null>(null);
   const keepPlace = useRef<() => void>(() => {});
   /** Index of each row by key, for finding the anchor's row in one step. */
@@ -73,7 +75,16 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
       const box = scrollBox.current;
       if (!box) return;
       if (atEnd.current) {
+        // Scrolled up since the view was kept at the end (the scroll event is still to come): the
+        // person's scroll wins. A view that only got clamped by shorter content is still at the end.
+        const pinned = pinnedTop.current;
+        if (pinned !== null && box.scrollTop < pinned - 1 && box.scrollHeight - box.scrollTop - box.clientHeight > 1) {
+          atEnd.current = false;
+          anchor.current = anchorAt(virtualizer, box.scrollTop);
+          return;
+        }
         box.scrollTop = box.scrollHeight;
+        pinnedTop.current = box.scrollTop;
         return;
       }
       const kept = anchor.current;
@@ -109,7 +120,16 @@ export function useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, 
   const onScroll = useCallback(() => {
     const box = scrollBox.current;
     if (!box) return;
-    atEnd.current = box.scrollHeight - box.scrollTop - box.clientHeight < AT_END_PX;
+    const fromEnd = box.scrollHeight - box.scrollTop - box.clientHeight;
+    const pinned = pinnedTop.current;
+    // TL-4: the event of a scroll this hook made to the end can come after rows below were measured
+    // taller; the view did not move up, so it stays at the end and is put there again.
+    if (atEnd.current && pinned !== null && box.scrollTop >= pinned - 1) {
+      if (fromEnd > 1) keepPlace.current();
+    } else {
+      atEnd.current = fromEnd < AT_END_PX;
+      pinnedTop.current = atEnd.current ? box.scrollTop : null;
+    }
     anchor.current = anchorAt(virtualizer, box.scrollTop);
     maybeLoadOlder();
   }, [scrollBox, virtualizer, maybeLoadOlder]);
