@@ -7,6 +7,7 @@ const LIMIT_FLAGS = {
   'headers-timeout-ms': { env: 'HBCODE_HEADERS_TIMEOUT_MS', min: 100 },
   'request-timeout-ms': { env: 'HBCODE_REQUEST_TIMEOUT_MS', min: 100 },
   'max-connections': { env: 'HBCODE_MAX_CONNECTIONS', min: 1 },
+  'max-unfinished-head-bytes': { env: 'HBCODE_MAX_UNFINISHED_HEAD_BYTES', min: 65_536 },
   'pairing-guess-limit': { env: 'HBCODE_PAIRING_GUESS_LIMIT', min: 1 },
   'pairing-guess-window-ms': { env: 'HBCODE_PAIRING_GUESS_WINDOW_MS', min: 100 },
   'attachment-device-quota-bytes': { env: 'HBCODE_ATTACHMENT_DEVICE_QUOTA_BYTES', min: 1 },
@@ -40,6 +41,7 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     headersTimeoutMs: readLimit('headers-timeout-ms', values, env, DEFAULT_HTTP_LIMITS.headersTimeoutMs),
     requestTimeoutMs: readLimit('request-timeout-ms', values, env, DEFAULT_HTTP_LIMITS.requestTimeoutMs),
     maxConnections: readLimit('max-connections', values, env, DEFAULT_HTTP_LIMITS.maxConnections),
+    maxUnfinishedHeadBytes: readLimit('max-unfinished-head-bytes', values, env, DEFAULT_HTTP_LIMITS.maxUnfinishedHeadBytes),
   };
   // A request cannot be complete before its head is.
   if (http.requestTimeoutMs < http.headersTimeoutMs) http.requestTimeoutMs = http.headersTimeoutMs;

@@ -5,6 +5,8 @@ import type net from 'node:net';
 export interface ConnectionGovernorOptions {
   /** Open connections of every kind (WebSockets included). */
   maxConnections: number;
+  /** Bytes of unfinished request heads over every connection; past it the largest are closed (431). */
+  maxUnfinishedHeadBytes: number;
   /** Once more than half the cap waits for a request head, a head must arrive within this. */
   pressureHeadTimeoutMs: number;
   /** How often the pressure timeout is checked. */
@@ -30,7 +32,7 @@ interface Tracked {
  * refused while an unfinished head holds a place: the oldest such connection of the address with
  * the most of them is closed instead, so clients that reconnect as soon as they are dropped only
  * evict each other. Under pressure (over half the cap waiting for a head) heads get a much shorter
- * timeout.
+ * timeout. The bytes of unfinished heads are bounded too: past the budget the largest are closed.
  */
 export class ConnectionGovernor {
   private readonly tracked = new Map<net.Socket, Tracked>();
@@ -107,11 +109,24 @@ export class ConnectionGovernor {
     return idle[0] ?? null;
   }
 
+  private headBytes(entry: Tracked): number {
+    return entry.socket.bytesRead - entry.headStart;
+  }
+
   private check(): void {
-    const unfinished = [...this.tracked.values()].filter((e) => this.isUnfinishedHead(e));
+    let unfinished = [...this.tracked.values()].filter((e) => this.isUnfinishedHead(e));
     if (unfinished.length > this.options.maxConnections / 2) {
       const deadline = this.now() - this.options.pressureHeadTimeoutMs;
       for (const entry of unfinished) if (entry.waitingSince <= deadline) this.drop(entry, 408, 'Request Timeout');
+      unfinished = unfinished.filter((e) => this.tracked.has(e.socket));
+    }
+    let total = unfinished.reduce((sum, e) => sum + this.headBytes(e), 0);
+    if (total <= this.options.maxUnfinishedHeadBytes) return;
+    unfinished.sort((a, b) => this.headBytes(b) - this.headBytes(a) || a.waitingSince - b.waitingSince);
+    for (const entry of unfinished) {
+      if (total <= this.options.maxUnfinishedHeadBytes) break;
+      total -= this.headBytes(entry);
+      this.drop(entry, 431, 'Request Header Fields Too Large');
     }
   }
 }

@@ -9,12 +9,19 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** Open connections of every kind (WebSockets included); more are closed as they arrive. */
   maxConnections: number;
+  /**
+   * Bytes of request heads still unfinished, summed over every connection; past it the largest are
+   * closed. Node keeps a head's bytes in its pooled parser after the connection closes (reused by
+   * the next one, not returned), so this bounds what a flood of big slow heads can make the process hold.
+   */
+  maxUnfinishedHeadBytes: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 15_000,
   requestTimeoutMs: 30_000,
   maxConnections: 128,
+  maxUnfinishedHeadBytes: 16 * 1024 * 1024,
 };
 
 /**
@@ -45,6 +52,7 @@ export function connectionGovernorOptions(limits: HttpLimits): ConnectionGoverno
   const pressureHeadTimeoutMs = Math.min(PRESSURE_HEAD_TIMEOUT_MS, limits.headersTimeoutMs);
   return {
     maxConnections: limits.maxConnections,
+    maxUnfinishedHeadBytes: limits.maxUnfinishedHeadBytes,
     pressureHeadTimeoutMs,
     checkIntervalMs: Math.max(50, Math.min(250, Math.floor(pressureHeadTimeoutMs / 4))),
   };

@@ -64,4 +64,38 @@ describe('SEC-9 floods from loopback', () => {
     }
   });
 
+  it('SEC-9 unfinished request heads over their byte budget: the largest are closed 431 until the rest fit, and a whole big head is still served', async () => {
+    const budget = 1024 * 1024;
+    runtime = await startRuntimeProcess({ env: { HBCODE_MAX_UNFINISHED_HEAD_BYTES: String(budget) } });
+    const { port, appHost } = runtime;
+    const piece = 256 * 1024;
+    const heads = Array.from({ length: 12 }, (_, i) => {
+      const socket = net.connect({ host: '127.0.0.1', port });
+      const head = { socket, sent: 0, answer: '', closed: false };
+      socket.on('data', (chunk) => (head.answer += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => (head.closed = true));
+      // Sizes differ, so which give way is decided by size: the larger ones.
+      const bytes = `GET / HTTP/1.1\r\nHost: ${appHost}\r\nX-Slow: ${'a'.repeat(piece + i * 1024)}`;
+      socket.write(bytes, () => (head.sent = bytes.length));
+      return head;
+    });
+    try {
+      const open = () => heads.filter((h) => !h.closed);
+      await waitUntil(() => heads.every((h) => h.sent > 0 || h.closed) && open().reduce((sum, h) => sum + h.sent, 0) <= budget, 'the unfinished heads left open fit the budget', 20_000);
+      const closed = heads.filter((h) => h.closed);
+      expect(closed.length).toBeGreaterThanOrEqual(8);
+      for (const head of closed) expect(head.answer).toMatch(/^HTTP\/1\.1 431 /);
+      // The ones kept are the smallest.
+      expect(Math.max(...open().map((h) => h.sent))).toBeLessThan(Math.min(...closed.map((h) => h.sent)));
+      // A head near Node's limit that arrives whole is answered, as a cookie-laden request must be
+      // (alone: beside the slow heads it would be the largest of them while it arrives).
+      for (const head of heads) head.socket.destroy();
+      const cookie = Array.from({ length: 180 }, (_, i) => `c${i}=${'v'.repeat(4000)}`).join('; ');
+      const answer = await httpGet(port, '/healthz', appHost, 'GET', { cookie });
+      expect(answer.status).toBe(200);
+    } finally {
+      for (const head of heads) head.socket.destroy();
+    }
+  });
 });

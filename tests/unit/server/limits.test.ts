@@ -30,8 +30,9 @@ describe('SEC-9 the pairing-guess window', () => {
 describe('SEC-9 limit flags', () => {
   it('SEC-9 defaults apply; a flag wins over its environment variable', () => {
     expect(parseLimits({}, {}).http).toEqual(DEFAULT_HTTP_LIMITS);
-    const limits = parseLimits({ 'headers-timeout-ms': '2000', 'pairing-guess-limit': '5' }, { HBCODE_HEADERS_TIMEOUT_MS: '9000', HBCODE_MAX_CONNECTIONS: '7', HBCODE_PAIRING_GUESS_WINDOW_MS: '3000' });
-    expect(limits.http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: DEFAULT_HTTP_LIMITS.requestTimeoutMs, maxConnections: 7 });
+    const limits = parseLimits({ 'headers-timeout-ms': '2000', 'pairing-guess-limit': '5' }, { HBCODE_HEADERS_TIMEOUT_MS: '9000', HBCODE_MAX_CONNECTIONS: '7', HBCODE_MAX_UNFINISHED_HEAD_BYTES: '100000', HBCODE_PAIRING_GUESS_WINDOW_MS: '3000' });
+    expect(limits.http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: DEFAULT_HTTP_LIMITS.requestTimeoutMs, maxConnections: 7, maxUnfinishedHeadBytes: 100_000 });
+    expect(() => parseLimits({ 'max-unfinished-head-bytes': '10' }, {})).toThrow('--max-unfinished-head-bytes must be a whole number of at least 65536, not "10".');
     expect(limits.pairing).toEqual({ guesses: 5, windowMs: 3_000 });
     // ATT-3: the attachment quotas and the upload expiry are limits like the others.
     const quotas = parseLimits({ 'attachment-device-quota-bytes': '1000', 'upload-expiry-ms': '500' }, { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: '0' }).attachments;
