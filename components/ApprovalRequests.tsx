@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { Approval, ApprovalDecision } from '../lib/protocol/agents';
 import { ApprovalQuestionForm } from './agents/ApprovalQuestionForm';
@@ -18,13 +18,8 @@ function merge(current: Approval[], approval: Approval): Approval[] {
   return approval.decision === null ? [...others, approval] : others;
 }
 
-/**
- * What the session's agent asks before it goes on (ACC-4): a command, a file change with its
- * diff, permissions, a tool, or questions as a small form. Any device can answer; the first
- * answer wins, and the others see the card go when `approval.changed` says it was answered. An
- * approval whose agent is gone shows as expired, with why.
- */
-export function ApprovalRequests({ client, sessionId }: { client: RpcClient | null; sessionId: string }) {
+/** A session's approvals, live (ACC-4), and how to answer one. */
+export function useApprovals(client: RpcClient | null, sessionId: string) {
   const [approvals, setApprovals] = useState<Approval[]>([]);
   const [error, setError] = useState<string | null>(null);
 
@@ -44,17 +39,40 @@ export function ApprovalRequests({ client, sessionId }: { client: RpcClient | nu
     };
   }, [client, sessionId]);
 
-  async function answer(approval: Approval, decision: ApprovalDecision, answers?: Record<string, string[]>) {
-    if (!client) return;
-    setError(null);
-    try {
-      await client.call('approvals.answer', { sessionId, approvalId: approval.id, decision, ...(answers ? { answers } : {}) });
-      setApprovals((current) => current.filter((a) => a.id !== approval.id));
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }
+  const answer = useCallback(
+    async (approval: Approval, decision: ApprovalDecision, answers?: Record<string, string[]>) => {
+      if (!client) return;
+      setError(null);
+      try {
+        await client.call('approvals.answer', { sessionId, approvalId: approval.id, decision, ...(answers ? { answers } : {}) });
+        setApprovals((current) => current.filter((a) => a.id !== approval.id));
+      } catch (e) {
+        setError((e as Error).message);
+      }
+    },
+    [client, sessionId],
+  );
+  return { approvals, error, answer };
+}
 
+export type ApprovalsState = ReturnType<typeof useApprovals>;
+
+/** The agent's items that wait for the person's answer (ACC-4): their rows say so, with no timer and no Stop. */
+export function waitingItems(approvals: readonly Approval[]): ReadonlySet<string> {
+  return new Set(approvals.flatMap((a) => (a.decision === null && !a.expired && a.itemId ? [a.itemId] : [])));
+}
+
+export function ApprovalRequests({ client, sessionId }: { client: RpcClient | null; sessionId: string }) {
+  return <ApprovalList {...useApprovals(client, sessionId)} />;
+}
+
+/**
+ * What the session's agent asks before it goes on (ACC-4): a command, a file change with its
+ * diff, permissions, a tool, or questions as a small form. Any device can answer; the first
+ * answer wins, and the others see the card go when `approval.changed` says it was answered. An
+ * approval whose agent is gone shows as expired, with why.
+ */
+export function ApprovalList({ approvals, error, answer }: ApprovalsState) {
   if (approvals.length === 0 && !error) return null;
   return (
     <>

@@ -1,9 +1,9 @@
 'use client';
 import { ArrowLeft } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
-import { ApprovalRequests } from './ApprovalRequests';
+import { ApprovalList, useApprovals, waitingItems } from './ApprovalRequests';
 import { SessionSettingsPanel } from './agents/SessionSettingsPanel';
 import { Composer, OutboxEntries } from './Composer';
 import { LazyOutputViewer as OutputViewer } from './lazy/LazyOutputViewer';
@@ -87,6 +87,8 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
   };
   /** A turn of the session runs now: the composer offers to queue after it or steer it (ACC-6). */
   const [turnRunning, setTurnRunning] = useState(false);
+  const approvals = useApprovals(client, session.id);
+  const waitingForApproval = useMemo(() => waitingItems(approvals.approvals), [approvals.approvals]);
   const openCommand = useCallback(
     (row: CommandRow) => {
       setTapped(row);
@@ -150,13 +152,14 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
         onOpenCommand={openCommand}
         onOpenSubagent={openSubagent}
         onRunningChange={subagent ? undefined : setTurnRunning}
+        waitingForApproval={waitingForApproval}
         label={subagent ? `Timeline of ${subagent.title}` : 'Timeline'}
         footer={
           subagent
             ? undefined
             : (rows) => (
                 <>
-                  <ApprovalRequests client={client} sessionId={session.id} />
+                  <ApprovalList {...approvals} />
                   <OutboxEntries sessionId={session.id} rows={[...rows]} />
                 </>
               )

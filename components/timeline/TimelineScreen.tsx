@@ -23,7 +23,11 @@ export interface TimelineScreenProps {
   /** Whether a message of this timeline is running now (the composer offers queue or steer, ACC-6). */
   onRunningChange?: (running: boolean) => void;
   label: string;
+  /** The agent's items waiting for the person's answer (ACC-4). */
+  waitingForApproval?: ReadonlySet<string>;
 }
+
+const NONE_WAITING: ReadonlySet<string> = new Set();
 
 /** A timeline with no rows yet says what to do (UX-3). */
 function EmptyTimeline({ agent, subagent }: { agent: Session['agent']; subagent: boolean }) {
@@ -33,12 +37,12 @@ function EmptyTimeline({ agent, subagent }: { agent: Session['agent']; subagent:
 }
 
 /** One timeline (the session's or a subagent's): its rows read page by page and followed live (TL-1, TL-4). */
-export function TimelineScreen({ client, session, parentItemId, onOpenCommand, onOpenSubagent, footer, onRunningChange, label }: TimelineScreenProps) {
+export function TimelineScreen({ client, session, parentItemId, onOpenCommand, onOpenSubagent, footer, onRunningChange, label, waitingForApproval = NONE_WAITING }: TimelineScreenProps) {
   const timeline = useTimeline(client, session.id, parentItemId);
   const { rows, hasOlder, loadingOlder } = timeline;
   const now = useClock(rows);
   const entries = useMemo(() => timelineEntries(rows, session.agent === 'shell'), [rows, session.agent]);
-  const context: RowContext = useMemo(() => ({ client, now, onOpenCommand, onOpenSubagent }), [client, now, onOpenCommand, onOpenSubagent]);
+  const context: RowContext = useMemo(() => ({ client, now, onOpenCommand, onOpenSubagent, waitingForApproval }), [client, now, onOpenCommand, onOpenSubagent, waitingForApproval]);
   // The hook's loadOlder is a new function each render; the list wants one that stays.
   const loadOlderNow = useRef(timeline.loadOlder);
   useEffect(() => {

@@ -9,6 +9,8 @@ export interface RowContext {
   now: number;
   onOpenCommand: (row: CommandRow) => void;
   onOpenSubagent: (row: Extract<TimelineRow, { kind: 'subagent' }>) => void;
+  /** The agent's items waiting for the person's answer (ACC-4): no timer, no Stop, "waiting for your approval". */
+  waitingForApproval: ReadonlySet<string>;
 }
 
 /** Where a long text of this item is read from (`sessions.itemText`). */

@@ -40,6 +40,8 @@ export const ApprovalSchema = z.object({
   runId: z.string(),
   /** Defaults to `command` for approvals from before kinds existed. */
   kind: ApprovalKindSchema.default('command'),
+  /** The agent's item it asks for (a command, a file change, a tool call), when it names one: that row waits for the person. */
+  itemId: z.string().nullable().default(null),
   /** One line: the command, the tool and its main input, the file list. */
   command: z.string(),
   reason: z.string().nullable(),
@@ -60,7 +62,7 @@ export const ApprovalSchema = z.object({
 export type Approval = z.output<typeof ApprovalSchema>;
 
 /** What an adapter asks (ACC-4); the runtime adds id, session, run, time and the answer. */
-export type ApprovalAsk = Pick<Approval, 'kind' | 'command' | 'reason' | 'detail' | 'questions' | 'suggestions'>;
+export type ApprovalAsk = Pick<Approval, 'kind' | 'itemId' | 'command' | 'reason' | 'detail' | 'questions' | 'suggestions'>;
 
 /** Per-session agent settings, chosen at creation and changeable between turns (ACC-5). */
 export const CodexSettingsSchema = z.object({

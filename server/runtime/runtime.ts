@@ -166,7 +166,12 @@ export class Runtime {
       protectedFolders: [options.dataDir, codexProfilesRoot(options.dataDir), accountsRoot(options.dataDir)],
     });
     this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), secrets, options.attachments);
-    this.approvals = new ApprovalRequests(db, (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }));
+    this.approvals = new ApprovalRequests(
+      db,
+      (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }),
+      // NOTE: the scheduler is made below; no agent asks before it exists.
+      (request, waiting) => this.scheduler.waitingOnPerson(request.sessionId, request.runId, waiting),
+    );
     // ACC-4: nothing that asked before this start is still waiting.
     this.approvals.expireAfterRestart();
     this.usage = new UsageSamples(db);

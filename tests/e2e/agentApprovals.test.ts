@@ -6,6 +6,7 @@ import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
 import { commandRow, screenshotPath, sendCommand, waitCommandFinished } from './appHarness';
 import { pairedPage, useModelAppSuite } from './appSuite';
+import { docsScreenshotPath } from './screensHarness';
 
 describe('Agents in the app, in Chromium against the real runtime and the real Codex', () => {
   const steps: CodexStep[] = [];
@@ -37,6 +38,21 @@ describe('Agents in the app, in Chromium against the real runtime and the real C
     const request = page.getByRole('group', { name: 'Approval request' });
     await request.waitFor({ timeout: 90_000 });
     expect(await request.textContent()).toContain('echo allowed-from-the-app');
+    // ACC-4: the command Codex asks about waits for the person: no timer, no Stop on it.
+    const asked = commandRow(page, "/bin/bash -lc 'echo allowed-from-the-app'");
+    await asked.locator('[data-status="waiting-approval"]').waitFor({ timeout: 30_000 });
+    expect(await asked.locator('[data-status]').first().textContent()).toBe('waiting for your approval');
+    const card = page.locator('.card').filter({ has: asked });
+    expect(await card.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+    for (const [size, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1440, height: 900 }]] as const) {
+      await page.setViewportSize(viewport);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await card.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: docsScreenshotPath(`approval-waiting-${size}-${colorScheme}`) });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: screenshotPath('agent-approval-request') });
     await request.getByRole('button', { name: 'Allow', exact: true }).click();
     await request.waitFor({ state: 'detached' });

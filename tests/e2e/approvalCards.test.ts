@@ -5,7 +5,7 @@ import { launchChromium } from '../fixtures/browser';
 import { waitUntil } from '../fixtures/waitUntil';
 import { loadModuleInBlankPage } from './moduleInPage';
 
-const base: Omit<Approval, 'id' | 'kind' | 'command'> = { sessionId: 's1', runId: 'r1', reason: null, detail: null, questions: [], suggestions: [], createdAt: 1, decision: null, answers: null, expired: null };
+const base: Omit<Approval, 'id' | 'kind' | 'command'> = { sessionId: 's1', runId: 'r1', itemId: null, reason: null, detail: null, questions: [], suggestions: [], createdAt: 1, decision: null, answers: null, expired: null };
 const APPROVALS: Approval[] = [
   { ...base, id: 'a-file', kind: 'fileChange', command: 'src/app.ts', detail: '--- a/src/app.ts\n+++ b/src/app.ts\n-old line\n+new line\n' },
   { ...base, id: 'a-perm', kind: 'permissions', command: 'More permissions: network', reason: 'to fetch the docs', detail: '{\n  "network": { "enabled": true }\n}' },

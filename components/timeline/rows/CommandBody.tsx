@@ -8,20 +8,21 @@ import type { RowContext } from '../rowContext';
 import { StopRunButton } from './StopRunButton';
 import { useOutputTail } from './useOutputTail';
 
-function CommandSummary({ row, now, offline }: { row: CommandRow; now: number; offline: boolean }) {
+function CommandSummary({ row, now, offline, waiting }: { row: CommandRow; now: number; offline: boolean; waiting: boolean }) {
   const elapsed = (row.endedAt ?? now) - row.startedAt;
   const bad = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
   // UX-3: offline, a row saved as running may have finished long ago; it never shows a live timer.
   const unknown = offline && row.status === 'running';
   // TL-9: a declined command never ran; it is not a cancelled one that may have left output behind.
-  const label = unknown ? 'status unknown while offline' : row.declined ? 'declined' : row.status === 'exited' ? `exit ${row.exitCode}` : row.status;
+  const label = unknown ? 'status unknown while offline' : waiting ? 'waiting for your approval' : row.declined ? 'declined' : row.status === 'exited' ? `exit ${row.exitCode}` : row.status;
+  const status = waiting ? 'waiting-approval' : row.declined ? 'declined' : row.status;
   return (
     <span className="row muted">
-      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : ''} data-status={row.declined ? 'declined' : row.status} data-status-unknown={unknown || undefined}>
+      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : waiting ? 'status-waiting' : ''} data-status={status} data-status-unknown={unknown || undefined}>
         {label}
       </span>
-      <span>{formatBytes(row.byteLength)}</span>
-      {!unknown && <span>{formatElapsed(Math.max(0, elapsed))}</span>}
+      {!waiting && <span>{formatBytes(row.byteLength)}</span>}
+      {!unknown && !waiting && <span>{formatElapsed(Math.max(0, elapsed))}</span>}
       {row.sourceIncomplete && row.complete && <span className="pill">may be incomplete</span>}
       {row.error && !row.declined && <span className="error">{row.error}</span>}
     </span>
@@ -33,6 +34,8 @@ function CommandSummary({ row, now, offline }: { row: CommandRow; now: number; o
  * (SES-3, TL-1, UX-2). A click or Enter anywhere on it but on a link opens the output viewer.
  */
 export function CommandBody({ row, context }: { row: CommandRow; context: RowContext }) {
+  // ACC-4: a command the agent asks about has not started; it waits for the person, not for itself.
+  const waiting = row.status === 'running' && context.waitingForApproval.has(row.commandId);
   const tail = useOutputTail(context.client, row.sessionId, row);
   const open = (event: MouseEvent) => {
     if (event.target instanceof Element && event.target.closest('a')) return;
@@ -49,7 +52,7 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
         <div className="mono command-line">
           $ <LinkedText text={row.command} />
         </div>
-        <CommandSummary row={row} now={context.now} offline={context.client === null} />
+        <CommandSummary row={row} now={context.now} offline={context.client === null} waiting={waiting} />
         {tail.length > 0 && (
           <pre className="mono output-tail" aria-label="Last lines of the output">
             {tail.map((line, i) => (
@@ -61,7 +64,7 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
           </pre>
         )}
       </div>
-      {row.status === 'running' && (
+      {row.status === 'running' && !waiting && (
         <div className="row row-actions">
           <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />
         </div>

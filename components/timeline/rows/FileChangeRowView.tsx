@@ -15,7 +15,7 @@ export function FileChangeRowView({ row, context }: { row: Extract<AgentItemRow,
         </strong>
         <span className="diff-count-added">+{added}</span>
         <span className="diff-count-removed">−{removed}</span>
-        <ItemStatusPill status={row.status} />
+        <ItemStatusPill status={row.status} waiting={context.waitingForApproval.has(row.itemId)} />
       </div>
       {row.files.map((file, i) => (
         <LazyFileDiff key={`${i}:${file.path}`} client={context.client} source={textSource(row, `files.${i}.diff`)} file={file} />

@@ -10,7 +10,7 @@ export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, {
       <div className="row">
         <span className="pill mono">{row.tool}</span>
         <span className="grow timeline-text">{row.title}</span>
-        <ItemStatusPill status={row.status} />
+        <ItemStatusPill status={row.status} waiting={context.waitingForApproval.has(row.itemId)} />
       </div>
       {row.error && <p className="error timeline-text">{row.error}</p>}
       {row.input.byteLength > 0 && (

@@ -25,6 +25,7 @@ interface RawApproval {
   session_id: string;
   run_id: string;
   kind: Approval['kind'];
+  item_id: string | null;
   command: string;
   reason: string | null;
   detail: string | null;
@@ -46,6 +47,7 @@ function toApproval(r: RawApproval): Approval {
     sessionId: r.session_id,
     runId: r.run_id,
     kind: r.kind,
+    itemId: r.item_id,
     command: r.command,
     reason: r.reason,
     detail: r.detail,
@@ -74,11 +76,13 @@ export class ApprovalRequests {
   constructor(
     private readonly db: Db,
     private readonly publish: (approval: Approval) => void,
+    /** An agent starts or stops waiting on its person (ACC-3: such a turn is not stalled). */
+    private readonly waiting: (request: ApprovalRequest, waiting: boolean) => void = () => {},
   ) {
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO approvals (id, session_id, run_id, kind, command, reason, detail, questions, suggestions, created_at)
-         VALUES (@id, @sessionId, @runId, @kind, @command, @reason, @detail, @questions, @suggestions, @createdAt)`,
+        `INSERT INTO approvals (id, session_id, run_id, kind, item_id, command, reason, detail, questions, suggestions, created_at)
+         VALUES (@id, @sessionId, @runId, @kind, @itemId, @command, @reason, @detail, @questions, @suggestions, @createdAt)`,
       ),
       get: db.prepare<[string], RawApproval>('SELECT * FROM approvals WHERE id = ?'),
       answer: db.prepare(
@@ -130,6 +134,7 @@ export class ApprovalRequests {
       sessionId: request.sessionId,
       runId: request.runId,
       kind: request.kind ?? 'command',
+      itemId: request.itemId ?? null,
       command: request.command,
       reason: request.reason,
       detail: request.detail ?? null,
@@ -146,10 +151,12 @@ export class ApprovalRequests {
       };
       const settle = (outcome: ApprovalOutcome) => {
         this.waiters.delete(id);
+        this.waiting(request, false);
         signal.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
       this.waiters.set(id, settle);
+      this.waiting(request, true);
       this.publish(this.approval(id));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });

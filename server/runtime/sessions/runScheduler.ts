@@ -364,5 +364,13 @@ export class RunScheduler {
   isActive(sessionId: string, runId: string): boolean {
     return this.queues.get(sessionId)?.active?.runId === runId;
   }
+
+  /** The run's agent asks its person, or got its answer (ACC-3, ACC-4): a turn waiting on its person is not stalled. */
+  waitingOnPerson(sessionId: string, runId: string, waiting: boolean): void {
+    const active = this.queues.get(sessionId)?.active;
+    if (active?.runId !== runId || !active.stall) return;
+    if (waiting) active.stall.hold();
+    else active.stall.release();
+  }
 }
 

@@ -63,12 +63,16 @@ describe('Claude approvals, questions and Stop through the runtime', () => {
     // The SDK's suggestions reach the card in words ("allow for this session" applies them).
     expect(approval.suggestions.length).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(runtime.projectDir, 'allowed.txt'))).toBe(false);
+    // It names the tool call it is about: that row (once shown) says "waiting for your approval".
+    expect(approval.itemId).toMatch(/^toolu_/);
 
     const { approval: answered } = await laptop.call('approvals.answer', { sessionId, approvalId: approval.id, decision: 'accept' });
     expect(answered.decision).toBe('accept');
     await expect(phone.call('approvals.answer', { sessionId, approvalId: approval.id, decision: 'decline' })).rejects.toMatchObject({ code: 'conflict' });
     await waitForRows(phone, sessionId, (rows) => messageState(rows, runId) === 'done');
     expect(fs.readFileSync(path.join(runtime.projectDir, 'allowed.txt'), 'utf8')).toBe('allowed\n');
+    const { rows } = await phone.call('sessions.timeline', { sessionId });
+    expect(rows.some((row) => 'itemId' in row && row.itemId === approval.itemId), JSON.stringify(rows.map((r) => [r.kind, 'itemId' in r ? r.itemId : null]))).toBe(true);
 
     steps.push(writeFileStep(path.join(runtime.projectDir, 'denied.txt'), 'denied\n'));
     const second = await phone.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Write denied.txt' });

@@ -15,6 +15,8 @@ import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtime
 import { isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { waitUntil } from '../../fixtures/waitUntil';
 
+/** Short, so a stall shows within a test; a turn waiting on an approval must outlast it unstalled. */
+const STALL_SECONDS = 3;
 const messageOf = (rows: TimelineRow[], runId: string) => rows.find((r): r is MessageRow => r.kind === 'message' && r.runId === runId);
 const modelSaw = (model: FakeModelServer, text: string) => model.requests.some((r) => JSON.stringify(responsesInput(r)).includes(text));
 
@@ -37,7 +39,7 @@ describe('Codex sessions under the user\'s control', () => {
   beforeAll(async () => {
     const agents = installedAgents();
     model = await startFakeModelServer(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }));
-    runtime = await startRuntimeProcess({ env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url), HBCODE_AGENT_STALL_SECONDS: '3' } });
+    runtime = await startRuntimeProcess({ env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url), HBCODE_AGENT_STALL_SECONDS: String(STALL_SECONDS) } });
     client = await runtime.connect();
     other = await runtime.connect();
   }, AGENT_INSTALL_TIMEOUT_MS);
@@ -86,6 +88,13 @@ describe('Codex sessions under the user\'s control', () => {
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Run it outside' });
     const asked = await pendingApproval(other, sessionId);
     expect(asked).toMatchObject({ kind: 'command', runId, expired: null });
+    // The approval names the command it is about (its row then says "waiting for your approval").
+    const waiting = await waitForRows(client, sessionId, (r) => r.some((row) => isCommandRow(row) && row.runId === runId));
+    expect(asked.itemId).toBe(waiting.filter(isCommandRow).find((r) => r.runId === runId)!.commandId);
+    // ACC-3: a turn waiting on its person is not stalled, however long past the stall time (3 s here).
+    await new Promise((resolve) => setTimeout(resolve, 2 * STALL_SECONDS * 1000 + 500));
+    expect(messageOf((await client.call('sessions.timeline', { sessionId })).rows, runId)).toMatchObject({ state: 'running' });
+    expect(messageOf((await client.call('sessions.timeline', { sessionId })).rows, runId)?.stalledSince).toBeUndefined();
     const reloaded = await runtime.connect();
     expect((await reloaded.call('approvals.list', { sessionId })).approvals.map((a) => a.id)).toContain(asked.id);
     await reloaded.call('approvals.answer', { sessionId, approvalId: asked.id, decision: 'decline' });

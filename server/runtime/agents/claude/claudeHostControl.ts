@@ -119,7 +119,7 @@ export class ControlChannel {
   canUseTool = (
     toolName: string,
     input: Record<string, unknown>,
-    options: { signal: AbortSignal; suggestions?: unknown[]; title?: string; decisionReason?: string },
+    options: { signal: AbortSignal; suggestions?: unknown[]; title?: string; decisionReason?: string; toolUseID?: string },
   ): Promise<PermissionAnswer> => {
     const requestId = String((this.nextId += 1));
     const suggestions = (options.suggestions ?? []).filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null);
@@ -129,7 +129,7 @@ export class ControlChannel {
         this.pending.delete(requestId);
         resolve({ behavior: 'deny', message: 'The turn was stopped.' });
       }, { once: true });
-      this.emit({ type: 'permission', requestId, toolName, input, suggestions, title: options.title ?? null, reason: options.decisionReason ?? null });
+      this.emit({ type: 'permission', requestId, toolName, input, suggestions, title: options.title ?? null, reason: options.decisionReason ?? null, toolUseId: options.toolUseID ?? null });
     });
   };
 }

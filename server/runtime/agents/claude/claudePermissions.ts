@@ -84,10 +84,11 @@ export function describeSuggestion(update: Record<string, unknown>): string {
 export function approvalAskOf(event: PermissionEvent): ApprovalAsk {
   const questions = questionsOf(event);
   if (questions) {
-    return { kind: 'question', command: questions.map((q) => q.question).join(' · '), reason: event.reason, detail: null, questions, suggestions: [] };
+    return { kind: 'question', itemId: event.toolUseId, command: questions.map((q) => q.question).join(' · '), reason: event.reason, detail: null, questions, suggestions: [] };
   }
   return {
     kind: 'tool',
+    itemId: event.toolUseId,
     command: event.title ?? `${event.toolName}: ${mainInput(event.input)}`,
     reason: event.reason,
     detail: JSON.stringify(event.input, null, 2),

@@ -148,6 +148,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
     suggestions: z.array(z.record(z.string(), z.unknown())),
     title: z.string().nullable(),
     reason: z.string().nullable(),
+    /** The tool call it is asked for: its row shows "waiting for your approval" (ACC-4). */
+    toolUseId: z.string().nullable().default(null),
   }),
   /** A rate_limit_event's reading (ACC-7), as the SDK gave it. */
   z.object({

@@ -27,14 +27,14 @@ export function codexApproval(method: string, params: unknown, fileChanges: File
   if (method === CODEX.commandApproval) {
     const p = ApprovalRequestSchema.safeParse(params);
     if (!p.success) return null;
-    return { threadId: p.data.threadId, ask: { kind: 'command', command: p.data.command ?? '', reason: p.data.reason ?? null, detail: p.data.cwd ? `in ${p.data.cwd}` : null }, respond: decisionOf };
+    return { threadId: p.data.threadId, ask: { kind: 'command', itemId: p.data.itemId, command: p.data.command ?? '', reason: p.data.reason ?? null, detail: p.data.cwd ? `in ${p.data.cwd}` : null }, respond: decisionOf };
   }
   if (method === CODEX.fileChangeApproval) {
     const p = ApprovalRequestSchema.safeParse(params);
     if (!p.success) return null;
     const change = fileChanges(p.data.threadId, p.data.itemId);
     const reason = p.data.grantRoot ? `${p.data.reason ?? 'Codex asks'} (write access under ${p.data.grantRoot})` : (p.data.reason ?? null);
-    return { threadId: p.data.threadId, ask: { kind: 'fileChange', command: change?.paths.join(', ') || 'File change', reason, detail: change?.diff ?? null }, respond: decisionOf };
+    return { threadId: p.data.threadId, ask: { kind: 'fileChange', itemId: p.data.itemId, command: change?.paths.join(', ') || 'File change', reason, detail: change?.diff ?? null }, respond: decisionOf };
   }
   if (method === CODEX.permissionsApproval) {
     const p = PermissionsRequestSchema.safeParse(params);

@@ -10,7 +10,7 @@ const BASH_SUGGESTIONS = [
 ];
 
 function bashRequest(): PermissionEvent {
-  return { type: 'permission', requestId: '1', toolName: 'Bash', input: { command: 'npm test' }, suggestions: BASH_SUGGESTIONS, title: null, reason: null };
+  return { type: 'permission', requestId: '1', toolName: 'Bash', input: { command: 'npm test' }, suggestions: BASH_SUGGESTIONS, title: null, reason: null, toolUseId: 'toolu_01' };
 }
 
 describe('ACC-7 rate_limit_event becomes a plan-limit reading of the Claude account', () => {
@@ -53,6 +53,8 @@ describe('ACC-3 what a failed Claude turn says', () => {
 describe('ACC-4 canUseTool requests and their answers', () => {
   it('a tool request shows the command, the input and the suggestions in words', () => {
     expect(approvalAskOf(bashRequest())).toMatchObject({
+      // The tool call it is asked for: that row waits for the person (ACC-4).
+      itemId: 'toolu_01',
       kind: 'tool',
       command: 'Bash: npm test',
       detail: JSON.stringify({ command: 'npm test' }, null, 2),
