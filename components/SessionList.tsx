@@ -170,7 +170,8 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                   {/* The title has a line of its own, so a phone shows it whole; the time goes with the activity. */}
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
-                    <SessionBadge state={session.state} />
+                    {/* A saved list never pretends to be live (UX-3): badges only from the runtime's answer. */}
+                    <SessionBadge state={fresh.current ? session.state : undefined} />
                   </span>
                   {/* UX-8: the whole title, on two lines when it needs them; nothing beside it squeezes it. */}
                   <span className="session-entry-title" data-session-title>
