@@ -9,7 +9,7 @@ import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapsh
 import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type ClaudeSettings, type CodexSettings } from '../lib/protocol/agents';
 import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
 import { CodexSessionOptions } from './agents/CodexSessionOptions';
-import type { AgentKind, Project, Session } from '../lib/protocol/rows';
+import type { AgentKind, Project, Session, SessionState } from '../lib/protocol/rows';
 import { EmptyState } from './EmptyState';
 
 const AGENT_NAMES: [AgentKind, string][] = [
@@ -170,7 +170,12 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                   {/* The title has a line of its own, so a phone shows it whole; the time goes with the activity. */}
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
-                    <span className="grow ellipsis">{session.title}</span>
+                    {/* A saved list never pretends to be live (UX-3): badges only from the runtime's answer. */}
+                    <SessionBadge state={fresh.current ? session.state : undefined} />
+                  </span>
+                  {/* UX-8: the whole title, on two lines when it needs them; nothing beside it squeezes it. */}
+                  <span className="session-entry-title" data-session-title>
+                    {session.title}
                   </span>
                   <span className="session-entry-head">
                     <span className="muted grow ellipsis" data-last-activity>
@@ -188,6 +193,22 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
         </section>
       ))}
     </div>
+  );
+}
+
+/** UX-8: what the session needs from the person, in words (an idle session shows none). */
+const BADGES: Record<Exclude<SessionState, 'idle'>, string> = {
+  waitingApproval: 'Waiting for approval',
+  running: 'Running',
+  failed: 'Failed',
+};
+
+function SessionBadge({ state }: { state: SessionState | undefined }) {
+  if (!state || state === 'idle') return null;
+  return (
+    <span className={`session-badge session-badge-${state}`} data-session-state={state}>
+      {BADGES[state]}
+    </span>
   );
 }
 

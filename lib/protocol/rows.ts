@@ -24,8 +24,11 @@ export const SessionSchema = z.object({
   lastActivityAt: z.number().int().optional(),
   /** Addition (UX-3): one line of that latest activity, for the list. */
   lastActivity: z.string().optional(),
+  /** Addition (UX-8): what the session needs from the person, for the list's badge. */
+  state: z.enum(['waitingApproval', 'running', 'failed', 'idle']).optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
+export type SessionState = NonNullable<Session['state']>;
 
 /** State of one user message on its way to the agent (PWA-4, STO-2). */
 export const MessageStateSchema = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);

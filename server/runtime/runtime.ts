@@ -267,6 +267,23 @@ export class Runtime {
 
   private publish(notification: RpcNotification): void {
     this.emit({ type: 'notification', notification });
+    // UX-8: the list's badge follows approvals and each run's state; `sessions.changed` tells it.
+    const sessionId = this.listStateChange(notification);
+    if (sessionId) this.emit({ type: 'notification', notification: { method: 'sessions.changed', params: { sessionId, deleted: false } } });
+  }
+
+  /** Run states last published, by run id, so only a change of state reaches the list (UX-8). */
+  private readonly runStates = new Map<string, string>();
+
+  /** The session whose list state a notification may have changed, if any (UX-8). */
+  private listStateChange(notification: RpcNotification): string | null {
+    if (notification.method === 'approval.changed') return notification.params.sessionId;
+    if (notification.method !== 'timeline.row' || notification.params.row.kind !== 'message') return null;
+    const { row, sessionId } = notification.params;
+    if (this.runStates.get(row.id) === row.state) return null;
+    this.runStates.set(row.id, row.state);
+    if (this.runStates.size > 1000) this.runStates.delete(this.runStates.keys().next().value!);
+    return sessionId;
   }
 
   private emit(event: RuntimeEvent): void {

@@ -228,7 +228,9 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     });
     await deleteButton.click();
     await waitUntil(() => messages.length === 1, 'the confirmation dialog opens');
-    expect(messages[0]).toMatch(/^confirm: Delete "New shell session"\?/);
+    // The session is listed under its first message (UX-8); the confirmation names it so.
+    const listedTitle = await page.locator('li[data-session-id] [data-session-title]').first().textContent();
+    expect(messages[0]).toContain(`confirm: Delete "${listedTitle}"?`);
     await page.waitForTimeout(300);
     expect(await deleteButton.count()).toBe(1);
 

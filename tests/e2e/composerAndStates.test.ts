@@ -154,7 +154,7 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await emptyState(desktop, 'timeline').waitFor();
     await desktop.goBack();
     await waitUntil(async () => (await desktop.locator('li[data-session-id]').count()) === 2, 'the list shows both sessions');
-    const titles = () => desktop.locator('li[data-session-id] .session-entry-head:first-child .grow').allTextContents();
+    const titles = () => desktop.locator('li[data-session-id] [data-session-title]').allTextContents();
     expect((await titles())[0]).toMatch(/^New shell session/);
 
     await sendCommand(phone, 'echo latest activity');

@@ -1,4 +1,5 @@
-import type { Session } from '../../../lib/protocol/rows';
+import type { MessageState, Session } from '../../../lib/protocol/rows';
+import { displayTitle, plainTextPreview, sessionState } from '../../../lib/sessions/summary';
 import type { Db } from '../store/database';
 
 interface RawActivity {
@@ -10,20 +11,23 @@ interface RawActivity {
   settled_at: number | null;
   command: string | null;
   command_at: number | null;
+  run_state: MessageState | null;
+  first_text: string | null;
+  pending_approvals: number;
+  running_commands: number;
 }
 
 /** The longest activity line the list is sent: one line of a phone's width, with room to spare. */
 const MAX_LINE = 200;
 
-/** The last line with something on it, cut to one list line. */
-function lastLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).filter((l) => l !== '').at(-1) ?? '';
-  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
-}
+/** The last line with words on it, as plain text and cut to one list line (UX-8). */
+const lastLine = (text: string): string => plainTextPreview(text, MAX_LINE);
 
 /**
  * When each session last did something and one line of it (UX-3), from its newest run: the
  * agent's closing text when it has one, else the run's latest command, else the message itself.
+ * Also what it needs from the person and, while it has no title of its own, its first message as
+ * its title (UX-8).
  */
 export class SessionActivity {
   private readonly newestRuns;
@@ -31,7 +35,11 @@ export class SessionActivity {
   constructor(db: Db) {
     this.newestRuns = db.prepare<[], RawActivity>(`
       SELECT s.id, r.text AS run_text, r.created_at AS run_at, r.ended_at AS run_ended_at,
-             st.text AS settled_text, st.created_at AS settled_at, c.command, MAX(c.started_at, COALESCE(c.ended_at, 0)) AS command_at
+             st.text AS settled_text, st.created_at AS settled_at, c.command, MAX(c.started_at, COALESCE(c.ended_at, 0)) AS command_at,
+             r.state AS run_state,
+             (SELECT text FROM runs WHERE session_id = s.id ORDER BY seq LIMIT 1) AS first_text,
+             (SELECT COUNT(*) FROM approvals a WHERE a.session_id = s.id AND a.decision IS NULL AND a.expired IS NULL) AS pending_approvals,
+             (SELECT COUNT(*) FROM commands rc WHERE rc.session_id = s.id AND rc.status = 'running') AS running_commands
       FROM sessions s
       LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE session_id = s.id ORDER BY seq DESC LIMIT 1)
       LEFT JOIN run_settlements st ON st.run_id = r.id
@@ -44,10 +52,13 @@ export class SessionActivity {
     return sessions
       .map((session) => {
         const raw = byId.get(session.id);
-        if (!raw || raw.run_at === null) return { ...session, lastActivityAt: session.createdAt };
+        if (!raw) return { ...session, lastActivityAt: session.createdAt };
+        const state = sessionState({ pendingApprovals: raw.pending_approvals, runState: raw.run_state, runningCommands: raw.running_commands });
+        const title = displayTitle(session.title, session.agent, raw.first_text);
+        if (raw.run_at === null) return { ...session, title, state, lastActivityAt: session.createdAt };
         const at = Math.max(session.createdAt, raw.run_at, raw.run_ended_at ?? 0, raw.settled_at ?? 0, raw.command_at ?? 0);
         const line = raw.settled_text ? lastLine(raw.settled_text) : raw.command ? `$ ${lastLine(raw.command)}` : lastLine(raw.run_text ?? '');
-        return { ...session, lastActivityAt: at, ...(line ? { lastActivity: line } : {}) };
+        return { ...session, title, state, lastActivityAt: at, ...(line ? { lastActivity: line } : {}) };
       })
       .sort((a, b) => b.lastActivityAt - a.lastActivityAt || b.createdAt - a.createdAt);
   }
