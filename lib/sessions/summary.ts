@@ -52,7 +52,8 @@ export function plainTextPreview(markdown: string, max: number): string {
  * else, while it still has the title it was created with, its first message's first line.
  */
 export function displayTitle(title: string, agent: AgentKind, firstMessage: string | null): string {
-  if (title !== defaultSessionTitle(agent) || !firstMessage) return title;
+  // A shell or terminal session's first line is a command, not what the session is about.
+  if ((agent !== 'codex' && agent !== 'claude') || title !== defaultSessionTitle(agent) || !firstMessage) return title;
   const line = plainTextLines(firstMessage)[0];
   return line ? cutLine(line, MAX_AUTO_TITLE) : title;
 }

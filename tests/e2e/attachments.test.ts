@@ -133,7 +133,7 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
     // The same timeline on a desktop.
     const desktop = await (await browser.newContext(DESKTOP)).newPage();
     await pairThroughLink(desktop, runtime.appOrigin, await newPairingCode(runtime));
-    await desktop.getByRole('button', { name: 'New codex session' }).first().click();
+    await desktop.getByRole('button', { name: /What does the picture show\?/ }).first().click();
     expect(await thumbnailWidth(desktop, 'photo.png')).toBe(1400);
     await screenshots(desktop, 'timeline-desktop');
     await desktop.context().close();

@@ -28,6 +28,7 @@ describe('The sessions list: previews, titles and states', () => {
     expect(displayTitle('New codex session', 'codex', 'Fix the **login** bug\nIt fails on Safari')).toBe('Fix the login bug');
     expect(displayTitle('New claude session', 'claude', '```\n\n')).toBe('New claude session');
     expect(displayTitle('New codex session', 'codex', null)).toBe('New codex session');
+    expect(displayTitle('New shell session', 'shell', 'npm test')).toBe('New shell session');
     expect(displayTitle('Login work', 'codex', 'Fix the login bug')).toBe('Login work');
     expect(displayTitle('New codex session', 'codex', `${'word '.repeat(40)}`).length).toBeLessThanOrEqual(80);
   });
