@@ -1,26 +1,14 @@
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS } from '../fixtures/agentPackages';
+import type { CodexStep } from '../fixtures/fakeCodexModel';
 import { commandRow, screenshotPath, sendCommand, waitCommandFinished } from './appHarness';
-import { pairedPage, useModelAppSuite } from './appSuite';
+import { pairedPage, useSandboxedCodexAppSuite } from './appSuite';
 import { docsScreenshotPath } from './screensHarness';
 
 describe('Agents in the app, in Chromium against the real runtime and the real Codex', () => {
   const steps: CodexStep[] = [];
-  // Codex is installed and sandboxed (so leaving the sandbox needs an approval); Claude is not found.
-  const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }), {
-    runtime: ({ modelUrl }) => ({
-      env: {
-        HBCODE_CODEX_BIN: installedAgents().codexBin,
-        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),
-        HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
-      },
-    }),
-    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
-  });
+  const suite = useSandboxedCodexAppSuite(steps, { message: 'Nothing to run.' });
   let page: Page;
 
   beforeAll(async () => {

@@ -1,8 +1,12 @@
 // What the app's browser test files start alike: for a describe block, the real runtime on
 // folders of its own (with a fake model server in front of an agent when one is scripted) and
 // Chromium, started before its tests and stopped after them; and pages paired with that runtime.
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { AGENT_INSTALL_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
+import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
 import { launchChromium } from '../fixtures/browser';
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest, type ScriptedReply } from '../fixtures/fakeModelServer';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
@@ -78,6 +82,24 @@ export function useAppSuite(options: SuiteOptions = {}): AppSuite {
 /** The same with a fake model server answering by `script` in front of the runtime's agent. */
 export function useModelAppSuite(script: ModelScript, options: SuiteOptions = {}): ModelAppSuite {
   return registerSuite(script, options);
+}
+
+/**
+ * The real Codex, installed and sandboxed (workspace-write, so leaving the sandbox needs an
+ * approval), in front of a fake model that plays `steps` in turn and then `otherwise`; Claude is
+ * not found.
+ */
+export function useSandboxedCodexAppSuite(steps: CodexStep[], otherwise: CodexStep): ModelAppSuite {
+  return useModelAppSuite(codexTurnScript(() => steps.shift() ?? otherwise), {
+    runtime: ({ modelUrl }) => ({
+      env: {
+        HBCODE_CODEX_BIN: installedAgents().codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),
+        HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
+      },
+    }),
+    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
+  });
 }
 
 /**

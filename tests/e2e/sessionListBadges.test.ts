@@ -1,39 +1,25 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../server/runtime/paths';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS } from '../fixtures/agentPackages';
+import type { CodexStep } from '../fixtures/fakeCodexModel';
 import { waitUntil } from '../fixtures/waitUntil';
 import { sendCommand } from './appHarness';
-import { pairedPage, useModelAppSuite } from './appSuite';
+import { pairedPage, useSandboxedCodexAppSuite } from './appSuite';
+import { docsScreenshotPath } from './screensHarness';
 
 const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 
-/** Kept screenshots of this feature (docs/screenshots, prefix `sessions-list-badges-`), light and dark. */
+/** Kept screenshots of this feature (docs/screenshots), light and dark. */
 async function docScreenshots(page: Page, size: keyof typeof SIZES): Promise<void> {
-  const dir = path.join(REPO_ROOT, 'docs', 'screenshots');
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `sessions-list-badges-${size}-light.png`) });
+  await page.screenshot({ path: docsScreenshotPath(`sessions-list-badges-${size}-light`) });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: path.join(dir, `sessions-list-badges-${size}-dark.png`) });
+  await page.screenshot({ path: docsScreenshotPath(`sessions-list-badges-${size}-dark`) });
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
 describe('The sessions list in Chromium, against the real runtime and the real Codex', () => {
   const steps: CodexStep[] = [];
-  const suite = useModelAppSuite(codexTurnScript(() => steps.shift() ?? { message: 'Done.\n\n> Note: **nothing** else to run.\n```' }), {
-    runtime: ({ modelUrl }) => ({
-      env: {
-        HBCODE_CODEX_BIN: installedAgents().codexBin,
-        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),
-        HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
-      },
-    }),
-    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
-  });
+  const suite = useSandboxedCodexAppSuite(steps, { message: 'Done.\n\n> Note: **nothing** else to run.\n```' });
   let page: Page;
 
   beforeAll(async () => {

@@ -24,8 +24,8 @@ export class StallWatch {
 
   private check(): void {
     this.timer = null;
-    const idle = Date.now() - this.lastActivity;
     if (this.waitingOnPerson > 0) return;
+    const idle = Date.now() - this.lastActivity;
     if (idle < this.stallMs) return this.arm(this.stallMs - idle);
     this.stalledSince = this.lastActivity + this.stallMs;
     this.changed();
