@@ -42,7 +42,7 @@ export function AppShell() {
   const routeSessionId = inSessions ? (route.sessionId ?? null) : null;
   useServiceWorkerMessages(routeSessionId);
   const wide = useWideLayout();
-  /** The session of the last session route: on a wide screen it stays beside a preview opened from it (UX-4). */
+  /** The session of the last session route: on a wide screen it stays beside a preview opened from it (UX-6). */
   const lastSessionId = useRef<string | null>(null);
   if (inSessions) lastSessionId.current = routeSessionId;
   /** The app's own controls open an address without asking; anything else is confirmed first (SEC-5). */
@@ -119,7 +119,7 @@ export function AppShell() {
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
       {route.kind === 'preview' &&
         (wide && lastSessionId.current ? (
-          // UX-4: on a wide screen the last open session's timeline stays beside the preview.
+          // UX-6: on a wide screen the last open session's timeline stays beside the preview.
           <div className="split">
             <div className="pane">
               <SessionRoutes client={client} route={{ kind: 'sessions', sessionId: lastSessionId.current }} navigate={navigate} goUp={goUp} landOnList={landOnList} besidePreview />

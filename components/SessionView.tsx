@@ -168,7 +168,7 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
       {!subagent && <Composer session={session} turnRunning={turnRunning} />}
     </>
   );
-  // UX-4: on a wide screen the output (at its own address, UX-1) opens beside the timeline instead of over it.
+  // UX-6: on a wide screen the output (at its own address, UX-1) opens beside the timeline instead of over it.
   if (!viewer) return timeline;
   return (
     <div className="split">

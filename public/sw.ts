@@ -26,7 +26,7 @@ function startAppShellWorker(): void {
   startBuildVouching(self, files);
   cleanupOutdatedCaches();
   // Installing fetches only the shell: the pages, the first screen's code and styles, the
-  // manifest and icons (UX-5). Everything else is cached when first used or when a page is idle.
+  // manifest and icons (UX-5, UX-7). Everything else is cached when first used or when a page is idle.
   // SRI integrity: a shell file whose bytes are not the list's fails the install (RLY-5).
   precacheAndRoute(shell.map((url) => ({ ...entryOf(url), integrity: integrityOf(files[url]!) })));
   startLazyAppFiles(self, lazy.map(entryOf));

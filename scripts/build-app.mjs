@@ -91,7 +91,7 @@ const manifest = Object.keys(buildFiles)
   .filter((url) => !url.endsWith('.txt') && !url.endsWith('.map') && !url.startsWith('/screenshots/'))
   .map((url) => ({ url }));
 
-// The shell the service worker installs (UX-5, PWA-1): the pages, the code and styles they name
+// The shell the service worker installs (UX-5, UX-7, PWA-1): the pages, the code and styles they name
 // (the first screen), the manifest and icons. Every other file is cached when first used.
 const pages = manifest.filter((entry) => entry.url.endsWith('.html'));
 const shellUrls = new Set([...pages.map((entry) => entry.url), '/manifest.webmanifest']);

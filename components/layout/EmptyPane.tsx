@@ -1,6 +1,6 @@
 import { PanelLeft } from 'lucide-react';
 
-/** The second pane of the wide layout before anything is open in it: says why it is empty (UX-3, UX-4). */
+/** The second pane of the wide layout before anything is open in it: says why it is empty (UX-3, UX-6). */
 export function EmptyPane({ message }: { message: string }) {
   return (
     <div className="empty-pane" role="note">

@@ -2,7 +2,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * UX-4: a desktop uses its width. Two panes side by side each need room for an 80-column line of
+ * UX-6: from 1360 px wide two panes sit side by side (a desktop uses its width, UX-4). Two panes side by side each need room for an 80-column line of
  * 14 px monospace output (about 680 px), so the split starts at twice that; below it one view
  * fills the window, as on a phone. Kept equal to the `(min-width: 1360px)` media query in app/globals.css.
  */

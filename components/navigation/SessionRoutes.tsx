@@ -17,7 +17,7 @@ type SessionsRoute = Extract<AppRoute, { kind: 'sessions' | 'output' }>;
 interface SessionRoutesProps extends Pick<AppNavigation, 'navigate' | 'goUp' | 'landOnList'> {
   client: RpcClient | null;
   route: SessionsRoute;
-  /** Beside a preview on a wide screen (UX-4): the session alone, and a session gone leaves the preview open. */
+  /** Beside a preview on a wide screen (UX-6): the session alone, and a session gone leaves the preview open. */
   besidePreview?: boolean;
 }
 
@@ -71,7 +71,7 @@ export function SessionRoutes({ client, route, navigate, goUp, landOnList, besid
     </p>
   );
   if (besidePreview) return session;
-  // UX-4: a wide screen keeps the list beside the open session (it gives way to an open output, app/globals.css).
+  // UX-6: a wide screen keeps the list beside the open session (it gives way to an open output, app/globals.css).
   if (wide) {
     return (
       <div className="split split-list">

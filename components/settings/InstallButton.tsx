@@ -15,7 +15,7 @@ export function IosInstallSteps() {
 }
 
 /**
- * Install, in the header, only while the browser offers it (PWA-1): the kept `beforeinstallprompt`
+ * Install, in the header, only while the browser offers it (PWA-6): the kept `beforeinstallprompt`
  * is shown from this tap; on iOS Safari the tap shows the Share steps; once installed it is gone.
  */
 export function InstallButton() {

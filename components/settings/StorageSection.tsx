@@ -6,7 +6,7 @@ import { formatBytes } from '../formatting';
 type Clearing = 'idle' | 'asking' | 'clearing' | 'cleared' | { error: string };
 
 /**
- * What this device keeps to read offline (PWA-3): the browser's estimate of it, whether the
+ * What this device keeps to read offline (PWA-6): the browser's estimate of it, whether the
  * browser keeps it under pressure, and a way to clear it after a confirmation.
  */
 export function StorageSection() {

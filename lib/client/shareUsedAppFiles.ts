@@ -1,6 +1,6 @@
 import type { FilesUsedMessage, WarmFilesMessage } from '../protocol/appFilesMessages';
 
-/** How long after the app opens the worker may start fetching the files not used yet (UX-5). */
+/** How long after the app opens the worker may start fetching the files not used yet (UX-7). */
 const WARM_AFTER_MS = 30_000;
 
 function sameOriginPaths(entries: readonly PerformanceEntry[]): string[] {
@@ -13,7 +13,7 @@ function sameOriginPaths(entries: readonly PerformanceEntry[]): string[] {
 }
 
 /**
- * PWA-1, UX-5: the service worker installs only the shell. Until it controls this page (the first
+ * PWA-1, UX-7: the service worker installs only the shell. Until it controls this page (the first
  * visit), the page's files reach the page past it, so this names each one the page fetched for
  * the worker to cache; once it controls the page it sees them itself. When the app has been open
  * a while and the browser is idle, the worker may fetch the rest, one file at a time.

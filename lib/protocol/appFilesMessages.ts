@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Page → app service worker (PWA-1, UX-5). The worker installs only the shell; the app's other
+ * Page → app service worker (PWA-1, UX-7). The worker installs only the shell; the app's other
  * files are cached on first use. A page the worker does not control yet (the first visit) fetches
  * them past the worker, so it names them here for the worker to keep.
  */

@@ -6,7 +6,7 @@ import { fetchVerified, mismatchResponse } from './verifiedFetch';
 export const LAZY_FILES_CACHE = 'hbcode-app-files';
 
 /**
- * The app's files that are not part of the shell (UX-5, PWA-1): none is fetched at install; each
+ * The app's files that are not part of the shell (UX-7, PWA-1): none is fetched at install; each
  * is cached the first time it is used (a fetch through this worker, or a page naming the files it
  * fetched before this worker controlled it), and the rest when a page says it is idle, one file
  * at a time. A file answers from the cache only for the revision this build names, so a new
@@ -62,7 +62,7 @@ export function startLazyAppFiles(self: ServiceWorkerGlobalScope, files: readonl
     }
   });
 
-  // A new version drops the files of the versions before it.
+  // A new version drops the files of the versions before it (UX-7).
   self.addEventListener('activate', (event: ExtendableEvent) => {
     event.waitUntil(
       caches.open(LAZY_FILES_CACHE).then(async (cache) => {

@@ -71,7 +71,7 @@ describe('Stop at phone size ends a shell command and a Claude turn; the queued 
     await docScreenshots(phone, 'shell');
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('ACC-6 a Claude turn: Stop on its message cancels it and the queued message runs with its reply shown', async () => {
+  it('ACC-6 TL-7 a Claude turn: Stop on its message cancels it, its turn ends interrupted, and the queued message runs with its reply shown', async () => {
     await newSession(phone, rig.runtime.appOrigin, 'claude');
     const turn = await startHangingClaudeTurn(phone, rig, 'Think about it for a very long time');
     expect(await phone.getByRole('radio', { name: 'Queue after this turn' }).isChecked()).toBe(true);
@@ -82,7 +82,7 @@ describe('Stop at phone size ends a shell command and a Claude turn; the queued 
     await phone.locator('[data-row="agentText"]').filter({ hasText: AFTER_STOP_REPLY }).waitFor({ timeout: 120_000 });
     await messageCard(phone, 'Then say hello', 'done').waitFor({ timeout: 120_000 });
     expect(rig.steps).toEqual([]);
-    // The stopped turn ends as interrupted (not failed with Claude Code's diagnostics), above the message that waited for it.
+    // TL-7: the stopped turn ends as interrupted (not failed with Claude Code's diagnostics), above the message that waited for it.
     const expected = ['message:cancelled', 'turnEnd:interrupted', 'message:done', `agentText:${AFTER_STOP_REPLY}`, 'turnEnd:completed'];
     await expectShape(phone, expected);
     await docScreenshots(phone, 'claude');

@@ -7,7 +7,7 @@ import { waitUntil } from '../fixtures/waitUntil';
 import { waitConnected } from './appHarness';
 import { pairedPage, useAppSuite } from './appSuite';
 
-// PWA-1, UX-5 in real Chromium against the real runtime: installing the service worker fetches
+// PWA-1, UX-7 in real Chromium against the real runtime: installing the service worker fetches
 // only the shell; a view's code loaded later is cached when first used and then opens offline.
 
 const OUT = path.join(REPO_ROOT, 'out');
@@ -38,10 +38,10 @@ function builtCode(): string[] {
 
 const bytesOf = (paths: readonly string[]) => paths.reduce((sum, p) => sum + fs.statSync(path.join(OUT, p)).size, 0);
 
-describe('PWA-1 UX-5 the service worker installs the shell only and caches the rest on first use', () => {
+describe('PWA-1 UX-7 the service worker installs the shell only and caches the rest on first use', () => {
   const suite = useAppSuite();
 
-  it('PWA-1 UX-5 install precaches the pages, the first screen’s code, the manifest and icons, not the views loaded later; a view used once opens offline', async () => {
+  it('PWA-1 UX-7 install precaches the pages, the first screen’s code, the manifest and icons, not the views loaded later; a view used once opens offline', async () => {
     const { runtime } = suite;
     const page = await pairedPage(suite);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));

@@ -9,7 +9,7 @@ import { newPairingCode, pairThroughLink, readStoredPairing, waitConnected } fro
 import { pairedPage, useAppSuite } from './appSuite';
 import { docsScreenshotPath } from './screensHarness';
 
-// PWA-1 installing, PWA-3 storage (persistence asked after an offline save, its use shown and
+// PWA-6 installing and storage (persistence asked after an offline save, its use shown and
 // cleared, the pairing and the outbox kept) and FILE-4 relative links and images of a project's
 // Markdown, in real Chromium against the real suite.runtime.
 
@@ -61,7 +61,7 @@ function writeProject(project: string): void {
   fs.copyFileSync(path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'), path.join(project, 'docs', 'img', 'logo.png'));
 }
 
-describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
+describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
   let project: string;
   const suite = useAppSuite({
     runtime: ({ projectDir }) => {
@@ -76,7 +76,7 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
     return { context: page.context(), page };
   };
 
-  it('PWA-1 Install appears when the browser offers it, the tap shows the kept prompt, and it is gone once installed', async () => {
+  it('PWA-6 Install appears when the browser offers it, the tap shows the kept prompt, and it is gone once installed', async () => {
     const { context, page } = await paired();
     try {
       const install = page.locator('header').getByRole('button', { name: 'Install' });
@@ -100,7 +100,7 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
     }
   });
 
-  it('PWA-1 on iOS Safari, Install shows the Share → Add to Home Screen steps', async () => {
+  it('PWA-6 on iOS Safari, Install shows the Share → Add to Home Screen steps', async () => {
     const { context, page } = await paired({ userAgent: IPHONE_SAFARI, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
       await page.locator('header').getByRole('button', { name: 'Install' }).click();
@@ -156,7 +156,7 @@ describe('PWA-1 PWA-3 FILE-4 installing, storage and project Markdown', () => {
     }
   });
 
-  it('PWA-3 persistence is asked after the first offline save, never on load; storage is shown and cleared, keeping the pairing and the outbox', async () => {
+  it('PWA-6 persistence is asked after the first offline save, never on load; storage is shown and cleared, keeping the pairing and the outbox', async () => {
     const context = await suite.browser.newContext();
     // Counts the app's requests; the browser would otherwise decide by itself, silently.
     await context.addInitScript(() => {

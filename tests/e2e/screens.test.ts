@@ -12,7 +12,7 @@ import { boxOf, docsScreenshotPath, MIN_TARGET_PX, screenFacts } from './screens
 
 // UX-4, PWA-5: every screen of the app at phone and desktop size, light and dark, measured from
 // the DOM (nothing scrolls sideways, every control at least 44 px) and photographed for the
-// README. On the desktop the wide layout puts the list beside the timeline and the output beside
+// README. On the desktop the wide layout (UX-6) puts the list beside the timeline and the output beside
 // the timeline. The reader's page comes from a local web server, so the runtime may fetch it (SEC-5).
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -116,7 +116,7 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         await commandRow(page, COMMAND).waitFor();
         await check('session');
         if (device === 'desktop') {
-          // The wide layout: the list and the timeline side by side, both whole.
+          // UX-6 the wide layout: the list and the timeline side by side, both whole.
           const list = await boxOf(page, '.list-pane');
           const timeline = await boxOf(page, '[data-testid="timeline"]');
           expect(list, 'the list is on screen beside the session').not.toBeNull();

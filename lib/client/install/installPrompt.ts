@@ -1,5 +1,5 @@
 /**
- * Installing the app (PWA-1). Chromium offers installation with `beforeinstallprompt`; the event
+ * Installing the app (PWA-1), offered when the browser allows it (PWA-6). Chromium offers installation with `beforeinstallprompt`; the event
  * is kept (its default, the browser's own mini-infobar, prevented) so the app's Install button
  * can call `prompt()` from a tap, which the browser requires. iOS Safari has no such event: the
  * app shows how to add it from the Share menu instead. Once installed, nothing is offered.

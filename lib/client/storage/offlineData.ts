@@ -5,7 +5,7 @@ export interface StorageUse {
   usage: number;
   /** Bytes the browser would let it use. */
   quota: number;
-  /** Whether the browser keeps this storage under pressure (PWA-3). */
+  /** Whether the browser keeps this storage under pressure (PWA-6). */
   persisted: boolean;
 }
 
@@ -24,7 +24,7 @@ export async function readStorageUse(): Promise<StorageUse | null> {
 const isAppShellCache = (name: string) => name.includes('precache');
 
 /**
- * Clears what was saved to read offline (PWA-3): the output pages, file chunks, reader pages,
+ * Clears what was saved to read offline (PWA-6, PWA-3): the output pages, file chunks, reader pages,
  * timeline pages and lists in IndexedDB, and the service worker's runtime caches. The pairing
  * token and the unsent outbox stay (PWA-4, DEV-1): they are not copies of anything.
  */

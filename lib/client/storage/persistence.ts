@@ -1,5 +1,5 @@
 /**
- * Asks the browser to keep this origin's storage under pressure (PWA-3): once, after the user
+ * Asks the browser to keep this origin's storage under pressure (PWA-6): once, after the user
  * has saved something to read offline (an output page, a file), never on load, so a browser that
  * shows a prompt shows it for a reason the user just gave.
  */

@@ -33,7 +33,7 @@ describe('Claude turns with session settings, steering and sign-in', () => {
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  it('ACC-5 a session in plan mode makes no change on disk', async () => {
+  it('ACC-9 a session in plan mode makes no change on disk', async () => {
     const sessionId = harness.newSession();
     const file = path.join(harness.projectDir, 'planned.txt');
     steps.push(writeFileStep(file, 'should not exist\n'));

@@ -20,7 +20,7 @@ export const PLAN_MODE_MESSAGE = 'This session is in plan mode: nothing may chan
 /**
  * In plan mode Claude runs read-only tools by itself and asks for anything else, leaving plan
  * mode included; the runtime refuses those at once, so a plan session never changes the disk
- * (ACC-5). Questions still reach the user.
+ * (ACC-9). Questions still reach the user.
  */
 export function refusedInPlanMode(event: PermissionEvent, permissionMode: string): PermissionAnswer | null {
   if (permissionMode !== 'plan' || event.toolName === ASK_USER_QUESTION_TOOL) return null;

@@ -47,7 +47,7 @@ export function turnEndItem(message: unknown, itemId: string, now: number): Agen
 
 /**
  * The turn end of a turn the user stopped (ACC-6): Claude Code ends it with an error result and
- * its own diagnostics, but the turn was interrupted, not failed.
+ * its own diagnostics, but the turn was interrupted, not failed (TL-7).
  */
 export function interruptedTurnEnd(item: AgentItem): AgentItem {
   return item.kind === 'turnEnd' ? { ...item, status: 'interrupted', error: null } : item;

@@ -81,7 +81,12 @@ describe('ACC-4 canUseTool requests and their answers', () => {
     expect(approvalAskOf(ask)).toMatchObject({ kind: 'question', questions: [{ id: '0', question: 'Which ones?', multiSelect: true }] });
     expect(permissionAnswerOf(ask, { decision: 'accept', answers: { '0': ['A', 'B'] } })).toEqual({ behavior: 'allow', updatedInput: { ...ask.input, answers: { 'Which ones?': 'A, B' } } });
     expect(permissionAnswerOf(ask, { decision: 'decline', answers: null })).toMatchObject({ behavior: 'deny' });
-    // Plan mode refuses anything that would change the disk, never a question.
+  });
+});
+
+describe('ACC-9 plan mode', () => {
+  it('refuses every tool request but a question to the user, and only in plan mode', () => {
+    const ask: PermissionEvent = { ...bashRequest(), toolName: 'AskUserQuestion', input: { questions: [] }, suggestions: [] };
     expect(refusedInPlanMode(bashRequest(), 'plan')).toEqual({ behavior: 'deny', message: refusalMessage('Bash', PLAN_MODE_MESSAGE) });
     expect(refusedInPlanMode(ask, 'plan')).toBeNull();
     expect(refusedInPlanMode(bashRequest(), 'default')).toBeNull();
