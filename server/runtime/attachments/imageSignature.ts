@@ -10,9 +10,6 @@ const SIGNATURES: Record<NativeImageType, (bytes: Uint8Array) => boolean> = {
   'image/webp': (b) => startsWith(b, [0x52, 0x49, 0x46, 0x46]) && startsWith(b, [0x57, 0x45, 0x42, 0x50], 8),
 };
 
-/** The longest signature, so the first chunk of any real image holds enough to check. */
-export const IMAGE_SIGNATURE_BYTES = 12;
-
 /**
  * ATT-2: an attachment sent as an image reaches the agent as an image, so it must really be one:
  * its first bytes must carry the type's signature (a renamed text file is refused).
