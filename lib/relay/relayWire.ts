@@ -113,6 +113,15 @@ export type LinkFrame =
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** A CLOSE reason on the wire: at most 120 characters (480 UTF-8 bytes), never cut inside one. */
+const MAX_CLOSE_REASON_CHARACTERS = 120;
+
+function cutToCharacters(text: string, max: number): string {
+  let end = 0;
+  for (let count = 0; end < text.length && count < max; count++) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  return text.slice(0, end);
+}
+
 /** `[u8 type][u8 id length][id ASCII][payload]` */
 export function encodeLinkFrame(frame: LinkFrame): Uint8Array<ArrayBuffer> {
   const id = encoder.encode(frame.connectionId);
@@ -126,7 +135,7 @@ export function encodeLinkFrame(frame: LinkFrame): Uint8Array<ArrayBuffer> {
       payload = frame.payload;
       break;
     case LINK_FRAME.close: {
-      const reason = encoder.encode(frame.reason.slice(0, 120));
+      const reason = encoder.encode(cutToCharacters(frame.reason, MAX_CLOSE_REASON_CHARACTERS));
       payload = new Uint8Array(2 + reason.length);
       new DataView(payload.buffer).setUint16(0, frame.code);
       payload.set(reason, 2);
@@ -184,7 +193,7 @@ export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
       if (payload.length > MAX_CHANNEL_FRAME_BYTES) throw new Error(`A channel frame may have at most ${MAX_CHANNEL_FRAME_BYTES} bytes.`);
       return { type, connectionId, payload };
     case LINK_FRAME.close: {
-      if (payload.length < 2 || payload.length > 2 + 480) throw new Error('A CLOSE link frame carries a code and a short reason.');
+      if (payload.length < 2 || payload.length > 2 + 4 * MAX_CLOSE_REASON_CHARACTERS) throw new Error('A CLOSE link frame carries a code and a short reason.');
       const code = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint16(0);
       let reason: string;
       try {
