@@ -20,7 +20,12 @@ export function decodeBinaryFrame(frame: Uint8Array): DecodedBinaryFrame {
   const headerLength = view.getUint32(0);
   const end = BINARY_HEADER_LENGTH_BYTES + headerLength;
   if (end > frame.length) throw new Error('binary frame header overruns the frame');
-  const header: unknown = JSON.parse(new TextDecoder().decode(frame.subarray(BINARY_HEADER_LENGTH_BYTES, end)));
+  let header: unknown;
+  try {
+    header = JSON.parse(new TextDecoder().decode(frame.subarray(BINARY_HEADER_LENGTH_BYTES, end)));
+  } catch {
+    throw new Error('binary frame header is not JSON');
+  }
   return { header, data: frame.subarray(end) };
 }
 
