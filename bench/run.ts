@@ -25,6 +25,7 @@ import { relayChannel } from './relay-channel';
 import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
 import { termEcho } from './term-echo';
+import { out2RandomKills } from './out2-random-kills';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
@@ -80,6 +81,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),
+  nodeBenchmark(out2RandomKills),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {
