@@ -26,6 +26,7 @@ import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
 import { termEcho } from './term-echo';
 import { out2RandomKills } from './out2-random-kills';
+import { file2ReadGib } from './file2-read-gib';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
@@ -82,6 +83,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),
   nodeBenchmark(out2RandomKills),
+  nodeBenchmark(file2ReadGib),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {
