@@ -18,6 +18,11 @@ export interface SocketLimits {
   stallMs: number;
   /** Distinct notifications kept (latest of each) for a socket over the soft cap; past it, 1013. */
   maxHeldNotifications: number;
+  /**
+   * A relay channel closed politely waits this long for its queued answers to go out before it is
+   * dropped (RLY-4), as `ws` waits 30 s for the peer's close frame.
+   */
+  channelCloseDrainMs: number;
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
@@ -28,10 +33,23 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   hardBufferedBytes: 64 * 1024 * 1024,
   stallMs: 30_000,
   maxHeldNotifications: 1_000,
+  channelCloseDrainMs: 30_000,
 };
 
-/** `HBCODE_SOCKET_STALL_MS` shortens the stall time (tests wait seconds, not half a minute). */
+/** A positive whole number from variable `name`, else `fallback`. */
+function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * `HBCODE_SOCKET_STALL_MS` shortens the stall time and `HBCODE_CHANNEL_CLOSE_DRAIN_MS` a relay
+ * channel's close drain (tests wait seconds, not half a minute).
+ */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
-  const stall = Number(env.HBCODE_SOCKET_STALL_MS);
-  return Number.isInteger(stall) && stall > 0 ? { ...DEFAULT_SOCKET_LIMITS, stallMs: stall } : DEFAULT_SOCKET_LIMITS;
+  return {
+    ...DEFAULT_SOCKET_LIMITS,
+    stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
+    channelCloseDrainMs: positiveVariable(env, 'HBCODE_CHANNEL_CLOSE_DRAIN_MS', DEFAULT_SOCKET_LIMITS.channelCloseDrainMs),
+  };
 }

@@ -75,6 +75,8 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
   }
 
   return {
+    /** The limits every socket of this server gets, relay channels included (SEC-9, RLY-4). */
+    limits,
     /**
      * A connection that arrives already authenticated over another transport (a relay channel,
      * RLY-3), with its own handlers and app origin; it gets notifications, and revoking its device
