@@ -102,7 +102,12 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
     },
     close() {
       unsubscribe();
-      for (const ws of wss.clients) ws.close(CLOSE_CODES.goingAway, 'runtime shutting down');
+      for (const ws of wss.clients) {
+        // NOTE: a socket already closing (SEC-9 closed one that stopped reading, and holds it paused)
+        // sent its close frame; waiting for the peer's would hold the shutdown for ws's 30 s close timeout.
+        if (ws.readyState === ws.CLOSING) ws.terminate();
+        else ws.close(CLOSE_CODES.goingAway, 'runtime shutting down');
+      }
       wss.close();
     },
   };
