@@ -34,6 +34,8 @@ const B_GUESSES = 2;
 const B_GUESS_WINDOW_MS = 20_000;
 /** Desktop A gives up on a socket that stopped reading after this long (SEC-9), so the slow-reader test ends. */
 const A_STALL_MS = 6_000;
+/** And drops the channel it closed after this long without the node taking its answers (RLY-4; 30 s by default). */
+const A_CLOSE_DRAIN_MS = 2_000;
 /** 300 reads of 1 MiB: held anywhere without bound, 300 MiB would pile up for the device that does not read. */
 const SLOW_READS = 300;
 /** What a node may grow by while one of its devices stops reading (the window is ~40 MiB; the runtime holds ~8 MiB past it). */
@@ -135,7 +137,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     node2 = await startRelayChild(nats.url, 'node2', balancer.port, flags);
     // Desktop A links to node 1, desktop B to node 2; the devices all reach node 2 through the proxy.
     balancer.setBackends([node1.port]);
-    desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS) });
+    desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS), HBCODE_CHANNEL_CLOSE_DRAIN_MS: String(A_CLOSE_DRAIN_MS) });
     balancer.setBackends([node2.port]);
     desktopB = await startDesktop(relayOrigin, { HBCODE_PAIRING_GUESS_LIMIT: String(B_GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(B_GUESS_WINDOW_MS) });
     proxy = await startTamperingProxy(node2.port);
