@@ -47,7 +47,7 @@ function secondsVariable(name: string): number | undefined {
 }
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
-export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles'> = {}): Promise<RunningRuntime> {
+export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles' | 'pairingClock'> = {}): Promise<RunningRuntime> {
   const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
   const runtime = await Runtime.open({
     dataDir: options.dataDir,

@@ -69,6 +69,8 @@ export interface RuntimeOptions {
   stopGraces?: StopGraces;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
+  /** What pairing reads as now (codes' expiry, the guess window); Date.now when absent, a stepped clock in tests. */
+  pairingClock?: () => number;
   /** Attachment quotas, disk headroom and upload expiry (ATT-3); the defaults when absent. */
   attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
@@ -138,7 +140,7 @@ export class Runtime {
     survivors: SurvivorReport,
   ) {
     const graces = options.stopGraces ?? DEFAULT_STOP_GRACES;
-    this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
+    this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit, options.pairingClock);
     this.devicePowers = new DevicePowers({
       auth: this.auth,
       announce: (change) => this.publish({ method: 'devices.changed', params: change }),

@@ -26,12 +26,14 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { httpGet } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, runShell } from '../../fixtures/sessionHelpers';
 import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
+import { steppingClock } from '../../fixtures/steppingClock';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
 /** Desktop B's pairing-guess limit: small, so a test can reach it through the relay. */
 const B_GUESSES = 2;
-const B_GUESS_WINDOW_MS = 20_000;
+/** Longer than any test takes: only desktop B's pairing clock, stepped forward, ends it. */
+const B_GUESS_WINDOW_MS = 60_000;
 /** Desktop A gives up on a socket that stopped reading after this long (SEC-9), so the slow-reader test ends. */
 const A_STALL_MS = 6_000;
 /** And drops the channel it closed after this long without the node taking its answers (RLY-4; 30 s by default). */
@@ -52,11 +54,11 @@ interface Desktop {
   link(code?: string): RelayPairingLink;
 }
 
-async function startDesktop(relayOrigin: string, env: NodeJS.ProcessEnv): Promise<Desktop> {
+async function startDesktop(relayOrigin: string, env: NodeJS.ProcessEnv, pairingClock?: () => number): Promise<Desktop> {
   const dirs = makeRuntimeDirs();
   const warnings: string[] = [];
   const log: Logger = { ...silentLogger, warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields ?? {})}`) };
-  const running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayOrigin, ...dirs.projectDirs], env), log);
+  const running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayOrigin, ...dirs.projectDirs], env), log, { pairingClock });
   const relay = running.relay!;
   await waitUntil(() => relay.linked, 'the runtime links to the relay', 60_000);
   return {
@@ -91,6 +93,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
   let viaProxy: RelayEndpoint;
   let desktopA: Desktop;
   let desktopB: Desktop;
+  const clockB = steppingClock();
   let credentialA: RelayCredential;
   let credentialB: RelayCredential;
   let deviceA: NodeRelayDevice;
@@ -139,7 +142,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     balancer.setBackends([node1.port]);
     desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS), HBCODE_CHANNEL_CLOSE_DRAIN_MS: String(A_CLOSE_DRAIN_MS) });
     balancer.setBackends([node2.port]);
-    desktopB = await startDesktop(relayOrigin, { HBCODE_PAIRING_GUESS_LIMIT: String(B_GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(B_GUESS_WINDOW_MS) });
+    desktopB = await startDesktop(relayOrigin, { HBCODE_PAIRING_GUESS_LIMIT: String(B_GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(B_GUESS_WINDOW_MS) }, clockB.now);
     proxy = await startTamperingProxy(node2.port);
     viaProxy = { port: proxy.port, host: node2.host, origin: relayOrigin };
     credentialA = await pairNodeDevice(viaProxy, desktopA.link(), 'Phone A');
@@ -345,11 +348,15 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
       (error: unknown) => error,
     );
     expect(limited).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many pairing attempts/) });
-    const paired = await waitUntil(
-      () => pairNodeDevice(viaProxy, right, 'Phone B2').catch((error: unknown) => (error instanceof RelayPairingError && error.code === 'rate_limited' ? null : Promise.reject(error))),
-      'the right code pairs once the guess window has passed',
-      { timeoutMs: 90_000, intervalMs: 1_000 },
+    // Desktop B's clock steps half the window on: still limited; then the rest: the right code pairs.
+    clockB.advance(B_GUESS_WINDOW_MS / 2);
+    const stillLimited = await pairNodeDevice(viaProxy, right, 'Phone B2').then(
+      () => null,
+      (error: unknown) => error,
     );
+    expect(stillLimited).toMatchObject({ code: 'rate_limited' });
+    clockB.advance(B_GUESS_WINDOW_MS / 2);
+    const paired = await pairNodeDevice(viaProxy, right, 'Phone B2');
     const { device } = await connectThroughProxy(paired);
     expect(await projectCount(device)).toBe(1);
     expect((await device.client.call('devices.list')).devices.map((d) => d.name).sort()).toEqual(['Phone B', 'Phone B2']);
