@@ -1,9 +1,13 @@
+import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
+
 /**
  * How much one socket may make the runtime hold (SEC-9). Unauthenticated sockets get a small
  * budget of bytes, a deadline and a cap on their number; authenticated ones get backpressure on
  * their answers.
  */
 export interface SocketLimits {
+  /** A frame larger than this is answered `too_large` and the socket stays open (RPC-3); MAX_FRAME_BYTES in use. */
+  maxFrameBytes: number;
   /** Bytes a socket may send before `auth.hello` succeeds, all frames together. */
   preAuthBytes: number;
   /** Sockets that have not authenticated yet, at once; more are closed with 1013. */
@@ -26,6 +30,7 @@ export interface SocketLimits {
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  maxFrameBytes: MAX_FRAME_BYTES,
   preAuthBytes: 64 * 1024,
   maxUnauthenticatedSockets: 64,
   authTimeoutMs: 15_000,
@@ -44,11 +49,13 @@ function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number
 
 /**
  * `HBCODE_SOCKET_STALL_MS` shortens the stall time and `HBCODE_CHANNEL_CLOSE_DRAIN_MS` a relay
- * channel's close drain (tests wait seconds, not half a minute).
+ * channel's close drain (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
+ * the frame limit (tests send a MiB past it, not 32).
  */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
   return {
     ...DEFAULT_SOCKET_LIMITS,
+    maxFrameBytes: positiveVariable(env, 'HBCODE_MAX_FRAME_BYTES', DEFAULT_SOCKET_LIMITS.maxFrameBytes),
     stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
     channelCloseDrainMs: positiveVariable(env, 'HBCODE_CHANNEL_CLOSE_DRAIN_MS', DEFAULT_SOCKET_LIMITS.channelCloseDrainMs),
   };

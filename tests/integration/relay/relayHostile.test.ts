@@ -38,6 +38,8 @@ const B_GUESS_WINDOW_MS = 60_000;
 const A_STALL_MS = 6_000;
 /** And drops the channel it closed after this long without the node taking its answers (RLY-4; 30 s by default). */
 const A_CLOSE_DRAIN_MS = 2_000;
+/** Desktop A's frame limit: the runtime's too_large path through the channel a MiB past it, not MAX_FRAME_BYTES (32 MiB). */
+const A_FRAME_LIMIT = MiB;
 /** 300 reads of 1 MiB: held anywhere without bound, 300 MiB would pile up for the device that does not read. */
 const SLOW_READS = 300;
 /** What a node may grow by while one of its devices stops reading (the window is ~40 MiB; the runtime holds ~8 MiB past it). */
@@ -140,7 +142,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     node2 = await startRelayChild(nats.url, 'node2', balancer.port, flags);
     // Desktop A links to node 1, desktop B to node 2; the devices all reach node 2 through the proxy.
     balancer.setBackends([node1.port]);
-    desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS), HBCODE_CHANNEL_CLOSE_DRAIN_MS: String(A_CLOSE_DRAIN_MS) });
+    desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS), HBCODE_CHANNEL_CLOSE_DRAIN_MS: String(A_CLOSE_DRAIN_MS), HBCODE_MAX_FRAME_BYTES: String(A_FRAME_LIMIT) });
     balancer.setBackends([node2.port]);
     desktopB = await startDesktop(relayOrigin, { HBCODE_PAIRING_GUESS_LIMIT: String(B_GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(B_GUESS_WINDOW_MS) }, clockB.now);
     proxy = await startTamperingProxy(node2.port);
@@ -363,7 +365,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     await expectAllWell();
   }, 150_000);
 
-  it('RLY-1 RLY-3 oversize frames: the node refuses them with too_large and goes on; a 32 MiB + 1 frame in the channel gets too_large from the runtime', async () => {
+  it('RLY-1 RLY-3 oversize frames: the node refuses them with too_large and goes on; a frame one byte over the runtime\'s limit in the channel gets too_large from it', async () => {
     // From the device: a notice, the socket stays open, its next frame is delivered.
     await connA.inject('toNode', Buffer.alloc(MAX_CHANNEL_FRAME_BYTES + 1, 7));
     await waitUntil(() => deviceA.socket.notices.some((n) => n.startsWith('too_large')), () => `the device hears too_large (${deviceA.socket.notices.join('; ')})`, 60_000);
@@ -380,19 +382,20 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     device.ws.close();
     attacker.socket.ws.close();
 
-    // Inside the channel: one protocol frame of 32 MiB + 1 byte, sealed (it fits the channel's limit).
+    // Inside the channel: one protocol frame a byte over desktop A's limit, sealed (it fits the channel's limit).
+    expect(A_FRAME_LIMIT).toBeLessThan(MAX_FRAME_BYTES);
     const id = 987_654;
     const head = `{"jsonrpc":"2.0","id":${id},"method":"projects.list","params":{"pad":"`;
     const tail = '"}}';
-    const big = head + 'x'.repeat(MAX_FRAME_BYTES + 1 - head.length - tail.length) + tail;
-    expect(Buffer.byteLength(big)).toBe(MAX_FRAME_BYTES + 1);
+    const big = head + 'x'.repeat(A_FRAME_LIMIT + 1 - head.length - tail.length) + tail;
+    expect(Buffer.byteLength(big)).toBe(A_FRAME_LIMIT + 1);
     deviceA.socket.send(big);
     const answer = await waitUntil(
       () => deviceA.texts.map((t) => JSON.parse(t) as { id?: unknown; error?: { data?: { code?: string } } }).find((m) => m.id === id),
       'the runtime answers the oversize frame',
       90_000,
     );
-    expect(answer.error?.data?.code).toBe('too_large');
+    expect(answer.error?.data).toMatchObject({ code: 'too_large', limit: A_FRAME_LIMIT });
     expect(await projectCount(deviceA)).toBe(1);
     await expectAllWell();
   }, 240_000);
