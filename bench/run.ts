@@ -27,6 +27,7 @@ import { runtimeStart } from './runtime-start';
 import { termEcho } from './term-echo';
 import { out2RandomKills } from './out2-random-kills';
 import { file2ReadGib } from './file2-read-gib';
+import { acc6SteerCrash } from './acc6-steer-crash';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
@@ -84,6 +85,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(termEcho),
   nodeBenchmark(out2RandomKills),
   nodeBenchmark(file2ReadGib),
+  nodeBenchmark(acc6SteerCrash),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {
