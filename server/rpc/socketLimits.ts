@@ -50,12 +50,14 @@ function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number
 /**
  * `HBCODE_SOCKET_STALL_MS` shortens the stall time and `HBCODE_CHANNEL_CLOSE_DRAIN_MS` a relay
  * channel's close drain (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
- * the frame limit (tests send a MiB past it, not 32).
+ * the frame limit (tests send a MiB past it, not 32) and `HBCODE_PRE_AUTH_BYTES` the budget before
+ * `auth.hello` (a trickling sender reaches it sooner).
  */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
   return {
     ...DEFAULT_SOCKET_LIMITS,
     maxFrameBytes: positiveVariable(env, 'HBCODE_MAX_FRAME_BYTES', DEFAULT_SOCKET_LIMITS.maxFrameBytes),
+    preAuthBytes: positiveVariable(env, 'HBCODE_PRE_AUTH_BYTES', DEFAULT_SOCKET_LIMITS.preAuthBytes),
     stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
     channelCloseDrainMs: positiveVariable(env, 'HBCODE_CHANNEL_CLOSE_DRAIN_MS', DEFAULT_SOCKET_LIMITS.channelCloseDrainMs),
   };
