@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- NAME…]`: runs the side-by-side benchmarks (PERF-1…PERF-7) one after the
- * other, writes bench/results/<name>.json for each, and prints the table. A NAME picks the
+ * other, writes bench/results/<name>.json for each, and prints the table. `out2`, `file2` and
+ * `acc6` are the full-scale runs of checks the tests make at small scale; they have no reference. A NAME picks the
  * benchmarks whose file name starts with it (`perf1`, `perf2-output-read`).
  */
 import os from 'node:os';
@@ -25,6 +26,9 @@ import { relayChannel } from './relay-channel';
 import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
 import { termEcho } from './term-echo';
+import { out2RandomKills } from './out2-random-kills';
+import { file2ReadGib } from './file2-read-gib';
+import { acc6SteerCrash } from './acc6-steer-crash';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
@@ -80,6 +84,9 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),
+  nodeBenchmark(out2RandomKills),
+  nodeBenchmark(file2ReadGib),
+  nodeBenchmark(acc6SteerCrash),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {

@@ -1,6 +1,8 @@
 import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './auth/pairingGuessLimit';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/httpLimits';
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuotaOptions } from './runtime/attachments/uploadQuota';
+import { stopGracesFromEnv, type StopGraces } from './runtime/process/stopGraces';
+import { socketLimitsFromEnv, type SocketLimits } from './rpc/socketLimits';
 
 /** The limit flags (SEC-9, ATT-3), each with an HBCODE_* environment fallback; tests shorten them to seconds. */
 const LIMIT_FLAGS = {
@@ -25,6 +27,10 @@ export interface Limits {
   pairing: PairingGuessLimitOptions;
   /** ATT-3. */
   attachments: UploadQuotaOptions;
+  /** SEC-9 RLY-4: what one socket may make the runtime hold, and for how long (HBCODE_SOCKET_STALL_MS, HBCODE_CHANNEL_CLOSE_DRAIN_MS). */
+  socket: SocketLimits;
+  /** SES-5 TERM-5 ACC-6: how long each stop waits before forcing (HBCODE_*_GRACE_MS). */
+  stopGraces: StopGraces;
 }
 
 function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv, fallback: number): number {
@@ -55,5 +61,5 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     headroomBytes: readLimit('attachment-disk-headroom-bytes', values, env, DEFAULT_UPLOAD_QUOTA.headroomBytes),
     expiryMs: readLimit('upload-expiry-ms', values, env, DEFAULT_UPLOAD_QUOTA.expiryMs),
   };
-  return { http, pairing, attachments };
+  return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env) };
 }

@@ -47,7 +47,7 @@ function secondsVariable(name: string): number | undefined {
 }
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
-export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles'> = {}): Promise<RunningRuntime> {
+export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles' | 'pairingClock'> = {}): Promise<RunningRuntime> {
   const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
   const runtime = await Runtime.open({
     dataDir: options.dataDir,
@@ -63,6 +63,8 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     agentStallMs: secondsVariable('HBCODE_AGENT_STALL_SECONDS'),
     // SES-8: how long a Claude host with nothing to do stays.
     claudeHostIdleMs: secondsVariable('HBCODE_CLAUDE_HOST_IDLE_SECONDS'),
+    // SES-5 TERM-5 ACC-6: the stop graces; tests shorten them (HBCODE_*_GRACE_MS).
+    stopGraces: options.limits.stopGraces,
     log,
     ...extras,
   });
@@ -86,7 +88,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   origins.port = port;
   origins.app = appUrl(options, port);
   origins.previews = previewOriginsOf(options, port);
-  const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews);
+  const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews, options.limits.socket);
   rpc = socketServer;
   let relay: RelayLink | null = null;
   if (options.relay) relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log);

@@ -49,6 +49,8 @@ export class DeviceAuth {
     private readonly db: Db,
     envToken: string | undefined,
     guessLimit: PairingGuessLimitOptions = DEFAULT_PAIRING_GUESS_LIMIT,
+    /** What pairing reads as now: codes' expiry and the guess window (SEC-9); tests step a fake one forward. */
+    private readonly clock: () => number = Date.now,
   ) {
     this.envTokenHash = envToken ? hashSecret(envToken) : null;
     this.guessLimit = new PairingGuessLimit(guessLimit);
@@ -72,7 +74,7 @@ export class DeviceAuth {
     };
   }
 
-  createPairingCode(now = Date.now()): { code: string; expiresAt: number } {
+  createPairingCode(now = this.clock()): { code: string; expiresAt: number } {
     this.stmts.purgeCodes.run(now);
     const code = randomCode();
     const expiresAt = now + PAIRING_CODE_TTL_MS;
@@ -84,7 +86,7 @@ export class DeviceAuth {
    * Redeems a code once and issues the device's token. Returns null for a wrong, used or expired
    * code; throws `rate_limited` without looking at the code while too many were wrong (SEC-9).
    */
-  redeem(code: string, deviceName: string, now = Date.now()): { token: string; deviceId: string } | null {
+  redeem(code: string, deviceName: string, now = this.clock()): { token: string; deviceId: string } | null {
     return this.useCode(code, now, () => {
       const token = crypto.randomBytes(32).toString('base64url');
       const deviceId = crypto.randomUUID();
@@ -107,7 +109,7 @@ export class DeviceAuth {
    * guess limit as `redeem`. A key that already belongs to an active device is that device (its
    * earlier welcome may have been lost with the link); no code is used up for it.
    */
-  redeemForKey(code: string, deviceName: string, publicKey: Uint8Array, now = Date.now()): { deviceId: string } | null {
+  redeemForKey(code: string, deviceName: string, publicKey: Uint8Array, now = this.clock()): { deviceId: string } | null {
     const key = Buffer.from(publicKey);
     const known = this.stmts.deviceByKey.get(key);
     if (known && known.revoked_at === null) return { deviceId: known.id };

@@ -3,8 +3,7 @@ import { CHANNEL_WINDOW_BYTES, encodeLinkFrame, LINK_FRAME, linkDataHeaderBytes,
 import type { RpcSocket } from '../rpc/rpcSocket';
 import type { LinkSender, LinkWaiter } from './linkWriter';
 
-/** A polite close waits this long for queued answers to go out, like `ws` waits for the peer's close frame. */
-const CLOSE_DRAIN_MS = 30_000;
+import { DEFAULT_SOCKET_LIMITS } from '../rpc/socketLimits';
 
 /** What a channel socket hands on: opened frames, and its end. */
 export interface ChannelEvents {
@@ -55,6 +54,8 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
     private readonly cipher: ChannelCipher,
     private readonly writer: LinkSender,
     private readonly events: ChannelEvents,
+    /** A polite close waits this long for queued answers to go out, like `ws` waits for the peer's close frame. */
+    private readonly closeDrainMs = DEFAULT_SOCKET_LIMITS.channelCloseDrainMs,
   ) {
     this.headerBytes = linkDataHeaderBytes(connectionId);
   }
@@ -173,7 +174,7 @@ export class ChannelSocket implements RpcSocket, LinkWaiter {
   /** The queued answers go first, then CLOSE; a device that never takes them is dropped after a while. */
   close(code: number, reason: string): void {
     if (this.ended || this.closing) return;
-    const timer = setTimeout(() => this.terminate(code, reason), CLOSE_DRAIN_MS);
+    const timer = setTimeout(() => this.terminate(code, reason), this.closeDrainMs);
     timer.unref();
     this.closing = { code, reason, timer };
     this.pump();

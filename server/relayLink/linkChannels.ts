@@ -30,6 +30,8 @@ export interface ChannelDesk {
   countDropped(): void;
   /** The handshakes answered so far, across the link's reconnects. */
   replays: HandshakeReplays;
+  /** How long a channel closed politely waits for its queued answers (RLY-4); the default when absent. */
+  closeDrainMs?: number;
   log: Logger;
 }
 
@@ -106,7 +108,7 @@ export class LinkChannels {
             this.entries.delete(connectionId);
             connection?.detach();
           },
-        });
+        }, this.desk.closeDrainMs);
         this.entries.set(connectionId, { phase: 'open', socket });
         socket.sendHandshake(answer.message2);
         if (answer.identity) connection = this.desk.accept(socket, answer.identity);

@@ -40,6 +40,7 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
         noiseKeys: identity.noiseKeys,
         auth: runtime.auth,
         accept: (socket, deviceIdentity) => rpc.acceptChannel(socket, deviceIdentity, { handlers, appOrigin: relayUrl.origin }),
+        closeDrainMs: rpc.limits.channelCloseDrainMs,
       };
     },
   });

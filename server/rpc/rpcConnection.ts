@@ -5,7 +5,6 @@ import { RequestEnvelopeSchema, RequestIdSchema, type RequestId } from '../../li
 import { decodeBinaryFrame } from '../../lib/protocol/binaryFrame';
 import { BINARY_REQUEST_METHODS, isMethodName, methods, UNAUTHENTICATED_METHODS, type MethodName } from '../../lib/protocol/methods';
 import type { RpcNotification } from '../../lib/protocol/notifications';
-import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import type { Logger } from '../runtime/log';
 import { BinaryReply } from './binaryReply';
@@ -207,9 +206,10 @@ export class RpcConnection {
   }
 
   private async handleFrame(data: Buffer, isBinary: boolean): Promise<void> {
-    if (data.length > MAX_FRAME_BYTES) {
+    const limit = this.limits.maxFrameBytes;
+    if (data.length > limit) {
       const id = sniffRequestId(data.subarray(0, 512).toString('utf8'));
-      this.reply(errorFrame(id, 'too_large', `Frame of ${data.length} bytes is over the ${MAX_FRAME_BYTES}-byte limit.`, { limit: MAX_FRAME_BYTES }));
+      this.reply(errorFrame(id, 'too_large', `Frame of ${data.length} bytes is over the ${limit}-byte limit.`, { limit }));
       return;
     }
     let parsed: unknown;

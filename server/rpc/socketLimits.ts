@@ -1,9 +1,13 @@
+import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
+
 /**
  * How much one socket may make the runtime hold (SEC-9). Unauthenticated sockets get a small
  * budget of bytes, a deadline and a cap on their number; authenticated ones get backpressure on
  * their answers.
  */
 export interface SocketLimits {
+  /** A frame larger than this is answered `too_large` and the socket stays open (RPC-3); MAX_FRAME_BYTES in use. */
+  maxFrameBytes: number;
   /** Bytes a socket may send before `auth.hello` succeeds, all frames together. */
   preAuthBytes: number;
   /** Sockets that have not authenticated yet, at once; more are closed with 1013. */
@@ -18,9 +22,15 @@ export interface SocketLimits {
   stallMs: number;
   /** Distinct notifications kept (latest of each) for a socket over the soft cap; past it, 1013. */
   maxHeldNotifications: number;
+  /**
+   * A relay channel closed politely waits this long for its queued answers to go out before it is
+   * dropped (RLY-4), as `ws` waits 30 s for the peer's close frame.
+   */
+  channelCloseDrainMs: number;
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  maxFrameBytes: MAX_FRAME_BYTES,
   preAuthBytes: 64 * 1024,
   maxUnauthenticatedSockets: 64,
   authTimeoutMs: 15_000,
@@ -28,10 +38,27 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   hardBufferedBytes: 64 * 1024 * 1024,
   stallMs: 30_000,
   maxHeldNotifications: 1_000,
+  channelCloseDrainMs: 30_000,
 };
 
-/** `HBCODE_SOCKET_STALL_MS` shortens the stall time (tests wait seconds, not half a minute). */
+/** A positive whole number from variable `name`, else `fallback`. */
+function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * `HBCODE_SOCKET_STALL_MS` shortens the stall time and `HBCODE_CHANNEL_CLOSE_DRAIN_MS` a relay
+ * channel's close drain (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
+ * the frame limit (tests send a MiB past it, not 32) and `HBCODE_PRE_AUTH_BYTES` the budget before
+ * `auth.hello` (a trickling sender reaches it sooner).
+ */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
-  const stall = Number(env.HBCODE_SOCKET_STALL_MS);
-  return Number.isInteger(stall) && stall > 0 ? { ...DEFAULT_SOCKET_LIMITS, stallMs: stall } : DEFAULT_SOCKET_LIMITS;
+  return {
+    ...DEFAULT_SOCKET_LIMITS,
+    maxFrameBytes: positiveVariable(env, 'HBCODE_MAX_FRAME_BYTES', DEFAULT_SOCKET_LIMITS.maxFrameBytes),
+    preAuthBytes: positiveVariable(env, 'HBCODE_PRE_AUTH_BYTES', DEFAULT_SOCKET_LIMITS.preAuthBytes),
+    stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
+    channelCloseDrainMs: positiveVariable(env, 'HBCODE_CHANNEL_CLOSE_DRAIN_MS', DEFAULT_SOCKET_LIMITS.channelCloseDrainMs),
+  };
 }

@@ -2,7 +2,6 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
-import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
 import type { PreviewOrigins } from '../http/previewOrigins';
@@ -14,11 +13,11 @@ import { socketLimitsFromEnv, type SocketLimits } from './socketLimits';
 import { listenToWs, wsRpcSocket } from './wsRpcSocket';
 
 /**
- * Frames up to this size are read so that an oversize one (over MAX_FRAME_BYTES) still gets a
+ * Frames up to this many times the frame limit are read so that an oversize one still gets a
  * `too_large` answer on a socket that stays open (RPC-3); past it `ws` closes with 1009. Before
  * `auth.hello` the much smaller pre-auth budget applies (SEC-9, RpcConnection).
  */
-const READ_LIMIT_BYTES = 4 * MAX_FRAME_BYTES;
+const READ_LIMIT_FRAMES = 4;
 
 /** What the transport of a channel connection tells it. */
 export interface ChannelConnection {
@@ -30,7 +29,7 @@ export type RpcSocketServer = ReturnType<typeof createRpcSocketServer>;
 
 /** Adapts `ws` to RpcConnection and forwards the runtime's notifications to authenticated sockets. */
 export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins, limits: SocketLimits = socketLimitsFromEnv(process.env)) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_BYTES, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_FRAMES * limits.maxFrameBytes, perMessageDeflate: false });
   let relayPairingLink: ((code: string) => string) | null = null;
   const handlers = createMethodHandlers(runtime, previewOrigins, undefined, () => relayPairingLink);
   const connections = new Set<RpcConnection>();
@@ -75,6 +74,8 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
   }
 
   return {
+    /** The limits every socket of this server gets, relay channels included (SEC-9, RLY-4). */
+    limits,
     /**
      * A connection that arrives already authenticated over another transport (a relay channel,
      * RLY-3), with its own handlers and app origin; it gets notifications, and revoking its device
@@ -100,7 +101,12 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
     },
     close() {
       unsubscribe();
-      for (const ws of wss.clients) ws.close(CLOSE_CODES.goingAway, 'runtime shutting down');
+      for (const ws of wss.clients) {
+        // NOTE: a socket already closing (SEC-9 closed one that stopped reading, and holds it paused)
+        // sent its close frame; waiting for the peer's would hold the shutdown for ws's 30 s close timeout.
+        if (ws.readyState === ws.CLOSING) ws.terminate();
+        else ws.close(CLOSE_CODES.goingAway, 'runtime shutting down');
+      }
       wss.close();
     },
   };

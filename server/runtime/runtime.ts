@@ -15,7 +15,8 @@ import type { Agent } from './agents/agent';
 import { ApprovalRequests } from './agents/approvals';
 import { ClaudeAgent } from './agents/claude/claudeAgent';
 import { CodexAgent } from './agents/codex/codexAgent';
-import { COMMAND_KILL_GRACE_MS, ShellAgent } from './agents/shellAgent';
+import { ShellAgent } from './agents/shellAgent';
+import { DEFAULT_STOP_GRACES, type StopGraces } from './process/stopGraces';
 import { TerminalAgent, type TerminalSize } from './agents/terminalAgent';
 import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
 import { DiskReserve } from './store/diskReserve';
@@ -64,8 +65,12 @@ export interface RuntimeOptions {
   agentStallMs?: number;
   /** A Claude host with no request for this long stops (SES-8); 5 minutes when absent. */
   claudeHostIdleMs?: number;
+  /** How long each stop lets processes end by themselves before forcing them (SES-5, TERM-5); the defaults when absent. */
+  stopGraces?: StopGraces;
   /** Wrong pairing codes evaluated per window across all sockets (SEC-9); a default when absent. */
   pairingGuessLimit?: PairingGuessLimitOptions;
+  /** What pairing reads as now (codes' expiry, the guess window); Date.now when absent, a stepped clock in tests. */
+  pairingClock?: () => number;
   /** Attachment quotas, disk headroom and upload expiry (ATT-3); the defaults when absent. */
   attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
@@ -134,7 +139,8 @@ export class Runtime {
     processes: ProcessGroupLedger,
     survivors: SurvivorReport,
   ) {
-    this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit);
+    const graces = options.stopGraces ?? DEFAULT_STOP_GRACES;
+    this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit, options.pairingClock);
     this.devicePowers = new DevicePowers({
       auth: this.auth,
       announce: (change) => this.publish({ method: 'devices.changed', params: change }),
@@ -183,16 +189,19 @@ export class Runtime {
       dataDir: options.dataDir,
       log: options.log,
       hostIdleMs: options.claudeHostIdleMs,
+      graces,
     });
     this.codex = new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes, {
       recordUsage: (reading) => this.recordUsage(reading),
       profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
-    });
-    this.terminals = new TerminalAgent(processes, ({ bytes, ...where }) =>
-      this.publish({ method: 'terminal.output', params: { ...where, dataBase64: bytes.toString('base64') } }),
+    }, graces.codexStopMs);
+    this.terminals = new TerminalAgent(
+      processes,
+      ({ bytes, ...where }) => this.publish({ method: 'terminal.output', params: { ...where, dataBase64: bytes.toString('base64') } }),
+      graces.terminalHangupMs,
     );
     this.agents = new Map<AgentKind, Agent>([
-      ['shell', new ShellAgent(processes)],
+      ['shell', new ShellAgent(processes, graces)],
       ['codex', this.codex],
       ['claude', this.claude],
       ['terminal', this.terminals],
@@ -251,7 +260,7 @@ export class Runtime {
       db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
       const processes = new ProcessGroupLedger(db);
       // SES-5: what a runtime killed by SIGKILL left running is stopped before its rows are marked.
-      const survivors = await stopSurvivingGroups(processes, COMMAND_KILL_GRACE_MS, options.log);
+      const survivors = await stopSurvivingGroups(processes, (options.stopGraces ?? DEFAULT_STOP_GRACES).commandKillMs, options.log);
       return new Runtime(db, releaseLock, options, processes, survivors);
     } catch (error) {
       db?.close();

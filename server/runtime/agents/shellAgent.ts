@@ -6,11 +6,7 @@ import type { ProcessGroupLedger } from '../process/processGroupLedger';
 import { childStarts } from '../process/startQueue';
 import type { Agent, AgentRunContext, CommandResult } from './agent';
 import { commandWithPaths } from '../attachments/agentInput';
-
-/** After SIGTERM, a command's process group gets this long before SIGKILL. */
-export const COMMAND_KILL_GRACE_MS = 2000;
-/** After the shell exits, background children may hold its pipes; stop reading after this. */
-const PIPE_DRAIN_GRACE_MS = 1000;
+import { DEFAULT_STOP_GRACES, type StopGraces } from '../process/stopGraces';
 
 function shellCommand(text: string): { file: string; args: string[] } {
   if (process.platform === 'win32') return { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', text] };
@@ -35,7 +31,10 @@ export class ShellAgent implements Agent {
   /** Built once: copying process.env costs more than a short command's whole bookkeeping. */
   private readonly env = childEnvironment();
 
-  constructor(private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>) {}
+  constructor(
+    private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
+    private readonly graces: Pick<StopGraces, 'commandKillMs' | 'pipeDrainMs'> = DEFAULT_STOP_GRACES,
+  ) {}
 
   available(): boolean {
     return true;
@@ -90,7 +89,7 @@ export class ShellAgent implements Agent {
       // the shell exited at once (a background job may ignore SIGTERM).
       const onAbort = () => {
         cancelled = true;
-        stopped = group.stop(COMMAND_KILL_GRACE_MS);
+        stopped = group.stop(this.graces.commandKillMs);
       };
       if (cancelled) queueMicrotask(onAbort);
       else context.signal.addEventListener('abort', onAbort, { once: true });
@@ -103,7 +102,7 @@ export class ShellAgent implements Agent {
         clearTimeout(drainTimer);
         if (!exitResult || paused) return;
         const result = exitResult;
-        drainTimer = setTimeout(() => finish(result), PIPE_DRAIN_GRACE_MS);
+        drainTimer = setTimeout(() => finish(result), this.graces.pipeDrainMs);
         drainTimer.unref();
       };
 

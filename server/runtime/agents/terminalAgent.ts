@@ -4,10 +4,8 @@ import type { ProcessGroupLedger } from '../process/processGroupLedger';
 import { PtySession } from '../process/ptySession';
 import { childStarts } from '../process/startQueue';
 import { conflict } from '../errors';
+import { DEFAULT_STOP_GRACES } from '../process/stopGraces';
 import type { Agent, AgentRunContext, CommandResult } from './agent';
-
-/** After SIGHUP, a terminal's processes get this long before SIGKILL (TERM-5). */
-export const TERMINAL_HANGUP_GRACE_MS = 2000;
 /** The size a shell starts at before any device said its own. */
 const DEFAULT_SIZE = { cols: 80, rows: 24 };
 /** Each terminal's one command: the shell's lifetime is a run with this command (TERM-3). */
@@ -51,6 +49,8 @@ export class TerminalAgent implements Agent {
   constructor(
     private readonly processes: Pick<ProcessGroupLedger, 'trackerFor'> | undefined,
     private readonly publish: (bytes: TerminalBytes) => void,
+    /** After SIGHUP, a terminal's processes get this long before SIGKILL (TERM-5). */
+    private readonly hangupGraceMs = DEFAULT_STOP_GRACES.terminalHangupMs,
   ) {}
 
   available(): boolean {
@@ -149,7 +149,7 @@ export class TerminalAgent implements Agent {
     let stopped: Promise<void> | null = null;
     return new Promise((resolve) => {
       const onAbort = () => {
-        stopped = session.stop(TERMINAL_HANGUP_GRACE_MS);
+        stopped = session.stop(this.hangupGraceMs);
       };
       if (context.signal.aborted) queueMicrotask(onAbort);
       else context.signal.addEventListener('abort', onAbort, { once: true });

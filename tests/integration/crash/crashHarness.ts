@@ -7,7 +7,6 @@ import { REPO_ROOT } from '../../../server/runtime/paths';
 import { bundledProgramArgs } from '../../fixtures/bundledPrograms';
 import { firstMismatch } from '../../fixtures/crashContent';
 import { openCrashStore, type ChildEvent, type ChildPlan, type CrashStore } from '../../fixtures/crashPlan';
-import { makeTempDir } from '../../fixtures/tempDir';
 
 const CHILD_SCRIPT = path.join(REPO_ROOT, 'tests', 'fixtures', 'crashChild.ts');
 
@@ -18,9 +17,12 @@ export interface CrashDataDir {
   addOutput(): OutputKey;
 }
 
-/** A data folder with a project, a session and an empty command output, closed again. */
-export function prepareDataDir(): CrashDataDir & { key: OutputKey } {
-  const dataDir = makeTempDir('hbcode-crash-');
+/**
+ * Fills the empty folder `dataDir` with a project, a session and an empty command output, closed
+ * again. The caller makes the folder (a test's temp folder, or a bench's): nothing here imports
+ * vitest, so `npm run bench` runs the same harness.
+ */
+export function prepareDataDir(dataDir: string): CrashDataDir & { key: OutputKey } {
   const { db } = openCrashStore(dataDir);
   const projectId = 'prj-' + crypto.randomBytes(6).toString('hex');
   const sessionId = 'ses-' + crypto.randomBytes(6).toString('hex');

@@ -7,6 +7,7 @@ import { STORAGE_FAILED_MESSAGE } from '../../../server/runtime/output/recoverAr
 import { sweepOutputFolder } from '../../../server/runtime/output/startupSweep';
 import { streamBytes } from '../../fixtures/crashContent';
 import { openCrashStore, type CrashPoint, type CrashStore } from '../../fixtures/crashPlan';
+import { makeTempDir } from '../../fixtures/tempDir';
 import { describeArtifactMismatch, pendingCount, prepareDataDir, rawState, recoverThenDie, runSteps } from './crashHarness';
 
 /**
@@ -33,7 +34,7 @@ function reopen(dataDir: string): CrashStore {
 
 /** Runs the child to its crash, then opens the store again in this process (no recovery yet). */
 async function crashThenReopen(crash: CrashPoint) {
-  const data = prepareDataDir();
+  const data = prepareDataDir(makeTempDir('hbcode-crash-'));
   const { ready, committed } = await runSteps({ mode: 'steps', dataDir: data.dataDir, key: data.key, appends: COMMITTED_SIZES, crash });
   expect(ready).toBe(0);
   expect(committed).toBe(COMMITTED);
@@ -159,7 +160,7 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
   });
 
   it('OUT-2 recovery runs before the next append in a new process: a torn write leaves no trace in the stream', async () => {
-    const data = prepareDataDir();
+    const data = prepareDataDir(makeTempDir('hbcode-crash-'));
     await runSteps({ mode: 'steps', dataDir: data.dataDir, key: data.key, appends: COMMITTED_SIZES, crash: { kind: 'torn-write', size: 40_000, writtenBytes: 39_999 } });
     // No recovery here: the next writer's own append has to find and cut the torn tail.
     const next = await runSteps({ mode: 'steps', dataDir: data.dataDir, key: data.key, appends: [1, 2, 60_000], crash: null });
@@ -201,7 +202,7 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
   });
 
   it('OUT-2 the start-up sweep recovers every artifact of the folder, each by its own case', async () => {
-    const data = prepareDataDir();
+    const data = prepareDataDir(makeTempDir('hbcode-crash-'));
     const crashes: Record<string, CrashPoint> = {
       'pending-dropped': { kind: 'before-bytes', size: 100 },
       'torn-cut': { kind: 'torn-write', size: 100, writtenBytes: 50 },

@@ -6,6 +6,9 @@ import { killLeftovers, liveMembersOfGroup, pollUntil, stubbornGroupCommand, stu
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, waitForCommand } from '../../fixtures/sessionHelpers';
 
+/** The job ignores SIGTERM, so every stop here lasts the whole grace before SIGKILL: short, not the default 2 s. */
+const KILL_GRACE_MS = 250;
+
 /**
  * SES-5 through the real runtime: a command whose background job ignores SIGTERM is stopped as a
  * whole process group by run.cancel, session delete, runtime SIGTERM, and, after a runtime
@@ -26,7 +29,7 @@ describe('SES-5 a command’s whole process group is stopped', () => {
 
   async function start(): Promise<RpcClient> {
     dirs ??= makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { HBCODE_COMMAND_KILL_GRACE_MS: String(KILL_GRACE_MS) } });
     client = await runtime.connect();
     return client;
   }

@@ -26,14 +26,20 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { httpGet } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, runShell } from '../../fixtures/sessionHelpers';
 import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
+import { steppingClock } from '../../fixtures/steppingClock';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
 /** Desktop B's pairing-guess limit: small, so a test can reach it through the relay. */
 const B_GUESSES = 2;
-const B_GUESS_WINDOW_MS = 20_000;
+/** Longer than any test takes: only desktop B's pairing clock, stepped forward, ends it. */
+const B_GUESS_WINDOW_MS = 60_000;
 /** Desktop A gives up on a socket that stopped reading after this long (SEC-9), so the slow-reader test ends. */
 const A_STALL_MS = 6_000;
+/** And drops the channel it closed after this long without the node taking its answers (RLY-4; 30 s by default). */
+const A_CLOSE_DRAIN_MS = 2_000;
+/** Desktop A's frame limit: the runtime's too_large path through the channel a MiB past it, not MAX_FRAME_BYTES (32 MiB). */
+const A_FRAME_LIMIT = MiB;
 /** 300 reads of 1 MiB: held anywhere without bound, 300 MiB would pile up for the device that does not read. */
 const SLOW_READS = 300;
 /** What a node may grow by while one of its devices stops reading (the window is ~40 MiB; the runtime holds ~8 MiB past it). */
@@ -50,11 +56,11 @@ interface Desktop {
   link(code?: string): RelayPairingLink;
 }
 
-async function startDesktop(relayOrigin: string, env: NodeJS.ProcessEnv): Promise<Desktop> {
+async function startDesktop(relayOrigin: string, env: NodeJS.ProcessEnv, pairingClock?: () => number): Promise<Desktop> {
   const dirs = makeRuntimeDirs();
   const warnings: string[] = [];
   const log: Logger = { ...silentLogger, warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields ?? {})}`) };
-  const running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayOrigin, ...dirs.projectDirs], env), log);
+  const running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayOrigin, ...dirs.projectDirs], env), log, { pairingClock });
   const relay = running.relay!;
   await waitUntil(() => relay.linked, 'the runtime links to the relay', 60_000);
   return {
@@ -89,6 +95,7 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
   let viaProxy: RelayEndpoint;
   let desktopA: Desktop;
   let desktopB: Desktop;
+  const clockB = steppingClock();
   let credentialA: RelayCredential;
   let credentialB: RelayCredential;
   let deviceA: NodeRelayDevice;
@@ -135,9 +142,9 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     node2 = await startRelayChild(nats.url, 'node2', balancer.port, flags);
     // Desktop A links to node 1, desktop B to node 2; the devices all reach node 2 through the proxy.
     balancer.setBackends([node1.port]);
-    desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS) });
+    desktopA = await startDesktop(relayOrigin, { HBCODE_SOCKET_STALL_MS: String(A_STALL_MS), HBCODE_CHANNEL_CLOSE_DRAIN_MS: String(A_CLOSE_DRAIN_MS), HBCODE_MAX_FRAME_BYTES: String(A_FRAME_LIMIT) });
     balancer.setBackends([node2.port]);
-    desktopB = await startDesktop(relayOrigin, { HBCODE_PAIRING_GUESS_LIMIT: String(B_GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(B_GUESS_WINDOW_MS) });
+    desktopB = await startDesktop(relayOrigin, { HBCODE_PAIRING_GUESS_LIMIT: String(B_GUESSES), HBCODE_PAIRING_GUESS_WINDOW_MS: String(B_GUESS_WINDOW_MS) }, clockB.now);
     proxy = await startTamperingProxy(node2.port);
     viaProxy = { port: proxy.port, host: node2.host, origin: relayOrigin };
     credentialA = await pairNodeDevice(viaProxy, desktopA.link(), 'Phone A');
@@ -343,18 +350,22 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
       (error: unknown) => error,
     );
     expect(limited).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many pairing attempts/) });
-    const paired = await waitUntil(
-      () => pairNodeDevice(viaProxy, right, 'Phone B2').catch((error: unknown) => (error instanceof RelayPairingError && error.code === 'rate_limited' ? null : Promise.reject(error))),
-      'the right code pairs once the guess window has passed',
-      { timeoutMs: 90_000, intervalMs: 1_000 },
+    // Desktop B's clock steps half the window on: still limited; then the rest: the right code pairs.
+    clockB.advance(B_GUESS_WINDOW_MS / 2);
+    const stillLimited = await pairNodeDevice(viaProxy, right, 'Phone B2').then(
+      () => null,
+      (error: unknown) => error,
     );
+    expect(stillLimited).toMatchObject({ code: 'rate_limited' });
+    clockB.advance(B_GUESS_WINDOW_MS / 2);
+    const paired = await pairNodeDevice(viaProxy, right, 'Phone B2');
     const { device } = await connectThroughProxy(paired);
     expect(await projectCount(device)).toBe(1);
     expect((await device.client.call('devices.list')).devices.map((d) => d.name).sort()).toEqual(['Phone B', 'Phone B2']);
     await expectAllWell();
   }, 150_000);
 
-  it('RLY-1 RLY-3 oversize frames: the node refuses them with too_large and goes on; a 32 MiB + 1 frame in the channel gets too_large from the runtime', async () => {
+  it('RLY-1 RLY-3 oversize frames: the node refuses them with too_large and goes on; a frame one byte over the runtime\'s limit in the channel gets too_large from it', async () => {
     // From the device: a notice, the socket stays open, its next frame is delivered.
     await connA.inject('toNode', Buffer.alloc(MAX_CHANNEL_FRAME_BYTES + 1, 7));
     await waitUntil(() => deviceA.socket.notices.some((n) => n.startsWith('too_large')), () => `the device hears too_large (${deviceA.socket.notices.join('; ')})`, 60_000);
@@ -371,19 +382,20 @@ describe('RLY-1…RLY-4 a hostile relay against real nodes, runtimes and devices
     device.ws.close();
     attacker.socket.ws.close();
 
-    // Inside the channel: one protocol frame of 32 MiB + 1 byte, sealed (it fits the channel's limit).
+    // Inside the channel: one protocol frame a byte over desktop A's limit, sealed (it fits the channel's limit).
+    expect(A_FRAME_LIMIT).toBeLessThan(MAX_FRAME_BYTES);
     const id = 987_654;
     const head = `{"jsonrpc":"2.0","id":${id},"method":"projects.list","params":{"pad":"`;
     const tail = '"}}';
-    const big = head + 'x'.repeat(MAX_FRAME_BYTES + 1 - head.length - tail.length) + tail;
-    expect(Buffer.byteLength(big)).toBe(MAX_FRAME_BYTES + 1);
+    const big = head + 'x'.repeat(A_FRAME_LIMIT + 1 - head.length - tail.length) + tail;
+    expect(Buffer.byteLength(big)).toBe(A_FRAME_LIMIT + 1);
     deviceA.socket.send(big);
     const answer = await waitUntil(
       () => deviceA.texts.map((t) => JSON.parse(t) as { id?: unknown; error?: { data?: { code?: string } } }).find((m) => m.id === id),
       'the runtime answers the oversize frame',
       90_000,
     );
-    expect(answer.error?.data?.code).toBe('too_large');
+    expect(answer.error?.data).toMatchObject({ code: 'too_large', limit: A_FRAME_LIMIT });
     expect(await projectCount(deviceA)).toBe(1);
     await expectAllWell();
   }, 240_000);

@@ -14,6 +14,8 @@ import { createShellSession, readWholeOutput, runShell } from '../../fixtures/se
 import { waitUntil } from '../../fixtures/waitUntil';
 
 const MiB = 1024 * 1024;
+/** The runtime's frame limit here: the same too_large path as the 32 MiB of MAX_FRAME_BYTES, a MiB past it instead of 32. */
+const FRAME_LIMIT = MiB;
 
 /** A new code for the next pairing, asked for on the local app socket. */
 async function newCode(admin: RpcClient): Promise<string> {
@@ -30,7 +32,7 @@ describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
   let paired: RelayChannel;
 
   beforeAll(async () => {
-    linked = await startLinkedRuntime();
+    linked = await startLinkedRuntime({ HBCODE_MAX_FRAME_BYTES: String(FRAME_LIMIT) });
     ({ relay, runtime, admin, link, pairing } = linked);
   }, 60_000);
   afterAll(() => linked?.stop());
@@ -142,12 +144,13 @@ describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
     await waitUntil(() => connection.unackedToDesktop === 0, () => `the desktop ACKs every frame, dropped ones too (${connection.unackedToDesktop} bytes left)`);
   });
 
-  it('RLY-3 a frame over 32 MiB is answered too_large through the channel, which stays open', async () => {
+  it('RLY-3 a frame over the frame limit (32 MiB, a MiB here) is answered too_large through the channel, which stays open', async () => {
+    expect(FRAME_LIMIT).toBeLessThan(MAX_FRAME_BYTES);
     const socket = paired.socket!;
-    const oversize = `{"jsonrpc":"2.0","id":9100,"method":"projects.list","params":{"pad":"${'x'.repeat(MAX_FRAME_BYTES)}"}}`;
+    const oversize = `{"jsonrpc":"2.0","id":9100,"method":"projects.list","params":{"pad":"${'x'.repeat(FRAME_LIMIT)}"}}`;
     socket.send(oversize);
     const answer = await waitUntil(() => socket.textFrames.find((frame) => (frame as { id?: unknown }).id === 9100), 'the oversize frame is answered', 60_000);
-    expect(answer).toMatchObject({ error: { data: { code: 'too_large' } } });
+    expect(answer).toMatchObject({ error: { data: { code: 'too_large', limit: FRAME_LIMIT } } });
     expect((await paired.client!.call('projects.list')).projects).toHaveLength(1);
   }, 90_000);
 

@@ -16,6 +16,8 @@ const SLOW_SENDERS = 2;
 const FAST_SENDER_BYTES = 40 * MiB;
 /** The runtime may grow this much while the senders try; unbounded it grows by 240 MiB. */
 const RSS_GROWTH_BOUND = 64 * MiB;
+/** The bytes a socket may send before auth.hello here (64 KiB by default): a trickling sender reaches it in seconds. */
+const PRE_AUTH_BYTES = 16 * 1024;
 
 async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +66,7 @@ describe('SEC-9 unauthenticated sockets', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { HBCODE_PRE_AUTH_BYTES: String(PRE_AUTH_BYTES) } });
   });
   afterAll(async () => {
     await runtime?.stop();

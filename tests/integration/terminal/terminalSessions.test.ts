@@ -21,6 +21,12 @@ async function rpcError(call: Promise<unknown>): Promise<RpcError> {
   return error as RpcError;
 }
 
+/**
+ * The jobs here ignore the hangup, so each stop lasts its whole grace before SIGKILL: a fraction
+ * of a second here, the defaults' 2 s in use.
+ */
+const SHORT_GRACES = { HBCODE_TERMINAL_HANGUP_GRACE_MS: '250', HBCODE_COMMAND_KILL_GRACE_MS: '250' };
+
 /** Opens the terminal and learns its shell's pid from the shell itself. */
 async function openShell(client: RpcClient, sessionId: string, size = { cols: 100, rows: 30 }) {
   const watch = new TerminalWatch(client, sessionId);
@@ -43,7 +49,7 @@ describe('TERM-1 terminal sessions', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: terminalTestEnv() });
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { ...terminalTestEnv(), ...SHORT_GRACES } });
     client = await runtime.connect();
   }, 60_000);
 

@@ -18,11 +18,12 @@ import { usageReadingOf } from './claudeUsage';
 import { ClaudeStore } from './claudeStore';
 import { ClaudeTurnRecords } from './claudeTurnRecords';
 import { PROCESS_TAG_VARIABLE, runTag, type HostEvent, type HostRequest, type PermissionEvent } from './hostProtocol';
-import { askHostOnce, KILL_GRACE_MS, type HostCall, type HostExit } from './hostProcess';
+import { askHostOnce, type HostCall, type HostExit } from './hostProcess';
 import { DEFAULT_CLAUDE_ACCOUNT } from './claudeAccounts';
 import { ClaudeHosts } from './claudeHosts';
 import { ClaudeResultCache, type ResultCacheLimits } from './claudeResultCache';
 import { stopTagged } from '../../process/taggedProcesses';
+import { DEFAULT_STOP_GRACES, type StopGraces } from '../../process/stopGraces';
 
 export interface ClaudeAgentOptions {
   /** Where canUseTool requests and questions wait for an answer (ACC-4); without it every request is refused. */
@@ -38,10 +39,10 @@ export interface ClaudeAgentOptions {
   readTimeoutMs?: number;
   /** OUT-7: bounds of the Bash results kept whole in the runtime. */
   resultCache?: Partial<ResultCacheLimits>;
+  /** ACC-6 SES-9: how long an interrupted turn, and then what it left, get before being forced; the defaults when absent. */
+  graces?: Pick<StopGraces, 'claudeInterruptMs' | 'claudeKillMs'>;
 }
 
-/** After an interrupt the turn gets this long to end before the host cancels its query (ACC-6: within 5 s). */
-const INTERRUPT_GRACE_MS = 1500;
 /** A read the host has not answered in this long is cancelled and fails (SES-8). */
 const DEFAULT_READ_TIMEOUT_MS = 120_000;
 import { claudeTurnInput } from '../../attachments/agentInput';
@@ -73,6 +74,7 @@ export class ClaudeAgent implements Agent {
   /** Bash results read lately, kept whole so their slices skip the host (OUT-7). */
   private readonly results: ClaudeResultCache;
   private readonly log: Logger;
+  private readonly graces: Pick<StopGraces, 'claudeInterruptMs' | 'claudeKillMs'>;
   /** What "allow for this session" granted, by app session, for its later turns (ACC-4). */
   private readonly grants = new Map<string, SessionGrants>();
 
@@ -87,7 +89,8 @@ export class ClaudeAgent implements Agent {
     this.program = locateClaude(env);
     this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
     this.log = options.log ?? silentLogger;
-    this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, processes, log: this.log });
+    this.graces = options.graces ?? DEFAULT_STOP_GRACES;
+    this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, killGraceMs: this.graces.claudeKillMs, processes, log: this.log });
     this.results = new ClaudeResultCache(options.resultCache);
   }
 
@@ -172,7 +175,7 @@ export class ClaudeAgent implements Agent {
     if (context.signal.aborted) {
       // SES-9: a stopped turn leaves nothing running: Claude Code and its commands carry the run's
       // tag. The row need not wait for it: what a stop leaves is found by the tag whenever it goes.
-      void stopTagged(PROCESS_TAG_VARIABLE, runTag(host.tag, messageUuid), KILL_GRACE_MS).then((stopped) => {
+      void stopTagged(PROCESS_TAG_VARIABLE, runTag(host.tag, messageUuid), this.graces.claudeKillMs).then((stopped) => {
         if (stopped > 0) this.log.info('stopped what a stopped Claude turn left', { runId: context.runId, processes: stopped });
       });
       return;
@@ -201,8 +204,8 @@ export class ClaudeAgent implements Agent {
       call.send({ type: 'interrupt' });
       timers.push(setTimeout(() => {
         call.cancel();
-        timers.push(setTimeout(giveUp, KILL_GRACE_MS));
-      }, INTERRUPT_GRACE_MS));
+        timers.push(setTimeout(giveUp, this.graces.claudeKillMs));
+      }, this.graces.claudeInterruptMs));
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

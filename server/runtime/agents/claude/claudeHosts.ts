@@ -8,6 +8,8 @@ export const DEFAULT_HOST_IDLE_MS = 5 * 60_000;
 
 export interface ClaudeHostsOptions {
   idleMs?: number;
+  /** After SIGTERM a host and what it started get this long before SIGKILL; the default grace when absent. */
+  killGraceMs?: number;
   processes?: Pick<ProcessGroupLedger, 'trackerFor'>;
   log: Logger;
 }
@@ -52,6 +54,7 @@ export class ClaudeHosts {
       env,
       (tag) => this.options.processes?.trackerFor({ purpose: 'claude host', envTag: tag }),
       (busy) => this.busyChanged(key, entry, busy),
+      this.options.killGraceMs,
     );
     this.hosts.set(key, entry);
     this.options.log.info('claude host started', { account, pid: entry.host.pid ?? null });

@@ -4,6 +4,7 @@ import { unavailable } from '../../errors';
 import { childEnvironment } from '../../process/childEnvironment';
 import { childProgram } from '../../process/childProgram';
 import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
+import { DEFAULT_STOP_GRACES } from '../../process/stopGraces';
 import { stopTagged } from '../../process/taggedProcesses';
 import { HostOutboundSchema, PROCESS_TAG_VARIABLE, type HostControl, type HostEvent, type HostInbound, type HostRequest } from './hostProtocol';
 
@@ -11,9 +12,6 @@ import { HostOutboundSchema, PROCESS_TAG_VARIABLE, type HostControl, type HostEv
 export function hostCommand(): { file: string; args: string[] } {
   return childProgram('claudeHost');
 }
-
-/** After SIGTERM the host gets this long to stop Claude Code before its group gets SIGKILL. */
-export const KILL_GRACE_MS = 3000;
 
 export interface HostExit {
   code: number | null;
@@ -64,7 +62,16 @@ export class ClaudeHostProcess {
   private stopRequested = false;
   private readonly onBusyChange: (busy: number) => void;
 
-  constructor(env: NodeJS.ProcessEnv, tracker: (tag: string) => ProcessGroupTracker | undefined, onBusyChange: (busy: number) => void = () => undefined) {
+  /**
+   * `killGraceMs`: after SIGTERM the host gets this long to stop Claude Code before its group
+   * gets SIGKILL, and so does what it started.
+   */
+  constructor(
+    env: NodeJS.ProcessEnv,
+    tracker: (tag: string) => ProcessGroupTracker | undefined,
+    onBusyChange: (busy: number) => void = () => undefined,
+    private readonly killGraceMs = DEFAULT_STOP_GRACES.claudeKillMs,
+  ) {
     this.onBusyChange = onBusyChange;
     const { file, args } = hostCommand();
     this.group = ProcessGroup.spawn(file, args, {
@@ -85,8 +92,8 @@ export class ClaudeHostProcess {
         this.exit = exit;
         // SES-9: whatever the host started, in its group or in a session of its own, ends with it,
         // before any request is told the host is gone.
-        void stopTagged(PROCESS_TAG_VARIABLE, this.tag, KILL_GRACE_MS)
-          .then(() => this.group.stop(KILL_GRACE_MS, { terminate: 'leader' }))
+        void stopTagged(PROCESS_TAG_VARIABLE, this.tag, this.killGraceMs)
+          .then(() => this.group.stop(this.killGraceMs, { terminate: 'leader' }))
           .catch(() => undefined)
           .then(() => {
             for (const call of [...this.calls.values()]) call.settle(exit);
@@ -180,7 +187,7 @@ export class ClaudeHostProcess {
   stop(): Promise<HostExit> {
     this.stopRequested = true;
     this.group.child.stdin!.end();
-    void this.group.stop(KILL_GRACE_MS, { terminate: 'leader' });
+    void this.group.stop(this.killGraceMs, { terminate: 'leader' });
     return this.exited;
   }
 }

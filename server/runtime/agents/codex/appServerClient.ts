@@ -5,12 +5,11 @@ import type { z } from 'zod';
 import { unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
+import { DEFAULT_STOP_GRACES } from '../../process/stopGraces';
 import { IncomingSchema } from './codexProtocol';
 
 type RequestId = number | string;
 
-/** After SIGTERM Codex gets this long to stop its own children before its group gets SIGKILL. */
-const CODEX_STOP_GRACE_MS = 3000;
 /** How much of Codex's stderr is kept, for the reason shown when it exits (ACC-3). */
 const STDERR_TAIL_BYTES = 4096;
 const STDERR_TAIL_LINES = 5;
@@ -51,6 +50,8 @@ export class AppServerClient {
     private readonly handlers: AppServerHandlers,
     private readonly log: Logger,
     tracker?: ProcessGroupTracker,
+    /** After SIGTERM Codex gets this long to stop its own children before its group gets SIGKILL. */
+    private readonly stopGraceMs = DEFAULT_STOP_GRACES.codexStopMs,
   ) {
     // Its own process group (SES-5): stopping Codex stops whatever it left in that group too.
     this.group = ProcessGroup.spawn(program.file, [...program.args, 'app-server'], { env, stdio: ['pipe', 'pipe', 'pipe'], tracker });
@@ -72,7 +73,7 @@ export class AppServerClient {
       };
       if (this.child.stderr.readableEnded || this.child.stderr.destroyed) report();
       else this.child.stderr.once('close', report);
-      void this.group.stop(CODEX_STOP_GRACE_MS);
+      void this.group.stop(this.stopGraceMs);
     });
   }
 
@@ -143,6 +144,6 @@ export class AppServerClient {
   /** Stops Codex and its whole group: SIGTERM, then SIGKILL when the grace ends. */
   close(): Promise<void> {
     if (!this.closed) this.fail('Codex was stopped.', null);
-    return this.group.stop(CODEX_STOP_GRACE_MS);
+    return this.group.stop(this.stopGraceMs);
   }
 }

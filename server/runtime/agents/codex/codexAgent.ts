@@ -95,6 +95,8 @@ export class CodexAgent implements Agent {
     env: NodeJS.ProcessEnv = process.env,
     processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
     hooks: CodexAccountHooks = {},
+    /** After SIGTERM an app server gets this long before SIGKILL; the default grace when absent. */
+    stopGraceMs?: number,
   ) {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
@@ -117,6 +119,7 @@ export class CodexAgent implements Agent {
       log,
       env,
       processes,
+      stopGraceMs,
     );
     this.accounts = new CodexAccounts(this.profiles, (profile) => this.startedServer(profile), (id) => this.servers.stop(id), hooks, log);
   }

@@ -40,6 +40,7 @@ export class CodexServers {
     private readonly log: Logger,
     private readonly env: NodeJS.ProcessEnv,
     private readonly processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
+    private readonly stopGraceMs?: number,
   ) {}
 
   /** The running child of `profile`, started (and initialized) when there is none. */
@@ -62,6 +63,7 @@ export class CodexServers {
       },
       this.log,
       this.processes?.trackerFor({ purpose: 'codex app-server' }),
+      this.stopGraceMs,
     );
     const server: ProfileServer = { profileId: profile.id, client, ready: Promise.resolve(), loaded: new Set() };
     server.ready = client
