@@ -10,6 +10,11 @@ export interface CommandResult {
   error?: string;
   /** The agent's bounded aggregate of the command's output, when it keeps one (OUT-4). */
   aggregate: Buffer | null;
+  /**
+   * Reads the agent's own saved copy of the output (null when it keeps none). Called at most once,
+   * in the background, only when the command settled with its source unproven (OUT-4).
+   */
+  readSavedOutput?: () => Promise<Buffer | null>;
 }
 
 /** What an agent reports about one command while it runs. */

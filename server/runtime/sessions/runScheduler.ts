@@ -5,6 +5,7 @@ import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
 import { StallWatch } from './stallWatch';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
+import { SavedCopyReads } from '../output/savedCopyReads';
 import type { ChatSendLedger } from '../outbox/chatSend';
 import type { RecordedProcessGroup } from '../process/processGroupLedger';
 import { StartQueue } from '../process/startQueue';
@@ -78,10 +79,13 @@ export class RunScheduler {
    * stretch while every other call waits.
    */
   private readonly runStarts = new StartQueue();
+  /** Agents' saved copies of outputs that settled unproven, read one at a time (OUT-4). */
+  private readonly savedCopies: SavedCopyReads;
   private stopping = false;
 
   constructor(private readonly deps: RunSchedulerDeps) {
     this.rows = new RowThrottle((key) => this.publishCommandRow(key));
+    this.savedCopies = new SavedCopyReads(deps.outputs, deps.log);
   }
 
   private publishCommandRow(key: string): void {
@@ -208,7 +212,7 @@ export class RunScheduler {
         cwd,
         signal,
         startCommand: (commandId, command) =>
-          recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows }, { sessionId: run.sessionId, runId, signal }, commandId, command),
+          recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows, savedCopies: this.savedCopies }, { sessionId: run.sessionId, runId, signal }, commandId, command),
         recordHistoryCommand: (commandId, command, result, pointer) => {
           sessions.insertHistoryCommand(runId, commandId, run.sessionId, command, pointer);
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);

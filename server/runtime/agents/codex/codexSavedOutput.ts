@@ -1,0 +1,50 @@
+import { SAVED_COPY_CAP_BYTES } from '../../output/agentCopy';
+import type { CodexCall } from './codexHistory';
+import { CODEX, ThreadItemsReadResultSchema } from './codexProtocol';
+
+/** How long one `thread/items/read` may take before the saved copy is given up. */
+export const SAVED_OUTPUT_READ_TIMEOUT_MS = 30_000;
+
+/** Codex's saved command item: its output, or why there is none yet. */
+type SavedItem = { kind: 'output'; text: string } | { kind: 'none' } | { kind: 'not-saved-yet' };
+
+async function readSavedItem(call: CodexCall, threadId: string, turnId: string, itemId: string, timeoutMs: number): Promise<SavedItem> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Codex did not answer ${CODEX.threadItemsRead} within ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
+    timer.unref();
+  });
+  try {
+    // One item per request: an answer holds at most one saved output.
+    const page = await Promise.race([call(CODEX.threadItemsRead, { threadId, turnId, itemIds: [itemId] }, ThreadItemsReadResultSchema), timeout]);
+    const item = page.data.map((entry) => entry.item).find((candidate) => candidate.id === itemId);
+    if (!item || item.type !== 'commandExecution' || !('status' in item) || item.status === 'inProgress') return { kind: 'not-saved-yet' };
+    const text = 'aggregatedOutput' in item ? item.aggregatedOutput : null;
+    return typeof text === 'string' ? { kind: 'output', text } : { kind: 'none' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The output Codex saved for one command (`thread/items/read`), for a command whose live stream
+ * was not proven whole (OUT-4). Codex saves an item when it completes, so the first read is at
+ * once; an item not saved yet is asked for once more after the turn ended. A copy over
+ * SAVED_COPY_CAP_BYTES is not taken (Codex 0.171 saves at most 64 KiB).
+ */
+export async function readSavedCommandOutput(
+  call: CodexCall,
+  item: { threadId: string; turnId: string; itemId: string },
+  turnEnded: Promise<unknown>,
+  timeoutMs = SAVED_OUTPUT_READ_TIMEOUT_MS,
+): Promise<Buffer | null> {
+  let saved = await readSavedItem(call, item.threadId, item.turnId, item.itemId, timeoutMs);
+  if (saved.kind === 'not-saved-yet') {
+    await turnEnded;
+    saved = await readSavedItem(call, item.threadId, item.turnId, item.itemId, timeoutMs);
+  }
+  // A UTF-16 length over the cap is over it in UTF-8 too: such a text is never encoded.
+  if (saved.kind !== 'output' || saved.text.length > SAVED_COPY_CAP_BYTES) return null;
+  const bytes = Buffer.from(saved.text, 'utf8');
+  return bytes.length > SAVED_COPY_CAP_BYTES ? null : bytes;
+}
