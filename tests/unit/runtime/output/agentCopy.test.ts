@@ -73,9 +73,9 @@ describe('decideSavedCopy: the agent saved copy of an unproven stream (OUT-4)', 
 
   it('OUT-4 a copy that does not match what the aggregate says was printed is not proven (wrong length, wrong head, wrong tail)', () => {
     const wrongHead = Buffer.from(printed);
-    wrongHead[10] ^= 0xff;
+    wrongHead[10] = wrongHead[10]! ^ 0xff;
     const wrongTail = Buffer.from(printed);
-    wrongTail[printed.length - 10] ^= 0xff;
+    wrongTail[printed.length - 10] = wrongTail[printed.length - 10]! ^ 0xff;
     for (const copy of [printed.subarray(0, printed.length - 1), wrongHead, wrongTail]) {
       expect(decideSavedCopy(input({ copy }))).toMatchObject({ action: 'replace', sourceIncomplete: true });
     }
@@ -108,7 +108,7 @@ describe('decideSavedCopy: the agent saved copy of an unproven stream (OUT-4)', 
     const plainCut = printed.subarray(0, AGGREGATE_CAP_BYTES);
     expect(decideSavedCopy(input({ aggregate: plainCut, copy: printed }))).toMatchObject({ action: 'replace', sourceIncomplete: false });
     const other = Buffer.from(printed);
-    other[5] ^= 0xff;
+    other[5] = other[5]! ^ 0xff;
     expect(decideSavedCopy(input({ aggregate: plainCut, copy: other }))).toMatchObject({ action: 'replace', sourceIncomplete: true });
   });
 });
