@@ -329,16 +329,18 @@ export class CommandOutputStore {
    * OUT-4 after settling: the agent's saved copy of a command whose source is unproven (see
    * `decideSavedCopy`). The copy is written and flushed to its stage file on the thread pool, so
    * the event loop never waits for the disk; the row moves to it only if it still holds the
-   * generation that was decided on. A crash at any point leaves the settled row as it was (the
-   * stage file or unnamed file goes at the next start-up, OUT-6). Returns the row's state, or
-   * undefined when the artifact is gone.
+   * generation that was decided on. A crash at any point leaves the settled row as it was
+   * (start-up removes the stage file, and a renamed file no row names once it is an hour old,
+   * OUT-6). Returns the row's state, or undefined when the artifact is gone.
    */
   async settleFromSavedCopy(key: OutputKey, ledger: StreamLedger, aggregate: Buffer | null, copy: Buffer): Promise<OutputState | undefined> {
     const recovered = this.recover(key);
     if (!recovered) return undefined;
     const row = recovered.row;
     if (!row.complete || !row.sourceIncomplete) return stateOf(row);
-    const decision = decideSavedCopy({ artifactBytes: row.byteLength, ledger, aggregate, copy, artifactEquals: (bytes) => this.fileEquals(row, bytes) });
+    // A row that says its device could not store the output is never proven in place: a whole copy replaces it (OUT-3).
+    const artifactEquals = (bytes: Buffer) => row.storageError === null && this.fileEquals(row, bytes);
+    const decision = decideSavedCopy({ artifactBytes: row.byteLength, ledger, aggregate, copy, artifactEquals });
     this.log.info('command output saved copy', {
       runId: key.runId,
       commandId: key.commandId,

@@ -42,7 +42,9 @@ export function recordCommand(
       // OUT-4: an unproven stream may still be whole in the agent's saved copy; the turn does not wait for it.
       if (settled.sourceIncomplete && result.readSavedOutput) {
         const read = deps.savedCopies.enqueue({ key, ledger: stream.ledger, aggregate: result.aggregate, read: result.readSavedOutput });
-        void read.then((state) => state && deps.rows.touch(rowKey, true));
+        void read.then((state) => {
+          if (state && (state.generation !== settled.generation || !state.sourceIncomplete)) deps.rows.touch(rowKey, true);
+        });
       }
     },
   };

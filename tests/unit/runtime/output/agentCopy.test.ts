@@ -154,6 +154,19 @@ describe('CommandOutputStore.settleFromSavedCopy (OUT-4, OUT-5)', () => {
     expect(fs.readdirSync(fx.store.dir)).toHaveLength(1);
   });
 
+  it('OUT-3 a row whose device could not store the output is never proven in place: a whole copy of the same bytes replaces it and clears the error', async () => {
+    const fx = openOutputStore();
+    fx.store.create(key, fx.sessionId);
+    const output = printed.subarray(0, 40 * KiB);
+    expect(append(fx.store, key, output)).toBe(true);
+    fx.store.markStorageFailed(key);
+    const ledger = { bytes: output.length, deltas: 1 };
+    expect(fx.store.settleCompletedCommand(key, ledger, null).state).toMatchObject({ generation: 1, sourceIncomplete: true, storageError: expect.any(String) });
+    const state = await fx.store.settleFromSavedCopy(key, ledger, null, output);
+    expect(state).toMatchObject({ generation: 2, byteLength: output.length, sourceIncomplete: false, storageError: null });
+    expect(fx.store.readOutputRange(fx.sessionId, key, 2, 0, output.length).bytes.equals(output)).toBe(true);
+  });
+
   it('OUT-6 a deleted artifact is left alone', async () => {
     const { fx, ledger } = settledShort();
     fx.db.prepare('DELETE FROM command_outputs').run();
