@@ -139,6 +139,27 @@ export class RunScheduler {
     }
   }
 
+  /**
+   * OUT-4: saved-copy reads a stopped runtime queued and never ran, read now in the background
+   * (the agent is started for them). Each row is pushed again when its copy changed it.
+   */
+  resumeSavedCopyReads(): void {
+    const { sessions, agents, projectDirectory } = this.deps;
+    this.savedCopies.resumeAfterRestart(
+      (row) => {
+        const session = sessions.session(row.sessionId);
+        const agent = session && agents.get(session.agent);
+        const cwd = session && projectDirectory(session.projectId);
+        const readSavedOutput = agent?.readSavedOutput?.bind(agent);
+        if (!readSavedOutput || !cwd) return null;
+        return () => readSavedOutput(row.sessionId, cwd, row.commandId);
+      },
+      (row, state) => {
+        if (!state.sourceIncomplete || state.generation !== row.generation) this.rows.touch(commandRowKey(row.sessionId, row.runId, row.commandId), true);
+      },
+    );
+  }
+
   enqueue(run: RunRecord): void {
     if (this.stopping) return;
     const queue = this.queueOf(run.sessionId);

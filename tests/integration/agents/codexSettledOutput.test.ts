@@ -79,7 +79,7 @@ describe('OUT-4 Codex output completed after it settles, under load', () => {
     } finally {
       for (const child of busy) child.kill('SIGKILL');
     }
-    const { commandId } = sent.commands[0]!;
+    const { commandId } = await commandRowWhen(client, sessionId, sent.runId, () => true);
     const codex = codexCommandStream(recorder.messages(), commandId);
     const streamed = Buffer.concat(codex.deltas);
     const settled = await logLine(runtime, 'command output settled', commandId);
@@ -87,7 +87,7 @@ describe('OUT-4 Codex output completed after it settles, under load', () => {
     expect(Number(field(settled, 'streamedBytes'))).toBe(streamed.length);
     console.info(`loaded 3 MiB run: printed ${printed.length} bytes, Codex streamed ${streamed.length} in ${codex.deltas.length} deltas`);
     if (streamed.equals(printed)) {
-      const row = sent.commands[0]!;
+      const row = await commandRowWhen(client, sessionId, sent.runId, () => true);
       expect(row).toMatchObject({ status: 'exited', exitCode: 0, generation: 1, complete: true, sourceIncomplete: false });
       expect((await readWholeOutput(client, sessionId, row)).equals(printed)).toBe(true);
       return;
@@ -126,7 +126,7 @@ describe('OUT-4 Codex output completed after it settles, when Codex lost live de
     const sessionId = await createFullAccessCodexSession(client);
     steps.push({ command: 'for i in 0 1 2 3 4 5; do cat part$i.txt; sleep 0.3; done' });
     const sent = await sendAndWait(client, sessionId, 'Print the parts');
-    const { commandId } = sent.commands[0]!;
+    const { commandId } = await commandRowWhen(client, sessionId, sent.runId, () => true);
     // The test means something only when the stream really was short and unproven.
     const settled = await logLine(runtime, 'command output settled', commandId);
     expect(Number(field(settled, 'streamedBytes'))).toBeLessThan(printed.length);
@@ -148,7 +148,7 @@ describe('OUT-4 Codex output completed after it settles, when Codex lost live de
     const sessionId = await createFullAccessCodexSession(client);
     steps.push({ command: 'cat big.txt' });
     const sent = await sendAndWait(client, sessionId, 'Print big.txt');
-    const { commandId } = sent.commands[0]!;
+    const { commandId } = await commandRowWhen(client, sessionId, sent.runId, () => true);
     const streamed = Buffer.concat(codexCommandStream(recorder.messages(), commandId).deltas);
     expect(streamed.length).toBeLessThan(printed.length);
     const saved = await logLine(runtime, 'command output saved copy', commandId);
@@ -157,5 +157,41 @@ describe('OUT-4 Codex output completed after it settles, when Codex lost live de
     const row = await commandRowWhen(client, sessionId, sent.runId, () => true);
     expect(row).toMatchObject({ generation: 1, complete: true, sourceIncomplete: true, byteLength: streamed.length });
     expect((await readWholeOutput(client, sessionId, row)).equals(streamed)).toBe(true);
+  }, AGENT_TEST_TIMEOUT_MS);
+});
+
+describe('OUT-4 Codex output completed after it settles, across a crash', () => {
+  let fx: Awaited<ReturnType<typeof startCodexRuntime>>;
+  beforeAll(async () => {
+    // Lost deltas, no aggregate, and Codex never answers the saved-copy read: the runtime dies with it pending.
+    fx = await startCodexRuntime({ dropEvery: 3, dropAggregate: true, holdSavedReads: true });
+  }, AGENT_INSTALL_TIMEOUT_MS);
+  afterAll(async () => {
+    fx?.client.close();
+    await fx?.runtime.stopIfRunning();
+    await fx?.model.close();
+  });
+
+  it("OUT-4 a runtime killed before it read Codex's saved copy reads it after the restart: the row becomes byte-exact, generation 2, sourceIncomplete false", async () => {
+    const { runtime, steps } = fx;
+    const parts = Array.from({ length: 6 }, (_, i) => writeSeededLines(path.join(runtime.projectDir, `part${i}.txt`), 9 * KiB, `crash${i}`));
+    const printed = Buffer.concat(parts);
+    const sessionId = await createFullAccessCodexSession(fx.client);
+    steps.push({ command: 'for i in 0 1 2 3 4 5; do cat part$i.txt; sleep 0.3; done' });
+    const sent = await sendAndWait(fx.client, sessionId, 'Print the parts');
+    const { commandId } = await commandRowWhen(fx.client, sessionId, sent.runId, () => true);
+    const settled = await logLine(runtime, 'command output settled', commandId);
+    expect(Number(field(settled, 'streamedBytes'))).toBeLessThan(printed.length);
+    // The saved copy was asked for and never answered: nothing was applied before the kill.
+    expect(runtime.output()).not.toContain(' command output saved copy ');
+
+    await runtime.kill();
+    fx.runtime = await runtime.restart({ env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(fx.model.url) } });
+    fx.client = await fx.runtime.connect();
+    const row = await commandRowWhen(fx.client, sessionId, sent.runId, (r) => r.generation === 2);
+    expect(row).toMatchObject({ status: 'exited', exitCode: 0, complete: true, sourceIncomplete: false, byteLength: printed.length });
+    expect((await readWholeOutput(fx.client, sessionId, row)).equals(printed)).toBe(true);
+    const saved = await logLine(fx.runtime, 'command output saved copy', commandId);
+    expect(field(saved, 'action')).toBe('replace');
   }, AGENT_TEST_TIMEOUT_MS);
 });

@@ -28,7 +28,7 @@ import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { CodexSteers } from './codexSteers';
-import { readSavedCommandOutput } from './codexSavedOutput';
+import { readSavedCommandOutput, savedOutputOfItem } from './codexSavedOutput';
 import { z } from 'zod';
 import { codexUserInput } from '../../attachments/agentInput';
 
@@ -406,6 +406,12 @@ export class CodexAgent implements Agent {
     const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
     const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
     return history.itemText({ ...request, threadId: thread });
+  }
+
+  /** What Codex saved of a command, found in the thread by its item id (OUT-4, after a restart). */
+  async readSavedOutput(sessionId: string, cwd: string, commandId: string): Promise<Buffer | null> {
+    const { history, threadId } = await this.savedThread(sessionId, cwd);
+    return savedOutputOfItem(await history.findItem(threadId, commandId));
   }
 
   private async savedThread(sessionId: string, cwd: string): Promise<{ history: CodexHistory; threadId: string }> {

@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { SAVED_COPY_CAP_BYTES } from '../../output/agentCopy';
 import type { CodexCall } from './codexHistory';
 import { CODEX, ThreadItemsReadResultSchema } from './codexProtocol';
 
 /** How long one `thread/items/read` may take before the saved copy is given up. */
 export const SAVED_OUTPUT_READ_TIMEOUT_MS = 30_000;
+
+const SavedCommandSchema = z.object({ type: z.literal('commandExecution'), status: z.string(), aggregatedOutput: z.string().nullable().optional() });
 
 /** Codex's saved command item: its output, or why there is none yet. */
 type SavedItem = { kind: 'output'; text: string } | { kind: 'none' } | { kind: 'not-saved-yet' };
@@ -17,13 +20,30 @@ async function readSavedItem(call: CodexCall, threadId: string, turnId: string, 
   try {
     // One item per request: an answer holds at most one saved output.
     const page = await Promise.race([call(CODEX.threadItemsRead, { threadId, turnId, itemIds: [itemId] }, ThreadItemsReadResultSchema), timeout]);
-    const item = page.data.map((entry) => entry.item).find((candidate) => candidate.id === itemId);
-    if (!item || item.type !== 'commandExecution' || !('status' in item) || item.status === 'inProgress') return { kind: 'not-saved-yet' };
-    const text = 'aggregatedOutput' in item ? item.aggregatedOutput : null;
-    return typeof text === 'string' ? { kind: 'output', text } : { kind: 'none' };
+    return savedItemOf(page.data.map((entry) => entry.item).find((candidate) => candidate.id === itemId));
   } finally {
     clearTimeout(timer);
   }
+}
+
+function savedItemOf(item: unknown): SavedItem {
+  const parsed = SavedCommandSchema.safeParse(item);
+  if (!parsed.success || parsed.data.status === 'inProgress') return { kind: 'not-saved-yet' };
+  const text = parsed.data.aggregatedOutput;
+  return typeof text === 'string' ? { kind: 'output', text } : { kind: 'none' };
+}
+
+/** The bytes of a saved output, unless over SAVED_COPY_CAP_BYTES (Codex 0.171 saves at most 64 KiB). */
+function boundedBytes(saved: SavedItem): Buffer | null {
+  // A UTF-16 length over the cap is over it in UTF-8 too: such a text is never encoded.
+  if (saved.kind !== 'output' || saved.text.length > SAVED_COPY_CAP_BYTES) return null;
+  const bytes = Buffer.from(saved.text, 'utf8');
+  return bytes.length > SAVED_COPY_CAP_BYTES ? null : bytes;
+}
+
+/** The saved output of a command item found in Codex's history (a read the runtime did not get to before it stopped). */
+export function savedOutputOfItem(item: unknown): Buffer | null {
+  return boundedBytes(savedItemOf(item));
 }
 
 /**
@@ -43,8 +63,5 @@ export async function readSavedCommandOutput(
     await turnEnded;
     saved = await readSavedItem(call, item.threadId, item.turnId, item.itemId, timeoutMs);
   }
-  // A UTF-16 length over the cap is over it in UTF-8 too: such a text is never encoded.
-  if (saved.kind !== 'output' || saved.text.length > SAVED_COPY_CAP_BYTES) return null;
-  const bytes = Buffer.from(saved.text, 'utf8');
-  return bytes.length > SAVED_COPY_CAP_BYTES ? null : bytes;
+  return boundedBytes(saved);
 }
