@@ -28,7 +28,7 @@ import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { CodexSteers } from './codexSteers';
-import { readSavedCommandOutput, savedOutputOfItem } from './codexSavedOutput';
+import { readSavedCommandOutput, SAVED_OUTPUT_LOOKUP_TIMEOUT_MS, savedOutputOfItem, withinTimeout } from './codexSavedOutput';
 import { z } from 'zod';
 import { codexUserInput } from '../../attachments/agentInput';
 
@@ -410,8 +410,11 @@ export class CodexAgent implements Agent {
 
   /** What Codex saved of a command, found in the thread by its item id (OUT-4, after a restart). */
   async readSavedOutput(sessionId: string, cwd: string, commandId: string): Promise<Buffer | null> {
-    const { history, threadId } = await this.savedThread(sessionId, cwd);
-    return savedOutputOfItem(await history.findItem(threadId, commandId));
+    const find = async () => {
+      const { history, threadId } = await this.savedThread(sessionId, cwd);
+      return savedOutputOfItem(await history.findItem(threadId, commandId));
+    };
+    return withinTimeout(find(), 'the saved-output lookup', SAVED_OUTPUT_LOOKUP_TIMEOUT_MS);
   }
 
   private async savedThread(sessionId: string, cwd: string): Promise<{ history: CodexHistory; threadId: string }> {

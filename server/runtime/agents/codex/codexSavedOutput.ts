@@ -5,25 +5,32 @@ import { CODEX, ThreadItemsReadResultSchema } from './codexProtocol';
 
 /** How long one `thread/items/read` may take before the saved copy is given up. */
 export const SAVED_OUTPUT_READ_TIMEOUT_MS = 30_000;
+/** After a restart the lookup may start Codex and resume the thread first. */
+export const SAVED_OUTPUT_LOOKUP_TIMEOUT_MS = 120_000;
 
 const SavedCommandSchema = z.object({ type: z.literal('commandExecution'), status: z.string(), aggregatedOutput: z.string().nullable().optional() });
 
 /** Codex's saved command item: its output, or why there is none yet. */
 type SavedItem = { kind: 'output'; text: string } | { kind: 'none' } | { kind: 'not-saved-yet' };
 
-async function readSavedItem(call: CodexCall, threadId: string, turnId: string, itemId: string, timeoutMs: number): Promise<SavedItem> {
+/** `work`, or an error once `timeoutMs` passed: a Codex that never answers must not hold the queue of saved-copy reads. */
+export async function withinTimeout<T>(work: Promise<T>, what: string, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Codex did not answer ${CODEX.threadItemsRead} within ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`Codex did not answer ${what} within ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
     timer.unref();
   });
   try {
-    // One item per request: an answer holds at most one saved output.
-    const page = await Promise.race([call(CODEX.threadItemsRead, { threadId, turnId, itemIds: [itemId] }, ThreadItemsReadResultSchema), timeout]);
-    return savedItemOf(page.data.map((entry) => entry.item).find((candidate) => candidate.id === itemId));
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+async function readSavedItem(call: CodexCall, threadId: string, turnId: string, itemId: string, timeoutMs: number): Promise<SavedItem> {
+  // One item per request: an answer holds at most one saved output.
+  const page = await withinTimeout(call(CODEX.threadItemsRead, { threadId, turnId, itemIds: [itemId] }, ThreadItemsReadResultSchema), CODEX.threadItemsRead, timeoutMs);
+  return savedItemOf(page.data.map((entry) => entry.item).find((candidate) => candidate.id === itemId));
 }
 
 function savedItemOf(item: unknown): SavedItem {
