@@ -244,6 +244,7 @@ export class Runtime {
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
     this.scheduler.recoverAfterRestart(survivors.stopped);
+    this.scheduler.resumeSavedCopyReads();
     this.reconciler.recoverAtStart();
     this.purgeTimer = setInterval(() => {
       this.outbox.purgeExpired();

@@ -10,6 +10,11 @@ export interface CommandResult {
   error?: string;
   /** The agent's bounded aggregate of the command's output, when it keeps one (OUT-4). */
   aggregate: Buffer | null;
+  /**
+   * Reads the agent's own saved copy of the output (null when it keeps none). Called at most once,
+   * in the background, only when the command settled with its source unproven (OUT-4).
+   */
+  readSavedOutput?: () => Promise<Buffer | null>;
 }
 
 /** What an agent reports about one command while it runs. */
@@ -141,6 +146,11 @@ export interface Agent {
   unavailableReason?(): string;
   /** Reads output that lives in the agent's history (OUT-7). */
   readHistoryOutput?(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice>;
+  /**
+   * The agent's saved copy of a settled command's output (OUT-4), null when it keeps none: for a
+   * read the runtime queued and did not get to before it stopped.
+   */
+  readSavedOutput?(sessionId: string, cwd: string, commandId: string): Promise<Buffer | null>;
   /** One page of the agent's own saved history (TL-4): Codex thread/items/list, Claude getSessionMessages. */
   historyPage?(request: HistoryPageRequest): Promise<HistoryPage>;
   /** A slice of one long text of a saved item (TL-1): a diff, a tool result, raw text. */

@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import type { DiskReserve } from '../store/diskReserve';
 import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
 import { cutOffOutputMessage, recoverArtifact, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE, type RecoveryResult } from './recoverArtifact';
+import { decideSavedCopy } from './agentCopy';
 import { decideSettlement, type SettleDecision, type StreamLedger } from './settle';
 
 const OUTPUT_FILE_SUFFIX = '.output';
@@ -309,14 +310,70 @@ export class CommandOutputStore {
       this.catalog.markComplete(key, true);
       return;
     }
+    this.pointAtNewGeneration(key, row, fileName, aggregate.length, sourceIncomplete);
+  }
+
+  /** Points the row at a file already renamed into place, unless another generation took over meanwhile (OUT-5). */
+  private pointAtNewGeneration(key: OutputKey, row: CatalogRow, fileName: string, byteLength: number, sourceIncomplete: boolean): void {
     // OUT-3: an output the device could not store keeps saying so once an aggregate that is not
     // the whole of it replaced it; a whole aggregate leaves nothing lost to say.
     const cutOff = row.storageError !== null && sourceIncomplete ? cutOffOutputMessage(row.storageError) : null;
-    if (this.catalog.replaceGeneration(key, row.generation, fileName, aggregate.length, sourceIncomplete, cutOff)) {
+    if (this.catalog.replaceGeneration(key, row.generation, fileName, byteLength, sourceIncomplete, cutOff)) {
       fs.rmSync(this.filePath(row), { force: true });
     } else {
       fs.rmSync(path.join(this.dir, fileName), { force: true });
     }
+  }
+
+  /**
+   * OUT-4 after settling: the agent's saved copy of a command whose source is unproven (see
+   * `decideSavedCopy`). The copy is written and flushed to its stage file on the thread pool, so
+   * the event loop never waits for the disk; the row moves to it only if it still holds the
+   * generation that was decided on. A crash at any point leaves the settled row as it was
+   * (start-up removes the stage file, and a renamed file no row names once it is an hour old,
+   * OUT-6). Returns the row's state, or undefined when the artifact is gone.
+   */
+  async settleFromSavedCopy(key: OutputKey, ledger: StreamLedger, aggregate: Buffer | null, copy: Buffer): Promise<OutputState | undefined> {
+    const recovered = this.recover(key);
+    if (!recovered) return undefined;
+    const row = recovered.row;
+    if (!row.complete || !row.sourceIncomplete) return stateOf(row);
+    // A row that says its device could not store the output is never proven in place: a whole copy replaces it (OUT-3).
+    const artifactEquals = (bytes: Buffer) => row.storageError === null && this.fileEquals(row, bytes);
+    const decision = decideSavedCopy({ artifactBytes: row.byteLength, ledger, aggregate, copy, artifactEquals });
+    this.log.info('command output saved copy', {
+      runId: key.runId,
+      commandId: key.commandId,
+      artifactBytes: row.byteLength,
+      streamedBytes: ledger.bytes,
+      copyBytes: copy.length,
+      action: decision.action,
+      reason: decision.reason,
+    });
+    if (decision.action === 'prove') this.catalog.markComplete(key, false);
+    if (decision.action !== 'replace') return this.state(key);
+    const fileName = newFileName();
+    const stage = path.join(this.dir, fileName + STAGE_FILE_SUFFIX);
+    try {
+      const handle = await fs.promises.open(stage, 'wx', OWNER_ONLY_FILE_MODE);
+      try {
+        await handle.writeFile(copy);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await fs.promises.rename(stage, path.join(this.dir, fileName));
+    } catch (error) {
+      // The settled artifact is untouched: the copy is simply not used.
+      this.log.warn('storing the saved command output copy failed', { runId: key.runId, commandId: key.commandId, reason: (error as Error).message });
+      await fs.promises.rm(stage, { force: true });
+      return this.state(key);
+    }
+    // The row may have been deleted (OUT-6) or replaced while the copy was written.
+    const current = this.catalog.get(key);
+    if (current?.generation === row.generation) this.pointAtNewGeneration(key, current, fileName, copy.length, decision.sourceIncomplete);
+    else fs.rmSync(path.join(this.dir, fileName), { force: true });
+    return this.state(key);
   }
 
   /** Removes artifact files after the transaction that deleted their rows committed (OUT-6). */

@@ -62,6 +62,8 @@ export class OutputCatalog {
   private readonly deletePendingForKey;
   private readonly advanceLength;
   private readonly setLength;
+  private readonly setSavedCopyPendingStmt;
+  private readonly selectSavedCopyPending;
   private readonly setStorageErrorStmt;
   private readonly markCompleteStmt;
   private readonly replaceGenerationStmt;
@@ -93,6 +95,8 @@ export class OutputCatalog {
          source_incomplete = ?, storage_error = ? WHERE run_id = ? AND command_id = ? AND generation = ?`,
     );
     this.deleteBySession = db.prepare('DELETE FROM command_outputs WHERE session_id = ?');
+    this.setSavedCopyPendingStmt = db.prepare('UPDATE command_outputs SET saved_copy_pending = ? WHERE run_id = ? AND command_id = ?');
+    this.selectSavedCopyPending = db.prepare<[], RawCatalogRow>('SELECT * FROM command_outputs WHERE saved_copy_pending = 1');
     this.commitAppend = db.transaction((key: OutputKey, pendingId: number, from: number, to: number) => {
       const moved = this.advanceLength.run(to, key.runId, key.commandId, from).changes === 1;
       this.deletePendingStmt.run(pendingId);
@@ -145,6 +149,16 @@ export class OutputCatalog {
 
   markComplete(key: OutputKey, sourceIncomplete: boolean): void {
     this.markCompleteStmt.run(sourceIncomplete ? 1 : 0, key.runId, key.commandId);
+  }
+
+  /** OUT-4: the agent's saved copy of this output is still to be read (it survives a restart). */
+  setSavedCopyPending(key: OutputKey, pending: boolean): void {
+    this.setSavedCopyPendingStmt.run(pending ? 1 : 0, key.runId, key.commandId);
+  }
+
+  /** Rows whose saved-copy read never ran (the runtime stopped first). */
+  savedCopyPending(): CatalogRow[] {
+    return this.selectSavedCopyPending.all().map(toRow);
   }
 
   /** Points the row at a new file as the next generation, dropping pending appends of the old one. */

@@ -1,6 +1,7 @@
 import type { CommandHandle, CommandResult } from '../agents/agent';
 import type { CommandOutputStore } from '../output/artifactStore';
 import { CommandOutputStream } from '../output/commandOutputStream';
+import type { SavedCopyReads } from '../output/savedCopyReads';
 import type { SessionStore } from './sessionStore';
 import type { RowThrottle } from './rowThrottle';
 
@@ -17,7 +18,7 @@ export const commandRowKey = (sessionId: string, runId: string, commandId: strin
  * row changes only after the bytes it announces are committed (OUT-1, SES-4).
  */
 export function recordCommand(
-  deps: { sessions: SessionStore; outputs: CommandOutputStore; rows: RowThrottle },
+  deps: { sessions: SessionStore; outputs: CommandOutputStore; rows: RowThrottle; savedCopies: SavedCopyReads },
   run: { sessionId: string; runId: string; signal: AbortSignal },
   commandId: string,
   command: string,
@@ -34,10 +35,17 @@ export function recordCommand(
     output: (delta) => stream.push(delta),
     whenDrained: () => stream.whenDrained(),
     async complete(result: CommandResult) {
-      await stream.finish(result.aggregate);
+      const settled = await stream.finish(result.aggregate);
       const error = result.error ?? (result.status === 'cancelled' && run.signal.reason === 'shutdown' ? SHUTDOWN_MESSAGE : null);
       deps.sessions.endCommand(run.runId, commandId, result.status, result.exitCode, error);
       deps.rows.touch(rowKey, true);
+      // OUT-4: an unproven stream may still be whole in the agent's saved copy; the turn does not wait for it.
+      if (settled.sourceIncomplete && result.readSavedOutput) {
+        const read = deps.savedCopies.enqueue({ key, ledger: stream.ledger, aggregate: result.aggregate, read: result.readSavedOutput });
+        void read.then((state) => {
+          if (state && (state.generation !== settled.generation || !state.sourceIncomplete)) deps.rows.touch(rowKey, true);
+        });
+      }
     },
   };
 }

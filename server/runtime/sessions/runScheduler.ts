@@ -5,6 +5,7 @@ import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
 import { StallWatch } from './stallWatch';
 import type { Logger } from '../log';
 import type { CommandOutputStore } from '../output/artifactStore';
+import { SavedCopyReads } from '../output/savedCopyReads';
 import type { ChatSendLedger } from '../outbox/chatSend';
 import type { RecordedProcessGroup } from '../process/processGroupLedger';
 import { StartQueue } from '../process/startQueue';
@@ -78,10 +79,13 @@ export class RunScheduler {
    * stretch while every other call waits.
    */
   private readonly runStarts = new StartQueue();
+  /** Agents' saved copies of outputs that settled unproven, read one at a time (OUT-4). */
+  private readonly savedCopies: SavedCopyReads;
   private stopping = false;
 
   constructor(private readonly deps: RunSchedulerDeps) {
     this.rows = new RowThrottle((key) => this.publishCommandRow(key));
+    this.savedCopies = new SavedCopyReads(deps.outputs, deps.log);
   }
 
   private publishCommandRow(key: string): void {
@@ -133,6 +137,27 @@ export class RunScheduler {
       const run = sessions.run(runId);
       if (run) this.enqueue(run);
     }
+  }
+
+  /**
+   * OUT-4: saved-copy reads a stopped runtime queued and never ran, read now in the background
+   * (the agent is started for them). Each row is pushed again when its copy changed it.
+   */
+  resumeSavedCopyReads(): void {
+    const { sessions, agents, projectDirectory } = this.deps;
+    this.savedCopies.resumeAfterRestart(
+      (row) => {
+        const session = sessions.session(row.sessionId);
+        const agent = session && agents.get(session.agent);
+        const cwd = session && projectDirectory(session.projectId);
+        const readSavedOutput = agent?.readSavedOutput?.bind(agent);
+        if (!readSavedOutput || !cwd) return null;
+        return () => readSavedOutput(row.sessionId, cwd, row.commandId);
+      },
+      (row, state) => {
+        if (!state.sourceIncomplete || state.generation !== row.generation) this.rows.touch(commandRowKey(row.sessionId, row.runId, row.commandId), true);
+      },
+    );
   }
 
   enqueue(run: RunRecord): void {
@@ -208,7 +233,7 @@ export class RunScheduler {
         cwd,
         signal,
         startCommand: (commandId, command) =>
-          recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows }, { sessionId: run.sessionId, runId, signal }, commandId, command),
+          recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows, savedCopies: this.savedCopies }, { sessionId: run.sessionId, runId, signal }, commandId, command),
         recordHistoryCommand: (commandId, command, result, pointer) => {
           sessions.insertHistoryCommand(runId, commandId, run.sessionId, command, pointer);
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);

@@ -28,6 +28,7 @@ import { CodexHistory } from './codexHistory';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { CodexSteers } from './codexSteers';
+import { readSavedCommandOutput, SAVED_OUTPUT_LOOKUP_TIMEOUT_MS, savedOutputOfItem, withinTimeout } from './codexSavedOutput';
 import { z } from 'zod';
 import { codexUserInput } from '../../attachments/agentInput';
 
@@ -39,7 +40,11 @@ const INTERRUPT_GRACE_MS = 10_000;
 /** One turn in flight: the commands it started and how it ends. */
 interface TurnTracker {
   context: AgentRunContext;
+  server: ProfileServer;
+  threadId: string;
   turnId: string | null;
+  /** Settles when the turn ended (completed, interrupted, Codex gone). */
+  ended: Promise<unknown>;
   commands: Map<string, CommandHandle>;
   completions: Promise<void>[];
   /** Its item rows (TL-1). */
@@ -259,7 +264,13 @@ export class CodexAgent implements Agent {
     // A declined command never ran: it printed nothing, and nothing of it is missing (TL-9).
     const aggregate = item.status === 'declined' ? Buffer.alloc(0) : item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
     turn.sandboxFailure ??= sandboxFailureOf(item);
-    turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate }));
+    const { server, threadId, turnId, ended } = turn;
+    // OUT-4: what Codex saved of the command, asked for only when the live stream is not proven whole.
+    const readSavedOutput =
+      item.status === 'declined' || !turnId
+        ? undefined
+        : () => readSavedCommandOutput((method, params, schema) => server.client.call(method, params, schema), { threadId, turnId, itemId: item.id }, ended);
+    turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate, readSavedOutput }));
   }
 
   /** Every approval kind Codex asks for goes to the app (ACC-4); anything else is refused. */
@@ -292,7 +303,7 @@ export class CodexAgent implements Agent {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, turnId: null, commands: new Map(), completions: [], fileChanges: new Map(), steers: new CodexSteers(threadId), finished, live, announced: new Set(), unannounced: new UnannouncedCommands(), sandboxFailure: null };
+    const turn: TurnTracker = { context, server, threadId, turnId: null, ended: outcome, commands: new Map(), completions: [], fileChanges: new Map(), steers: new CodexSteers(threadId), finished, live, announced: new Set(), unannounced: new UnannouncedCommands(), sandboxFailure: null };
     turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -398,6 +409,15 @@ export class CodexAgent implements Agent {
     const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
     const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
     return history.itemText({ ...request, threadId: thread });
+  }
+
+  /** What Codex saved of a command, found in the thread by its item id (OUT-4, after a restart). */
+  async readSavedOutput(sessionId: string, cwd: string, commandId: string): Promise<Buffer | null> {
+    const find = async () => {
+      const { history, threadId } = await this.savedThread(sessionId, cwd);
+      return savedOutputOfItem(await history.findItem(threadId, commandId));
+    };
+    return withinTimeout(find(), 'the saved-output lookup', SAVED_OUTPUT_LOOKUP_TIMEOUT_MS);
   }
 
   private async savedThread(sessionId: string, cwd: string): Promise<{ history: CodexHistory; threadId: string }> {

@@ -13,6 +13,8 @@ export const CODEX = {
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
   threadItemsList: 'thread/items/list',
+  /** Experimental (opted into at initialize): saved items of one turn by id, each with the output Codex saved (OUT-4). */
+  threadItemsRead: 'thread/items/read',
   itemStarted: 'item/started',
   outputDelta: 'item/commandExecution/outputDelta',
   itemCompleted: 'item/completed',
@@ -37,7 +39,7 @@ export const CODEX = {
 } as const;
 
 export const CODEX_CLIENT_METHODS = [
-  CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList,
+  CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList, CODEX.threadItemsRead,
   CODEX.turnSteer, CODEX.modelList, CODEX.threadList, CODEX.accountRead, CODEX.loginStart, CODEX.logout, CODEX.rateLimitsRead,
 ];
 export const CODEX_CLIENT_NOTIFICATIONS = [CODEX.initialized];
@@ -190,3 +192,4 @@ export const ThreadItemsListResultSchema = z.object({
   data: z.array(z.object({ turnId: z.string(), item: ThreadItemSchema })),
   nextCursor: z.string().nullable(),
 });
+export const ThreadItemsReadResultSchema = z.object({ data: z.array(z.object({ turnId: z.string(), item: ThreadItemSchema })) });
