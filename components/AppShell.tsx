@@ -9,7 +9,8 @@ import { forgetComposerMemory } from '../lib/client/composer/composerMemory';
 import { grantReaderOpen } from '../lib/client/readerConsent';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { PairScreen } from './PairScreen';
-import { OpenWebPageForm } from './OpenWebPageForm';
+import { WebPagesScreen } from './reader/WebPagesScreen';
+import { ThisDeviceSection } from './devices/SignOutButton';
 import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
 import { AccountsView, DevicesScreen, FilesView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
@@ -20,7 +21,6 @@ import { ViewLinks } from './header/ViewLinks';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
 import { useAppRoute } from './useAppRoute';
-import { SignOutButton } from './devices/SignOutButton';
 import { usePendingSignOut } from './devices/usePendingSignOut';
 import { useServiceWorkerMessages } from './devices/useServiceWorkerMessages';
 import { useWideLayout } from './layout/useWideLayout';
@@ -101,10 +101,8 @@ export function AppShell() {
       <header className="topbar">
         <h1>HB Code</h1>
         <ViewLinks route={route} />
-        <OpenWebPageForm initialUrl={route.kind === 'reader' ? route.url : ''} onOpen={openInReader} />
         <ConnectionStatus state={state} />
         <InstallButton />
-        <SignOutButton onConfirm={signOut} />
       </header>
       <OfflineBanner state={state} />
       <UpdatePrompt />
@@ -130,7 +128,14 @@ export function AppShell() {
           preview(route)
         ))}
       {route.kind === 'accounts' && <AccountsView client={client} />}
-      {route.kind === 'settings' && <SettingsScreen />}
+      {route.kind === 'settings' && (
+        <main className="scroll settings">
+          <SettingsScreen />
+          {/* Not in the lazy part: signing out works offline even when Settings was never opened before (DEV-1). */}
+          <ThisDeviceSection onSignOut={signOut} />
+        </main>
+      )}
+      {route.kind === 'web' && <WebPagesScreen onOpen={openInReader} />}
       {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={openInReader} onCancel={() => navigate({ kind: 'sessions' })} />}
     </div>
   );

@@ -15,7 +15,7 @@ export function ConnectionStatus({ state }: { state: ConnectionState }) {
   return (
     <span className="status" role="status" aria-live="polite" data-connection={state.kind}>
       <span className={`dot ${state.kind}`} aria-hidden="true" />
-      {LABELS[state.kind]}
+      <span className="status-label">{LABELS[state.kind]}</span>
     </span>
   );
 }

@@ -1,6 +1,5 @@
 'use client';
 import { useState } from 'react';
-import { HeaderIcon } from '../header/HeaderIcon';
 import './devices.css';
 
 /** DEV-1: Sign out asks first; it revokes this device on the runtime, so pairing again needs a new code. */
@@ -20,9 +19,8 @@ export function SignOutButton({ onConfirm }: { onConfirm: () => Promise<void> })
 
   return (
     <>
-      <button className="sign-out" onClick={() => setAsking(true)} aria-expanded={asking}>
-        <HeaderIcon name="signOut" />
-        <span>Sign out</span>
+      <button className="sign-out danger" onClick={() => setAsking(true)} aria-expanded={asking}>
+        Sign out
       </button>
       {asking && (
         <div className="card signout-confirm" role="alertdialog" aria-label="Sign out of this device?">
@@ -36,5 +34,16 @@ export function SignOutButton({ onConfirm }: { onConfirm: () => Promise<void> })
         </div>
       )}
     </>
+  );
+}
+
+/** Settings' "This device": signing it out (DEV-1). */
+export function ThisDeviceSection({ onSignOut }: { onSignOut: () => Promise<void> }) {
+  return (
+    <section className="card" aria-labelledby="this-device-title">
+      <h2 id="this-device-title">This device</h2>
+      <p className="muted">Signing out makes your computer forget this device; pairing it again needs a new code.</p>
+      <SignOutButton onConfirm={onSignOut} />
+    </section>
   );
 }

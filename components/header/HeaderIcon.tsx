@@ -1,14 +1,14 @@
-import { Download, FolderOpen, LogOut, MessagesSquare, MonitorSmartphone, Settings, UserRound, type LucideIcon } from 'lucide-react';
+import { Download, FolderOpen, Globe, MessagesSquare, MonitorSmartphone, Settings, UserRound, type LucideIcon } from 'lucide-react';
 
 /** The header's destinations as Lucide outline icons; on a phone they sit above each label (UX-4). */
 const ICONS = {
   sessions: MessagesSquare,
   files: FolderOpen,
+  web: Globe,
   devices: MonitorSmartphone,
   accounts: UserRound,
   settings: Settings,
   install: Download,
-  signOut: LogOut,
 } as const satisfies Record<string, LucideIcon>;
 
 export type HeaderIconName = keyof typeof ICONS;

@@ -5,6 +5,7 @@ import { HeaderIcon, type HeaderIconName } from './HeaderIcon';
 const VIEW_LINKS: { href: string; label: string; icon: HeaderIconName; routes: readonly AppRoute['kind'][] }[] = [
   { href: '#/', label: 'Sessions', icon: 'sessions', routes: ['sessions', 'output'] },
   { href: '#/files', label: 'Files', icon: 'files', routes: ['files'] },
+  { href: '#/web', label: 'Web', icon: 'web', routes: ['web', 'reader'] },
   { href: '#/devices', label: 'Devices', icon: 'devices', routes: ['devices'] },
   { href: '#/accounts', label: 'Accounts', icon: 'accounts', routes: ['accounts'] },
   { href: '#/settings', label: 'Settings', icon: 'settings', routes: ['settings'] },

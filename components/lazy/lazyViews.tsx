@@ -5,13 +5,14 @@
 // the same app without splitting.
 import dynamic from 'next/dynamic';
 import { ViewLoading } from './ViewLoading';
+import { withLoadFailedBoundary } from './LoadFailedBoundary';
 
 const loading = () => <ViewLoading />;
 
-export const SessionView = dynamic(() => import('../SessionView').then((m) => m.SessionView), { ssr: false, loading });
-export const FilesView = dynamic(() => import('../files/FilesView').then((m) => m.FilesView), { ssr: false, loading });
-export const DevicesScreen = dynamic(() => import('../devices/DevicesScreen').then((m) => m.DevicesScreen), { ssr: false, loading });
-export const AccountsView = dynamic(() => import('../agents/AccountsView').then((m) => m.AccountsView), { ssr: false, loading });
-export const PreviewPane = dynamic(() => import('../PreviewPane').then((m) => m.PreviewPane), { ssr: false, loading });
-export const ReaderView = dynamic(() => import('../ReaderView').then((m) => m.ReaderView), { ssr: false, loading });
-export const SettingsScreen = dynamic(() => import('../settings/SettingsScreen').then((m) => m.SettingsScreen), { ssr: false, loading });
+export const SessionView = withLoadFailedBoundary(dynamic(() => import('../SessionView').then((m) => m.SessionView), { ssr: false, loading }));
+export const FilesView = withLoadFailedBoundary(dynamic(() => import('../files/FilesView').then((m) => m.FilesView), { ssr: false, loading }));
+export const DevicesScreen = withLoadFailedBoundary(dynamic(() => import('../devices/DevicesScreen').then((m) => m.DevicesScreen), { ssr: false, loading }));
+export const AccountsView = withLoadFailedBoundary(dynamic(() => import('../agents/AccountsView').then((m) => m.AccountsView), { ssr: false, loading }));
+export const PreviewPane = withLoadFailedBoundary(dynamic(() => import('../PreviewPane').then((m) => m.PreviewPane), { ssr: false, loading }));
+export const ReaderView = withLoadFailedBoundary(dynamic(() => import('../ReaderView').then((m) => m.ReaderView), { ssr: false, loading }));
+export const SettingsScreen = withLoadFailedBoundary(dynamic(() => import('../settings/SettingsScreen').then((m) => m.SettingsScreen), { ssr: false, loading }));

@@ -4,11 +4,11 @@ import { IosInstallSteps } from './InstallButton';
 import { StorageSection } from './StorageSection';
 import { useInstallOffer } from './useInstallOffer';
 
-/** `#/settings`: installing the app (PWA-1) and what it stores on this device (PWA-3). */
+/** `#/settings`: installing the app (PWA-1) and what it stores on this device (PWA-3); AppShell adds Sign out below. */
 export function SettingsScreen() {
   const offer = useInstallOffer();
   return (
-    <main className="scroll settings">
+    <>
       <section className="card" aria-labelledby="install-title">
         <h2 id="install-title">Install</h2>
         {offer.kind === 'installed' && <p>HB Code is installed on this device.</p>}
@@ -24,6 +24,6 @@ export function SettingsScreen() {
         {offer.kind === 'none' && <p className="muted">This browser has not offered to install HB Code here; its menu may have Install or Add to Home Screen.</p>}
       </section>
       <StorageSection />
-    </main>
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
  *   #/files?dir=D&path=P                         the file browser (FILE-4)
  *   #/preview?dir=D&path=P                       an HTML preview (PRV-6)
  *   #/read?url=U                                 a web page as Markdown (MD-1)
+ *   #/web                                        open an address in the reader; the pages saved on this device (MD-1, PWA-3)
  *   #/devices                                    pairing, devices and notifications (DEV-1, PUSH-1)
  *   #/accounts                                   agent accounts and their plan limits (ACC-1, ACC-7)
  *   #/settings                                   installing the app and its storage on this device (PWA-1, PWA-3)
@@ -23,6 +24,7 @@ export type AppRoute =
   | { kind: 'files'; projectDirectory: string | null; path: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
   | { kind: 'reader'; url: string }
+  | { kind: 'web' }
   | { kind: 'accounts' }
   | { kind: 'settings' };
 
@@ -52,6 +54,7 @@ const VIEWS = {
   files: z.object({ dir: FsPath.min(1).optional(), path: FsPath.optional() }).strict(),
   preview: z.object({ dir: FsPath.min(1), path: FsPath.min(1) }).strict(),
   read: z.object({ url: WebUrl }).strict(),
+  web: NoParams,
   devices: NoParams,
   accounts: NoParams,
   settings: NoParams,
@@ -83,6 +86,9 @@ function toRoute(name: ViewName, params: Record<string, string>): AppRoute {
     }
     case 'read':
       return { kind: 'reader', url: VIEWS.read.parse(params).url };
+    case 'web':
+      VIEWS.web.parse(params);
+      return { kind: 'web' };
     case 'devices':
       VIEWS.devices.parse(params);
       return { kind: 'devices' };
@@ -142,6 +148,8 @@ export function routeHash(route: AppRoute): string {
       return `#/preview${query({ dir: route.projectDirectory, path: route.path })}`;
     case 'reader':
       return `#/read${query({ url: route.url })}`;
+    case 'web':
+      return '#/web';
     case 'accounts':
       return '#/accounts';
     case 'settings':

@@ -1,3 +1,4 @@
+import { withTransaction } from './appDb';
 import { putWithinBound, readAndMarkUsed } from './storage/boundedStore';
 import type { ReaderPageRecord } from './readerPageRecord';
 
@@ -22,4 +23,28 @@ export function readSavedReaderPage(url: string): Promise<ReaderPageRecord | nul
  */
 export async function saveReaderPage(page: SavedReaderPage, maxBytes = DEFAULT_READER_CACHE_BYTES): Promise<void> {
   await putWithinBound('readerPages', { ...page, byteLength: markdownBytes(page), savedAt: Date.now() }, maxBytes);
+}
+
+/** What the list of saved pages shows of one (MD-1, PWA-3). */
+export interface SavedReaderPageSummary {
+  url: string;
+  finalUrl: string;
+  title: string;
+  savedAt: number;
+  lastUsed: number;
+}
+
+/** The pages this device saved, most lately read first, at most `limit` of them; reads nothing from the network. */
+export function listSavedReaderPages(limit = 200): Promise<SavedReaderPageSummary[]> {
+  return withTransaction(['readerPages'], 'readonly', async (tx) => {
+    const pages: SavedReaderPageSummary[] = [];
+    let cursor = await tx.objectStore('readerPages').index('byLastUsed').openCursor(null, 'prev');
+    while (cursor && pages.length < limit) {
+      const { url, finalUrl, views, preferred, savedAt, lastUsed } = cursor.value;
+      const title = (views[preferred] ?? Object.values(views).find(Boolean))?.title ?? '';
+      pages.push({ url, finalUrl, title, savedAt, lastUsed });
+      cursor = await cursor.continue();
+    }
+    return pages;
+  });
 }

@@ -244,6 +244,7 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
   });
 
   it('RPC-2 "Sign out" forgets the token and returns to the pair screen, also after a reload', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();

@@ -173,11 +173,13 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
   it('DEV-1 Sign out asks first, then revokes this device on the runtime', async () => {
     const page = await pairedPage('Signs out');
     const { token } = (await readStoredPairing(page))!;
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('alertdialog', { name: 'Sign out of this device?' }).waitFor();
     await page.screenshot({ path: screenshotPath('devices-sign-out-confirm') });
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await tokenAccepted(token)).toBe(true);
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await recordAlerts(page);
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
@@ -197,6 +199,7 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const { token } = (await readStoredPairing(page))!;
     await runtime.stop();
     await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the runtime gone', 20_000);
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();

@@ -87,6 +87,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
 
     // Typed into the address field: the runtime fetches, the worker converts, the view renders.
     const corpusUrl = `${web.origin}/corpus`;
+    await page.getByRole('link', { name: 'Web', exact: true }).click();
     await page.getByLabel('Web address').fill(corpusUrl);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     const article = page.locator('[data-testid="reader"] article');
@@ -130,6 +131,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     await page.locator('[data-testid="reader"] article[data-view="article"]').waitFor();
 
     // SEC-3: a hostile page renders as text; nothing of it runs; its links open in the reader.
+    await page.getByRole('link', { name: 'Web', exact: true }).click();
     await page.getByLabel('Web address').fill(`${web.origin}/hostile`);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     await article.getByText(/This page tries to run scripts in the reader/).waitFor();
@@ -198,6 +200,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     try {
       const page = await context.newPage();
       await pairThroughLink(page, codeRuntime.appOrigin, startupPairingCode(codeRuntime));
+      await page.getByRole('link', { name: 'Web', exact: true }).click();
       await page.getByLabel('Web address').fill(`${web.origin}/code`);
       await page.getByRole('button', { name: 'Read', exact: true }).click();
       const code = page.locator('[data-testid="reader"] article pre code.language-typescript');

@@ -50,6 +50,8 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
       () => undefined,
     );
     const started = Date.now();
+    // A click on the app's own header, then typing on the screen it opened.
+    await page.getByRole('link', { name: 'Web', exact: true }).click({ timeout: 10_000 });
     const address = page.getByLabel('Web address');
     await address.click({ timeout: 10_000 });
     expect(await address.evaluate((input) => input === document.activeElement, undefined, { timeout: 10_000 })).toBe(true);

@@ -113,6 +113,7 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
 
   /** Reads an ordinary page through the address field: proof that the reader is free, and a flush of anything fetched before. */
   async function readNormalPage(page: Page): Promise<void> {
+    await page.getByRole('link', { name: 'Web', exact: true }).click();
     await page.getByLabel('Web address').fill(`${web.origin}/normal`);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     await page.locator('[data-testid="reader"] article').getByText(/^This page is an ordinary article/).waitFor({ timeout: 30_000 });
@@ -159,6 +160,7 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
 
   it('SEC-9 a DOM bomb of 100,000 nested divs shows its text with the reason, and a normal page then converts in the same tab', async () => {
     const page = await pairedPage();
+    await page.getByRole('link', { name: 'Web', exact: true }).click();
     await page.getByLabel('Web address').fill(`${web.origin}/bomb`);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     const notice = page.getByTestId('reader-notice');

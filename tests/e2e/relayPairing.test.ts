@@ -145,6 +145,7 @@ describe('RLY-2 the app paired through a relay', () => {
     await waitConnected(second);
     await second.context().close();
 
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
@@ -171,6 +172,7 @@ describe('RLY-2 the app paired through a relay', () => {
     await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the desktop gone');
     await page.getByTestId('offline-banner').filter({ hasText: 'Your desktop is not connected to the relay' }).waitFor();
     await page.screenshot({ path: keptScreenshotPath('relay', 'desktop-away-desktop-light') });
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();

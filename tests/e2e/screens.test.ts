@@ -151,10 +151,15 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         await waitUntil(() => page.frames().some((frame) => new URL(frame.url() || 'about:blank').pathname.endsWith('/docs/site/index.html')), 'the preview shows the page');
         await check('preview');
 
+        await page.getByRole('link', { name: 'Web', exact: true }).click();
         await page.getByLabel('Web address').fill(`${web.origin}/notes`);
         await page.getByRole('button', { name: 'Read', exact: true }).click();
         await page.locator('[data-testid="reader"] article').getByRole('heading', { name: 'Release notes' }).waitFor();
         await check('reader');
+        // The reader's screen lists what this device saved (MD-1, PWA-3).
+        await page.getByRole('link', { name: 'Web', exact: true }).click();
+        await page.getByRole('list', { name: 'Saved pages' }).getByText('Release notes').waitFor();
+        await check('web');
 
         await page.getByRole('link', { name: 'Accounts' }).click();
         await page.getByLabel('New profile name').waitFor();
@@ -166,7 +171,7 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         await page.getByRole('link', { name: 'Settings' }).click();
         await page.getByTestId('storage-use').waitFor();
         await check('settings');
-        expect(visited).toEqual(['pair', 'list', 'session', 'viewer', 'folder', 'file', 'preview', 'reader', 'accounts', 'devices', 'settings']);
+        expect(visited).toEqual(['pair', 'list', 'session', 'viewer', 'folder', 'file', 'preview', 'reader', 'web', 'accounts', 'devices', 'settings']);
       } finally {
         await context.close();
       }

@@ -222,6 +222,7 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
   it('RLY-3 reads a web page in the reader through the relay', async () => {
     await page.goto(`${relayOrigin}/#/`);
     await waitConnected(page);
+    await page.getByRole('link', { name: 'Web', exact: true }).click();
     await page.getByLabel('Web address').fill(`${web.origin}/article`);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     const article = page.locator('[data-testid="reader"] article');

@@ -1,75 +1,51 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../../lib/client/rpcClient';
-import type { AgentItemRow, TimelineRow } from '../../../lib/protocol/rows';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS } from '../../fixtures/agentPackages';
 import { createAgentSession, messageState, waitForRows } from '../../fixtures/agentSessions';
-import { claudeEnv } from '../../fixtures/fakeClaudeModel';
-import { claudeScenarioScript } from '../../fixtures/fakeClaudeScenario';
-import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
-import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { isItemRow, startClaudeRuntime, type ClaudeRuntime } from '../../fixtures/claudeRuntime';
 
 const PROMPT = 'RUNTIME-TOUR: edit the story';
 const BEFORE = 'first\nsecond\nthird\n';
-const ITEM_KINDS = new Set(['agentText', 'reasoning', 'plan', 'fileChange', 'toolCall', 'subagent', 'turnEnd', 'compaction', 'agentError', 'rawItem', 'userText']);
-const isItemRow = (row: TimelineRow): row is AgentItemRow => ITEM_KINDS.has(row.kind);
 
 describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after a restart', () => {
-  let model: FakeModelServer;
-  let runtime: RuntimeProcess;
-  let client: RpcClient;
-  let configDir: string;
-  const live: AgentItemRow[] = [];
-
-  const connect = async () => {
-    client = await runtime.connect();
-    client.onNotification('timeline.row', ({ row }) => {
-      if (isItemRow(row) && row.source === 'live') live.push(row);
-    });
-  };
+  let rig: ClaudeRuntime;
 
   beforeAll(async () => {
-    const { claudeBin } = installedAgents();
-    let story = '';
-    model = await startFakeModelServer((request) =>
-      claudeScenarioScript({
-        conversations: {
-          [PROMPT]: [
-            {
-              blocks: [
-                { type: 'thinking', deltas: ['Reading ', 'the story.'] },
-                { type: 'text', deltas: ['Changing ', 'the **story**', ' now.'] },
-                { type: 'tool_use', name: 'Edit', input: { file_path: story, old_string: 'second', new_string: 'SECOND' } },
-              ],
-            },
-            { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: story } }] },
-            // TL-1: the app offers Grep, which native builds leave out of the default tools.
-            { blocks: [{ type: 'tool_use', name: 'Grep', input: { pattern: 'SECOND', path: story, output_mode: 'content' } }] },
-            { blocks: [{ type: 'text', deltas: ['Finished.'] }] },
-          ],
-        },
-      })(request),
+    rig = await startClaudeRuntime(
+      (projectDir) => {
+        const story = path.join(projectDir, 'story.txt');
+        return {
+          conversations: {
+            [PROMPT]: [
+              {
+                blocks: [
+                  { type: 'thinking', deltas: ['Reading ', 'the story.'] },
+                  { type: 'text', deltas: ['Changing ', 'the **story**', ' now.'] },
+                  { type: 'tool_use', name: 'Edit', input: { file_path: story, old_string: 'second', new_string: 'SECOND' } },
+                ],
+              },
+              { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: story } }] },
+              // TL-1: the app offers Grep, which native builds leave out of the default tools.
+              { blocks: [{ type: 'tool_use', name: 'Grep', input: { pattern: 'SECOND', path: story, output_mode: 'content' } }] },
+              { blocks: [{ type: 'text', deltas: ['Finished.'] }] },
+            ],
+          },
+        };
+      },
+      // TL-5: the user's own rules allow edits.
+      { permissions: { allow: ['Edit'] } },
     );
-    configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-runtime-'));
-    // TL-5: the user's own rules allow edits.
-    fs.writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Edit'] } }));
-    runtime = await startRuntimeProcess({ env: claudeEnv(model.url, configDir, claudeBin) });
-    story = path.join(runtime.projectDir, 'story.txt');
-    fs.writeFileSync(story, BEFORE);
-    await connect();
+    fs.writeFileSync(path.join(rig.runtime.projectDir, 'story.txt'), BEFORE);
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
-    client?.close();
-    await runtime?.stop();
-    await model?.close();
-    if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+    await rig?.close();
   });
 
   it('TL-1 a Claude turn arrives as live rows, the saved rows take their places by id, and the same rows come back after a restart', async () => {
+    const { client, live, runtime } = rig;
     const sessionId = await createAgentSession(client, 'claude');
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: PROMPT });
     await waitForRows(client, sessionId, (rows) => messageState(rows, runId) === 'done');
@@ -102,11 +78,7 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
     expect(Buffer.from(text.dataBase64, 'base64').toString()).toBe(change.files[0]!.diff.text);
 
     // After a restart the saved timeline is the same, read again through a new host.
-    const before = (await client.call('sessions.timeline', { sessionId })).rows;
-    client.close();
-    runtime = await runtime.restart();
-    await connect();
-    const after = (await client.call('sessions.timeline', { sessionId })).rows;
+    const { before, after } = await rig.timelineAcrossRestart(sessionId);
     expect(after).toEqual(before);
     expect(after.filter((r) => r.kind === 'turnEnd')).toEqual([{ ...liveEnd, source: 'saved' }]);
   }, AGENT_TEST_TIMEOUT_MS);

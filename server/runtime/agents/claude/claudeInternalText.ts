@@ -28,17 +28,23 @@ export interface TaskNotification {
   result: string;
 }
 
+/** How Claude Code (2.1) opens the notice around a background task's notification. */
+const SYSTEM_NOTICE = '[SYSTEM NOTIFICATION - NOT USER INPUT]';
 const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;
 const tag = (body: string, name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body)?.[1]?.trim() ?? null;
 
-/** completed | failed | killed | blocked (Claude Code's words) as the subagent row's state. */
-function statusOf(status: string | null): ItemStatus {
+/**
+ * completed | failed | killed | stopped | blocked (Claude Code's words, in a saved notification or
+ * the SDK's live `task_notification`) as the subagent row's state.
+ */
+export function taskStatusOf(status: string | null): ItemStatus {
   switch (status) {
     case 'completed':
       return 'completed';
     case 'failed':
       return 'failed';
     case 'killed':
+    case 'stopped':
       return 'cancelled';
     default:
       return 'running';
@@ -56,8 +62,10 @@ export function taskNotifications(text: string): { notifications: TaskNotificati
     const body = match[1]!;
     const taskId = tag(body, 'task-id');
     if (!taskId) continue;
-    notifications.push({ taskId, status: statusOf(tag(body, 'status')), result: tag(body, 'result') ?? tag(body, 'summary') ?? '' });
+    notifications.push({ taskId, status: taskStatusOf(tag(body, 'status')), result: tag(body, 'result') ?? tag(body, 'summary') ?? '' });
   }
   const rest = text.replace(NOTIFICATION, '').replace(/<\/?system-reminder>/g, '').trim();
+  // The notice Claude Code puts around a notification when it hands it to the model is for the model too.
+  if (rest.startsWith(SYSTEM_NOTICE)) return { notifications, rest: '' };
   return { notifications, rest };
 }

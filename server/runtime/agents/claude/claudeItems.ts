@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
-import { asyncLaunchAgentId, isInterruptMarker, taskNotifications, type TaskNotification } from './claudeInternalText';
+import { asyncLaunchAgentId, isInterruptMarker, taskNotifications, taskStatusOf, type TaskNotification } from './claudeInternalText';
 import { SUBAGENT_TOOLS, toolItem, type ClaudeToolCall } from './claudeToolItems';
 import { turnEndItem } from './claudeTurnEnd';
 import { toolResultText } from './toolResultText';
@@ -96,6 +96,8 @@ export class ClaudeItemMapper {
   private readonly denied = new Set<string>();
   /** Async subagents by the id Claude Code gave them, to their Agent tool call. */
   private readonly asyncAgents = new Map<string, string>();
+  /** The last text each subagent wrote, by its Agent tool call: its report when it ends in the background (TL-8). */
+  private readonly subagentTexts = new Map<string, string>();
   private readonly blockCounts = new Map<string, number>();
   private readonly streams = new Map<string, StreamBlock>();
   private readonly currentStream = new Map<string, string>();
@@ -163,6 +165,7 @@ export class ClaudeItemMapper {
       const text = TextBlock.safeParse(block);
       if (text.success) {
         const apiError = isError || (api?.model === '<synthetic>' && text.data.text.startsWith('API Error'));
+        if (!apiError && parentItemId !== null && this.tools.has(parentItemId)) this.subagentTexts.set(parentItemId, text.data.text);
         out.push({ kind: 'item', item: apiError ? { ...base, kind: 'agentError', message: text.data.text, detail: null } : { ...base, kind: 'agentText', text: text.data.text, streaming: false } });
         continue;
       }
@@ -285,8 +288,25 @@ export class ClaudeItemMapper {
       return [{ kind: 'item', item: { kind: 'compaction', itemId: message.uuid ?? `compaction:${this.now()}`, parentItemId: this.parentOf(message), createdAt: this.createdAt(message), text } }];
     }
     if (subtype === 'permission_denied') return this.permissionDenied(raw);
+    if (subtype === 'task_notification') return this.taskEnded(raw);
     // Saved system messages are informational notices Claude kept; live ones are status and progress.
     return this.options.source === 'saved' ? [this.rawItem(raw, 'Claude system message', this.parentOf(message))] : [];
+  }
+
+  /**
+   * Live, Claude Code tells of a background subagent's end as a `task_notification` event, not as
+   * the `<task-notification>` message the saved conversation keeps (TL-8): its row takes the state
+   * and, as its report, the subagent's last text (the notification itself carries only a summary).
+   * Another task's notification (a background shell) or one of a call not seen here shows nothing.
+   */
+  private taskEnded(raw: Record<string, unknown>): ClaudeMapped[] {
+    const toolUseId = typeof raw.tool_use_id === 'string' ? raw.tool_use_id : null;
+    const call = toolUseId === null ? undefined : this.tools.get(toolUseId);
+    if (!call || !SUBAGENT_TOOLS.has(call.name)) return [];
+    const status = taskStatusOf(typeof raw.status === 'string' ? raw.status : null);
+    const report = this.subagentTexts.get(call.id) ?? (typeof raw.summary === 'string' ? raw.summary : '');
+    const item = toolItem(call, { content: report, isError: status === 'failed', toolUseResult: undefined, denied: false });
+    return [{ kind: 'item', item: item.kind === 'subagent' ? { ...item, status } : item }];
   }
 
   /** A call the permission mode refused (TL-5): the row says which tool and why, never a silent denial. */

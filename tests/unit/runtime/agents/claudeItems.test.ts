@@ -146,4 +146,28 @@ describe('TL-8 text Claude Code writes for the model', () => {
     ]);
     expect(mapper.map(user('u4', NOTIFIED.replace('a4f1c9e2b7', 'someone-else')))).toEqual([]);
   });
+
+  it('TL-8 live, the SDK\'s task_notification ends the background subagent\'s row with its last text; the notice around a saved notification shows nothing', () => {
+    const mapper = new ClaudeItemMapper({ source: 'live' });
+    mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Count the notes', run_in_background: true } }]));
+    mapper.map(user('u2', [{ type: 'tool_result', tool_use_id: 'toolu_agent', content: LAUNCHED }]));
+    mapper.map(assistant('u3', 'msg_2', [{ type: 'text', text: 'There are 3 notes.' }], 'toolu_agent'));
+    const ended = (status: string, toolUseId = 'toolu_agent') =>
+      mapper.map({ type: 'system', subtype: 'task_notification', task_id: 'a4f1c9e2b7', tool_use_id: toolUseId, status, output_file: '/tmp/x.output', summary: 'Agent "Count the notes" finished', uuid: `n-${status}`, session_id: 's' });
+    expect(items(ended('completed'))).toEqual([expect.objectContaining({ kind: 'subagent', itemId: 'toolu_agent', status: 'completed', result: expect.objectContaining({ text: 'There are 3 notes.' }) })]);
+    expect(items(ended('stopped'))).toEqual([expect.objectContaining({ kind: 'subagent', status: 'cancelled' })]);
+    expect(items(ended('failed'))).toEqual([expect.objectContaining({ kind: 'subagent', status: 'failed' })]);
+    // A background shell's notification, or one of a call this mapper never saw, is no row.
+    expect(ended('completed', 'toolu_unknown')).toEqual([]);
+
+    const saved = new ClaudeItemMapper({ source: 'saved' });
+    saved.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Survey the tests', run_in_background: true } }]));
+    saved.map(user('u2', [{ type: 'tool_result', tool_use_id: 'toolu_agent', content: LAUNCHED }]));
+    const notice =
+      '<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\nThis is an automated background-task event, NOT a message from the user.\n' +
+      `Do NOT interpret this as user acknowledgement.\n\n${NOTIFIED}\n</system-reminder>`;
+    const mapped = saved.map(user('u3', [{ type: 'text', text: notice }]));
+    expect(mapped).toEqual([{ kind: 'item', item: expect.objectContaining({ kind: 'subagent', status: 'completed' }) }]);
+    expect(shownText(mapped)).not.toMatch(/SYSTEM NOTIFICATION|automated background-task/);
+  });
 });
