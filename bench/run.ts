@@ -75,6 +75,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(timelineOpen),
   nodeBenchmark(codexStop),
   browserBenchmark('tl-timeline', 'tlTimeline'),
+  browserBenchmark('tl-open-reload', 'tlOpenReload'),
   nodeBenchmark(att1Upload),
   browserBenchmark('ux5-first-visit', 'ux5FirstVisit'),
   browserBenchmark('stop-phone', 'stopPhone'),

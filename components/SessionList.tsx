@@ -71,11 +71,13 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
   useEffect(() => {
     if (!client) return;
     refresh().catch((e: Error) => setError(e.message));
+    // NOTE: openSessionId is a dependency on purpose: a session left in the wide layout was just
+    // marked seen (UX-8), and the list's answer from before says it was unread.
     return client.onNotification('sessions.changed', (params) => {
       if (params.deleted) void forgetSavedSession(params.sessionId).catch(() => {});
       refresh().catch(() => {});
     });
-  }, [client, refresh]);
+  }, [client, refresh, openSessionId]);
 
   async function create(projectId: string) {
     if (!client) return;
@@ -116,7 +118,8 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
 
   const loaded = fresh.current || projects.length > 0;
   return (
-    <div className="scroll">
+    // Where the list shown came from: this device's copy until the runtime answers (UX-3, UX-8).
+    <div className="scroll" data-sessions-from={fresh.current ? 'runtime' : 'device'}>
       {loaded && sessions.length === 0 && (
         <EmptyState
           name="sessions"
@@ -171,7 +174,8 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
                     {/* A saved list never pretends to be live (UX-3): badges only from the runtime's answer. */}
-                    <SessionBadge state={fresh.current ? session.state : undefined} />
+                    {/* The open session is being seen: it is never "unread" beside itself (UX-8). */}
+                    <SessionBadge state={fresh.current ? badgeOf(session, openSessionId) : undefined} />
                   </span>
                   {/* UX-8: the whole title, on two lines when it needs them; nothing beside it squeezes it. */}
                   <span className="session-entry-title" data-session-title>
@@ -196,15 +200,24 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
   );
 }
 
+type Badge = Exclude<SessionState, 'idle'> | 'unread';
+
 /** UX-8: what the session needs from the person, in words (an idle session shows none). */
-const BADGES: Record<Exclude<SessionState, 'idle'>, string> = {
+const BADGES: Record<Badge, string> = {
   waitingApproval: 'Waiting for approval',
   running: 'Running',
   failed: 'Failed',
+  unread: 'Done, unread',
 };
 
-function SessionBadge({ state }: { state: SessionState | undefined }) {
-  if (!state || state === 'idle') return null;
+/** The badge of a listed session: its state, else "done, unread" when its last turn is new to this device. */
+function badgeOf(session: Session, openSessionId: string | null): Badge | undefined {
+  if (session.state && session.state !== 'idle') return session.state;
+  return session.unread && session.id !== openSessionId ? 'unread' : undefined;
+}
+
+function SessionBadge({ state }: { state: Badge | undefined }) {
+  if (!state) return null;
   return (
     <span className={`session-badge session-badge-${state}`} data-session-state={state}>
       {BADGES[state]}

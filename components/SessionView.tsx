@@ -2,6 +2,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
+import { useSeenWhileOpen } from '../lib/client/sessions/useSeenWhileOpen';
 import type { CommandRow, Session } from '../lib/protocol/rows';
 import { ApprovalList, useApprovals, waitingItems } from './ApprovalRequests';
 import { SessionSettingsPanel } from './agents/SessionSettingsPanel';
@@ -48,6 +49,7 @@ function subagentDepth(state: unknown): number {
  * one is opened, a command's output viewer, and the composer.
  */
 export function SessionView(props: SessionViewProps) {
+  useSeenWhileOpen(props.client, props.session.id);
   // TERM-6: a terminal session is its screen, not a timeline.
   if (props.session.agent === 'terminal') return <LazyTerminalView client={props.client} session={props.session} onBack={props.onBack} onRenamed={props.routing?.onRenamed} />;
   return <TimelineSessionView {...props} />;

@@ -116,6 +116,15 @@ export const methods = {
     params: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }).strict(),
     result: z.object({ session: SessionSchema }),
   },
+  /**
+   * Addition (UX-8): what the session did so far is seen on this device, so the list's "done,
+   * unread" badge goes here (and stays on the others). `open`: the session stays on this socket's
+   * screen, and what it does is seen as it happens, until a call with `open: false` or the socket goes.
+   */
+  'sessions.seen': {
+    params: z.object({ sessionId: Id, open: z.boolean() }).strict(),
+    result: z.object({}),
+  },
   /** One command row of a session, for an output viewer opened from its address (UX-1). */
   'sessions.command': {
     params: z.object({ sessionId: Id, runId: Id, commandId: Id }).strict(),

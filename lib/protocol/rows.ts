@@ -26,6 +26,8 @@ export const SessionSchema = z.object({
   lastActivity: z.string().optional(),
   /** Addition (UX-8): what the session needs from the person, for the list's badge. */
   state: z.enum(['waitingApproval', 'running', 'failed', 'idle']).optional(),
+  /** Addition (UX-8): its last turn finished after the asking device last opened it ("done, unread"). */
+  unread: z.literal(true).optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 export type SessionState = NonNullable<Session['state']>;

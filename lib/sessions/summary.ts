@@ -48,14 +48,27 @@ export function plainTextPreview(markdown: string, max: number): string {
 }
 
 /**
- * The title the list shows (UX-8): the session's own title (one the person gave, or the agent's),
- * else, while it still has the title it was created with, its first message's first line.
+ * The title the list shows (UX-8): a title the person gave; else, while the session still has the
+ * title it was created with, the one its agent gave the conversation (Codex's thread name,
+ * Claude's summary), else its first message's first line.
  */
-export function displayTitle(title: string, agent: AgentKind, firstMessage: string | null): string {
+export function displayTitle(title: string, agent: AgentKind, firstMessage: string | null, agentTitle: string | null = null): string {
   // A shell or terminal session's first line is a command, not what the session is about.
-  if ((agent !== 'codex' && agent !== 'claude') || title !== defaultSessionTitle(agent) || !firstMessage) return title;
-  const line = plainTextLines(firstMessage)[0];
+  if ((agent !== 'codex' && agent !== 'claude') || title !== defaultSessionTitle(agent)) return title;
+  const own = agentTitle === null ? undefined : plainTextLines(agentTitle)[0];
+  if (own) return cutLine(own, MAX_AUTO_TITLE);
+  const line = firstMessage ? plainTextLines(firstMessage)[0] : undefined;
   return line ? cutLine(line, MAX_AUTO_TITLE) : title;
+}
+
+/**
+ * UX-8 "done with unread changes": the session's last turn finished (done) after this device last
+ * opened it, and nothing else needs the person. A session this device never opened counts as
+ * unseen.
+ */
+export function hasUnreadChanges(facts: { state: SessionState; runState: MessageState | null; finishedAt: number | null; seenAt: number | null }): boolean {
+  if (facts.state !== 'idle' || facts.runState !== 'done' || facts.finishedAt === null) return false;
+  return facts.seenAt === null || facts.finishedAt > facts.seenAt;
 }
 
 /**

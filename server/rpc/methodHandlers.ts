@@ -16,6 +16,8 @@ import { createAttachmentHandlers } from './attachmentHandlers';
 import { createAppBuildHandler } from './appBuildHandler';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 import { RunningSearches } from './runningSearches';
+import { viewerOf } from '../runtime/sessions/sessionActivity';
+import { ShownSessions } from './shownSessions';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -51,6 +53,7 @@ export function createMethodHandlers(
   const preview = createPreviewHandlers(runtime.previews, previewOrigins);
   const fileFrames = new BinaryFramePool(FILE_CHUNK_BYTES);
   const searches = new RunningSearches();
+  const sessionsShown = new ShownSessions();
   return {
     'auth.hello'(params, ctx) {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -116,11 +119,15 @@ export function createMethodHandlers(
     'approvals.answer'(params) {
       return { approval: runtime.answerApproval(params.sessionId, params.approvalId, params.decision, params.answers) };
     },
-    'sessions.list'(params) {
-      return { sessions: runtime.listSessions(params?.projectId) };
+    'sessions.list'(params, ctx) {
+      return { sessions: runtime.listSessions(params?.projectId, viewerOf(ctx.identity?.deviceId)) };
     },
-    'sessions.rename'(params) {
-      return { session: runtime.renameSession(params.sessionId, params.title) };
+    'sessions.rename'(params, ctx) {
+      return { session: runtime.renameSession(params.sessionId, params.title, viewerOf(ctx.identity?.deviceId)) };
+    },
+    'sessions.seen'(params, ctx) {
+      sessionsShown.show(ctx, params.sessionId, runtime.markSessionSeen(params.sessionId, viewerOf(ctx.identity?.deviceId), params.open));
+      return {};
     },
     'sessions.command'(params) {
       return { row: runtime.commandOfSession(params.sessionId, params.runId, params.commandId) };

@@ -42,7 +42,8 @@ import { RunScheduler } from './sessions/runScheduler';
 import { readItemText, type ItemTextRequest, type ItemTextSlice } from './sessions/itemText';
 import { TimelinePages, type TimelinePageAnswer, type TimelinePageRequest } from './sessions/timelinePages';
 import { SessionStore } from './sessions/sessionStore';
-import { SessionActivity } from './sessions/sessionActivity';
+import { SessionActivity, type Viewer } from './sessions/sessionActivity';
+import { SessionViews } from './sessions/sessionViews';
 import { acquireDataLock } from './store/dataLock';
 import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
@@ -111,6 +112,7 @@ export class Runtime {
   readonly attachments: Attachments;
   private readonly sessions: SessionStore;
   private readonly activity: SessionActivity;
+  private readonly views: SessionViews;
   private readonly outputs: CommandOutputStore;
   private readonly outbox: ChatSendLedger;
   private readonly scheduler: RunScheduler;
@@ -162,6 +164,7 @@ export class Runtime {
     this.listeners.add((event) => this.push.onRuntimeEvent(event));
     this.sessions = new SessionStore(db);
     this.activity = new SessionActivity(db);
+    this.views = new SessionViews(db);
     this.reserve = new DiskReserve(path.join(options.dataDir, 'disk-reserve'), options.log);
     this.reserve.ensure();
     this.outputs = new CommandOutputStore(db, path.join(options.dataDir, 'command-outputs'), options.log, this.reserve);
@@ -186,6 +189,7 @@ export class Runtime {
     this.claude = new ClaudeAgent(db, process.env, processes, {
       approvals: this.approvals,
       recordUsage: (reading) => this.recordUsage(reading),
+      titled: (sessionId, title) => this.agentTitled(sessionId, title),
       dataDir: options.dataDir,
       log: options.log,
       hostIdleMs: options.claudeHostIdleMs,
@@ -194,6 +198,7 @@ export class Runtime {
     this.codex = new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes, {
       recordUsage: (reading) => this.recordUsage(reading),
       profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
+      threadNamed: (sessionId, name) => this.agentTitled(sessionId, name),
     }, graces.codexStopMs);
     this.terminals = new TerminalAgent(
       processes,
@@ -279,7 +284,10 @@ export class Runtime {
     this.emit({ type: 'notification', notification });
     // UX-8: the list's badge follows approvals and each run's state; `sessions.changed` tells it.
     const sessionId = this.listStateChange(notification);
-    if (sessionId) this.emit({ type: 'notification', notification: { method: 'sessions.changed', params: { sessionId, deleted: false } } });
+    if (!sessionId) return;
+    // A turn that ends on a device's screen is seen there (UX-8): no "unread" for it.
+    this.views.changedUnderWatch(sessionId, Date.now());
+    this.emit({ type: 'notification', notification: { method: 'sessions.changed', params: { sessionId, deleted: false } } });
   }
 
   /** Run states last published, by run id, so only a change of state reaches the list (UX-8). */
@@ -439,16 +447,34 @@ export class Runtime {
     return this.claude;
   }
 
-  /** The sessions, the most recently active first, each with a line of its latest activity (UX-3). */
-  listSessions(projectId: string | undefined): Session[] {
-    return this.activity.withActivity(this.sessions.sessions(projectId));
+  /** The sessions, the most recently active first, each with a line of its latest activity (UX-3), as `viewer` sees them (UX-8). */
+  listSessions(projectId: string | undefined, viewer: Viewer): Session[] {
+    return this.activity.withActivity(this.sessions.sessions(projectId), viewer);
   }
 
   /** UX-3: a new title for every device; `sessions.changed` tells the others. */
-  renameSession(sessionId: string, title: string): Session {
+  renameSession(sessionId: string, title: string, viewer: Viewer): Session {
     if (!this.sessions.renameSession(sessionId, title)) throw notFound('No such session.', { sessionId });
     this.publish({ method: 'sessions.changed', params: { sessionId, deleted: false } });
-    return this.activity.withActivity([this.sessions.session(sessionId)!])[0]!;
+    return this.activity.withActivity([this.sessions.session(sessionId)!], viewer)[0]!;
+  }
+
+  /**
+   * UX-8: what the session did so far is seen by the viewer; while `open`, what it does next is
+   * seen as it happens, until the returned function is called (the session is left, or the
+   * socket is gone). Nothing is published: only this viewer's list changes, and it asks again
+   * when it is shown.
+   */
+  markSessionSeen(sessionId: string, viewer: Viewer, open: boolean): (() => void) | null {
+    if (!this.views.seen(sessionId, viewer, Date.now())) throw notFound('No such session.', { sessionId });
+    return open ? this.views.watch(sessionId, viewer) : null;
+  }
+
+  /** UX-8: the agent named the conversation; listed while the person has not renamed the session. */
+  private agentTitled(sessionId: string, title: string): void {
+    const trimmed = title.trim().slice(0, 200);
+    if (trimmed === '' || !this.sessions.setAgentTitle(sessionId, trimmed)) return;
+    this.publish({ method: 'sessions.changed', params: { sessionId, deleted: false } });
   }
 
   /** One command row of a session (UX-1: an output viewer opened from its address). */

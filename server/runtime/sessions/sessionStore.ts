@@ -13,6 +13,7 @@ interface RawSession {
   agent: AgentKind;
   title: string;
   created_at: number;
+  agent_title: string | null;
 }
 
 interface RawRun {
@@ -179,6 +180,7 @@ export class SessionStore {
       endCommand: db.prepare('UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?'),
       deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
       renameSession: db.prepare('UPDATE sessions SET title = ? WHERE id = ?'),
+      setAgentTitle: db.prepare('UPDATE sessions SET agent_title = ? WHERE id = ? AND agent_title IS NOT ?'),
       insertPointer: db.prepare(
         'INSERT INTO command_output_pointers (run_id, command_id, thread_id, turn_id, item_id, byte_length) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -224,6 +226,11 @@ export class SessionStore {
   /** UX-3: false when there is no such session. */
   renameSession(id: string, title: string): boolean {
     return this.stmts.renameSession.run(title, id).changes > 0;
+  }
+
+  /** UX-8: the title the agent gave the conversation; true when it changed. */
+  setAgentTitle(id: string, title: string): boolean {
+    return this.stmts.setAgentTitle.run(title, id, title).changes > 0;
   }
 
   deleteSessionRow(id: string): void {

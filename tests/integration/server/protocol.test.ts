@@ -37,6 +37,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'sessions.itemText': { sessionId: 'session', itemId: 'item', field: 'text', offset: 0, length: 1 },
   'sessions.delete': { sessionId: 'session' },
   'sessions.rename': { sessionId: 'session', title: 'A title' },
+  'sessions.seen': { sessionId: 'session', open: true },
   'sessions.command': { sessionId: 'session', runId: 'run', commandId: 'command' },
   'chat.send': { sessionId: 'session', operationId: 'op', text: 'echo hi' },
   'run.cancel': { sessionId: 'session', runId: 'run' },

@@ -30,6 +30,8 @@ export interface ClaudeAgentOptions {
   approvals?: Pick<ApprovalRequests, 'askForAnswers'>;
   /** Each plan-limit reading of a run (ACC-7). */
   recordUsage?: (reading: UsageReading) => void;
+  /** UX-8: the title Claude gave a session's conversation (its summary or a /rename), read after each turn. */
+  titled?: (sessionId: string, title: string) => void;
   /** The runtime's data folder, home of the added accounts (ACC-2); a temporary one when absent. */
   dataDir?: string;
   log?: Logger;
@@ -189,6 +191,18 @@ export class ClaudeAgent implements Agent {
     // it, so a run that ended well had its model sent each of those; any other end proves nothing.
     for (const steer of taken) steer.reached();
     if (texts.length > 0) context.settle(texts.join('\n\n'));
+    // After the turn, not in its way: Claude may have summarized the conversation in it.
+    if (this.options.titled) void this.readTitle(context.sessionId, context.cwd, nativeSessionId);
+  }
+
+  /** UX-8: Claude's own title of a conversation, passed on when it has one; a failed read only costs the title. */
+  private async readTitle(sessionId: string, cwd: string, nativeSessionId: string): Promise<void> {
+    try {
+      const event = await this.askHost({ type: 'sessionTitle', sdkModule: this.requireProgram().sdkModule, cwd, nativeSessionId });
+      if (event?.type === 'sessionTitle' && event.title) this.options.titled?.(sessionId, event.title);
+    } catch (error) {
+      this.log.warn('could not read the Claude conversation title', { sessionId, error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /**

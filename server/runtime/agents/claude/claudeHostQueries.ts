@@ -15,6 +15,7 @@ export interface DescribingQuery extends AsyncIterable<unknown> {
 export interface QuerySdk {
   query(params: { prompt: AsyncIterable<unknown>; options: Record<string, unknown> }): AsyncIterable<unknown> & Partial<DescribingQuery>;
   listSessions?(options: { dir?: string; limit?: number }): Promise<unknown[]>;
+  getSessionInfo?(sessionId: string, options: { dir?: string }): Promise<unknown>;
 }
 
 const AccountSchema = z.object({
@@ -27,6 +28,20 @@ const AccountSchema = z.object({
 });
 const ModelSchema = z.object({ value: z.string(), displayName: z.string(), description: z.string().default(''), supportedEffortLevels: z.array(z.string()).optional() });
 const SessionInfoSchema = z.object({ sessionId: z.string(), summary: z.string().default(''), lastModified: z.number(), gitBranch: z.string().optional() });
+
+/** What getSessionInfo tells of a conversation: `summary` is its custom title, else Claude's summary, else the first prompt. */
+const SessionTitleInfoSchema = z.object({ summary: z.string().default(''), customTitle: z.string().optional(), firstPrompt: z.string().optional() });
+
+/**
+ * UX-8: Claude's own title of a conversation: one set with /rename, else the summary Claude wrote,
+ * never the first prompt that getSessionInfo falls back to (the list shows that one itself).
+ */
+export function claudeOwnTitle(info: z.input<typeof SessionTitleInfoSchema> | undefined): string | null {
+  const custom = info?.customTitle?.trim();
+  if (custom) return custom;
+  const summary = info?.summary?.trim();
+  return summary && summary !== info?.firstPrompt?.trim() ? summary : null;
+}
 
 export type DescribedAccount = z.infer<typeof AccountSchema>;
 
@@ -66,4 +81,10 @@ export async function savedSessions(request: Extract<HostRequest, { type: 'saved
   if (!sdk.listSessions) throw new Error('The Claude Agent SDK lacks listSessions.');
   const found = z.array(SessionInfoSchema).parse(await sdk.listSessions({ dir: request.cwd, limit: request.limit }));
   emit({ type: 'sessions', sessions: found.map((s) => ({ sessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch ?? null })) });
+}
+
+export async function sessionTitle(request: Extract<HostRequest, { type: 'sessionTitle' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {
+  if (!sdk.getSessionInfo) throw new Error('The Claude Agent SDK lacks getSessionInfo.');
+  const info = await sdk.getSessionInfo(request.nativeSessionId, { dir: request.cwd });
+  emit({ type: 'sessionTitle', title: claudeOwnTitle(info === undefined ? undefined : SessionTitleInfoSchema.parse(info)) });
 }

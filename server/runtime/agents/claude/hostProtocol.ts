@@ -77,6 +77,8 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('describe'), sdkModule: z.string(), executable: z.string().nullable(), cwd: z.string() }),
   /** Conversations Claude saved for a project folder (ACC-8), through listSessions. */
   z.object({ type: z.literal('savedSessions'), sdkModule: z.string(), cwd: z.string(), limit: z.number().int().positive() }),
+  /** UX-8: the title Claude gave a conversation (its summary, or a /rename), through getSessionInfo. */
+  z.object({ type: z.literal('sessionTitle'), sdkModule: z.string(), cwd: z.string(), nativeSessionId: z.uuid() }),
   z.object({
     type: z.literal('toolOutput'),
     sdkModule: z.string(),
@@ -172,6 +174,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
     }),
     models: z.array(z.object({ value: z.string(), displayName: z.string(), description: z.string(), efforts: z.array(z.string()) })),
   }),
+  /** Answer to `sessionTitle`: null while Claude has no title of its own for it. */
+  z.object({ type: z.literal('sessionTitle'), title: z.string().nullable() }),
   /** Answer to `savedSessions`. */
   z.object({
     type: z.literal('sessions'),

@@ -18,6 +18,8 @@ import {
   ItemNotificationSchema,
   OutputDeltaSchema,
   ThreadItemsListResultSchema,
+  ThreadNameUpdatedSchema,
+  ThreadResumeResultSchema,
   ThreadStartResultSchema,
   TurnCompletedSchema,
   TurnStartResultSchema,
@@ -34,6 +36,11 @@ import { codexUserInput } from '../../attachments/agentInput';
 
 /** ACC-8: one app session continues a Codex thread at a time. */
 export const THREAD_TAKEN_MESSAGE = 'This Codex conversation is already open in another session.';
+export interface CodexAgentHooks extends CodexAccountHooks {
+  /** UX-8: Codex named the thread of an app session (its thread name, from Codex or its apps). */
+  threadNamed?(sessionId: string, name: string): void;
+}
+
 /** After turn/interrupt, Codex gets this long to end the turn before the run stops waiting for it. */
 const INTERRUPT_GRACE_MS = 10_000;
 
@@ -99,7 +106,7 @@ export class CodexAgent implements Agent {
     private readonly log: Logger,
     env: NodeJS.ProcessEnv = process.env,
     processes?: Pick<ProcessGroupLedger, 'trackerFor'>,
-    hooks: CodexAccountHooks = {},
+    private readonly hooks: CodexAgentHooks = {},
     /** After SIGTERM an app server gets this long before SIGKILL; the default grace when absent. */
     stopGraceMs?: number,
   ) {
@@ -197,6 +204,11 @@ export class CodexAgent implements Agent {
 
   private onNotification(server: ProfileServer, method: string, params: unknown): void {
     if (method.startsWith('account/')) return this.accounts.onNotification(server, method, params);
+    if (method === CODEX.threadNameUpdated) {
+      const named = ThreadNameUpdatedSchema.safeParse(params);
+      if (named.success && named.data.threadName) this.threadNamed(server, named.data.threadId, named.data.threadName);
+      return;
+    }
     // Any event of a running turn resets its stall clock (ACC-3).
     const threadId = typeof params === 'object' && params !== null && 'threadId' in params ? (params as { threadId: unknown }).threadId : undefined;
     const own = typeof threadId === 'string' ? this.turnsOf(server).get(threadId) : undefined;
@@ -376,8 +388,16 @@ export class CodexAgent implements Agent {
   /** Codex reads a thread's history only once this child has resumed it. */
   private async loadThread(server: ProfileServer, threadId: string, cwd: string): Promise<void> {
     if (server.loaded.has(threadId)) return;
-    await server.client.call(CODEX.threadResume, { threadId, cwd }, z.unknown());
+    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd }, ThreadResumeResultSchema);
     server.loaded.add(threadId);
+    // A name given while no child of ours had the thread open (in Codex's own apps) comes with it.
+    if (resumed.thread.name) this.threadNamed(server, threadId, resumed.thread.name);
+  }
+
+  /** UX-8: Codex's title of a thread is its session's agent title. */
+  private threadNamed(server: ProfileServer, threadId: string, name: string): void {
+    const sessionId = this.links.sessionOfThread(server.profileId, threadId);
+    if (sessionId) this.hooks.threadNamed?.(sessionId, name);
   }
 
   /** The turn's closing text, read back through Codex's own history (thread/items/list). */

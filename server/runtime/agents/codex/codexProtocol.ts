@@ -36,15 +36,20 @@ export const CODEX = {
   accountUpdated: 'account/updated',
   rateLimitsRead: 'account/rateLimits/read',
   rateLimitsUpdated: 'account/rateLimits/updated',
+  /** UX-8: the thread's user-facing title (its `name`) was set, by Codex or in one of its apps. */
+  threadNameUpdated: 'thread/name/updated',
+  /** Names a thread; the tests use it as Codex's own apps do. */
+  threadNameSet: 'thread/name/set',
 } as const;
 
 export const CODEX_CLIENT_METHODS = [
   CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList, CODEX.threadItemsRead,
-  CODEX.turnSteer, CODEX.modelList, CODEX.threadList, CODEX.accountRead, CODEX.loginStart, CODEX.logout, CODEX.rateLimitsRead,
+  CODEX.turnSteer, CODEX.modelList, CODEX.threadList, CODEX.accountRead, CODEX.loginStart, CODEX.logout, CODEX.rateLimitsRead, CODEX.threadNameSet,
 ];
 export const CODEX_CLIENT_NOTIFICATIONS = [CODEX.initialized];
 export const CODEX_SERVER_NOTIFICATIONS = [
   CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted, CODEX.rawResponseItem, CODEX.loginCompleted, CODEX.accountUpdated, CODEX.rateLimitsUpdated,
+  CODEX.threadNameUpdated,
 ];
 export const CODEX_SERVER_REQUESTS = [CODEX.commandApproval, CODEX.fileChangeApproval, CODEX.permissionsApproval, CODEX.userInput, CODEX.elicitation];
 
@@ -57,6 +62,10 @@ export const IncomingSchema = z.union([
 ]);
 
 export const ThreadStartResultSchema = z.object({ thread: z.object({ id: z.string(), path: z.string().nullable().optional() }).passthrough() });
+/** UX-8: a thread's title, as `thread/name/updated` tells it and as `thread/resume` answers it (`thread.name`). */
+export const ThreadNameUpdatedSchema = z.object({ threadId: z.string(), threadName: z.string().nullable().optional() });
+export const ThreadResumeResultSchema = z.object({ thread: z.object({ id: z.string(), name: z.string().nullable().optional() }).passthrough() });
+
 export const TurnStartResultSchema = z.object({ turn: z.object({ id: z.string() }).passthrough() });
 
 const CommandExecutionItemSchema = z
