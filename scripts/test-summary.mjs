@@ -1,5 +1,6 @@
-// Prints the run's 20 slowest test files and the time per project (lane) from the file times
-// beside vitest's JSON report (tests/fixtures/fileTimesReporter.ts), then one plain closing line,
+// Prints the run's 20 slowest test files and the time per project (lane: unit, integration,
+// agents, relay, browser; vitest.config.ts) from the file times beside vitest's JSON report
+// (tests/fixtures/fileTimesReporter.ts), then one plain closing line,
 // "tests: N passed, N failed", from the JSON report; exits 1 when it is missing, when anything
 // failed, or when no test ran.
 import fs from 'node:fs';
@@ -25,13 +26,21 @@ function printTimes(times) {
   for (const f of files.slice(0, SLOWEST)) {
     console.log(`  ${seconds(f.ms).padStart(8)}  ${f.project.padEnd(width)}  ${f.file}${f.failed ? '  (failed)' : ''}`);
   }
-  const projects = new Map();
+  const lanes = new Map();
   for (const f of files) {
-    const total = projects.get(f.project) ?? { files: 0, ms: 0 };
-    projects.set(f.project, { files: total.files + 1, ms: total.ms + f.ms });
+    const lane = lanes.get(f.project) ?? { files: 0, ms: 0, startMs: Infinity, endMs: -Infinity };
+    lane.files += 1;
+    lane.ms += f.ms;
+    if (f.startMs !== undefined) lane.startMs = Math.min(lane.startMs, f.startMs);
+    if (f.endMs !== undefined) lane.endMs = Math.max(lane.endMs, f.endMs);
+    lanes.set(f.project, lane);
   }
-  const lanes = [...projects].sort((a, b) => b[1].ms - a[1].ms).map(([name, t]) => `${name} ${t.files} files ${seconds(t.ms)}`);
-  console.log(`per project (file times summed over its workers): ${lanes.join(', ')}; the run took ${seconds(times.wallMs)}`);
+  console.log(`per lane (project): files, file times summed over its workers, and its span from its first file's start to its last file's end; the run took ${seconds(times.wallMs)}`);
+  const nameWidth = Math.max(0, ...[...lanes.keys()].map((name) => name.length));
+  for (const [name, lane] of [...lanes].sort((a, b) => b[1].ms - a[1].ms)) {
+    const span = lane.endMs >= lane.startMs ? `  ${seconds(lane.endMs - lane.startMs).padStart(8)} from ${seconds(lane.startMs)} to ${seconds(lane.endMs)}` : '';
+    console.log(`  ${name.padEnd(nameWidth)}  ${String(lane.files).padStart(4)} files  ${seconds(lane.ms).padStart(8)} summed${span}`);
+  }
 }
 
 try {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../server/runtime/paths';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS } from '../fixtures/agentPackages';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { commandRow, pairThroughLink, sendCommand, startupPairingCode } from './appHarness';
 import { messageCard, newSession, sendUntil, startHangingClaudeTurn, startStopRig, tapStop, type StopRig } from './stopHarness';
@@ -52,7 +52,7 @@ describe('Stop at phone size ends a shell command and a Claude turn; the queued 
 
   beforeAll(async () => {
     rig = await startStopRig();
-    browser = await launchChromium();
+    browser = await connectChromium();
     phone = await (await browser.newContext(PHONE)).newPage();
     await pairThroughLink(phone, rig.runtime.appOrigin, startupPairingCode(rig.runtime));
   }, AGENT_INSTALL_TIMEOUT_MS);

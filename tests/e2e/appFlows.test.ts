@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import {
@@ -66,7 +66,7 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
+    browser = await connectChromium();
     context = await browser.newContext();
     watchCookies(context);
     // Installed before any page script, so it sees every CSP violation from the first byte.

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, launchChromiumProfile } from '../fixtures/browser';
+import { launchChromiumProfile } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { copyRuntimeWithApp, createShellSession, pairThroughLink, startupPairingCode, waitConnected, type RuntimeCopy } from './appHarness';
@@ -206,7 +207,7 @@ describe('PWA-1 a new version is offered, never forced', () => {
     copy = copyRuntimeWithApp();
     dirs = makeRuntimeDirs();
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: copy.wrap });
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,7 +7,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest, type ScriptedReply } from '../fixtures/fakeModelServer';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess, type RuntimeProcessOptions } from '../fixtures/runtimeProcess';
@@ -53,7 +53,7 @@ function registerSuite(script: ModelScript | undefined, options: SuiteOptions): 
     if (script) model = await startFakeModelServer(script);
     const extra = (await options.runtime?.({ modelUrl: model?.url ?? '', projectDir: dirs.projectDirs[0]! })) ?? {};
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, ...extra });
-    browser = await launchChromium();
+    browser = await connectChromium();
   }, options.timeoutMs);
   afterAll(async () => {
     await browser?.close();

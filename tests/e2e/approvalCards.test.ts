@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Approval } from '../../lib/protocol/agents';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { loadModuleInBlankPage } from './moduleInPage';
 
@@ -29,7 +29,7 @@ describe('approval cards for every kind', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     ({ page } = await loadModuleInBlankPage(browser, 'tests/e2e/approvalCardsEntry.ts', 'cards', 'http://cards.test', { react: true }));
     await page.evaluate((approvals) => (globalThis as unknown as { cards: { mount(a: unknown): void } }).cards.mount(approvals), APPROVALS);
     await page.getByRole('group', { name: 'Approval request' }).first().waitFor();

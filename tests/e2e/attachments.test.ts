@@ -9,7 +9,7 @@ import type { MessageRow } from '../../lib/protocol/rows';
 import { REPO_ROOT } from '../../server/runtime/paths';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { sha256Of } from '../fixtures/attachmentUploads';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { claudeEnv, claudeTurnScript, messagesImages } from '../fixtures/fakeClaudeModel';
 import { codexConfigToml, codexTurnScript, responsesInputImages } from '../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
@@ -91,7 +91,7 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
     runtime = await startRuntimeProcess({
       env: { ...claudeEnv(claudeModel.url, configDir, agents.claudeBin), HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url) },
     });
-    browser = await launchChromium();
+    browser = await connectChromium();
     phone = await (await browser.newContext(PHONE)).newPage();
     phone.setDefaultTimeout(60_000);
     await pairThroughLink(phone, runtime.appOrigin, startupPairingCode(runtime));

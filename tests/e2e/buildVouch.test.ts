@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -27,7 +27,7 @@ async function startSetup(): Promise<Setup> {
   const copy = copyRuntimeWithApp();
   const dirs = makeRuntimeDirs();
   const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: copy.wrap });
-  return { copy, dirs, runtime, browser: await launchChromium() };
+  return { copy, dirs, runtime, browser: await connectChromium() };
 }
 
 async function stopSetup(setup: Setup | undefined): Promise<void> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { createAgentSession, sendAndWait } from '../fixtures/agentSessions';
 import { claudeEnv, claudeTurnScript } from '../fixtures/fakeClaudeModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
@@ -26,7 +26,7 @@ describe('Claude accounts and session options in Chromium against the real runti
     model = await startFakeModelServer(claudeTurnScript(() => ({ message: 'Hello.' })));
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-config-'));
     runtime = await startRuntimeProcess({ env: { ...claudeEnv(model.url, configDir, agents.claudeBin), ANTHROPIC_API_KEY: undefined } });
-    browser = await launchChromium();
+    browser = await connectChromium();
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { createShellSession, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished, waitConnected } from './appHarness';
@@ -19,7 +19,7 @@ describe('SEC-8 cookies set on the app domain never lock the app out', () => {
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterEach(async () => {
     await context?.close();

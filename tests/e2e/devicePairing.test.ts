@@ -2,7 +2,7 @@ import type { Browser, BrowserContextOptions, Page, WebSocket as PageSocket } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../../lib/client/rpcClient';
 import { PROTOCOL_VERSION } from '../../lib/protocol/version';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -73,7 +73,7 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    browser = await launchChromium();
+    browser = await connectChromium();
     first = await (await browser.newContext(PHONE)).newPage();
     await pairThroughLink(first, runtime.appOrigin, startupPairingCode(runtime));
   }, 60_000);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISK_FULL_MESSAGE } from '../../server/runtime/errors';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { mountSmallDisk, type SmallDisk } from '../fixtures/smallDisk';
 import { createShellSession, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished } from './appHarness';
@@ -33,7 +33,7 @@ describe('the app when the desktop disk is full (RPC-3)', () => {
   beforeAll(async () => {
     disk = mountSmallDisk(32);
     runtime = await startRuntimeProcess({ dataDir: disk.dir });
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeFilesProject, OUTSIDE_TEXT, SECRET_TEXT, type FilesProject } from '../fixtures/filesProject';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
@@ -68,7 +68,7 @@ describe('FILE-4 file browser in Chromium', () => {
   let runtime: RuntimeProcess | undefined;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     files = makeFilesProject();
     dirs = makeRuntimeDirs(0);
     fs.writeFileSync(path.join(files.project, 'src', 'geometry.ts'), TS_SOURCE);

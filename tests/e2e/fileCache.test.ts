@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as FileCache from '../../lib/client/fileCache';
 import type * as VerifiedChunks from '../../lib/client/verifiedChunks';
 import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 
 // PWA-3 for files, in real Chromium: the real module, bundled for a routed origin with an
 // IndexedDB of its own.
@@ -13,7 +13,7 @@ type Modules = typeof FileCache & Pick<typeof VerifiedChunks, 'readVerifiedChunk
 describe('PWA-3 file chunk cache in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

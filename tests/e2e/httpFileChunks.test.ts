@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HTTP_FILE_CHUNK_READ_BYTES } from '../../lib/client/fileChunks';
 import { FILE_CHANGED_MESSAGE } from '../../lib/protocol/files';
 import { CHUNK_HEADER } from '../../lib/protocol/httpBytes';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { httpRequest } from '../fixtures/httpRequest';
 import { startRuntimeProcess, TEST_TOKEN, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { writeSeededFile } from '../fixtures/seededFile';
@@ -36,7 +36,7 @@ describe('FILE-2 FILE-5 verified file chunks over HTTP in Chromium', () => {
     runtime = await startRuntimeProcess();
     project = fs.realpathSync(runtime.projectDir);
     sha256 = writeSeededFile(path.join(project, 'data.bin'), SIZE, 31);
-    browser = await launchChromium();
+    browser = await connectChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

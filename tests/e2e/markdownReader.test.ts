@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDbSchema } from '../../lib/client/appDb';
 import type * as ReaderCache from '../../lib/client/readerCache';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
@@ -66,7 +68,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   let corpusDown = false;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     web = await startTestWebServer({
       '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
       '/hostile': htmlPage(HOSTILE_PAGE),
@@ -120,7 +122,11 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     expect(await save.getAttribute('download')).toMatch(/^[\p{L}\p{N}-]+\.md$/u);
     const download = page.waitForEvent('download');
     await save.click();
-    expect(fs.readFileSync(await (await download).path(), 'utf8')).toBe(markdownText);
+    // A download of a connected browser has no local path (tests/fixtures/sharedChromium.ts): save a copy.
+    const downloaded = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-download-')), 'reader.md');
+    await (await download).saveAs(downloaded);
+    expect(fs.readFileSync(downloaded, 'utf8')).toBe(markdownText);
+    fs.rmSync(path.dirname(downloaded), { recursive: true, force: true });
     await page.getByRole('button', { name: 'Markdown text' }).click();
     await article.waitFor();
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as OutputCache from '../../lib/client/outputCache';
 import type { AppDbSchema } from '../../lib/client/appDb';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { loadModuleInBlankPage } from './moduleInPage';
 import { commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished } from './appHarness';
@@ -58,7 +58,7 @@ describe('PWA-3 read cache in Chromium', () => {
   let runtime: RuntimeProcess | undefined;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

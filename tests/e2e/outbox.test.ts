@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-c
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { CommandRow, MessageRow, TimelineRow } from '../../lib/protocol/rows';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { freePort, startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -262,7 +262,7 @@ beforeAll(async () => {
   dirs = makeRuntimeDirs();
   port = await freePort();
   await startRuntime();
-  browser = await launchChromium();
+  browser = await connectChromium();
   context = await browser.newContext();
   const code = /Pair a device \(code ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec(currentRuntime().output())?.[1];
   if (!code) throw new Error(`no pairing code in the runtime's output:\n${currentRuntime().output()}`);

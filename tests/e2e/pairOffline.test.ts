@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
 
@@ -10,7 +10,7 @@ describe('before pairing (PWA-1)', () => {
 
   beforeAll(async () => {
     runtime = await startRuntimeProcess();
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTACK_FILES } from '../fixtures/attackPage';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makePreviewTree, TREE_FILES, type PreviewTree } from '../fixtures/previewTree';
 import { httpGet, startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { pairThroughLink, readStoredPairing, startupPairingCode } from './appHarness';
@@ -59,7 +59,7 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
       fs.writeFileSync(path.join(tree.project, name), content);
     }
     runtime = await startRuntimeProcess({ projectDirs: [tree.project, tree.home], env: { HOME: tree.home } });
-    browser = await launchChromium();
+    browser = await connectChromium();
     context = await browser.newContext();
     context.on('response', (response) => networkAnswers.push(response));
     page = await context.newPage();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { pairThroughLink, startupPairingCode } from './appHarness';
@@ -70,7 +71,8 @@ export async function startPairedPreviewApp(
   for (const [name, html] of Object.entries(files)) fs.writeFileSync(path.join(project, name), html);
   options.prepare?.(project);
   const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
-  const browser = await launchChromium(options.chromiumArgs);
+  // NOTE: a test that needs switches of its own (a smaller renderer heap) gets a Chromium of its own.
+  const browser = options.chromiumArgs ? await launchChromium(options.chromiumArgs) : await connectChromium();
   const page = await browser.newPage();
   await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
   const close = async () => {

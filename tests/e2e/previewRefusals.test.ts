@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { makePreviewSecrets, type PreviewSecrets } from '../fixtures/previewSecrets';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { pairThroughLink, screenshotPath, startupPairingCode } from './appHarness';
@@ -16,7 +16,7 @@ describe('SEC-6 the app explains a refused preview document, in Chromium', () =>
   beforeAll(async () => {
     secrets = makePreviewSecrets();
     runtime = await startRuntimeProcess({ projectDirs: [secrets.project] });
-    browser = await launchChromium();
+    browser = await connectChromium();
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
   }, 120_000);

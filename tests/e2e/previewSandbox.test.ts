@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { writeSite } from '../fixtures/previewSite';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
@@ -78,7 +78,7 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
     site = dirs.projectDirs[0]!;
     writeSite(site);
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [site] });
-    browser = await launchChromium();
+    browser = await connectChromium();
     context = await browser.newContext();
     context.on('response', (response) => {
       if (response.fromServiceWorker() && /^http:\/\/p-[0-9a-f]{32}\./.test(response.url())) workerResponses.push(response);

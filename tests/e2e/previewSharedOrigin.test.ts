@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startSharedPreviewRuntime } from '../fixtures/sharedPreviewRuntime';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import type { RuntimeProcess } from '../fixtures/runtimeProcess';
@@ -18,7 +18,7 @@ describe('ORG-3 a shared preview origin in Chromium', () => {
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
     ({ runtime, port } = await startSharedPreviewRuntime(dirs));
-    browser = await launchChromium();
+    browser = await connectChromium();
     page = await (await browser.newContext()).newPage();
     await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
   }, 60_000);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { CREDENTIAL_FILES, makeCredentialHome, OUTSIDE_ENV_TEXT, PRIVATE_KEY_TEXT, type CredentialHome } from '../fixtures/credentialHome';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { keptScreenshotPath, pairThroughLink, PHONE_CONTEXT, startupPairingCode } from './appHarness';
@@ -32,7 +32,7 @@ describe('FILE-6 files kept private, in the file browser', () => {
   let runtime: RuntimeProcess;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     home = makeCredentialHome();
     runtime = await startRuntimeProcess({ dataDir: home.dataDir, projectDirs: [home.home] });
   });

@@ -4,7 +4,7 @@ import type { RpcClient } from '../../lib/client/rpcClient';
 import { ApprovalSchema } from '../../lib/protocol/agents';
 import { PushMessageSchema, type PushMessage } from '../../lib/protocol/pushMessages';
 import { pushIntentFor, sessionLink } from '../../server/push/pushEvents';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startFakePushService, type FakePushService, type FakeSubscription } from '../fixtures/fakePushService';
 import { pairDevice } from '../fixtures/pairedDevice';
 import { runShell } from '../fixtures/sessionHelpers';
@@ -82,7 +82,7 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
     for (const name of ['alpha', 'beta'] as const) {
       sessions[name] = (await admin.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: name === 'alpha' ? 'Alpha' : 'Beta' })).session.id;
     }
-    browser = await launchChromium();
+    browser = await connectChromium();
     context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await context.grantPermissions(['notifications'], { origin: runtime.appOrigin });
     // Counts permission prompts: PUSH-1 asks only in answer to a tap, never on load.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as MarkdownWorker from '../../lib/client/markdownWorker';
 import type * as ReadWebPage from '../../lib/client/readWebPage';
 import { REPO_ROOT } from '../../server/runtime/paths';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { pairThroughLink, screenshotPath, startupPairingCode, waitConnected } from './appHarness';
@@ -57,7 +57,7 @@ describe('SEC-5 SEC-9 hostile pages against the reader in Chromium', () => {
   let adminUrl: string;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     admin = await startTestWebServer({
       '/internal-admin': (request, response) => {
         adminHits.push(request.url ?? '');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { codexSettings, createAgentSession } from '../fixtures/agentSessions';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { codexConfigToml, codexTurnScript, responsesInput, type CodexStep } from '../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
@@ -37,7 +37,7 @@ describe('A steer cut off by a crash, in the app', () => {
       env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url) },
     });
     client = await runtime.connect();
-    browser = await launchChromium();
+    browser = await connectChromium();
     phone = await (await browser.newContext(PHONE_CONTEXT)).newPage();
     await pairThroughLink(phone, runtime.appOrigin, startupPairingCode(runtime));
   }, AGENT_INSTALL_TIMEOUT_MS);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIRST_PAGE_SIZE, DEFAULT_TIMELINE_PAGE_SIZE } from '../../lib/client/timeline/timelineStore';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { manyRows } from './timeline/timelineFixture';
 import { openTimelinePage } from './timeline/timelinePageHarness';
@@ -26,7 +26,7 @@ describe('TL-4 a long timeline opens at its newest rows and reads older pages wh
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     ({ page } = await openTimelinePage(browser, { viewport: { width: 1280, height: 800 } }, `?fixture=many&count=${ROWS}`));
   }, 120_000);
   afterAll(async () => {

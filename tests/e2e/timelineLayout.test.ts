@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { screenshotPath } from './appHarness';
 import { everyRowKind } from './timeline/timelineFixture';
@@ -33,7 +33,7 @@ async function eachScreen(page: Page, check: (screen: number) => Promise<void>):
 describe('PWA-5 the timeline with every row kind on a phone and a desktop, light and dark', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as InPage from './timelineInPage';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { TEST_TOKEN } from '../fixtures/runtimeProcess';
 import { writeHistory } from '../fixtures/scriptedAgent';
 import { createScriptedSession, longHistory, startScriptedRuntime, type ScriptedRuntime } from '../fixtures/scriptedAgentSessions';
@@ -56,7 +56,7 @@ describe('TL-4 paged timeline in Chromium', () => {
   let scripted: ScriptedRuntime | undefined;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await context?.close();

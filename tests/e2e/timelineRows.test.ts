@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_DIFF_LINES } from '../../components/timeline/diff/diffPaging';
 import type { TimelineRow } from '../../lib/protocol/rows';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { everyRowKind, FIXTURE_COMMAND, LONG_DIFF_ITEM_ID, LONG_RESULT_ITEM_ID, PLAN_ITEM_ID, RUNNING_RUN_ID, SUBAGENT_ITEM_ID } from './timeline/timelineFixture';
 import { openTimelinePage } from './timeline/timelinePageHarness';
@@ -36,7 +36,7 @@ describe('TL-1 the timeline shows every row kind', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     ({ page } = await openTimelinePage(browser, DESKTOP));
   }, 120_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandRow } from '../../lib/protocol/rows';
-import { launchChromium } from '../fixtures/browser';
+import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { screenshotPath } from './appHarness';
 import { everyRowKind } from './timeline/timelineFixture';
@@ -23,7 +23,7 @@ function declinedCommand(): CommandRow {
 describe('TL-9 a declined command reads what happened', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

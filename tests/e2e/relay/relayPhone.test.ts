@@ -14,7 +14,7 @@ import type { CommandRow } from '../../../lib/protocol/rows';
 import { routeHash } from '../../../lib/client/appRoute';
 import { shortDigest } from '../../../lib/protocol/buildDigest';
 import { REPO_ROOT } from '../../../server/runtime/paths';
-import { launchChromium } from '../../fixtures/browser';
+import { connectChromium } from '../../fixtures/sharedChromium';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { captureNats, startRelayChild, type NatsCapture, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
@@ -118,7 +118,7 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     // From now on new connections (the phone's) go to node 2 while it is up.
     balancer.setBackends([node2.port, node1.port]);
     scripts = await runtime.connect();
-    browser = await launchChromium();
+    browser = await connectChromium();
     context = await browser.newContext(PHONE_CONTEXT);
     page = await context.newPage();
   }, 180_000);
