@@ -70,13 +70,15 @@ export function withOlderPage(view: TimelineRows, rows: readonly TimelineRow[], 
 /**
  * Where a new row goes: at the end, but before the messages queued behind its run at the end,
  * so a running turn's rows (its end, after a Stop) stay above the message waiting for it (ACC-6).
+ * A steering message is no such message: it is inside the turn it steered (TL-3), so the turn's
+ * later rows come after it, as its saved pages have them.
  */
 function insertionIndex(rows: readonly TimelineRow[], row: TimelineRow): number {
   let at = rows.length;
   if (row.kind === 'message') return at;
   while (at > 0) {
     const before = rows[at - 1]!;
-    if (before.kind !== 'message' || before.state !== 'queued' || before.runId === row.runId) break;
+    if (before.kind !== 'message' || before.state !== 'queued' || before.steer !== undefined || before.runId === row.runId) break;
     at -= 1;
   }
   return at;

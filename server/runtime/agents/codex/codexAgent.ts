@@ -72,6 +72,20 @@ interface TurnTracker {
 export const UNFINISHED_AT_TURN_END =
   "The command was still running when Codex's turn ended: Codex reports nothing more of it, so its exit code and any later output are unknown.";
 
+/** Waits between reads of Codex's saved turn list until it has a turn's end (about 3 s in all). */
+const SAVED_END_DELAYS_MS = [25, 50, 100, 200, 400, 800, 1500];
+/** How many ended turns per thread are remembered, so their late events are told apart (TL-3). */
+const ENDED_TURNS_KEPT = 8;
+
+/** The turn an event names: its `turnId`, or the turn of turn/started and turn/completed. */
+function turnIdOf(params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const event = params as { turnId?: unknown; turn?: unknown };
+  if (typeof event.turnId === 'string') return event.turnId;
+  const turn = event.turn as { id?: unknown } | null | undefined;
+  return typeof turn === 'object' && turn !== null && typeof turn.id === 'string' ? turn.id : undefined;
+}
+
 /** A turn that failed, as the user sees it (ACC-3): an exit with its stderr tail, or Codex's own error. */
 function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunError {
   if (end.exited) return new AgentRunError('codex_exited', end.error ?? 'Codex exited.', null);
@@ -98,6 +112,8 @@ export class CodexAgent implements Agent {
   private readonly turnRecords: CodexTurnRecords;
   /** Each app-server child's reader of saved history (TL-4). */
   private readonly histories = new WeakMap<ProfileServer, CodexHistory>();
+  /** Per thread, the turns that ran in it lately, newest last (TL-3). */
+  private readonly endedTurns = new Map<string, string[]>();
 
   constructor(
     db: Db,
@@ -212,6 +228,11 @@ export class CodexAgent implements Agent {
     // Any event of a running turn resets its stall clock (ACC-3).
     const threadId = typeof params === 'object' && params !== null && 'threadId' in params ? (params as { threadId: unknown }).threadId : undefined;
     const own = typeof threadId === 'string' ? this.turnsOf(server).get(threadId) : undefined;
+    // TL-3: Codex goes on reporting what an earlier turn of the thread left running (the command
+    // a Stop interrupted ends seconds later) while the next turn runs. Those events are not this
+    // turn's: taken as its own, they gave the earlier command a second row in this run, and an
+    // earlier turn's end would end this one. The earlier run closed its rows when it ended.
+    if (own && typeof threadId === 'string' && this.ofEarlierTurn(own, threadId, params)) return;
     own?.context.activity();
     own?.steers.notify(method, params);
     this.forwardToLiveItems(server, threadId, method, params);
@@ -256,6 +277,20 @@ export class CodexAgent implements Agent {
       if (!parsed.success) return;
       this.turnsOf(server).get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
     }
+  }
+
+  /** Whether an event of a running turn's thread names another turn: one that ran before it. */
+  private ofEarlierTurn(own: TurnTracker, threadId: string, params: unknown): boolean {
+    const eventTurn = turnIdOf(params);
+    if (eventTurn === undefined) return false;
+    // Until turn/start answers, only the turns known to have ended are told apart.
+    if (own.turnId === null) return this.endedTurns.get(threadId)?.includes(eventTurn) ?? false;
+    return eventTurn !== own.turnId;
+  }
+
+  private rememberEndedTurn(threadId: string, turnId: string): void {
+    const ended = [...(this.endedTurns.get(threadId) ?? []).filter((id) => id !== turnId), turnId];
+    this.endedTurns.set(threadId, ended.slice(-ENDED_TURNS_KEPT));
   }
 
   /** Every event of a turn's thread, or of a subagent thread it spawned, goes to its live rows (TL-1). */
@@ -358,6 +393,9 @@ export class CodexAgent implements Agent {
         turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null, ...(unfinished ? { error: unfinished } : {}) }));
       }
       await Promise.all(turn.completions);
+      // TL-3: the run's live rows give way to the saved ones as soon as it ends: Codex's history
+      // must have the turn's end by then.
+      if (!server.client.exitedReason) await this.awaitSavedEnd(server, profile, threadId, turn.turnId, end.status, context);
       if (end.status === 'failed' && !context.signal.aborted) throw turnFailure(end);
       if (!server.client.exitedReason) {
         await this.settleFromHistory(server, threadId, turn.turnId, context);
@@ -369,6 +407,7 @@ export class CodexAgent implements Agent {
       clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', interrupt);
       turns.delete(threadId);
+      if (turn.turnId) this.rememberEndedTurn(threadId, turn.turnId);
     }
   }
 
@@ -383,6 +422,20 @@ export class CodexAgent implements Agent {
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
+  }
+
+  private async awaitSavedEnd(server: ProfileServer, profile: CodexProfile, threadId: string, turnId: string, status: string, context: AgentRunContext): Promise<void> {
+    const reads = await this.historyOf(server).awaitSavedEnd(threadId, turnId, status, SAVED_END_DELAYS_MS);
+    if (reads > 1) this.log.info('codex saved the turn end late', { sessionId: context.sessionId, profileId: profile.id, turnId, status, reads });
+  }
+
+  private historyOf(server: ProfileServer): CodexHistory {
+    let history = this.histories.get(server);
+    if (!history) {
+      history = new CodexHistory((method, params, schema) => server.client.call(method, params, schema), (session, turnId) => this.turnRecords.read(session, turnId));
+      this.histories.set(server, history);
+    }
+    return history;
   }
 
   /** Codex reads a thread's history only once this child has resumed it. */
@@ -446,12 +499,7 @@ export class CodexAgent implements Agent {
     if (!link || !profile) throw notFound('This session has no Codex conversation yet.');
     const server = await this.startedServer(profile);
     await this.loadThread(server, link.threadId, cwd);
-    let history = this.histories.get(server);
-    if (!history) {
-      history = new CodexHistory((method, params, schema) => server.client.call(method, params, schema), (session, turnId) => this.turnRecords.read(session, turnId));
-      this.histories.set(server, history);
-    }
-    return { history, threadId: link.threadId };
+    return { history: this.historyOf(server), threadId: link.threadId };
   }
 
   close(): Promise<void> {

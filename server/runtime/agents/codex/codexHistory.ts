@@ -7,7 +7,7 @@ import { textSlice } from '../textBody';
 import { codexItem, subagentThreadId, userMessageText } from './codexItems';
 import { AnyItemSchema, UserMessageSchema } from './codexItemSchemas';
 import { TurnSchema, type CodexTurn } from './codexNotificationSchemas';
-import type { TurnRecord } from './codexTurnRecords';
+import type { SavedPlan, TurnRecord } from './codexTurnRecords';
 import { agentErrorItem, turnEndItem, turnErrorItemId, turnPlanItemId } from './codexTurnRows';
 
 export type CodexCall = <T extends z.ZodTypeAny>(method: string, params: unknown, schema: T) => Promise<z.output<T>>;
@@ -137,22 +137,27 @@ export class CodexHistory {
    * Each entry names its turn's first message; the page names every item its turns saved.
    */
   private async toEntries(request: ThreadPageRequest, entries: ItemEntry[]): Promise<{ entries: HistoryEntry[]; savedItemIds: string[] }> {
-    const turns = new Map<string, { turn: CodexTurn | null; items: ItemEntry[] }>();
+    const turns = new Map<string, { turn: CodexTurn | null; items: ItemEntry[]; planAfter: string | null }>();
     for (const entry of entries) {
       if (turns.has(entry.turnId)) continue;
       const turn = await this.turn(request.threadId, entry.turnId);
-      turns.set(entry.turnId, { turn, items: await this.turnItems(request.threadId, entry.turnId, turn !== null && turn.status !== 'inProgress') });
+      const ended = turn !== null && turn.status !== 'inProgress';
+      const items = await this.turnItems(request.threadId, entry.turnId, ended);
+      turns.set(entry.turnId, { turn, items, planAfter: ended ? this.planPlace(items, turn, request) : null });
     }
     const out: HistoryEntry[] = [];
     for (const entry of entries) {
-      const { turn, items } = turns.get(entry.turnId)!;
+      const { turn, items, planAfter } = turns.get(entry.turnId)!;
       if (savedLate(entry, turn)) continue;
       const first = items[0] && UserMessageSchema.safeParse(items[0].item);
       const turnClientId = first?.success ? (first.data.clientId ?? null) : null;
       const entryOut = this.entryOf(entry, request);
       if (entryOut) out.push({ ...entryOut, turnClientId });
-      if (!turn || turn.status === 'inProgress' || this.lastShownOf(items, turn, request) !== itemIdOf(entry)) continue;
-      for (const item of this.turnClosers(turn, request)) out.push({ kind: 'item', item, turnClientId });
+      if (!turn || turn.status === 'inProgress') continue;
+      const plan = planAfter !== null && planAfter === itemIdOf(entry) ? this.recordOf(request.sessionId, turn.id).plan : null;
+      if (plan) out.push({ kind: 'item', item: this.planItem(turn, plan, request), turnClientId });
+      if (this.lastShownOf(items, turn, request) !== itemIdOf(entry)) continue;
+      for (const item of this.turnClosers(turn, request, planAfter !== null)) out.push({ kind: 'item', item, turnClientId });
     }
     const savedItemIds = [...turns.values()].flatMap(({ turn, items }) =>
       items.filter((item) => !savedLate(item, turn)).map((item) => itemIdOf(item)).filter((id): id is string => id !== null),
@@ -191,12 +196,33 @@ export class CodexHistory {
     return items;
   }
 
-  /** What closes a saved turn: its last plan, the error it failed with, its end (TL-1). */
-  private turnClosers(turn: CodexTurn, request: ThreadPageRequest): AgentItem[] {
+  /**
+   * The saved item a turn's kept plan goes right after: the one it was first shown after live, or
+   * the nearest shown item before that one, so it has the same place saved as live (TL-3, TL-6).
+   * A plan shown before any item goes after the turn's first (its message). Null: the plan closes
+   * the turn (a record from before places were kept).
+   */
+  private planPlace(items: readonly ItemEntry[], turn: CodexTurn, request: ThreadPageRequest): string | null {
+    const after = this.recordOf(request.sessionId, turn.id).plan?.after;
+    if (after === undefined) return null;
+    const from = after === null ? 0 : items.findIndex((item) => itemIdOf(item) === after);
+    for (let i = from; i >= 0; i -= 1) {
+      if (!savedLate(items[i]!, turn) && this.entryOf(items[i]!, request)) return itemIdOf(items[i]);
+    }
+    return null;
+  }
+
+  private planItem(turn: CodexTurn, plan: SavedPlan, request: ThreadPageRequest): AgentItem {
+    const { explanation, entries, createdAt } = plan;
+    return { kind: 'plan', itemId: turnPlanItemId(turn.id), parentItemId: request.parentItemId, explanation, entries, createdAt };
+  }
+
+  /** What closes a saved turn: its last plan (unless placed where it was shown), the error it failed with, its end (TL-1). */
+  private turnClosers(turn: CodexTurn, request: ThreadPageRequest, planPlaced: boolean): AgentItem[] {
     const record = this.recordOf(request.sessionId, turn.id);
     const end = turnEndItem(turn, record.usage, request.parentItemId);
     const closers: AgentItem[] = [];
-    if (record.plan) closers.push({ kind: 'plan', itemId: turnPlanItemId(turn.id), parentItemId: request.parentItemId, ...record.plan });
+    if (record.plan && !planPlaced) closers.push(this.planItem(turn, record.plan, request));
     if (turn.error) closers.push(agentErrorItem(turnErrorItemId(turn.id), turn.error, end.createdAt, request.parentItemId));
     return [...closers, end];
   }
@@ -231,6 +257,27 @@ export class CodexHistory {
       cursor = page.nextCursor;
     }
     return this.turns.get(`${threadId}/${turnId}`) ?? null;
+  }
+
+  /**
+   * Waits (bounded) until Codex's saved turn list has a turn that just ended as its turn/completed
+   * said: Codex may list it a moment longer as it was before (seen: a failed turn listed as
+   * interrupted, without its error). What was kept of the turn from such a read is dropped, so the
+   * saved rows the run's live rows give way to are the turn as it ended (TL-3). Answers how many
+   * reads it took.
+   */
+  async awaitSavedEnd(threadId: string, turnId: string, status: string, delaysMs: readonly number[]): Promise<number> {
+    let reads = 0;
+    for (const delay of [0, ...delaysMs]) {
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      reads += 1;
+      const page = await this.call('thread/turns/list', { threadId, limit: LOOKUP_PAGE, sortDirection: 'desc', itemsView: 'notLoaded' }, TurnsPageSchema);
+      const saved = page.data.find((turn) => turn.id === turnId);
+      if (saved?.status === status) break;
+    }
+    this.turns.delete(`${threadId}/${turnId}`);
+    this.turnItemsKept.delete(`${threadId}/${turnId}`);
+    return reads;
   }
 
   /** A saved item by its id, newest first, within a bounded number of pages. */

@@ -44,6 +44,10 @@ export class CodexLiveItems {
   private readonly errors = new Map<string, number>();
   /** Subagent threads this turn spawned, and the row whose timeline they fill. */
   private readonly subagents = new Map<string, string>();
+  /** Per thread, the item seen last: a plan is kept with the item it was first shown after (TL-3). */
+  private readonly lastItem = new Map<string, string>();
+  /** Per plan row, the item it was first shown after. */
+  private readonly planAfter = new Map<string, string | null>();
 
   constructor(
     private readonly context: Pick<AgentRunContext, 'item' | 'activity'>,
@@ -129,6 +133,7 @@ export class CodexLiveItems {
       case CODEX_LIVE.fileChangePatchUpdated: {
         const patch = PatchUpdatedSchema.safeParse(params);
         if (!patch.success) return;
+        if (!this.createdAt.has(patch.data.itemId)) this.lastItem.set(patch.data.threadId, patch.data.itemId);
         const createdAt = this.firstSeen(patch.data.itemId, undefined);
         this.publish({ type: 'fileChange', id: patch.data.itemId, changes: patch.data.changes, status: 'inProgress' }, patch.data.threadId, createdAt, true);
         return;
@@ -155,6 +160,7 @@ export class CodexLiveItems {
       return;
     }
     const { item, threadId } = parsed.data;
+    if (!this.createdAt.has(item.id)) this.lastItem.set(threadId, item.id);
     const createdAt = this.firstSeen(item.id, parsed.data.startedAtMs ?? (item.startedAtMs as number | undefined));
     if ((item.type === 'commandExecution' || item.type === 'userMessage') && threadId === this.threadId) return;
     if (started && item.type in STREAMED_TYPES) {
@@ -182,6 +188,7 @@ export class CodexLiveItems {
     const plan = TurnPlanSchema.safeParse(params);
     if (!plan.success) return;
     const itemId = turnPlanItemId(plan.data.turnId);
+    if (!this.planAfter.has(itemId)) this.planAfter.set(itemId, this.lastItem.get(plan.data.threadId) ?? null);
     const item: AgentItem = {
       kind: 'plan',
       itemId,
@@ -191,7 +198,7 @@ export class CodexLiveItems {
       entries: plan.data.plan.map((step) => ({ text: step.step, status: step.status })),
     };
     this.context.item(item);
-    this.keep.plan(plan.data.turnId, { explanation: item.explanation, entries: item.entries, createdAt: item.createdAt });
+    this.keep.plan(plan.data.turnId, { explanation: item.explanation, entries: item.entries, createdAt: item.createdAt, after: this.planAfter.get(itemId) ?? null });
   }
 
   private onUsage(params: unknown): void {

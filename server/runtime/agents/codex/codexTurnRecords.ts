@@ -3,7 +3,13 @@ import { PlanEntrySchema } from '../../../../lib/protocol/rows';
 import type { Db } from '../../store/database';
 import type { TurnUsage } from './codexTurnRows';
 
-const SavedPlanSchema = z.object({ explanation: z.string().nullable(), entries: z.array(PlanEntrySchema), createdAt: z.number().int() });
+const SavedPlanSchema = z.object({
+  explanation: z.string().nullable(),
+  entries: z.array(PlanEntrySchema),
+  createdAt: z.number().int(),
+  /** The turn's item the plan was first shown after, live (TL-3); absent in records from before. */
+  after: z.string().nullable().optional(),
+});
 export type SavedPlan = z.infer<typeof SavedPlanSchema>;
 
 export interface TurnRecord {

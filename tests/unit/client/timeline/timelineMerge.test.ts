@@ -18,6 +18,12 @@ describe('a timeline.row joins the rows shown', () => {
     expect(ids(withRow(view, turnEnd('r1'), undefined))).toEqual(['m:r1', 'i:turn:r1', 'm:r2', 'm:r3']);
   });
 
+  it('TL-3 ACC-6 a steering message is inside the turn it steered: the turn\'s later rows go after it, above the messages queued behind', () => {
+    const steer = { ...message('r2', 'queued'), steer: 'accepted' } as TimelineRow;
+    const view = viewOf([message('r1', 'running'), steer, message('r3', 'queued')]);
+    expect(ids(withRow(view, turnEnd('r1'), undefined))).toEqual(['m:r1', 'm:r2', 'i:turn:r1', 'm:r3']);
+  });
+
   it('ACC-6 a row of a run that already ran, or of the queued run itself, goes at the end', () => {
     const ran = viewOf([message('r1', 'done'), message('r2', 'running')]);
     expect(ids(withRow(ran, turnEnd('r2'), undefined))).toEqual(['m:r1', 'm:r2', 'i:turn:r2']);

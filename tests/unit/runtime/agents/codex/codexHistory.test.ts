@@ -98,6 +98,22 @@ describe('TL-4 the saved Codex thread, page by page', () => {
     expect(byId.get('n1')).toMatchObject({ item: { kind: 'rawItem', label: 'Codex somethingNew' } });
   });
 
+  it('TL-3 a kept plan is saved where it was first shown live, after the item it followed, at every page size', async () => {
+    const placed: Record<string, TurnRecord> = { ...RECORDS, t1: { ...RECORDS.t1!, plan: { ...RECORDS.t1!.plan!, after: 'a1' } } };
+    const expected = ['u1', 'a1', 'plan:t1', 'c1', 'a2', 'turn:t1', 'u2', 'n1', 'error:t2', 'turn:t2'];
+    for (let limit = 1; limit <= 7; limit += 1) {
+      const history = new CodexHistory(fakeCodex(ENTRIES, TURNS).call, (_s, turnId) => placed[turnId] ?? { usage: null, plan: null });
+      const pages: HistoryEntry[][] = [];
+      let page = await history.page({ ...request, limit });
+      pages.unshift(page.entries);
+      for (let i = 0; i < 20 && page.older; i += 1) {
+        page = await history.page({ ...request, limit, before: page.older });
+        pages.unshift(page.entries);
+      }
+      expect(pages.flat().map(idOf), `limit ${limit}`).toEqual(expected);
+    }
+  });
+
   it('TL-4 a turn still running has no end yet; a cursor that is not ours is refused', async () => {
     const running = [{ ...TURNS[0] }, { ...TURNS[1], status: 'inProgress', error: null }];
     const history = new CodexHistory(fakeCodex(ENTRIES, running).call, () => ({ usage: null, plan: null }));

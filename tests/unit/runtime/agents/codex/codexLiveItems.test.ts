@@ -19,14 +19,17 @@ function live() {
 }
 
 describe('TL-1 live Codex rows from app-server notifications', () => {
-  it('TL-1 the plan of turn/plan/updated is one row updated in place', () => {
-    const { items, kept, send } = live();
+  it('TL-1 TL-3 the plan of turn/plan/updated is one row updated in place, kept with the item it was first shown after', () => {
+    const { items, kept, send, item } = live();
+    item(true, { type: 'agentMessage', id: 'm1', text: '' });
     send('turn/plan/updated', { explanation: 'Two steps', plan: [{ step: 'Edit', status: 'inProgress' }, { step: 'Test', status: 'pending' }] });
+    item(true, { type: 'agentMessage', id: 'm2', text: '' });
     send('turn/plan/updated', { explanation: 'Two steps', plan: [{ step: 'Edit', status: 'completed' }, { step: 'Test', status: 'inProgress' }] });
-    expect(items.map((i) => i.itemId)).toEqual([`plan:${TURN}`, `plan:${TURN}`]);
-    expect(items[1]).toMatchObject({ kind: 'plan', explanation: 'Two steps', entries: [{ text: 'Edit', status: 'completed' }, { text: 'Test', status: 'inProgress' }] });
-    // The last plan is kept for the saved turn: Codex's history has no plan items for it.
-    expect(kept.at(-1)).toEqual({ turnId: TURN, what: 'plan', value: { explanation: 'Two steps', entries: [{ text: 'Edit', status: 'completed' }, { text: 'Test', status: 'inProgress' }], createdAt: 1000 } });
+    expect(items.filter((i) => i.kind === 'plan').map((i) => i.itemId)).toEqual([`plan:${TURN}`, `plan:${TURN}`]);
+    expect(items.at(-1)).toMatchObject({ kind: 'plan', explanation: 'Two steps', entries: [{ text: 'Edit', status: 'completed' }, { text: 'Test', status: 'inProgress' }] });
+    // The last plan is kept for the saved turn (Codex's history has no plan items for it), with
+    // the item it was first shown after, where the saved turn shows it too.
+    expect(kept.at(-1)).toEqual({ turnId: TURN, what: 'plan', value: { explanation: 'Two steps', entries: [{ text: 'Edit', status: 'completed' }, { text: 'Test', status: 'inProgress' }], createdAt: 1000, after: 'm1' } });
   });
 
   it('TL-1 a proposed plan streams through item/plan/delta as the whole text so far', () => {
