@@ -151,12 +151,35 @@ export function createByteRoutes(runtime: ByteRuntime, appOrigin: () => string, 
         if (route === 'file') readFileChunk(req, res, url.searchParams);
         else await writeAttachmentChunk(req, res, url.searchParams);
       })().catch((thrown: unknown) => {
+        const unreadBody = route === 'attachment' && !req.complete;
+        // The body of a refused upload is not used: the connection carries no other request.
+        if (unreadBody && !res.headersSent) res.setHeader('Connection', 'close');
         if (!res.headersSent) fail(req, res, thrown);
         else res.destroy();
-        // The body of a refused upload is not read: the connection cannot carry another request.
-        if (route === 'attachment' && !req.complete) res.once('finish', () => req.destroy());
+        if (unreadBody) drainRefusedBody(req);
       });
       return true;
     },
   };
+}
+
+/** At most this much of a refused upload's body is read and dropped, for at most this long. */
+const REFUSED_BODY_DRAIN_BYTES = 2 * 1024 * 1024;
+const REFUSED_BODY_DRAIN_MS = 5_000;
+
+/**
+ * Reads and drops the rest of a refused upload's body (bounded in bytes and time) before the
+ * connection closes: closing a socket with unread bytes sends a reset, which can take the refusal
+ * itself away from a client still sending its chunk.
+ */
+function drainRefusedBody(req: http.IncomingMessage): void {
+  let drained = 0;
+  const timer = setTimeout(() => req.destroy(), REFUSED_BODY_DRAIN_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > REFUSED_BODY_DRAIN_BYTES) req.destroy();
+  });
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
 }

@@ -36,7 +36,7 @@ describe('TL-1 a Codex turn plan is one row updated in place, kept for the saved
     await model?.close();
   });
 
-  it('TL-1 live: both updates land on the same row; saved and after a restart: the last state before the turn end', async () => {
+  it('TL-1 TL-3 live: both updates land on the same row; saved and after a restart: the last state, where it was first shown live', async () => {
     const plans = run.updates.filter((i) => i.kind === 'plan');
     expect(plans).toHaveLength(2);
     expect(new Set(plans.map((p) => p.itemId)).size).toBe(1);
@@ -44,8 +44,11 @@ describe('TL-1 a Codex turn plan is one row updated in place, kept for the saved
     expect(last).toMatchObject({ explanation: 'Edit, then test', entries: [{ text: 'Edit the file', status: 'completed' }, { text: 'Run the tests', status: 'inProgress' }] });
     const savedItems = async () => (await wholeHistory(harness, 20)).entries.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
     const saved = await savedItems();
-    expect(saved.map((i) => i.kind)).toEqual(['agentText', 'plan', 'turnEnd']);
-    expect(saved[1]).toEqual(last);
+    // TL-3: the saved plan keeps the place it was first shown in live, among the turn's rows in their live order.
+    const liveOrder = [...new Map(run.updates.map((i) => [i.itemId, i.kind])).values()];
+    expect(saved.map((i) => i.kind)).toEqual(liveOrder);
+    expect(saved.map((i) => i.kind)).toEqual(['plan', 'agentText', 'turnEnd']);
+    expect(saved[0]).toEqual(last);
     await harness.restart();
     expect(await savedItems()).toEqual(saved);
   }, AGENT_TEST_TIMEOUT_MS);
