@@ -1,5 +1,5 @@
 'use client';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, Settings2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { useSeenWhileOpen } from '../lib/client/sessions/useSeenWhileOpen';
@@ -132,7 +132,7 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
           </button>
         )}
         {subagent ? (
-          <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }}>
+          <h2 className="grow session-heading" title={subagent.title}>
             {subagent.title}
           </h2>
         ) : (
@@ -140,8 +140,9 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
         )}
         <span className="pill">{subagent ? (subagent.agentType ?? 'subagent') : session.agent}</span>
         {client && !subagent && session.agent !== 'shell' && (
-          <button aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
-            Settings
+          // A gear, not a word: on a phone the title keeps the width (UX-4).
+          <button aria-expanded={showSettings} aria-label="Settings" title="Session settings" onClick={() => setShowSettings(!showSettings)}>
+            <Settings2 size={18} aria-hidden="true" focusable="false" />
           </button>
         )}
       </div>

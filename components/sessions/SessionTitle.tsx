@@ -30,7 +30,7 @@ export function SessionTitle({ client, session, onRenamed }: { client: RpcClient
   if (draft === null) {
     return (
       <>
-        <h2 className="grow ellipsis" style={{ margin: 0, fontSize: 17 }} title={session.title}>
+        <h2 className="grow session-heading" title={session.title}>
           {session.title}
         </h2>
         {/* A pencil, not a word: on a phone the title keeps the width (UX-4). */}
