@@ -22,7 +22,7 @@ describe('TL-8 a background subagent through the runtime: no text meant for the 
   let rig: ClaudeRuntime;
 
   beforeAll(async () => {
-    rig = await startClaudeRuntime(() => ({
+    rig = await startClaudeRuntime({ scenario: () => ({
       conversations: {
         [PROMPT]: [
           { blocks: [{ type: 'tool_use', name: 'Agent', input: { description: 'Count the notes', prompt: SUBAGENT_PROMPT, subagent_type: 'general-purpose', run_in_background: true } }] },
@@ -30,7 +30,7 @@ describe('TL-8 a background subagent through the runtime: no text meant for the 
         ],
         [SUBAGENT_PROMPT]: [{ blocks: [{ type: 'text', deltas: [REPORT] }] }],
       },
-    }));
+    }) });
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
     await rig?.close();

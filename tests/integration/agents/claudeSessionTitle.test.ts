@@ -1,14 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../../lib/client/rpcClient';
 import { installAgentPackages } from '../../../scripts/install-agents.mjs';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS } from '../../fixtures/agentPackages';
 import { createAgentSession, sendAndWait } from '../../fixtures/agentSessions';
-import { claudeEnv, claudeTurnScript } from '../../fixtures/fakeClaudeModel';
-import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
-import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { startClaudeRuntime, type ClaudeRuntime } from '../../fixtures/claudeRuntime';
+import { claudeTurnScript } from '../../fixtures/fakeClaudeModel';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 interface ClaudeSdk {
@@ -22,25 +18,17 @@ interface ClaudeSdk {
  * under it, until the person renames the session in the app.
  */
 describe("UX-8 the agent's own title: a Claude conversation's title, through the real SDK", () => {
-  let model: FakeModelServer;
-  let runtime: RuntimeProcess;
-  let client: RpcClient;
-  let configDir: string;
+  let rig: ClaudeRuntime;
 
   beforeAll(async () => {
-    model = await startFakeModelServer(claudeTurnScript(() => ({ message: 'Noted.' })));
-    configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-config-'));
-    runtime = await startRuntimeProcess({ env: claudeEnv(model.url, configDir, installedAgents().claudeBin) });
-    client = await runtime.connect();
+    rig = await startClaudeRuntime({ script: claudeTurnScript(() => ({ message: 'Noted.' })) });
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
-    client?.close();
-    await runtime?.stop();
-    await model?.close();
-    if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+    await rig?.close();
   });
 
   it("UX-8 a Claude conversation renamed in Claude Code lists its session under that title after the next turn; the person's rename wins", async () => {
+    const { client, runtime, configDir } = rig;
     const sessionId = await createAgentSession(client, 'claude');
     const listed = async () => (await client.call('sessions.list')).sessions.find((s) => s.id === sessionId)!;
     await sendAndWait(client, sessionId, 'Plan the release');

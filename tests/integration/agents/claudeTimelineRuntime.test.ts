@@ -15,7 +15,8 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
 
   beforeAll(async () => {
     rig = await startClaudeRuntime(
-      (projectDir) => {
+      {
+        scenario: (projectDir) => {
         const story = path.join(projectDir, 'story.txt');
         return {
           conversations: {
@@ -34,6 +35,7 @@ describe('TL-1 TL-3 TL-4 Claude rows through the runtime: live, saved, and after
             ],
           },
         };
+        },
       },
       // TL-5: the user's own rules allow edits.
       { permissions: { allow: ['Edit'] } },
