@@ -199,6 +199,10 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const { token } = (await readStoredPairing(page))!;
     await runtime.stop();
     await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the runtime gone', 20_000);
+    // A view never opened on this device has no saved code: it says so, and the app around it stays.
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This screen is not saved on this device yet' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Reload' }).count()).toBe(1);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
