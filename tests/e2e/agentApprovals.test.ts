@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS } from '../fixtures/agentPackages';
 import type { CodexStep } from '../fixtures/fakeCodexModel';
-import { commandRow, screenshotPath, sendCommand, waitCommandFinished } from './appHarness';
+import { commandRow, screenshotPath, scrollRowIntoView, sendCommand, waitCommandFinished } from './appHarness';
 import { pairedPage, useSandboxedCodexAppSuite } from './appSuite';
 import { docsScreenshotPath } from './screensHarness';
 
@@ -36,7 +36,7 @@ describe('Agents in the app, in Chromium against the real runtime and the real C
       await page.setViewportSize(viewport);
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
-        await card.scrollIntoViewIfNeeded();
+        await scrollRowIntoView(card);
         await page.screenshot({ path: docsScreenshotPath(`approval-waiting-${size}-${colorScheme}`) });
       }
     }

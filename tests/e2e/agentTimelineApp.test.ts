@@ -17,7 +17,7 @@ import {
 import type { ScriptedReply } from '../fixtures/fakeModelServer';
 import { waitUntil } from '../fixtures/waitUntil';
 import { waitForRows } from '../fixtures/agentSessions';
-import { DESKTOP_CONTEXT, keptScreenshotPath, PHONE_CONTEXT, sendCommand, waitConnected } from './appHarness';
+import { DESKTOP_CONTEXT, keptScreenshotPath, PHONE_CONTEXT, scrollRowIntoView, sendCommand, waitConnected } from './appHarness';
 import { pairedPage, useModelAppSuite } from './appSuite';
 const TURN_MS = 180_000;
 
@@ -138,16 +138,16 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     await waitConnected(page);
     await expectTurnRows(page);
 
-    await (await findRow(page, '[data-row="fileChange"]')).scrollIntoViewIfNeeded();
+    await scrollRowIntoView(await findRow(page, '[data-row="fileChange"]'));
     await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: docScreenshot('phone-light') });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: docScreenshot('phone-dark') });
     await page.emulateMedia({ colorScheme: 'light' });
-    await (await findRow(page, '[data-row="turnEnd"]')).scrollIntoViewIfNeeded();
+    await scrollRowIntoView(await findRow(page, '[data-row="turnEnd"]'));
     await page.screenshot({ path: docScreenshot('phone-end-light') });
     await page.setViewportSize(DESKTOP_CONTEXT.viewport!);
-    await (await findRow(page, '[data-row="fileChange"]')).scrollIntoViewIfNeeded();
+    await scrollRowIntoView(await findRow(page, '[data-row="fileChange"]'));
     await page.screenshot({ path: docScreenshot('desktop-light'), scale: 'css' });
   }, AGENT_TEST_TIMEOUT_MS);
 });

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { decodePixels } from '../fixtures/qrDecode';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -117,6 +117,22 @@ export async function waitCommandFinished(page: Page, command: string, timeoutMs
   await status.waitFor();
   await waitUntil(async () => (await status.getAttribute('data-status')) !== 'running', `"${command}" finishes`, timeoutMs);
   return (await status.textContent()) ?? '';
+}
+
+/**
+ * Scrolls a row of a virtualized list into view. Such a list may re-mount the row while it scrolls
+ * (a resize remeasures it), so a row detached mid-scroll is looked up again until `timeoutMs`.
+ */
+export async function scrollRowIntoView(row: Locator, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await row.scrollIntoViewIfNeeded({ timeout: Math.max(1, until - Date.now()) });
+      return;
+    } catch (error) {
+      if (Date.now() >= until || !String(error).includes('not attached')) throw error;
+    }
+  }
 }
 
 /** Whether an element with exactly this text is inside the visible part of its scrolling box. */

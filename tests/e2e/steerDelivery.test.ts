@@ -10,7 +10,7 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitForCommand } from '../fixtures/sessionHelpers';
 import { waitUntil } from '../fixtures/waitUntil';
-import { DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, PHONE_CONTEXT, sendCommand, startupPairingCode } from './appHarness';
+import { DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, PHONE_CONTEXT, scrollRowIntoView, sendCommand, startupPairingCode } from './appHarness';
 
 const docScreenshot = (name: string) => keptScreenshotPath('acc', name);
 const STEER_TEXT = 'Also say the word quince';
@@ -75,7 +75,7 @@ describe('A steer cut off by a crash, in the app', () => {
     const sendAgain = steer.getByRole('button', { name: 'Send again' });
     await sendAgain.waitFor();
     expect(await steer.getByRole('alert').textContent()).toContain('Not delivered: the runtime stopped');
-    await steer.scrollIntoViewIfNeeded();
+    await scrollRowIntoView(steer);
     await phone.screenshot({ path: docScreenshot('steer-not-delivered-phone-light') });
     await phone.emulateMedia({ colorScheme: 'dark' });
     await phone.screenshot({ path: docScreenshot('steer-not-delivered-phone-dark') });

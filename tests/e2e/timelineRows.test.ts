@@ -7,6 +7,7 @@ import { waitUntil } from '../fixtures/waitUntil';
 import { everyRowKind, FIXTURE_COMMAND, LONG_DIFF_ITEM_ID, LONG_RESULT_ITEM_ID, PLAN_ITEM_ID, RUNNING_RUN_ID, SUBAGENT_ITEM_ID } from './timeline/timelineFixture';
 import { openTimelinePage } from './timeline/timelinePageHarness';
 import { fixtureCalls, pushRow, rowsInView } from './timeline/timelinePageQueries';
+import { scrollRowIntoView } from './appHarness';
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const fixture = everyRowKind();
@@ -27,7 +28,7 @@ async function showRow(page: Page, id: string) {
     }, order > firstIndex);
     return false;
   }, `row ${id} is rendered`);
-  await row.scrollIntoViewIfNeeded();
+  await scrollRowIntoView(row);
   return row;
 }
 
