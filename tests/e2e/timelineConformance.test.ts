@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../lib/client/rpcClient';
+import type { TimelineRow } from '../../lib/protocol/rows';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
+import { codexSettings, createAgentSession, waitForRows } from '../fixtures/agentSessions';
+import { codexConformanceModel, codexConformanceTurns, scriptedCodexLines } from '../fixtures/codexConformanceTurns';
+import { injectCodexEvents } from '../fixtures/codexEventInjector';
+import { codexTimelineConfigToml, STORY_BEFORE } from '../fixtures/fakeCodexTimeline';
+import type { RuntimeProcess } from '../fixtures/runtimeProcess';
+import { allSettled, conformanceRandom, conformanceSeed, kindCounts, rowState } from '../fixtures/timelineConformance';
+import { waitUntil } from '../fixtures/waitUntil';
+import { keptScreenshotPath, newPairingCode, PHONE_CONTEXT, pairUnderServiceWorker, waitConnected } from './appHarness';
+import { pairedPage, useModelAppSuite } from './appSuite';
+import { readRenderedRows, renderedKindCounts, type RenderedRow } from './timeline/renderedRows';
+
+// TL-3 TL-4 in real Chromium against the real runtime and the real Codex: the rows a long mixed
+// session shows live, after a reload with the network blocked (from the app's IndexedDB cache),
+// after a reload online (from the runtime) and after a runtime SIGKILL and restart are the
+// runtime's row list (ids, order, states), and the rows drawn, counted per kind over the whole
+// virtualized list, match it.
+
+const SEED = conformanceSeed();
+const random = conformanceRandom(SEED);
+const seeded = (what: string) => `${what} (seed ${SEED}; replay with HBCODE_CONFORMANCE_SEED=${SEED})`;
+const DESKTOP_1440 = { viewport: { width: 1440, height: 900 } };
+
+/** What the page draws for a runtime row: its id, its kind, and its state where the row shows one. */
+function expectedRendering(rows: readonly TimelineRow[]): Omit<RenderedRow, 'index'>[] {
+  return rows.map((row) => {
+    const state = row.kind === 'message' ? row.state : row.kind === 'turnEnd' ? row.status : row.kind === 'command' ? (row.declined ? 'declined' : row.status) : null;
+    return { id: row.id, kind: row.kind, state };
+  });
+}
+
+const withoutIndex = (rows: readonly RenderedRow[]) => rows.map(({ id, kind, state }) => ({ id, kind, state }));
+
+describe('TL-3 timeline conformance in Chromium: live, after reloads and after a restart, the runtime’s rows', () => {
+  const model = codexConformanceModel();
+  const suite = useModelAppSuite((request) => model.script(request), {
+    runtime: ({ modelUrl, projectDir }) => {
+      fs.writeFileSync(path.join(projectDir, 'story.txt'), STORY_BEFORE);
+      return { env: { HBCODE_CODEX_BIN: injectCodexEvents(installedAgents().codexBin, scriptedCodexLines), HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(modelUrl) } };
+    },
+    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
+  });
+  let runtime: RuntimeProcess;
+  let client: RpcClient;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    runtime = suite.runtime;
+    client = await runtime.connect();
+    context = await suite.browser.newContext(PHONE_CONTEXT);
+    page = await context.newPage();
+    await pairUnderServiceWorker(page, runtime);
+  }, AGENT_INSTALL_TIMEOUT_MS);
+  afterAll(async () => {
+    client?.close();
+    await context?.close();
+    // A restarted runtime is this test's own: the suite stops the one it started.
+    if (runtime !== suite.runtime) await runtime?.stopIfRunning();
+  });
+
+  it('TL-3 TL-4 TL-1 TL-9 the rows drawn live, after a reload offline and online, and after a restart are the runtime’s rows; screenshots of the long turn', async () => {
+    const sessionId = await createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' }));
+    await page.goto(`${runtime.appOrigin}/#/?session=${sessionId}`);
+    await waitConnected(page);
+    // Live: the page follows the session while the turns run.
+    const turns = codexConformanceTurns(model, client, sessionId, runtime.projectDir);
+    const middle = random.shuffled([turns.tour, turns.approvals, turns.stop, turns.steerAndQueue, turns.failedTurn]);
+    const order = ['subagent', ...middle.map((turn) => turn.name)].join(', ');
+    await turns.subagent();
+    for (const turn of middle) await turn();
+    const rows = await waitForRows(client, sessionId, allSettled, 180_000);
+    const expected = expectedRendering(rows);
+    const what = (phase: string) => seeded(`${phase}; turns ${order}; runtime rows:\n${rows.map((r) => `${r.id} ${r.kind} ${rowState(r)}`).join('\n')}`);
+
+    // Every kind the real Codex makes here is drawn, as many of each as the runtime has.
+    const counts = kindCounts(rows);
+    for (const kind of ['message', 'command', 'agentText', 'reasoning', 'plan', 'fileChange', 'toolCall', 'subagent', 'turnEnd', 'agentError']) expect(counts[kind], what(kind)).toBeGreaterThan(0);
+    const live = await waitUntil(
+      async () => {
+        const drawn = await readRenderedRows(page);
+        return JSON.stringify(withoutIndex(drawn)) === JSON.stringify(expected) && drawn;
+      },
+      () => what('the rows drawn live are the runtime rows'),
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    expect(renderedKindCounts(live), what('live counts')).toEqual(counts);
+
+    // Offline: the network is blocked, the service worker serves the app, the rows come from IndexedDB.
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('offline-banner').waitFor();
+    await page.getByText(/^Saved /).waitFor();
+    expect(withoutIndex(await readRenderedRows(page)), what('after a reload offline (the app’s cache)')).toEqual(expected);
+
+    // Online again: the rows come from the runtime.
+    await context.setOffline(false);
+    await page.reload();
+    await waitConnected(page);
+    // The app may show its saved rows until the runtime's newest page is in: then those.
+    await waitUntil(async () => (await page.getByText(/^Saved /).count()) === 0, 'the rows shown are the runtime’s, not the saved ones');
+    const online = await readRenderedRows(page);
+    expect(withoutIndex(online), what('after a reload online (the runtime)')).toEqual(expected);
+    expect(renderedKindCounts(online), what('counts after the reload')).toEqual(counts);
+
+    // Screenshots of the long mixed turn after the reload: its message at the top of the view.
+    const tour = rows.find((r) => r.kind === 'message' && r.text === 'Edit the story')!;
+    const shoot = async (shot: Page, size: string) => {
+      await waitUntil(async () => (await readRenderedRows(shot)).length === rows.length, 'the rows are drawn', 60_000);
+      await shot.getByTestId('timeline').evaluate((box, id) => {
+        const item = box.querySelector(`[data-row-id="${CSS.escape(id)}"]`);
+        if (item) box.scrollTop += item.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      }, tour.id);
+      // The rows brought into view show their bodies before the picture is taken.
+      await waitUntil(async () => (await shot.locator('[data-testid="timeline"] .timeline-item[data-pending]').count()) === 0, 'the rows in view are drawn');
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await shot.emulateMedia({ colorScheme });
+        await shot.screenshot({ path: keptScreenshotPath('timeline-long-turn', `${size}-${colorScheme}`) });
+      }
+    };
+    await shoot(page, 'phone');
+    const desktop = await pairedPage(suite, DESKTOP_1440, await newPairingCode(runtime));
+    await desktop.goto(`${runtime.appOrigin}/#/?session=${sessionId}`);
+    await waitConnected(desktop);
+    expect(withoutIndex(await readRenderedRows(desktop)), what('at desktop size')).toEqual(expected);
+    await shoot(desktop, 'desktop');
+    await desktop.context().close();
+
+    // A SIGKILL and a restart: the page reconnects and draws the same rows, now from the new runtime.
+    client.close();
+    await runtime.kill();
+    runtime = await runtime.restart();
+    client = await runtime.connect();
+    await waitConnected(page);
+    await page.reload();
+    await waitConnected(page);
+    expect((await waitForRows(client, sessionId, allSettled)).map((r) => r.id), what('the runtime rows after a restart')).toEqual(rows.map((r) => r.id));
+    expect(withoutIndex(await readRenderedRows(page)), what('after a runtime restart')).toEqual(expected);
+  }, AGENT_TEST_TIMEOUT_MS * 2);
+});
