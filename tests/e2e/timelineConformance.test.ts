@@ -1,20 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../lib/client/rpcClient';
-import type { TimelineRow } from '../../lib/protocol/rows';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { codexSettings, createAgentSession, waitForRows } from '../fixtures/agentSessions';
 import { codexConformanceModel, codexConformanceTurns, scriptedCodexLines } from '../fixtures/codexConformanceTurns';
 import { injectCodexEvents } from '../fixtures/codexEventInjector';
 import { codexTimelineConfigToml, STORY_BEFORE } from '../fixtures/fakeCodexTimeline';
-import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { allSettled, conformanceRandom, conformanceSeed, kindCounts, rowState } from '../fixtures/timelineConformance';
 import { waitUntil } from '../fixtures/waitUntil';
-import { keptScreenshotPath, newPairingCode, PHONE_CONTEXT, pairUnderServiceWorker, waitConnected } from './appHarness';
+import { keptScreenshotPath, newPairingCode, waitConnected } from './appHarness';
 import { pairedPage, useModelAppSuite } from './appSuite';
-import { readRenderedRows, renderedKindCounts, type RenderedRow } from './timeline/renderedRows';
+import { useConformancePage } from './timeline/conformancePage';
+import { expectDrawnThroughReloads, expectedRendering, readRenderedRows, withoutIndex } from './timeline/renderedRows';
 
 // TL-3 TL-4 in real Chromium against the real runtime and the real Codex: the rows a long mixed
 // session shows live, after a reload with the network blocked (from the app's IndexedDB cache),
@@ -27,16 +25,6 @@ const random = conformanceRandom(SEED);
 const seeded = (what: string) => `${what} (seed ${SEED}; replay with HBCODE_CONFORMANCE_SEED=${SEED})`;
 const DESKTOP_1440 = { viewport: { width: 1440, height: 900 } };
 
-/** What the page draws for a runtime row: its id, its kind, and its state where the row shows one. */
-function expectedRendering(rows: readonly TimelineRow[]): Omit<RenderedRow, 'index'>[] {
-  return rows.map((row) => {
-    const state = row.kind === 'message' ? row.state : row.kind === 'turnEnd' ? row.status : row.kind === 'command' ? (row.declined ? 'declined' : row.status) : null;
-    return { id: row.id, kind: row.kind, state };
-  });
-}
-
-const withoutIndex = (rows: readonly RenderedRow[]) => rows.map(({ id, kind, state }) => ({ id, kind, state }));
-
 describe('TL-3 timeline conformance in Chromium: live, after reloads and after a restart, the runtime’s rows', () => {
   const model = codexConformanceModel();
   const suite = useModelAppSuite((request) => model.script(request), {
@@ -46,29 +34,12 @@ describe('TL-3 timeline conformance in Chromium: live, after reloads and after a
     },
     timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
   });
-  let runtime: RuntimeProcess;
-  let client: RpcClient;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    runtime = suite.runtime;
-    client = await runtime.connect();
-    context = await suite.browser.newContext(PHONE_CONTEXT);
-    page = await context.newPage();
-    await pairUnderServiceWorker(page, runtime);
-  }, AGENT_INSTALL_TIMEOUT_MS);
-  afterAll(async () => {
-    client?.close();
-    await context?.close();
-    // A restarted runtime is this test's own: the suite stops the one it started.
-    if (runtime !== suite.runtime) await runtime?.stopIfRunning();
-  });
+  const conformance = useConformancePage(suite);
 
   it('TL-3 TL-4 TL-1 TL-9 the rows drawn live, after a reload offline and online, and after a restart are the runtime’s rows; screenshots of the long turn', async () => {
+    const { runtime, client, context, page } = conformance;
     const sessionId = await createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' }));
-    await page.goto(`${runtime.appOrigin}/#/?session=${sessionId}`);
-    await waitConnected(page);
+    await conformance.open(sessionId);
     // Live: the page follows the session while the turns run.
     const turns = codexConformanceTurns(model, client, sessionId, runtime.projectDir);
     const middle = random.shuffled([turns.tour, turns.approvals, turns.stop, turns.steerAndQueue, turns.failedTurn]);
@@ -82,32 +53,7 @@ describe('TL-3 timeline conformance in Chromium: live, after reloads and after a
     // Every kind the real Codex makes here is drawn, as many of each as the runtime has.
     const counts = kindCounts(rows);
     for (const kind of ['message', 'command', 'agentText', 'reasoning', 'plan', 'fileChange', 'toolCall', 'subagent', 'turnEnd', 'agentError']) expect(counts[kind], what(kind)).toBeGreaterThan(0);
-    const live = await waitUntil(
-      async () => {
-        const drawn = await readRenderedRows(page);
-        return JSON.stringify(withoutIndex(drawn)) === JSON.stringify(expected) && drawn;
-      },
-      () => what('the rows drawn live are the runtime rows'),
-      { timeoutMs: 60_000, intervalMs: 500 },
-    );
-    expect(renderedKindCounts(live), what('live counts')).toEqual(counts);
-
-    // Offline: the network is blocked, the service worker serves the app, the rows come from IndexedDB.
-    await context.setOffline(true);
-    await page.reload();
-    await page.getByTestId('offline-banner').waitFor();
-    await page.getByText(/^Saved /).waitFor();
-    expect(withoutIndex(await readRenderedRows(page)), what('after a reload offline (the app’s cache)')).toEqual(expected);
-
-    // Online again: the rows come from the runtime.
-    await context.setOffline(false);
-    await page.reload();
-    await waitConnected(page);
-    // The app may show its saved rows until the runtime's newest page is in: then those.
-    await waitUntil(async () => (await page.getByText(/^Saved /).count()) === 0, 'the rows shown are the runtime’s, not the saved ones');
-    const online = await readRenderedRows(page);
-    expect(withoutIndex(online), what('after a reload online (the runtime)')).toEqual(expected);
-    expect(renderedKindCounts(online), what('counts after the reload')).toEqual(counts);
+    await expectDrawnThroughReloads(page, context, rows, what);
 
     // Screenshots of the long mixed turn after the reload: its message at the top of the view.
     const tour = rows.find((r) => r.kind === 'message' && r.text === 'Edit the story')!;
@@ -133,14 +79,9 @@ describe('TL-3 timeline conformance in Chromium: live, after reloads and after a
     await desktop.context().close();
 
     // A SIGKILL and a restart: the page reconnects and draws the same rows, now from the new runtime.
-    client.close();
-    await runtime.kill();
-    runtime = await runtime.restart();
-    client = await runtime.connect();
-    await waitConnected(page);
-    await page.reload();
-    await waitConnected(page);
-    expect((await waitForRows(client, sessionId, allSettled)).map((r) => r.id), what('the runtime rows after a restart')).toEqual(rows.map((r) => r.id));
-    expect(withoutIndex(await readRenderedRows(page)), what('after a runtime restart')).toEqual(expected);
+    await conformance.killAndRestart();
+    const { client: restarted, page: reloaded } = conformance;
+    expect((await waitForRows(restarted, sessionId, allSettled)).map((r) => r.id), what('the runtime rows after a restart')).toEqual(rows.map((r) => r.id));
+    expect(withoutIndex(await readRenderedRows(reloaded)), what('after a runtime restart')).toEqual(expected);
   }, AGENT_TEST_TIMEOUT_MS * 2);
 });

@@ -1,8 +1,11 @@
 // The rows a timeline shows in the page, read over the whole virtualized list (TL-4 mounts only
 // the rows near the view): the list is walked from its top to its end, a part of a screen at a
 // time, and each row is read once its body is shown; the older pages are loaded first.
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { TimelineRow } from '../../../lib/protocol/rows';
 import { waitUntil } from '../../fixtures/waitUntil';
+import { waitConnected } from '../appHarness';
 
 export interface RenderedRow {
   /** Its place in the list. */
@@ -127,4 +130,49 @@ export function renderedKindCounts(rows: readonly RenderedRow[]): Record<string,
   const counts: Record<string, number> = {};
   for (const row of rows) counts[row.kind] = (counts[row.kind] ?? 0) + 1;
   return counts;
+}
+
+/** What the page draws for a runtime row: its id, its kind, and its state where the row shows one. */
+export function expectedRendering(rows: readonly TimelineRow[]): Omit<RenderedRow, 'index'>[] {
+  return rows.map((row) => {
+    const state = row.kind === 'message' ? row.state : row.kind === 'turnEnd' ? row.status : row.kind === 'command' ? (row.declined ? 'declined' : row.status) : null;
+    return { id: row.id, kind: row.kind, state };
+  });
+}
+
+export const withoutIndex = (rows: readonly RenderedRow[]) => rows.map(({ id, kind, state }) => ({ id, kind, state }));
+
+/**
+ * TL-3 TL-4 in the page: the rows drawn live (once the page has caught up), after a reload with
+ * the network blocked (the app's IndexedDB cache, the service worker serving the app) and after a
+ * reload online (the runtime's pages) are `rows`, ids, order and states, and as many of each kind.
+ */
+export async function expectDrawnThroughReloads(page: Page, context: BrowserContext, rows: readonly TimelineRow[], what: (phase: string) => string): Promise<void> {
+  const expected = expectedRendering(rows);
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.kind] = (counts[row.kind] ?? 0) + 1;
+  const live = await waitUntil(
+    async () => {
+      const drawn = await readRenderedRows(page);
+      return JSON.stringify(withoutIndex(drawn)) === JSON.stringify(expected) && drawn;
+    },
+    () => what('the rows drawn live are the runtime rows'),
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  expect(renderedKindCounts(live), what('live counts')).toEqual(counts);
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByTestId('offline-banner').waitFor();
+  await page.getByText(/^Saved /).waitFor();
+  expect(withoutIndex(await readRenderedRows(page)), what('after a reload offline (the app’s cache)')).toEqual(expected);
+
+  await context.setOffline(false);
+  await page.reload();
+  await waitConnected(page);
+  // The app may show its saved rows until the runtime's newest page is in: then those.
+  await waitUntil(async () => (await page.getByText(/^Saved /).count()) === 0, 'the rows shown are the runtime’s, not the saved ones');
+  const online = await readRenderedRows(page);
+  expect(withoutIndex(online), what('after a reload online (the runtime)')).toEqual(expected);
+  expect(renderedKindCounts(online), what('counts after the reload')).toEqual(counts);
 }
