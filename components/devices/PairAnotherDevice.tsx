@@ -25,8 +25,18 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
   const [code, setCode] = useState<PairingCode | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [error, setError] = useState<string | null>(null);
+  /** The device that used the code shown here (DEV-1): the code is spent, the screen says who came in. */
+  const [usedBy, setUsedBy] = useState<string | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const expired = code !== null && code.expiresAt <= now;
+  const shownExpiry = code?.expiresAt ?? null;
+
+  useEffect(() => {
+    if (!client || shownExpiry === null) return;
+    return client.onNotification('devices.changed', (change) => {
+      if (change.change === 'paired' && change.codeExpiresAt === shownExpiry) setUsedBy(change.name);
+    });
+  }, [client, shownExpiry]);
   /** RLY-2: a desktop linked to a relay offers the same code through it, for a phone on any network; shown first. */
   const [viaRelay, setViaRelay] = useState(true);
   const shownUrl = code ? (viaRelay && code.relayUrl ? code.relayUrl : code.url) : '';
@@ -50,6 +60,7 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
     try {
       const created = await client.call('pair.create');
       setNow(Date.now());
+      setUsedBy(null);
       setCode(created);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : 'Could not make a code.');
@@ -60,7 +71,12 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
     <section className="card devices-section" aria-labelledby="pair-another">
       <h2 id="pair-another">Pair another device</h2>
       {!code && <p className="muted">Show a code here and scan it with the other device&apos;s camera, or type the code into its pair screen.</p>}
-      {code && !expired && (
+      {usedBy !== null && (
+        <p role="status" className="pairing-used">
+          <strong>{usedBy}</strong> paired with this code. It cannot be used again.
+        </p>
+      )}
+      {code && !expired && usedBy === null && (
         <div className="pairing-code">
           {code.relayUrl && (
             <div className="pairing-route" role="group" aria-label="How the other device reaches this computer">
@@ -85,13 +101,13 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
           {isRelayLink(shownUrl) && <p className="muted">Through the relay, scan the QR code or open the link on the other device: the code alone is not enough there.</p>}
         </div>
       )}
-      {expired && <p className="muted">That code expired. Make a new one.</p>}
+      {expired && usedBy === null && <p className="muted">That code expired. Make a new one.</p>}
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <button className={code && !expired ? undefined : 'primary'} onClick={createCode} disabled={!client}>
+      <button className={code && !expired && usedBy === null ? undefined : 'primary'} onClick={createCode} disabled={!client}>
         {code ? 'New code' : 'Show a pairing code'}
       </button>
     </section>

@@ -18,6 +18,8 @@ export type DeviceRequest = z.infer<typeof DeviceRequestSchema>;
 
 /** DEV-2: what every device is told, so the Devices screen and any open session can show it. */
 export const DeviceChangeSchema = z.discriminatedUnion('change', [
+  /** A pairing code was used: a new device (DEV-1); the code's expiry tells the screen showing it that it is spent. */
+  z.object({ change: z.literal('paired'), deviceId: z.string(), name: z.string(), codeExpiresAt: z.number() }),
   z.object({ change: z.literal('renamed'), deviceId: z.string(), byDeviceId: z.string().nullable(), name: z.string() }),
   z.object({ change: z.literal('revoked'), deviceId: z.string(), byDeviceId: z.string().nullable() }),
   z.object({ change: z.literal('requested'), request: DeviceRequestSchema }),

@@ -31,6 +31,13 @@ function waitInWords(ms: number): string {
 
 const REVOKED_REASON = "This device's token was revoked: it was signed out or removed from the device list. Pair it again with a new code.";
 
+/** A device a pairing code just added, and that code's expiry (which tells the screen showing it that it was used). */
+export interface PairedDevice {
+  deviceId: string;
+  name: string;
+  codeExpiresAt: number;
+}
+
 export interface Identity {
   /** null for the HBCODE_TOKEN used by scripts and tests. */
   deviceId: string | null;
@@ -44,6 +51,7 @@ export class DeviceAuth {
   private readonly stmts;
   private readonly envTokenHash: Buffer | null;
   private readonly guessLimit: PairingGuessLimit;
+  private readonly pairedListeners = new Set<(paired: PairedDevice) => void>();
 
   constructor(
     private readonly db: Db,
@@ -56,7 +64,7 @@ export class DeviceAuth {
     this.guessLimit = new PairingGuessLimit(guessLimit);
     this.stmts = {
       insertCode: db.prepare('INSERT INTO pairing_codes (code_hash, expires_at) VALUES (?, ?)'),
-      redeemCode: db.prepare('UPDATE pairing_codes SET redeemed_at = ? WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ?'),
+      redeemCode: db.prepare<[number, Buffer, number], { expires_at: number }>('UPDATE pairing_codes SET redeemed_at = ? WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ? RETURNING expires_at'),
       purgeCodes: db.prepare('DELETE FROM pairing_codes WHERE expires_at <= ? OR redeemed_at IS NOT NULL'),
       insertDevice: db.prepare('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
       deviceByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL'),
@@ -87,7 +95,7 @@ export class DeviceAuth {
    * code; throws `rate_limited` without looking at the code while too many were wrong (SEC-9).
    */
   redeem(code: string, deviceName: string, now = this.clock()): { token: string; deviceId: string } | null {
-    return this.useCode(code, now, () => {
+    return this.useCode(code, deviceName, now, () => {
       const token = crypto.randomBytes(32).toString('base64url');
       const deviceId = crypto.randomUUID();
       this.stmts.insertDevice.run(deviceId, deviceName, hashSecret(token), now);
@@ -95,13 +103,26 @@ export class DeviceAuth {
     });
   }
 
+  /** Called with each device a pairing code adds (DEV-1: the Devices screens of the others update). */
+  onPaired(listener: (paired: PairedDevice) => void): () => void {
+    this.pairedListeners.add(listener);
+    return () => this.pairedListeners.delete(listener);
+  }
+
   /** Uses the code up and runs `create` in one transaction; null for a wrong code, which counts against the guess limit (SEC-9). */
-  private useCode<T>(code: string, now: number, create: () => T): T | null {
+  private useCode<T extends { deviceId: string }>(code: string, deviceName: string, now: number, create: () => T): T | null {
     const retryAfterMs = this.guessLimit.retryAfterMs(now);
     if (retryAfterMs > 0) throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`, { retryAfterMs });
-    const redeemed = this.db.transaction(() => (this.stmts.redeemCode.run(now, hashSecret(normaliseCode(code)), now).changes === 1 ? create() : null))();
-    if (!redeemed) this.guessLimit.recordWrongGuess(now);
-    return redeemed;
+    const used = this.db.transaction(() => {
+      const row = this.stmts.redeemCode.get(now, hashSecret(normaliseCode(code)), now);
+      return row ? { created: create(), codeExpiresAt: row.expires_at } : null;
+    })();
+    if (!used) {
+      this.guessLimit.recordWrongGuess(now);
+      return null;
+    }
+    for (const listener of this.pairedListeners) listener({ deviceId: used.created.deviceId, name: deviceName, codeExpiresAt: used.codeExpiresAt });
+    return used.created;
   }
 
   /**
@@ -113,7 +134,7 @@ export class DeviceAuth {
     const key = Buffer.from(publicKey);
     const known = this.stmts.deviceByKey.get(key);
     if (known && known.revoked_at === null) return { deviceId: known.id };
-    return this.useCode(code, now, () => {
+    return this.useCode(code, deviceName, now, () => {
       const deviceId = crypto.randomUUID();
       // The key pairs the device again: the revoked row keeps its history but gives the key up.
       this.stmts.forgetRevokedKey.run(key);

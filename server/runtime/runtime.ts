@@ -148,6 +148,7 @@ export class Runtime {
       announce: (change) => this.publish({ method: 'devices.changed', params: change }),
       revoke: (deviceId) => this.revokeDevice(deviceId),
     });
+    this.auth.onPaired((paired) => this.publish({ method: 'devices.changed', params: { change: 'paired', ...paired } }));
     // PUSH-1: push follows what the runtime publishes, so agents and approvals need not know about it.
     this.push = new PushNotifications({
       db,

@@ -108,6 +108,9 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
 
     const listed = first.getByRole('listitem', { name: 'Second phone' });
     await listed.waitFor({ timeout: 20_000 });
+    // DEV-1: the screen that showed the code says who used it, and shows the spent code no more.
+    await first.getByRole('status').filter({ hasText: 'Second phone paired with this code' }).waitFor({ timeout: 15_000 });
+    expect(await first.getByLabel('Pairing code').count()).toBe(0);
     // The list may first show the device as paired but not yet connected; its hello follows.
     await waitUntil(async () => /Paired .* · last seen just now/.test((await listed.textContent()) ?? ''), 'the second phone is listed as seen just now', 30_000);
     expect(await first.getByRole('listitem').filter({ hasText: 'This device' }).count()).toBe(1);
