@@ -6,6 +6,7 @@ import { entriesToShow, type OutboxState } from '../lib/client/outboxRules';
 import type { Session, TimelineRow } from '../lib/protocol/rows';
 import { useSessionOutbox } from './useOutbox';
 import { useCoarsePointer, useComposerText } from './composer/useComposerText';
+import { SendIcon } from './attachments/AttachmentIcons';
 import './composer/composer.css';
 import { AttachmentPicker } from './attachments/AttachmentPicker';
 import { DraftAttachments } from './attachments/DraftAttachments';
@@ -68,13 +69,20 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
         </p>
       )}
       {turnRunning && session.agent !== 'shell' && (
-        <div className="row composer-mode" role="radiogroup" aria-label="While the turn runs">
-          <label>
-            <input type="radio" name={`mode-${session.id}`} checked={!steer} onChange={() => setSteer(false)} /> Queue after this turn
-          </label>
-          <label>
-            <input type="radio" name={`mode-${session.id}`} checked={steer} onChange={() => setSteer(true)} /> Steer this turn
-          </label>
+        <div className="row composer-mode">
+          <span className="muted">
+            While it runs
+          </span>
+          <div className="segmented" role="radiogroup" aria-label="While the turn runs">
+            <label title="Queue after this turn">
+              <input type="radio" name={`mode-${session.id}`} aria-label="Queue after this turn" checked={!steer} onChange={() => setSteer(false)} />
+              Queue
+            </label>
+            <label title="Steer this turn">
+              <input type="radio" name={`mode-${session.id}`} aria-label="Steer this turn" checked={steer} onChange={() => setSteer(true)} />
+              Steer
+            </label>
+          </div>
         </div>
       )}
       <DraftAttachments draft={draft} />
@@ -90,8 +98,9 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
           onKeyDown={onKeyDown}
           onPaste={draft.onPaste}
         />
-        <button className="primary" type="submit" disabled={message === ''}>
-          {steering ? 'Steer' : 'Send'}
+        <button className="primary composer-send" type="submit" disabled={message === ''} aria-label={steering ? 'Steer' : 'Send'}>
+          <SendIcon />
+          <span className="composer-send-label">{steering ? 'Steer' : 'Send'}</span>
         </button>
       </form>
     </>
