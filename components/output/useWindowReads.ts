@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useRef } from 'react';
+import { finishedOutputStart } from '../../lib/client/preferences/outputStart';
 import type { CommandRow } from '../../lib/protocol/rows';
 import type { OutputWindowState } from './useOutputWindow';
 
@@ -24,7 +25,7 @@ interface WindowReadsInput {
 
 /**
  * When the output window reads pages (PWA-2): first where the command is (its tail while it runs,
- * its start once done), then the next page when the view nears an edge, new bytes at the end
+ * its end once done, or its start when this device prefers that), then the next page when the view nears an edge, new bytes at the end
  * while following, and everything again after a new generation.
  * NOTE: the effects run in this order on purpose: edge reads see the total before following
  * updates it, and following reads the old window before a new generation replaces it.
@@ -39,7 +40,8 @@ export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scr
     const place = firstPlace.current;
     firstPlace.current = null;
     if (place !== null) void jumpTo(place, 'start');
-    else void jumpTo(row.complete ? 0 : total - 1, row.complete ? 'start' : 'end');
+    else if (row.complete && finishedOutputStart() === 'start') void jumpTo(0, 'start');
+    else void jumpTo(total - 1, 'end');
   }, [generation, total, row.complete, jumpTo]);
 
   useEffect(() => {

@@ -1,10 +1,11 @@
 'use client';
 import { promptInstall } from '../../lib/client/install/installPrompt';
 import { IosInstallSteps } from './InstallButton';
+import { OutputSection } from './OutputSection';
 import { StorageSection } from './StorageSection';
 import { useInstallOffer } from './useInstallOffer';
 
-/** `#/settings`: installing the app (PWA-1) and what it stores on this device (PWA-3); AppShell adds Sign out below. */
+/** `#/settings`: installing the app (PWA-1), where output opens (UX-1) and what it stores on this device (PWA-3); AppShell adds Sign out below. */
 export function SettingsScreen() {
   const offer = useInstallOffer();
   return (
@@ -23,6 +24,7 @@ export function SettingsScreen() {
         {offer.kind === 'ios' && <IosInstallSteps />}
         {offer.kind === 'none' && <p className="muted">This browser has not offered to install HB Code here; its menu may have Install or Add to Home Screen.</p>}
       </section>
+      <OutputSection />
       <StorageSection />
     </>
   );

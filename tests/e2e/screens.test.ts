@@ -19,6 +19,8 @@ const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, is
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
 const SESSION_TITLE = 'Release checklist';
 const COMMAND = `for i in $(seq 1 40); do echo "step $i of the release: build, test, package"; done`;
+/** A failed command with a line longer than a phone's width: marked failed, its lines wrapped on request (UX-2). */
+const FAILING = `echo "checking the release notes: $(seq -s ' ' 1 40)"; exit 3`;
 const ARTICLE = `<!doctype html><html><head><title>Release notes</title></head><body><article><h1>Release notes</h1>
 <p>This release makes the app feel like a product: a layout that uses the width of a desktop, icons that render everywhere, and an install button when the browser offers one.</p>
 <p>It also shows how much this device stores to read offline, and clears it on request, keeping the pairing and every message not sent yet.</p>
@@ -64,7 +66,7 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
   });
 
   beforeAll(async () => {
-    await seedShellSession(suite.runtime, SESSION_TITLE, [COMMAND]);
+    await seedShellSession(suite.runtime, SESSION_TITLE, [COMMAND, FAILING]);
   }, 120_000);
 
   const go = (page: Page, route: AppRoute) => page.evaluate((hash) => (location.hash = hash), routeHash(route));
@@ -114,6 +116,13 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         expect(clipped, "a session's last line and time stay inside its entry").toEqual([]);
         await openSession.click();
         await commandRow(page, COMMAND).waitFor();
+        const failing = commandRow(page, FAILING);
+        await failing.locator('[data-status="exited"]').waitFor();
+        expect(await failing.getAttribute('data-failed'), 'a command that exited 3 is marked failed').toBe('true');
+        expect(await failing.getByText('failed', { exact: true }).count()).toBe(1);
+        await page.locator('.card').filter({ has: failing }).getByRole('button', { name: 'Wrap lines' }).click();
+        const tail = failing.getByLabel('Last lines of the output');
+        await waitUntil(async () => (await tail.evaluate((pre) => pre.scrollWidth <= pre.clientWidth + 1)), 'the wrapped lines fit the row');
         await check('session');
         if (device === 'desktop') {
           // UX-6 the wide layout: the list and the timeline side by side, both whole.
@@ -128,7 +137,8 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         }
 
         await commandRow(page, COMMAND).click();
-        await page.getByTestId('output').getByText('step 1 of the release: build, test, package', { exact: true }).waitFor();
+        // UX-1: a finished command opens at its end.
+        await page.getByTestId('output').getByText('step 40 of the release: build, test, package', { exact: true }).waitFor();
         await check('viewer');
         if (device === 'desktop') {
           const timeline = await boxOf(page, '[data-testid="timeline"]');

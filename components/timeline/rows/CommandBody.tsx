@@ -1,5 +1,5 @@
 'use client';
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { formatBytes, formatElapsed } from '../../formatting';
 import { LinkedText } from '../../LinkedText';
@@ -8,9 +8,14 @@ import type { RowContext } from '../rowContext';
 import { StopRunButton } from './StopRunButton';
 import { useOutputTail } from './useOutputTail';
 
+/** A command that failed: it could not start, or it exited with a code other than 0 (UX-2). */
+export function commandFailed(row: CommandRow): boolean {
+  return row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
+}
+
 function CommandSummary({ row, now, offline, waiting }: { row: CommandRow; now: number; offline: boolean; waiting: boolean }) {
   const elapsed = (row.endedAt ?? now) - row.startedAt;
-  const bad = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
+  const bad = commandFailed(row);
   // UX-3: offline, a row saved as running may have finished long ago; it never shows a live timer.
   const unknown = offline && row.status === 'running';
   // TL-9: a declined command never ran; it is not a cancelled one that may have left output behind.
@@ -21,6 +26,7 @@ function CommandSummary({ row, now, offline, waiting }: { row: CommandRow; now: 
       <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : waiting ? 'status-waiting' : ''} data-status={status} data-status-unknown={unknown || undefined}>
         {label}
       </span>
+      {bad && <span className="pill status-failed-pill">failed</span>}
       {!waiting && <span>{formatBytes(row.byteLength)}</span>}
       {!unknown && !waiting && <span>{formatElapsed(Math.max(0, elapsed))}</span>}
       {row.sourceIncomplete && row.complete && <span className="pill">may be incomplete</span>}
@@ -37,6 +43,21 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
   // ACC-4: a command the agent asks about has not started; it waits for the person, not for itself.
   const waiting = row.status === 'running' && context.waitingForApproval.has(row.commandId);
   const tail = useOutputTail(context.client, row.sessionId, row);
+  // Long lines scroll sideways unless the person asks for them wrapped (UX-2); the choice is
+  // offered only where a line is wider than the row.
+  const [wrapped, setWrapped] = useState(false);
+  const [overflows, setOverflows] = useState(false);
+  const tailBox = useRef<HTMLPreElement>(null);
+  useLayoutEffect(() => {
+    const box = tailBox.current;
+    if (!box || wrapped) return;
+    const measure = () => setOverflows(box.scrollWidth > box.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [tail, wrapped]);
+  const offerWrap = tail.length > 0 && (wrapped || overflows);
   const open = (event: MouseEvent) => {
     if (event.target instanceof Element && event.target.closest('a')) return;
     context.onOpenCommand(row);
@@ -48,13 +69,13 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
   };
   return (
     <>
-      <div className="command command-body" data-row="command" role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
+      <div className="command command-body" data-row="command" data-failed={commandFailed(row) || undefined} role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
         <div className="mono command-line">
           $ <LinkedText text={row.command} />
         </div>
         <CommandSummary row={row} now={context.now} offline={context.client === null} waiting={waiting} />
         {tail.length > 0 && (
-          <pre className="mono output-tail" aria-label="Last lines of the output">
+          <pre ref={tailBox} className={wrapped ? 'mono output-tail output-tail-wrapped' : 'mono output-tail'} aria-label="Last lines of the output">
             {tail.map((line, i) => (
               <span key={`${line.offset}-${i}`}>
                 {i > 0 && '\n'}
@@ -64,9 +85,14 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
           </pre>
         )}
       </div>
-      {row.status === 'running' && !waiting && (
+      {((row.status === 'running' && !waiting) || offerWrap) && (
         <div className="row row-actions">
-          <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />
+          {row.status === 'running' && !waiting && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
+          {offerWrap && (
+            <button type="button" className="output-wrap-toggle" aria-pressed={wrapped} onClick={() => setWrapped((on) => !on)}>
+              {wrapped ? 'Unwrap lines' : 'Wrap lines'}
+            </button>
+          )}
         </div>
       )}
     </>

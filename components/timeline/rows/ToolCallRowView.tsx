@@ -19,7 +19,12 @@ export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, {
           <PagedText client={context.client} source={textSource(row, 'input')} body={row.input} label={`Input of ${row.title}`} />
         </details>
       )}
-      {row.result && <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />}
+      {row.result && (
+        <>
+          <p className="tool-result-label">Result</p>
+          <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />
+        </>
+      )}
     </div>
   );
 }
