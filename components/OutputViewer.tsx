@@ -61,9 +61,13 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
     },
   });
 
+  // At the output's last line the scrubber rests at its end, as a scrollbar would, however few lines fill the view.
+  const box = scrollBox.current;
+  const showsEnd = output.win.current.atEnd && box !== null && box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
   const scrubber = useOutputScrubber({
     total,
     topOffset: lines[list.firstIndex]?.offset,
+    showsEnd,
     jumpTo,
     onJump: () => {
       setFollow(false);

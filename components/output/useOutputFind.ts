@@ -113,12 +113,19 @@ export function useOutputFind(target: FindTarget) {
           setFindState(found.complete ? 'No matches.' : 'No matches in the part searched.');
           return;
         }
-        const index = nextMatchIndex(found.matches, here, direction, lastMatch.current === null);
+        const first = lastMatch.current === null;
+        let index = nextMatchIndex(found.matches, here, direction, first);
+        // A first search finds from the view on; with nothing below it (a finished command opens
+        // at its end, UX-1) it goes round to the first match, and says so.
+        const wrapped = first && index === -1;
+        if (wrapped) index = direction === 'next' ? 0 : found.matches.length - 1;
         at = index === -1 ? null : found.matches[index]!;
-        if (at) setFindState(`Match ${(index + 1).toLocaleString('en-US')} of ${matchCount(found)}`);
+        if (at) setFindState(`Match ${(index + 1).toLocaleString('en-US')} of ${matchCount(found)}${wrapped ? (direction === 'next' ? ' (from the top)' : ' (from the end)') : ''}`);
         else setFindState(direction === 'next' ? `No more matches below (${matchCount(found)} in all).` : `No more matches above (${matchCount(found)} in all).`);
       } else {
         at = await findInPages(direction, here, abort);
+        // As above: a first search with nothing below the view goes round once.
+        if (!at && lastMatch.current === null && direction === 'next' && here.offset > 0) at = await findInPages(direction, { offset: 0, column: 0 }, abort);
         if (abort.signal.aborted) return;
         setFindState(at ? null : direction === 'next' ? 'No more matches below.' : 'No more matches above.');
       }

@@ -130,7 +130,8 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
         await page.getByRole('button', { name: 'Back to timeline' }).click();
 
         await commandRow(page, SEEDED_COMMANDS[0]!).click();
-        await page.getByTestId('output').getByText('line 1 of the build output', { exact: true }).waitFor();
+        // A finished command opens at its end (UX-1).
+        await page.getByTestId('output').getByText('line 60 of the build output', { exact: true }).waitFor();
         await checkLayout('output');
       } finally {
         await context.close();

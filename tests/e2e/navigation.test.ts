@@ -7,7 +7,7 @@ import { scrubberPositionOf } from '../../lib/client/output/scrubberScale';
 import type { CommandRow } from '../../lib/protocol/rows';
 import { runShell } from '../fixtures/sessionHelpers';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, DESKTOP_CONTEXT, newPairingCode, PHONE_CONTEXT } from './appHarness';
+import { clickOutputControl, commandRow, DESKTOP_CONTEXT, newPairingCode, PHONE_CONTEXT, textInView } from './appHarness';
 import { pairedPage, useAppSuite } from './appSuite';
 
 // UX-1 in real Chromium: every view has its own address; Back, Forward and reload keep the user
@@ -85,9 +85,12 @@ describe('UX-1 every view has its own address', () => {
       await commandRow(page, COMMAND).waitFor();
 
       await commandRow(page, COMMAND).click();
+      // A finished command opens at its end (UX-1), its last line in view.
+      await waitUntil(() => textInView(page, '[data-testid="output"]', lineText(LINES)), 'the viewer opens at the last line', 30_000);
+      await clickOutputControl(page, 'Start');
       await waitTopLine(page, lineText(1));
       // At the start, the address may already hold the place it shows: byte 0.
-      expect([routeHash(outputRoute(null)), routeHash(outputRoute(0))]).toContain(await hashOf(page));
+      await waitUntil(async () => [routeHash(outputRoute(null)), routeHash(outputRoute(0))].includes(await hashOf(page)), 'the address shows the start', 30_000);
 
       // Jump to 5 MiB with the scrubber; once the view rests there, the address holds its place.
       await page.getByLabel('Position in output').fill(String(scrubberPositionOf(FIVE_MIB, row.byteLength)));

@@ -5,7 +5,7 @@ import type { AppDbSchema } from '../../lib/client/appDb';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished } from './appHarness';
+import { clickOutputControl, commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 // PWA-3 in real Chromium against the real runtime: what was read once is read again from
@@ -80,6 +80,8 @@ describe('PWA-3 read cache in Chromium', () => {
     await sendCommand(page, COMMAND);
     expect(await waitCommandFinished(page, COMMAND)).toBe('exit 0');
     await commandRow(page, COMMAND).click();
+    // It opens at its end (UX-1); read it all from its first line.
+    await clickOutputControl(page, 'Start');
     await page.getByText(line(1), { exact: true }).waitFor();
     await scrollOutputUntil(page, line(LINES));
 
@@ -114,6 +116,9 @@ describe('PWA-3 read cache in Chromium', () => {
     expect(await waitCommandFinished(page, COMMAND)).toBe('exit 0');
     expect(await page.getByText(/^Saved /).count()).toBe(1);
     await commandRow(page, COMMAND).click();
+    // Offline it opens at its end too, from the saved last page; then the whole output from its start.
+    await page.getByText(line(LINES), { exact: true }).waitFor();
+    await clickOutputControl(page, 'Start');
     await page.getByText(line(1), { exact: true }).waitFor();
     // Down to the last line of the fifth page, then back into the second.
     await scrollOutputUntil(page, line(LINES));

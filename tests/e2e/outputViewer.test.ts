@@ -48,13 +48,16 @@ describe('the output viewer on a 210 MB output (PWA-2)', () => {
     await runAndOpen(page, COMMAND, 150_000);
   }, 180_000);
 
-  it('PWA-2 opens at the first line; End shows the last line; Start goes back', async () => {
-    await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(1)), 'the first line shows');
-    await page.getByRole('button', { name: 'End', exact: true }).click();
-    await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(LINES)), 'the last line shows after End');
+  it('PWA-2 UX-1 a finished command opens at its last line, the scrubber at its end; Start shows the first line; End goes back', async () => {
+    await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(LINES)), 'the last line shows');
+    const scrubber = page.getByRole('slider', { name: 'Position in output' });
+    await waitUntil(async () => (await scrubber.inputValue()) === (await scrubber.getAttribute('max')), 'the scrubber rests at its end');
     await expectConsistentView(page);
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(1)), 'the first line shows after Start');
+    await waitUntil(async () => (await scrubber.inputValue()) === '0', 'the scrubber is at its start');
+    await page.getByRole('button', { name: 'End', exact: true }).click();
+    await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(LINES)), 'the last line shows after End');
   });
 
   it('PWA-2 the scrubber jumps by byte position and shows the right lines there', async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { commandRow, sendCommand, textInView } from './appHarness';
+import { clickOutputControl, commandRow, sendCommand, textInView } from './appHarness';
 import { useAppSuite } from './appSuite';
 import { backToTimeline, CLIPBOARD, openOutput, OUTPUT, runAndOpen, shellSessionPage } from './outputViewerHarness';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -123,7 +123,14 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
   it('PWA-2 Find: Enter goes to the first match, ↓ to the next, ↑ back, and past the last match it says so', async () => {
     const command = "for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
     await runAndOpen(page, command);
-    await waitUntil(() => textInView(page, OUTPUT, 'hay 1'), 'the output shows');
+    // A finished command opens at its end (UX-1); a first search from there wraps to the first match.
+    await waitUntil(() => lineInView(page, 'hay 2999'), 'the output shows its end');
+    await page.getByLabel('Find in output').fill('needle 1000');
+    await page.getByLabel('Find in output').press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Match 1 of 1 (from the top)' }).waitFor();
+    await waitUntil(() => lineInView(page, 'needle 1000'), 'the wrapped search shows the match above');
+    await clickOutputControl(page, 'Start');
+    await waitUntil(() => textInView(page, OUTPUT, 'hay 1'), 'the output shows its start');
     const marked = () => page.locator(`${OUTPUT} mark`).evaluateAll((marks) => marks.map((m) => m.parentElement?.textContent ?? m.textContent));
     const find = page.getByLabel('Find in output');
     const status = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
@@ -162,6 +169,8 @@ describe('find at phone size (PWA-2)', () => {
   it('PWA-2 the find field takes the toolbar while typing and the count shows; nothing scrolls sideways (light and dark)', async () => {
     const command = "for i in $(seq 1 20000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
     await runAndOpen(page, command);
+    await clickOutputControl(page, 'Start');
+    await waitUntil(() => lineInView(page, 'hay 1'), 'the output shows its start');
     const find = page.getByLabel('Find in output');
     await find.fill('needle');
     await find.press('Enter');

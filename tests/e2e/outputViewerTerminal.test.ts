@@ -137,6 +137,9 @@ describe('the output viewer reads like a terminal (UX-2)', () => {
     // "needle" is split by a bold escape in the bytes: only the rendered text holds it.
     const command = "for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then printf '\\033[1mneed\\033[0mle %d\\n' $i; else echo hay $i; fi; done";
     await runAndOpen(page, command);
+    // From the first line (a finished command opens at its end, UX-1): Enter finds the first match.
+    await clickOutputControl(page, 'Start');
+    await waitUntil(async () => (await shownLines(page)).some((l) => l.text === 'hay 1'), 'the first line shows');
     const stored = Buffer.from(await storedOutput(suite.runtime, command));
     const offsetOf = (text: string) => stored.indexOf(Buffer.from(text));
     const find = page.getByLabel('Find in output');
