@@ -124,6 +124,15 @@ describe('TL-8 text Claude Code writes for the model', () => {
     }
   });
 
+  it('TL-8 the filler answer Claude Code saves for a stopped turn is no row; the same words from the model stay its text', () => {
+    for (const source of ['live', 'saved'] as const) {
+      const mapper = new ClaudeItemMapper({ source });
+      const filler = { type: 'assistant', uuid: 'a1', session_id: 's', parent_tool_use_id: null, timestamp: ts, message: { id: 'a1', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] } };
+      expect(mapper.map(filler)).toEqual([]);
+      expect(items(mapper.map(assistant('a2', 'msg_2', [{ type: 'text', text: 'No response requested.' }])))).toEqual([expect.objectContaining({ kind: 'agentText', text: 'No response requested.' })]);
+    }
+  });
+
   it('TL-8 an async subagent\'s launch result shows nothing and the row stays running; its notification completes the row with its report', () => {
     const mapper = new ClaudeItemMapper({ source: 'saved' });
     mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Survey the tests', subagent_type: 'Explore', run_in_background: true } }]));
