@@ -70,7 +70,7 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  it('TL-3 TL-1 TL-9 ACC-4 the Claude rows of a tour and an approval: the live rows are the saved rows on every page size, and the same after a SIGKILL and a restart', async () => {
+  it('TL-3 TL-1 TL-9 ACC-4 ACC-6 the Claude rows of a tour, an approval, a Stop and a steer during Bash: the live rows are the saved rows on every page size, and the same after a SIGKILL and a restart', async () => {
     const sessionId = await createAgentSession(client, 'claude');
     const live = followLive(client, sessionId);
     // ACC-4: the person declines what the rules refuse in the tour, leaves the last turn's request
@@ -132,8 +132,8 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
       expect(rowLines(await pagedRows(client, sessionId, limit, spawn.itemId)), seeded(`subagent pages of ${limit}`)).toEqual(rowLines(child));
     }
 
-    // NOTE: no request waits when the runtime is killed here (the Codex test has the expired
-    // approval): a Claude turn's request for it did not reach approvals.list in time.
+    // No request waits when the runtime is killed here: a Claude request left unanswered at a
+    // SIGKILL is claudeTimelineLive.test.ts's last case.
     client.close();
     await runtime.kill();
     runtime = await runtime.restart();
