@@ -115,15 +115,16 @@ describe('TL-3 Claude live rows at a Stop, a steer, a subagent and an unanswered
     settled.set(sessionId, saved);
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('TL-3 TL-1 a subagent: its row and its own timeline live, closing text included, are its saved rows', async () => {
+  it('TL-3 TL-1 TL-8 a subagent: its row with its report and its own timeline live, closing text included, are its saved rows', async () => {
     const sessionId = await createAgentSession(rig.client, 'claude');
     const live = followLive(rig.client, sessionId);
     const { runId } = await send(sessionId, PROMPTS.subagent);
     await waitForRows(rig.client, sessionId, (rows) => messageState(rows, runId) === 'done');
     const saved = await liveMatchesSaved(sessionId, live);
     const spawn = subagentRow(live.rows())!;
-    expect(spawn, saved.join('\n')).toMatchObject({ status: 'completed' });
-    expect(spawn.result?.text).toContain(REPORT);
+    // TL-8: its report is the subagent's words, without what Claude Code hands the model with them.
+    expect(spawn, saved.join('\n')).toMatchObject({ status: 'completed', result: { text: REPORT } });
+    expect(subagentRow((await rig.client.call('sessions.timeline', { sessionId })).rows)).toMatchObject({ result: { text: REPORT } });
     const child = await liveMatchesSaved(sessionId, live, spawn.itemId);
     const closing = live.rows(spawn.itemId).at(-1);
     expect(closing, child.join('\n')).toMatchObject({ kind: 'agentText', text: REPORT });
