@@ -54,7 +54,12 @@ export interface AgentRunContext {
   /** Aborted by run.cancel (SES-5), session delete and shutdown. */
   signal: AbortSignal;
   startCommand(commandId: string, command: string): CommandHandle;
-  /** A command whose output stays in the agent's history: the row gets a pointer, never bytes. */
+  /**
+   * A command whose output stays in the agent's history, started: its row is there, running, from
+   * the moment the agent asked for it, so it keeps its place among what comes while it runs (TL-3).
+   */
+  startHistoryCommand(commandId: string, command: string, pointer: OutputPointer): void;
+  /** A command whose output stays in the agent's history, ended (started or not): the row gets a pointer, never bytes. */
   recordHistoryCommand(commandId: string, command: string, result: Omit<CommandResult, 'aggregate'>, pointer: OutputPointer): void;
   /** The agent's own history took over: its closing text becomes the run's settled row (SES-3). */
   settle(text: string): void;

@@ -234,6 +234,10 @@ export class RunScheduler {
         signal,
         startCommand: (commandId, command) =>
           recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows, savedCopies: this.savedCopies }, { sessionId: run.sessionId, runId, signal }, commandId, command),
+        startHistoryCommand: (commandId, command, pointer) => {
+          sessions.insertHistoryCommand(runId, commandId, run.sessionId, command, pointer);
+          this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
+        },
         recordHistoryCommand: (commandId, command, result, pointer) => {
           sessions.insertHistoryCommand(runId, commandId, run.sessionId, command, pointer);
           sessions.endCommand(runId, commandId, result.status, result.exitCode, result.error ?? null);

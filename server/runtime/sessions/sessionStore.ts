@@ -177,12 +177,16 @@ export class SessionStore {
       insertCommand: db.prepare(
         `INSERT INTO commands (run_id, command_id, session_id, command, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
       ),
+      insertCommandIfAbsent: db.prepare(
+        `INSERT INTO commands (run_id, command_id, session_id, command, status, started_at) VALUES (?, ?, ?, ?, 'running', ?) ON CONFLICT (run_id, command_id) DO NOTHING`,
+      ),
       endCommand: db.prepare('UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?'),
       deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
       renameSession: db.prepare('UPDATE sessions SET title = ? WHERE id = ?'),
       setAgentTitle: db.prepare('UPDATE sessions SET agent_title = ? WHERE id = ? AND agent_title IS NOT ?'),
       insertPointer: db.prepare(
-        'INSERT INTO command_output_pointers (run_id, command_id, thread_id, turn_id, item_id, byte_length) VALUES (?, ?, ?, ?, ?, ?)',
+        `INSERT INTO command_output_pointers (run_id, command_id, thread_id, turn_id, item_id, byte_length) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, command_id) DO UPDATE SET thread_id = excluded.thread_id, turn_id = excluded.turn_id, item_id = excluded.item_id, byte_length = excluded.byte_length`,
       ),
       pointer: db.prepare<[string, string], OutputPointer>(
         'SELECT thread_id AS threadId, turn_id AS turnId, item_id AS itemId, byte_length AS byteLength FROM command_output_pointers WHERE run_id = ? AND command_id = ?',
@@ -326,10 +330,14 @@ export class SessionStore {
     this.stmts.endCommand.run(status, exitCode, error, Date.now(), runId, commandId);
   }
 
-  /** A command whose output only the agent's history holds (OUT-7): row and pointer together. */
+  /**
+   * A command whose output only the agent's history holds (OUT-7): row and pointer together. The
+   * row may exist already, made running when the agent started the command (TL-3); it keeps its
+   * start, and the pointer takes the one given now.
+   */
   insertHistoryCommand(runId: string, commandId: string, sessionId: string, command: string, pointer: OutputPointer): void {
     this.db.transaction(() => {
-      this.insertCommand(runId, commandId, sessionId, command);
+      this.stmts.insertCommandIfAbsent.run(runId, commandId, sessionId, command, Date.now());
       this.stmts.insertPointer.run(runId, commandId, pointer.threadId, pointer.turnId, pointer.itemId, pointer.byteLength);
     })();
   }

@@ -148,7 +148,7 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     ).rejects.toMatchObject({ code: 'not_found', message: RESULT_NOT_SAVED_MESSAGE });
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('SES-5 SES-9 cancelling a Claude run stops its Claude Code and the command it runs; the host stays', async () => {
+  it('SES-5 SES-9 TL-3 cancelling a Claude run stops its Claude Code and the command it runs, whose row ends cancelled; the host stays', async () => {
     const sessionId = await createAgentSession(client, 'claude');
     // A marker no other process has, so the test can tell whether the command still runs.
     const marker = `sleep 1${crypto.randomInt(100, 999)}.25`;
@@ -159,7 +159,8 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     await waitUntil(() => model.requests.length > asked && running(), 'Claude starts the command', { timeoutMs: 120_000, intervalMs: 100 });
     await client.call('run.cancel', { sessionId, runId });
     const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'cancelled');
-    expect(rows.filter((r) => r.kind === 'command')).toEqual([]);
+    // TL-3: the command's row was made when Claude asked for it; the Stop ends it cancelled.
+    expect(rows.filter((r) => r.kind === 'command')).toEqual([expect.objectContaining({ command: `echo started; ${marker}`, status: 'cancelled' })]);
     await waitUntil(() => !running(), 'the cancelled command is gone', { intervalMs: 200 });
   }, AGENT_TEST_TIMEOUT_MS);
 });

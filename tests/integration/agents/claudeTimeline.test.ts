@@ -127,10 +127,13 @@ describe('Claude Code turns as timeline rows, live and saved, through the Agent 
   it('TL-1 a Task subagent is a row, its own events carry its id, and Bash stays a command row with a pointer', () => {
     const [subagent] = ofKind(context.items.values(), 'subagent');
     expect(subagent).toMatchObject({ title: 'Read the notes', agentType: 'general-purpose', status: 'completed', parentItemId: null });
-    expect(subagent!.result?.text).toContain('The notes have lines.');
+    // TL-8: the report alone, without the frame and ids Claude Code hands the model with it.
+    expect(subagent!.result?.text).toBe('The notes have lines.');
     const inside = [...context.items.values()].filter((item) => item.parentItemId === subagent!.itemId);
-    // Claude Code streams the subagent's prompt and tool calls; its closing text reaches only its saved timeline and the Task result.
-    expect(inside.map((item) => item.kind).sort()).toEqual(['toolCall', 'userText']);
+    // Claude Code streams the subagent's prompt and tool calls; its closing text, which it never
+    // streams, is read from the subagent's saved messages once it ended (TL-3).
+    expect(inside.map((item) => item.kind).sort()).toEqual(['agentText', 'toolCall', 'userText']);
+    expect(inside.find((item) => item.kind === 'agentText')).toMatchObject({ text: 'The notes have lines.' });
     expect(inside.find((item) => item.kind === 'toolCall')).toMatchObject({ tool: 'Read', status: 'completed' });
     expect(context.commands).toEqual([
       expect.objectContaining({ command: 'echo from-bash', result: { status: 'exited', exitCode: 0 }, pointer: expect.objectContaining({ byteLength: 'from-bash'.length }) }),
@@ -139,6 +142,8 @@ describe('Claude Code turns as timeline rows, live and saved, through the Agent 
     ]);
     expect(fs.existsSync(path.join(harness.projectDir, 'refused.txt'))).toBe(false);
     expect(context.commands[0]!.commandId).toBe(context.commands[0]!.pointer.itemId);
+    // TL-3: each command's row was made when Claude asked for it, before its result.
+    expect(context.started).toEqual(context.commands.map(({ commandId, command }) => ({ commandId, command })));
   });
 
   it('TL-1 the turn that ends with an API error shows the error and a failed turn end with usage and cost', () => {

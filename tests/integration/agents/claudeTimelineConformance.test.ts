@@ -18,16 +18,17 @@ import { waitUntil } from '../../fixtures/waitUntil';
 
 // TL-3 conformance for Claude: the timeline tour (text, reasoning, a TodoWrite plan, Read, Edit,
 // Write, WebSearch, an MCP tool, a refused WebFetch, a subagent, Bash allowed and declined, an API
-// error at the end) and a turn with an approval accepted, in a seeded order; the rows followed
-// live, the saved pages at seeded page sizes and the rows after a SIGKILL and a restart must be
-// one list (ids, order, states).
+// error at the end), a turn with an approval accepted, a turn stopped while its Bash command runs
+// and one steered while its Bash command runs, in a seeded order; the rows followed live (the
+// subagent's own timeline too), the saved pages at seeded page sizes and the rows after a SIGKILL
+// and a restart must be one list (ids, order, states).
 
 const MCP_FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'mcpStdioServer.mjs');
 const SEED = conformanceSeed();
 const random = conformanceRandom(SEED);
 const seeded = (what: string) => `${what} (seed ${SEED}; replay with HBCODE_CONFORMANCE_SEED=${SEED})`;
 
-const PROMPTS = { accept: 'ACCEPT-TURN: touch a file' };
+const PROMPTS = { accept: 'ACCEPT-TURN: touch a file', stop: 'STOP-TURN: run a long command', steer: 'STEER-TURN: run a command that waits', steerText: 'STEER-WORDS: and say hello' };
 const bash = (command: string): ScenarioReply => ({ blocks: [{ type: 'tool_use', name: 'Bash', input: { command, description: 'Run the scripted command' } }] });
 const text = (words: string): ScenarioReply => ({ blocks: [{ type: 'text', deltas: [words] }] });
 
@@ -47,6 +48,9 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
         conversations: {
           ...tour.conversations,
           [PROMPTS.accept]: [bash('touch accepted.txt'), text('Touched.')],
+          [PROMPTS.stop]: [bash(`touch ${path.join(projectDir, 'stop-started')} && sleep 60`)],
+          [PROMPTS.steer]: [bash(`touch ${path.join(projectDir, 'steer-started')} && while [ ! -f ${path.join(projectDir, 'steer-release')} ]; do sleep 0.1; done`), text('Released.'), text('Hello.')],
+          [PROMPTS.steerText]: [text('Hello.')],
         },
       })(request);
     });
@@ -66,7 +70,7 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  it('TL-3 TL-1 TL-9 ACC-4 the Claude rows of a tour and an approval: the live rows are the saved rows on every page size, and the same after a SIGKILL and a restart', async () => {
+  it('TL-3 TL-1 TL-9 ACC-4 ACC-6 the Claude rows of a tour, an approval, a Stop and a steer during Bash: the live rows are the saved rows on every page size, and the same after a SIGKILL and a restart', async () => {
     const sessionId = await createAgentSession(client, 'claude');
     const live = followLive(client, sessionId);
     // ACC-4: the person declines what the rules refuse in the tour, leaves the last turn's request
@@ -86,11 +90,23 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
     const accepted = async () => {
       await finished((await send(PROMPTS.accept)).runId);
     };
-    // NOTE: no Stop and no steer turn yet, two TL-3 faults still open: a Claude turn stopped
-    // during a Bash call shows no rows live while its saved pages have the call and a text row, and
-    // a Bash row is made when the command ends, so live it lands after a steer sent while it ran,
-    // where its saved place is before it.
-    const turns = random.shuffled([tour, accepted]);
+    const started = (name: string) => waitUntil(() => fs.existsSync(path.join(runtime.projectDir, name)), `${name}: the Bash command runs`, { timeoutMs: 120_000 });
+    // ACC-6: Stop while the Bash command runs; its row and the interrupted end show live as saved.
+    const stopped = async () => {
+      const { runId } = await send(PROMPTS.stop);
+      await started('stop-started');
+      await client.call('run.cancel', { sessionId, runId });
+      await finished(runId, 'cancelled');
+    };
+    // ACC-6: a steer while the Bash command runs: the command's row was there first.
+    const steered = async () => {
+      const { runId } = await send(PROMPTS.steer);
+      await started('steer-started');
+      await send(PROMPTS.steerText, 'steer');
+      fs.writeFileSync(path.join(runtime.projectDir, 'steer-release'), '');
+      await finished(runId);
+    };
+    const turns = random.shuffled([tour, accepted, stopped, steered]);
     for (const turn of turns) await turn();
 
     const saved = await waitForRows(client, sessionId, allSettled, 180_000);
@@ -98,6 +114,8 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
     expect(new Set(saved.map((r) => r.id)).size, context).toBe(saved.length);
     const counts = kindCounts(saved);
     for (const kind of ['message', 'command', 'agentText', 'reasoning', 'plan', 'fileChange', 'toolCall', 'subagent', 'turnEnd', 'agentError']) expect(counts[kind], `${kind}: ${context}`).toBeGreaterThan(0);
+    expect(saved.filter((r) => r.kind === 'turnEnd' && r.status === 'interrupted'), context).toHaveLength(1);
+    expect(saved.filter((r) => r.kind === 'command' && r.status === 'cancelled'), context).toHaveLength(1);
     expect(fs.existsSync(path.join(runtime.projectDir, 'accepted.txt')), context).toBe(true);
     expect(fs.existsSync(path.join(runtime.projectDir, 'refused.txt')), context).toBe(false);
 
@@ -107,16 +125,15 @@ describe('TL-3 Claude timeline conformance: live, paged and after a restart, one
     const spawn = saved.find((r): r is Extract<TimelineRow, { kind: 'subagent' }> => r.kind === 'subagent')!;
     const child = (await client.call('sessions.timeline', { sessionId, parentItemId: spawn.itemId })).rows;
     expect(child.length, context).toBeGreaterThan(0);
-    // NOTE: the subagent's own timeline is compared saved and paged only: live it lacks the
-    // subagent's closing text, which its saved pages have (a TL-3 fault still open).
+    expect(rowLines(live.rows(spawn.itemId)), seeded('the subagent timeline live')).toEqual(rowLines(child));
     const sizes = random.pageSizes(4, 12);
     for (const limit of sizes) {
       expect(rowLines(await pagedRows(client, sessionId, limit)), seeded(`pages of ${limit}`)).toEqual(rowLines(saved));
       expect(rowLines(await pagedRows(client, sessionId, limit, spawn.itemId)), seeded(`subagent pages of ${limit}`)).toEqual(rowLines(child));
     }
 
-    // NOTE: no request waits when the runtime is killed here (the Codex test has the expired
-    // approval): a Claude turn's request for it did not reach approvals.list in time.
+    // No request waits when the runtime is killed here: a Claude request left unanswered at a
+    // SIGKILL is claudeTimelineLive.test.ts's last case.
     client.close();
     await runtime.kill();
     runtime = await runtime.restart();

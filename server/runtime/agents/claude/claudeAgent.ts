@@ -127,6 +127,8 @@ export class ClaudeAgent implements Agent {
     const sent = new Map<string, SteerMessage>();
     const taken: SteerMessage[] = [];
     let done: Extract<HostEvent, { type: 'done' }> | null = null;
+    /** Bash calls started and not ended, by tool id (TL-3). */
+    const open = new Map<string, string>();
     const host = this.hostOf(account);
     const call: HostCall = host.request(
       {
@@ -158,7 +160,13 @@ export class ClaudeAgent implements Agent {
           if (event.item.kind === 'turnEnd' && event.afterMessageUuid) this.turnRecords.save(context.sessionId, messageUuid, event.afterMessageUuid, event.item);
           context.item(event.item);
         }
+        else if (event.type === 'commandStarted') {
+          // TL-3: the row is there from the call on, so what comes while it runs (a steer) follows it.
+          open.set(event.itemId, event.command);
+          context.startHistoryCommand(event.itemId, event.command, { threadId: nativeSessionId, turnId: '', itemId: event.itemId, byteLength: 0 });
+        }
         else if (event.type === 'command') {
+          open.delete(event.itemId);
           // The command id is Claude's tool_use id, so the saved history's entry finds this row (TL-4).
           const result = event.refusal
             ? { status: 'failed' as const, exitCode: null, error: `Claude Code refused to run this command: ${event.refusal}` }
@@ -173,6 +181,10 @@ export class ClaudeAgent implements Agent {
       exit = await this.untilEnded(call, context.signal);
     } finally {
       this.running.delete(context.runId);
+      // SES-5: a command the turn left without a result (a Stop, the host's end) ended with it.
+      for (const [itemId, command] of open) {
+        context.recordHistoryCommand(itemId, command, { status: 'cancelled', exitCode: null }, { threadId: nativeSessionId, turnId: '', itemId, byteLength: 0 });
+      }
     }
     if (context.signal.aborted) {
       // SES-9: a stopped turn leaves nothing running: Claude Code and its commands carry the run's

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { forwardLiveMessage, savedMessageUuid } from './claudeLiveEvents';
 import { interruptedTurnEnd } from './claudeTurnEnd';
-import { readHistoryPage, readItemText, sliceOf, type ClaudeHistorySdk } from './claudeHostReads';
+import { readHistoryPage, readItemText, savedSubagentItems, sliceOf, type ClaudeHistorySdk } from './claudeHostReads';
+import { SubagentClosings } from './claudeSubagentClosings';
 import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage, type ControlSource } from './claudeHostControl';
 import { describe, savedSessions, sessionTitle, type QuerySdk } from './claudeHostQueries';
@@ -181,6 +182,10 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     return;
   }
   const messages = query[Symbol.asyncIterator]();
+  const closings = new SubagentClosings(
+    (toolUseId) => savedSubagentItems(sdk, request, toolUseId),
+    (item) => emit({ type: 'item', item }),
+  );
   try {
     for (let next = await messages.next(); !next.done; next = await messages.next()) {
       const raw: unknown = next.value;
@@ -192,10 +197,13 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
       if ((raw as { type?: unknown }).type === 'result') input.resultArrived();
       const parsed = SdkMessageSchema.safeParse(raw);
       if (parsed.success && parsed.data.type === 'user' && blocksOf(parsed.data).some((b) => ToolResultSchema.safeParse(b).success)) input.toolResultSent();
-      // A command cut short by Stop leaves no row, as when the host is stopped (SES-5).
+      // A command cut short by Stop gets no result: its row, made when it started, ends cancelled with the turn (SES-5).
       lastSavedUuid = savedMessageUuid(raw) ?? lastSavedUuid;
+      const mapped = mapper.map(raw);
+      closings.seen(mapped);
+      if ((raw as { type?: unknown }).type === 'result') await closings.finish();
       forwardLiveMessage(
-        mapper.map(raw),
+        mapped,
         (event) => {
           if (!interrupted) emit(event);
           else if (event.type === 'item') emit({ ...event, item: interruptedTurnEnd(event.item) });

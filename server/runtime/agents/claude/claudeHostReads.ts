@@ -3,6 +3,7 @@
  * and one long text of a saved item, all through the Claude Agent SDK (getSessionMessages with
  * offset and limit, listSubagents, getSubagentMessages). Runs inside the host process only.
  */
+import type { AgentItem } from '../../../../lib/protocol/rows';
 import type { HostEvent, HostRequest } from './hostProtocol';
 import { itemFieldText } from '../../sessions/itemRows';
 import { decodeCursor, encodeCursor, HISTORY_LOOKAHEAD, HISTORY_LOOKBACK, inlineEntry, mapHistoryPage, mapWholeHistory } from './claudeHistory';
@@ -43,6 +44,15 @@ async function sourceOf(sdk: ClaudeHistorySdk, request: { cwd: string; nativeSes
   const agentId = await subagentOf(sdk, id, dir, request.parentItemId);
   if (agentId === null) return null;
   return (offset, limit) => sdk.getSubagentMessages(id, agentId, { ...window(offset, limit), dir });
+}
+
+/**
+ * Every item of the subagent that answered the Task/Agent call `toolUseId`, as its saved pages
+ * show them, in order; none when it is not saved (TL-3).
+ */
+export async function savedSubagentItems(sdk: ClaudeHistorySdk, request: { cwd: string; nativeSessionId: string }, toolUseId: string): Promise<AgentItem[]> {
+  const fetch = await sourceOf(sdk, { ...request, parentItemId: toolUseId });
+  return fetch ? [...mapWholeHistory(await fetch(0, undefined), toolUseId).values()] : [];
 }
 
 /**

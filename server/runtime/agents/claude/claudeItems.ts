@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
-import { asyncLaunchAgentId, isInterruptMarker, taskNotifications, taskStatusOf, type TaskNotification } from './claudeInternalText';
+import { asyncLaunchAgentId, isFillerAnswer, isInterruptMarker, taskNotifications, taskStatusOf, type TaskNotification } from './claudeInternalText';
 import { SUBAGENT_TOOLS, toolItem, type ClaudeToolCall } from './claudeToolItems';
 import { turnEndItem } from './claudeTurnEnd';
 import { toolResultText } from './toolResultText';
@@ -164,6 +164,8 @@ export class ClaudeItemMapper {
       const base = { itemId, parentItemId, createdAt };
       const text = TextBlock.safeParse(block);
       if (text.success) {
+        // TL-8: a stopped turn's filler answer is for the model; the turn's interrupted end says it.
+        if (isFillerAnswer(api?.model, text.data.text)) continue;
         const apiError = isError || (api?.model === '<synthetic>' && text.data.text.startsWith('API Error'));
         if (!apiError && parentItemId !== null && this.tools.has(parentItemId)) this.subagentTexts.set(parentItemId, text.data.text);
         out.push({ kind: 'item', item: apiError ? { ...base, kind: 'agentError', message: text.data.text, detail: null } : { ...base, kind: 'agentText', text: text.data.text, streaming: false } });

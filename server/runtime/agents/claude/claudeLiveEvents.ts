@@ -9,7 +9,8 @@ let lastActivity = 0;
 
 /**
  * What the host says about one live SDK message (TL-1): items with their whole texts (the live
- * overlay keeps them and cuts what rows carry), a Bash result as a pointer and a size (OUT-7),
+ * overlay keeps them and cuts what rows carry), a Bash call when Claude asks for it and its result
+ * as a pointer and a size (OUT-7),
  * the closing text of the conversation for the settled row (SES-3).
  */
 export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEvent) => void, lastSavedUuid: string | null = null): void {
@@ -21,6 +22,8 @@ export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEve
     if (entry.kind === 'item') {
       emit({ type: 'item', item: entry.item, ...(entry.item.kind === 'turnEnd' && lastSavedUuid !== null ? { afterMessageUuid: lastSavedUuid } : {}) });
       if (entry.item.kind === 'agentText' && !entry.item.streaming && entry.item.parentItemId === null) emit({ type: 'text', text: entry.item.text });
+    } else if (entry.kind === 'command') {
+      emit({ type: 'commandStarted', itemId: entry.itemId, command: entry.command });
     } else if (entry.kind === 'commandResult') {
       const note = toolResultText(entry.content);
       const whole = resolvePersistedResult(note) ?? note;

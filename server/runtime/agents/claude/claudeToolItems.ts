@@ -2,6 +2,7 @@ import type { AgentItem, ItemStatus } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
 import { decodeToolOutput } from '../toolOutputEnvelope';
 import { FILE_CHANGE_TOOLS, fileChangesOf } from './claudeFileChange';
+import { subagentReport } from './claudeInternalText';
 import { resolvePersistedResult, toolResultText } from './toolResultText';
 
 /** A tool call as Claude asked for it. */
@@ -113,7 +114,9 @@ export function toolItem(call: ClaudeToolCall, completion: ClaudeToolCompletion 
   const result = completion ? wholeTextBody(decodeToolOutput(source).text) : null;
   if (SUBAGENT_TOOLS.has(call.name)) {
     const agentType = typeof call.input.subagent_type === 'string' ? call.input.subagent_type : null;
-    return { ...base, kind: 'subagent', title: str(call.input.description) || 'Subagent', agentType, status, result };
+    // TL-8: the report, without the frame and the ids Claude Code hands the model with it.
+    const report = completion ? wholeTextBody(subagentReport(decodeToolOutput(source).text)) : null;
+    return { ...base, kind: 'subagent', title: str(call.input.description) || 'Subagent', agentType, status, result: report };
   }
   return {
     ...base,

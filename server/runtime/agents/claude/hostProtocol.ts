@@ -103,6 +103,8 @@ export const ResultSourceSchema = z.object({
 export type ResultSource = z.infer<typeof ResultSourceSchema>;
 
 export const HostEventSchema = z.discriminatedUnion('type', [
+  /** Claude asked for a Bash command: its row is made now, running, and keeps this place (TL-3). */
+  z.object({ type: z.literal('commandStarted'), itemId: z.string(), command: z.string() }),
   /** A Bash result arrived: the row's pointer and size, never its bytes. */
   z.object({
     type: z.literal('command'),

@@ -124,6 +124,36 @@ describe('TL-8 text Claude Code writes for the model', () => {
     }
   });
 
+  it('TL-8 a subagent row\'s report is the subagent\'s words, without the frame, the notes and the ids Claude Code hands the model with them', () => {
+    const frame =
+      '  <tools-used-before-summary>Read</tools-used-before-summary>\n  \n' +
+      '[Subagent hand-back] The text below is the final report of a subagent this session delegated to. It is model output, NOT a message from the user. The report follows:\n' +
+      '  Line one.\n    indented two\n  Line three.';
+    const trailer = "agentId: a766e37 (use SendMessage with to: 'a766e37', summary: '<5-10 word recap>' to continue this agent)\n<usage>subagent_tokens: 8\ntool_uses: 1\nduration_ms: 832</usage>";
+    const cases: [unknown, string][] = [
+      [[{ type: 'text', text: frame }, { type: 'text', text: trailer }], 'Line one.\n  indented two\nLine three.'],
+      [[{ type: 'text', text: 'Plain report.' }, { type: 'text', text: trailer }], 'Plain report.'],
+      ['Only a report.', 'Only a report.'],
+    ];
+    for (const source of ['live', 'saved'] as const) {
+      cases.forEach(([content, report], i) => {
+        const mapper = new ClaudeItemMapper({ source });
+        mapper.map(assistant(`a${i}`, `msg_${i}`, [{ type: 'tool_use', id: `toolu_${i}`, name: 'Agent', input: { description: 'Read', prompt: 'Read', subagent_type: 'general-purpose' } }]));
+        const [row] = items(mapper.map(user(`u${i}`, [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content }])));
+        expect(row, source).toMatchObject({ kind: 'subagent', status: 'completed', result: { text: report } });
+      });
+    }
+  });
+
+  it('TL-8 the filler answer Claude Code saves for a stopped turn is no row; the same words from the model stay its text', () => {
+    for (const source of ['live', 'saved'] as const) {
+      const mapper = new ClaudeItemMapper({ source });
+      const filler = { type: 'assistant', uuid: 'a1', session_id: 's', parent_tool_use_id: null, timestamp: ts, message: { id: 'a1', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] } };
+      expect(mapper.map(filler)).toEqual([]);
+      expect(items(mapper.map(assistant('a2', 'msg_2', [{ type: 'text', text: 'No response requested.' }])))).toEqual([expect.objectContaining({ kind: 'agentText', text: 'No response requested.' })]);
+    }
+  });
+
   it('TL-8 an async subagent\'s launch result shows nothing and the row stays running; its notification completes the row with its report', () => {
     const mapper = new ClaudeItemMapper({ source: 'saved' });
     mapper.map(assistant('u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Survey the tests', subagent_type: 'Explore', run_in_background: true } }]));
