@@ -114,7 +114,7 @@ function commandRowOf(r: RawCommand): CommandRow {
     // OUT-7: the agent's history holds the output whole; the row only says how long it is.
     return {
       kind: 'command', id: `c:${r.run_id}:${r.command_id}`, sessionId: r.session_id, runId: r.run_id, commandId: r.command_id,
-      command: r.command, status: r.status, exitCode: r.exit_code, byteLength: r.pointer_bytes, generation: 1, complete: true,
+      command: r.command, status: r.status, exitCode: r.exit_code, byteLength: r.pointer_bytes, generation: 1, complete: r.status !== 'running',
       sourceIncomplete: false, ...(error ? { error } : {}), outputSource: 'agent', startedAt: r.started_at, endedAt: r.ended_at,
     };
   }
