@@ -8,6 +8,7 @@ import type { ChannelConnection } from '../rpc/socketServer';
 import { answerHandshake, ReplayedHandshakeError } from './channelHandshake';
 import type { HandshakeReplays } from './handshakeReplays';
 import { ChannelSocket } from './channelSocket';
+import { LinkStream } from './linkStream';
 import { FrameBufferPool } from './frameBufferPool';
 import { nodeFrameAead } from './nodeFrameAead';
 import type { LinkSender } from './linkWriter';
@@ -32,10 +33,12 @@ export interface ChannelDesk {
   replays: HandshakeReplays;
   /** How long a channel closed politely waits for its queued answers (RLY-4); the default when absent. */
   closeDrainMs?: number;
+  /** Takes a TLS passthrough stream (RLY-6); without it, streams are refused (no certificate for the relay's names). */
+  acceptStream?: (stream: LinkStream) => void;
   log: Logger;
 }
 
-type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' } | { phase: 'open'; socket: ChannelSocket };
+type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' } | { phase: 'open'; socket: ChannelSocket } | { phase: 'stream'; stream: LinkStream };
 
 /** The device connections of one registered link (RLY-2, RLY-3): OPEN → handshake → channel, until CLOSE or the link drops. */
 export class LinkChannels {
@@ -59,13 +62,21 @@ export class LinkChannels {
       case LINK_FRAME.open:
         this.opened(frame.connectionId, entry);
         return;
+      case LINK_FRAME.stream:
+        this.streamOpened(frame.connectionId, entry);
+        return;
       case LINK_FRAME.data:
         if (entry?.phase === 'open') entry.socket.deliver(frame.payload);
+        else if (entry?.phase === 'stream') entry.stream.deliver(frame.payload);
         else if (entry?.phase === 'waiting') this.answer(frame.connectionId, entry, frame.payload);
         else this.drop(frame.connectionId, frame.payload.length);
         return;
       case LINK_FRAME.ack:
         if (entry?.phase === 'open') entry.socket.acknowledged(frame.bytes);
+        else if (entry?.phase === 'stream') entry.stream.acknowledged(frame.bytes);
+        return;
+      case LINK_FRAME.end:
+        if (entry?.phase === 'stream') entry.stream.remoteEnded();
         return;
       case LINK_FRAME.close:
         this.ended(frame.connectionId, entry);
@@ -89,6 +100,19 @@ export class LinkChannels {
     const timer = setTimeout(() => this.refuse(connectionId, CLOSE_CODES.authTimeout, 'The channel handshake was not sent in time.'), HANDSHAKE_TIMEOUT_MS);
     timer.unref();
     this.entries.set(connectionId, { phase: 'waiting', timer });
+  }
+
+  /** RLY-6: a TLS connection to this desktop's relay names, handed to the runtime's TLS server. */
+  private streamOpened(connectionId: string, entry: Entry | undefined): void {
+    if (entry) return;
+    const accept = this.desk.acceptStream;
+    if (!accept) {
+      this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'This desktop has no certificate for its relay names.' });
+      return;
+    }
+    const stream = new LinkStream(connectionId, this.writer, () => this.entries.delete(connectionId));
+    this.entries.set(connectionId, { phase: 'stream', stream });
+    accept(stream);
   }
 
   private answer(connectionId: string, entry: { timer: NodeJS.Timeout }, message1: Uint8Array): void {
@@ -131,11 +155,12 @@ export class LinkChannels {
 
   private ended(connectionId: string, entry: Entry | undefined): void {
     if (entry?.phase === 'open') entry.socket.remoteEnded();
+    else if (entry?.phase === 'stream') entry.stream.remoteClosed();
     else this.forgetWaiting(connectionId, entry);
   }
 
   private forgetWaiting(connectionId: string, entry: Entry | undefined): void {
-    if (!entry || entry.phase === 'open') return;
+    if (!entry || entry.phase === 'open' || entry.phase === 'stream') return;
     if (entry.phase === 'waiting') clearTimeout(entry.timer);
     this.handshaking--;
     this.entries.delete(connectionId);
