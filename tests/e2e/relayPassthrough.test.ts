@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/browser';
+import { pairThroughLink } from './appHarness';
 import { startPassthroughRelay, type PassthroughRelay } from '../fixtures/relay/passthroughRelay';
 
 let relay: PassthroughRelay;
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('RLY-6 the desktop’s own name through the relay, in Chromium', () => {
-  it('RLY-6 loads https://<desktopId>.relay.localhost from the desktop over the relay’s TLS port and shows the pairing screen', async () => {
+  it('RLY-6 loads https://<desktopId>.relay.localhost from the desktop over the relay’s TLS port, shows the pairing screen and pairs there', async () => {
     const page = await browser.newPage();
     const response = await page.goto(relay.names.appOrigin + '/');
     expect(response?.status()).toBe(200);
@@ -46,6 +47,12 @@ describe('RLY-6 the desktop’s own name through the relay, in Chromium', () => 
     expect(security?.subjectName).toBe(relay.names.serverNames[0]);
     expect(security?.issuer).toBe('HB Code test CA');
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
+
+    // The relay pairing link start-up prints now names the desktop's own origin: plain pairing over TLS.
+    const { code } = relay.running.runtime.auth.createPairingCode();
+    await pairThroughLink(page, relay.names.appOrigin, code);
+    expect(page.url()).toBe(`${relay.names.appOrigin}/`);
+    expect(relay.running.runtime.auth.devices(null).map((d) => d.name)).toHaveLength(1);
     await page.close();
   }, 90_000);
 });
