@@ -15,6 +15,11 @@ import type { LinkSender } from './linkWriter';
 
 /** Connections between OPEN and the end of their handshake, at once; more are refused (SEC-9's cap on waiting sockets). */
 const MAX_HANDSHAKING = 64;
+/**
+ * TLS passthrough streams open at once (RLY-6): a browser opens a few per origin; past this a
+ * relay (or a crowd through it) is refused rather than have the desktop hold TLS state for all.
+ */
+export const MAX_STREAMS = 256;
 /** A device that opened a connection has this long to send handshake message 1 (RPC-2's deadline). */
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
@@ -44,6 +49,7 @@ type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' 
 export class LinkChannels {
   private readonly entries = new Map<string, Entry>();
   private handshaking = 0;
+  private streams = 0;
   /** One AES-GCM for the link's channels, so they share its pool of sealed frames' buffers (RLY-3). */
   private readonly aead = nodeFrameAead({ pool: new FrameBufferPool(), openInPlace: true });
 
@@ -110,7 +116,15 @@ export class LinkChannels {
       this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'This desktop has no certificate for its relay names.' });
       return;
     }
-    const stream = new LinkStream(connectionId, this.writer, () => this.entries.delete(connectionId));
+    if (this.streams >= MAX_STREAMS) {
+      this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'Too many connections to this desktop; try again later.' });
+      return;
+    }
+    this.streams++;
+    const stream = new LinkStream(connectionId, this.writer, () => {
+      this.streams--;
+      this.entries.delete(connectionId);
+    });
     this.entries.set(connectionId, { phase: 'stream', stream });
     accept(stream);
   }

@@ -19,6 +19,8 @@ export class LinkStream extends Duplex implements LinkWaiter {
   /** Bytes pushed while the reader's buffer was full: ACKed once it asks for more. */
   private ackOwed = 0;
   private ending: (() => void) | null = null;
+  private sentEnd = false;
+  private receivedEnd = false;
   private gone = false;
 
   constructor(
@@ -44,7 +46,9 @@ export class LinkStream extends Duplex implements LinkWaiter {
 
   /** END: the client sends no more. */
   remoteEnded(): void {
-    if (!this.gone) this.push(null);
+    if (this.gone) return;
+    this.receivedEnd = true;
+    this.push(null);
   }
 
   /** CLOSE, or the link dropped: nothing more goes either way. */
@@ -73,7 +77,12 @@ export class LinkStream extends Duplex implements LinkWaiter {
   }
 
   override _destroy(error: Error | null, done: (error: Error | null) => void): void {
-    if (!this.gone) {
+    if (this.gone) {
+      // Closed by the relay: nothing to tell it.
+    } else if (this.sentEnd && this.receivedEnd) {
+      // Both halves ended: the node closes the connection itself and says so; a CLOSE now would cross its.
+      this.writer.forget(this);
+    } else {
       this.writer.sendControl({ type: LINK_FRAME.close, connectionId: this.connectionId, code: 1000, reason: 'The desktop closed the stream.' });
       this.forget();
     }
@@ -98,6 +107,7 @@ export class LinkStream extends Duplex implements LinkWaiter {
     if (this.ending) {
       const ended = this.ending;
       this.ending = null;
+      this.sentEnd = true;
       this.writer.sendControl({ type: LINK_FRAME.end, connectionId: this.connectionId });
       ended();
     }
