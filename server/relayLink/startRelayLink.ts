@@ -21,6 +21,14 @@ export interface RelayPassthroughOptions {
   limits: HttpLimits;
 }
 
+/** RLY-6: the desktop's relay names, their HTTP server and what takes each stream to it through TLS. */
+function serveRelayNames(passthrough: RelayPassthroughOptions, relayUrl: URL, desktopId: string, runtime: Runtime, rpc: RpcSocketServer, log: Logger) {
+  const names = relayNamesFor(relayUrl, desktopId, passthrough.tlsPort);
+  const server = createRelayNameServer(names, passthrough.tlsPort, runtime, rpc, passthrough.limits, log);
+  const certificates = passthrough.certificates(names);
+  return { origin: names.appOrigin, server, acceptStream: (stream: LinkStream) => terminateRelayTls(stream, certificates, server, log) };
+}
+
 /** The relay's pairing link for this desktop (RLY-2): the code, the desktop id and its Noise key, all in the fragment. */
 export function relayPairingLinkFor(link: Pick<RelayLink, 'desktopId' | 'noisePublicKey'>, relayOrigin: string, code: string): string {
   return relayPairingUrl(relayOrigin, { code, desktop: link.desktopId, key: base64url(link.noisePublicKey) });
@@ -29,13 +37,13 @@ export function relayPairingLinkFor(link: Pick<RelayLink, 'desktopId' | 'noisePu
 /**
  * `--relay URL` (RLY-2, RLY-3): loads the desktop's relay identity and keeps a link to the relay.
  * Its channels are RpcConnections of the runtime's socket server with their own handlers: previews
- * open on the relay's preview origins and `pair.create` hands out the relay's pairing link.
+ * open on the relay's preview origins and `pair.create` hands out the relay's pairing link. With
+ * `passthrough` (RLY-6) the desktop also serves its own relay names through the relay's TLS port,
+ * and local `pair.create` answers carry the pairing link of that origin instead.
  */
 export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Runtime, rpc: RpcSocketServer, log: Logger, passthrough: RelayPassthroughOptions | null = null): Promise<RelayLink> {
   const identity = await loadOrCreateRelayIdentity(dataDir);
-  const names = passthrough ? relayNamesFor(relayUrl, identity.desktopId, passthrough.tlsPort) : null;
-  const nameServer = passthrough && names ? createRelayNameServer(names, passthrough.tlsPort, runtime, rpc, passthrough.limits, log) : null;
-  const certificates = passthrough && names ? passthrough.certificates(names) : null;
+  const served = passthrough ? serveRelayNames(passthrough, relayUrl, identity.desktopId, runtime, rpc, log) : null;
   const handlersByOrigins = new Map<string, MethodHandlers>();
   const pairingLink = (origin: string, code: string) => relayPairingLinkFor({ desktopId: identity.desktopId, noisePublicKey: identity.noiseKeys.publicKey }, origin, code);
   const handlersFor = (previewOrigins: PreviewOrigins) => {
@@ -45,12 +53,12 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
     return handlers;
   };
   // With passthrough, a device pairs on the desktop's own relay name, as it would locally (RLY-6).
-  rpc.setRelayPairingLink((code) => (names ? pairingUrl(names.appOrigin, code) : pairingLink(relayUrl.origin, code)));
+  rpc.setRelayPairingLink((code) => (served ? pairingUrl(served.origin, code) : pairingLink(relayUrl.origin, code)));
   const link = new RelayLink({
     relayUrl,
     identity,
     log,
-    passthrough: names && nameServer ? { origin: names.appOrigin, server: nameServer } : null,
+    passthrough: served,
     deskFor: (previewOrigins) => {
       const handlers = handlersFor(previewOrigins);
       return {
@@ -59,7 +67,7 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
         auth: runtime.auth,
         accept: (socket, deviceIdentity) => rpc.acceptChannel(socket, deviceIdentity, { handlers, appOrigin: relayUrl.origin }),
         closeDrainMs: rpc.limits.channelCloseDrainMs,
-        ...(certificates && nameServer ? { acceptStream: (stream: LinkStream) => terminateRelayTls(stream, certificates, nameServer, log) } : {}),
+        ...(served ? { acceptStream: served.acceptStream } : {}),
       };
     },
   });

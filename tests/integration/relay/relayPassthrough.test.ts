@@ -197,7 +197,8 @@ describe('RLY-6 TLS passthrough to the desktop', () => {
     expect(await sendRaw(tlsPorts[0], crypto.randomBytes(3000))).toEqual({ closed: true, received: 0 });
     // None of those opened a stream to any desktop.
     expect(streamOpens()).toBe(before);
-    // A desktop id nobody linked: the node asks NATS, nobody answers, the connection closes.
+    // A desktop id nobody linked: the node asks NATS, nobody answers, the connection closes. (This
+    // file's NATS capture listens on every subject, so here the node waits out its open timeout.)
     expect(await tlsClientTo(tlsPorts[0], unlinked)).toBeInstanceOf(Error);
     expect(streamOpens()).toBe(before + 1);
     await waitUntil(() => /desktop_offline/.test(node1.output()), 'the node logs the unlinked desktop');
