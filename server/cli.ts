@@ -30,6 +30,11 @@ export interface CliOptions {
   vapidSubject: string;
   /** RLY-2: the relay this desktop links to (`--relay https://HOST`), else null. */
   relay: URL | null;
+  /**
+   * RLY-6: the certificate and key for the desktop's relay names (`<desktopId>.HOST` and
+   * `p-<desktopId>.HOST`), which it then serves itself through the relay's TLS port; else null.
+   */
+  relayTls: { certFile: string; keyFile: string; port: number } | null;
 }
 
 const DEFAULT_PORT = 8787;
@@ -60,7 +65,21 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** RLY-6: `--relay-cert FILE --relay-key FILE [--relay-tls-port N]`, only with `--relay`. */
+function parseRelayTls(values: { relay?: string; 'relay-cert'?: string; 'relay-key'?: string; 'relay-tls-port'?: string }): CliOptions['relayTls'] {
+  const { relay, 'relay-cert': certFile, 'relay-key': keyFile, 'relay-tls-port': port } = values;
+  if (certFile === undefined && keyFile === undefined) {
+    if (port !== undefined) throw new Error('--relay-tls-port needs --relay-cert and --relay-key.');
+    return null;
+  }
+  if (certFile === undefined || keyFile === undefined) throw new Error('Give --relay-cert and --relay-key together.');
+  if (relay === undefined) throw new Error('--relay-cert and --relay-key need --relay.');
+  const tlsPort = port === undefined ? 443 : parsePort(port, '--relay-tls-port');
+  if (tlsPort === 0) throw new Error('--relay-tls-port must be the relay\'s public TLS port, from 1 to 65535.');
+  return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile), port: tlsPort };
+}
+
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL [--relay-cert F --relay-key F [--relay-tls-port N]]] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -78,6 +97,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'allow-secret-files': { type: 'string', multiple: true },
       'vapid-subject': { type: 'string' },
       relay: { type: 'string' },
+      'relay-cert': { type: 'string' },
+      'relay-key': { type: 'string' },
+      'relay-tls-port': { type: 'string' },
       ...LIMIT_PARSE_OPTIONS,
     },
   });
@@ -100,5 +122,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     limits: parseLimits(values, env),
     vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
     relay: values.relay === undefined ? null : parseOrigin(values.relay, '--relay'),
+    relayTls: parseRelayTls(values),
   };
 }

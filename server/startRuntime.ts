@@ -15,6 +15,8 @@ import type { Logger } from './runtime/log';
 import { REPO_ROOT } from './runtime/paths';
 import { Runtime, type RuntimeOptions } from './runtime/runtime';
 import type { RelayLink, RelayLinkState } from './relayLink/relayLink';
+import type { RelayNames } from './relayLink/relayNameServer';
+import { certificateFiles } from './relayLink/relayTls';
 import { relayPairingLinkFor, startRelayLink } from './relayLink/startRelayLink';
 
 const APP_HOSTNAME = 'hbcode.localhost';
@@ -91,7 +93,13 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews, options.limits.socket);
   rpc = socketServer;
   let relay: RelayLink | null = null;
-  if (options.relay) relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log);
+  if (options.relay) {
+    const relayTls = options.relayTls;
+    const passthrough = relayTls
+      ? { tlsPort: relayTls.port, certificates: (names: RelayNames) => certificateFiles(relayTls.certFile, relayTls.keyFile, names.serverNames), limits: options.limits.http }
+      : null;
+    relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log, passthrough);
+  }
   ready = true;
 
   let stopping: Promise<void> | null = null;
@@ -117,7 +125,8 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
 
 /** RLY-2: the same code, through the relay: its link carries the desktop's id and key in the fragment. */
 async function relayBannerLines(relay: RelayLinkState, code: string): Promise<string[]> {
-  const link = relayPairingLinkFor(relay, relay.relayUrl.origin, code);
+  // RLY-6: with its own certificate the desktop serves its relay name itself, and pairs there.
+  const link = relay.passthroughOrigin ? pairingUrl(relay.passthroughOrigin, code) : relayPairingLinkFor(relay, relay.relayUrl.origin, code);
   return [
     `  Relay:    ${relay.relayUrl.origin}  (desktop ${relay.desktopId})`,
     `  Pair a device through the relay (same code): ${link}`,

@@ -101,11 +101,18 @@ export const LINK_FRAME = {
   close: 3,
   /** both ways: u32 count of DATA payload bytes the sender of the ACK has delivered onward. */
   ack: 4,
+  /**
+   * node → desktop: a TLS connection to one of the desktop's relay names opened (RLY-6; payload
+   * empty). DATA then carries its raw bytes both ways, under the same windows and ACKs.
+   */
+  stream: 5,
+  /** both ways, streams only: the sender will send no more DATA (a half-close); the other direction goes on. */
+  end: 6,
 } as const;
 export type LinkFrameType = (typeof LINK_FRAME)[keyof typeof LINK_FRAME];
 
 export type LinkFrame =
-  | { type: typeof LINK_FRAME.open; connectionId: string }
+  | { type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream | typeof LINK_FRAME.end; connectionId: string }
   | { type: typeof LINK_FRAME.data; connectionId: string; payload: Uint8Array }
   | { type: typeof LINK_FRAME.close; connectionId: string; code: number; reason: string }
   | { type: typeof LINK_FRAME.ack; connectionId: string; bytes: number };
@@ -129,6 +136,8 @@ export function encodeLinkFrame(frame: LinkFrame): Uint8Array<ArrayBuffer> {
   let payload: Uint8Array;
   switch (frame.type) {
     case LINK_FRAME.open:
+    case LINK_FRAME.stream:
+    case LINK_FRAME.end:
       payload = new Uint8Array(0);
       break;
     case LINK_FRAME.data:
@@ -186,7 +195,9 @@ export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
   const payload = bytes.subarray(2 + idLength);
   switch (type) {
     case LINK_FRAME.open:
-      if (payload.length !== 0) throw new Error('An OPEN link frame carries no payload.');
+    case LINK_FRAME.stream:
+    case LINK_FRAME.end:
+      if (payload.length !== 0) throw new Error('An OPEN, STREAM or END link frame carries no payload.');
       return { type, connectionId };
     case LINK_FRAME.data:
       if (payload.length === 0) throw new Error('A DATA link frame carries a channel frame.');

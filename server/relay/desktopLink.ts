@@ -167,9 +167,11 @@ export class DesktopLink {
         publishControl(this.ctx, toDevice, desktopId, frame);
         return;
       case LINK_FRAME.ack:
+      case LINK_FRAME.end:
         publishControl(this.ctx, toDevice, desktopId, frame);
         return;
       case LINK_FRAME.open:
+      case LINK_FRAME.stream:
         this.ctx.log.refused('malformed_link_frame', { desktop: desktopId, conn: frame.connectionId });
         return;
     }
@@ -195,7 +197,7 @@ export class DesktopLink {
       this.ctx.log.refused('malformed_nats_message', { desktop: desktopId, node: route.from });
       return;
     }
-    if (frame.type === LINK_FRAME.open) {
+    if (frame.type === LINK_FRAME.open || frame.type === LINK_FRAME.stream) {
       if (this.connections.has(frame.connectionId)) return;
       this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner() });
       this.sendToDesktop(frame);
@@ -212,6 +214,8 @@ export class DesktopLink {
       this.sendToDesktop(frame);
     } else if (frame.type === LINK_FRAME.ack) {
       connection.unackedToDevice = Math.max(0, connection.unackedToDevice - frame.bytes);
+      this.sendToDesktop(frame);
+    } else if (frame.type === LINK_FRAME.end) {
       this.sendToDesktop(frame);
     }
   }

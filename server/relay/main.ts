@@ -5,7 +5,8 @@ import { startRelayNode } from './relayNode';
 async function main(): Promise<void> {
   const options = parseRelayFlags(process.argv.slice(2));
   const node = await startRelayNode(options);
-  process.stdout.write(`Relay node ${node.nodeId} listening on ${options.host}:${node.port} for ${options.publicUrl}\n`);
+  const tls = node.tlsPort === null ? '' : ` (TLS passthrough on port ${node.tlsPort})`;
+  process.stdout.write(`Relay node ${node.nodeId} listening on ${options.host}:${node.port}${tls} for ${options.publicUrl}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void node.stop().then(() => process.exit(0));

@@ -3,7 +3,7 @@ import { DEFAULT_CONNECT_RATE } from './rateLimit';
 import { DEFAULT_RELAY_MAX_CONNECTIONS, type RelayNodeOptions } from './relayNode';
 
 export const RELAY_USAGE = `npm run relay -- --public-url https://HOST (--preview-origin-template 'https://p-{id}.HOST' | --preview-origin URL) --nats nats://HOST:4222
-  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME] [--app-dir DIR]`;
+  [--port N] [--tls-port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME] [--app-dir DIR]`;
 
 function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -22,6 +22,7 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
       'preview-origin': { type: 'string' },
       nats: { type: 'string' },
       port: { type: 'string' },
+      'tls-port': { type: 'string' },
       host: { type: 'string' },
       'node-id': { type: 'string' },
       'max-connections': { type: 'string' },
@@ -36,8 +37,11 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
   if (!values['public-url'] || !values.nats) throw new Error(`--public-url and --nats are required.\nUsage: ${RELAY_USAGE}`);
   const port = values.port === undefined ? 8443 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}".`);
+  const tlsPort = values['tls-port'] === undefined ? undefined : Number(values['tls-port']);
+  if (tlsPort !== undefined && (!Number.isInteger(tlsPort) || tlsPort < 0 || tlsPort > 65535)) throw new Error(`--tls-port must be a port number, not "${values['tls-port']}".`);
   return {
     publicUrl: values['public-url'],
+    tlsPort,
     previewOriginTemplate: values['preview-origin-template'],
     previewOrigin: values['preview-origin'],
     natsUrl: values.nats,

@@ -14,7 +14,11 @@ export type RefusalKind =
   | 'rate_limited'
   | 'node_full'
   | 'bad_origin'
-  | 'malformed_nats_message';
+  | 'malformed_nats_message'
+  /** RLY-6: a TLS connection whose ClientHello did not come in time, was not one, or named no desktop of this relay. */
+  | 'hello_timeout'
+  | 'bad_client_hello'
+  | 'unknown_name';
 
 /** What a log line may carry: ids, sizes and codes, nothing a client sent as content. */
 export interface LogFields {

@@ -15,6 +15,9 @@ import { parsePublicOrigins } from '../publicOrigins';
 import { REPO_ROOT } from '../runtime/paths';
 import { DesktopLink } from './desktopLink';
 import { DeviceConnection, parseNodeMessage } from './deviceConnection';
+import { PassthroughConnection } from './passthroughConnection';
+import { createPassthroughServer, DEFAULT_HELLO_TIMEOUT_MS } from './passthroughServer';
+import type { RelayedConnection } from './relayedConnection';
 import { NODE_ID_PATTERN, SUBJECTS } from './natsWire';
 import { DEFAULT_LIVENESS, NodeLiveness, type LivenessTiming } from './nodeLiveness';
 import { DEFAULT_CONNECT_RATE, ConnectRateLimiter, type ConnectRate } from './rateLimit';
@@ -30,6 +33,13 @@ export interface RelayNodeOptions {
   natsUrl: string;
   port?: number;
   host?: string;
+  /**
+   * RLY-6: a port (0: any free one) where TLS connections to `<desktopId>.HOST` and
+   * `p-<desktopId>.HOST` are passed through to their desktop, which terminates TLS itself.
+   */
+  tlsPort?: number;
+  /** How long a TLS client has to send its ClientHello (RLY-6). */
+  helloTimeoutMs?: number;
   nodeId?: string;
   /** The built app to serve (default: the repository's out/). */
   outDir?: string;
@@ -54,6 +64,8 @@ export interface RelayNodeOptions {
 export interface RelayNodeStats {
   desktopLinks: number;
   deviceConnections: number;
+  /** TLS connections passed through to desktops (RLY-6). */
+  passthroughConnections: number;
   /** Bytes this node holds for its sockets: their write buffers and frames still being joined. */
   bufferedBytes: number;
   refusals: Partial<Record<RefusalKind, number>>;
@@ -61,6 +73,8 @@ export interface RelayNodeStats {
 
 export interface RelayNode {
   port: number;
+  /** The TLS passthrough port (RLY-6), or null without `tlsPort`. */
+  tlsPort: number | null;
   nodeId: string;
   stats(): RelayNodeStats;
   stop(): Promise<void>;
@@ -93,7 +107,8 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   const maxConnections = options.maxConnections ?? DEFAULT_RELAY_MAX_CONNECTIONS;
   const nc: NatsConnection = await connect({ servers: options.natsUrl, name: `hbcode-relay-${nodeId}`, maxReconnectAttempts: -1 });
   const links = new Map<string, DesktopLink>();
-  const devices = new Map<string, DeviceConnection>();
+  /** Device sockets and TLS passthrough streams, by connection id. */
+  const devices = new Map<string, RelayedConnection>();
   const liveness = new NodeLiveness(nc, nodeId, options.liveness ?? DEFAULT_LIVENESS, () => {
     for (const link of links.values()) link.sweep();
     for (const device of devices.values()) device.sweep();
@@ -182,6 +197,42 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     devices.set(id, new DeviceConnection(ctx, ws, id, desktopId, (closed) => devices.delete(closed.id)));
   };
 
+  const passthrough =
+    options.tlsPort === undefined
+      ? null
+      : createPassthroughServer({
+          relayHost: parsed.publicUrl.hostname,
+          helloTimeoutMs: options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
+          admit: (socket) => {
+            if (!rateLimiter.take(socket.remoteAddress ?? 'unknown')) {
+              log.refused('rate_limited');
+              return false;
+            }
+            if (openSockets() >= maxConnections) {
+              log.refused('node_full');
+              return false;
+            }
+            return true;
+          },
+          route: (socket, desktopId, hello) => {
+            const id = ctx.nextConnectionId();
+            devices.set(id, new PassthroughConnection(ctx, socket, id, desktopId, hello, (closed) => devices.delete(closed.id)));
+          },
+          refused: (kind, bytes) => log.refused(kind, { bytes }),
+        });
+  /** Every socket of the TLS port, those still sending their ClientHello too: a stopping node drops them all. */
+  const passthroughSockets = new Set<net.Socket>();
+  if (passthrough) {
+    passthrough.on('connection', (socket: net.Socket) => {
+      passthroughSockets.add(socket);
+      socket.once('close', () => passthroughSockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      passthrough.once('error', reject);
+      passthrough.listen(options.tlsPort, options.host ?? '127.0.0.1', () => resolve());
+    });
+  }
+
   const origins: Origins = { app: parsed.publicUrl, port: options.port ?? 0, previews: parsed.previewOrigins };
   const server = createHttpServer({
     origins,
@@ -214,10 +265,12 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   let stopping: Promise<void> | null = null;
   return {
     port,
+    tlsPort: passthrough ? (passthrough.address() as net.AddressInfo).port : null,
     nodeId,
     stats: () => ({
       desktopLinks: links.size,
-      deviceConnections: devices.size,
+      deviceConnections: [...devices.values()].filter((d) => d instanceof DeviceConnection).length,
+      passthroughConnections: [...devices.values()].filter((d) => d instanceof PassthroughConnection).length,
       bufferedBytes: [...links.values()].reduce((sum, l) => sum + l.bufferedBytes, 0) + [...devices.values()].reduce((sum, d) => sum + d.bufferedBytes, 0),
       refusals: Object.fromEntries(log.refusals),
     }),
@@ -232,6 +285,8 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
         for (const ws of [...desktopServer.clients, ...deviceServer.clients]) ws.terminate();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of passthroughSockets) socket.destroy();
+        await new Promise<void>((resolve) => (passthrough ? passthrough.close(() => resolve()) : resolve()));
       })();
       return stopping;
     },

@@ -8,12 +8,18 @@ import type { ChannelConnection } from '../rpc/socketServer';
 import { answerHandshake, ReplayedHandshakeError } from './channelHandshake';
 import type { HandshakeReplays } from './handshakeReplays';
 import { ChannelSocket } from './channelSocket';
+import { LinkStream } from './linkStream';
 import { FrameBufferPool } from './frameBufferPool';
 import { nodeFrameAead } from './nodeFrameAead';
 import type { LinkSender } from './linkWriter';
 
 /** Connections between OPEN and the end of their handshake, at once; more are refused (SEC-9's cap on waiting sockets). */
 const MAX_HANDSHAKING = 64;
+/**
+ * TLS passthrough streams open at once (RLY-6): a browser opens a few per origin; past this a
+ * relay (or a crowd through it) is refused rather than have the desktop hold TLS state for all.
+ */
+export const MAX_STREAMS = 256;
 /** A device that opened a connection has this long to send handshake message 1 (RPC-2's deadline). */
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
@@ -32,15 +38,18 @@ export interface ChannelDesk {
   replays: HandshakeReplays;
   /** How long a channel closed politely waits for its queued answers (RLY-4); the default when absent. */
   closeDrainMs?: number;
+  /** Takes a TLS passthrough stream (RLY-6); without it, streams are refused (no certificate for the relay's names). */
+  acceptStream?: (stream: LinkStream) => void;
   log: Logger;
 }
 
-type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' } | { phase: 'open'; socket: ChannelSocket };
+type Entry = { phase: 'waiting'; timer: NodeJS.Timeout } | { phase: 'answering' } | { phase: 'open'; socket: ChannelSocket } | { phase: 'stream'; stream: LinkStream };
 
 /** The device connections of one registered link (RLY-2, RLY-3): OPEN → handshake → channel, until CLOSE or the link drops. */
 export class LinkChannels {
   private readonly entries = new Map<string, Entry>();
   private handshaking = 0;
+  private streams = 0;
   /** One AES-GCM for the link's channels, so they share its pool of sealed frames' buffers (RLY-3). */
   private readonly aead = nodeFrameAead({ pool: new FrameBufferPool(), openInPlace: true });
 
@@ -59,13 +68,21 @@ export class LinkChannels {
       case LINK_FRAME.open:
         this.opened(frame.connectionId, entry);
         return;
+      case LINK_FRAME.stream:
+        this.streamOpened(frame.connectionId, entry);
+        return;
       case LINK_FRAME.data:
         if (entry?.phase === 'open') entry.socket.deliver(frame.payload);
+        else if (entry?.phase === 'stream') entry.stream.deliver(frame.payload);
         else if (entry?.phase === 'waiting') this.answer(frame.connectionId, entry, frame.payload);
         else this.drop(frame.connectionId, frame.payload.length);
         return;
       case LINK_FRAME.ack:
         if (entry?.phase === 'open') entry.socket.acknowledged(frame.bytes);
+        else if (entry?.phase === 'stream') entry.stream.acknowledged(frame.bytes);
+        return;
+      case LINK_FRAME.end:
+        if (entry?.phase === 'stream') entry.stream.remoteEnded();
         return;
       case LINK_FRAME.close:
         this.ended(frame.connectionId, entry);
@@ -89,6 +106,27 @@ export class LinkChannels {
     const timer = setTimeout(() => this.refuse(connectionId, CLOSE_CODES.authTimeout, 'The channel handshake was not sent in time.'), HANDSHAKE_TIMEOUT_MS);
     timer.unref();
     this.entries.set(connectionId, { phase: 'waiting', timer });
+  }
+
+  /** RLY-6: a TLS connection to this desktop's relay names, handed to the runtime's TLS server. */
+  private streamOpened(connectionId: string, entry: Entry | undefined): void {
+    if (entry) return;
+    const accept = this.desk.acceptStream;
+    if (!accept) {
+      this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'This desktop has no certificate for its relay names.' });
+      return;
+    }
+    if (this.streams >= MAX_STREAMS) {
+      this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'Too many connections to this desktop; try again later.' });
+      return;
+    }
+    this.streams++;
+    const stream = new LinkStream(connectionId, this.writer, () => {
+      this.streams--;
+      this.entries.delete(connectionId);
+    });
+    this.entries.set(connectionId, { phase: 'stream', stream });
+    accept(stream);
   }
 
   private answer(connectionId: string, entry: { timer: NodeJS.Timeout }, message1: Uint8Array): void {
@@ -131,11 +169,12 @@ export class LinkChannels {
 
   private ended(connectionId: string, entry: Entry | undefined): void {
     if (entry?.phase === 'open') entry.socket.remoteEnded();
+    else if (entry?.phase === 'stream') entry.stream.remoteClosed();
     else this.forgetWaiting(connectionId, entry);
   }
 
   private forgetWaiting(connectionId: string, entry: Entry | undefined): void {
-    if (!entry || entry.phase === 'open') return;
+    if (!entry || entry.phase === 'open' || entry.phase === 'stream') return;
     if (entry.phase === 'waiting') clearTimeout(entry.timer);
     this.handshaking--;
     this.entries.delete(connectionId);

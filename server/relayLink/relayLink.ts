@@ -49,6 +49,8 @@ export interface RelayLinkOptions {
   /** What channel connections of a relay with these preview origins are served by. */
   deskFor: ChannelDeskFor;
   log: Logger;
+  /** RLY-6: the desktop's relay app origin and the server its TLS passthrough streams reach, else null. */
+  passthrough?: { origin: string; server: http.Server } | null;
 }
 
 /** What tests and the banner read of the link. */
@@ -58,6 +60,8 @@ export interface RelayLinkState {
   desktopId: string;
   /** The X25519 Noise static public key, raw: the pairing link's `key`. */
   noisePublicKey: Uint8Array;
+  /** RLY-6: `https://<desktopId>.HOST`, served by this desktop through the relay's TLS port; null without a certificate. */
+  readonly passthroughOrigin: string | null;
   readonly linked: boolean;
   /** Runs each time the link registers (again); returns an unsubscribe. */
   onLinked(listener: () => void): () => void;
@@ -95,6 +99,10 @@ export class RelayLink implements RelayLinkState {
     this.noisePublicKey = options.identity.noiseKeys.publicKey;
   }
 
+  get passthroughOrigin(): string | null {
+    return this.options.passthrough?.origin ?? null;
+  }
+
   get linked(): boolean {
     return this.channels !== null;
   }
@@ -120,6 +128,8 @@ export class RelayLink implements RelayLinkState {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.ws?.close(1001, 'runtime shutting down');
+    this.options.passthrough?.server.closeAllConnections();
+    this.options.passthrough?.server.close();
   }
 
   private connect(): void {

@@ -27,6 +27,12 @@ export interface ChannelConnection {
 
 export type RpcSocketServer = ReturnType<typeof createRpcSocketServer>;
 
+/** What an app origin's connections are served with: its handlers (preview origins, pairing links) and the origin itself. */
+export interface RpcSurface {
+  handlers: MethodHandlers;
+  appOrigin: string;
+}
+
 /** Adapts `ws` to RpcConnection and forwards the runtime's notifications to authenticated sockets. */
 export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins, limits: SocketLimits = socketLimitsFromEnv(process.env)) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_FRAMES * limits.maxFrameBytes, perMessageDeflate: false });
@@ -48,7 +54,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
     return count;
   };
 
-  function accept(ws: WebSocket, wire: Duplex): void {
+  function accept(ws: WebSocket, wire: Duplex, surface: RpcSurface = { handlers, appOrigin }): void {
     const socket = wsRpcSocket(ws);
     // SEC-9: each waiting socket may hold a little memory until it authenticates; their number is capped.
     if (unauthenticatedCount() >= limits.maxUnauthenticatedSockets) {
@@ -56,7 +62,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
       socket.terminate(CLOSE_CODES.tryAgainLater, 'Too many connections are waiting to authenticate; try again later.');
       return;
     }
-    const connection = new RpcConnection(socket, handlers, appOrigin, log, limits);
+    const connection = new RpcConnection(socket, surface.handlers, surface.appOrigin, log, limits);
     connections.add(connection);
     listenToWs(
       ws,
@@ -85,7 +91,7 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
     setRelayPairingLink(link: (code: string) => string): void {
       relayPairingLink = link;
     },
-    acceptChannel(socket: RpcSocket, identity: Identity, surface: { handlers: MethodHandlers; appOrigin: string }): ChannelConnection {
+    acceptChannel(socket: RpcSocket, identity: Identity, surface: RpcSurface): ChannelConnection {
       const connection = new RpcConnection(socket, surface.handlers, surface.appOrigin, log, limits, identity);
       connections.add(connection);
       return {
@@ -96,8 +102,9 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
         },
       };
     },
-    handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
-      wss.handleUpgrade(req, socket, head, (ws) => accept(ws, socket));
+    /** `/rpc` on the app origin; `surface` for another app origin of this runtime (its relay names, RLY-6). */
+    handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, surface?: RpcSurface) {
+      wss.handleUpgrade(req, socket, head, (ws) => accept(ws, socket, surface));
     },
     close() {
       unsubscribe();

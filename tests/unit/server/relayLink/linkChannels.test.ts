@@ -4,7 +4,8 @@ import { LINK_FRAME, type LinkFrame } from '../../../../lib/relay/relayWire';
 import type { DeviceAuth } from '../../../../server/auth/tokens';
 import { silentLogger } from '../../../../server/runtime/log';
 import { HandshakeReplays } from '../../../../server/relayLink/handshakeReplays';
-import { LinkChannels } from '../../../../server/relayLink/linkChannels';
+import { LinkChannels, MAX_STREAMS } from '../../../../server/relayLink/linkChannels';
+import type { LinkStream } from '../../../../server/relayLink/linkStream';
 import type { LinkSender } from '../../../../server/relayLink/linkWriter';
 
 class RecordingLink implements LinkSender {
@@ -51,5 +52,26 @@ describe('RLY-2 SEC-9 connections waiting for their handshake', () => {
     expect(link.closes(4408)).not.toContain('n.1');
     channels.handle({ type: LINK_FRAME.open, connectionId: 'n.67' });
     expect(link.closes(1013)).toEqual(['n.65']);
+  });
+});
+
+describe('RLY-6 passthrough streams on a link', () => {
+  it('RLY-6 without a certificate every stream is refused; with one, at most MAX_STREAMS are open at once', async () => {
+    const desk = { desktopId: 'a'.repeat(32), noiseKeys: await generateKeyPair(), auth: {} as DeviceAuth, accept: () => ({ receive: async () => {}, detach: () => {} }), countDropped: () => {}, replays: new HandshakeReplays(), log: silentLogger };
+    const refusing = new RecordingLink();
+    new LinkChannels(refusing, desk).handle({ type: LINK_FRAME.stream, connectionId: 'n.1' });
+    expect(refusing.closes(1013)).toEqual(['n.1']);
+
+    const link = new RecordingLink();
+    const accepted: LinkStream[] = [];
+    const channels = new LinkChannels(link, { ...desk, acceptStream: (stream) => accepted.push(stream) });
+    for (let i = 1; i <= MAX_STREAMS + 1; i++) channels.handle({ type: LINK_FRAME.stream, connectionId: `n.${i}` });
+    expect(accepted).toHaveLength(MAX_STREAMS);
+    expect(link.closes(1013)).toEqual([`n.${MAX_STREAMS + 1}`]);
+    // A stream the relay closed makes room for the next.
+    channels.handle({ type: LINK_FRAME.close, connectionId: 'n.1', code: 1000, reason: 'client left' });
+    channels.handle({ type: LINK_FRAME.stream, connectionId: 'n.999' });
+    expect(accepted.at(-1)?.connectionId).toBe('n.999');
+    for (const stream of accepted) stream.destroy();
   });
 });
