@@ -6,6 +6,7 @@ import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
 import { parseOrigin, parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
 import { vapidSubjectFor } from './push/vapidSubject';
+import { ACME_PARSE_OPTIONS, parseAcmeOptions, type AcmeCliOptions } from './relayLink/acme/acmeCliOptions';
 import { parseSecretTypes } from './runtime/files/secretFileTypes';
 
 export interface CliOptions {
@@ -30,6 +31,8 @@ export interface CliOptions {
   vapidSubject: string;
   /** RLY-2: the relay this desktop links to (`--relay https://HOST`), else null. */
   relay: URL | null;
+  /** RLY-6: where the desktop gets the certificate for its relay names (`--acme-directory URL`, `--acme-ca FILE`). */
+  acme: AcmeCliOptions;
 }
 
 const DEFAULT_PORT = 8787;
@@ -60,7 +63,7 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL] [--acme-directory URL] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -78,6 +81,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'allow-secret-files': { type: 'string', multiple: true },
       'vapid-subject': { type: 'string' },
       relay: { type: 'string' },
+      ...ACME_PARSE_OPTIONS,
       ...LIMIT_PARSE_OPTIONS,
     },
   });
@@ -100,5 +104,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     limits: parseLimits(values, env),
     vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
     relay: values.relay === undefined ? null : parseOrigin(values.relay, '--relay'),
+    acme: parseAcmeOptions(values),
   };
 }

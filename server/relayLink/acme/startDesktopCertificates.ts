@@ -1,0 +1,27 @@
+import type { Logger } from '../../runtime/log';
+import type { AcmeCliOptions } from './acmeCliOptions';
+import { DesktopCertificates } from './desktopCertificates';
+
+/** The desktop's names on a relay (RLY-6): the app at `<desktopId>.HOST`, its previews at `p-<desktopId>.HOST`. */
+export function relayCertificateNames(relayUrl: URL, desktopId: string): string[] {
+  return [`${desktopId}.${relayUrl.hostname}`, `p-${desktopId}.${relayUrl.hostname}`];
+}
+
+/**
+ * The one entry point for the relay link's TLS termination (RLY-6): loads the desktop's stored
+ * certificate for its relay names and keeps it current by ACME from `acme.directoryUrl`. Give the
+ * result to the TLS server that takes the relay's raw connections; per connection it answers
+ * `acme-tls/1` with `alpnChallengeFor(name)` and everything else with `secureContextFor(name)`.
+ * Call `stop()` at shutdown.
+ */
+export function startDesktopCertificates(acme: AcmeCliOptions, relayUrl: URL, desktopId: string, dataDir: string, log: Logger): DesktopCertificates {
+  const certificates = new DesktopCertificates({
+    directoryUrl: acme.directoryUrl,
+    caBundle: acme.caBundle ?? undefined,
+    names: relayCertificateNames(relayUrl, desktopId),
+    dataDir,
+    log,
+  });
+  certificates.start();
+  return certificates;
+}
