@@ -152,6 +152,8 @@ export class DesktopCertificates {
       const client = await this.accountClient(poll);
       const keyPem = (await acme.crypto.createPrivateEcdsaKey()).toString();
       const [, csr] = await acme.crypto.createCsr({ commonName: this.names[0], altNames: this.names }, keyPem);
+      // Only what the order itself meets says why it failed (not a lookup of the account).
+      hooks.forgetProblems();
       let chainPem: string;
       try {
         chainPem = await client.auto({

@@ -12,7 +12,15 @@ export function relayCertificateNames(relayUrl: URL, desktopId: string): string[
  * certificate for its relay names and keeps it current by ACME from `acme.directoryUrl`. Give the
  * result to the TLS server that takes the relay's raw connections; per connection it answers
  * `acme-tls/1` with `alpnChallengeFor(name)` and everything else with `secureContextFor(name)`.
- * Call `stop()` at shutdown.
+ * Call `stop()` at shutdown. As tests/fixtures/tlsTerminationStandIn.ts does:
+ *
+ *   let acmeTls = false;
+ *   new tls.TLSSocket(stream, { isServer: true,
+ *     ALPNCallback: ({ protocols }) => (acmeTls = protocols.includes('acme-tls/1')) ? 'acme-tls/1' : undefined,
+ *     SNICallback: (name, answer) => answer(null, (acmeTls ? certificates.alpnChallengeFor(name)?.secureContext : certificates.secureContextFor(name)) ?? undefined) });
+ *
+ * NOTE: this relies on OpenSSL choosing ALPN before the certificate, which it does in TLS 1.3 (the
+ * ACME servers' validation speaks it); an `acme-tls/1` connection ends after its handshake.
  */
 export function startDesktopCertificates(acme: AcmeCliOptions, relayUrl: URL, desktopId: string, dataDir: string, log: Logger): DesktopCertificates {
   const certificates = new DesktopCertificates({

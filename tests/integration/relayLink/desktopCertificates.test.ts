@@ -15,6 +15,8 @@ import { waitUntil } from '../../fixtures/waitUntil';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NAMES = ['d7xkq2.relay.localhost', 'p-d7xkq2.relay.localhost'];
+/** Each order is a few round trips to pebble and its validation connections: seconds, more on a loaded machine. */
+const ORDER_TESTS = { timeout: 200_000 };
 
 let acmeServer: AcmeTestServer;
 let termination: TlsTerminationStandIn;
@@ -76,7 +78,7 @@ function acmeFiles(dataDir: string): Record<string, { mode: number; text: string
 }
 
 describe('RLY-6 the desktop gets and renews the certificate for its relay names by ACME (TLS-ALPN-01)', () => {
-  it('RLY-6 a certificate for both names comes from the ACME server through acme-tls/1 handshakes, is stored owner-only and is reused after a restart', async () => {
+  it('RLY-6 a certificate for both names comes from the ACME server through acme-tls/1 handshakes, is stored owner-only and is reused after a restart', ORDER_TESTS, async () => {
     const dataDir = makeTempDir();
     const first = desktopCertificates(dataDir);
     expect(first.current()).toBeNull();
@@ -109,7 +111,7 @@ describe('RLY-6 the desktop gets and renews the certificate for its relay names 
     expect((await handshake(NAMES[1]!)).authorized).toBe(true);
   });
 
-  it('RLY-6 a certificate within 30 days of its expiry is renewed by the timer with a new key, on the same account', async () => {
+  it('RLY-6 a certificate within 30 days of its expiry is renewed by the timer with a new key, on the same account', ORDER_TESTS, async () => {
     const dataDir = makeTempDir();
     const clock = steppingClock();
     const log = recordingLog();
@@ -142,7 +144,7 @@ describe('RLY-6 the desktop gets and renews the certificate for its relay names 
     expect(log.lines.filter((line) => line.level !== 'info')).toEqual([]);
   });
 
-  it('RLY-6 a refused validation gives a clear error, keeps serving the old certificate and is retried with backoff until it succeeds', async () => {
+  it('RLY-6 a refused validation gives a clear error, keeps serving the old certificate and is retried with backoff until it succeeds', ORDER_TESTS, async () => {
     const dataDir = makeTempDir();
     const clock = steppingClock();
     const log = recordingLog();
@@ -168,7 +170,7 @@ describe('RLY-6 the desktop gets and renews the certificate for its relay names 
 
       // On the timer, each failure is logged with its reason and the next attempt comes later.
       certificates.start();
-      await waitUntil(() => log.lines.filter((line) => line.level === 'warn').length >= 2, 'two failed attempts are logged', { timeoutMs: 120_000 });
+      await waitUntil(() => log.lines.filter((line) => line.level === 'warn').length >= 2, 'two failed attempts are logged', { timeoutMs: 60_000 });
     } finally {
       termination.answerChallenges('challenge');
     }
@@ -180,7 +182,7 @@ describe('RLY-6 the desktop gets and renews the certificate for its relay names 
         fields: { code: 'acme-validation-failed', names: NAMES.join(','), attempt: 1, retryInMs: expect.any(Number), servingUntil: old.notAfter.toISOString() },
       });
       expect(secondWarning!.fields.attempt).toBe(2);
-      await waitUntil(() => certificates.current() !== old, 'a later attempt gets the new certificate', { timeoutMs: 120_000 });
+      await waitUntil(() => certificates.current() !== old, 'a later attempt gets the new certificate', { timeoutMs: 60_000 });
     } finally {
       certificates.stop();
     }
@@ -207,7 +209,7 @@ describe('RLY-6 the desktop gets and renews the certificate for its relay names 
     expect(fs.existsSync(path.join(dataDir, 'acme'))).toBe(false);
   });
 
-  it('RLY-6 stored files that are not a certificate and its key are reported and replaced by a new certificate, and an unusable account key is kept aside', async () => {
+  it('RLY-6 stored files that are not a certificate and its key are reported and replaced by a new certificate, and an unusable account key is kept aside', ORDER_TESTS, async () => {
     const dataDir = makeTempDir();
     const first = desktopCertificates(dataDir);
     await first.renewIfDue();
