@@ -149,13 +149,11 @@ export class DesktopCertificates {
     try {
       await hooks.probeDirectory(this.options.probeTimeoutMs ?? 30_000);
       const poll = this.options.poll ?? { firstMs: 2_000, maxMs: 30_000, attempts: 10 };
-      const client = await this.accountClient(poll);
       const keyPem = (await acme.crypto.createPrivateEcdsaKey()).toString();
       const [, csr] = await acme.crypto.createCsr({ commonName: this.names[0], altNames: this.names }, keyPem);
-      // Only what the order itself meets says why it failed (not a lookup of the account).
-      hooks.forgetProblems();
       let chainPem: string;
       try {
+        const client = await this.accountClient(poll, hooks);
         chainPem = await client.auto({
           csr,
           challengePriority: ['tls-alpn-01'],
@@ -186,7 +184,7 @@ export class DesktopCertificates {
   }
 
   /** A client on the stored account, else on a new one (its key stored first: an account registered with a key that was then lost could not be used again). */
-  private async accountClient(poll: { firstMs: number; maxMs: number; attempts: number }): Promise<acme.Client> {
+  private async accountClient(poll: { firstMs: number; maxMs: number; attempts: number }, hooks: AcmeHttpHooks): Promise<acme.Client> {
     const { keyPem, stored } = await this.accountKey();
     const accountUrl = stored ? this.files.readAccountUrl() : null;
     const client = new acme.Client({ directoryUrl: this.options.directoryUrl, accountKey: keyPem, accountUrl: accountUrl ?? undefined, backoffMin: poll.firstMs, backoffMax: poll.maxMs, backoffAttempts: poll.attempts });
@@ -194,6 +192,8 @@ export class DesktopCertificates {
     // NOTE: a known key is looked up rather than registered again: acme-client answers a CA's
     // "account exists" by resending the registration as an update, which CAs may refuse.
     const existing = stored ? await client.createAccount({ onlyReturnExisting: true }).then(() => true, () => false) : false;
+    // Only what comes next says why an order failed, not this lookup's "no such account".
+    hooks.forgetProblems();
     if (!existing) await client.createAccount({ termsOfServiceAgreed: true, contact: this.options.contactEmail ? [`mailto:${this.options.contactEmail}`] : undefined });
     this.files.writeAccountUrl(client.getAccountUrl());
     return client;

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
+import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -8,6 +9,7 @@ import { AcmeCertificateError } from '../../../server/relayLink/acme/acmeCertifi
 import { DesktopCertificates, type DesktopCertificatesOptions } from '../../../server/relayLink/acme/desktopCertificates';
 import type { Logger, LogFields } from '../../../server/runtime/log';
 import { startAcmeTestServer, type AcmeTestServer } from '../../fixtures/acmeTestServer';
+import { loopbackCertificate } from '../../fixtures/loopbackCertificate';
 import { steppingClock } from '../../fixtures/steppingClock';
 import { makeTempDir } from '../../fixtures/tempDir';
 import { startTlsTerminationStandIn, type TlsTerminationStandIn } from '../../fixtures/tlsTerminationStandIn';
@@ -207,6 +209,36 @@ describe('RLY-6 the desktop gets and renews the certificate for its relay names 
       await new Promise((resolve) => dropping.close(resolve));
     }
     expect(fs.existsSync(path.join(dataDir, 'acme'))).toBe(false);
+  });
+
+  it('RLY-6 a CA that rate-limits the desktop is reported as such, with its Retry-After', ORDER_TESTS, async () => {
+    // A directory whose every registration is refused as Let's Encrypt refuses one over its limits.
+    const tlsFiles = loopbackCertificate();
+    const requests: string[] = [];
+    const refusing = https.createServer({ key: fs.readFileSync(tlsFiles.key), cert: fs.readFileSync(tlsFiles.cert) }, (request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      request.resume();
+      const base = `https://127.0.0.1:${(refusing.address() as net.AddressInfo).port}`;
+      if (request.url === '/dir') return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ newNonce: `${base}/nonce`, newAccount: `${base}/account`, newOrder: `${base}/order` }));
+      if (request.url === '/nonce') return response.writeHead(200, { 'replay-nonce': `nonce-${requests.length}` }).end();
+      response.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1', 'replay-nonce': `nonce-${requests.length}` });
+      response.end(JSON.stringify({ type: 'urn:ietf:params:acme:error:rateLimited', detail: 'too many new registrations from this address', status: 429 }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const directoryUrl = `https://127.0.0.1:${(refusing.address() as net.AddressInfo).port}/dir`;
+      const certificates = desktopCertificates(makeTempDir(), { directoryUrl, caBundle: fs.readFileSync(tlsFiles.cert, 'utf8') });
+      const failure = await certificates.renewIfDue().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(AcmeCertificateError);
+      expect(failure).toMatchObject({ code: 'acme-rate-limited', message: 'The ACME server rate-limits this desktop: too many new registrations from this address', retryAfterMs: 1000 });
+      expect(requests).toContain('POST /account');
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+      fs.rmSync(tlsFiles.dir, { recursive: true, force: true });
+    }
   });
 
   it('RLY-6 stored files that are not a certificate and its key are reported and replaced by a new certificate, and an unusable account key is kept aside', ORDER_TESTS, async () => {
