@@ -6,6 +6,7 @@ import { LIMIT_PARSE_OPTIONS, parseLimits, type Limits } from './cliLimits';
 import { parseOrigin, parsePublicOrigins } from './publicOrigins';
 import type { PreviewOrigins } from './http/previewOrigins';
 import { vapidSubjectFor } from './push/vapidSubject';
+import { ACME_PARSE_OPTIONS, parseAcmeOptions, type AcmeCliOptions } from './relayLink/acme/acmeCliOptions';
 import { parseSecretTypes } from './runtime/files/secretFileTypes';
 
 export interface CliOptions {
@@ -31,10 +32,13 @@ export interface CliOptions {
   /** RLY-2: the relay this desktop links to (`--relay https://HOST`), else null. */
   relay: URL | null;
   /**
-   * RLY-6: the certificate and key for the desktop's relay names (`<desktopId>.HOST` and
-   * `p-<desktopId>.HOST`), which it then serves itself through the relay's TLS port; else null.
+   * RLY-6: the desktop serves its relay names (`<desktopId>.HOST` and `p-<desktopId>.HOST`) itself
+   * through the relay's TLS port, with the certificate and key in `files`, or by ACME (RLY-7) when
+   * `--acme-directory` is given; else null.
    */
-  relayTls: { certFile: string; keyFile: string; port: number } | null;
+  relayTls: { port: number; files: { certFile: string; keyFile: string } | null } | null;
+  /** RLY-7: where the desktop gets the certificate for its relay names (`--acme-directory URL`, `--acme-ca FILE`). */
+  acme: AcmeCliOptions;
 }
 
 const DEFAULT_PORT = 8787;
@@ -65,21 +69,22 @@ function canonicalProjectDir(dir: string): string {
   return real;
 }
 
-/** RLY-6: `--relay-cert FILE --relay-key FILE [--relay-tls-port N]`, only with `--relay`. */
-function parseRelayTls(values: { relay?: string; 'relay-cert'?: string; 'relay-key'?: string; 'relay-tls-port'?: string }): CliOptions['relayTls'] {
-  const { relay, 'relay-cert': certFile, 'relay-key': keyFile, 'relay-tls-port': port } = values;
-  if (certFile === undefined && keyFile === undefined) {
-    if (port !== undefined) throw new Error('--relay-tls-port needs --relay-cert and --relay-key.');
+/** RLY-6, RLY-7: `--relay-cert FILE --relay-key FILE` or `--acme-directory URL`, `[--relay-tls-port N]`, only with `--relay`. */
+function parseRelayTls(values: { relay?: string; 'relay-cert'?: string; 'relay-key'?: string; 'relay-tls-port'?: string; 'acme-directory'?: string }): CliOptions['relayTls'] {
+  const { relay, 'relay-cert': certFile, 'relay-key': keyFile, 'relay-tls-port': port, 'acme-directory': acmeDirectory } = values;
+  if (certFile === undefined && keyFile === undefined && acmeDirectory === undefined) {
+    if (port !== undefined) throw new Error('--relay-tls-port needs --relay-cert and --relay-key, or --acme-directory.');
     return null;
   }
-  if (certFile === undefined || keyFile === undefined) throw new Error('Give --relay-cert and --relay-key together.');
-  if (relay === undefined) throw new Error('--relay-cert and --relay-key need --relay.');
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new Error('Give --relay-cert and --relay-key together.');
+  if (certFile !== undefined && acmeDirectory !== undefined) throw new Error('Give --relay-cert and --relay-key, or --acme-directory, not both.');
+  if (relay === undefined) throw new Error(certFile !== undefined ? '--relay-cert and --relay-key need --relay.' : '--acme-directory needs --relay.');
   const tlsPort = port === undefined ? 443 : parsePort(port, '--relay-tls-port');
   if (tlsPort === 0) throw new Error('--relay-tls-port must be the relay\'s public TLS port, from 1 to 65535.');
-  return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile), port: tlsPort };
+  return { port: tlsPort, files: certFile !== undefined && keyFile !== undefined ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : null };
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL [--relay-cert F --relay-key F [--relay-tls-port N]]] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL [--relay-cert F --relay-key F [--relay-tls-port N]]] [--acme-directory URL] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -100,6 +105,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       'relay-cert': { type: 'string' },
       'relay-key': { type: 'string' },
       'relay-tls-port': { type: 'string' },
+      ...ACME_PARSE_OPTIONS,
       ...LIMIT_PARSE_OPTIONS,
     },
   });
@@ -123,5 +129,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
     relay: values.relay === undefined ? null : parseOrigin(values.relay, '--relay'),
     relayTls: parseRelayTls(values),
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL [--relay-cert F --relay-key F [--relay-tls-port N]]] [--acme-directory URL] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
   };
 }

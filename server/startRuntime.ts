@@ -16,7 +16,8 @@ import { REPO_ROOT } from './runtime/paths';
 import { Runtime, type RuntimeOptions } from './runtime/runtime';
 import type { RelayLink, RelayLinkState } from './relayLink/relayLink';
 import type { RelayNames } from './relayLink/relayNameServer';
-import { certificateFiles } from './relayLink/relayTls';
+import { acmeRelayCertificates } from './relayLink/acme/startDesktopCertificates';
+import { certificateFiles, type RelayCertificates } from './relayLink/relayTls';
 import { relayPairingLinkFor, startRelayLink } from './relayLink/startRelayLink';
 
 const APP_HOSTNAME = 'hbcode.localhost';
@@ -93,11 +94,15 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews, options.limits.socket);
   rpc = socketServer;
   let relay: RelayLink | null = null;
+  let relayCertificates: RelayCertificates | null = null;
   if (options.relay) {
     const relayTls = options.relayTls;
-    const passthrough = relayTls
-      ? { tlsPort: relayTls.port, certificates: (names: RelayNames) => certificateFiles(relayTls.certFile, relayTls.keyFile, names.serverNames), limits: options.limits.http }
-      : null;
+    const certificatesFor = (names: RelayNames) => {
+      const files = relayTls?.files;
+      relayCertificates = files ? certificateFiles(files.certFile, files.keyFile, names.serverNames) : acmeRelayCertificates(options.acme, names.serverNames, options.dataDir, log);
+      return relayCertificates;
+    };
+    const passthrough = relayTls ? { tlsPort: relayTls.port, certificates: certificatesFor, limits: options.limits.http } : null;
     relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log, passthrough);
   }
   ready = true;
@@ -112,6 +117,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
       stopping ??= (async () => {
         ready = false;
         relay?.close();
+        relayCertificates?.stop?.();
         rpc?.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

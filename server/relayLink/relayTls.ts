@@ -22,6 +22,8 @@ export interface RelayCertificates {
    * context holding its challenge certificate; null otherwise (the connection is closed).
    */
   alpnChallengeFor?(serverName: string): tls.SecureContext | null;
+  /** Stops what keeps them current (an ACME client's renewal timer), at shutdown. */
+  stop?(): void;
 }
 
 /** `--relay-cert` and `--relay-key`: one PEM certificate chain (for both names, or a wildcard) and its key. */

@@ -40,7 +40,8 @@ describe('docs/spec.md defines every rule id the repository cites, and the code 
     expect(uncitedRuleIds(defined, citations, plannedRuleIds(rules))).toEqual([docsOnly, nowhere]);
   });
 
-  it('standard names shaped like ids (UTF-8, SHA-256) are not rule ids', () => {
+  it('standard names shaped like ids (UTF-8, SHA-256, ACME challenge types) are not rule ids', () => {
     expect([...citedRuleIds('UTF-8 text, its SHA-256 and ISO-8859-1 (OUT-2, PRV-7)')]).toEqual(['OUT-2', 'PRV-7']);
+    expect([...citedRuleIds('ACME by TLS-ALPN-01, not HTTP-01 or DNS-01')]).toEqual([]);
   });
 });

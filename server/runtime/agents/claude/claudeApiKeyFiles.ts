@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../store/database';
-import { OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE } from '../../store/ownerOnly';
+import { writeOwnerOnlyFileAtomically } from '../../store/writeOwnerOnlyFile';
 
 /** Account ids are `default` or a lower-case UUID (ACC-2): nothing else may name a key file. */
 const ACCOUNT_FILE_NAME = /^(default|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -39,17 +38,7 @@ export class ClaudeApiKeyFiles {
   }
 
   write(accountId: string, apiKey: string): void {
-    fs.mkdirSync(this.dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
-    const target = this.fileOf(accountId);
-    const stage = `${target}.${crypto.randomUUID()}.tmp`;
-    const fd = fs.openSync(stage, 'wx', OWNER_ONLY_FILE_MODE);
-    try {
-      fs.writeSync(fd, apiKey);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(stage, target);
+    writeOwnerOnlyFileAtomically(this.fileOf(accountId), apiKey);
   }
 
   remove(accountId: string): void {
