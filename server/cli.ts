@@ -129,6 +129,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     vapidSubject: vapidSubjectFor(values['vapid-subject'] ?? (env.HBCODE_VAPID_SUBJECT || undefined), publicUrl),
     relay: values.relay === undefined ? null : parseOrigin(values.relay, '--relay'),
     relayTls: parseRelayTls(values),
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL [--relay-cert F --relay-key F [--relay-tls-port N]]] [--acme-directory URL] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+    acme: parseAcmeOptions(values),
   };
 }

@@ -47,7 +47,11 @@ describe('RLY-6 the passthrough flags', () => {
   it('RLY-6 --relay-cert and --relay-key go together, with --relay; --relay-tls-port defaults to 443', () => {
     expect(parseCli([...relayArgs], {}, os.tmpdir()).relayTls).toBeNull();
     const parsed = parseCli([...relayArgs, '--relay-cert', 'c.pem', '--relay-key', 'k.pem'], {}, os.tmpdir()).relayTls;
-    expect(parsed).toEqual({ certFile: path.resolve('c.pem'), keyFile: path.resolve('k.pem'), port: 443 });
+    expect(parsed).toEqual({ files: { certFile: path.resolve('c.pem'), keyFile: path.resolve('k.pem') }, port: 443 });
+    // RLY-7: or by ACME, on the same port flag; not both.
+    expect(parseCli([...relayArgs, '--acme-directory', 'https://ca.example/dir', '--relay-tls-port', '8443'], {}, os.tmpdir()).relayTls).toEqual({ files: null, port: 8443 });
+    expect(() => parseCli([...relayArgs, '--acme-directory', 'https://ca.example/dir', '--relay-cert', 'c', '--relay-key', 'k'], {}, os.tmpdir())).toThrow(/not both/);
+    expect(() => parseCli(['--acme-directory', 'https://ca.example/dir'], {}, os.tmpdir())).toThrow(/needs --relay/);
     expect(parseCli([...relayArgs, '--relay-cert', 'c', '--relay-key', 'k', '--relay-tls-port', '9443'], {}, os.tmpdir()).relayTls?.port).toBe(9443);
     expect(() => parseCli([...relayArgs, '--relay-cert', 'c'], {}, os.tmpdir())).toThrow(/together/);
     expect(() => parseCli(['--relay-cert', 'c', '--relay-key', 'k'], {}, os.tmpdir())).toThrow(/need --relay/);

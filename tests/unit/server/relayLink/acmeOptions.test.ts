@@ -14,9 +14,9 @@ describe('RLY-7 the runtime is told where to get its relay certificate', () => {
   it("RLY-7 --acme-directory defaults to Let's Encrypt's production directory and takes any https URL", () => {
     expect(DEFAULT_ACME_DIRECTORY).toBe(acme.directory.letsencrypt.production);
     expect(parseCli([], {}, os.tmpdir()).acme).toEqual({ directoryUrl: DEFAULT_ACME_DIRECTORY, caBundle: null });
-    expect(parseCli(['--acme-directory', acme.directory.letsencrypt.staging], {}, os.tmpdir()).acme.directoryUrl).toBe(acme.directory.letsencrypt.staging);
-    expect(() => parseCli(['--acme-directory', 'http://127.0.0.1:14000/dir'], {}, os.tmpdir())).toThrow('--acme-directory must be an https:// URL, not "http://127.0.0.1:14000/dir".');
-    expect(() => parseCli(['--acme-directory', 'not a url'], {}, os.tmpdir())).toThrow(/--acme-directory must be an https:\/\/ URL/);
+    expect(parseCli(['--relay', 'https://relay.example.org', '--acme-directory', acme.directory.letsencrypt.staging], {}, os.tmpdir()).acme.directoryUrl).toBe(acme.directory.letsencrypt.staging);
+    expect(() => parseCli(['--relay', 'https://relay.example.org', '--acme-directory', 'http://127.0.0.1:14000/dir'], {}, os.tmpdir())).toThrow('--acme-directory must be an https:// URL, not "http://127.0.0.1:14000/dir".');
+    expect(() => parseCli(['--relay', 'https://relay.example.org', '--acme-directory', 'not a url'], {}, os.tmpdir())).toThrow(/--acme-directory must be an https:\/\/ URL/);
   });
 
   it('RLY-7 --acme-ca reads the PEM certificates trusted for the ACME server, and refuses a file that holds none', () => {
