@@ -22,6 +22,11 @@ export interface RelayCertificates {
    * context holding its challenge certificate; null otherwise (the connection is closed).
    */
   alpnChallengeFor?(serverName: string): tls.SecureContext | null;
+  /**
+   * Starts what keeps them current (an ACME client): called once the link to the relay is up, since
+   * the CA's validation reaches the desktop only through it.
+   */
+  start?(): void;
   /** Stops what keeps them current (an ACME client's renewal timer), at shutdown. */
   stop?(): void;
 }

@@ -26,7 +26,7 @@ function serveRelayNames(passthrough: RelayPassthroughOptions, relayUrl: URL, de
   const names = relayNamesFor(relayUrl, desktopId, passthrough.tlsPort);
   const server = createRelayNameServer(names, passthrough.tlsPort, runtime, rpc, passthrough.limits, log);
   const certificates = passthrough.certificates(names);
-  return { origin: names.appOrigin, server, acceptStream: (stream: LinkStream) => terminateRelayTls(stream, certificates, server, log) };
+  return { origin: names.appOrigin, server, certificates, acceptStream: (stream: LinkStream) => terminateRelayTls(stream, certificates, server, log) };
 }
 
 /** The relay's pairing link for this desktop (RLY-2): the code, the desktop id and its Noise key, all in the fragment. */
@@ -72,5 +72,13 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
     },
   });
   link.start();
+  // RLY-7: an ACME client starts once the link is up: the CA's validation reaches the desktop through it.
+  const certificates = served?.certificates;
+  if (certificates?.start) {
+    const stopListening = link.onLinked(() => {
+      stopListening();
+      certificates.start?.();
+    });
+  }
   return link;
 }

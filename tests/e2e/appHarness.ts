@@ -208,7 +208,10 @@ export function copyRuntimeWithApp(appDir = path.join(REPO_ROOT, 'out')): Runtim
  */
 export async function clickOutputControl(page: Page, name: 'Start' | 'End' | 'Wrap' | 'Copy'): Promise<void> {
   const control = page.getByRole('button', { name, exact: true });
-  if (!(await control.isVisible())) await page.getByRole('button', { name: 'More output controls' }).click();
+  const more = page.getByRole('button', { name: 'More output controls' });
+  // The viewer may still be opening: one of the two shows first.
+  await control.or(more).first().waitFor();
+  if (!(await control.isVisible())) await more.click();
   await control.click();
 }
 

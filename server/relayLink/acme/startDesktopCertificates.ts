@@ -35,11 +35,16 @@ export function startDesktopCertificates(acme: AcmeCliOptions, relayUrl: URL, de
   return certificates;
 }
 
-/** RLY-6, RLY-7: the relay TLS termination's certificates, by ACME from `acme.directoryUrl`, for the desktop's relay names. */
+/** RLY-6, RLY-7: the relay TLS termination's certificates, by ACME from `acme.directoryUrl`, for the desktop's relay names; `start()` once the link is up. */
 export function acmeRelayCertificates(acme: AcmeCliOptions, serverNames: readonly string[], dataDir: string, log: Logger): RelayCertificates {
   const certificates = new DesktopCertificates({ directoryUrl: acme.directoryUrl, caBundle: acme.caBundle ?? undefined, names: [...serverNames], dataDir, log });
-  certificates.start();
+  let started = false;
   return {
+    start: () => {
+      if (started) return;
+      started = true;
+      certificates.start();
+    },
     contextFor: (serverName) => certificates.secureContextFor(serverName),
     alpnChallengeFor: (serverName) => certificates.alpnChallengeFor(serverName)?.secureContext ?? null,
     stop: () => certificates.stop(),
