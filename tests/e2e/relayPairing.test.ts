@@ -203,44 +203,40 @@ describe('RLY-2 the app paired through a relay', () => {
   }, 120_000);
 
   it('RLY-2 the relay pair screen in its states, at phone and desktop size, light and dark', async () => {
-    const shots: { name: string; show: (page: Page) => Promise<void> }[] = [
-      { name: 'pair', show: async () => undefined },
-      {
-        name: 'refused',
-        show: async (page) => {
-          await page.getByLabel('Pairing code').fill('WRONG0CODE');
-          await page.getByRole('button', { name: 'Pair', exact: true }).click();
-          await page.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
-        },
-      },
-      {
-        name: 'offline',
-        show: async (page) => {
-          relay.desktopLinked = false;
-          try {
-            await page.getByRole('button', { name: 'Pair', exact: true }).click();
-            await page.getByRole('alert').filter({ hasText: 'Your desktop is not connected to the relay. Is the runtime running with --relay?' }).waitFor();
-          } finally {
-            relay.desktopLinked = true;
-          }
-        },
-      },
-    ];
+    /** Both schemes of the page as it stands: the pair screen's colours are CSS alone (prefers-color-scheme). */
+    const shootBothSchemes = async (page: Page, name: string, size: string) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: keptScreenshotPath('relay', `${name}-${size}-${colorScheme}`) });
+      }
+    };
     const code = await newPairingCode(suite.runtime);
     for (const [size, contextOptions] of [['phone', PHONE_CONTEXT], ['desktop', DESKTOP_CONTEXT]] as const) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        for (const shot of shots) {
-          const page = await openPairingLink({ ...contextOptions, colorScheme }, code);
-          await shot.show(page);
-          await page.screenshot({ path: keptScreenshotPath('relay', `${shot.name}-${size}-${colorScheme}`) });
-          await page.context().close();
-        }
-        const page = await (await suite.browser.newContext({ ...contextOptions, colorScheme })).newPage();
-        await page.goto(`${relay.origin}/pair`);
-        await page.getByText('This page is served by a relay').waitFor();
-        await page.screenshot({ path: keptScreenshotPath('relay', `no-link-${size}-${colorScheme}`) });
-        await page.context().close();
+      // The link's pair screen, then the same screen once a wrong code was refused.
+      const linked = await openPairingLink(contextOptions, code);
+      await shootBothSchemes(linked, 'pair', size);
+      await linked.getByLabel('Pairing code').fill('WRONG0CODE');
+      await linked.getByRole('button', { name: 'Pair', exact: true }).click();
+      await linked.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
+      await shootBothSchemes(linked, 'refused', size);
+      await linked.context().close();
+
+      const offline = await openPairingLink(contextOptions, code);
+      relay.desktopLinked = false;
+      try {
+        await offline.getByRole('button', { name: 'Pair', exact: true }).click();
+        await offline.getByRole('alert').filter({ hasText: 'Your desktop is not connected to the relay. Is the runtime running with --relay?' }).waitFor();
+      } finally {
+        relay.desktopLinked = true;
       }
+      await shootBothSchemes(offline, 'offline', size);
+      await offline.context().close();
+
+      const page = await (await suite.browser.newContext(contextOptions)).newPage();
+      await page.goto(`${relay.origin}/pair`);
+      await page.getByText('This page is served by a relay').waitFor();
+      await shootBothSchemes(page, 'no-link', size);
+      await page.context().close();
     }
   }, 240_000);
 });
