@@ -183,7 +183,7 @@ export class Runtime {
       (request, waiting) => this.scheduler.waitingOnPerson(request.sessionId, request.runId, waiting),
     );
     // ACC-4: nothing that asked before this start is still waiting.
-    this.approvals.expireAfterRestart();
+    const waitedOnPerson = this.approvals.expireAfterRestart();
     this.usage = new UsageSamples(db);
     this.usage.purge();
     this.settings = new SessionSettings(db);
@@ -249,7 +249,7 @@ export class Runtime {
     });
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
-    this.scheduler.recoverAfterRestart(survivors.stopped);
+    this.scheduler.recoverAfterRestart(survivors.stopped, waitedOnPerson);
     this.scheduler.resumeSavedCopyReads();
     this.reconciler.recoverAtStart();
     this.purgeTimer = setInterval(() => {

@@ -99,10 +99,15 @@ export class ApprovalRequests {
 
   /**
    * Start-up: nothing that asked before survives a restart, so every open approval expires with
-   * the reason, and devices are told.
+   * the reason, and devices are told. Returns the items they were about (commands that never ran).
    */
-  expireAfterRestart(reason = EXPIRED_BY_RESTART): void {
-    for (const raw of this.stmts.open.all()) this.expire(raw.id, reason);
+  expireAfterRestart(reason = EXPIRED_BY_RESTART): { runId: string; itemId: string }[] {
+    const waited: { runId: string; itemId: string }[] = [];
+    for (const raw of this.stmts.open.all()) {
+      this.expire(raw.id, reason);
+      if (raw.item_id !== null) waited.push({ runId: raw.run_id, itemId: raw.item_id });
+    }
+    return waited;
   }
 
   /** The agent process that asked is gone: its open approvals expire with `reason`. */

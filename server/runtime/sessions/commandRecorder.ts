@@ -7,6 +7,8 @@ import type { RowThrottle } from './rowThrottle';
 
 const SHUTDOWN_MESSAGE = 'Stopped because the runtime shut down.';
 export const INTERRUPTED_MESSAGE = 'The runtime stopped while this command was running.';
+/** TL-9: a command the runtime stopped while it waited for the person's approval: it never ran. */
+export const NOT_RUN_AT_RESTART_MESSAGE = 'Not run: it was waiting for your approval when the runtime stopped.';
 /** SES-5: the command's process group outlived the runtime and was stopped by the next one. */
 export const INTERRUPTED_AND_STOPPED_MESSAGE = 'The runtime stopped while this command was running; its processes were stopped when the runtime started again.';
 

@@ -11,7 +11,7 @@ import type { RecordedProcessGroup } from '../process/processGroupLedger';
 import { StartQueue } from '../process/startQueue';
 import type { LiveItems } from './liveItems';
 import type { Reconciler } from './reconcile';
-import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
+import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, NOT_RUN_AT_RESTART_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
 import { RowThrottle } from './rowThrottle';
 import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
 
@@ -119,12 +119,19 @@ export class RunScheduler {
    * Start-up: runs that were running when the runtime died failed, saying whether their processes
    * had to be stopped (`stoppedGroups`, SES-5); accepted ones are delivered now.
    */
-  recoverAfterRestart(stoppedGroups: readonly RecordedProcessGroup[]): void {
+  recoverAfterRestart(stoppedGroups: readonly RecordedProcessGroup[], waitedOnPerson: readonly { runId: string; itemId: string }[] = []): void {
     const { sessions, outputs } = this.deps;
-    const stopped = new Set(stoppedGroups.map((group) => `${group.runId}\u0000${group.commandId}`));
+    const key = (runId: string, commandId: string) => `${runId}\u0000${commandId}`;
+    const stopped = new Set(stoppedGroups.map((group) => key(group.runId, group.commandId)));
+    const neverRan = new Set(waitedOnPerson.map((waited) => key(waited.runId, waited.itemId)));
     for (const command of sessions.runningCommands()) {
       outputs.closeWithoutAggregate(command);
-      const message = stopped.has(`${command.runId}\u0000${command.commandId}`) ? INTERRUPTED_AND_STOPPED_MESSAGE : INTERRUPTED_MESSAGE;
+      // TL-9: a command still waiting for the person's approval never ran: not run, not failed.
+      if (neverRan.has(key(command.runId, command.commandId))) {
+        sessions.endCommand(command.runId, command.commandId, 'cancelled', null, NOT_RUN_AT_RESTART_MESSAGE);
+        continue;
+      }
+      const message = stopped.has(key(command.runId, command.commandId)) ? INTERRUPTED_AND_STOPPED_MESSAGE : INTERRUPTED_MESSAGE;
       sessions.endCommand(command.runId, command.commandId, 'failed', null, message);
     }
     for (const run of sessions.runsInState('running')) {

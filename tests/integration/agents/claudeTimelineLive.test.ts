@@ -157,5 +157,8 @@ describe('TL-3 Claude live rows at a Stop, a steer, a subagent and an unanswered
     // The unanswered turn ended with the runtime; its command row keeps its place.
     const after = await waitForRows(rig.client, sessionId, allSettled);
     expect(after.findIndex((r) => r.kind === 'command' && r.commandId === approval.itemId), rowLines(after).join('\n')).toBe(rows.findIndex((r) => r.kind === 'command' && r.commandId === approval.itemId));
+    // TL-9: it never ran: not run (cancelled, saying why), not a command the restart broke.
+    const notRun = after.find((r) => r.kind === 'command' && r.commandId === approval.itemId);
+    expect(notRun, rowLines(after).join('\n')).toMatchObject({ status: 'cancelled', error: 'Not run: it was waiting for your approval when the runtime stopped.' });
   }, AGENT_TEST_TIMEOUT_MS * 2);
 });
