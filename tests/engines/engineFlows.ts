@@ -8,6 +8,7 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
 import { keptScreenshotPath, startupPairingCode } from '../e2e/appHarness';
+import { decodePixels } from '../fixtures/qrDecode';
 
 /** What an element is found by: a CSS selector and, optionally, its exact text or aria-label. */
 interface Target {
@@ -279,5 +280,31 @@ export function describeEngineFlows(engine: EngineName): void {
       await waitInPageFor(page, () => textShown(page, rowText(BIG_LINES), OUTPUT), 'the last line shows after End', 60_000);
       await shot('output-end');
     }, 300_000);
+
+    it('DEV-1 the Devices screen lists this device and shows a single-use pairing code as text and as a QR code that says the same', async () => {
+      await clickOn(page, { css: 'nav a, nav button, a, button', name: 'Devices' });
+      await waitInPageFor(page, () => textShown(page, 'This device'), 'this device is listed');
+      await clickOn(page, { css: 'button', name: 'Show a pairing code' });
+      let code = '';
+      await waitInPageFor(page, async () => (code = await page.evaluate(() => document.querySelector('.pairing-text')?.textContent?.trim() ?? '', null)).length > 0, 'a pairing code shows');
+      expect(code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
+      let link: string | null = null;
+      await waitInPageFor(
+        page,
+        async () => {
+          const image = await page.evaluate(() => {
+            const canvas = document.querySelector<HTMLCanvasElement>('canvas.pairing-qr');
+            if (!canvas || canvas.width === 0) return null;
+            const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+            return { width: data.width, height: data.height, pixels: Array.from(data.data) };
+          }, null);
+          link = image && decodePixels(Uint8ClampedArray.from(image.pixels), image.width, image.height);
+          return link;
+        },
+        'the QR code is drawn',
+      );
+      expect(link).toContain(`#code=${encodeURIComponent(code)}`);
+      await shot('devices');
+    }, 60_000);
   });
 }
