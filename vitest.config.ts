@@ -69,6 +69,10 @@ export default defineConfig({
       // Real Chromium: one browser server for the run (tests/fixtures/chromiumSetup.ts), which
       // runs only when a browser test is about to run; each file connects to it.
       processLane('browser', ['tests/e2e/**/*.test.ts'], { globalSetup: ['tests/fixtures/chromiumSetup.ts'] }),
+      // The core flows at phone size in real WebKit (WebKitGTK under Xvfb) and real Firefox ESR
+      // (tests/fixtures/engines.ts): one browser and one runtime per file.
+      processLane('webkit', ['tests/engines/webkit.test.ts']),
+      processLane('firefox', ['tests/engines/firefox.test.ts']),
     ],
   },
 });

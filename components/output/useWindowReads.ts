@@ -46,7 +46,10 @@ export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scr
 
   useEffect(() => {
     const w = win.current;
-    if (w.empty || busy.current || jumping.current || scrubbing !== null) return;
+    // NOTE: not while a place is waiting to be shown either: this effect may see the first and
+    // last lines from before a jump's scroll (WebKit clamps the old scroll position to the jump's
+    // first page and reports it late), and anchoring to them replaced the place Find asked for.
+    if (w.empty || busy.current || jumping.current || pendingScroll.current || scrubbing !== null) return;
     if (lastIndex >= lines.length - EDGE_LINES && !w.atEnd) {
       const next = w.nextRange();
       if (next) {

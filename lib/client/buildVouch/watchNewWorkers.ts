@@ -28,9 +28,16 @@ export function watchNewWorkers(registration: ServiceWorkerRegistration, onVouch
     checked.add(worker);
     void vouchedByDesktop(worker, firstInstall).then((vouched) => vouched && registration.waiting === worker && onVouchedWaiting(worker));
   };
+  /**
+   * No other build was installed: no active worker, or the active one is this very worker. NOTE:
+   * Firefox shows a first install in the waiting slot, or already as active, by the time the
+   * registration reaches the page; reading "an active worker exists" then called the first build
+   * unvouched and raised a false warning right after pairing.
+   */
+  const isFirstInstall = (worker: ServiceWorker) => !registration.active || registration.active === worker;
   const follow = (worker: ServiceWorker | null) => {
     if (!worker) return;
-    const firstInstall = !registration.active;
+    const firstInstall = isFirstInstall(worker);
     const settled = () => {
       if (worker.state === 'installed' || worker.state === 'activating' || worker.state === 'activated') check(worker, firstInstall);
     };
@@ -45,7 +52,7 @@ export function watchNewWorkers(registration: ServiceWorkerRegistration, onVouch
   registration.addEventListener('updatefound', onUpdateFound);
   navigator.serviceWorker.addEventListener('controllerchange', onControllerChange);
   follow(registration.installing);
-  if (registration.waiting) check(registration.waiting, false);
+  if (registration.waiting) check(registration.waiting, isFirstInstall(registration.waiting));
   return () => {
     registration.removeEventListener('updatefound', onUpdateFound);
     navigator.serviceWorker.removeEventListener('controllerchange', onControllerChange);

@@ -1,0 +1,3 @@
+import { describeEngineFlows } from './engineFlows';
+
+describeEngineFlows('webkit');
