@@ -243,7 +243,11 @@ export function describeEngineFlows(engine: EngineName): void {
       await sendCommand(page, BIG_COMMAND);
       await waitInPageFor(page, async () => (await commandStatus(page, BIG_COMMAND)) === 'exit 0', 'the 20 MiB command finishes', 120_000);
       await openOutputOf(page, BIG_COMMAND);
-      await waitInPageFor(page, () => textShown(page, rowText(1), OUTPUT), 'the first line shows');
+      // A finished command opens at its end (UX-1); Start goes to its first line.
+      await waitInPageFor(page, () => textShown(page, rowText(BIG_LINES), OUTPUT), 'the last line shows', 60_000);
+      await clickOn(page, { css: 'button', name: 'More output controls' });
+      await clickOn(page, { css: 'button', name: 'Start' });
+      await waitInPageFor(page, () => textShown(page, rowText(1), OUTPUT), 'the first line shows after Start', 60_000);
 
       // The scrubber is drawn upright beside the lines, along nearly the view's whole height.
       const drawing = await scrubberDrawing(page);
