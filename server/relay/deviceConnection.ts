@@ -2,6 +2,7 @@ import type { Msg } from '@nats-io/transport-node';
 import type WebSocket from 'ws';
 import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayNotice } from '../../lib/relay/relayWire';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
+import { dropSocket, OVER_BUDGET_REASON, ROUTED_DEVICE_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
 import { closeReason, publishControl, sendableCloseCode, type RelayContext } from './relayContext';
 
 /** What a device's own close code becomes for its desktop: 1005/1006 (no code, dropped) read as going away. */
@@ -11,8 +12,10 @@ function deviceCloseCode(code: number): number {
 
 /**
  * One device's socket on this node (RLY-1, RLY-4): each binary message is a channel frame for
- * its desktop, wherever that desktop's link is. Reading pauses while a window of bytes sent to
- * the desktop is un-ACKed; bytes for the device are ACKed once written to its socket.
+ * its desktop, wherever that desktop's link is. Until the desktop accepted the OPEN, frames may
+ * have only a few KiB (the node's server reads no more); then up to a channel frame. Reading
+ * pauses while a window of bytes sent to the desktop is un-ACKed; bytes for the device are ACKed
+ * once written to its socket.
  */
 export class DeviceConnection {
   /** The node holding the desktop's link, once it answered the OPEN. */
@@ -23,7 +26,7 @@ export class DeviceConnection {
   /** Bytes written to the device, not yet ACKed to the desktop (ACKs are sent once per turn of the event loop). */
   private ackDue = 0;
   private ackScheduled = false;
-  private readonly joiner = new FrameJoiner();
+  private readonly joiner: FrameJoiner;
   private closed = false;
 
   constructor(
@@ -33,14 +36,16 @@ export class DeviceConnection {
     readonly desktopId: string,
     private readonly onClosed: (connection: DeviceConnection) => void,
   ) {
+    this.joiner = new FrameJoiner(ctx.budget);
     ws.on('message', (data: Buffer, isBinary) => this.fromDevice(data, isBinary));
     ws.on('close', (code) => this.deviceClosed(code));
-    ws.on('error', () => ws.terminate());
+    ws.on('error', (error) => this.socketError(error));
     this.open();
   }
 
-  get bufferedBytes(): number {
-    return this.ws.bufferedAmount + this.joiner.pendingBytes;
+  /** Whether the desktop accepted the OPEN. */
+  get routed(): boolean {
+    return this.desktopNode !== null;
   }
 
   /** Closes the device's socket; `tellDesktop` sends the desktop a CLOSE too. */
@@ -73,6 +78,7 @@ export class DeviceConnection {
     if (frame === null) {
       const whole = this.joiner.add(msg.data, route.more);
       if (whole === 'too_large') this.ctx.log.refused('too_large', { desktop: this.desktopId, conn: this.id });
+      else if (whole === 'over_budget') this.overBudget();
       else if (whole) this.toDevice(whole);
       return;
     }
@@ -101,6 +107,8 @@ export class DeviceConnection {
         }
         this.desktopNode = route.from;
         this.ctx.liveness.heard(route.from);
+        // Accepted by its desktop: channel frames of any allowed size from now on.
+        setReadLimit(this.ws, ROUTED_DEVICE_READ_BYTES);
       },
       () => {
         this.ctx.log.refused('desktop_offline', { desktop: this.desktopId, conn: this.id, code: RELAY_CLOSE_CODES.desktopOffline });
@@ -142,7 +150,12 @@ export class DeviceConnection {
       this.close(RELAY_CLOSE_CODES.notReading, 'The desktop sent past its window.', true);
       return;
     }
-    this.ws.send(frame, { binary: true }, (error) => {
+    if (!this.ctx.budget.fits(frame.length)) {
+      this.pendingToDevice -= frame.length;
+      this.overBudget();
+      return;
+    }
+    sendCounted(this.ws, this.ctx.budget, frame, (error) => {
       this.pendingToDevice -= frame.length;
       if (error || this.closed) return;
       this.ackDue += frame.length;
@@ -160,7 +173,21 @@ export class DeviceConnection {
   }
 
   private notice(notice: RelayNotice): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(notice));
+    if (this.ws.readyState === this.ws.OPEN) sendCounted(this.ws, this.ctx.budget, JSON.stringify(notice));
+  }
+
+  /** Holding this connection's next frame would take the node past its budget: the connection ends instead. */
+  overBudget(): void {
+    if (this.closed) return;
+    this.ctx.log.refused('over_budget', { desktop: this.desktopId, conn: this.id, bytes: this.ctx.budget.heldBytes, code: RELAY_CLOSE_CODES.tryAgainLater });
+    this.close(RELAY_CLOSE_CODES.tryAgainLater, OVER_BUDGET_REASON, true);
+    dropSocket(this.ws);
+  }
+
+  /** `ws` refused what the device sent (a frame over the read limit: 1009) and is closing the socket. */
+  private socketError(error: Error): void {
+    if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.ctx.log.refused('too_large', { desktop: this.desktopId, conn: this.id, code: 1009 });
+    dropSocket(this.ws);
   }
 
   private toDesktop(frame: LinkFrame): void {
@@ -181,6 +208,7 @@ export class DeviceConnection {
 
   private finish(): void {
     this.closed = true;
+    this.joiner.release();
     this.onClosed(this);
   }
 }

@@ -33,6 +33,7 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
     relayUrl,
     identity,
     log,
+    pingMs: rpc.limits.relayPingMs,
     deskFor: (previewOrigins) => {
       const handlers = handlersFor(previewOrigins);
       return {
