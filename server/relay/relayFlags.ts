@@ -16,6 +16,8 @@ function positiveInteger(value: string | undefined, flag: string, fallback: numb
   return number;
 }
 
+/** Room for a channel frame (33 MiB) on its way in and on its way out. */
+const MIN_MEMORY_BUDGET_MIB = 64;
 /** A registration or a handshake message must still fit. */
 const MIN_UNROUTED_FRAME_BYTES = 1024;
 /** Pings more often than this would be taken for silence on a busy machine. */
@@ -64,7 +66,7 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
     maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
     clientAddressHeader: values['client-address-header'],
     outDir: values['app-dir'],
-    memoryBudgetBytes: positiveInteger(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB) * MiB,
+    memoryBudgetBytes: atLeast(positiveInteger(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB), MIN_MEMORY_BUDGET_MIB, '--memory-budget-mib') * MiB,
     unroutedFrameBytes: atLeast(positiveInteger(values['unrouted-frame-bytes'], '--unrouted-frame-bytes', DEFAULT_UNROUTED_FRAME_BYTES), MIN_UNROUTED_FRAME_BYTES, '--unrouted-frame-bytes'),
     linkPingMs: atLeast(positiveInteger(values['link-ping-ms'], '--link-ping-ms', DEFAULT_LINK_PING_MS), MIN_LINK_PING_MS, '--link-ping-ms'),
     connectRate: {

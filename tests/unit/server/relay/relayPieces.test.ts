@@ -87,6 +87,7 @@ describe('close frames and flags', () => {
     expect(parseRelayFlags(base)).toMatchObject({ memoryBudgetBytes: 256 * 1024 * 1024, unroutedFrameBytes: 8192, linkPingMs: 10_000 });
     expect(parseRelayFlags([...base, '--memory-budget-mib', '64', '--unrouted-frame-bytes', '4096', '--link-ping-ms', '500'])).toMatchObject({ memoryBudgetBytes: 64 * 1024 * 1024, unroutedFrameBytes: 4096, linkPingMs: 500 });
     expect(() => parseRelayFlags([...base, '--memory-budget-mib', 'lots'])).toThrow(/--memory-budget-mib/);
+    expect(() => parseRelayFlags([...base, '--memory-budget-mib', '16'])).toThrow(/--memory-budget-mib must be at least 64/);
     expect(() => parseRelayFlags([...base, '--unrouted-frame-bytes', '100'])).toThrow(/--unrouted-frame-bytes must be at least 1024/);
     expect(() => parseRelayFlags([...base, '--link-ping-ms', '10'])).toThrow(/--link-ping-ms/);
   });
