@@ -4,7 +4,7 @@ import type WebSocket from 'ws';
 import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../../lib/relay/relayWire';
 import { makeChallenge, verifyRegistration } from './desktopChallenge';
 import { FrameJoiner, publishChannelFrame, readRoute, REGISTRATION_HEADER, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
-import { dropSocket, OVER_BUDGET_REASON, ROUTED_LINK_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
+import { dropSocket, isOversize, OVER_BUDGET_REASON, ROUTED_LINK_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
 import { closeReason, publishControl, type RelayContext } from './relayContext';
 
 /** A device connection opened to this desktop, as the desktop's node sees it. */
@@ -69,7 +69,7 @@ export class DesktopLink {
     ws.on('message', (data: Buffer, isBinary) => this.onMessage(data, isBinary));
     ws.on('close', () => this.cleanUp());
     ws.on('error', (error) => {
-      if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.ctx.log.refused('too_large', { desktop: this.desktopId ?? undefined, code: 1009 });
+      if (isOversize(error)) this.ctx.log.refused('too_large', { desktop: this.desktopId ?? undefined, code: 1009 });
       dropSocket(ws);
     });
   }

@@ -2,7 +2,7 @@ import type { Msg } from '@nats-io/transport-node';
 import type WebSocket from 'ws';
 import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayNotice } from '../../lib/relay/relayWire';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
-import { dropSocket, OVER_BUDGET_REASON, ROUTED_DEVICE_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
+import { dropSocket, isOversize, OVER_BUDGET_REASON, ROUTED_DEVICE_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
 import { closeReason, publishControl, sendableCloseCode, type RelayContext } from './relayContext';
 
 /** What a device's own close code becomes for its desktop: 1005/1006 (no code, dropped) read as going away. */
@@ -186,7 +186,7 @@ export class DeviceConnection {
 
   /** `ws` refused what the device sent (a frame over the read limit: 1009) and is closing the socket. */
   private socketError(error: Error): void {
-    if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.ctx.log.refused('too_large', { desktop: this.desktopId, conn: this.id, code: 1009 });
+    if (isOversize(error)) this.ctx.log.refused('too_large', { desktop: this.desktopId, conn: this.id, code: 1009 });
     dropSocket(this.ws);
   }
 

@@ -98,6 +98,11 @@ export function sendCounted(ws: WebSocket, budget: NodeBudget, data: Uint8Array 
   });
 }
 
+/** Whether `ws` failed on a message over its read limit (it sent 1009 and reads no more of it). */
+export function isOversize(error: Error): boolean {
+  return (error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+}
+
 /** The TCP socket under each of the node's WebSockets, for `dropSocket`. */
 const rawSockets = new WeakMap<WebSocket, Duplex>();
 
