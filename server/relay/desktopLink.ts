@@ -4,6 +4,7 @@ import type WebSocket from 'ws';
 import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../../lib/relay/relayWire';
 import { makeChallenge, verifyRegistration } from './desktopChallenge';
 import { FrameJoiner, publishChannelFrame, readRoute, REGISTRATION_HEADER, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
+import { dropSocket, isOversize, OVER_BUDGET_REASON, ROUTED_LINK_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
 import { closeReason, publishControl, type RelayContext } from './relayContext';
 
 /** A device connection opened to this desktop, as the desktop's node sees it. */
@@ -35,8 +36,10 @@ export interface DesktopLinkHooks {
 
 /**
  * One desktop's link to this node (RLY-1, RLY-4): the challenge, then link frames between the
- * desktop and the nodes holding its devices' sockets. The desktop may address only connections
- * opened to it, and may have at most a window of un-ACKed bytes on each.
+ * desktop and the nodes holding its devices' sockets. Until the desktop proved its id, frames may
+ * have only a few KiB. The desktop may address only connections opened to it, and may have at
+ * most a window of un-ACKed bytes on each. The node pings the link; one that answers nothing for
+ * a ping interval is dropped and its devices, on any node, are told 4502 at once.
  */
 export class DesktopLink {
   desktopId: string | null = null;
@@ -45,6 +48,9 @@ export class DesktopLink {
   private readonly challenge: RelayChallenge;
   private readonly subscriptions: Subscription[] = [];
   private readonly registerTimer: NodeJS.Timeout;
+  private readonly pingTimer: NodeJS.Timeout;
+  /** Anything came from the desktop (a pong, a frame, part of one) since the last ping. */
+  private heard = true;
   private closed = false;
 
   constructor(
@@ -58,9 +64,19 @@ export class DesktopLink {
       ctx.log.refused('challenge_timeout');
       this.close(RELAY_CLOSE_CODES.unauthorized, 'No answer to the challenge.');
     }, ctx.registerTimeoutMs);
+    this.pingTimer = setInterval(() => this.ping(), ctx.linkPingMs);
+    this.pingTimer.unref();
     ws.on('message', (data: Buffer, isBinary) => this.onMessage(data, isBinary));
     ws.on('close', () => this.cleanUp());
-    ws.on('error', () => ws.terminate());
+    ws.on('error', (error) => {
+      if (isOversize(error)) this.ctx.log.refused('too_large', { desktop: this.desktopId ?? undefined, code: 1009 });
+      dropSocket(ws);
+    });
+  }
+
+  /** Bytes arrived on the link's socket: it is alive, whatever they are. */
+  noteTraffic(): void {
+    this.heard = true;
   }
 
   /** Closes the link; its device connections are told the desktop is gone. */
@@ -73,13 +89,22 @@ export class DesktopLink {
   sweep(): void {
     for (const [connectionId, connection] of this.connections) {
       if (this.ctx.liveness.isAlive(connection.deviceNode)) continue;
-      this.connections.delete(connectionId);
+      this.forget(connectionId);
       this.sendToDesktop({ type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.goingAway, reason: 'The device’s relay node went away.' });
     }
   }
 
-  get bufferedBytes(): number {
-    return this.ws.bufferedAmount;
+  /** Nothing from the desktop since the last ping (no pong, no bytes): the link is dead, however quiet its TCP is. */
+  private ping(): void {
+    if (this.closed) return;
+    if (!this.heard) {
+      this.ctx.log.info('desktop link silent', { desktop: this.desktopId ?? undefined, code: RELAY_CLOSE_CODES.desktopGone });
+      this.ws.terminate();
+      this.cleanUp();
+      return;
+    }
+    this.heard = false;
+    if (this.ws.readyState === this.ws.OPEN) this.ws.ping();
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
@@ -93,6 +118,8 @@ export class DesktopLink {
       }
       clearTimeout(this.registerTimer);
       this.desktopId = desktopId;
+      // Proven: link frames of any allowed size from now on.
+      setReadLimit(this.ws, ROUTED_LINK_READ_BYTES);
       void this.register(desktopId);
       return;
     }
@@ -154,7 +181,7 @@ export class DesktopLink {
         connection.unackedToDevice += frame.payload.length;
         if (connection.unackedToDevice > this.ctx.windowBytes) {
           this.ctx.log.refused('window_exceeded', { desktop: desktopId, conn: frame.connectionId, bytes: connection.unackedToDevice });
-          this.connections.delete(frame.connectionId);
+          this.forget(frame.connectionId);
           const close = { type: LINK_FRAME.close, connectionId: frame.connectionId, code: RELAY_CLOSE_CODES.notReading, reason: 'The desktop sent past its window.' } as const;
           publishControl(this.ctx, toDevice, desktopId, close);
           this.sendToDesktop(close);
@@ -163,7 +190,7 @@ export class DesktopLink {
         publishChannelFrame(this.ctx.nc, toDevice, { from: this.ctx.nodeId, desktopId }, frame.connectionId, frame.payload);
         return;
       case LINK_FRAME.close:
-        this.connections.delete(frame.connectionId);
+        this.forget(frame.connectionId);
         publishControl(this.ctx, toDevice, desktopId, frame);
         return;
       case LINK_FRAME.ack:
@@ -199,7 +226,7 @@ export class DesktopLink {
     }
     if (frame.type === LINK_FRAME.open || frame.type === LINK_FRAME.stream) {
       if (this.connections.has(frame.connectionId)) return;
-      this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner() });
+      this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget) });
       this.sendToDesktop(frame);
       msg.respond(undefined, { headers: routeHeaders({ from: this.ctx.nodeId, desktopId }, 'frame', { [REGISTRATION_HEADER]: this.registration }) });
       return;
@@ -210,7 +237,7 @@ export class DesktopLink {
       return;
     }
     if (frame.type === LINK_FRAME.close) {
-      this.connections.delete(frame.connectionId);
+      this.forget(frame.connectionId);
       this.sendToDesktop(frame);
     } else if (frame.type === LINK_FRAME.ack) {
       connection.unackedToDevice = Math.max(0, connection.unackedToDevice - frame.bytes);
@@ -228,17 +255,34 @@ export class DesktopLink {
     }
     const whole = connection.joiner.add(part, route.more);
     if (whole === 'too_large') this.ctx.log.refused('too_large', { desktop: route.desktopId, conn: connectionId });
+    else if (whole === 'over_budget' || (whole && !this.ctx.budget.fits(whole.length))) this.overBudget(route.desktopId, connectionId, connection);
     else if (whole) this.sendToDesktop({ type: LINK_FRAME.data, connectionId, payload: whole });
   }
 
+  /** A device's frame would take the node past its budget: that connection ends, on both sides; the link goes on. */
+  private overBudget(desktopId: string, connectionId: string, connection: LinkedConnection): void {
+    this.ctx.log.refused('over_budget', { desktop: desktopId, conn: connectionId, bytes: this.ctx.budget.heldBytes, code: RELAY_CLOSE_CODES.tryAgainLater });
+    this.forget(connectionId);
+    const close = { type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.tryAgainLater, reason: OVER_BUDGET_REASON } as const;
+    publishControl(this.ctx, SUBJECTS.node(connection.deviceNode), desktopId, close);
+    this.sendToDesktop(close);
+  }
+
+  /** The connection ended: a frame of it still being joined is let go. */
+  private forget(connectionId: string): void {
+    this.connections.get(connectionId)?.joiner.release();
+    this.connections.delete(connectionId);
+  }
+
   private sendToDesktop(frame: LinkFrame): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(encodeLinkFrame(frame));
+    if (this.ws.readyState === this.ws.OPEN) sendCounted(this.ws, this.ctx.budget, encodeLinkFrame(frame));
   }
 
   private cleanUp(): void {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.registerTimer);
+    clearInterval(this.pingTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     if (this.desktopId) {
       for (const [connectionId, connection] of this.connections) {
@@ -246,6 +290,7 @@ export class DesktopLink {
       }
       this.ctx.log.info('desktop unlinked', { desktop: this.desktopId, connections: this.connections.size });
     }
+    for (const connection of this.connections.values()) connection.joiner.release();
     this.connections.clear();
     this.hooks.closed(this);
   }

@@ -2,6 +2,7 @@ import type { Msg } from '@nats-io/transport-node';
 import type WebSocket from 'ws';
 import { decodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayNotice } from '../../lib/relay/relayWire';
 import { readRoute, type ReceivedRoute } from './natsWire';
+import { dropSocket, isOversize, ROUTED_DEVICE_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
 import { closeReason, sendableCloseCode, type RelayContext } from './relayContext';
 import { RelayedConnection } from './relayedConnection';
 
@@ -12,20 +13,18 @@ function deviceCloseCode(code: number): number {
 
 /**
  * One device's socket on this node (RLY-1, RLY-4): each binary message is a channel frame for
- * its desktop, wherever that desktop's link is. Reading pauses while a window of bytes sent to
- * the desktop is un-ACKed; bytes for the device are ACKed once written to its socket.
+ * its desktop, wherever that desktop's link is. Until the desktop accepted the OPEN, frames may
+ * have only a few KiB (the node's server reads no more); then up to a channel frame. Reading
+ * pauses while a window of bytes sent to the desktop is un-ACKed; bytes for the device are ACKed
+ * once written to its socket.
  */
 export class DeviceConnection extends RelayedConnection {
   constructor(ctx: RelayContext, private readonly ws: WebSocket, id: string, desktopId: string, onClosed: (connection: RelayedConnection) => void) {
     super(ctx, id, desktopId, onClosed);
     ws.on('message', (data: Buffer, isBinary) => this.fromDevice(data, isBinary));
     ws.on('close', (code) => this.clientClosed(deviceCloseCode(code), 'The device closed the connection.'));
-    ws.on('error', () => ws.terminate());
+    ws.on('error', (error) => this.socketError(error));
     this.open(LINK_FRAME.open);
-  }
-
-  get bufferedBytes(): number {
-    return this.ws.bufferedAmount + this.joiner.pendingBytes;
   }
 
   private fromDevice(data: Buffer, isBinary: boolean): void {
@@ -45,7 +44,16 @@ export class DeviceConnection extends RelayedConnection {
   }
 
   protected writeToClient(frame: Uint8Array, written: (error?: Error | null) => void): void {
-    this.ws.send(frame, { binary: true }, written);
+    sendCounted(this.ws, this.ctx.budget, frame, written);
+  }
+
+  /** Accepted by its desktop: channel frames of any allowed size from now on. */
+  protected routedByDesktop(): void {
+    setReadLimit(this.ws, ROUTED_DEVICE_READ_BYTES);
+  }
+
+  protected dropClient(): void {
+    dropSocket(this.ws);
   }
 
   protected pauseClient(): void {
@@ -66,7 +74,13 @@ export class DeviceConnection extends RelayedConnection {
   }
 
   private notice(notice: RelayNotice): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(notice));
+    if (this.ws.readyState === this.ws.OPEN) sendCounted(this.ws, this.ctx.budget, JSON.stringify(notice));
+  }
+
+  /** `ws` refused what the device sent (a frame over the read limit: 1009) and is closing the socket. */
+  private socketError(error: Error): void {
+    if (isOversize(error)) this.ctx.log.refused('too_large', { desktop: this.desktopId, conn: this.id, code: 1009 });
+    dropSocket(this.ws);
   }
 
   /** A paused socket would not read the device's answering close frame, and the close would hang until ws's timeout. */

@@ -1,5 +1,6 @@
 import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../lib/relay/relayWire';
+import type { NodeBudget } from './nodeBudget';
 
 /**
  * How relay nodes talk to each other over NATS (RLY-4). Every message names the sending node and
@@ -80,18 +81,20 @@ export const REGISTRATION_HEADER = HEADER.registration;
 
 /**
  * Joins a connection's channel frame parts in arrival order (NATS keeps one publisher's order on
- * a subject). A frame that grows past MAX_CHANNEL_FRAME_BYTES is dropped whole.
+ * a subject). A frame that grows past MAX_CHANNEL_FRAME_BYTES is dropped whole; a part that would
+ * take the node past its budget is refused (`over_budget`) and the connection is to be closed.
  */
 export class FrameJoiner {
   private parts: Uint8Array[] = [];
   private bytes = 0;
   private dropping = false;
 
+  constructor(private readonly budget: NodeBudget) {}
+
   /** The whole frame once its last part came; null while parts are missing; 'too_large' when it was dropped. */
-  add(part: Uint8Array, more: boolean): Uint8Array | null | 'too_large' {
+  add(part: Uint8Array, more: boolean): Uint8Array | null | 'too_large' | 'over_budget' {
     if (this.bytes + part.length > MAX_CHANNEL_FRAME_BYTES) {
-      this.parts = [];
-      this.bytes = 0;
+      this.release();
       // The rest of the oversize frame's parts are dropped with it.
       this.dropping = more;
       return 'too_large';
@@ -101,18 +104,29 @@ export class FrameJoiner {
       return null;
     }
     if (!more && this.parts.length === 0) return part;
+    if (more && !this.budget.fits(part.length)) {
+      this.release();
+      return 'over_budget';
+    }
     // A view of the socket's chunk, which NATS never reuses: kept without a copy.
     this.parts.push(part);
     this.bytes += part.length;
+    this.budget.add(part.length);
     if (more) return null;
     const whole = Buffer.concat(this.parts, this.bytes);
-    this.parts = [];
-    this.bytes = 0;
+    this.release();
     return whole;
   }
 
   /** Bytes held for a frame still missing parts. */
   get pendingBytes(): number {
     return this.bytes;
+  }
+
+  /** Lets go of a frame still missing parts (the connection ended). */
+  release(): void {
+    this.budget.add(-this.bytes);
+    this.parts = [];
+    this.bytes = 0;
   }
 }

@@ -27,10 +27,6 @@ export class PassthroughConnection extends RelayedConnection {
     this.fromClient(hello);
   }
 
-  get bufferedBytes(): number {
-    return this.socket.writableLength + this.joiner.pendingBytes;
-  }
-
   private fromClient(chunk: Uint8Array): void {
     if (this.closed || chunk.length === 0) return;
     // Socket reads are at most 64 KiB; the bound only guards against a changed default.
@@ -56,7 +52,20 @@ export class PassthroughConnection extends RelayedConnection {
       written(new Error('the stream is closed'));
       return;
     }
-    this.socket.write(frame, written);
+    // Counted in the node's budget until written (or failed: a destroyed socket fails what it still held).
+    this.ctx.budget.add(frame.length);
+    this.socket.write(frame, (error) => {
+      this.ctx.budget.add(-frame.length);
+      written(error);
+    });
+  }
+
+  /** The ClientHello was read whole before routing; a stream has no read limit to raise. */
+  protected routedByDesktop(): void {}
+
+  /** Over the budget: what is queued for the client is let go at once. */
+  protected dropClient(): void {
+    this.socket.destroy();
   }
 
   protected pauseClient(): void {

@@ -1,6 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { encodeLinkFrame, type LinkFrame } from '../../lib/relay/relayWire';
 import { routeHeaders } from './natsWire';
+import type { NodeBudget } from './nodeBudget';
 import type { NodeLiveness } from './nodeLiveness';
 import type { RelayLog } from './relayLog';
 
@@ -18,6 +19,10 @@ export interface RelayContext {
   openTimeoutMs: number;
   /** Bytes one connection may have un-ACKed per direction (CHANNEL_WINDOW_BYTES unless a test shrinks it). */
   windowBytes: number;
+  /** What all sockets of the node may make it hold (RLY-4). */
+  budget: NodeBudget;
+  /** A desktop link that answers no ping and sends nothing for this long is dropped; its devices are told 4502 (RLY-4). */
+  linkPingMs: number;
   nextConnectionId(): string;
 }
 

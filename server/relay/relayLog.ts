@@ -7,6 +7,7 @@ export type RefusalKind =
   | 'too_large'
   | 'text_frame'
   | 'window_exceeded'
+  | 'over_budget'
   | 'challenge_failed'
   | 'challenge_timeout'
   | 'bad_desktop_id'

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CHANNEL_WINDOW_BYTES, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH, RELAY_DEVICE_PATH } from '../../lib/relay/relayWire';
+import { CHANNEL_WINDOW_BYTES, DESKTOP_ID_PATTERN, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH, RELAY_DEVICE_PATH } from '../../lib/relay/relayWire';
 import { AppStatic } from '../http/appStatic';
 import { createHttpServer, refuseUpgrade } from '../http/httpServer';
 import type { Origins } from '../http/hostRouting';
@@ -19,6 +19,7 @@ import { PassthroughConnection } from './passthroughConnection';
 import { createPassthroughServer, DEFAULT_HELLO_TIMEOUT_MS } from './passthroughServer';
 import type { RelayedConnection } from './relayedConnection';
 import { NODE_ID_PATTERN, SUBJECTS } from './natsWire';
+import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_UNROUTED_FRAME_BYTES, meterIncoming, NodeBudget } from './nodeBudget';
 import { DEFAULT_LIVENESS, NodeLiveness, type LivenessTiming } from './nodeLiveness';
 import { DEFAULT_CONNECT_RATE, ConnectRateLimiter, type ConnectRate } from './rateLimit';
 import type { RelayContext } from './relayContext';
@@ -57,6 +58,12 @@ export interface RelayNodeOptions {
   openTimeoutMs?: number;
   /** Tests shrink the window to see flow control without moving 40 MiB. */
   windowBytes?: number;
+  /** The largest frame a socket may send before it is routed (RLY-4); larger ones are refused 1009 at their header. */
+  unroutedFrameBytes?: number;
+  /** What all sockets together may make the node hold: write buffers, frames being joined or read (RLY-4). */
+  memoryBudgetBytes?: number;
+  /** How often the node pings each desktop link; one silent for an interval is dropped (RLY-4). */
+  linkPingMs?: number;
   /** Where log lines go (default stderr); they carry ids, sizes and codes only. */
   log?: (line: string) => void;
 }
@@ -66,8 +73,12 @@ export interface RelayNodeStats {
   deviceConnections: number;
   /** TLS connections passed through to desktops (RLY-6). */
   passthroughConnections: number;
-  /** Bytes this node holds for its sockets: their write buffers and frames still being joined. */
+  /** Device connections whose desktop has not accepted the OPEN yet (their frames are held to the unrouted limit). */
+  unroutedDevices: number;
+  /** Bytes this node holds for its sockets (device, link and passthrough): their write buffers, frames still being joined or read (the budget's count). */
   bufferedBytes: number;
+  /** The budget `bufferedBytes` stays within (up to one socket read past it, which closes that socket). */
+  budgetBytes: number;
   refusals: Partial<Record<RefusalKind, number>>;
 }
 
@@ -83,8 +94,7 @@ export interface RelayNode {
 export const DEFAULT_RELAY_MAX_CONNECTIONS = 10_000;
 /** Room past the socket cap for plain requests and for sockets that are only told 1013. */
 const HTTP_CONNECTION_SLACK = 64;
-/** ws reads a frame a little over the limit so it can be refused with a notice instead of a close. */
-const READ_SLACK_BYTES = 1024 * 1024;
+export const DEFAULT_LINK_PING_MS = 10_000;
 
 function remoteAddress(req: http.IncomingMessage, header: string | undefined): string {
   const named = header ? req.headers[header.toLowerCase()] : undefined;
@@ -126,6 +136,8 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
     openTimeoutMs: options.openTimeoutMs ?? 5_000,
     windowBytes: options.windowBytes ?? CHANNEL_WINDOW_BYTES,
+    budget: new NodeBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES),
+    linkPingMs: options.linkPingMs ?? DEFAULT_LINK_PING_MS,
     nextConnectionId: () => `${nodeId}.${++counter}`,
   };
 
@@ -147,8 +159,10 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   const rateLimiter = new ConnectRateLimiter(options.connectRate ?? DEFAULT_CONNECT_RATE);
   const sweepTimer = setInterval(() => rateLimiter.sweep(), 10_000);
   sweepTimer.unref();
-  const desktopServer = new WebSocketServer({ noServer: true, maxPayload: MAX_CHANNEL_FRAME_BYTES + 256 + READ_SLACK_BYTES, perMessageDeflate: false });
-  const deviceServer = new WebSocketServer({ noServer: true, maxPayload: MAX_CHANNEL_FRAME_BYTES + READ_SLACK_BYTES, perMessageDeflate: false });
+  // Every socket starts with the small unrouted limit; routing raises it (setReadLimit).
+  const unroutedFrameBytes = options.unroutedFrameBytes ?? DEFAULT_UNROUTED_FRAME_BYTES;
+  const desktopServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
+  const deviceServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
   const openSockets = () => links.size + devices.size + pendingLinks.size;
   const pendingLinks = new Set<DesktopLink>();
 
@@ -167,7 +181,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     return true;
   };
 
-  const acceptDesktop = (ws: WebSocket, req: http.IncomingMessage) => {
+  const acceptDesktop = (ws: WebSocket, req: http.IncomingMessage, socket: Duplex) => {
     if (!admit(ws, req)) return;
     const link: DesktopLink = new DesktopLink(ctx, ws, {
       registered: (registered) => {
@@ -183,9 +197,18 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
       },
     });
     if (link.desktopId === null) pendingLinks.add(link);
+    socket.on('data', () => link.noteTraffic());
+    // A link's frame arriving past the budget pauses the link until there is room (a whole link is
+    // worth more than one device's connection); one that stays paused stops answering pings and goes.
+    meterIncoming(ws, socket, ctx.budget, () => {
+      if (ws.isPaused) return;
+      log.refused('over_budget', { desktop: link.desktopId ?? undefined, bytes: ctx.budget.heldBytes });
+      ws.pause();
+      ctx.budget.whenRoom(() => ws.resume());
+    });
   };
 
-  const acceptDevice = (ws: WebSocket, req: http.IncomingMessage) => {
+  const acceptDevice = (ws: WebSocket, req: http.IncomingMessage, socket: Duplex) => {
     if (!admit(ws, req)) return;
     const desktopId = new URL(req.url ?? '/', 'http://relay').searchParams.get('desktop') ?? '';
     if (!DESKTOP_ID_PATTERN.test(desktopId)) {
@@ -194,7 +217,9 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
       return;
     }
     const id = ctx.nextConnectionId();
-    devices.set(id, new DeviceConnection(ctx, ws, id, desktopId, (closed) => devices.delete(closed.id)));
+    const device = new DeviceConnection(ctx, ws, id, desktopId, (closed) => devices.delete(closed.id));
+    devices.set(id, device);
+    meterIncoming(ws, socket, ctx.budget, () => device.overBudget());
   };
 
   const passthrough =
@@ -241,7 +266,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     limits: { ...DEFAULT_HTTP_LIMITS, maxConnections: maxConnections + HTTP_CONNECTION_SLACK },
     upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, urlPath: string) => {
       if (urlPath === RELAY_DESKTOP_PATH) {
-        desktopServer.handleUpgrade(req, socket, head, (ws) => acceptDesktop(ws, req));
+        desktopServer.handleUpgrade(req, socket, head, (ws) => acceptDesktop(ws, req, socket));
         return true;
       }
       if (urlPath !== RELAY_DEVICE_PATH) return false;
@@ -251,7 +276,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
         refuseUpgrade(req, socket, 403, 'Forbidden');
         return true;
       }
-      deviceServer.handleUpgrade(req, socket, head, (ws) => acceptDevice(ws, req));
+      deviceServer.handleUpgrade(req, socket, head, (ws) => acceptDevice(ws, req, socket));
       return true;
     },
   });
@@ -271,7 +296,9 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
       desktopLinks: links.size,
       deviceConnections: [...devices.values()].filter((d) => d instanceof DeviceConnection).length,
       passthroughConnections: [...devices.values()].filter((d) => d instanceof PassthroughConnection).length,
-      bufferedBytes: [...links.values()].reduce((sum, l) => sum + l.bufferedBytes, 0) + [...devices.values()].reduce((sum, d) => sum + d.bufferedBytes, 0),
+      unroutedDevices: [...devices.values()].filter((d) => d instanceof DeviceConnection && !d.routed).length,
+      bufferedBytes: ctx.budget.heldBytes,
+      budgetBytes: ctx.budget.limitBytes,
       refusals: Object.fromEntries(log.refusals),
     }),
     stop: () => {

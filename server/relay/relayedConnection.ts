@@ -1,14 +1,17 @@
 import type { Msg } from '@nats-io/transport-node';
 import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../../lib/relay/relayWire';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
+import { OVER_BUDGET_REASON } from './nodeBudget';
 import { publishControl, type RelayContext } from './relayContext';
 
 /**
  * A client's connection on this node, routed to its desktop wherever that desktop's link is
  * (RLY-4): a device's WebSocket (DeviceConnection) or a TLS passthrough stream
  * (PassthroughConnection, RLY-6). This half is the NATS side both share: the OPEN, the window of
- * bytes sent to the desktop and not yet ACKed (reading from the client pauses at it), and ACKs for
- * bytes from the desktop once they are written to the client.
+ * bytes sent to the desktop and not yet ACKed (reading from the client pauses at it), ACKs for
+ * bytes from the desktop once they are written to the client, and the node's memory budget over
+ * frames being joined and bytes being written to the client (1013 for the connection that would
+ * break it).
  */
 export abstract class RelayedConnection {
   /** The node holding the desktop's link, once it answered the OPEN. */
@@ -19,7 +22,7 @@ export abstract class RelayedConnection {
   /** Bytes written to the client, not yet ACKed to the desktop (ACKs are sent once per turn of the event loop). */
   private ackDue = 0;
   private ackScheduled = false;
-  protected readonly joiner = new FrameJoiner();
+  private readonly joiner: FrameJoiner;
   protected closed = false;
 
   constructor(
@@ -27,9 +30,16 @@ export abstract class RelayedConnection {
     readonly id: string,
     readonly desktopId: string,
     private readonly onClosed: (connection: RelayedConnection) => void,
-  ) {}
+  ) {
+    this.joiner = new FrameJoiner(ctx.budget);
+  }
 
-  /** Writes bytes from the desktop to the client; `written` once the socket took them. */
+  /** Whether the desktop accepted the OPEN (or STREAM). */
+  get routed(): boolean {
+    return this.desktopNode !== null;
+  }
+
+  /** Writes bytes from the desktop to the client, counted in the node's budget until written; `written` once the socket took them. */
   protected abstract writeToClient(frame: Uint8Array, written: (error?: Error | null) => void): void;
   /** Closes the client's socket (after what is queued for it, where the transport allows). */
   protected abstract closeClient(code: number, reason: string): void;
@@ -38,7 +48,10 @@ export abstract class RelayedConnection {
   protected abstract get clientPaused(): boolean;
   /** The desktop sent END (streams only): its side of the stream is done. */
   protected abstract endFromDesktop(): void;
-  abstract get bufferedBytes(): number;
+  /** The desktop accepted the connection. */
+  protected abstract routedByDesktop(): void;
+  /** After `close` for the budget: reads nothing more from the client and lets go of its socket soon. */
+  protected abstract dropClient(): void;
 
   /** Closes the client's socket; `tellDesktop` sends the desktop a CLOSE too. */
   close(code: number, reason: string, tellDesktop: boolean): void {
@@ -70,6 +83,7 @@ export abstract class RelayedConnection {
     if (frame === null) {
       const whole = this.joiner.add(msg.data, route.more);
       if (whole === 'too_large') this.ctx.log.refused('too_large', { desktop: this.desktopId, conn: this.id });
+      else if (whole === 'over_budget') this.overBudget();
       else if (whole) this.toClient(whole);
       return;
     }
@@ -101,6 +115,7 @@ export abstract class RelayedConnection {
         }
         this.desktopNode = route.from;
         this.ctx.liveness.heard(route.from);
+        this.routedByDesktop();
       },
       () => {
         this.ctx.log.refused('desktop_offline', { desktop: this.desktopId, conn: this.id, code: RELAY_CLOSE_CODES.desktopOffline });
@@ -131,6 +146,11 @@ export abstract class RelayedConnection {
       this.close(RELAY_CLOSE_CODES.notReading, 'The desktop sent past its window.', true);
       return;
     }
+    if (!this.ctx.budget.fits(frame.length)) {
+      this.pendingToClient -= frame.length;
+      this.overBudget();
+      return;
+    }
     this.writeToClient(frame, (error) => {
       this.pendingToClient -= frame.length;
       if (error || this.closed) return;
@@ -139,6 +159,14 @@ export abstract class RelayedConnection {
       this.ackScheduled = true;
       setImmediate(() => this.sendAck());
     });
+  }
+
+  /** Holding this connection's next frame would take the node past its budget: the connection ends instead. */
+  overBudget(): void {
+    if (this.closed) return;
+    this.ctx.log.refused('over_budget', { desktop: this.desktopId, conn: this.id, bytes: this.ctx.budget.heldBytes, code: RELAY_CLOSE_CODES.tryAgainLater });
+    this.close(RELAY_CLOSE_CODES.tryAgainLater, OVER_BUDGET_REASON, true);
+    this.dropClient();
   }
 
   private sendAck(): void {
@@ -161,6 +189,7 @@ export abstract class RelayedConnection {
 
   protected finish(): void {
     this.closed = true;
+    this.joiner.release();
     this.onClosed(this);
   }
 }

@@ -1,6 +1,7 @@
 import type dns from 'node:dns';
 import type http from 'node:http';
 import type { LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
 import WebSocket, { type ClientOptions, type RawData } from 'ws';
 import { relayReconnectDelay } from './linkBackoff';
 import {
@@ -21,8 +22,6 @@ import { HandshakeReplays } from './handshakeReplays';
 import { LinkWriter } from './linkWriter';
 import type { RelayIdentity } from './relayIdentity';
 
-/** A link that answers no ping for this long is taken for dead and replaced. */
-const HEARTBEAT_MS = 20_000;
 /** A relay that does not finish the challenge in this time is left for the next attempt. */
 const REGISTER_TIMEOUT_MS = 15_000;
 /** After a takeover, reconnect delays start this far up the backoff (about 16 s). */
@@ -51,6 +50,11 @@ export interface RelayLinkOptions {
   log: Logger;
   /** RLY-6: the desktop's relay app origin and the server its TLS passthrough streams reach, else null. */
   passthrough?: { origin: string; server: http.Server } | null;
+  /**
+   * How often the link is pinged; one that sent nothing (no pong, no bytes) for a whole interval is
+   * taken for dead, closed and linked again (RLY-4): a silent path is noticed within two intervals.
+   */
+  pingMs: number;
 }
 
 /** What tests and the banner read of the link. */
@@ -165,9 +169,14 @@ export class RelayLink implements RelayLinkState {
       }
       alive = false;
       ws.ping();
-    }, HEARTBEAT_MS);
+    }, this.options.pingMs);
     heartbeat.unref();
     ws.on('pong', () => (alive = true));
+    // Any bytes count, so a link busy with one large frame is not taken for dead before the frame ends.
+    // Listened to once `ws` reads the socket itself: a listener any sooner would start the flow early.
+    let socket: Duplex | null = null;
+    ws.once('upgrade', (response) => (socket = response.socket));
+    ws.once('open', () => socket?.on('data', () => (alive = true)));
 
     ws.on('message', (data, isBinary) => {
       alive = true;

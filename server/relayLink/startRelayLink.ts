@@ -59,6 +59,7 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
     identity,
     log,
     passthrough: served,
+    pingMs: rpc.limits.relayPingMs,
     deskFor: (previewOrigins) => {
       const handlers = handlersFor(previewOrigins);
       return {

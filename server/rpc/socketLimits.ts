@@ -27,6 +27,8 @@ export interface SocketLimits {
    * dropped (RLY-4), as `ws` waits 30 s for the peer's close frame.
    */
   channelCloseDrainMs: number;
+  /** How often the runtime pings its relay link; a link silent for an interval is replaced (RLY-4). */
+  relayPingMs: number;
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
@@ -39,6 +41,7 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   stallMs: 30_000,
   maxHeldNotifications: 1_000,
   channelCloseDrainMs: 30_000,
+  relayPingMs: 10_000,
 };
 
 /** A positive whole number from variable `name`, else `fallback`. */
@@ -51,7 +54,8 @@ function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number
  * `HBCODE_SOCKET_STALL_MS` shortens the stall time and `HBCODE_CHANNEL_CLOSE_DRAIN_MS` a relay
  * channel's close drain (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
  * the frame limit (tests send a MiB past it, not 32) and `HBCODE_PRE_AUTH_BYTES` the budget before
- * `auth.hello` (a trickling sender reaches it sooner).
+ * `auth.hello` (a trickling sender reaches it sooner); `HBCODE_RELAY_PING_MS` the relay link's ping
+ * interval (a test's silent link is noticed in seconds).
  */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
   return {
@@ -60,5 +64,6 @@ export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
     preAuthBytes: positiveVariable(env, 'HBCODE_PRE_AUTH_BYTES', DEFAULT_SOCKET_LIMITS.preAuthBytes),
     stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
     channelCloseDrainMs: positiveVariable(env, 'HBCODE_CHANNEL_CLOSE_DRAIN_MS', DEFAULT_SOCKET_LIMITS.channelCloseDrainMs),
+    relayPingMs: positiveVariable(env, 'HBCODE_RELAY_PING_MS', DEFAULT_SOCKET_LIMITS.relayPingMs),
   };
 }

@@ -5,7 +5,7 @@ import type { DevicePairing, RelayCredential } from '../appDb';
 import { RpcClient } from '../rpcClient';
 import { ClosedBeforeOpenError, untilOpen } from '../untilOpen';
 import { openRelayChannel, browserRelaySocket } from './relayChannel';
-import { HANDSHAKE_FAILED_CLOSE, type RawRelaySocket } from './relaySocket';
+import { HANDSHAKE_FAILED_CLOSE, OPEN_TIMEOUT_CLOSE, type RawRelaySocket } from './relaySocket';
 
 /** A pairing through the relay that did not happen, with the words the pair screen shows. */
 export class RelayPairingError extends Error {
@@ -26,6 +26,7 @@ function pairingFailure(code: number, reason: string): RelayPairingError {
       return new RelayPairingError('refused', reason || 'The desktop refused this pairing.');
     case RELAY_CLOSE_CODES.desktopOffline:
     case RELAY_CLOSE_CODES.desktopGone:
+    case OPEN_TIMEOUT_CLOSE:
       return new RelayPairingError('desktop_offline', DESKTOP_OFFLINE_MESSAGE);
     case RELAY_CLOSE_CODES.rateLimited:
     case RELAY_CLOSE_CODES.tryAgainLater:

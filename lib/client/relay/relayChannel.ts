@@ -16,6 +16,8 @@ export function openRelayChannel(
   createSocket: (url: string) => RawRelaySocket = browserRelaySocket,
   /** The channel's AES-GCM: WebCrypto unless a Node client brings Node's. */
   frameAead?: FrameAeadFactory,
+  /** How long it may take to open (RELAY_OPEN_TIMEOUT_MS unless a test shortens it). */
+  openTimeoutMs?: number,
 ): RelaySocket {
   return new RelaySocket({
     url: relayDeviceUrl(location, credential.desktopId),
@@ -25,6 +27,7 @@ export function openRelayChannel(
     hello,
     createSocket,
     frameAead,
+    openTimeoutMs,
   });
 }
 

@@ -28,6 +28,8 @@ export interface RelaySocketOptions {
   frameAead?: FrameAeadFactory;
   /** Where relay notices and dropped frames are told; the console unless a test listens. */
   log?: (message: string) => void;
+  /** How long the channel may take to open (socket, handshake, welcome); RELAY_OPEN_TIMEOUT_MS unless a test shortens it. */
+  openTimeoutMs?: number;
 }
 
 /**
@@ -35,6 +37,14 @@ export interface RelaySocketOptions {
  * Not 4401: a relay must not be able to send the user back to the pair screen, so this retries.
  */
 export const HANDSHAKE_FAILED_CLOSE = 4400;
+
+/**
+ * The channel did not open in time: a relay or a desktop link that went silent answers neither
+ * with a welcome nor with a close (RLY-4). The connection retries with its backoff, as for 4502.
+ */
+export const OPEN_TIMEOUT_CLOSE = 4504;
+/** Longer than a relay node and a runtime take to notice a silent link (two 10 s pings), so a retry meets a fresh link. */
+export const RELAY_OPEN_TIMEOUT_MS = 25_000;
 
 const NOTICES_KEPT = 20;
 const LINES_LOGGED = 50;
@@ -97,8 +107,12 @@ export class RelaySocket implements WebSocketLike {
   refusal: Extract<ChannelWelcome, { ok: false }> | null = null;
   /** The welcome's device id once open. */
   deviceId: string | null = null;
+  private readonly openTimer: ReturnType<typeof setTimeout>;
 
   constructor(private readonly options: RelaySocketOptions) {
+    this.openTimer = setTimeout(() => {
+      if (this.state === CONNECTING) this.fail(OPEN_TIMEOUT_CLOSE, 'The desktop did not answer through the relay in time.');
+    }, options.openTimeoutMs ?? RELAY_OPEN_TIMEOUT_MS);
     this.raw = options.createSocket(options.url);
     this.raw.binaryType = 'arraybuffer';
     this.raw.addEventListener('open', () => void this.startHandshake());
@@ -208,6 +222,7 @@ export class RelaySocket implements WebSocketLike {
       return;
     }
     if (this.state !== CONNECTING) return;
+    clearTimeout(this.openTimer);
     this.cipher = new ChannelCipher(result.transport, this.options.frameAead);
     this.deviceId = welcome.deviceId;
     this.state = OPEN;
@@ -237,6 +252,7 @@ export class RelaySocket implements WebSocketLike {
 
   private finish(code: number, reason: string): void {
     if (this.state === CLOSED) return;
+    clearTimeout(this.openTimer);
     this.state = CLOSED;
     this.droppedBeforeOpen += this.cipher?.rejected ?? 0;
     this.cipher = null;

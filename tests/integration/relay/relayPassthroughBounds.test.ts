@@ -2,9 +2,9 @@
 // a ClientHello within a few records, a byte cap and a time limit. A hello sent a byte at a time
 // still routes; one that never comes, never ends or is too long is closed and counted.
 import net from 'node:net';
-import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CLIENT_HELLO_READ_BYTES } from '../../../lib/relay/clientHello';
+import { clientHelloFor } from '../../fixtures/clientHello';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { waitUntil } from '../../fixtures/waitUntil';
@@ -29,21 +29,6 @@ afterAll(async () => {
 });
 
 const refusals = (of = node) => of.stats()!.refusals;
-
-/** The bytes Node's TLS client opens with for `servername`. */
-async function clientHelloFor(servername: string): Promise<Buffer> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const hello = new Promise<Buffer>((resolve) => server.once('connection', (socket) => socket.once('data', (chunk: Buffer) => {
-    resolve(chunk);
-    socket.destroy();
-  })));
-  const client = tls.connect({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port, servername });
-  client.on('error', () => undefined);
-  const bytes = await hello;
-  server.close();
-  return bytes;
-}
 
 /** A raw connection to the node's TLS port, and when it closes. */
 function connectRaw(to = node): { socket: net.Socket; closed: Promise<void> } {

@@ -8,7 +8,7 @@ import { openRelayChannel } from '../../../../lib/client/relay/relayChannel';
 import { relayDeviceUrl } from '../../../../lib/client/relay/relayPairingLink';
 import { pairThroughRelay, RelayPairingError } from '../../../../lib/client/relay/pairThroughRelay';
 import { servedByRelay } from '../../../../lib/client/relay/servedByRelay';
-import type { RawRelaySocket, RelaySocket } from '../../../../lib/client/relay/relaySocket';
+import { OPEN_TIMEOUT_CLOSE, type RawRelaySocket, type RelaySocket } from '../../../../lib/client/relay/relaySocket';
 import type { RelayCredential } from '../../../../lib/client/appDb';
 import { RpcClient } from '../../../../lib/client/rpcClient';
 import { ClosedBeforeOpenError, untilOpen } from '../../../../lib/client/untilOpen';
@@ -243,12 +243,19 @@ describe('RLY-2 the runtime connection over a relay channel', () => {
       });
   }
 
-  function connectionFor(r: FakeRelay, credential: RelayCredential) {
+  function connectionFor(r: FakeRelay, credential: RelayCredential, openTimeoutMs?: number) {
     const connection = new RuntimeConnection({
       url: relayDeviceUrl(location(r), credential.desktopId),
       token: '',
       authenticate: 'channel',
-      environment: { ...browserConnectionEnvironment, isOnline: () => true, isHidden: () => false, onWake: () => () => undefined, clearCookies: () => undefined, createSocket: () => openRelayChannel(credential, location(r), { v: 1 }, nodeSocket(r)) },
+      environment: {
+        ...browserConnectionEnvironment,
+        isOnline: () => true,
+        isHidden: () => false,
+        onWake: () => () => undefined,
+        clearCookies: () => undefined,
+        createSocket: () => openRelayChannel(credential, location(r), { v: 1 }, nodeSocket(r), undefined, openTimeoutMs),
+      },
     });
     const states: ConnectionState[] = [];
     connection.subscribe((state) => states.push(state));
@@ -309,5 +316,36 @@ describe('RLY-2 the runtime connection over a relay channel', () => {
     } finally {
       refused.connection.stop();
     }
+  });
+
+  it('RLY-4 a relay that answers neither a welcome nor a close: the channel gives up after its open timeout and the connection retries with backoff', async () => {
+    const r = await startRelay(answeringDesktop([]));
+    const credential = await pairedCredential(r);
+    r.silent = true;
+    const silent = connectionFor(r, credential, 300);
+    silent.connection.start();
+    try {
+      const waiting = await waitUntil(() => (silent.connection.current.kind === 'waiting' ? silent.connection.current : null), 'the silent channel times out');
+      expect(waiting).toMatchObject({ closeCode: OPEN_TIMEOUT_CLOSE, attempt: 1 });
+      // Still silent: the retry times out too, and counts as the next attempt (a longer backoff).
+      silent.connection.retryNow();
+      const again = await waitUntil(() => (silent.connection.current.kind === 'waiting' && silent.connection.current.attempt === 2 ? silent.connection.current : null), 'the retry times out too');
+      expect(again.closeCode).toBe(OPEN_TIMEOUT_CLOSE);
+      expect(silent.states.some((s) => s.kind === 'unauthorized')).toBe(false);
+      r.silent = false;
+      silent.connection.retryNow();
+      await waitUntil(() => silent.connection.current.kind === 'open', 'the connection opens once the relay answers');
+    } finally {
+      silent.connection.stop();
+    }
+  });
+
+  it('RLY-4 a channel to a silent relay closes with the open timeout’s code and reason, never staying "connecting"', async () => {
+    const r = await startRelay();
+    r.silent = true;
+    const socket = openRelayChannel({ desktopId: r.desktopId, desktopKey: r.desktopKeyText, ...(await generateKeyPair(false)) }, location(r), { v: 1 }, nodeSocket(r), undefined, 300);
+    const closed = await new Promise<{ code?: number; reason?: string }>((resolve) => socket.addEventListener('close', resolve));
+    expect(closed).toEqual({ code: OPEN_TIMEOUT_CLOSE, reason: 'The desktop did not answer through the relay in time.' });
+    expect(socket.readyState).toBe(3);
   });
 });

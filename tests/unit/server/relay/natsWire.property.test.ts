@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../../../lib/relay/relayWire';
 import { FrameJoiner, NATS_PART_BYTES, NODE_ID_PATTERN, publishChannelFrame, readRoute, type ReceivedRoute } from '../../../../server/relay/natsWire';
+import { NodeBudget } from '../../../../server/relay/nodeBudget';
 import { propertyRuns } from '../../../fixtures/propertyRuns';
 
 interface Published {
@@ -50,7 +51,7 @@ describe('RLY-4 channel frames over NATS in parts (server/relay/natsWire.ts)', (
         const frame = frameOf(length, salt);
         publishChannelFrame(nc, 'hbr.desk.x', meta, id, frame);
         expect(published.length).toBe(Math.max(1, Math.ceil(length / NATS_PART_BYTES)));
-        const joiner = new FrameJoiner();
+        const joiner = new FrameJoiner(new NodeBudget(Infinity));
         const joined = published.map(({ data, route }) => {
           expect(data.length).toBeLessThanOrEqual(NATS_PART_BYTES);
           expect(route).toEqual({ kind: 'part', ...meta, connectionId: id, more: route!.more });
@@ -76,7 +77,7 @@ describe('RLY-4 channel frames over NATS in parts (server/relay/natsWire.ts)', (
           publishChannelFrame(nc, 'hbr.node.x', meta, ids[connection]!, frameOf(length, salt));
           queues[connection]!.push(...published);
         }
-        const joiners = new Map(ids.map((id) => [id, new FrameJoiner()]));
+        const joiners = new Map(ids.map((id) => [id, new FrameJoiner(new NodeBudget(Infinity))]));
         const received = new Map(ids.map((id) => [id, [] as Uint8Array[]]));
         const pick = picks[Symbol.iterator]();
         while (queues.some((queue) => queue.length > 0)) {
@@ -99,7 +100,7 @@ describe('RLY-4 channel frames over NATS in parts (server/relay/natsWire.ts)', (
     const shared = new Uint8Array(NATS_PART_BYTES);
     fc.assert(
       fc.property(fc.integer({ min: MAX_CHANNEL_FRAME_BYTES + 1, max: MAX_CHANNEL_FRAME_BYTES + 3 * NATS_PART_BYTES }), fc.integer({ min: 64 * 1024, max: NATS_PART_BYTES }), (length, partBytes) => {
-        const joiner = new FrameJoiner();
+        const joiner = new FrameJoiner(new NodeBudget(Infinity));
         const results: ReturnType<FrameJoiner['add']>[] = [];
         for (let offset = 0; offset < length; offset += partBytes) {
           const size = Math.min(partBytes, length - offset);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CHANNEL_FRAME_BYTES } from '../../../../lib/relay/relayWire';
 import { FrameJoiner, NATS_PART_BYTES } from '../../../../server/relay/natsWire';
+import { NodeBudget } from '../../../../server/relay/nodeBudget';
 import { ConnectRateLimiter } from '../../../../server/relay/rateLimit';
 import { closeReason, sendableCloseCode } from '../../../../server/relay/relayContext';
 import { parseRelayFlags } from '../../../../server/relay/relayFlags';
@@ -8,7 +9,7 @@ import { parseRelayFlags } from '../../../../server/relay/relayFlags';
 // RLY-4: the pieces that bound a node's memory and its callers' attempts.
 describe('FrameJoiner', () => {
   it('joins parts in order and hands a single part through whole', () => {
-    const joiner = new FrameJoiner();
+    const joiner = new FrameJoiner(new NodeBudget(Infinity));
     expect(joiner.add(Buffer.from('ab'), true)).toBeNull();
     expect(joiner.pendingBytes).toBe(2);
     expect(Buffer.from(joiner.add(Buffer.from('cd'), false) as Uint8Array).toString()).toBe('abcd');
@@ -17,7 +18,7 @@ describe('FrameJoiner', () => {
   });
 
   it('drops a frame that grows past the limit, with the rest of its parts, then joins the next', () => {
-    const joiner = new FrameJoiner();
+    const joiner = new FrameJoiner(new NodeBudget(Infinity));
     const part = Buffer.alloc(NATS_PART_BYTES);
     let result: ReturnType<FrameJoiner['add']> = null;
     let parts = 0;
@@ -31,6 +32,21 @@ describe('FrameJoiner', () => {
     expect(joiner.add(part, true)).toBeNull();
     expect(joiner.add(part, false)).toBeNull();
     expect(Buffer.from(joiner.add(Buffer.from('next'), false) as Uint8Array).toString()).toBe('next');
+  });
+
+  it('counts the parts it holds in the node budget and refuses one that would not fit, letting go of the rest', () => {
+    const budget = new NodeBudget(10);
+    const joiner = new FrameJoiner(budget);
+    expect(joiner.add(Buffer.alloc(6), true)).toBeNull();
+    expect(budget.heldBytes).toBe(6);
+    expect(joiner.add(Buffer.alloc(6), true)).toBe('over_budget');
+    expect(budget.heldBytes).toBe(0);
+    expect(joiner.add(Buffer.alloc(4), true)).toBeNull();
+    expect((joiner.add(Buffer.alloc(4), false) as Uint8Array).length).toBe(8);
+    expect(budget.heldBytes).toBe(0);
+    joiner.add(Buffer.alloc(3), true);
+    joiner.release();
+    expect(budget.heldBytes).toBe(0);
   });
 });
 
@@ -64,5 +80,15 @@ describe('close frames and flags', () => {
     expect(parseRelayFlags(['--public-url', 'https://relay.example', '--nats', 'nats://n:4222', '--app-dir', '/srv/hbcode/out']).outDir).toBe('/srv/hbcode/out');
     expect(() => parseRelayFlags(['--public-url', 'https://relay.example'])).toThrow(/--nats/);
     expect(() => parseRelayFlags(['--public-url', 'https://r.example', '--nats', 'nats://n', '--max-connections', '0'])).toThrow(/--max-connections/);
+  });
+
+  it('RLY-4 reads the node’s bounds: the memory budget in MiB, the unrouted frame limit and the link ping interval', () => {
+    const base = ['--public-url', 'https://relay.example', '--nats', 'nats://n:4222'];
+    expect(parseRelayFlags(base)).toMatchObject({ memoryBudgetBytes: 256 * 1024 * 1024, unroutedFrameBytes: 8192, linkPingMs: 10_000 });
+    expect(parseRelayFlags([...base, '--memory-budget-mib', '64', '--unrouted-frame-bytes', '4096', '--link-ping-ms', '500'])).toMatchObject({ memoryBudgetBytes: 64 * 1024 * 1024, unroutedFrameBytes: 4096, linkPingMs: 500 });
+    expect(() => parseRelayFlags([...base, '--memory-budget-mib', 'lots'])).toThrow(/--memory-budget-mib/);
+    expect(() => parseRelayFlags([...base, '--memory-budget-mib', '16'])).toThrow(/--memory-budget-mib must be at least 64/);
+    expect(() => parseRelayFlags([...base, '--unrouted-frame-bytes', '100'])).toThrow(/--unrouted-frame-bytes must be at least 1024/);
+    expect(() => parseRelayFlags([...base, '--link-ping-ms', '10'])).toThrow(/--link-ping-ms/);
   });
 });
