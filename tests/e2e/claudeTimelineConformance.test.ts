@@ -30,9 +30,9 @@ describe('TL-3 Claude timeline conformance in Chromium: live, after reloads and 
   let projectDir = '';
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-conformance-app-'));
   const suite = useModelAppSuite(
-    (request, index) => {
+    (request) => {
       const tour = timelineTourScenario(projectDir);
-      return claudeScenarioScript({ ...tour, conversations: { ...tour.conversations, [ACCEPT_PROMPT]: [bash('touch accepted.txt'), text('Touched.')] } })(request, index);
+      return claudeScenarioScript({ ...tour, conversations: { ...tour.conversations, [ACCEPT_PROMPT]: [bash('touch accepted.txt'), text('Touched.')] } })(request);
     },
     {
       runtime: ({ modelUrl, projectDir: dir }) => {

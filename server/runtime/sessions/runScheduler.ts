@@ -121,7 +121,7 @@ export class RunScheduler {
    */
   recoverAfterRestart(stoppedGroups: readonly RecordedProcessGroup[], waitedOnPerson: readonly { runId: string; itemId: string }[] = []): void {
     const { sessions, outputs } = this.deps;
-    const key = (runId: string, commandId: string) => `${runId}\u0000${commandId}`;
+    const key = (runId: string | null, commandId: string | null) => `${runId}\u0000${commandId}`;
     const stopped = new Set(stoppedGroups.map((group) => key(group.runId, group.commandId)));
     const neverRan = new Set(waitedOnPerson.map((waited) => key(waited.runId, waited.itemId)));
     for (const command of sessions.runningCommands()) {

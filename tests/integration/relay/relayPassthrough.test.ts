@@ -67,7 +67,7 @@ async function openRpcThroughRelay(): Promise<RpcClient> {
     headers: { host: hostOf(names.appOrigin) },
     origin: names.appOrigin,
     perMessageDeflate: false,
-  });
+  } as WebSocket.ClientOptions);
   const client = new RpcClient(ws as unknown as WebSocketLike);
   await client.opened;
   return client;
@@ -142,15 +142,15 @@ describe('RLY-6 TLS passthrough to the desktop', () => {
   }, 60_000);
 
   it('RLY-6 the same through node 2, the desktop linked to node 1: NATS carries the stream', async () => {
-    balancer.setBackends([tlsPorts[1]]);
+    balancer.setBackends([tlsPorts[1]!]);
     const index = await fetchThroughRelay(names.appOrigin, '/index.html');
     expect(index.status).toBe(200);
     const { client } = await pairAndCall();
     const read = await client.call('files.readContent', { projectDirectory: dirs.projectDirs[0]!, path: 'notes.txt' });
     expect(read.text).toBe(`${MARKER}\n`);
     client.close();
-    expect(balancer.routed.slice(-2)).toEqual([tlsPorts[1], tlsPorts[1]]);
-    balancer.setBackends([tlsPorts[0]]);
+    expect(balancer.routed.slice(-2)).toEqual([tlsPorts[1]!, tlsPorts[1]!]);
+    balancer.setBackends([tlsPorts[0]!]);
   }, 60_000);
 
   it('RLY-6 a client’s half-close reaches the desktop, whose answer still comes back, then its own end', async () => {
@@ -189,17 +189,17 @@ describe('RLY-6 TLS passthrough to the desktop', () => {
     const before = streamOpens();
     const unlinked = `${'a'.repeat(32)}.relay.localhost`;
     for (const servername of ['example.org', `${names.serverNames[0]}.evil.example`, 'relay.localhost', `q-${names.serverNames[0]}`]) {
-      expect(await tlsClientTo(tlsPorts[0], servername)).toBeInstanceOf(Error);
+      expect(await tlsClientTo(tlsPorts[0]!, servername)).toBeInstanceOf(Error);
     }
     // Node's client sends no SNI to an IP address.
-    expect(await tlsClientTo(tlsPorts[0], '')).toBeInstanceOf(Error);
-    expect(await sendRaw(tlsPorts[0], Buffer.from('GET / HTTP/1.1\r\nHost: relay.localhost\r\n\r\n'))).toEqual({ closed: true, received: 0 });
-    expect(await sendRaw(tlsPorts[0], crypto.randomBytes(3000))).toEqual({ closed: true, received: 0 });
+    expect(await tlsClientTo(tlsPorts[0]!, '')).toBeInstanceOf(Error);
+    expect(await sendRaw(tlsPorts[0]!, Buffer.from('GET / HTTP/1.1\r\nHost: relay.localhost\r\n\r\n'))).toEqual({ closed: true, received: 0 });
+    expect(await sendRaw(tlsPorts[0]!, crypto.randomBytes(3000))).toEqual({ closed: true, received: 0 });
     // None of those opened a stream to any desktop.
     expect(streamOpens()).toBe(before);
     // A desktop id nobody linked: the node asks NATS, nobody answers, the connection closes. (This
     // file's NATS capture listens on every subject, so here the node waits out its open timeout.)
-    expect(await tlsClientTo(tlsPorts[0], unlinked)).toBeInstanceOf(Error);
+    expect(await tlsClientTo(tlsPorts[0]!, unlinked)).toBeInstanceOf(Error);
     expect(streamOpens()).toBe(before + 1);
     await waitUntil(() => /desktop_offline/.test(node1.output()), 'the node logs the unlinked desktop');
     expect(node1.output()).toMatch(/unknown_name/);
