@@ -20,10 +20,13 @@ export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, {
         </details>
       )}
       {row.result && (
-        <>
-          <p className="tool-result-label">Result</p>
+        <div className="tool-result">
           <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />
-        </>
+          {/* Over the result's corner: it labels the box without making the row taller. */}
+          <span className="tool-result-label" aria-hidden="true">
+            Result
+          </span>
+        </div>
       )}
     </div>
   );
