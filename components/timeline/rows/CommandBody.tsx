@@ -1,4 +1,5 @@
 'use client';
+import { WrapText } from 'lucide-react';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { formatBytes, formatElapsed } from '../../formatting';
@@ -69,30 +70,33 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
   };
   return (
     <>
-      <div className="command command-body" data-row="command" data-failed={commandFailed(row) || undefined} role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
-        <div className="mono command-line">
-          $ <LinkedText text={row.command} />
+      <div className="command-frame">
+        <div className="command command-body" data-row="command" data-failed={commandFailed(row) || undefined} role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
+          <div className="mono command-line">
+            $ <LinkedText text={row.command} />
+          </div>
+          <CommandSummary row={row} now={context.now} offline={context.client === null} waiting={waiting} />
+          {tail.length > 0 && (
+            <pre ref={tailBox} className={wrapped ? 'mono output-tail output-tail-wrapped' : 'mono output-tail'} aria-label="Last lines of the output">
+              {tail.map((line, i) => (
+                <span key={`${line.offset}-${i}`}>
+                  {i > 0 && '\n'}
+                  <OutputLineView segments={line.segments} query="" />
+                </span>
+              ))}
+            </pre>
+          )}
         </div>
-        <CommandSummary row={row} now={context.now} offline={context.client === null} waiting={waiting} />
-        {tail.length > 0 && (
-          <pre ref={tailBox} className={wrapped ? 'mono output-tail output-tail-wrapped' : 'mono output-tail'} aria-label="Last lines of the output">
-            {tail.map((line, i) => (
-              <span key={`${line.offset}-${i}`}>
-                {i > 0 && '\n'}
-                <OutputLineView segments={line.segments} query="" />
-              </span>
-            ))}
-          </pre>
+        {/* Over the lines' corner, not a row of its own: offering it moves nothing (TL-4 keeps rows in place). */}
+        {offerWrap && (
+          <button type="button" className="output-wrap-toggle" aria-label={wrapped ? 'Unwrap lines' : 'Wrap lines'} title={wrapped ? 'Unwrap lines' : 'Wrap lines'} aria-pressed={wrapped} onClick={() => setWrapped((on) => !on)}>
+            <WrapText size={18} aria-hidden="true" focusable="false" />
+          </button>
         )}
       </div>
-      {((row.status === 'running' && !waiting) || offerWrap) && (
+      {row.status === 'running' && !waiting && (
         <div className="row row-actions">
-          {row.status === 'running' && !waiting && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
-          {offerWrap && (
-            <button type="button" className="output-wrap-toggle" aria-pressed={wrapped} onClick={() => setWrapped((on) => !on)}>
-              {wrapped ? 'Unwrap lines' : 'Wrap lines'}
-            </button>
-          )}
+          <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />
         </div>
       )}
     </>

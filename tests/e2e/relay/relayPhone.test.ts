@@ -195,11 +195,11 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     expect(await waitCommandFinished(page, BIG_COMMAND, 120_000)).toBe('exit 0');
     const { sessions } = await scripts.call('sessions.list');
     sessionId = sessions[0]!.id;
-    // In the viewer: the first line, then End shows the last line.
+    // In the viewer: a finished command opens at its last line (UX-1), then Start shows the first.
     await commandRow(page, BIG_COMMAND).click();
-    await page.getByText('relay line 00000001', { exact: true }).waitFor({ timeout: 30_000 });
-    await clickOutputControl(page, 'End');
     await page.getByText(`relay line ${String(BIG_LINES).padStart(8, '0')}`, { exact: true }).waitFor({ timeout: 30_000 });
+    await clickOutputControl(page, 'Start');
+    await page.getByText('relay line 00000001', { exact: true }).waitFor({ timeout: 30_000 });
     // Every page, read through the relay from this browser with its stored key, hashed in the page.
     const ref = await outputRef(BIG_COMMAND);
     expect(ref.byteLength).toBe(BIG_BYTES);
