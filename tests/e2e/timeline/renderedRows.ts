@@ -73,6 +73,17 @@ async function loadWholeList(page: Page): Promise<void> {
     'the timeline holds the whole session (its older pages loaded)',
     { timeoutMs: 60_000, intervalMs: 200 },
   );
+  // The list may still move its view once more as the last rows are measured: the walk starts
+  // only once the view stays at the top with the first row mounted.
+  await waitUntil(
+    async () => {
+      await timeline.evaluate((box) => box.scrollTo(0, 0));
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      return timeline.evaluate((box) => box.scrollTop === 0 && box.querySelector('.timeline-item[data-index="0"]') !== null);
+    },
+    'the view stays at the top with the first row mounted',
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
 }
 
 /** One walk from the top to the end; null when a row turned up at a second place (the list changed under the walk). */
