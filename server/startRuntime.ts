@@ -16,7 +16,7 @@ import { REPO_ROOT } from './runtime/paths';
 import { Runtime, type RuntimeOptions } from './runtime/runtime';
 import type { RelayLink, RelayLinkState } from './relayLink/relayLink';
 import type { RelayNames } from './relayLink/relayNameServer';
-import { acmeRelayCertificates } from './relayLink/acme/startDesktopCertificates';
+import { acmeRelayCertificates } from './relayLink/acme/acmeRelayCertificates';
 import { certificateFiles, type RelayCertificates } from './relayLink/relayTls';
 import { relayPairingLinkFor, startRelayLink } from './relayLink/startRelayLink';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../../../server/cli';
 import { DEFAULT_ACME_DIRECTORY } from '../../../../server/relayLink/acme/acmeCliOptions';
 import { acmeRetryDelay } from '../../../../server/relayLink/acme/acmeRetryDelay';
-import { relayCertificateNames } from '../../../../server/relayLink/acme/startDesktopCertificates';
+import { relayNamesFor } from '../../../../server/relayLink/relayNameServer';
 import { loopbackCertificate } from '../../../fixtures/loopbackCertificate';
 import { makeTempDir } from '../../../fixtures/tempDir';
 
@@ -32,7 +32,7 @@ describe('RLY-7 the runtime is told where to get its relay certificate', () => {
   });
 
   it("RLY-7 the certificate covers the desktop's app name and its preview name on the relay", () => {
-    expect(relayCertificateNames(new URL('https://relay.example.org'), 'abc234')).toEqual(['abc234.relay.example.org', 'p-abc234.relay.example.org']);
+    expect(relayNamesFor(new URL('https://relay.example.org'), 'abc234', 443).serverNames).toEqual(['abc234.relay.example.org', 'p-abc234.relay.example.org']);
   });
 
   it('RLY-7 failed attempts are retried after doubling delays, capped, with jitter either side', () => {
