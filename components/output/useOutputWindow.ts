@@ -41,8 +41,11 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
     async (range: Range, mode: 'reset' | 'add'): Promise<boolean> => {
       if (busy.current) return false;
       busy.current = true;
+      const into = win.current;
       try {
         const page = await readOutputPage(client, { sessionId, row, generation, offset: range.offset, length: Math.max(1, range.length) });
+        // A new generation replaced the window while this page was read: the page is of the old one.
+        if (win.current !== into) return false;
         if (!page) {
           setUnsaved(true);
           return false;
@@ -62,6 +65,8 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
         return false;
       } finally {
         busy.current = false;
+        // The replaced window's first read waited for this one (useWindowReads): render to start it.
+        if (win.current !== into) rerender();
       }
     },
     // `startOver` reads only refs, the row and a state setter: the row is a dependency already.

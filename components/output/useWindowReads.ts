@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useRef } from 'react';
 import { finishedOutputStart } from '../../lib/client/preferences/outputStart';
+import type { OutputWindow } from '../../lib/client/outputWindow';
 import type { CommandRow } from '../../lib/protocol/rows';
 import type { OutputWindowState } from './useOutputWindow';
 
@@ -31,18 +32,27 @@ interface WindowReadsInput {
  * updates it, and following reads the old window before a new generation replaces it.
  */
 export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scrubbing, anchorTop, startAt = null }: WindowReadsInput) {
-  const { win, total, generation, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } = output;
+  const { win, total, generation, version, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } = output;
   /** The address's place is for the first read only; a new generation starts where the view was. */
   const firstPlace = useRef(startAt);
 
+  /** What the last first read was asked for: asked again only when the window, its size or its state changed, so a failed read is not retried in a loop. */
+  const firstReadOf = useRef<{ w: OutputWindow; total: number; complete: boolean } | null>(null);
+
+  // NOTE: `version` too: a new generation's first read waits for a read of the old one still out
+  // (it renders when it ends) instead of being refused as busy and never asked again.
   useEffect(() => {
-    if (!win.current.empty || total === 0) return;
+    const w = win.current;
+    const asked = firstReadOf.current;
+    if (!w.empty || total === 0 || busy.current || jumping.current) return;
+    if (asked && asked.w === w && asked.total === total && asked.complete === row.complete) return;
+    firstReadOf.current = { w, total, complete: row.complete };
     const place = firstPlace.current;
     firstPlace.current = null;
     if (place !== null) void jumpTo(place, 'start');
     else if (row.complete && finishedOutputStart() === 'start') void jumpTo(0, 'start');
     else void jumpTo(total - 1, 'end');
-  }, [generation, total, row.complete, jumpTo]);
+  }, [generation, total, row.complete, jumpTo, version]);
 
   useEffect(() => {
     const w = win.current;

@@ -1,6 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decideVouch } from '../../../lib/serviceWorker/vouchDecision';
-import { currentBuildWarning, describeBuildWarning, raiseBuildWarning } from '../../../lib/client/buildVouch/buildWarning';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
@@ -21,7 +20,10 @@ describe('RLY-5 whether a new build may install', () => {
 });
 
 describe('RLY-5 the warning the page shows', () => {
-  it('RLY-5 a refused build names both short digests; a later, milder warning never replaces it', () => {
+  it('RLY-5 a refused build names both short digests; a later, milder warning never replaces it', async () => {
+    // The warning is module state kept until a reload; other files in this worker may have raised one.
+    vi.resetModules();
+    const { currentBuildWarning, describeBuildWarning, raiseBuildWarning } = await import('../../../lib/client/buildVouch/buildWarning');
     raiseBuildWarning({ kind: 'refused', offered: B, vouched: A });
     raiseBuildWarning({ kind: 'differs', installed: B, vouched: A });
     const warning = currentBuildWarning()!;
