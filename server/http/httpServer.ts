@@ -13,6 +13,8 @@ export interface HttpHandlers {
   /** The built web app; the placeholder page is served until it exists. */
   app: AppStatic;
   ready: () => boolean;
+  /** A relay node serves this app (RLY-1): `/healthz` says so, which is how its page tells it from a desktop. */
+  relay?: boolean;
   /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin; without it /rpc is 404 (the relay, RLY-1). */
   upgradeRpc?: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Other WebSocket endpoints of the app origin (the relay's, RLY-1): true when it took the request; it checks Origin itself. */
@@ -60,7 +62,8 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname === '/healthz' && (route.kind === 'app' || route.kind === 'loopback')) {
       const ready = handlers.ready();
-      send(res, ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ ok: ready }));
+      const body = handlers.relay ? { ok: ready, relay: true } : { ok: ready };
+      send(res, ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(body));
       return;
     }
     switch (route.kind) {

@@ -263,6 +263,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     origins,
     app: new AppStatic(options.outDir ?? path.join(REPO_ROOT, 'out'), () => previewFrameSource(origins.previews)),
     ready: () => !nc.isClosed(),
+    relay: true,
     limits: { ...DEFAULT_HTTP_LIMITS, maxConnections: maxConnections + HTTP_CONNECTION_SLACK },
     upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, urlPath: string) => {
       if (urlPath === RELAY_DESKTOP_PATH) {

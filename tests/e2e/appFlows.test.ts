@@ -88,7 +88,17 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     const stranger = await browser.newContext();
     watchCookies(stranger);
     const strangerPage = await stranger.newPage();
+    // RLY-1: the pairing page asks /healthz whether a relay served it; a desktop's page logs no failed request for it.
+    const sockets: string[] = [];
+    const failed: string[] = [];
+    strangerPage.on('websocket', (socket) => sockets.push(socket.url()));
+    strangerPage.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    strangerPage.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+    const asked = strangerPage.waitForResponse((response) => new URL(response.url()).pathname === '/healthz');
     await strangerPage.goto(`${runtime.appOrigin}/pair`);
+    expect(await (await asked).json()).toEqual({ ok: true });
     await strangerPage.getByLabel('Pairing code').fill('ABCDE-FGHJK');
     await strangerPage.getByRole('button', { name: 'Pair', exact: true }).click();
     const alert = appAlert(strangerPage);
@@ -96,6 +106,8 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     expect(await alert.textContent()).toMatch(/pairing code is wrong, used or expired/);
     expect(await strangerPage.getByRole('heading', { name: 'Pair this device' }).isVisible()).toBe(true);
     expect(await readStoredPairing(strangerPage)).toBeNull();
+    expect(sockets.filter((url) => url.includes('/relay/'))).toEqual([]);
+    expect(failed).toEqual([]);
     await stranger.close();
   });
 

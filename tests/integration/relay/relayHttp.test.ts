@@ -8,6 +8,7 @@ import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { linkDesktop, makeDesktopKeys, openDevice, openRelaySocket, type RecordingSocket } from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { httpGet } from '../../fixtures/runtimeProcess';
+import { servedByRelay } from '../../../lib/client/relay/servedByRelay';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 // RLY-1: the relay serves the app (the pairing link opens it) and the preview origins' host page
@@ -36,7 +37,10 @@ afterAll(async () => {
 
 describe('the relay’s HTTP side', () => {
   it('serves /healthz, the app, /pair (the pairing link’s page) and the preview host page and worker; no /rpc', async () => {
-    expect((await httpGet(node.port, '/healthz', node.host)).body).toBe('{"ok":true}');
+    // RLY-1: the page tells a relay from a desktop by this answer (lib/client/relay/servedByRelay.ts).
+    expect((await httpGet(node.port, '/healthz', node.host)).body).toBe('{"ok":true,"relay":true}');
+    const askNode = () => httpGet(node.port, '/healthz', node.host).then((answer) => ({ json: async () => JSON.parse(answer.body) as unknown }));
+    expect(await servedByRelay({ protocol: 'http:', host: node.host }, askNode)).toBe(true);
     const app = await httpGet(node.port, '/', node.host);
     expect(app.body).toContain('<title>app</title>');
     expect(app.headers['content-security-policy']).toContain(`frame-src http://*.${node.host}`);

@@ -135,19 +135,23 @@ describe('RLY-2 pairing and opening a relay channel', () => {
 });
 
 describe('RLY-1 telling a relay origin from a desktop runtime', () => {
-  it('RLY-1 a relay accepts the probe at /relay/device; a server without it does not', async () => {
-    const r = await startRelay();
-    expect(await servedByRelay(location(r), nodeSocket(r))).toBe(true);
-    expect(r.hellos).toEqual([]);
-    const plain = http.createServer((_req, res) => res.writeHead(404).end());
-    plain.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 404 Not Found\r\n\r\n'));
+  it('RLY-1 only a /healthz that says relay counts; a desktop\'s answer, a 404 and no server do not', async () => {
+    const answers: Record<string, [number, string]> = { '/relay': [200, '{"ok":true,"relay":true}'], '/desktop': [200, '{"ok":true}'], '/missing': [404, 'Not found'] };
+    const plain = http.createServer((req, res) => {
+      const [status, body] = answers[req.headers['x-as'] as string] ?? [500, ''];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    });
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     try {
-      const port = (plain.address() as AddressInfo).port;
-      expect(await servedByRelay({ protocol: 'http:', host: `127.0.0.1:${port}` }, (url) => new WebSocket(url) as unknown as RawRelaySocket)).toBe(false);
+      const host = `127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      const as = (who: string) => (url: string, signal: AbortSignal) => fetch(url, { signal, headers: { 'x-as': who } });
+      expect(await servedByRelay({ protocol: 'http:', host }, as('/relay'))).toBe(true);
+      expect(await servedByRelay({ protocol: 'http:', host }, as('/desktop'))).toBe(false);
+      expect(await servedByRelay({ protocol: 'http:', host }, as('/missing'))).toBe(false);
     } finally {
       await new Promise<void>((resolve) => plain.close(() => resolve()));
     }
+    expect(await servedByRelay({ protocol: 'http:', host: '127.0.0.1:1' })).toBe(false);
   });
 });
 
