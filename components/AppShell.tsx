@@ -7,6 +7,7 @@ import { signOutDevice } from '../lib/client/devices/signOut';
 import { clearReadCache } from '../lib/client/readCache';
 import { forgetComposerMemory } from '../lib/client/composer/composerMemory';
 import { grantReaderOpen } from '../lib/client/readerConsent';
+import { markIosStandalone } from '../lib/client/install/standaloneClass';
 import { ConnectionStatus, OfflineBanner } from './ConnectionStatus';
 import { PairScreen } from './PairScreen';
 import { WebPagesScreen } from './reader/WebPagesScreen';
@@ -52,6 +53,7 @@ export function AppShell() {
   };
 
   useEffect(() => {
+    markIosStandalone();
     loadPairing().then(
       (found) => setPairing(found ?? null),
       () => setPairing(null),

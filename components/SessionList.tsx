@@ -156,7 +156,8 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                 Options
               </button>
             )}
-            <button className="primary" onClick={() => create(project.id)}>
+            {/* The list may be this device's copy before the connection opens: a tap then would do nothing. */}
+            <button className="primary" onClick={() => create(project.id)} disabled={!client} title={client ? undefined : 'Waiting for the connection to your computer'}>
               New session
             </button>
           </div>

@@ -43,7 +43,15 @@ export interface ConnectionOptions {
    * no token exists; chunk bytes stay inside the channel (`httpBytes` null, RLY-3).
    */
   authenticate?: 'token' | 'channel';
+  /**
+   * How long an open socket may take to answer a question after the page comes back into view or
+   * the network changes (a phone that was in the background may hold a socket its network dropped
+   * long ago); past it the socket is given up and a new one opened at once. 4 s by default.
+   */
+  resumeCheckMs?: number;
 }
+
+const RESUME_CHECK_MS = 4_000;
 
 /**
  * The one connection to the runtime, as an explicit state machine (STYLE: tldraw sync-core):
@@ -58,6 +66,8 @@ export class RuntimeConnection {
   private timer: unknown;
   private generation = 0;
   private stopWaking: (() => void) | null = null;
+  /** The open socket being asked whether it still answers (retryNow). */
+  private checking: RpcClient | null = null;
   private readonly env: ConnectionEnvironment;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -88,13 +98,42 @@ export class RuntimeConnection {
     this.set({ kind: 'closed' });
   }
 
-  /** Retries now if waiting (the network came back, the page became visible). */
+  /**
+   * Retries now if waiting (the network came back, the page became visible). An open socket is
+   * asked a question instead: one that cannot answer in time is dead, and is replaced at once.
+   */
   retryNow(): void {
     if (this.env.isHidden()) return;
     if (this.state.kind === 'waiting' || this.state.kind === 'offline') {
       this.env.clearTimer(this.timer);
       this.connect();
+    } else if (this.state.kind === 'open') {
+      this.checkOpenSocket(this.state.client);
     }
+  }
+
+  private checkOpenSocket(client: RpcClient): void {
+    if (this.checking === client) return;
+    this.checking = client;
+    const generation = this.generation;
+    let answered = false;
+    const timer = this.env.setTimer(() => {
+      if (answered || generation !== this.generation || this.checking !== client) return;
+      this.checking = null;
+      // Its close may take minutes to arrive on a dead network: it is ignored from here on.
+      this.generation++;
+      client.close();
+      this.attempt = 0;
+      this.connect();
+    }, this.options.resumeCheckMs ?? RESUME_CHECK_MS);
+    void client
+      .call('app.build')
+      .catch(() => undefined)
+      .finally(() => {
+        answered = true;
+        this.env.clearTimer(timer);
+        if (this.checking === client) this.checking = null;
+      });
   }
 
   private set(state: ConnectionState): void {

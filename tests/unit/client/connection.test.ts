@@ -188,6 +188,41 @@ describe('PWA-4 the reconnect state machine', () => {
     expect(h.pendingTimers()).toBe(0); // the backoff timer was cancelled, not left to fire twice
   });
 
+  it('PWA-5 back in view, an open socket that does not answer within the check time is replaced at once; one that answers stays', async () => {
+    const h = harness();
+    h.connection.start();
+    await openWith(h);
+    const live = h.last();
+    h.env.hidden = true;
+    h.wake();
+    expect(live.sent).toHaveLength(1); // nothing is asked while hidden
+    h.env.hidden = false;
+    h.wake();
+    h.wake(); // a second wake-up while the question is out asks nothing more
+    expect(live.sent.map((r) => r.method)).toEqual(['auth.hello', 'app.build']);
+    live.answer({ digest: 'a'.repeat(64) });
+    await settle();
+    h.advance(60_000);
+    expect(h.sockets).toHaveLength(1);
+    expect(h.state().kind).toBe('open');
+
+    // The network dropped the socket while the phone slept: the question goes unanswered.
+    h.wake();
+    expect(live.sent.at(-1)!.method).toBe('app.build');
+    h.advance(3_999);
+    expect(h.sockets).toHaveLength(1);
+    h.advance(1);
+    expect(h.sockets).toHaveLength(2);
+    expect(h.state()).toEqual({ kind: 'connecting', attempt: 0 });
+    await openWith(h);
+    expect(h.state().kind).toBe('open');
+    // The dead socket's late close changes nothing.
+    live.drop();
+    await settle();
+    expect(h.state().kind).toBe('open');
+    expect(h.sockets).toHaveLength(2);
+  });
+
   it('PWA-4 offline is its own state, and coming online connects without waiting', async () => {
     const h = harness();
     h.env.online = false;
