@@ -5,8 +5,14 @@ import type { ClaudeAccount, ClaudeAccountStatus } from '../../lib/protocol/clau
 import { ClaudeApiKeyForm } from './ClaudeApiKeyForm';
 import { ClaudeUsageWindows } from './ClaudeUsageWindows';
 
-function statusText(status: ClaudeAccountStatus | undefined): string {
-  if (!status) return 'Checking sign-in…';
+/** The account's sign-in as last known; while a check runs, that it is being checked. */
+function statusText(status: ClaudeAccountStatus | undefined, checking: boolean): string {
+  if (!status) return checking ? 'Checking sign-in…' : 'Not checked yet';
+  const known = describeStatus(status);
+  return checking ? `${known} · checking…` : known;
+}
+
+function describeStatus(status: ClaudeAccountStatus): string {
   if (status.state === 'unavailable') return `Cannot tell: ${status.reason ?? 'Claude Code did not answer.'}`;
   if (status.state === 'signedOut') return 'Not signed in';
   const who = [status.email, status.organization].filter(Boolean).join(' · ');
@@ -22,20 +28,25 @@ function statusText(status: ClaudeAccountStatus | undefined): string {
 export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
   const [accounts, setAccounts] = useState<ClaudeAccount[]>([]);
   const [statuses, setStatuses] = useState<Record<string, ClaudeAccountStatus>>({});
+  /** Accounts whose check is running: it starts Claude Code, which takes seconds; the last answer stays on screen meanwhile. */
+  const [checking, setChecking] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const refreshStatus = useCallback(
     (accountId: string) => {
-      setStatuses((current) => {
-        const next = { ...current };
-        delete next[accountId];
-        return next;
-      });
+      setChecking((current) => new Set(current).add(accountId));
       client
         .call('claude.accounts.status', { accountId })
         .then(({ status }) => setStatuses((current) => ({ ...current, [accountId]: status })))
-        .catch((e: Error) => setStatuses((current) => ({ ...current, [accountId]: { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: e.message } })));
+        .catch((e: Error) => setStatuses((current) => ({ ...current, [accountId]: { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: e.message } })))
+        .finally(() =>
+          setChecking((current) => {
+            const next = new Set(current);
+            next.delete(accountId);
+            return next;
+          }),
+        );
     },
     [client],
   );
@@ -94,8 +105,8 @@ export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
             <h3 className="grow ellipsis card-title">{account.label}</h3>
             {account.active ? <span className="pill">Active</span> : null}
           </div>
-          <div className="muted" data-field="status">
-            {statusText(statuses[account.id])}
+          <div className="muted" data-field="status" aria-busy={checking.has(account.id)}>
+            {statusText(statuses[account.id] ?? account.lastStatus?.status, checking.has(account.id))}
           </div>
           <ClaudeUsageWindows usage={account.usage} />
           <div role="group" aria-labelledby={`claude-sign-in-${account.id}`}>

@@ -27,6 +27,8 @@ export const ClaudeAccountSchema = z.object({
   signInCommand: z.string(),
   /** The newest plan-limit reading of each window (ACC-7). */
   usage: z.array(UsageReadingSchema),
+  /** What the last check since the runtime started said, and when; null before the first (ACC-2). */
+  lastStatus: z.object({ status: ClaudeAccountStatusSchema, checkedAt: z.number() }).nullable(),
 });
 export type ClaudeAccount = z.infer<typeof ClaudeAccountSchema>;
 

@@ -79,6 +79,13 @@ describe('Claude accounts and session options in Chromium against the real runti
     await main.getByRole('button', { name: 'Save key' }).click();
     await main.getByText('Signed in (ANTHROPIC_API_KEY)').waitFor({ timeout: 90_000 });
     expect(await main.getByLabel('Anthropic API key').inputValue()).toBe('');
+    // Back on the screen, the last check shows at once while the next one (seconds: it starts Claude Code) runs.
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    const status = card(page, 'Main Claude folder').locator('[data-field="status"]');
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(/^Signed in \(ANTHROPIC_API_KEY\)( · checking…)?$/);
+    await waitUntil(async () => (await status.textContent()) === 'Signed in (ANTHROPIC_API_KEY)', 'the new check ends', { timeoutMs: 90_000 });
 
     await fitsTheWidth(page);
     await page.screenshot({ path: screenshotPath('claude-accounts-phone-light'), fullPage: true, scale: 'css' });

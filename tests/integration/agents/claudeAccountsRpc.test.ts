@@ -39,9 +39,12 @@ describe('Claude accounts, sign-in and saved conversations over the protocol', (
     const { accounts, activeAccountId } = await client.call('claude.accounts.list');
     expect(activeAccountId).toBe('default');
     expect(accounts).toEqual([
-      expect.objectContaining({ id: 'default', folder: configDir, active: true, hasApiKey: false, signInCommand: `CLAUDE_CONFIG_DIR=${configDir} claude /login` }),
+      expect.objectContaining({ id: 'default', folder: configDir, active: true, hasApiKey: false, signInCommand: `CLAUDE_CONFIG_DIR=${configDir} claude /login`, lastStatus: null }),
     ]);
     expect((await client.call('claude.accounts.status', { accountId: 'default' })).status).toMatchObject({ state: 'signedOut' });
+    // The list carries the last check, so the screen shows it at once while the next one runs.
+    const [checked] = (await client.call('claude.accounts.list')).accounts;
+    expect(checked!.lastStatus).toMatchObject({ status: { state: 'signedOut' }, checkedAt: expect.any(Number) });
 
     const sessionId = await createAgentSession(client, 'claude');
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Hello' });
@@ -51,6 +54,8 @@ describe('Claude accounts, sign-in and saved conversations over the protocol', (
     expect(runtime.output()).not.toContain('exited with code 1');
 
     await client.call('claude.accounts.setApiKey', { accountId: 'default', apiKey: APP_KEY });
+    // What the last check said was about the old key.
+    expect((await client.call('claude.accounts.list')).accounts[0]!.lastStatus).toBeNull();
     expect((await client.call('claude.accounts.status', { accountId: 'default' })).status).toMatchObject({ state: 'signedIn', source: 'ANTHROPIC_API_KEY' });
     const before = model.requests.length;
     await sendAndWait(client, sessionId, 'Hello again');

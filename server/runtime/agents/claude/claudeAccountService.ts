@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { UsageReading } from '../../../../lib/protocol/agents';
-import type { ClaudeAccount } from '../../../../lib/protocol/claude';
+import type { ClaudeAccount, ClaudeAccountStatus } from '../../../../lib/protocol/claude';
 import { notFound } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
@@ -20,6 +20,8 @@ export class ClaudeAccounts {
   readonly mainFolder: string;
   /** The newest reading of each window, by account (ACC-7); the durable samples live elsewhere. */
   private readonly readings = new Map<string, Map<string, UsageReading>>();
+  /** The last sign-in check of each account, shown at once while the next one runs (it starts Claude Code). */
+  private readonly checked = new Map<string, { status: ClaudeAccountStatus; checkedAt: number }>();
 
   constructor(
     db: Db,
@@ -58,7 +60,13 @@ export class ClaudeAccounts {
       // The main folder is what `claude` uses anyway, unless the desktop names another one.
       signInCommand: signInCommand(id === DEFAULT_CLAUDE_ACCOUNT && !this.env.CLAUDE_CONFIG_DIR ? null : this.folderOf(id)),
       usage: [...(this.readings.get(id)?.values() ?? [])],
+      lastStatus: this.checked.get(id) ?? null,
     };
+  }
+
+  /** Keeps what a sign-in check said (ACC-2). */
+  rememberStatus(accountId: string, status: ClaudeAccountStatus, checkedAt = Date.now()): void {
+    if (this.store.has(accountId)) this.checked.set(accountId, { status, checkedAt });
   }
 
   add(label: string | undefined): ClaudeAccount {
@@ -76,6 +84,7 @@ export class ClaudeAccounts {
     this.apiKeys.remove(accountId);
     removeAccountFolder(this.folderOf(accountId));
     this.readings.delete(accountId);
+    this.checked.delete(accountId);
     this.log.info('claude account removed', { accountId });
   }
 
@@ -92,6 +101,8 @@ export class ClaudeAccounts {
     this.require(accountId);
     if (apiKey === null) this.apiKeys.remove(accountId);
     else this.apiKeys.write(accountId, apiKey);
+    // What it said was about the old key.
+    this.checked.delete(accountId);
     this.log.info('claude account api key', { accountId, set: apiKey !== null });
   }
 

@@ -290,11 +290,14 @@ export class ClaudeAgent implements Agent {
 
   /** Whether an account is signed in, from accountInfo (ACC-2). */
   async accountStatus(accountId: string): Promise<ClaudeAccountStatus> {
+    let status: ClaudeAccountStatus;
     try {
-      return accountStatusOf(await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountId)), this.readTimeoutMs));
+      status = accountStatusOf(await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountId)), this.readTimeoutMs));
     } catch (error) {
-      return { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: (error as Error).message };
+      status = { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: (error as Error).message };
     }
+    this.accounts.rememberStatus(accountId, status);
+    return status;
   }
 
   /** Conversations Claude saved for a project folder, read with the main folder (ACC-8). */
