@@ -10,7 +10,7 @@ import { claudeEnv, claudeTurnScript } from '../fixtures/fakeClaudeModel';
 import { startFakeModelServer, type FakeModelServer } from '../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { newPairingCode, pairThroughLink, screenshotPath } from './appHarness';
+import { keptScreenshotPath, newPairingCode, pairThroughLink, screenshotPath } from './appHarness';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
@@ -88,9 +88,9 @@ describe('Claude accounts and session options in Chromium against the real runti
     await waitUntil(async () => (await status.textContent()) === 'Signed in (ANTHROPIC_API_KEY)', 'the new check ends', { timeoutMs: 90_000 });
 
     await fitsTheWidth(page);
-    await page.screenshot({ path: screenshotPath('claude-accounts-phone-light'), fullPage: true, scale: 'css' });
+    await page.screenshot({ path: keptScreenshotPath('claude-accounts', 'phone-light'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: screenshotPath('claude-accounts-phone-dark'), fullPage: true, scale: 'css' });
+    await page.screenshot({ path: keptScreenshotPath('claude-accounts', 'phone-dark'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'light' });
 
     await openClaudeSessionOptions(page);
@@ -125,9 +125,9 @@ describe('Claude accounts and session options in Chromium against the real runti
     const page = await openAccounts(DESKTOP);
     await card(page, 'Main Claude folder').getByText('Signed in (ANTHROPIC_API_KEY)').waitFor({ timeout: 90_000 });
     await fitsTheWidth(page);
-    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-light'), fullPage: true, scale: 'css' });
+    await page.screenshot({ path: keptScreenshotPath('claude-accounts', 'desktop-light'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: screenshotPath('claude-accounts-desktop-dark'), fullPage: true, scale: 'css' });
+    await page.screenshot({ path: keptScreenshotPath('claude-accounts', 'desktop-dark'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'light' });
     await openClaudeSessionOptions(page);
     const saved = page.getByRole('list', { name: 'Saved Claude conversations' }).getByRole('button');
