@@ -79,6 +79,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(att1Upload),
   browserBenchmark('ux5-first-visit', 'ux5FirstVisit'),
   browserBenchmark('stop-phone', 'stopPhone'),
+  browserBenchmark('phone-taps', 'phoneTaps'),
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
   nodeBenchmark(relayChannel),
