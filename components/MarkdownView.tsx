@@ -16,6 +16,8 @@ export interface MarkdownViewProps {
   renderRelativeLink?: (href: string, children: ReactNode) => ReactNode;
   /** A relative image of a project file, read by the file viewer (FILE-4); undefined keeps the default. */
   renderRelativeImage?: (src: string, alt: string) => ReactNode;
+  /** An http(s) image, drawn some other way than a request the page makes itself (the reader's, MD-5). */
+  renderImage?: (src: string, alt: string) => ReactNode;
 }
 
 const isRelative = (url: string) => !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) && !url.startsWith('//');
@@ -24,7 +26,7 @@ const isRelative = (url: string) => !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) && !u
  * Markdown rendered as React elements (FILE-4, SEC-3): GitHub-flavoured, raw HTML skipped, links
  * only http(s) or relative, fenced code highlighted in the worker.
  */
-export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLink, renderRelativeImage }: MarkdownViewProps) {
+export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLink, renderRelativeImage, renderImage }: MarkdownViewProps) {
   const components: Components = {
     a({ href, children }) {
       if (!href) return <span>{children}</span>;
@@ -51,6 +53,7 @@ export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLin
       if (renderRelativeImage && typeof src === 'string' && src !== '' && isRelative(src)) return renderRelativeImage(src, alt ?? '');
       // NOTE: an image is a request the document makes by itself; show it only from a safe address.
       const safe = typeof src === 'string' ? safeMarkdownUrl(src, baseUrl) : null;
+      if (safe && renderImage && /^https?:/i.test(safe)) return renderImage(safe, alt ?? '');
       return safe ? <img src={safe} alt={alt ?? ''} loading="lazy" referrerPolicy="no-referrer" /> : <span>{alt}</span>;
     },
   };

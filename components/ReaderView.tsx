@@ -5,6 +5,7 @@ import { convertOtherView, readSavedWebPage, readWebPage, type ReaderPage } from
 import { grantReaderOpen, readerOpenGranted } from '../lib/client/readerConsent';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { MarkdownView } from './MarkdownView';
+import { ReaderImage } from './reader/ReaderImage';
 import { ReaderMarkdownActions } from './ReaderMarkdownActions';
 import { ReaderConfirmation } from './ReaderConfirmation';
 
@@ -122,7 +123,7 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
               </pre>
             ) : (
               <article data-view={state.view}>
-                <MarkdownView markdown={shown.markdown} baseUrl={state.page.finalUrl} onLinkClick={onOpen} />
+                <MarkdownView markdown={shown.markdown} baseUrl={state.page.finalUrl} onLinkClick={onOpen} renderImage={(src, alt) => <ReaderImage client={client} src={src} alt={alt} />} />
               </article>
             )}
           </>

@@ -1,3 +1,4 @@
+import { clearReaderImages } from './reader/readerImages';
 import { withTransaction } from './appDb';
 import { forgetSessionOutput } from './outputCache';
 import { forgetTimelineSnapshot } from './snapshotCache';
@@ -9,7 +10,8 @@ export async function forgetSavedSession(sessionId: string): Promise<void> {
 }
 
 /** Drops everything read from the runtime (signing out: the next runtime may be another one). */
-export function clearReadCache(): Promise<void> {
+export async function clearReadCache(): Promise<void> {
+  await clearReaderImages();
   return withTransaction(['outputPages', 'snapshots', 'cacheUsage', 'fileChunks', 'readerPages', 'timelinePages'], 'readwrite', async (tx) => {
     await Promise.all(
       (['outputPages', 'snapshots', 'cacheUsage', 'fileChunks', 'readerPages', 'timelinePages'] as const).map((name) => tx.objectStore(name).clear()),

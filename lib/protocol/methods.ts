@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
 import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
-import { WebPageSchema } from './webPage';
+import { WebImageSchema, WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
@@ -428,6 +428,11 @@ export const methods = {
   'web.fetchPage': {
     params: z.object({ url: z.string().min(1).max(8192) }).strict(),
     result: WebPageSchema,
+  },
+  /** An image of a page read as Markdown, fetched by the desktop (MD-5). */
+  'web.fetchImage': {
+    params: z.object({ url: z.string().min(1).max(8192) }).strict(),
+    result: WebImageSchema,
   },
   ...claudeMethods,
   ...terminalMethods,

@@ -13,6 +13,7 @@ export type WebFetchFailure =
   | 'timeout'
   | 'too_large'
   | 'not_html'
+  | 'not_image'
   | 'too_many_redirects'
   | 'blocked_address';
 
@@ -34,3 +35,15 @@ export const WebPageSchema = z.object({
   redirects: z.array(z.string()),
 });
 export type WebPage = z.infer<typeof WebPageSchema>;
+
+/** The largest image `web.fetchImage` reads (MD-5). */
+export const MAX_WEB_IMAGE_BYTES = 8 * 1024 * 1024;
+
+/** An image of a page read as Markdown, fetched by the desktop (MD-5): a raster type its bytes prove. */
+export const WebImageSchema = z.object({
+  finalUrl: z.string(),
+  mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']),
+  byteCount: z.number().int().nonnegative(),
+  dataBase64: z.string(),
+});
+export type WebImage = z.infer<typeof WebImageSchema>;

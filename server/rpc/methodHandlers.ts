@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION } from '../../lib/protocol/version';
 import type { Identity } from '../auth/tokens';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
+import { fetchWebImage } from '../runtime/web/fetchWebImage';
 import { DEFAULT_WEB_FETCH_LIMITS, fetchWebPage, PRIVATE_FETCH_LIMITS } from '../runtime/web/fetchWebPage';
 import { answerWithBytes, BinaryFramePool, type BinaryReply } from './binaryReply';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../lib/protocol/version';
@@ -196,6 +197,9 @@ export function createMethodHandlers(
     },
     'web.fetchPage'(params) {
       return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
+    },
+    'web.fetchImage'(params) {
+      return fetchWebImage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },
   };
 }

@@ -8,9 +8,10 @@ import type * as ReaderCache from '../../lib/client/readerCache';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { noisePng } from '../fixtures/noisePng';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { createShellSession, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode } from './appHarness';
+import { createShellSession, keptScreenshotPath, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode } from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
@@ -37,6 +38,18 @@ const HOSTILE_PAGE = `<!doctype html><html><head><title>Hostile page</title></he
 <p><a href="javascript:window.__pwned='link'">a javascript link</a> and <a href="/corpus" title="The corpus page">a link back to the corpus page</a>.</p>
 <p>Some more words so that Readability keeps this paragraph as part of the article it extracts from the page, which is long enough now to count.</p>
 </article></body></html>`;
+
+const PICTURED_PAGE = `<!doctype html><html><head><title>A pictured page</title></head><body>
+<article><h1>A pictured page</h1>
+<p>The picture below is a field of coloured noise. The reader shows it from the desktop's copy, so this site never sees the phone that reads it, and the copy stays for offline reading.</p>
+<p><img src="/dot.png" alt="Coloured noise"></p>
+<p>The drawing below is SVG, which the reader never shows: a blob of it would run its script on the app's own origin if it were opened.</p>
+<p><img src="/drawing.svg" alt="An SVG drawing"></p>
+<p>Some more words so that Readability keeps this paragraph as part of the article it extracts from the page, which is long enough now to count.</p>
+</article></body></html>`;
+
+/** A 320x180 picture of noise. */
+const PICTURE = noisePng(320, 180, 7);
 
 type SavedReaderPage = AppDbSchema['readerPages']['value'];
 
@@ -66,6 +79,8 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   const corpus = readabilityCases().find((c) => c.name === '001')!;
   /** The corpus page's site is down: the reader falls back to the saved copy. */
   let corpusDown = false;
+  /** The user agents that asked for /dot.png. */
+  const imageRequests: string[] = [];
 
   beforeAll(async () => {
     browser = await connectChromium();
@@ -73,6 +88,12 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
       '/hostile': htmlPage(HOSTILE_PAGE),
       '/code': htmlPage(CODE_PAGE),
+      '/pictured': htmlPage(PICTURED_PAGE),
+      '/dot.png': (request, response) => {
+        imageRequests.push(request.headers['user-agent'] ?? '');
+        response.writeHead(200, { 'content-type': 'image/png' }).end(PICTURE);
+      },
+      '/drawing.svg': (_request, response) => response.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>parent.__pwned = 1</script></svg>'),
     });
   });
   afterAll(async () => {
@@ -177,6 +198,47 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     await page.locator('[data-testid="reader"] article[data-view="fullPage"]').waitFor();
     await context.close();
   }, 180_000);
+
+  it('MD-5 a page\'s images come through the desktop, never from the phone; SVG is not shown; the kept copy shows offline (phone, light and dark)', async () => {
+    const imageRuntime = await startRuntimeProcess({ wrap: withPrivateFetch });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    try {
+      await pairUnderServiceWorker(page, imageRuntime);
+      const browserAgent = await page.evaluate(() => navigator.userAgent);
+      await page.getByRole('link', { name: 'Web', exact: true }).click();
+      await page.getByLabel('Web address').fill(`${web.origin}/pictured`);
+      await page.getByRole('button', { name: 'Read', exact: true }).click();
+      const article = page.locator('[data-testid="reader"] article');
+      const dot = article.getByRole('img', { name: 'Coloured noise' });
+      await dot.waitFor();
+      expect(await dot.getAttribute('src')).toMatch(/^blob:/);
+      await waitUntil(() => dot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320), 'the picture is drawn');
+      expect(imageRequests.length).toBeGreaterThan(0);
+      expect(imageRequests.every((agent) => agent.includes('HBCodeReader') && agent !== browserAgent)).toBe(true);
+      const svg = article.locator('[data-image-state="missing"]').filter({ hasText: 'An SVG drawing' });
+      await svg.waitFor();
+      expect(await svg.textContent()).toContain('not shown: This address did not answer with an image the app shows');
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: keptScreenshotPath('reader-images', `phone-${colorScheme}`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      // Offline: the saved page, and its image from this device's copy.
+      const asked = imageRequests.length;
+      expect(await imageRuntime.stop()).toBe(0);
+      await page.reload();
+      await page.getByTestId('offline-banner').waitFor();
+      await dot.waitFor();
+      await waitUntil(() => dot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320), 'the kept picture is drawn offline');
+      expect(imageRequests.length).toBe(asked);
+    } finally {
+      await context.close();
+      await imageRuntime.stopIfRunning();
+    }
+  }, 120_000);
 
   it('PRV-6 an address in a message opens in the reader', async () => {
     const messageRuntime = await startRuntimeProcess({ wrap: withPrivateFetch });

@@ -34,20 +34,38 @@ export const PRIVATE_FETCH_LIMITS: WebFetchLimits = { ...DEFAULT_WEB_FETCH_LIMIT
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/** What one guarded fetch is for: the Accept header, the word for it in errors, and which content types it takes. */
+export interface FetchPurpose {
+  accept: string;
+  noun: 'page' | 'image';
+  /** Throws for a declared content type it does not take (the body is not read then). */
+  checkType(mimeType: string): void;
+}
+
+export interface FetchedBody {
+  url: URL;
+  status: number;
+  /** The Content-Type header as sent, and its lower-case type alone ('' when none). */
+  contentType: string;
+  mimeType: string;
+  bytes: Uint8Array;
+  redirects: string[];
+}
+
 /**
- * Fetches an HTML page for the reader (MD-1). The page is hostile: only http(s), only public
- * addresses unless opted in (SEC-5), every redirect hop checked again, one deadline for the whole
- * fetch, the body counted as it streams (and after decompression) so a huge page is cut off
- * without being held, no cookies or credentials.
+ * One GET of a hostile address (SEC-5): only http(s), only public addresses unless opted in, every
+ * redirect hop checked again, one deadline for the whole fetch, the body counted as it streams
+ * (and after decompression) so a huge answer is cut off without being held, no cookies or
+ * credentials.
  */
-export async function fetchWebPage(address: string, limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS): Promise<WebPage> {
+export async function fetchGuarded(address: string, limits: WebFetchLimits, purpose: FetchPurpose): Promise<FetchedBody> {
   let url = parseWebUrl(address);
   const redirects: string[] = [];
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
   try {
     for (;;) {
-      const response = await requestPage(url, deadline.signal, limits, redirects.at(-1) ?? null);
+      const response = await requestPage(url, deadline.signal, limits, redirects.at(-1) ?? null, purpose.accept);
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
         response.destroy();
@@ -60,29 +78,47 @@ export async function fetchWebPage(address: string, limits: WebFetchLimits = DEF
       }
       const contentType = response.headers['content-type'] ?? '';
       const mimeType = contentType.split(';', 1)[0]!.trim().toLowerCase();
-      if (mimeType && !HTML_CONTENT_TYPES.includes(mimeType)) {
+      try {
+        purpose.checkType(mimeType);
+      } catch (error) {
         response.destroy();
-        throw webFetchError('not_html', `This address is not a web page (${mimeType}); only HTML pages open as Markdown.`, { contentType: mimeType });
+        throw error;
       }
-      const bytes = await readLimitedBody(response, limits.maxBytes, deadline.signal);
-      if (!mimeType && !looksLikeHtml(bytes)) throw webFetchError('not_html', 'This address did not answer with a web page; only HTML pages open as Markdown.');
-      const { charset } = detectPageCharset(contentType, bytes);
-      const text = decodePage(bytes, charset);
-      return {
-        finalUrl: url.href,
-        status: response.statusCode ?? 0,
-        contentType: mimeType || 'text/html',
-        dataBase64: Buffer.from(text, 'utf8').toString('base64'),
-        charset,
-        redirects,
-      };
+      const bytes = await readLimitedBody(response, limits.maxBytes, deadline.signal, purpose.noun);
+      return { url, status: response.statusCode ?? 0, contentType, mimeType, bytes, redirects };
     }
   } catch (error) {
-    if (deadline.signal.aborted) throw webFetchError('timeout', `The page did not arrive within ${limits.timeoutMs / 1000} s.`, { url: url.href });
+    if (deadline.signal.aborted) throw webFetchError('timeout', `The ${purpose.noun} did not arrive within ${limits.timeoutMs / 1000} s.`, { url: url.href });
     throw error;
   } finally {
     clearTimeout(timer);
   }
+}
+
+const PAGE: FetchPurpose = {
+  accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+  noun: 'page',
+  checkType(mimeType) {
+    if (mimeType && !HTML_CONTENT_TYPES.includes(mimeType)) {
+      throw webFetchError('not_html', `This address is not a web page (${mimeType}); only HTML pages open as Markdown.`, { contentType: mimeType });
+    }
+  },
+};
+
+/** Fetches an HTML page for the reader (MD-1), guarded as `fetchGuarded` says. */
+export async function fetchWebPage(address: string, limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS): Promise<WebPage> {
+  const { url, status, contentType, mimeType, bytes, redirects } = await fetchGuarded(address, limits, PAGE);
+  if (!mimeType && !looksLikeHtml(bytes)) throw webFetchError('not_html', 'This address did not answer with a web page; only HTML pages open as Markdown.');
+  const { charset } = detectPageCharset(contentType, bytes);
+  const text = decodePage(bytes, charset);
+  return {
+    finalUrl: url.href,
+    status,
+    contentType: mimeType || 'text/html',
+    dataBase64: Buffer.from(text, 'utf8').toString('base64'),
+    charset,
+    redirects,
+  };
 }
 
 /** An http(s) address, resolved against `base` for a redirect's Location. */
@@ -103,7 +139,7 @@ function parseWebUrl(address: string, base?: URL): URL {
   return url;
 }
 
-function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redirectedFrom: string | null): Promise<IncomingMessage> {
+function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redirectedFrom: string | null, accept: string): Promise<IncomingMessage> {
   const transport = url.protocol === 'https:' ? https : http;
   // NOTE: a socket to an IP literal never calls `lookup`, so a literal is checked here.
   const literal = literalAddress(url);
@@ -118,7 +154,7 @@ function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redi
         agent: false,
         headers: {
           'user-agent': 'Mozilla/5.0 (compatible; HBCodeReader/1.0)',
-          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+          accept,
           'accept-encoding': 'gzip, deflate, br',
         },
       },
@@ -128,10 +164,10 @@ function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redi
   });
 }
 
-async function readLimitedBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+async function readLimitedBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal, noun: string): Promise<Uint8Array> {
   const declared = Number(response.headers['content-length']);
   const encoding = (response.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
-  const tooLarge = () => webFetchError('too_large', `The page is larger than ${maxBytes / 1024 / 1024} MiB.`, { maxBytes });
+  const tooLarge = () => webFetchError('too_large', `The ${noun} is larger than ${maxBytes / 1024 / 1024} MiB.`, { maxBytes });
   if (encoding === 'identity' && Number.isFinite(declared) && declared > maxBytes) {
     response.destroy();
     throw tooLarge();
@@ -149,7 +185,7 @@ async function readLimitedBody(response: IncomingMessage, maxBytes: number, sign
     }
   } catch (error) {
     if (signal.aborted || error instanceof RuntimeError) throw error;
-    throw webFetchError('connection', `The page stopped arriving: ${error instanceof Error ? error.message : String(error)}.`);
+    throw webFetchError('connection', `The ${noun} stopped arriving: ${error instanceof Error ? error.message : String(error)}.`);
   } finally {
     response.destroy();
     if (body !== response) body.destroy();

@@ -7,6 +7,7 @@ const CODE_OF: Record<WebFetchFailure, ErrorCode> = {
   bad_url: 'invalid_params',
   unsupported_scheme: 'invalid_params',
   not_html: 'invalid_params',
+  not_image: 'invalid_params',
   too_large: 'too_large',
   dns: 'unavailable',
   tls: 'unavailable',

@@ -54,6 +54,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'preview.close': { previewId: '0123456789abcdef0123456789abcdef' },
   'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: '/index.html', offset: 0 },
   'web.fetchPage': { url: 'http://127.0.0.1:9/' },
+  'web.fetchImage': { url: 'http://127.0.0.1:9/' },
   'terminal.open': { sessionId: 'session', cols: 80, rows: 24 },
   'terminal.input': { sessionId: 'session', data: 'ls\r' },
   'terminal.resize': { sessionId: 'session', cols: 80, rows: 24 },
