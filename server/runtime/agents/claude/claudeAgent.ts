@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CLAUDE_SETTINGS, type UsageReading } from '../../../../lib/protocol/agents';
+import { DEFAULT_CLAUDE_SETTINGS, type AgentCommand, type UsageReading } from '../../../../lib/protocol/agents';
 import type { ClaudeAccountStatus, SavedClaudeSession } from '../../../../lib/protocol/claude';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../../lib/protocol/version';
 import { conflict, notFound, unavailable } from '../../errors';
@@ -286,6 +286,15 @@ export class ClaudeAgent implements Agent {
     const described = await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountKey ?? undefined)), this.readTimeoutMs);
     if (!described) throw unavailable('Claude Code did not say which models it offers.');
     return described.models.map((m) => ({ id: m.value, label: m.displayName, description: m.description || null, efforts: m.efforts, isDefault: m.value === 'default' }));
+  }
+
+  /** UX-10: what supportedCommands offers in the project folder, with the account a run would take. */
+  async commands(session: { cwd: string }): Promise<AgentCommand[]> {
+    const program = this.requireProgram();
+    const request = { type: 'commands', sdkModule: program.sdkModule, executable: program.executable, cwd: session.cwd } as const;
+    const event = await askHostOnce(this.hostOf(this.accounts.runEnvironment()), request, this.readTimeoutMs);
+    if (event?.type !== 'commands') throw unavailable(`Claude Code could not list its commands: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+    return event.commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) }));
   }
 
   /** Whether an account is signed in, from accountInfo (ACC-2). */
