@@ -31,5 +31,6 @@ export function useAgentCommands(client: RpcClient | null, sessionId: string, wa
     if (!wanted && current?.kind === 'failed') setAnswer(null);
   }, [wanted, current]);
 
-  return current ?? { kind: 'loading' };
+  if (current) return current;
+  return client === null ? { kind: 'failed', message: 'Not connected to the desktop.' } : { kind: 'loading' };
 }

@@ -66,18 +66,31 @@ async function askSilentQuery(sdk: QuerySdk, options: Record<string, unknown>, a
 }
 
 const CommandSchema = z.object({ name: z.string(), description: z.string().default(''), argumentHint: z.string().default('') });
+const InitMessageSchema = z.object({ type: z.literal('system'), subtype: z.literal('init'), terminal_slash_commands: z.array(z.string()) });
+
+/**
+ * Commands Claude Code marks as bound to its own terminal (`/color`, `/focus`…), which a phone
+ * cannot use. Only a turn's init message names them, so the host keeps what its turns were told.
+ */
+const terminalCommands = new Set<string>();
+
+/** UX-10: notes the terminal-bound commands a turn's init message names. */
+export function noteTerminalCommands(message: unknown): void {
+  const init = InitMessageSchema.safeParse(message);
+  if (init.success) for (const name of init.data.terminal_slash_commands) terminalCommands.add(name);
+}
 
 /**
  * UX-10: the commands a turn in this folder could run, read with the settings a turn reads (the
  * user's, the project's and the local ones, so `.claude/commands/*.md` are among them). Names
- * Claude Code keeps for itself (a leading `__`) are left out.
+ * Claude Code keeps for itself (a leading `__`) and those bound to its terminal are left out.
  */
 export async function slashCommands(request: Extract<HostRequest, { type: 'commands' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
   const options = { cwd: request.cwd, env, settingSources: ['user', 'project', 'local'], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) };
   await askSilentQuery(sdk, options, async (query) => {
     if (!query.supportedCommands) throw new Error('The Claude Agent SDK lacks supportedCommands.');
     const commands = z.array(CommandSchema).parse(await query.supportedCommands());
-    emit({ type: 'commands', commands: commands.filter((c) => !c.name.startsWith('__')) });
+    emit({ type: 'commands', commands: commands.filter((c) => !c.name.startsWith('__') && !terminalCommands.has(c.name)) });
   });
 }
 
