@@ -48,6 +48,7 @@ export interface ClaudeAgentOptions {
 /** A read the host has not answered in this long is cancelled and fails (SES-8). */
 const DEFAULT_READ_TIMEOUT_MS = 120_000;
 import { claudeTurnInput } from '../../attachments/agentInput';
+import { boundedCommands } from '../agentCommands';
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
 export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conversation.';
@@ -294,7 +295,7 @@ export class ClaudeAgent implements Agent {
     const request = { type: 'commands', sdkModule: program.sdkModule, executable: program.executable, cwd: session.cwd } as const;
     const event = await askHostOnce(this.hostOf(this.accounts.runEnvironment()), request, this.readTimeoutMs);
     if (event?.type !== 'commands') throw unavailable(`Claude Code could not list its commands: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
-    return event.commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) }));
+    return boundedCommands(event.commands);
   }
 
   /** Whether an account is signed in, from accountInfo (ACC-2). */

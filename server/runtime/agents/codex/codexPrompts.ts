@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as splitShellWords } from 'shell-quote';
 import type { AgentCommand } from '../../../../lib/protocol/agents';
+import { boundedCommands } from '../agentCommands';
 import { AgentRunError } from '../agentRunError';
 
 export const CODEX_PROMPT_PREFIX = 'prompts:';
@@ -70,11 +71,7 @@ export async function readCodexPrompts(codexHome: string): Promise<CodexPrompt[]
 }
 
 export function promptCommands(prompts: readonly CodexPrompt[]): AgentCommand[] {
-  return prompts.map((p) => ({
-    name: `${CODEX_PROMPT_PREFIX}${p.name}`,
-    description: p.description ?? 'Saved prompt',
-    ...(p.argumentHint ? { argumentHint: p.argumentHint } : {}),
-  }));
+  return boundedCommands(prompts.map((p) => ({ name: `${CODEX_PROMPT_PREFIX}${p.name}`, description: p.description ?? 'Saved prompt', argumentHint: p.argumentHint })));
 }
 
 /** Shell-like words, quotes honoured, nothing of the shell's own meaning (variables, operators, globs) applied. */

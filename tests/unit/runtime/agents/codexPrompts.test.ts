@@ -12,6 +12,13 @@ describe('UX-10 Codex custom prompt files', () => {
     ]);
   });
 
+  it('UX-10 a prompt whose name cannot be typed as one word is left out, a long description is cut to the protocol bound', () => {
+    const commands = promptCommands([parsePromptFile('two words', 'x'), parsePromptFile('long', `---\ndescription: ${'d'.repeat(3000)}\n---\nx`)]);
+    expect(commands.map((c) => c.name)).toEqual(['prompts:long']);
+    expect(commands[0]!.description).toHaveLength(2000);
+    expect(commands[0]!.description.endsWith('…')).toBe(true);
+  });
+
   it('UX-10 /prompts:<name> expands as Codex does; other text and unknown prompts stay as typed', () => {
     const prompts = [parsePromptFile('pos', 'A=$1 B=$2 C=$3 all=$ARGUMENTS cost=$$5'), parsePromptFile('named', 'Fix $FILE ($$HOME stays, $ARGUMENTS too)')];
     expect(expandCodexPrompt('/prompts:pos x "y z"', prompts)).toBe('A=x B=y z C= all=x y z cost=$$5');
