@@ -1,6 +1,10 @@
 'use client';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { OutboxEntry } from '../lib/client/appDb';
+import type { RpcClient } from '../lib/client/rpcClient';
+import { commandText } from '../lib/client/composer/slashCommands';
+import { insertPhrase } from '../lib/client/composer/speechText';
+import type { AgentCommand } from '../lib/protocol/agents';
 import { discardOutboxEntry, enqueueMessage, retryOutboxEntry } from '../lib/client/outbox';
 import { entriesToShow, type OutboxState } from '../lib/client/outboxRules';
 import type { Session, TimelineRow } from '../lib/protocol/rows';
@@ -13,6 +17,10 @@ import { DraftAttachments } from './attachments/DraftAttachments';
 import { OutboxAttachments } from './attachments/OutboxAttachments';
 import { textForAttachmentsOnly } from './attachments/messageText';
 import { useAttachmentDraft } from './attachments/useAttachmentDraft';
+import { optionId, SLASH_MENU_ID, SlashCommandMenu } from './composer/SlashCommandMenu';
+import { useSlashMenu } from './composer/useSlashMenu';
+import { useSpeechInput } from './composer/useSpeechInput';
+import { VoiceButton, VoiceStatus } from './composer/VoiceInput';
 
 const STATE_LABELS: Record<OutboxState, string> = {
   queued: 'Queued',
@@ -25,8 +33,9 @@ const STATE_LABELS: Record<OutboxState, string> = {
  * The message box. A message goes to the outbox, never straight to the socket, so it is kept
  * while offline or disconnected and sent once a connection is open (PWA-4).
  */
-export function Composer({ session, turnRunning = false }: { session: Session; turnRunning?: boolean }) {
+export function Composer({ client, session, turnRunning = false }: { client: RpcClient | null; session: Session; turnRunning?: boolean }) {
   const { text, setText, edit, sent, onRecallKey } = useComposerText(session.id);
+  const box = useRef<HTMLTextAreaElement>(null);
   const coarse = useCoarsePointer();
   const [error, setError] = useState<string | null>(null);
   /** While a turn runs (ACC-6): the message waits for it (default) or steers it. */
@@ -35,12 +44,43 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
   const draft = useAttachmentDraft();
   const message = text.trim() || textForAttachmentsOnly(session.agent, draft.items);
 
+  /** Text put in the box and not yet rendered, so two phrases in one frame both land. */
+  const placing = useRef<{ text: string; caret: number } | null>(null);
+
+  /** Puts `next` in the message box with the caret at `caret`, without moving the focus there. */
+  function showText(next: string, caret: number) {
+    placing.current = { text: next, caret };
+    edit(next);
+    requestAnimationFrame(() => {
+      placing.current = null;
+      box.current?.setSelectionRange(caret, caret);
+    });
+  }
+
+  /** UX-9: a recognised phrase goes in at the caret (or over the selection), never sent. */
+  const speech = useSpeechInput((phrase) => {
+    const area = box.current;
+    if (!area) return;
+    const base = placing.current;
+    const placed = base ? insertPhrase(base.text, base.caret, base.caret, phrase) : insertPhrase(area.value, area.selectionStart, area.selectionEnd, phrase);
+    showText(placed.text, placed.caret);
+  });
+
+  /** UX-10: a chosen command fills the message box, ready for its arguments. */
+  function chooseCommand(command: AgentCommand) {
+    const next = commandText(command);
+    showText(next, next.length);
+    box.current?.focus();
+  }
+  const slash = useSlashMenu(client, session, text, chooseCommand);
+
   async function submit(event?: FormEvent) {
     event?.preventDefault();
     if (message === '') return;
     setError(null);
     // Cleared before the database answers, so text typed meanwhile is not lost.
     sent(message);
+    speech.reset();
     const picked = draft.items;
     try {
       // A message with files waits for a turn of its own: steering carries text only (ATT-2).
@@ -54,6 +94,7 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
 
   /** UX-3: on a desktop Enter sends and Shift+Enter adds a line; on a touch screen return adds a line. */
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (slash.onKey(event)) return;
     if (!coarse && onRecallKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !coarse && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -86,10 +127,16 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
         </div>
       )}
       <DraftAttachments draft={draft} />
+      <VoiceStatus state={speech.state} />
       <form className="composer" onSubmit={submit} onDragOver={draft.onDragOver} onDrop={draft.onDrop}>
+        {slash.open && <SlashCommandMenu commands={slash.commands} shown={slash.shown} query={slash.query} active={slash.active} onChoose={chooseCommand} />}
         <AttachmentPicker onFiles={draft.add} />
         <textarea
+          ref={box}
           aria-label="Message"
+          aria-autocomplete={session.agent === 'codex' || session.agent === 'claude' ? 'list' : undefined}
+          aria-controls={slash.shown.length > 0 ? SLASH_MENU_ID : undefined}
+          aria-activedescendant={slash.shown.length > 0 ? optionId(slash.active) : undefined}
           rows={1}
           value={text}
           enterKeyHint={coarse ? 'enter' : 'send'}
@@ -98,6 +145,7 @@ export function Composer({ session, turnRunning = false }: { session: Session; t
           onKeyDown={onKeyDown}
           onPaste={draft.onPaste}
         />
+        {speech.supported && <VoiceButton state={speech.state} onStart={speech.start} onStop={speech.stop} />}
         <button className="primary composer-send" type="submit" disabled={message === ''} aria-label={steering ? 'Steer' : 'Send'}>
           <SendIcon />
           <span className="composer-send-label">{steering ? 'Steer' : 'Send'}</span>

@@ -168,7 +168,7 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
               )
         }
       />
-      {!subagent && <Composer session={session} turnRunning={turnRunning} />}
+      {!subagent && <Composer client={client} session={session} turnRunning={turnRunning} />}
     </>
   );
   // UX-6: on a wide screen the output (at its own address, UX-1) opens beside the timeline instead of over it.

@@ -110,3 +110,14 @@ export const AgentModelSchema = z.object({
 });
 export type AgentModelInfo = z.infer<typeof AgentModelSchema>;
 export const AgentKindWithModelsSchema = z.enum(['codex', 'claude']);
+
+/**
+ * A slash command the session's agent offers (UX-10): Claude Code's own and the project's and
+ * user's custom commands, or a Codex custom prompt (`prompts:<name>`). `name` has no leading `/`.
+ */
+export const AgentCommandSchema = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000),
+  argumentHint: z.string().max(500).optional(),
+});
+export type AgentCommand = z.infer<typeof AgentCommandSchema>;

@@ -5,7 +5,7 @@ import { WebImageSchema, WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
-import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
+import { AgentCommandSchema, AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
 import { DeviceRequestSchema } from './devices';
@@ -306,6 +306,11 @@ export const methods = {
   'agents.models': {
     params: z.object({ agent: AgentKindWithModelsSchema, accountKey: Id.optional() }).strict(),
     result: z.object({ models: z.array(AgentModelSchema) }),
+  },
+  /** The slash commands of a session's agent (UX-10); empty for a shell or terminal session. */
+  'agents.commands': {
+    params: z.object({ sessionId: Id }).strict(),
+    result: z.object({ commands: z.array(AgentCommandSchema) }),
   },
   /** Each account's current plan-limit windows (ACC-7). */
   'usage.list': {

@@ -107,6 +107,9 @@ export function createMethodHandlers(
     async 'agents.models'(params) {
       return { models: await runtime.agentModels(params.agent, params.accountKey) };
     },
+    async 'agents.commands'(params) {
+      return { commands: await runtime.agentCommands(params.sessionId) };
+    },
     'usage.list'() {
       return { readings: runtime.usageList() };
     },

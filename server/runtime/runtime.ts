@@ -6,7 +6,7 @@ import { DeviceAuth } from '../auth/tokens';
 import { PushNotifications } from '../push/pushNotifications';
 import { DEFAULT_VAPID_SUBJECT } from '../push/vapidSubject';
 import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
-import type { AgentInfo, Approval, ApprovalDecision, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
+import type { AgentCommand, AgentInfo, Approval, ApprovalDecision, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
 import type { AgentModel } from './agents/agent';
 import { UsageSamples } from './agents/usage/usageSamples';
 import { SessionSettings, defaultSettings } from './sessions/sessionSettings';
@@ -365,6 +365,16 @@ export class Runtime {
     const adapter = this.agents.get(agent);
     if (!adapter?.models) throw unavailable(`The ${agent} agent lists no models.`, { agent });
     return adapter.models(accountKey ?? null);
+  }
+
+  /** UX-10: the slash commands of a session's agent, asked of the agent in the session's project folder. */
+  async agentCommands(sessionId: string): Promise<AgentCommand[]> {
+    const session = this.sessions.session(sessionId);
+    if (!session) throw notFound('No such session.', { sessionId });
+    const adapter = this.agents.get(session.agent);
+    const cwd = this.projects.find((p) => p.id === session.projectId)?.directory;
+    if (!adapter?.commands || !cwd) return [];
+    return adapter.commands({ sessionId, cwd, settings: this.settings.of(sessionId, session.agent) });
   }
 
   createSession(

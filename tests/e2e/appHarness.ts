@@ -163,6 +163,15 @@ export function keptScreenshotPath(prefix: string, name: string): string {
   return path.join(dir, `${prefix}-${name}.png`);
 }
 
+/** The screen in light and dark, kept as `<prefix>-<name>-light.png` and `-dark.png`; the page is left light. */
+export async function keepLightAndDark(page: Page, prefix: string, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: keptScreenshotPath(prefix, `${name}-${scheme}`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** Where screenshots go (gitignored); looked at by people, never compared by tests. */
 export function screenshotPath(name: string): string {
   const dir = path.join(REPO_ROOT, 'test-results', 'screenshots');

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished } from './appHarness';
+import { commandRow, DESKTOP_CONTEXT, keepLightAndDark, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished } from './appHarness';
 import { pairedPage, useAppSuite } from './appSuite';
 
 // UX-3 in real Chromium against the real runtime: blank screens say what to do, the composer
@@ -12,17 +12,8 @@ import { pairedPage, useAppSuite } from './appSuite';
 // messages with ↑ and keeps its draft across a reload; sessions are renamed and sorted by their
 // last activity; offline, a running row never pretends to be live.
 
-/** Kept screenshots of this feature (docs/screenshots, prefix `nav-`). */
-const docScreenshot = (name: string) => keptScreenshotPath('nav', name);
-
-/** The screen in light and dark, as `<name>-light.png` and `<name>-dark.png`. */
-async function lightAndDark(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: docScreenshot(`${name}-${scheme}`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+/** The screen in light and dark, kept in docs/screenshots as `nav-<name>-light.png` and `-dark.png`. */
+const lightAndDark = (page: Page, name: string) => keepLightAndDark(page, 'nav', name);
 
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const hashOf = (page: Page) => page.evaluate(() => location.hash);
@@ -179,6 +170,6 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await waitUntil(async () => (await status.textContent()) === 'status unknown while offline', 'the running row says its status is unknown');
     // No timer on the row while offline: nothing there counts on.
     expect(await commandRow(phone, 'sleep 600').textContent()).not.toMatch(elapsed);
-    await phone.screenshot({ path: docScreenshot('offline-status-unknown-phone-light') });
+    await phone.screenshot({ path: keptScreenshotPath('nav', 'offline-status-unknown-phone-light') });
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import type { AgentItem, AgentKind } from '../../../lib/protocol/rows';
-import type { AgentModelInfo, SessionAgentSettings } from '../../../lib/protocol/agents';
+import type { AgentCommand, AgentModelInfo, SessionAgentSettings } from '../../../lib/protocol/agents';
 
 /** A cancelled command's error when it was declined and never ran: its row says "declined" (TL-9). */
 export const DECLINED_COMMAND_ERROR = 'The command was declined.';
@@ -170,6 +170,11 @@ export interface Agent {
   steer?(sessionId: string, runId: string, message: SteerMessage): Promise<void>;
   /** Models the user can pick for a session (ACC-5): Codex model/list, Claude supportedModels. */
   models?(accountKey: string | null): Promise<AgentModel[]>;
+  /**
+   * The slash commands a session can send (UX-10): Claude Code's supportedCommands in the project
+   * folder, Codex's custom prompts in the session's profile home.
+   */
+  commands?(session: { sessionId: string; cwd: string; settings: SessionAgentSettings }): Promise<AgentCommand[]>;
   /** Stops child processes (runtime shutdown). */
   close?(): Promise<void>;
   /** Runs one user message to its end. Resolves when every command it started has completed. */

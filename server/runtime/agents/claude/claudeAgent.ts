@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CLAUDE_SETTINGS, type UsageReading } from '../../../../lib/protocol/agents';
+import { DEFAULT_CLAUDE_SETTINGS, type AgentCommand, type UsageReading } from '../../../../lib/protocol/agents';
 import type { ClaudeAccountStatus, SavedClaudeSession } from '../../../../lib/protocol/claude';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../../lib/protocol/version';
 import { conflict, notFound, unavailable } from '../../errors';
@@ -48,6 +48,7 @@ export interface ClaudeAgentOptions {
 /** A read the host has not answered in this long is cancelled and fails (SES-8). */
 const DEFAULT_READ_TIMEOUT_MS = 120_000;
 import { claudeTurnInput } from '../../attachments/agentInput';
+import { boundedCommands } from '../agentCommands';
 
 export const RESULT_NOT_SAVED_MESSAGE = 'This command output is not in the saved Claude conversation.';
 export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conversation.';
@@ -286,6 +287,15 @@ export class ClaudeAgent implements Agent {
     const described = await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountKey ?? undefined)), this.readTimeoutMs);
     if (!described) throw unavailable('Claude Code did not say which models it offers.');
     return described.models.map((m) => ({ id: m.value, label: m.displayName, description: m.description || null, efforts: m.efforts, isDefault: m.value === 'default' }));
+  }
+
+  /** UX-10: what supportedCommands offers in the project folder, with the account a run would take. */
+  async commands(session: { cwd: string }): Promise<AgentCommand[]> {
+    const program = this.requireProgram();
+    const request = { type: 'commands', sdkModule: program.sdkModule, executable: program.executable, cwd: session.cwd } as const;
+    const event = await askHostOnce(this.hostOf(this.accounts.runEnvironment()), request, this.readTimeoutMs);
+    if (event?.type !== 'commands') throw unavailable(`Claude Code could not list its commands: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+    return boundedCommands(event.commands);
   }
 
   /** Whether an account is signed in, from accountInfo (ACC-2). */

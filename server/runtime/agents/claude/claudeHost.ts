@@ -16,7 +16,7 @@ import { readHistoryPage, readItemText, savedSubagentItems, sliceOf, type Claude
 import { SubagentClosings } from './claudeSubagentClosings';
 import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage, type ControlSource } from './claudeHostControl';
-import { describe, savedSessions, sessionTitle, type QuerySdk } from './claudeHostQueries';
+import { describe, noteTerminalCommands, savedSessions, sessionTitle, slashCommands, type QuerySdk } from './claudeHostQueries';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
 import { HostInboundSchema, PROCESS_TAG_VARIABLE, runTag, type HostControl, type HostEvent, type HostOutbound, type HostRequest, type ResultSource } from './hostProtocol';
 import { claudeUserContent } from '../../attachments/claudeContent';
@@ -189,6 +189,7 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
   try {
     for (let next = await messages.next(); !next.done; next = await messages.next()) {
       const raw: unknown = next.value;
+      noteTerminalCommands(raw);
       const reading = rateLimitReading(raw);
       if (reading) emit(reading);
       errorCode = failureCode(raw) ?? errorCode;
@@ -293,6 +294,7 @@ async function answer(request: HostRequest, pending: Pending, emit: Emit): Promi
   else if (request.type === 'historyPage') emit(await readHistoryPage(sdk, request));
   else if (request.type === 'itemText') emit(await readItemText(sdk, request));
   else if (request.type === 'describe') await describe(request, sdk, hostEnv(), emit);
+  else if (request.type === 'commands') await slashCommands(request, sdk, hostEnv(), emit);
   else if (request.type === 'savedSessions') await savedSessions(request, sdk, emit);
   else if (request.type === 'sessionTitle') await sessionTitle(request, sdk, emit);
   else await toolOutput(request, sdk, emit);

@@ -1,6 +1,7 @@
 /**
  * Host requests that ask Claude Code about itself rather than run a turn (ACC-2, ACC-5, ACC-8):
- * the account's sign-in and models through a query that never sends a message, and the saved
+ * the account's sign-in and models, and a folder's slash commands (UX-10), through a query that
+ * never sends a message, and the saved
  * conversations of a folder through listSessions. Runs inside the agent host.
  */
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import type { HostEvent, HostRequest } from './hostProtocol';
 export interface DescribingQuery extends AsyncIterable<unknown> {
   accountInfo(): Promise<unknown>;
   supportedModels(): Promise<unknown[]>;
+  supportedCommands(): Promise<unknown[]>;
   interrupt(): Promise<unknown>;
 }
 
@@ -45,17 +47,57 @@ export function claudeOwnTitle(info: z.input<typeof SessionTitleInfoSchema> | un
 
 export type DescribedAccount = z.infer<typeof AccountSchema>;
 
-export async function describe(request: Extract<HostRequest, { type: 'describe' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
+/**
+ * Runs `ask` on a query whose prompt never yields: Claude Code starts, answers the control
+ * requests, sends nothing to the model; then it is ended.
+ */
+async function askSilentQuery(sdk: QuerySdk, options: Record<string, unknown>, ask: (query: AsyncIterable<unknown> & Partial<DescribingQuery>) => Promise<void>): Promise<void> {
   let release: () => void = () => undefined;
   const ended = new Promise<IteratorResult<never>>((resolve) => (release = () => resolve({ done: true, value: undefined })));
-  // A prompt that never yields: Claude Code starts, answers the control requests, sends nothing.
   const silent: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => ended }) };
-  const query = sdk.query({
-    prompt: silent,
-    options: { cwd: request.cwd, env, settingSources: [], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) },
-  });
-  if (!query.accountInfo || !query.supportedModels) throw new Error('The Claude Agent SDK lacks accountInfo or supportedModels.');
+  const query = sdk.query({ prompt: silent, options });
   try {
+    await ask(query);
+  } finally {
+    release();
+    // Draining ends Claude Code once the prompt has ended.
+    for await (const message of query) void message;
+  }
+}
+
+const CommandSchema = z.object({ name: z.string(), description: z.string().default(''), argumentHint: z.string().default('') });
+const InitMessageSchema = z.object({ type: z.literal('system'), subtype: z.literal('init'), terminal_slash_commands: z.array(z.string()) });
+
+/**
+ * Commands Claude Code marks as bound to its own terminal (`/color`, `/focus`…), which a phone
+ * cannot use. Only a turn's init message names them, so the host keeps what its turns were told.
+ */
+const terminalCommands = new Set<string>();
+
+/** UX-10: notes the terminal-bound commands a turn's init message names. */
+export function noteTerminalCommands(message: unknown): void {
+  const init = InitMessageSchema.safeParse(message);
+  if (init.success) for (const name of init.data.terminal_slash_commands) terminalCommands.add(name);
+}
+
+/**
+ * UX-10: the commands a turn in this folder could run, read with the settings a turn reads (the
+ * user's, the project's and the local ones, so `.claude/commands/*.md` are among them). Names
+ * Claude Code keeps for itself (a leading `__`) and those bound to its terminal are left out.
+ */
+export async function slashCommands(request: Extract<HostRequest, { type: 'commands' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
+  const options = { cwd: request.cwd, env, settingSources: ['user', 'project', 'local'], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) };
+  await askSilentQuery(sdk, options, async (query) => {
+    if (!query.supportedCommands) throw new Error('The Claude Agent SDK lacks supportedCommands.');
+    const commands = z.array(CommandSchema).parse(await query.supportedCommands());
+    emit({ type: 'commands', commands: commands.filter((c) => !c.name.startsWith('__') && !terminalCommands.has(c.name)) });
+  });
+}
+
+export async function describe(request: Extract<HostRequest, { type: 'describe' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
+  const options = { cwd: request.cwd, env, settingSources: [], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) };
+  await askSilentQuery(sdk, options, async (query) => {
+    if (!query.accountInfo || !query.supportedModels) throw new Error('The Claude Agent SDK lacks accountInfo or supportedModels.');
     const account = AccountSchema.parse(await query.accountInfo());
     const models = z.array(ModelSchema).parse(await query.supportedModels());
     emit({
@@ -70,11 +112,7 @@ export async function describe(request: Extract<HostRequest, { type: 'describe' 
       },
       models: models.map((m) => ({ value: m.value, displayName: m.displayName, description: m.description, efforts: m.supportedEffortLevels ?? [] })),
     });
-  } finally {
-    release();
-    // Draining ends Claude Code once the prompt has ended.
-    for await (const message of query) void message;
-  }
+  });
 }
 
 export async function savedSessions(request: Extract<HostRequest, { type: 'savedSessions' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {

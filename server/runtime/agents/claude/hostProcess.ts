@@ -198,7 +198,7 @@ export function hostGoneMessage(exit: HostExit): string {
   return `The Claude agent host ${exitWords(exit)}${tail ? `: ${tail}` : '.'}`;
 }
 
-const ANSWERS = new Set<HostEvent['type']>(['history', 'output', 'missing', 'done', 'described', 'sessions', 'sessionTitle']);
+const ANSWERS = new Set<HostEvent['type']>(['history', 'output', 'missing', 'done', 'described', 'commands', 'sessions', 'sessionTitle']);
 
 /** One read to `host`: its first answer, or a failed `done` naming the host's exit when it died under it. */
 export async function askHostOnce(host: ClaudeHostProcess, request: HostRequest, timeoutMs: number): Promise<HostEvent | null> {

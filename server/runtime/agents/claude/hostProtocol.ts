@@ -75,6 +75,8 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
   }),
   /** The account's sign-in state and the models it offers (ACC-2, ACC-5), through one SDK query. */
   z.object({ type: z.literal('describe'), sdkModule: z.string(), executable: z.string().nullable(), cwd: z.string() }),
+  /** UX-10: the slash commands Claude Code offers in a project folder, through supportedCommands. */
+  z.object({ type: z.literal('commands'), sdkModule: z.string(), executable: z.string().nullable(), cwd: z.string() }),
   /** Conversations Claude saved for a project folder (ACC-8), through listSessions. */
   z.object({ type: z.literal('savedSessions'), sdkModule: z.string(), cwd: z.string(), limit: z.number().int().positive() }),
   /** UX-8: the title Claude gave a conversation (its summary, or a /rename), through getSessionInfo. */
@@ -175,6 +177,11 @@ export const HostEventSchema = z.discriminatedUnion('type', [
       apiProvider: z.string().nullable(),
     }),
     models: z.array(z.object({ value: z.string(), displayName: z.string(), description: z.string(), efforts: z.array(z.string()) })),
+  }),
+  /** Answer to `commands`. */
+  z.object({
+    type: z.literal('commands'),
+    commands: z.array(z.object({ name: z.string(), description: z.string(), argumentHint: z.string() })),
   }),
   /** Answer to `sessionTitle`: null while Claude has no title of its own for it. */
   z.object({ type: z.literal('sessionTitle'), title: z.string().nullable() }),

@@ -33,6 +33,8 @@ import { CodexSteers } from './codexSteers';
 import { readSavedCommandOutput, SAVED_OUTPUT_LOOKUP_TIMEOUT_MS, savedOutputOfItem, withinTimeout } from './codexSavedOutput';
 import { z } from 'zod';
 import { codexUserInput } from '../../attachments/agentInput';
+import type { AgentCommand, SessionAgentSettings } from '../../../../lib/protocol/agents';
+import { CODEX_PROMPT_PREFIX, expandCodexPrompt, promptCommands, readCodexPrompts } from './codexPrompts';
 
 /** ACC-8: one app session continues a Codex thread at a time. */
 export const THREAD_TAKEN_MESSAGE = 'This Codex conversation is already open in another session.';
@@ -197,19 +199,33 @@ export class CodexAgent implements Agent {
     return this.accounts.models(accountKey);
   }
 
+  /** UX-10: the custom prompts of the session's profile home (Codex's app server lists none). */
+  async commands(session: { sessionId: string; settings: SessionAgentSettings }): Promise<AgentCommand[]> {
+    const profile = this.profiles.profile(this.links.link(session.sessionId)?.profileId ?? codexSettingsOf(session.settings).profileId);
+    return profile ? promptCommands(await readCodexPrompts(profile.home)) : [];
+  }
+
+  /** A message `/prompts:<name> args` becomes the prompt's text, as Codex's CLI sends it (UX-10). */
+  private async expandedText(profile: CodexProfile, text: string): Promise<string> {
+    if (!text.startsWith(`/${CODEX_PROMPT_PREFIX}`)) return text;
+    return expandCodexPrompt(text, await readCodexPrompts(profile.home));
+  }
+
   /** turn/steer with the message's clientUserMessageId; reached once Codex's events show its model was sent it (ACC-6). */
   async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const link = this.links.link(sessionId);
     const turn = link && this.turns.get(link.profileId)?.get(link.threadId);
     if (!link || !turn || turn.context.runId !== runId || !turn.turnId) throw unavailable('No Codex turn of this session is running.');
-    const server = this.servers.serverFor(this.accounts.requireProfile(link.profileId), this.unavailableReason());
+    const profile = this.accounts.requireProfile(link.profileId);
+    const text = await this.expandedText(profile, message.text);
+    const server = this.servers.serverFor(profile, this.unavailableReason());
     // Watched before the call: Codex may record the input before its answer arrives. The saved user
     // message carries the operation id, so its row is the steer run's message row (TL-3).
     turn.steers.add(message);
     try {
       await server.client.call(
         CODEX.turnSteer,
-        { threadId: link.threadId, expectedTurnId: turn.turnId, clientUserMessageId: message.operationId, input: [{ type: 'text', text: message.text, text_elements: [] }] },
+        { threadId: link.threadId, expectedTurnId: turn.turnId, clientUserMessageId: message.operationId, input: [{ type: 'text', text, text_elements: [] }] },
         z.unknown(),
       );
     } catch (error) {
@@ -338,6 +354,7 @@ export class CodexAgent implements Agent {
     const profileLink = this.links.link(context.sessionId);
     const profile = this.profiles.profile(profileLink?.profileId ?? settings.profileId);
     if (!profile) throw new AgentRunError('codex_profile_missing', 'The Codex profile of this session was removed. Pick another profile for the session.', null);
+    const text = await this.expandedText(profile, context.text);
     const server = await this.startedServer(profile);
     await this.accounts.ensureSignedIn(server);
     const threadId = await this.openThread(server, profile, context);
@@ -367,7 +384,7 @@ export class CodexAgent implements Agent {
         {
           threadId,
           clientUserMessageId: context.operationId,
-          input: codexUserInput(context.text, context.attachments),
+          input: codexUserInput(text, context.attachments),
           // ACC-5: the session's sandbox, approval policy, model and effort, for this turn and on.
           ...turnOverrides(settings, context.cwd),
         },
