@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { childEnvironment } from '../process/childEnvironment';
 
 export interface GitRun {
@@ -46,36 +46,67 @@ export function gitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.Pr
 }
 
 /**
- * Runs the system `git` once (GIT-1): no shell, the arguments as given, stdin closed after
- * `input`, bounded output and a time limit. NOTE: detached, so git and what it starts (ssh, a
- * credential helper) have no controlling terminal to ask on, and a stopped run takes its whole
- * process group with it.
+ * Runs the system `git` once (GIT-1): spawned without a shell (what `execFile` does), the
+ * arguments as given, stdin closed after `input`, bounded output and a time limit. NOTE: spawned
+ * by hand rather than with `execFile` for `detached`: git and what it starts (ssh, a credential
+ * helper) then have no controlling terminal to ask on, and a stopped run takes its whole process
+ * group with it.
  */
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     let timedOut = false;
-    const child = execFile(
-      'git',
-      args,
-      { cwd: options.cwd, env: gitEnvironment(), detached: true, maxBuffer: options.maxOutputBytes, encoding: 'utf8', windowsHide: true },
-      (error, stdout, stderr) => {
-        clearTimeout(timer);
-        const code = (error as NodeJS.ErrnoException | null)?.code;
-        if (code === 'ENOENT') return reject(new GitRunFailure('missing', 'Git is not installed on the desktop (no `git` program on its PATH).'));
-        if (timedOut) return reject(new GitRunFailure('timeout', `git ${args[0] ?? ''} did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped.`));
-        const truncated = code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
-        if (truncated) stopGroup(child.pid);
-        const exitCode = error ? (typeof error.code === 'number' ? error.code : truncated ? 0 : 1) : 0;
-        resolve({ stdout, stderr, exitCode, truncated });
-      },
-    );
+    let truncated = false;
+    const child = spawn('git', args, { cwd: options.cwd, env: gitEnvironment(), detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const stdout = new BoundedText(options.maxOutputBytes, () => {
+      truncated = true;
+      stopGroup(child.pid);
+    });
+    const stderr = new BoundedText(options.maxOutputBytes, () => {});
+    child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
     const timer = setTimeout(() => {
       timedOut = true;
       stopGroup(child.pid);
     }, options.timeoutMs);
-    child.stdin?.on('error', () => {}); // git may exit before reading its input: the exit code tells.
-    child.stdin?.end(options.input ?? '');
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(error.code === 'ENOENT' ? new GitRunFailure('missing', 'Git is not installed on the desktop (no `git` program on its PATH).') : error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) return reject(new GitRunFailure('timeout', `git ${args[0] ?? ''} did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped.`));
+      resolve({ stdout: stdout.text(), stderr: stderr.text(), exitCode: truncated ? 0 : (code ?? 1), truncated });
+    });
+    child.stdin.on('error', () => {}); // git may exit before reading its input: the exit code tells.
+    child.stdin.end(options.input ?? '');
   });
+}
+
+/** Output kept up to a byte limit; `onFull` once when more arrives. */
+class BoundedText {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  private full = false;
+  constructor(
+    private readonly limit: number,
+    private readonly onFull: () => void,
+  ) {}
+
+  add(chunk: Buffer): void {
+    if (this.full) return;
+    const room = this.limit - this.bytes;
+    this.chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    this.bytes += Math.min(room, chunk.length);
+    if (chunk.length > room) {
+      this.full = true;
+      this.onFull();
+    }
+  }
+
+  /** NOTE: a cut inside a character leaves a replacement character at the end, never a wrong one. */
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
 }
 
 function stopGroup(pid: number | undefined): void {
