@@ -8,11 +8,11 @@ import { gitIn, isolatedGitEnv, makeRepoWithBare, pushFromAnotherClone, type Git
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { keptScreenshotPath, pairThroughLink, PHONE_CONTEXT, startupPairingCode } from './appHarness';
+import { createShellSession, keptScreenshotPath, pairThroughLink, PHONE_CONTEXT, startupPairingCode } from './appHarness';
 
 // GIT-9 in real Chromium at phone size against the real runtime and a real repository: reach Git
-// from the project's Files view, open a diff, stage, commit, make and switch branches, push, and
-// see a refused push in git's words.
+// from a session's bar and from the project's Files view, open a diff, stage, commit, make and
+// switch branches, push, and see a refused push in git's words.
 
 const APP_TS = ['export function greet(name: string): string {', "  return 'Hello, ' + name;", '}', ''].join('\n');
 const APP_TS_CHANGED = ['export function greet(name: string): string {', '  return `Hello, ${name}!`;', '}', '', 'export const answer = 42;', ''].join('\n');
@@ -56,7 +56,7 @@ describe('GIT-9 the Git view in Chromium at phone size', () => {
     for (const dir of [home, bare]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('GIT-9 from Files to Git: a highlighted diff, stage, commit, a new branch and back, push, and a refused push in git\'s words', async () => {
+  it('GIT-9 from a session\'s bar and from Files to Git: a highlighted diff, stage, commit, a new branch and back, push, and a refused push in git\'s words', async () => {
     fs.writeFileSync(path.join(project, 'src', 'app.ts'), APP_TS_CHANGED);
     fs.writeFileSync(path.join(project, 'README.md'), '# Shop\n\nOpen from a phone.\n');
     fs.writeFileSync(path.join(project, 'TODO.txt'), 'ship it\n');
@@ -66,7 +66,13 @@ describe('GIT-9 the Git view in Chromium at phone size', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     await pairThroughLink(page, runtime!.appOrigin, startupPairingCode(runtime!));
 
-    // Files → the project → Git, beside the project's path.
+    // A session's bar leads to its project's Git view…
+    await createShellSession(page);
+    await page.getByRole('link', { name: 'Git', exact: true }).click();
+    await page.getByRole('region', { name: 'Changes' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Project' }).textContent()).toMatch(/^Projects›.*project.*›Git$/);
+
+    // …and so does the project's Files view, beside its path.
     await page.getByRole('link', { name: 'Files', exact: true }).click();
     await page.getByRole('link', { name: /project/ }).first().click();
     await page.getByRole('link', { name: 'Git', exact: true }).click();
