@@ -14,7 +14,7 @@ import { WebPagesScreen } from './reader/WebPagesScreen';
 import { ThisDeviceSection } from './devices/SignOutButton';
 import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
-import { AccountsView, DevicesScreen, FilesView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
+import { AccountsView, DevicesScreen, FilesView, GitView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
 import { UpdatePrompt } from './UpdatePrompt';
 import { BuildVouchWarning } from './BuildVouchWarning';
 import { useBuildVouching } from './useBuildVouching';
@@ -117,6 +117,7 @@ export function AppShell() {
       {inSessions && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
       {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
+      {route.kind === 'git' && <GitView key={route.projectDirectory} client={client} projectDirectory={route.projectDirectory} />}
       {route.kind === 'preview' &&
         (wide && lastSessionId.current ? (
           // UX-6: on a wide screen the last open session's timeline stays beside the preview.

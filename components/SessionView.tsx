@@ -11,6 +11,7 @@ import { LazyOutputViewer as OutputViewer } from './lazy/LazyOutputViewer';
 import { TimelineScreen, type SubagentRow } from './timeline/TimelineScreen';
 import { useRouteCommand, type CommandAddress } from './navigation/useRouteCommand';
 import { SessionTitle } from './sessions/SessionTitle';
+import { SessionGitLink } from './git/SessionGitLink';
 import { useWideLayout } from './layout/useWideLayout';
 import { LazyTerminalView } from './lazy/LazyTerminalView';
 
@@ -139,6 +140,7 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
           <SessionTitle client={client} session={session} onRenamed={routing?.onRenamed} />
         )}
         <span className="pill">{subagent ? (subagent.agentType ?? 'subagent') : session.agent}</span>
+        {!subagent && <SessionGitLink client={client} projectId={session.projectId} />}
         {client && !subagent && session.agent !== 'shell' && (
           // A gear, not a word: on a phone the title keeps the width (UX-4).
           <button aria-expanded={showSettings} aria-label="Settings" title="Session settings" onClick={() => setShowSettings(!showSettings)}>

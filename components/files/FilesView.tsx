@@ -1,5 +1,6 @@
 'use client';
 import './files.css';
+import { GitBranch } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { routeHash, type AppRoute } from '../../lib/client/appRoute';
 import { readFolder, readProjects, type FolderAnswer } from '../../lib/client/readFolder';
@@ -26,7 +27,12 @@ export function FilesView({ client, projectDirectory, path, navigate }: FilesVie
         <ProjectList client={client} />
       ) : (
         <>
-          <Breadcrumbs projectDirectory={projectDirectory} path={path} />
+          <div className="files-bar-top">
+            <Breadcrumbs projectDirectory={projectDirectory} path={path} />
+            <a className="files-git-link" href={routeHash({ kind: 'git', projectDirectory })}>
+              <GitBranch size={16} aria-hidden="true" focusable="false" /> Git
+            </a>
+          </div>
           <FolderOrFile client={client} projectDirectory={projectDirectory} path={path} navigate={navigate} />
         </>
       )}

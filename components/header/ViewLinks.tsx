@@ -4,7 +4,7 @@ import { HeaderIcon, type HeaderIconName } from './HeaderIcon';
 /** The header's destinations (UX-4): where each one leads and the routes it is the current page of. */
 const VIEW_LINKS: { href: string; label: string; icon: HeaderIconName; routes: readonly AppRoute['kind'][] }[] = [
   { href: '#/', label: 'Sessions', icon: 'sessions', routes: ['sessions', 'output'] },
-  { href: '#/files', label: 'Files', icon: 'files', routes: ['files'] },
+  { href: '#/files', label: 'Files', icon: 'files', routes: ['files', 'git'] },
   { href: '#/web', label: 'Web', icon: 'web', routes: ['web', 'reader'] },
   { href: '#/devices', label: 'Devices', icon: 'devices', routes: ['devices'] },
   { href: '#/accounts', label: 'Accounts', icon: 'accounts', routes: ['accounts'] },

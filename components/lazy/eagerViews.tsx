@@ -2,6 +2,7 @@
 // build uses it (next.config.mjs), to measure what splitting saves (UX-5).
 export { SessionView } from '../SessionView';
 export { FilesView } from '../files/FilesView';
+export { GitView } from '../git/GitView';
 export { DevicesScreen } from '../devices/DevicesScreen';
 export { AccountsView } from '../agents/AccountsView';
 export { PreviewPane } from '../PreviewPane';

@@ -7,6 +7,7 @@ import { z } from 'zod';
  *   #/?session=S&approval=A                      the sessions, with session S open (PUSH-1 links too)
  *   #/output?session=S&run=R&command=C&at=N      a command's output viewer at byte N (PWA-2)
  *   #/files?dir=D&path=P                         the file browser (FILE-4)
+ *   #/git?dir=D                                  the project's Git view (GIT-9)
  *   #/preview?dir=D&path=P                       an HTML preview (PRV-6)
  *   #/read?url=U                                 a web page as Markdown (MD-1)
  *   #/web                                        open an address in the reader; the pages saved on this device (MD-1, PWA-3)
@@ -22,6 +23,7 @@ export type AppRoute =
   | { kind: 'output'; sessionId: string; runId: string; commandId: string; at: number | null }
   | { kind: 'devices' }
   | { kind: 'files'; projectDirectory: string | null; path: string }
+  | { kind: 'git'; projectDirectory: string }
   | { kind: 'preview'; projectDirectory: string; path: string }
   | { kind: 'reader'; url: string }
   | { kind: 'web' }
@@ -52,6 +54,7 @@ const VIEWS = {
   '': z.object({ session: Id.optional(), approval: Id.optional() }).strict(),
   output: z.object({ session: Id, run: Id, command: Id, at: ByteOffset.optional() }).strict(),
   files: z.object({ dir: FsPath.min(1).optional(), path: FsPath.optional() }).strict(),
+  git: z.object({ dir: FsPath.min(1) }).strict(),
   preview: z.object({ dir: FsPath.min(1), path: FsPath.min(1) }).strict(),
   read: z.object({ url: WebUrl }).strict(),
   web: NoParams,
@@ -80,6 +83,8 @@ function toRoute(name: ViewName, params: Record<string, string>): AppRoute {
       const p = VIEWS.files.parse(params);
       return { kind: 'files', projectDirectory: p.dir ?? null, path: p.path ?? '' };
     }
+    case 'git':
+      return { kind: 'git', projectDirectory: VIEWS.git.parse(params).dir };
     case 'preview': {
       const p = VIEWS.preview.parse(params);
       return { kind: 'preview', projectDirectory: p.dir, path: p.path };
@@ -144,6 +149,8 @@ export function routeHash(route: AppRoute): string {
       return '#/devices';
     case 'files':
       return `#/files${query({ dir: route.projectDirectory, path: route.path || null })}`;
+    case 'git':
+      return `#/git${query({ dir: route.projectDirectory })}`;
     case 'preview':
       return `#/preview${query({ dir: route.projectDirectory, path: route.path })}`;
     case 'reader':

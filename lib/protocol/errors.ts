@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'unavailable',
   'rate_limited',
   'secret_file',
+  'not_a_repository',
+  'git_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -26,4 +28,6 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   unavailable: -32003,
   rate_limited: -32029,
   secret_file: -32043,
+  not_a_repository: -32060,
+  git_failed: -32061,
 };

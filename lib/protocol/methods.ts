@@ -5,6 +5,7 @@ import { WebImageSchema, WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
+import { gitMethods } from './git';
 import { AgentCommandSchema, AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
@@ -441,6 +442,7 @@ export const methods = {
   },
   ...claudeMethods,
   ...terminalMethods,
+  ...gitMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

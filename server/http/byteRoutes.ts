@@ -24,6 +24,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   storage: 507,
   unavailable: 503,
   secret_file: 403,
+  not_a_repository: 404,
+  git_failed: 409,
 };
 
 /** Refusals with a more exact HTTP status than their code's. */

@@ -15,6 +15,7 @@ import { createClaudeHandlers } from './claudeHandlers';
 import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
 import { createAppBuildHandler } from './appBuildHandler';
+import { createGitHandlers } from './gitHandlers';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
 import { RunningSearches } from './runningSearches';
 import { viewerOf } from '../runtime/sessions/sessionActivity';
@@ -198,6 +199,7 @@ export function createMethodHandlers(
       runtime.terminalResize(params.sessionId, { cols: params.cols, rows: params.rows });
       return {};
     },
+    ...createGitHandlers(runtime.git),
     'web.fetchPage'(params) {
       return fetchWebPage(params.url, runtime.allowPrivateFetch ? PRIVATE_FETCH_LIMITS : DEFAULT_WEB_FETCH_LIMITS);
     },

@@ -21,6 +21,7 @@ import { TerminalAgent, type TerminalSize } from './agents/terminalAgent';
 import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
 import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
+import { GitRepositories } from './git/gitRepository';
 import { SecretFiles } from './files/secretFiles';
 import { codexProfilesRoot } from './agents/codex/codexProfiles';
 import { accountsRoot } from './agents/claude/claudeAccounts';
@@ -106,6 +107,8 @@ export class Runtime {
   readonly previews: Previews;
   /** Project files as the network sees them (FILE-1…FILE-3). */
   readonly files: ProjectFiles;
+  /** The projects' git repositories (GIT-1), under the same secrets policy. */
+  readonly git: GitRepositories;
   /** Whether `web.fetchPage` may reach this machine and its networks (SEC-5 opt-in). */
   readonly allowPrivateFetch: boolean;
   /** Chat attachments under pasted-images/ (ATT-1). */
@@ -220,6 +223,7 @@ export class Runtime {
       secrets,
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
+    this.git = new GitRepositories(this.projects, secrets);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
     const projectDirectory = (id: string) => this.projects.find((p) => p.id === id)?.directory;
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>

@@ -7,6 +7,7 @@ describe('PWA-5 app routes in the location hash', () => {
     { kind: 'files', projectDirectory: null, path: '' },
     { kind: 'files', projectDirectory: '/home/me/shop', path: 'src/a b&c.ts' },
     { kind: 'preview', projectDirectory: '/home/me/shop', path: 'site/index.html' },
+    { kind: 'git', projectDirectory: '/home/me/shop & co' },
     { kind: 'reader', url: 'https://example.com/a?b=1&c=#frag' },
     { kind: 'accounts' },
   ];
@@ -18,5 +19,7 @@ describe('PWA-5 app routes in the location hash', () => {
     expect(parseRoute('#/nowhere')).toEqual({ kind: 'sessions' });
     expect(parseRoute('#/preview?dir=/x')).toEqual({ kind: 'sessions' });
     expect(parseRoute('#/read')).toEqual({ kind: 'sessions' });
+    expect(parseRoute('#/git')).toEqual({ kind: 'sessions' });
+    expect(parseRoute('#/git?dir=/x&path=a')).toEqual({ kind: 'sessions' });
   });
 });
