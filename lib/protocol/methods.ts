@@ -16,6 +16,8 @@ const Id = z.string().min(1).max(200);
 /** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
 const TransferSchema = z.enum(['base64', 'binary']);
 const Empty = z.object({}).strict();
+/** A new branch's name (SES-10): git checks the rest; a leading `-` could read as an option. */
+const BranchNameSchema = z.string().trim().min(1).max(200).regex(/^[^-\s]/, 'A branch name cannot start with "-".');
 /** Which command output a read or a find is of: one generation of one command of a session's run (OUT-5). */
 const commandOutputOf = { appSessionId: Id, runId: Id, commandId: Id, generation: z.number().int().min(1) };
 
@@ -93,6 +95,11 @@ export const methods = {
         codexThreadId: z.string().min(1).max(200).optional(),
         /** DEV-2: the user confirmed settings that lift the agent's guard rails. */
         confirmLiftedGuardRails: z.literal(true).optional(),
+        /**
+         * Addition (SES-10), Codex and Claude only: a new branch from the project's HEAD and a worktree
+         * for it in `<project>.worktrees/`, where the session's agent runs. No `branch`: a name is made up.
+         */
+        worktree: z.object({ branch: BranchNameSchema.optional() }).strict().optional(),
       })
       .strict(),
     result: z.object({ session: SessionSchema }),
@@ -168,7 +175,15 @@ export const methods = {
     result: z.object({ offset: z.number().int(), dataBase64: z.string(), byteCount: z.number().int(), availableBytes: z.number().int() }),
   },
   'sessions.delete': {
-    params: z.object({ sessionId: Id }).strict(),
+    params: z
+      .object({
+        sessionId: Id,
+        /** Addition (SES-11): also remove the session's worktree and branch. */
+        removeWorktree: z.boolean().optional(),
+        /** SES-11: remove them even when they hold commits the project's HEAD lacks or uncommitted changes. */
+        force: z.boolean().optional(),
+      })
+      .strict(),
     result: z.object({}),
   },
   'chat.send': {

@@ -86,10 +86,11 @@ export function createMethodHandlers(
     'projects.list'() {
       return { projects: runtime.projects };
     },
-    'sessions.create'(params, ctx) {
+    async 'sessions.create'(params, ctx) {
       const lifted = params.settings ? liftedGuardRails(params.settings, null) : [];
       requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
-      const session = runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId);
+      const { confirmLiftedGuardRails: _confirmed, ...request } = params;
+      const session = await runtime.createSession(request);
       if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, session.id, lifted);
       return { session };
     },
@@ -139,7 +140,7 @@ export function createMethodHandlers(
       return runtime.itemText({ ...params, parentItemId: params.parentItemId ?? null });
     },
     async 'sessions.delete'(params) {
-      await runtime.deleteSession(params.sessionId);
+      await runtime.deleteSession(params.sessionId, { removeWorktree: params.removeWorktree, force: params.force });
       return {};
     },
     'chat.send'(params) {
