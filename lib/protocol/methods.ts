@@ -5,7 +5,7 @@ import { WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
-import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
+import { AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, RecentConversationSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
 import { DeviceRequestSchema } from './devices';
@@ -321,6 +321,16 @@ export const methods = {
   'agents.models': {
     params: z.object({ agent: AgentKindWithModelsSchema, accountKey: Id.optional() }).strict(),
     result: z.object({ models: z.array(AgentModelSchema) }),
+  },
+  /**
+   * Addition (ACC-11): the conversations Claude or Codex saved for a project folder, newest first,
+   * including those started in a terminal. Codex: of the profile `accountKey` (else the first).
+   */
+  'agents.recentConversations': {
+    params: z
+      .object({ projectDirectory: z.string().min(1).max(4096), agent: AgentKindWithModelsSchema, accountKey: Id.optional(), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
+    result: z.object({ conversations: z.array(RecentConversationSchema) }),
   },
   /** Each account's current plan-limit windows (ACC-7). */
   'usage.list': {

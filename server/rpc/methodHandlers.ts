@@ -104,6 +104,9 @@ export function createMethodHandlers(
       if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, params.sessionId, lifted);
       return { settings };
     },
+    async 'agents.recentConversations'(params) {
+      return { conversations: await runtime.recentConversations(params) };
+    },
     async 'agents.models'(params) {
       return { models: await runtime.agentModels(params.agent, params.accountKey) };
     },

@@ -6,7 +6,7 @@ import { DeviceAuth } from '../auth/tokens';
 import { PushNotifications } from '../push/pushNotifications';
 import { DEFAULT_VAPID_SUBJECT } from '../push/vapidSubject';
 import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
-import type { AgentInfo, Approval, ApprovalDecision, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
+import type { AgentInfo, Approval, ApprovalDecision, RecentConversation, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
 import type { AgentModel } from './agents/agent';
 import { UsageSamples } from './agents/usage/usageSamples';
 import { SessionSettings, defaultSettings } from './sessions/sessionSettings';
@@ -35,6 +35,7 @@ import { MIGRATIONS_DIR } from './paths';
 import { ProcessGroupLedger } from './process/processGroupLedger';
 import { stopSurvivingGroups, type SurvivorReport } from './process/stopSurvivingGroups';
 import { deleteSessionWithReferences } from './sessions/deleteSession';
+import { recentConversations, type RecentConversationsRequest } from './agents/recentConversations';
 import { createSessionWorktree, refuseUnmergedWork, removeSessionWorktree } from './git/sessionWorktrees';
 import { LiveItems } from './sessions/liveItems';
 import { LiveOverlayStore } from './sessions/liveOverlay';
@@ -374,6 +375,14 @@ export class Runtime {
     }
     if (settings.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
     return this.settings.save(sessionId, session.agent, settings);
+  }
+
+  /** ACC-11: conversations an agent saved for a project folder, from the app or a terminal. */
+  recentConversations(request: RecentConversationsRequest): Promise<RecentConversation[]> {
+    if (!this.projects.some((p) => p.directory === request.projectDirectory)) throw notFound('This folder is not a project of this runtime.', { projectDirectory: request.projectDirectory });
+    const adapter = this.agents.get(request.agent);
+    if (!adapter?.available()) throw unavailable(`The ${request.agent} agent is not available on this computer.`, { agent: request.agent });
+    return recentConversations({ claude: this.claude, codex: this.codex }, request);
   }
 
   async agentModels(agent: AgentKind, accountKey: string | undefined): Promise<AgentModel[]> {

@@ -24,6 +24,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'sessions.settings': { sessionId: 'session' },
   'sessions.configure': { sessionId: 'session', settings: {} },
   'agents.models': { agent: 'codex' },
+  'agents.recentConversations': { projectDirectory: '/nowhere', agent: 'claude' },
   'usage.list': undefined,
   'codex.profiles.list': undefined,
   'codex.profiles.add': { name: 'Work' },
