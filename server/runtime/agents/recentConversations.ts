@@ -12,8 +12,9 @@ export interface RecentConversationsRequest {
 
 const DEFAULT_LIMIT = 50;
 
-/** One line of a first prompt for a title: its whitespace folded, at most 200 characters. */
-const firstLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 200);
+/** A title fit for `sessions.create`: whitespace folded, at most 200 characters. */
+const titleOf = (...candidates: (string | null | undefined)[]) =>
+  candidates.map((text) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 200)).find((line) => line.length > 0) ?? 'Untitled conversation';
 
 /**
  * ACC-11: the conversations Claude or Codex saved for a project folder, newest first, in one shape
@@ -27,7 +28,7 @@ export async function recentConversations(agents: { claude: ClaudeAgent; codex: 
     return saved.map((s) => ({
       agent: 'claude',
       id: s.claudeSessionId,
-      title: s.summary || firstLine(s.firstPrompt ?? '') || 'Untitled conversation',
+      title: titleOf(s.summary, s.firstPrompt),
       firstPrompt: s.firstPrompt ?? null,
       updatedAt: Math.round(s.lastModified),
       sizeBytes: s.sizeBytes ?? null,
@@ -39,7 +40,7 @@ export async function recentConversations(agents: { claude: ClaudeAgent; codex: 
   return threads.map((t) => ({
     agent: 'codex',
     id: t.id,
-    title: t.name || firstLine(t.preview) || 'Untitled conversation',
+    title: titleOf(t.name, t.preview),
     firstPrompt: t.preview || null,
     updatedAt: t.updatedAt ?? t.createdAt ?? 0,
     sizeBytes: t.sizeBytes ?? null,

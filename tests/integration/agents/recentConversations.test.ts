@@ -1,21 +1,17 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { RecentConversation } from '../../../lib/protocol/agents';
 import type { TimelineRow } from '../../../lib/protocol/rows';
-import { codexProfilesRoot, configOverrides, profileConfig } from '../../../server/runtime/agents/codex/codexProfiles';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents, type InstalledAgents } from '../../fixtures/agentPackages';
 import { sendAndWait, waitForRows } from '../../fixtures/agentSessions';
 import { claudeEnv, claudeTurnScript } from '../../fixtures/fakeClaudeModel';
 import { codexConfigToml, codexTurnScript, responsesInput } from '../../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
-
-const run = promisify(execFile);
+import { claudeInTerminal, codexExecInTerminal } from '../../fixtures/terminalConversations';
 
 /** The texts of the user and agent rows of a timeline, in order. */
 const conversationTexts = (rows: TimelineRow[]) => rows.flatMap((r) => (r.kind === 'userText' || r.kind === 'agentText' ? [`${r.kind}: ${r.text}`] : []));
@@ -64,11 +60,7 @@ describe('ACC-11 continuing a conversation started in a terminal', () => {
     expect((await recent('claude')).some((c) => c.firstPrompt === 'Remember the terminal word')).toBe(false);
     claudeReplies.push('The terminal word is heron.');
     // Claude Code itself, as a person runs it in a terminal in the project folder, with the same Claude folder.
-    await run(agents.claudeBin, ['-p', 'Remember the terminal word'], {
-      cwd: runtime.projectDir,
-      env: { ...process.env, ...claudeEnv(claudeModel.url, claudeFolder, agents.claudeBin) },
-      timeout: 120_000,
-    });
+    await claudeInTerminal({ claudeBin: agents.claudeBin, modelUrl: claudeModel.url, configDir: claudeFolder, cwd: runtime.projectDir, prompt: 'Remember the terminal word' });
 
     const listed = (await recent('claude')).find((c) => c.firstPrompt === 'Remember the terminal word');
     expect(listed).toMatchObject({ agent: 'claude', openInSessionId: null, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -96,16 +88,7 @@ describe('ACC-11 continuing a conversation started in a terminal', () => {
     expect((await recent('codex')).some((c) => c.firstPrompt?.includes('Remember the exec word'))).toBe(false);
     codexReplies.push('The exec word is otter.');
     // `codex exec` itself, in the project folder, with the profile's home and the same configuration as the runtime's app-server.
-    const overrides = configOverrides(profileConfig(codexConfigToml(codexModel.url)));
-    const profileFolder = path.join(codexProfilesRoot(runtime.dataDir), profile!.id);
-    const exec = run(process.execPath, [agents.codexBin, 'exec', ...overrides, '--skip-git-repo-check', 'Remember the exec word'], {
-      cwd: runtime.projectDir,
-      env: { ...process.env, CODEX_HOME: path.join(profileFolder, 'home'), TMPDIR: path.join(profileFolder, 'tmp') },
-      timeout: 120_000,
-    });
-    // `codex exec` reads more of the prompt from a stdin that is not a terminal until it ends.
-    exec.child.stdin?.end();
-    await exec;
+    await codexExecInTerminal({ codexBin: agents.codexBin, modelUrl: codexModel.url, dataDir: runtime.dataDir, profileId: profile!.id, cwd: runtime.projectDir, prompt: 'Remember the exec word' });
 
     const listed = (await recent('codex')).find((c) => c.firstPrompt?.includes('Remember the exec word'));
     expect(listed).toMatchObject({ agent: 'codex', openInSessionId: null });
