@@ -183,7 +183,8 @@ export const methods = {
         /** SES-11: remove them even when they hold commits the project's HEAD lacks or uncommitted changes. */
         force: z.boolean().optional(),
       })
-      .strict(),
+      .strict()
+      .refine((p) => p.force === undefined || p.removeWorktree === true, { message: 'force only applies with removeWorktree: true.', path: ['force'] }),
     result: z.object({}),
   },
   'chat.send': {
