@@ -11,6 +11,10 @@ import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
 import { CodexSessionOptions } from './agents/CodexSessionOptions';
 import type { AgentKind, Project, Session, SessionState } from '../lib/protocol/rows';
 import { EmptyState } from './EmptyState';
+import { confirmSessionDelete } from './sessions/confirmSessionDelete';
+import { RecentConversations } from './sessions/RecentConversations';
+import { NO_WORKTREE, WorktreeChoice, type WorktreeValue } from './sessions/WorktreeChoice';
+import './sessions/newSession.css';
 
 const AGENT_NAMES: [AgentKind, string][] = [
   ['shell', 'Shell'],
@@ -34,11 +38,11 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
   /** Which agents the runtime can run (SES-2); unknown until it answers. */
   const [agents, setAgents] = useState<AgentInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  /** The new session's agent options (ACC-5) and, for Codex, a saved thread to continue (ACC-8). */
+  /** The new session's agent options (ACC-5), a saved conversation to continue (ACC-11) and a worktree (SES-10). */
   const [codex, setCodex] = useState<CodexSettings>(DEFAULT_CODEX_SETTINGS);
   const [claude, setClaude] = useState<ClaudeSettings>(DEFAULT_CLAUDE_SETTINGS);
-  const [codexThread, setCodexThread] = useState<string | null>(null);
-  const [claudeSessionId, setClaudeSessionId] = useState<string | null>(null);
+  const [conversation, setConversation] = useState<{ id: string; title: string } | null>(null);
+  const [worktree, setWorktree] = useState<WorktreeValue>(NO_WORKTREE);
   /** The project whose options are open: one form at a time. */
   const [optionsFor, setOptionsFor] = useState<string | null>(null);
   const fresh = useRef(false);
@@ -84,19 +88,21 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
     setError(null);
     try {
       const forProject = optionsFor === projectId;
+      const picked = forProject ? conversation : null;
+      const ownWorktree = forProject && worktree.enabled ? { worktree: worktree.branch.trim() ? { branch: worktree.branch.trim() } : {} } : {};
       const options =
         agent === 'codex'
-          ? { settings: { codex }, ...(forProject && codexThread ? { codexThreadId: codexThread } : {}) }
+          ? { settings: { codex }, ...(picked ? { codexThreadId: picked.id, title: picked.title } : {}), ...ownWorktree }
           : agent === 'claude'
-            ? { settings: { claude }, ...(forProject && claudeSessionId ? { claudeSessionId } : {}) }
+            ? { settings: { claude }, ...(picked ? { claudeSessionId: picked.id, title: picked.title } : {}), ...ownWorktree }
             : {};
       const created = await withGuardRailConfirmation((confirmed) =>
         client.call('sessions.create', { projectId, agent, ...options, ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}) }),
       );
       if (!created) return;
       const { session } = created;
-      setCodexThread(null);
-      setClaudeSessionId(null);
+      setConversation(null);
+      setWorktree(NO_WORKTREE);
       // The list unmounts now: save it with the new session, so the session can be found offline.
       if (fresh.current) saveSessionsSnapshot(projects, [session, ...sessions]).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
       onOpen(session);
@@ -106,9 +112,9 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
   }
 
   async function remove(session: Session) {
-    if (!client || !window.confirm(`Delete "${session.title}"? Its messages and command output are removed from this computer.`)) return;
+    if (!client) return;
     try {
-      await client.call('sessions.delete', { sessionId: session.id });
+      if (!(await confirmSessionDelete(client, session))) return;
       void forgetSavedSession(session.id).catch(() => {});
       await refresh();
     } catch (e) {
@@ -141,7 +147,14 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
             <label className="muted" htmlFor={`agent-${project.id}`}>
               Agent
             </label>
-            <select id={`agent-${project.id}`} value={agent} onChange={(e) => setAgent(e.target.value as AgentKind)}>
+            <select
+              id={`agent-${project.id}`}
+              value={agent}
+              onChange={(e) => {
+                setAgent(e.target.value as AgentKind);
+                setConversation(null);
+              }}
+            >
               {AGENT_NAMES.map(([kind, name]) => {
                 const info = agents?.find((a) => a.agent === kind);
                 return (
@@ -162,10 +175,28 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
             </button>
           </div>
           {client && optionsFor === project.id && agent === 'codex' && (
-            <CodexSessionOptions client={client} value={codex} onChange={setCodex} projectDirectory={project.directory} thread={codexThread} onThread={setCodexThread} />
+            <CodexSessionOptions
+              client={client}
+              value={codex}
+              onChange={(next) => {
+                if (next.profileId !== codex.profileId) setConversation(null);
+                setCodex(next);
+              }}
+            />
           )}
-          {client && optionsFor === project.id && agent === 'claude' && (
-            <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} projectId={project.id} onContinue={setClaudeSessionId} />
+          {client && optionsFor === project.id && agent === 'claude' && <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} />}
+          {client && optionsFor === project.id && (agent === 'codex' || agent === 'claude') && (
+            <div className="new-session-choices">
+              <WorktreeChoice value={worktree} onChange={setWorktree} />
+              <RecentConversations
+                client={client}
+                agent={agent}
+                projectDirectory={project.directory}
+                accountKey={agent === 'codex' ? codex.profileId : null}
+                value={conversation?.id ?? null}
+                onChange={setConversation}
+              />
+            </div>
           )}
           <ul style={{ listStyle: 'none', padding: 0, margin: '10px 0 0' }}>
             {byLastActivity(sessions.filter((s) => s.projectId === project.id)).map((session) => (
@@ -174,6 +205,12 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                   {/* The title has a line of its own, so a phone shows it whole; the time goes with the activity. */}
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
+                    {/* SES-10: the branch the session works on, in its own worktree. */}
+                    {session.worktree && (
+                      <span className="pill branch" data-session-branch title={session.worktree.path}>
+                        {session.worktree.branch}
+                      </span>
+                    )}
                     {/* A saved list never pretends to be live (UX-3): badges only from the runtime's answer. */}
                     {/* The open session is being seen: it is never "unread" beside itself (UX-8). */}
                     <SessionBadge state={fresh.current ? badgeOf(session, openSessionId) : undefined} />

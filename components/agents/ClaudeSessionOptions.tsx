@@ -2,8 +2,6 @@
 import { useEffect, useState } from 'react';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { ClaudeSettings } from '../../lib/protocol/agents';
-import type { SavedClaudeSession } from '../../lib/protocol/claude';
-import { ClaudeSavedSessions } from './ClaudeSavedSessions';
 
 type Model = { id: string; label: string; description: string | null };
 
@@ -15,26 +13,12 @@ const PERMISSION_MODES: { value: ClaudeSettings['permissionMode']; label: string
 ];
 
 /**
- * A Claude session's options (ACC-5, ACC-8): permission mode, model from Claude Code's own list,
- * and a saved conversation to continue instead of starting a new one.
+ * A Claude session's options (ACC-5): permission mode and model from Claude Code's own list. The
+ * conversation to continue is picked beside them (ACC-11).
  */
-export function ClaudeSessionOptions({
-  value,
-  onChange,
-  client,
-  projectId,
-  onContinue,
-}: {
-  value: ClaudeSettings;
-  onChange(v: ClaudeSettings): void;
-  client: RpcClient;
-  projectId: string;
-  onContinue?(claudeSessionId: string): void;
-}) {
+export function ClaudeSessionOptions({ value, onChange, client }: { value: ClaudeSettings; onChange(v: ClaudeSettings): void; client: RpcClient }) {
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelError, setModelError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<SavedClaudeSession[] | null>(null);
-  const [savedError, setSavedError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -46,19 +30,6 @@ export function ClaudeSessionOptions({
       live = false;
     };
   }, [client]);
-
-  useEffect(() => {
-    if (!onContinue) return;
-    let live = true;
-    setSaved(null);
-    client
-      .call('claude.sessions.list', { projectId })
-      .then((result) => live && setSaved(result.sessions))
-      .catch((e: Error) => live && setSavedError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [client, projectId, onContinue]);
 
   const hint = PERMISSION_MODES.find((m) => m.value === value.permissionMode)?.hint;
   return (
@@ -91,7 +62,6 @@ export function ClaudeSessionOptions({
         {!models && !modelError && <span className="muted">Asking Claude Code for its models…</span>}
         {modelError && <span className="error">{modelError}</span>}
       </label>
-      {onContinue && <ClaudeSavedSessions sessions={saved} error={savedError} onContinue={onContinue} />}
     </fieldset>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { RpcClient } from '../../lib/client/rpcClient';
-import type { CodexProfile, CodexThread } from '../../lib/protocol/accounts';
+import type { CodexProfile } from '../../lib/protocol/accounts';
 import { CodexSettingsSchema, type AgentModelInfo, type CodexSettings } from '../../lib/protocol/agents';
 
 const SANDBOXES: [CodexSettings['sandbox'], string][] = [
@@ -36,11 +36,6 @@ export interface CodexSessionOptionsProps {
   client: RpcClient;
   value: CodexSettings;
   onChange(value: CodexSettings): void;
-  /** The project folder, for the threads saved there. */
-  projectDirectory?: string;
-  /** Picks a saved thread to continue (ACC-8); null: a new thread. */
-  thread?: string | null;
-  onThread?(threadId: string | null): void;
 }
 
 /**
@@ -48,10 +43,9 @@ export interface CodexSessionOptionsProps {
  * creation and changed between turns. Models and their efforts come from the profile's
  * `model/list`; workspace-write is the default, full access only when picked.
  */
-export function CodexSessionOptions({ client, value, onChange, projectDirectory, thread, onThread }: CodexSessionOptionsProps) {
+export function CodexSessionOptions({ client, value, onChange }: CodexSessionOptionsProps) {
   const [profiles, setProfiles] = useState<CodexProfile[]>([]);
   const [models, setModels] = useState<AgentModelInfo[]>([]);
-  const [threads, setThreads] = useState<CodexThread[]>([]);
   const profileId = value.profileId ?? profiles[0]?.id ?? null;
 
   useEffect(() => {
@@ -64,13 +58,10 @@ export function CodexSessionOptions({ client, value, onChange, projectDirectory,
   useEffect(() => {
     let live = true;
     client.call('agents.models', { agent: 'codex', ...(profileId ? { accountKey: profileId } : {}) }).then((r) => live && setModels(r.models), () => live && setModels([]));
-    if (profileId && onThread) {
-      client.call('codex.threads.list', { profileId, ...(projectDirectory ? { cwd: projectDirectory } : {}) }).then((r) => live && setThreads(r.threads), () => live && setThreads([]));
-    }
     return () => {
       live = false;
     };
-  }, [client, profileId, projectDirectory, onThread]);
+  }, [client, profileId]);
 
   const model = models.find((m) => m.id === value.model);
   const efforts = model ? model.efforts : EFFORTS;
@@ -112,19 +103,6 @@ export function CodexSessionOptions({ client, value, onChange, projectDirectory,
           ))}
         </select>
       </label>
-      {onThread && threads.length > 0 && (
-        <label>
-          Conversation
-          <select value={thread ?? ''} onChange={(e) => onThread(e.target.value || null)}>
-            <option value="">New</option>
-            {threads.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.preview.slice(0, 60) || t.id}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
     </div>
   );
 }

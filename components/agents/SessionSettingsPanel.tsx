@@ -45,7 +45,7 @@ export function SessionSettingsPanel({ client, session }: { client: RpcClient; s
     <div className="card" aria-label="Session settings">
       {session.agent === 'codex' && <CodexSessionOptions client={client} value={settings.codex ?? DEFAULT_CODEX_SETTINGS} onChange={(codex) => void save({ codex })} />}
       {session.agent === 'claude' && (
-        <ClaudeSessionOptions client={client} value={settings.claude ?? DEFAULT_CLAUDE_SETTINGS} onChange={(claude) => void save({ claude })} projectId={session.projectId} />
+        <ClaudeSessionOptions client={client} value={settings.claude ?? DEFAULT_CLAUDE_SETTINGS} onChange={(claude) => void save({ claude })} />
       )}
       {error && (
         <p className="error" role="alert">

@@ -38,5 +38,9 @@ export const CodexThreadSchema = z.object({
   cwd: z.string().nullable(),
   createdAt: z.number().int().nullable(),
   updatedAt: z.number().int().nullable(),
+  /** Addition: Codex's own name for it, the branch it was on, and the size of its saved rollout. */
+  name: z.string().nullable().optional(),
+  gitBranch: z.string().nullable().optional(),
+  sizeBytes: z.number().int().nullable().optional(),
 });
 export type CodexThread = z.infer<typeof CodexThreadSchema>;

@@ -121,3 +121,24 @@ export const AgentCommandSchema = z.object({
   argumentHint: z.string().max(500).optional(),
 });
 export type AgentCommand = z.infer<typeof AgentCommandSchema>;
+
+/**
+ * A conversation an agent saved for a project folder, from the app or a terminal, that a new
+ * session can continue with its history (ACC-8, ACC-11).
+ */
+export const RecentConversationSchema = z.object({
+  agent: AgentKindWithModelsSchema,
+  /** Pass as `claudeSessionId` (Claude) or `codexThreadId` (Codex) to `sessions.create`. */
+  id: z.string(),
+  /** The agent's own title, else the first prompt. */
+  title: z.string(),
+  firstPrompt: z.string().nullable(),
+  /** When it last changed (ms). */
+  updatedAt: z.number().int(),
+  /** The size of the agent's saved file, when it says. */
+  sizeBytes: z.number().int().nullable(),
+  gitBranch: z.string().nullable(),
+  /** The app session that already continues it; such a conversation cannot be taken again. */
+  openInSessionId: z.string().nullable(),
+});
+export type RecentConversation = z.infer<typeof RecentConversationSchema>;

@@ -38,6 +38,9 @@ export const SavedClaudeSessionSchema = z.object({
   summary: z.string(),
   lastModified: z.number(),
   gitBranch: z.string().nullable(),
+  /** Addition: the first thing the person asked, and the size of the saved conversation, when Claude says. */
+  firstPrompt: z.string().nullable().optional(),
+  sizeBytes: z.number().int().nullable().optional(),
   /** The app session that already has it open; such a conversation cannot be continued again. */
   openInSessionId: z.string().nullable(),
 });

@@ -6,7 +6,7 @@ import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
 import { gitMethods } from './git';
-import { AgentCommandSchema, AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
+import { AgentCommandSchema, AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, RecentConversationSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
 import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
 import { DeviceRequestSchema } from './devices';
@@ -17,6 +17,8 @@ const Id = z.string().min(1).max(200);
 /** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
 const TransferSchema = z.enum(['base64', 'binary']);
 const Empty = z.object({}).strict();
+/** A new branch's name (SES-10): git checks the rest; a leading `-` could read as an option. */
+const BranchNameSchema = z.string().trim().min(1).max(200).regex(/^[^-\s]/, 'A branch name cannot start with "-".');
 /** Which command output a read or a find is of: one generation of one command of a session's run (OUT-5). */
 const commandOutputOf = { appSessionId: Id, runId: Id, commandId: Id, generation: z.number().int().min(1) };
 
@@ -94,6 +96,11 @@ export const methods = {
         codexThreadId: z.string().min(1).max(200).optional(),
         /** DEV-2: the user confirmed settings that lift the agent's guard rails. */
         confirmLiftedGuardRails: z.literal(true).optional(),
+        /**
+         * Addition (SES-10), Codex and Claude only: a new branch from the project's HEAD and a worktree
+         * for it in `<project>.worktrees/`, where the session's agent runs. No `branch`: a name is made up.
+         */
+        worktree: z.object({ branch: BranchNameSchema.optional() }).strict().optional(),
       })
       .strict(),
     result: z.object({ session: SessionSchema }),
@@ -169,7 +176,16 @@ export const methods = {
     result: z.object({ offset: z.number().int(), dataBase64: z.string(), byteCount: z.number().int(), availableBytes: z.number().int() }),
   },
   'sessions.delete': {
-    params: z.object({ sessionId: Id }).strict(),
+    params: z
+      .object({
+        sessionId: Id,
+        /** Addition (SES-11): also remove the session's worktree and branch. */
+        removeWorktree: z.boolean().optional(),
+        /** SES-11: remove them even when they hold commits the project's HEAD lacks or uncommitted changes. */
+        force: z.boolean().optional(),
+      })
+      .strict()
+      .refine((p) => p.force === undefined || p.removeWorktree === true, { message: 'force only applies with removeWorktree: true.', path: ['force'] }),
     result: z.object({}),
   },
   'chat.send': {
@@ -312,6 +328,16 @@ export const methods = {
   'agents.commands': {
     params: z.object({ sessionId: Id }).strict(),
     result: z.object({ commands: z.array(AgentCommandSchema) }),
+  },
+  /**
+   * Addition (ACC-11): the conversations Claude or Codex saved for a project folder, newest first,
+   * including those started in a terminal. Codex: of the profile `accountKey` (else the first).
+   */
+  'agents.recentConversations': {
+    params: z
+      .object({ projectDirectory: z.string().min(1).max(4096), agent: AgentKindWithModelsSchema, accountKey: Id.optional(), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
+    result: z.object({ conversations: z.array(RecentConversationSchema) }),
   },
   /** Each account's current plan-limit windows (ACC-7). */
   'usage.list': {

@@ -14,6 +14,10 @@ export const ProjectSchema = z.object({
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
+/** A session's own branch and the git worktree its agent runs in (SES-10). */
+export const SessionWorktreeSchema = z.object({ branch: z.string(), path: z.string() });
+export type SessionWorktree = z.infer<typeof SessionWorktreeSchema>;
+
 export const SessionSchema = z.object({
   id: z.string(),
   projectId: z.string(),
@@ -28,6 +32,8 @@ export const SessionSchema = z.object({
   state: z.enum(['waitingApproval', 'running', 'failed', 'idle']).optional(),
   /** Addition (UX-8): its last turn finished after the asking device last opened it ("done, unread"). */
   unread: z.literal(true).optional(),
+  /** Addition (SES-10): the session's own branch and the git worktree its agent runs in. */
+  worktree: SessionWorktreeSchema.optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 export type SessionState = NonNullable<Session['state']>;

@@ -88,10 +88,11 @@ export function createMethodHandlers(
     'projects.list'() {
       return { projects: runtime.projects };
     },
-    'sessions.create'(params, ctx) {
+    async 'sessions.create'(params, ctx) {
       const lifted = params.settings ? liftedGuardRails(params.settings, null) : [];
       requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
-      const session = runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId);
+      const { confirmLiftedGuardRails: _confirmed, ...request } = params;
+      const session = await runtime.createSession(request);
       if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, session.id, lifted);
       return { session };
     },
@@ -104,6 +105,9 @@ export function createMethodHandlers(
       const settings = runtime.configureSession(params.sessionId, params.settings);
       if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, params.sessionId, lifted);
       return { settings };
+    },
+    async 'agents.recentConversations'(params) {
+      return { conversations: await runtime.recentConversations(params) };
     },
     async 'agents.models'(params) {
       return { models: await runtime.agentModels(params.agent, params.accountKey) };
@@ -144,7 +148,7 @@ export function createMethodHandlers(
       return runtime.itemText({ ...params, parentItemId: params.parentItemId ?? null });
     },
     async 'sessions.delete'(params) {
-      await runtime.deleteSession(params.sessionId);
+      await runtime.deleteSession(params.sessionId, { removeWorktree: params.removeWorktree, force: params.force });
       return {};
     },
     'chat.send'(params) {

@@ -6,7 +6,7 @@ import { DeviceAuth } from '../auth/tokens';
 import { PushNotifications } from '../push/pushNotifications';
 import { DEFAULT_VAPID_SUBJECT } from '../push/vapidSubject';
 import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
-import type { AgentCommand, AgentInfo, Approval, ApprovalDecision, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
+import type { AgentCommand, AgentInfo, Approval, ApprovalDecision, RecentConversation, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
 import type { AgentModel } from './agents/agent';
 import { UsageSamples } from './agents/usage/usageSamples';
 import { SessionSettings, defaultSettings } from './sessions/sessionSettings';
@@ -36,6 +36,8 @@ import { MIGRATIONS_DIR } from './paths';
 import { ProcessGroupLedger } from './process/processGroupLedger';
 import { stopSurvivingGroups, type SurvivorReport } from './process/stopSurvivingGroups';
 import { deleteSessionWithReferences } from './sessions/deleteSession';
+import { recentConversations, type RecentConversationsRequest } from './agents/recentConversations';
+import { createSessionWorktree, refuseUnmergedWork, removeSessionWorktree } from './git/sessionWorktrees';
 import { LiveItems } from './sessions/liveItems';
 import { LiveOverlayStore } from './sessions/liveOverlay';
 import { Reconciler } from './sessions/reconcile';
@@ -86,6 +88,20 @@ export interface RuntimeOptions {
 }
 
 /** A protocol notification (typed by its schema in lib/protocol, forwarded as is) or an internal event. */
+/** What `sessions.create` asks for (SES-1, ACC-5, ACC-8, SES-10). */
+export interface NewSessionRequest {
+  projectId: string;
+  agent: AgentKind;
+  title?: string;
+  /** Claude only: continue this saved conversation (ACC-8). */
+  claudeSessionId?: string;
+  settings?: SessionAgentSettings;
+  /** Codex only: continue this thread of the chosen profile (ACC-8). */
+  codexThreadId?: string;
+  /** A new branch and worktree for the session (SES-10); a name is made up when none is given. */
+  worktree?: { branch?: string };
+}
+
 export type RuntimeEvent = { type: 'notification'; notification: RpcNotification } | { type: 'device.revoked'; deviceId: string };
 
 const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -225,12 +241,12 @@ export class Runtime {
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
     this.git = new GitRepositories(this.projects, secrets);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
-    const projectDirectory = (id: string) => this.projects.find((p) => p.id === id)?.directory;
+    const sessionDirectory = (session: Session) => this.sessionDirectory(session);
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>
       this.publish({ method: 'timeline.row', params: revision === undefined ? { sessionId, row } : { sessionId, row, revision } });
     this.overlay = new LiveOverlayStore(db);
     this.liveItems = new LiveItems({ overlay: this.overlay, publish: publishRow, log: options.log });
-    const history = { sessions: this.sessions, overlay: this.overlay, agents: this.agents, projectDirectory, log: options.log };
+    const history = { sessions: this.sessions, overlay: this.overlay, agents: this.agents, sessionDirectory, log: options.log };
     this.reconciler = new Reconciler({
       ...history,
       publishRow,
@@ -242,7 +258,7 @@ export class Runtime {
       outputs: this.outputs,
       outbox: this.outbox,
       agents: this.agents,
-      projectDirectory,
+      sessionDirectory,
       publish: publishRow,
       liveItems: this.liveItems,
       reconciler: this.reconciler,
@@ -365,6 +381,14 @@ export class Runtime {
     return this.settings.save(sessionId, session.agent, settings);
   }
 
+  /** ACC-11: conversations an agent saved for a project folder, from the app or a terminal. */
+  recentConversations(request: RecentConversationsRequest): Promise<RecentConversation[]> {
+    if (!this.projects.some((p) => p.directory === request.projectDirectory)) throw notFound('This folder is not a project of this runtime.', { projectDirectory: request.projectDirectory });
+    const adapter = this.agents.get(request.agent);
+    if (!adapter?.available()) throw unavailable(`The ${request.agent} agent is not available on this computer.`, { agent: request.agent });
+    return recentConversations({ claude: this.claude, codex: this.codex }, request);
+  }
+
   async agentModels(agent: AgentKind, accountKey: string | undefined): Promise<AgentModel[]> {
     const adapter = this.agents.get(agent);
     if (!adapter?.models) throw unavailable(`The ${agent} agent lists no models.`, { agent });
@@ -376,20 +400,20 @@ export class Runtime {
     const session = this.sessions.session(sessionId);
     if (!session) throw notFound('No such session.', { sessionId });
     const adapter = this.agents.get(session.agent);
-    const cwd = this.projects.find((p) => p.id === session.projectId)?.directory;
+    // A session in a worktree of its own (SES-10) has that folder's commands.
+    const cwd = this.sessionDirectory(session);
     if (!adapter?.commands || !cwd) return [];
     return adapter.commands({ sessionId, cwd, settings: this.settings.of(sessionId, session.agent) });
   }
 
-  createSession(
-    projectId: string,
-    agent: AgentKind,
-    title: string | undefined,
-    claudeSessionId?: string,
-    settings?: SessionAgentSettings,
-    codexThreadId?: string,
-  ): Session {
-    if (!this.projects.some((p) => p.id === projectId)) throw notFound('No such project.', { projectId });
+  /**
+   * A new session of a project. SES-10: with `worktree`, a new branch and its worktree are made
+   * first and the session's agent runs there; the worktree goes again when the session cannot be saved.
+   */
+  async createSession(request: NewSessionRequest): Promise<Session> {
+    const { projectId, agent, title, claudeSessionId, settings, codexThreadId } = request;
+    const project = this.projects.find((p) => p.id === projectId);
+    if (!project) throw notFound('No such project.', { projectId });
     const adapter = this.agents.get(agent);
     if (!adapter || !adapter.available()) {
       throw unavailable(`The ${agent} agent is not available on this computer.`, { agent, reason: adapter?.unavailableReason?.() ?? null });
@@ -397,13 +421,20 @@ export class Runtime {
     if (claudeSessionId !== undefined && agent !== 'claude') throw invalidParams('claudeSessionId is only for Claude sessions.');
     if (codexThreadId !== undefined && agent !== 'codex') throw invalidParams('codexThreadId is only for Codex sessions.');
     if (settings?.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
-    const session = this.db.transaction(() => {
-      const created = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`);
-      if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
-      const saved = this.settings.save(created.id, agent, settings ?? defaultSettings(agent));
-      if (codexThreadId !== undefined) this.codex.continueThread(created.id, saved.codex?.profileId ?? null, codexThreadId);
-      return created;
-    })();
+    const worktree = request.worktree ? await createSessionWorktree(project.directory, request.worktree.branch) : undefined;
+    let session: Session;
+    try {
+      session = this.db.transaction(() => {
+        const created = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`, worktree);
+        if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
+        const saved = this.settings.save(created.id, agent, settings ?? defaultSettings(agent));
+        if (codexThreadId !== undefined) this.codex.continueThread(created.id, saved.codex?.profileId ?? null, codexThreadId);
+        return created;
+      })();
+    } catch (error) {
+      if (worktree) await removeSessionWorktree(project.directory, worktree, false).catch((e: unknown) => this.options.log.warn('could not remove the worktree of a session that was not saved', { error: (e as Error).message }));
+      throw error;
+    }
     this.publish({ method: 'sessions.changed', params: { sessionId: session.id, deleted: false } });
     // TERM-1: a terminal session's shell starts with the session.
     if (agent === 'terminal') this.startShell(session.id);
@@ -462,6 +493,11 @@ export class Runtime {
     return this.claude;
   }
 
+  /** Where a session's agent works (SES-10): its worktree, else its project folder. */
+  private sessionDirectory(session: Session): string | undefined {
+    return session.worktree?.path ?? this.projects.find((p) => p.id === session.projectId)?.directory;
+  }
+
   /** The sessions, the most recently active first, each with a line of its latest activity (UX-3), as `viewer` sees them (UX-8). */
   listSessions(projectId: string | undefined, viewer: Viewer): Session[] {
     return this.activity.withActivity(this.sessions.sessions(projectId), viewer);
@@ -507,18 +543,31 @@ export class Runtime {
 
   /** A slice of one long text of an agent item (TL-1): live rows from the overlay, saved ones through the agent. */
   itemText(request: ItemTextRequest): Promise<ItemTextSlice> {
-    return readItemText({ sessions: this.sessions, overlay: this.overlay, agents: this.agents, projectDirectory: (id) => this.projects.find((p) => p.id === id)?.directory }, request);
+    return readItemText({ sessions: this.sessions, overlay: this.overlay, agents: this.agents, sessionDirectory: (session) => this.sessionDirectory(session) }, request);
   }
 
   commandRow(runId: string, commandId: string): CommandRow | undefined {
     return this.sessions.commandRow(runId, commandId);
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
-    if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
+  /**
+   * Deletes a session (STO-4). SES-11: with `removeWorktree`, its worktree and branch go too, but
+   * only with `force` when they hold work the project's HEAD lacks; the check runs again once the
+   * agent is stopped, and the session is deleted only after its worktree is gone.
+   */
+  async deleteSession(sessionId: string, options: { removeWorktree?: boolean; force?: boolean } = {}): Promise<void> {
+    const session = this.sessions.session(sessionId);
+    if (!session) throw notFound('No such session.', { sessionId });
+    const worktree = options.removeWorktree ? session.worktree : undefined;
+    const projectDirectory = this.projects.find((p) => p.id === session.projectId)?.directory;
+    if (worktree && projectDirectory && !options.force) await refuseUnmergedWork(projectDirectory, worktree);
     this.deleting.add(sessionId);
     try {
       await this.scheduler.stopSession(sessionId);
+      if (worktree && projectDirectory) {
+        if (!options.force) await refuseUnmergedWork(projectDirectory, worktree);
+        await removeSessionWorktree(projectDirectory, worktree, options.force === true);
+      }
       if (!deleteSessionWithReferences(this.sessions, this.outputs, this.outbox, sessionId)) {
         throw notFound('No such session.', { sessionId });
       }
@@ -600,7 +649,7 @@ export class Runtime {
     if (row.sessionId !== sessionId) throw conflict('This command output belongs to another session.');
     if (generation !== 1) throw conflict(`Command output generation ${generation} was replaced by generation 1; refresh the row and read again.`, { generation: 1 });
     const session = this.sessions.session(sessionId);
-    const cwd = session && this.projects.find((p) => p.id === session.projectId)?.directory;
+    const cwd = session && this.sessionDirectory(session);
     const agent = session && this.agents.get(session.agent);
     if (!cwd || !agent?.readHistoryOutput) throw unavailable('This agent cannot read its history here.');
     const slice = await agent.readHistoryOutput(sessionId, cwd, pointer, offset, length);

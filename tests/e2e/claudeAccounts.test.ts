@@ -100,7 +100,7 @@ describe('Claude accounts and session options in Chromium against the real runti
     const modelSelect = page.getByLabel('Model');
     await waitUntil(async () => (await modelSelect.locator('option').count()) > 1, 'the models Claude Code offers are listed', { timeoutMs: 90_000 });
     expect(await mode.inputValue()).toBe('plan');
-    await page.getByText('Claude has no saved conversation for this project.').waitFor({ timeout: 90_000 });
+    await page.getByText('Claude has no saved conversation for this folder yet.').waitFor({ timeout: 90_000 });
     await fitsTheWidth(page);
     await page.screenshot({ path: screenshotPath('claude-session-options-phone-light'), fullPage: true, scale: 'css' });
 
@@ -130,7 +130,7 @@ describe('Claude accounts and session options in Chromium against the real runti
     await page.screenshot({ path: keptScreenshotPath('claude-accounts', 'desktop-dark'), fullPage: true, scale: 'css' });
     await page.emulateMedia({ colorScheme: 'light' });
     await openClaudeSessionOptions(page);
-    const saved = page.getByRole('list', { name: 'Saved Claude conversations' }).getByRole('button');
+    const saved = page.getByRole('radiogroup', { name: 'Continue a Claude conversation' }).locator('[data-conversation-id]');
     await saved.first().waitFor({ timeout: 90_000 });
     expect(await saved.count()).toBe(1);
     expect(await saved.first().textContent()).toContain('Plan the login page');

@@ -1,4 +1,4 @@
-import type { AgentKind } from '../../../lib/protocol/rows';
+import type { AgentKind, Session } from '../../../lib/protocol/rows';
 import type { Agent } from '../agents/agent';
 import { notFound, RuntimeError, unavailable } from '../errors';
 import { itemFieldText } from './itemRows';
@@ -25,7 +25,8 @@ export interface ItemTextDeps {
   sessions: SessionStore;
   overlay: LiveOverlayStore;
   agents: ReadonlyMap<AgentKind, Agent>;
-  projectDirectory: (projectId: string) => string | undefined;
+  /** Where the session works: its worktree, else its project folder. */
+  sessionDirectory: (session: Session) => string | undefined;
 }
 
 /**
@@ -44,7 +45,7 @@ export async function readItemText(deps: ItemTextDeps, request: ItemTextRequest)
     return { offset: request.offset, dataBase64: slice.toString('base64'), byteCount: slice.length, availableBytes: bytes.length };
   }
   const agent = deps.agents.get(session.agent);
-  const cwd = deps.projectDirectory(session.projectId);
+  const cwd = deps.sessionDirectory(session);
   if (!agent?.readItemText || !cwd) throw notFound('No such item in this session.', { itemId: request.itemId });
   let slice;
   try {

@@ -1,4 +1,4 @@
-import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
+import type { AgentKind, Session, TimelineRow } from '../../../lib/protocol/rows';
 import type { Agent, HistoryEntry } from '../agents/agent';
 import type { Logger } from '../log';
 import { mapHistoryEntries } from './historyRows';
@@ -10,7 +10,8 @@ export interface ReconcilerDeps {
   sessions: SessionStore;
   overlay: LiveOverlayStore;
   agents: ReadonlyMap<AgentKind, Agent>;
-  projectDirectory: (projectId: string) => string | undefined;
+  /** Where the session works: its worktree, else its project folder. */
+  sessionDirectory: (session: Session) => string | undefined;
   publishRow: (sessionId: string, row: TimelineRow, revision: number) => void;
   publishRemoved: (sessionId: string, ids: string[], revision: number) => void;
   log: Logger;
@@ -93,7 +94,7 @@ export class Reconciler {
     const session = sessions.session(sessionId);
     const run = sessions.run(runId);
     const agent = session && this.deps.agents.get(session.agent);
-    const cwd = session && this.deps.projectDirectory(session.projectId);
+    const cwd = session && this.deps.sessionDirectory(session);
     if (this.closed) return false;
     if (!session || !run || !agent?.historyPage || !cwd) {
       // No history to give way to: the live rows are the record of the run and stay.

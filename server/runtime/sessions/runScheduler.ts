@@ -1,4 +1,4 @@
-import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
+import type { AgentKind, Session, TimelineRow } from '../../../lib/protocol/rows';
 import type { SessionAgentSettings } from '../../../lib/protocol/agents';
 import type { Agent, AgentAttachment } from '../agents/agent';
 import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
@@ -38,7 +38,8 @@ export interface RunSchedulerDeps {
   outputs: CommandOutputStore;
   outbox: ChatSendLedger;
   agents: ReadonlyMap<AgentKind, Agent>;
-  projectDirectory: (projectId: string) => string | undefined;
+  /** Where the session works: its worktree, else its project folder. */
+  sessionDirectory: (session: Session) => string | undefined;
   publish: (sessionId: string, row: TimelineRow) => void;
   /** The live overlay behind `context.item` (TL-3). */
   liveItems: LiveItems;
@@ -151,12 +152,12 @@ export class RunScheduler {
    * (the agent is started for them). Each row is pushed again when its copy changed it.
    */
   resumeSavedCopyReads(): void {
-    const { sessions, agents, projectDirectory } = this.deps;
+    const { sessions, agents, sessionDirectory } = this.deps;
     this.savedCopies.resumeAfterRestart(
       (row) => {
         const session = sessions.session(row.sessionId);
         const agent = session && agents.get(session.agent);
-        const cwd = session && projectDirectory(session.projectId);
+        const cwd = session && sessionDirectory(session);
         const readSavedOutput = agent?.readSavedOutput?.bind(agent);
         if (!readSavedOutput || !cwd) return null;
         return () => readSavedOutput(row.sessionId, cwd, row.commandId);
@@ -214,7 +215,7 @@ export class RunScheduler {
     if (!run || run.state !== 'queued') return;
     const session = sessions.session(run.sessionId);
     const agent = session && this.deps.agents.get(session.agent);
-    const cwd = session && this.deps.projectDirectory(session.projectId);
+    const cwd = session && this.deps.sessionDirectory(session);
     sessions.db.transaction(() => {
       sessions.setRunState(runId, agent && cwd ? 'running' : 'failed');
       outbox.delivered(runId);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
+import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SessionWorktree, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
 import { z } from 'zod';
 import type { MessageAttachment } from '../../../lib/protocol/attachments';
 import { DECLINED_COMMAND_ERROR, type OutputPointer } from '../agents/agent';
@@ -14,6 +14,8 @@ interface RawSession {
   title: string;
   created_at: number;
   agent_title: string | null;
+  worktree_branch: string | null;
+  worktree_path: string | null;
 }
 
 interface RawRun {
@@ -71,7 +73,14 @@ const AgentFailureSchema: z.ZodType<AgentFailure> = z.object({
   action: z.enum(['codexSignIn', 'claudeSignIn', 'install', 'resend']).nullable(),
 });
 
-const toSession = (r: RawSession): Session => ({ id: r.id, projectId: r.project_id, agent: r.agent, title: r.title, createdAt: r.created_at });
+const toSession = (r: RawSession): Session => ({
+  id: r.id,
+  projectId: r.project_id,
+  agent: r.agent,
+  title: r.title,
+  createdAt: r.created_at,
+  ...(r.worktree_branch && r.worktree_path ? { worktree: { branch: r.worktree_branch, path: r.worktree_path } } : {}),
+});
 const toRun = (r: RawRun): RunRecord => ({
   id: r.id,
   sessionId: r.session_id,
@@ -153,7 +162,7 @@ export class SessionStore {
       session: db.prepare<[string], RawSession>('SELECT * FROM sessions WHERE id = ?'),
       sessionsAll: db.prepare<[], RawSession>('SELECT * FROM sessions ORDER BY created_at DESC, id'),
       sessionsOfProject: db.prepare<[string], RawSession>('SELECT * FROM sessions WHERE project_id = ? ORDER BY created_at DESC, id'),
-      insertSession: db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)'),
+      insertSession: db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at, worktree_branch, worktree_path) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       run: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE id = ?'),
       runByOperation: db.prepare<[string, string], RawRun>('SELECT * FROM runs WHERE session_id = ? AND operation_id = ?'),
       runsBefore: db.prepare<[string, number, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?'),
@@ -221,9 +230,10 @@ export class SessionStore {
     return (projectId ? this.stmts.sessionsOfProject.all(projectId) : this.stmts.sessionsAll.all()).map(toSession);
   }
 
-  createSession(projectId: string, agent: AgentKind, title: string): Session {
-    const session: Session = { id: crypto.randomUUID(), projectId, agent, title, createdAt: Date.now() };
-    this.stmts.insertSession.run(session.id, projectId, agent, title, session.createdAt);
+  /** `worktree`: the session's own branch and worktree (SES-10). */
+  createSession(projectId: string, agent: AgentKind, title: string, worktree?: SessionWorktree): Session {
+    const session: Session = { id: crypto.randomUUID(), projectId, agent, title, createdAt: Date.now(), ...(worktree ? { worktree } : {}) };
+    this.stmts.insertSession.run(session.id, projectId, agent, title, session.createdAt, worktree?.branch ?? null, worktree?.path ?? null);
     return session;
   }
 

@@ -1,4 +1,4 @@
-import type { AgentKind, TimelineRow } from '../../../lib/protocol/rows';
+import type { AgentKind, Session, TimelineRow } from '../../../lib/protocol/rows';
 import type { Agent, HistoryEntry, HistoryPage } from '../agents/agent';
 import { notFound, unavailable } from '../errors';
 import type { Logger } from '../log';
@@ -31,7 +31,8 @@ export interface TimelinePagesDeps {
   sessions: SessionStore;
   overlay: LiveOverlayStore;
   agents: ReadonlyMap<AgentKind, Agent>;
-  projectDirectory: (projectId: string) => string | undefined;
+  /** Where the session works: its worktree, else its project folder. */
+  sessionDirectory: (session: Session) => string | undefined;
   log: Logger;
 }
 
@@ -56,7 +57,7 @@ export class TimelinePages {
     const revision = overlay.revision();
     const live = overlay.entries(session.id, targetOf(session.id, request.parentItemId));
     const agent = this.deps.agents.get(session.agent);
-    const cwd = this.deps.projectDirectory(session.projectId);
+    const cwd = this.deps.sessionDirectory(session);
     const agentCursor = before?.k === 'agent' || after?.k === 'agent';
     const appCursor = before?.k === 'runs' || after?.k === 'runs';
     if (agent?.historyPage && cwd && !appCursor) {

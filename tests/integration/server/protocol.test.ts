@@ -25,6 +25,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'sessions.configure': { sessionId: 'session', settings: {} },
   'agents.models': { agent: 'codex' },
   'agents.commands': { sessionId: 'session' },
+  'agents.recentConversations': { projectDirectory: '/nowhere', agent: 'claude' },
   'usage.list': undefined,
   'codex.profiles.list': undefined,
   'codex.profiles.add': { name: 'Work' },

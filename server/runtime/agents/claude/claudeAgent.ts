@@ -316,7 +316,15 @@ export class ClaudeAgent implements Agent {
     const event = await this.askHost({ type: 'savedSessions', sdkModule: program.sdkModule, cwd, limit });
     if (event?.type !== 'sessions') throw unavailable(`Claude's saved conversations could not be listed: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
     const answer = event;
-    return answer.sessions.map((s) => ({ claudeSessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch, openInSessionId: this.store.appSessionOf(s.sessionId) ?? null }));
+    return answer.sessions.map((s) => ({
+      claudeSessionId: s.sessionId,
+      summary: s.summary,
+      lastModified: s.lastModified,
+      gitBranch: s.gitBranch,
+      firstPrompt: s.firstPrompt,
+      sizeBytes: s.fileSize,
+      openInSessionId: this.store.appSessionOf(s.sessionId) ?? null,
+    }));
   }
 
   /** One page of the saved conversation or of a subagent's, read by a new host through the SDK (TL-4). */

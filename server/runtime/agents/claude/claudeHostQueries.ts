@@ -29,7 +29,14 @@ const AccountSchema = z.object({
   apiProvider: z.string().optional(),
 });
 const ModelSchema = z.object({ value: z.string(), displayName: z.string(), description: z.string().default(''), supportedEffortLevels: z.array(z.string()).optional() });
-const SessionInfoSchema = z.object({ sessionId: z.string(), summary: z.string().default(''), lastModified: z.number(), gitBranch: z.string().optional() });
+const SessionInfoSchema = z.object({
+  sessionId: z.string(),
+  summary: z.string().default(''),
+  lastModified: z.number(),
+  gitBranch: z.string().optional(),
+  firstPrompt: z.string().optional(),
+  fileSize: z.number().int().nonnegative().optional(),
+});
 
 /** What getSessionInfo tells of a conversation: `summary` is its custom title, else Claude's summary, else the first prompt. */
 const SessionTitleInfoSchema = z.object({ summary: z.string().default(''), customTitle: z.string().optional(), firstPrompt: z.string().optional() });
@@ -118,7 +125,10 @@ export async function describe(request: Extract<HostRequest, { type: 'describe' 
 export async function savedSessions(request: Extract<HostRequest, { type: 'savedSessions' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {
   if (!sdk.listSessions) throw new Error('The Claude Agent SDK lacks listSessions.');
   const found = z.array(SessionInfoSchema).parse(await sdk.listSessions({ dir: request.cwd, limit: request.limit }));
-  emit({ type: 'sessions', sessions: found.map((s) => ({ sessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch ?? null })) });
+  emit({
+    type: 'sessions',
+    sessions: found.map((s) => ({ sessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch ?? null, firstPrompt: s.firstPrompt ?? null, fileSize: s.fileSize ?? null })),
+  });
 }
 
 export async function sessionTitle(request: Extract<HostRequest, { type: 'sessionTitle' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {

@@ -188,7 +188,16 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   /** Answer to `savedSessions`. */
   z.object({
     type: z.literal('sessions'),
-    sessions: z.array(z.object({ sessionId: z.string(), summary: z.string(), lastModified: z.number(), gitBranch: z.string().nullable() })),
+    sessions: z.array(
+      z.object({
+        sessionId: z.string(),
+        summary: z.string(),
+        lastModified: z.number(),
+        gitBranch: z.string().nullable(),
+        firstPrompt: z.string().nullable().default(null),
+        fileSize: z.number().nullable().default(null),
+      }),
+    ),
   }),
   z.object({
     type: z.literal('output'),

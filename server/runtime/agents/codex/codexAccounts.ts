@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { z } from 'zod';
 import type { CodexLogin, CodexProfile as CodexProfileInfo, CodexThread } from '../../../../lib/protocol/accounts';
 import type { UsageReading } from '../../../../lib/protocol/agents';
@@ -42,6 +43,18 @@ export function usageReadings(profileId: string, snapshot: z.output<typeof RateL
 }
 
 const threadTime = (time: number | null | undefined) => toMs(time);
+
+/** Thread sources a person starts (ThreadSourceKind): without them `thread/list` leaves out `codex exec` runs. */
+const PERSON_STARTED_SOURCES = ['cli', 'vscode', 'exec', 'appServer'] as const;
+
+/** A file's size, or null when it cannot be seen. */
+function fileSize(file: string): number | null {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Codex profiles as the user manages them (ACC-1): add, name, remove, sign in by device code,
@@ -168,11 +181,25 @@ export class CodexAccounts {
     return this.refresh(profileId);
   }
 
-  async threads(profileId: string, cwd: string | undefined): Promise<CodexThread[]> {
+  /**
+   * The profile's saved threads, newest first (ACC-8), of every source a person starts: the
+   * terminal (`codex`, `codex exec`), an editor, and app-servers such as this runtime's, never a
+   * subagent's. The size is that of the rollout file Codex names (stat only, never read).
+   */
+  async threads(profileId: string, cwd: string | undefined, limit = 50): Promise<CodexThread[]> {
     const server = await this.server(profileId);
     await server.ready;
-    const page = await server.client.call(CODEX.threadList, { limit: 50, ...(cwd ? { cwd } : {}) }, ThreadListResultSchema);
-    return page.data.map((t) => ({ id: t.id, preview: t.preview, cwd: t.cwd ?? null, createdAt: threadTime(t.createdAt), updatedAt: threadTime(t.updatedAt) }));
+    const page = await server.client.call(CODEX.threadList, { limit, sourceKinds: [...PERSON_STARTED_SOURCES], sortKey: 'updated_at', ...(cwd ? { cwd } : {}) }, ThreadListResultSchema);
+    return page.data.map((t) => ({
+      id: t.id,
+      preview: t.preview,
+      cwd: t.cwd ?? null,
+      createdAt: threadTime(t.createdAt),
+      updatedAt: threadTime(t.updatedAt),
+      name: t.name ?? null,
+      gitBranch: t.gitInfo?.branch ?? null,
+      sizeBytes: t.path ? fileSize(t.path) : null,
+    }));
   }
 
   /** model/list of the profile (ACC-5), every page, without hidden models. */

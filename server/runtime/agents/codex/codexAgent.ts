@@ -1,3 +1,4 @@
+import type { CodexThread } from '../../../../lib/protocol/accounts';
 import type { ApprovalRequests } from '../approvals';
 import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, HistoryPage, HistoryPageRequest, SteerMessage } from '../agent';
 import { locateCodex } from '../agentLocator';
@@ -186,6 +187,13 @@ export class CodexAgent implements Agent {
   /** Which profile's thread a session continues, once it has one. */
   linkedProfile(sessionId: string): string | undefined {
     return this.links.link(sessionId)?.profileId;
+  }
+
+  /** ACC-11: the threads of a profile (the first when null) saved for a folder, with the app session that continues each. */
+  async savedThreads(profileId: string | null, cwd: string, limit: number): Promise<(CodexThread & { openInSessionId: string | null })[]> {
+    const profile = this.accounts.requireProfile(profileId);
+    const threads = await this.accounts.threads(profile.id, cwd, limit);
+    return threads.map((t) => ({ ...t, openInSessionId: this.links.sessionOfThread(profile.id, t.id) ?? null }));
   }
 
   /** ACC-8: a new session continues a thread that `thread/list` listed in its profile. */

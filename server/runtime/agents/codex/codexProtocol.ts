@@ -192,7 +192,16 @@ export const ModelListResultSchema = z.object({
 export const ThreadListResultSchema = z.object({
   data: z.array(
     z
-      .object({ id: z.string(), preview: z.string(), cwd: z.string().nullable().optional(), createdAt: z.number().nullable().optional(), updatedAt: z.number().nullable().optional() })
+      .object({
+        id: z.string(),
+        preview: z.string(),
+        cwd: z.string().nullable().optional(),
+        createdAt: z.number().nullable().optional(),
+        updatedAt: z.number().nullable().optional(),
+        name: z.string().nullable().optional(),
+        path: z.string().nullable().optional(),
+        gitInfo: z.object({ branch: z.string().nullable().optional() }).nullable().optional(),
+      })
       .passthrough(),
   ),
   nextCursor: z.string().nullable(),
