@@ -9,6 +9,10 @@ export const ERROR_CODES = [
   'unavailable',
   'rate_limited',
   'secret_file',
+  'unsupported_media',
+  'corrupt_media',
+  'timeout',
+  'media_tool_missing',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -26,4 +30,8 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   unavailable: -32003,
   rate_limited: -32029,
   secret_file: -32043,
+  unsupported_media: -32015,
+  corrupt_media: -32022,
+  timeout: -32008,
+  media_tool_missing: -32051,
 };

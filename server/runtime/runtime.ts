@@ -21,6 +21,8 @@ import { TerminalAgent, type TerminalSize } from './agents/terminalAgent';
 import { conflict, diskFull, invalidParams, notFound, unavailable } from './errors';
 import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
+import { MediaRenditions } from './media/mediaRenditions';
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './media/mediaLimits';
 import { SecretFiles } from './files/secretFiles';
 import { codexProfilesRoot } from './agents/codex/codexProfiles';
 import { accountsRoot } from './agents/claude/claudeAccounts';
@@ -76,6 +78,8 @@ export interface RuntimeOptions {
   attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
   vapidSubject?: string;
+  /** What making media renditions may take (FILE-11); the defaults when absent. */
+  media?: MediaLimits;
   log: Logger;
   /**
    * Test doubles replacing the built-in adapter of their kind. Only test entry points pass this
@@ -106,6 +110,8 @@ export class Runtime {
   readonly previews: Previews;
   /** Project files as the network sees them (FILE-1…FILE-3). */
   readonly files: ProjectFiles;
+  /** Renditions of images, video and audio for small screens (FILE-10…FILE-12). */
+  readonly media: MediaRenditions;
   /** Whether `web.fetchPage` may reach this machine and its networks (SEC-5 opt-in). */
   readonly allowPrivateFetch: boolean;
   /** Chat attachments under pasted-images/ (ATT-1). */
@@ -220,6 +226,7 @@ export class Runtime {
       secrets,
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
+    this.media = new MediaRenditions(this.files, path.join(options.dataDir, 'media-renditions'), options.media ?? DEFAULT_MEDIA_LIMITS, options.log);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
     const projectDirectory = (id: string) => this.projects.find((p) => p.id === id)?.directory;
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>
@@ -615,6 +622,7 @@ export class Runtime {
     this.closed = true;
     clearInterval(this.purgeTimer);
     this.previews.closeAll();
+    this.media.close();
     this.reconciler.close();
     await this.scheduler.shutdown();
     this.liveItems.flush();
