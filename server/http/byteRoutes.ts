@@ -24,6 +24,10 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   storage: 507,
   unavailable: 503,
   secret_file: 403,
+  unsupported_media: 415,
+  corrupt_media: 422,
+  timeout: 504,
+  media_tool_missing: 501,
 };
 
 /** Refusals with a more exact HTTP status than their code's. */

@@ -6,7 +6,7 @@ import { invalidParams, notFound, RuntimeError } from '../errors';
 import { confinePath, refusalOfCanonical, type ConfinedPath } from './confinePath';
 import { contentVersionOf } from './contentVersion';
 import { listOpenFolder } from './listFolder';
-import { mimeTypeForPath } from './mimeTypes';
+import { mimeTypeForPath } from '../../../lib/protocol/mimeTypes';
 import { reopenDescriptor, withVerifiedOpen, type VerifiedOpen } from './openVerified';
 import { SecretFiles } from './secretFiles';
 import { readChunkFromOpenFile, readFully, type ChunkRead } from './readChunk';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MEDIA_CHUNK_BYTES, type MediaChunk, type RenditionKind } from '../../../lib/protocol/files';
 import { invalidParams, RuntimeError } from '../errors';
 import { contentVersionOf } from '../files/contentVersion';
-import { mimeTypeForPath } from '../files/mimeTypes';
+import { mediaFamilyOf, mimeTypeForPath, type MediaFamily } from '../../../lib/protocol/mimeTypes';
 import { pathThroughDescriptor } from '../files/openVerified';
 import type { KeptFile, ProjectFiles } from '../files/projectFiles';
 import { readChunkFromOpenFile } from '../files/readChunk';
@@ -34,7 +34,7 @@ export interface ReadyRendition {
   originalByteCount: number;
 }
 
-type Family = 'image' | 'video' | 'audio';
+type Family = MediaFamily;
 
 /** The box a rendition fits in when the caller names none: a large phone screen for images, 720p for video. */
 const DEFAULT_BOX: Record<Family, RenditionSize> = {
@@ -49,16 +49,6 @@ const RENDITION_MIME: Record<Family, Record<RenditionKind, string>> = {
   video: { jpeg: '', webp: '', mp4: 'video/mp4', webm: 'video/webm' },
   audio: { jpeg: '', webp: '', mp4: 'audio/mp4', webm: 'audio/webm' },
 };
-
-/** Images sharp decodes (HEIC needs a decoder the bundled libvips lacks, so it is not among them). */
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/bmp']);
-
-function familyOf(mimeType: string): Family | null {
-  if (IMAGE_TYPES.has(mimeType)) return 'image';
-  if (mimeType.startsWith('video/')) return 'video';
-  if (mimeType.startsWith('audio/')) return 'audio';
-  return null;
-}
 
 /**
  * `files.readMediaRendition` (FILE-10…FILE-12): images fitted to the asked box as JPEG or WebP
@@ -90,7 +80,7 @@ export class MediaRenditions {
       const contentVersion = contentVersionOf(source.realPath, source.stat);
       if (request.contentVersion !== undefined && request.contentVersion !== contentVersion) throw sourceChanged();
       const sourceType = mimeTypeForPath(source.realPath);
-      const family = familyOf(sourceType);
+      const family = mediaFamilyOf(sourceType);
       if (!family) throw notMedia(sourceType);
       if (source.stat.size > this.limits.maxSourceBytes) throw sourceTooLarge(source.stat.size, this.limits.maxSourceBytes);
       const kind = request.kind ?? DEFAULT_KIND[family];

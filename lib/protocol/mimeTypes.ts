@@ -1,6 +1,7 @@
-import path from 'node:path';
-
-/** Content types by extension: what the app needs to pick a viewer (FILE-4) and what a preview serves (PRV-3). */
+/**
+ * Content types by extension: what the runtime answers for a file, what a preview serves (PRV-3)
+ * and what the app guesses before it asks (a media file opens as a rendition, FILE-10).
+ */
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.markdown': 'text/markdown',
   '.html': 'text/html', '.htm': 'text/html', '.css': 'text/css', '.csv': 'text/csv',
@@ -21,6 +22,24 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.wasm': 'application/wasm', '.zip': 'application/zip', '.gz': 'application/gzip',
 };
 
+/** The last name's extension with its dot, lower case, as Node's `path.extname` (a leading dot is not one). */
+function extensionOf(filePath: string): string {
+  const name = filePath.slice(Math.max(filePath.lastIndexOf('/'), filePath.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot).toLowerCase() : '';
+}
+
 export function mimeTypeForPath(filePath: string): string {
-  return MIME_BY_EXTENSION[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+  return MIME_BY_EXTENSION[extensionOf(filePath)] ?? 'application/octet-stream';
+}
+
+/** What a rendition is made of (FILE-10): images sharp decodes (not HEIC, not SVG), video, audio; null for anything else. */
+export type MediaFamily = 'image' | 'video' | 'audio';
+const RENDITION_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/bmp']);
+
+export function mediaFamilyOf(mimeType: string): MediaFamily | null {
+  if (RENDITION_IMAGE_TYPES.has(mimeType)) return 'image';
+  if (mimeType.startsWith('video/')) return 'video';
+  if (mimeType.startsWith('audio/')) return 'audio';
+  return null;
 }
