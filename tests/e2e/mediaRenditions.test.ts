@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { writeTestImage, writeTestTone, writeTestVideo } from '../fixtures/mediaFiles';
@@ -8,7 +8,7 @@ import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
-import { pairUnderServiceWorker } from './appHarness';
+import { pairUnderServiceWorker, playsPast } from './appHarness';
 import { docsScreenshotPath, screenFacts } from './screensHarness';
 
 // FILE-10, FILE-13 in real Chromium at phone size: the file browser shows a 3000 × 2000 PNG as a
@@ -16,16 +16,6 @@ import { docsScreenshotPath, screenFacts } from './screensHarness';
 // reads, says why a damaged file shows nothing, and downloads the original.
 
 const filesUrl = (origin: string, projectDirectory: string, filePath: string) => `${origin}/${routeHash({ kind: 'files', projectDirectory, path: filePath })}`;
-
-/** Plays a media element muted until its clock passes `seconds`: frames or samples really decode. */
-async function playsPast(page: Page, selector: string, seconds: number): Promise<void> {
-  await page.locator(selector).evaluate((el) => {
-    const media = el as HTMLMediaElement;
-    media.muted = true;
-    void media.play();
-  });
-  await waitUntil(() => page.locator(selector).evaluate((el, past) => (el as HTMLMediaElement).currentTime > past, seconds), `${selector} plays past ${seconds} s`);
-}
 
 describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone and desktop)', () => {
   let browser: Browser;
