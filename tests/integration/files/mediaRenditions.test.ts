@@ -12,14 +12,16 @@ import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtime
 
 /**
  * An ffmpeg that notes how many transcodes run beside it (a marker file each while it runs), so
- * the test can see the runtime's cap on parallel transcodes (FILE-11).
+ * the test can see the runtime's cap on parallel transcodes (FILE-11); and, once, when the file
+ * `change-during` names a file, appends to it before transcoding: an original changed while its
+ * rendition is made (FILE-12).
  */
 function writeCountingFfmpeg(folder: string): string {
   const script = path.join(folder, 'ffmpeg');
   fs.mkdirSync(path.join(folder, 'running'), { recursive: true });
   fs.writeFileSync(
     script,
-    `#!/bin/sh\nmarker="${folder}/running/$$"\ntouch "$marker"\nls "${folder}/running" | wc -l >> "${folder}/counts"\nffmpeg "$@"\nstatus=$?\nrm -f "$marker"\nexit $status\n`,
+    `#!/bin/sh\nmarker="${folder}/running/$$"\ntouch "$marker"\nls "${folder}/running" | wc -l >> "${folder}/counts"\nif [ -f "${folder}/change-during" ]; then echo more >> "$(cat "${folder}/change-during")"; rm -f "${folder}/change-during"; fi\nffmpeg "$@"\nstatus=$?\nrm -f "$marker"\nexit $status\n`,
     { mode: 0o755 },
   );
   return script;
@@ -133,6 +135,17 @@ describe('FILE-10 FILE-11 FILE-12 media renditions with real sharp and ffmpeg ov
     expect(error.data).toMatchObject({ reason: 'file_changed' });
     const fresh = await client.callBinary('files.readMediaRendition', { ...where('changing.png'), offset: 0 });
     expect(fresh.result.contentVersion).not.toBe(result.contentVersion);
+  });
+
+  it('FILE-12 an original that changes while its rendition is made is refused, and nothing is kept for it', async () => {
+    const file = path.join(project, 'changing.wav');
+    writeTestTone(file, 1);
+    fs.writeFileSync(path.join(tools, 'change-during'), file);
+    const kept = fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).length;
+    const error = await expectRpcError(client.callBinary('files.readMediaRendition', { ...where('changing.wav'), offset: 0 }), 'conflict');
+    expect(error.data).toMatchObject({ reason: 'file_changed' });
+    expect(fs.existsSync(path.join(tools, 'change-during'))).toBe(false);
+    expect(fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).length).toBe(kept);
   });
 
   it('FILE-11 a file that is not media, a damaged image and a damaged video each get their own code', async () => {
