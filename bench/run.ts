@@ -29,6 +29,7 @@ import { termEcho } from './term-echo';
 import { out2RandomKills } from './out2-random-kills';
 import { file2ReadGib } from './file2-read-gib';
 import { acc6SteerCrash } from './acc6-steer-crash';
+import { file10MediaRenditions } from './file10-media-renditions';
 import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
@@ -89,6 +90,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(out2RandomKills),
   nodeBenchmark(file2ReadGib),
   nodeBenchmark(acc6SteerCrash),
+  nodeBenchmark(file10MediaRenditions),
 ];
 
 function select(names: string[]): BenchmarkEntry[] {

@@ -12,6 +12,7 @@ import { integrityOf, type BuildFiles } from '../lib/protocol/buildDigest';
 import { startBuildVouching } from '../lib/serviceWorker/buildVouching';
 import { PREVIEW_WORKER_PATH } from '../lib/protocol/previewBridge';
 import { startLazyAppFiles } from '../lib/serviceWorker/lazyAppFiles';
+import { startMediaRenditionRoute } from '../lib/serviceWorker/mediaRenditionRoute';
 import { startPreviewOriginWorker } from '../lib/serviceWorker/previewOriginWorker';
 import { startPushHandlers } from '../lib/serviceWorker/pushHandlers';
 import { startVerifiedPassThrough } from '../lib/serviceWorker/verifiedFetch';
@@ -20,6 +21,8 @@ declare const self: ServiceWorkerGlobalScope & { __HBCODE_BUILD: { files: BuildF
 
 function startAppShellWorker(): void {
   const { files, shell, lazy } = self.__HBCODE_BUILD;
+  // First, so a rendition's range requests are never taken for app files (FILE-13).
+  startMediaRenditionRoute(self);
   // Every entry is made from the list the digest covers: the full SHA-256 is the revision, so a
   // cached copy is only ever reused for the very same bytes.
   const entryOf = (url: string): AppFileEntry => ({ url, revision: files[url]!, sha256: files[url]! });

@@ -14,7 +14,7 @@ import { BUNDLE_FOLDER, RUNTIME_PROGRAMS } from './runtime-programs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Packages with native code (or optional native helpers) that a bundle cannot hold. */
-const NATIVE = ['better-sqlite3', 'bufferutil', 'utf-8-validate', 'node-pty'];
+const NATIVE = ['better-sqlite3', 'bufferutil', 'utf-8-validate', 'node-pty', 'sharp'];
 /** Besides the sources a build reads, a change of these makes it stale. */
 const ALWAYS_INPUTS = ['package-lock.json', 'scripts/build-runtime.mjs', 'scripts/runtime-programs.mjs'];
 const LOADERS = { '.ts': 'ts', '.tsx': 'tsx', '.mts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js' };

@@ -1,6 +1,7 @@
 import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './auth/pairingGuessLimit';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/httpLimits';
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuotaOptions } from './runtime/attachments/uploadQuota';
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './runtime/media/mediaLimits';
 import { stopGracesFromEnv, type StopGraces } from './runtime/process/stopGraces';
 import { socketLimitsFromEnv, type SocketLimits } from './rpc/socketLimits';
 
@@ -16,6 +17,11 @@ const LIMIT_FLAGS = {
   'attachment-total-quota-bytes': { env: 'HBCODE_ATTACHMENT_TOTAL_QUOTA_BYTES', min: 1 },
   'attachment-disk-headroom-bytes': { env: 'HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES', min: 0 },
   'upload-expiry-ms': { env: 'HBCODE_UPLOAD_EXPIRY_MS', min: 100 },
+  'media-source-max-bytes': { env: 'HBCODE_MEDIA_SOURCE_MAX_BYTES', min: 1 },
+  'media-rendition-max-bytes': { env: 'HBCODE_MEDIA_RENDITION_MAX_BYTES', min: 1 },
+  'media-timeout-ms': { env: 'HBCODE_MEDIA_TIMEOUT_MS', min: 1 },
+  'media-transcodes': { env: 'HBCODE_MEDIA_TRANSCODES', min: 1 },
+  'media-cache-bytes': { env: 'HBCODE_MEDIA_CACHE_BYTES', min: 1 },
 } as const;
 
 type LimitFlag = keyof typeof LIMIT_FLAGS;
@@ -31,6 +37,8 @@ export interface Limits {
   socket: SocketLimits;
   /** SES-5 TERM-5 ACC-6: how long each stop waits before forcing (HBCODE_*_GRACE_MS). */
   stopGraces: StopGraces;
+  /** FILE-11: renditions' sources, outputs, time, parallel transcodes and cache; the ffmpeg program from HBCODE_FFMPEG. */
+  media: MediaLimits;
 }
 
 function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv, fallback: number): number {
@@ -61,5 +69,13 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     headroomBytes: readLimit('attachment-disk-headroom-bytes', values, env, DEFAULT_UPLOAD_QUOTA.headroomBytes),
     expiryMs: readLimit('upload-expiry-ms', values, env, DEFAULT_UPLOAD_QUOTA.expiryMs),
   };
-  return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env) };
+  const media: MediaLimits = {
+    maxSourceBytes: readLimit('media-source-max-bytes', values, env, DEFAULT_MEDIA_LIMITS.maxSourceBytes),
+    maxRenditionBytes: readLimit('media-rendition-max-bytes', values, env, DEFAULT_MEDIA_LIMITS.maxRenditionBytes),
+    timeoutMs: readLimit('media-timeout-ms', values, env, DEFAULT_MEDIA_LIMITS.timeoutMs),
+    concurrentTranscodes: readLimit('media-transcodes', values, env, DEFAULT_MEDIA_LIMITS.concurrentTranscodes),
+    cacheBytes: readLimit('media-cache-bytes', values, env, DEFAULT_MEDIA_LIMITS.cacheBytes),
+    ffmpeg: env.HBCODE_FFMPEG || DEFAULT_MEDIA_LIMITS.ffmpeg,
+  };
+  return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env), media };
 }

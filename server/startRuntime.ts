@@ -62,6 +62,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     pairingGuessLimit: options.limits.pairing,
     attachments: { quota: options.limits.attachments },
     vapidSubject: options.vapidSubject,
+    media: options.limits.media,
     // ACC-3: how long a turn may go without an agent event before it shows as stalled.
     agentStallMs: secondsVariable('HBCODE_AGENT_STALL_SECONDS'),
     // SES-8: how long a Claude host with nothing to do stays.

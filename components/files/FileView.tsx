@@ -8,9 +8,11 @@ import type { AppRoute } from '../../lib/client/appRoute';
 import { formatBytes } from '../formatting';
 import { headOf, type FileHead } from './fileHead';
 import { looksLikeText, viewerKindOf, type ViewerKind } from './fileKinds';
-import { PrivateFile, privateRefusalOf, type PrivateRefusal } from './PrivateFile';
+import { failedReadState, PrivateFile, type PrivateRefusal } from './PrivateFile';
 import { ProjectMarkdown } from './ProjectMarkdown';
 import { SourceView } from './SourceView';
+import { MediaView } from './MediaView';
+import { mediaFamilyOf, mimeTypeForPath } from '../../lib/protocol/mimeTypes';
 
 type Loaded = { file: OpenedFile; url: string; kind: ViewerKind; text: string | null };
 type State =
@@ -28,10 +30,20 @@ interface FileViewProps {
 }
 
 /**
+ * One file: images, video and audio as renditions made for this screen while connected (FILE-10);
+ * anything else, and everything offline, as the original.
+ */
+export function FileView(props: FileViewProps) {
+  const family = mediaFamilyOf(mimeTypeForPath(props.path));
+  if (family && props.client) return <MediaView client={props.client} projectDirectory={props.projectDirectory} path={props.path} family={family} />;
+  return <OriginalFileView {...props} />;
+}
+
+/**
  * One file, read in verified chunks into a blob URL (FILE-2, FILE-4): images, PDF, audio and video
  * from the blob; text highlighted; Markdown rendered; HTML offers Preview.
  */
-export function FileView({ client, projectDirectory, path, navigate }: FileViewProps) {
+function OriginalFileView({ client, projectDirectory, path, navigate }: FileViewProps) {
   const [state, setState] = useState<State>({ kind: 'loading', loaded: 0, total: 0 });
   const name = path.split('/').pop() ?? path;
 
@@ -61,8 +73,7 @@ export function FileView({ client, projectDirectory, path, navigate }: FileViewP
         setState({ kind: 'ready', loaded: { file, url, kind, text } });
       } catch (error) {
         if (abort.signal.aborted) return;
-        const refusal = privateRefusalOf(error);
-        setState(refusal ? { kind: 'private', ...refusal } : { kind: 'error', message: (error as Error).message });
+        setState(failedReadState(error));
       }
     })();
     return () => {

@@ -11,6 +11,12 @@ export function privateRefusalOf(error: unknown): PrivateRefusal | null {
   return { message: error.message, allowWith: typeof error.data.allowWith === 'string' ? error.data.allowWith : null };
 }
 
+/** What a viewer shows for a failed read: the private-file notice for a FILE-6 refusal, else the error's words. */
+export function failedReadState(error: unknown): ({ kind: 'private' } & PrivateRefusal) | { kind: 'error'; message: string } {
+  const refusal = privateRefusalOf(error);
+  return refusal ? { kind: 'private', ...refusal } : { kind: 'error', message: (error as Error).message };
+}
+
 /**
  * A file the desktop keeps private (FILE-6): what it holds, in the runtime's plain words, and the
  * start-up option that would show files of its kind, set apart so it can be copied.

@@ -11,6 +11,10 @@ export const ERROR_CODES = [
   'secret_file',
   'not_a_repository',
   'git_failed',
+  'unsupported_media',
+  'corrupt_media',
+  'timeout',
+  'media_tool_missing',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -30,4 +34,8 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   secret_file: -32043,
   not_a_repository: -32060,
   git_failed: -32061,
+  unsupported_media: -32015,
+  corrupt_media: -32022,
+  timeout: -32008,
+  media_tool_missing: -32051,
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
-import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, PreviewIdSchema, RequestPathSchema } from './files';
+import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, MAX_RENDITION_DIMENSION, MediaChunkSchema, PreviewIdSchema, RenditionKindSchema, RequestPathSchema } from './files';
 import { WebImageSchema, WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
@@ -419,6 +419,26 @@ export const methods = {
       })
       .strict(),
     result: FileChunkSchema,
+  },
+  /**
+   * Addition (FILE-10): a phone-sized rendition of an image, video or audio file, read like
+   * `files.readBinary` in 1 MiB chunks from any offset (a player's range read).
+   */
+  'files.readMediaRendition': {
+    params: z
+      .object({
+        projectDirectory: z.string().min(1).max(4096),
+        path: RequestPathSchema,
+        offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        maxWidth: z.number().int().min(16).max(MAX_RENDITION_DIMENSION).optional(),
+        maxHeight: z.number().int().min(16).max(MAX_RENDITION_DIMENSION).optional(),
+        kind: RenditionKindSchema.optional(),
+        /** The version pinned by the first chunk: a later chunk of another version is refused (FILE-12). */
+        contentVersion: z.string().max(64).optional(),
+        transfer: TransferSchema.optional(),
+      })
+      .strict(),
+    result: MediaChunkSchema,
   },
   'preview.open': {
     params: z.object({ previewId: PreviewIdSchema, projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),

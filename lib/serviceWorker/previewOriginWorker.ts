@@ -1,14 +1,6 @@
 /// <reference lib="webworker" />
-import { PortInbox } from '../client/preview/portInbox';
-import {
-  PREVIEW_HOST_PAGE_PATH,
-  PREVIEW_REQUEST,
-  PREVIEW_WORKER_PATH,
-  ResponsePartSchema,
-  SHARED_PREVIEW_PREFIX,
-  type PreviewRequest,
-  type ResponsePart,
-} from '../protocol/previewBridge';
+import { PREVIEW_HOST_PAGE_PATH, PREVIEW_REQUEST, PREVIEW_WORKER_PATH, SHARED_PREVIEW_PREFIX, type PreviewRequest } from '../protocol/previewBridge';
+import { relayThroughPage } from './relayThroughPage';
 
 /** How long a request waits for the app to start answering before it fails. */
 const HEAD_TIMEOUT_MS = 30_000;
@@ -38,57 +30,16 @@ async function hostFor(sw: ServiceWorkerGlobalScope, path: string): Promise<Clie
   return hosts.find((client) => new URL(client.url).searchParams.get('id') === sharedId) ?? null;
 }
 
-/** The body as a stream that asks the app for one piece at a time, so a long video is never read ahead. */
-function bodyStream(inbox: PortInbox<ResponsePart>): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        inbox.port.postMessage({ type: 'pull' });
-        const part = await inbox.next();
-        if (part?.type === 'body') controller.enqueue(new Uint8Array(part.bytes));
-        else if (part?.type === 'end') {
-          controller.close();
-          inbox.close();
-        } else {
-          controller.error(new Error(part?.type === 'fail' ? `The preview could not be read (${part.code}).` : 'The app stopped answering.'));
-          inbox.close();
-        }
-      },
-      cancel() {
-        inbox.port.postMessage({ type: 'cancel' });
-        inbox.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
 async function answerThroughApp(sw: ServiceWorkerGlobalScope, request: Request, url: URL): Promise<Response> {
   const host = await hostFor(sw, url.pathname);
   if (!host) return plain(404);
-  const channel = new MessageChannel();
-  const inbox = new PortInbox(channel.port1, ResponsePartSchema);
   const message: PreviewRequest = {
     type: PREVIEW_REQUEST,
     method: request.method === 'HEAD' ? 'HEAD' : 'GET',
     path: url.pathname,
     range: request.headers.get('range'),
   };
-  host.postMessage(message, [channel.port2]);
-  const head = await inbox.next(HEAD_TIMEOUT_MS);
-  if (head?.type !== 'head') {
-    inbox.close();
-    return head?.type === 'fail' ? Response.error() : plain(404);
-  }
-  const headers: Record<string, string> = { ...head.headers, ...ALWAYS };
-  if (!headers['content-type']) headers['content-type'] = 'application/octet-stream';
-  if (request.method === 'HEAD' || head.status === 204 || head.status === 304) {
-    // Drain the app's `end` so its port closes.
-    inbox.port.postMessage({ type: 'pull' });
-    void inbox.next(HEAD_TIMEOUT_MS).then(() => inbox.close());
-    return new Response(null, { status: head.status, headers });
-  }
-  return new Response(bodyStream(inbox), { status: head.status, headers });
+  return relayThroughPage(host, message, ALWAYS, HEAD_TIMEOUT_MS, () => plain(404));
 }
 
 /**

@@ -26,6 +26,10 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   secret_file: 403,
   not_a_repository: 404,
   git_failed: 409,
+  unsupported_media: 415,
+  corrupt_media: 422,
+  timeout: 504,
+  media_tool_missing: 501,
 };
 
 /** Refusals with a more exact HTTP status than their code's. */

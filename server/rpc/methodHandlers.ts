@@ -16,7 +16,7 @@ import { createCodexAccountHandlers } from './codexAccountHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
 import { createAppBuildHandler } from './appBuildHandler';
 import { createGitHandlers } from './gitHandlers';
-import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
+import { FILE_CHUNK_BYTES, MEDIA_CHUNK_BYTES } from '../../lib/protocol/files';
 import { RunningSearches } from './runningSearches';
 import { viewerOf } from '../runtime/sessions/sessionActivity';
 import { ShownSessions } from './shownSessions';
@@ -54,6 +54,7 @@ export function createMethodHandlers(
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
   const preview = createPreviewHandlers(runtime.previews, previewOrigins);
   const fileFrames = new BinaryFramePool(FILE_CHUNK_BYTES);
+  const mediaFrames = new BinaryFramePool(MEDIA_CHUNK_BYTES);
   const searches = new RunningSearches();
   const sessionsShown = new ShownSessions();
   return {
@@ -186,6 +187,14 @@ export function createMethodHandlers(
     'files.readBinary'(params) {
       return answerWithBytes(fileFrames, params.transfer, (into) => {
         const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, into, params.allowExternalFile, params.length);
+        return { bytes, result };
+      });
+    },
+    async 'files.readMediaRendition'(params) {
+      const { offset, transfer, ...request } = params;
+      const ready = await runtime.media.prepare(request);
+      return answerWithBytes(mediaFrames, transfer, (into) => {
+        const { bytes, ...result } = runtime.media.readChunk(ready, offset, into);
         return { bytes, result };
       });
     },

@@ -22,6 +22,8 @@ import { conflict, diskFull, invalidParams, notFound, unavailable } from './erro
 import { DiskReserve } from './store/diskReserve';
 import { ProjectFiles } from './files/projectFiles';
 import { GitRepositories } from './git/gitRepository';
+import { MediaRenditions } from './media/mediaRenditions';
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './media/mediaLimits';
 import { SecretFiles } from './files/secretFiles';
 import { codexProfilesRoot } from './agents/codex/codexProfiles';
 import { accountsRoot } from './agents/claude/claudeAccounts';
@@ -79,6 +81,8 @@ export interface RuntimeOptions {
   attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
   vapidSubject?: string;
+  /** What making media renditions may take (FILE-11); the defaults when absent. */
+  media?: MediaLimits;
   log: Logger;
   /**
    * Test doubles replacing the built-in adapter of their kind. Only test entry points pass this
@@ -125,6 +129,8 @@ export class Runtime {
   readonly files: ProjectFiles;
   /** The projects' git repositories (GIT-1), under the same secrets policy. */
   readonly git: GitRepositories;
+  /** Renditions of images, video and audio for small screens (FILE-10…FILE-12). */
+  readonly media: MediaRenditions;
   /** Whether `web.fetchPage` may reach this machine and its networks (SEC-5 opt-in). */
   readonly allowPrivateFetch: boolean;
   /** Chat attachments under pasted-images/ (ATT-1). */
@@ -240,6 +246,7 @@ export class Runtime {
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
     this.git = new GitRepositories(this.projects, secrets);
+    this.media = new MediaRenditions(this.files, path.join(options.dataDir, 'media-renditions'), options.media ?? DEFAULT_MEDIA_LIMITS, options.log);
     this.allowPrivateFetch = options.allowPrivateFetch === true;
     const sessionDirectory = (session: Session) => this.sessionDirectory(session);
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>
@@ -678,6 +685,7 @@ export class Runtime {
     this.closed = true;
     clearInterval(this.purgeTimer);
     this.previews.closeAll();
+    this.media.close();
     this.reconciler.close();
     await this.scheduler.shutdown();
     this.liveItems.flush();

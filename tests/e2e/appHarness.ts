@@ -234,3 +234,13 @@ export async function readQrCanvas(page: Page): Promise<string | null> {
   });
   return image && decodePixels(Uint8ClampedArray.from(image.pixels), image.width, image.height);
 }
+
+/** Plays a media element muted until its clock passes `seconds`: frames or samples really decode. */
+export async function playsPast(page: Page, selector: string, seconds: number): Promise<void> {
+  await page.locator(selector).evaluate((el) => {
+    const media = el as HTMLMediaElement;
+    media.muted = true;
+    void media.play();
+  });
+  await waitUntil(() => page.locator(selector).evaluate((el, past) => (el as HTMLMediaElement).currentTime > past, seconds), `${selector} plays past ${seconds} s`);
+}

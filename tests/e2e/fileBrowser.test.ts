@@ -123,19 +123,20 @@ describe('FILE-4 file browser in Chromium', () => {
     expect(await source.locator('[data-line="3"] .source-text span').count()).toBeGreaterThan(5);
     expect(await source.locator('[data-line="3"] .source-text').textContent()).toBe('export const origin: Point = { x: 0, y: 0 };');
 
-    // An image from a blob URL, decoded.
+    // An image from a blob URL of its rendition, decoded (never enlarged past its 192 pixels).
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'icon.png'));
     const image = page.locator('.file-view img');
     await image.waitFor();
     await waitUntil(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth === 192), 'the image decodes');
     expect(await image.getAttribute('src')).toMatch(/^blob:/);
 
-    // A video from a blob URL: its metadata loads, so the bytes are the real file.
+    // A video as a rendition played through the service worker's range reads (FILE-10, FILE-13):
+    // its metadata loads, at the recorded size.
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'clip.webm'));
     const video = page.locator('.file-view video');
     await video.waitFor();
     await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).readyState >= 1 && (el as HTMLVideoElement).videoWidth === 64), 'the video loads its metadata');
-    expect(await video.getAttribute('src')).toMatch(/^blob:/);
+    expect(await video.getAttribute('data-source')).toBe('range');
 
     // Markdown: rendered, raw HTML not rendered, unsafe links dropped, fenced code highlighted.
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'NOTES.md'));

@@ -1,3 +1,4 @@
+import type { MediaRequest } from '../../protocol/mediaBridge';
 import { ResponseControlSchema, type PreviewRequest, type ResponsePart } from '../../protocol/previewBridge';
 import { readVerifiedChunks, type ReadChunk, type VerifiedChunk } from '../verifiedChunks';
 import { parseRangeHeader, resolveRange } from './byteRange';
@@ -90,7 +91,7 @@ async function firstChunk(read: ReadChunk, start: number): Promise<{ first: Veri
  * video that seeks). When `signal` aborts (the preview closed), the worker is told and the port
  * closed at once.
  */
-export async function answerPreviewRequest(request: PreviewRequest, port: MessagePort, path: string, source: ResourceSource, signal?: AbortSignal): Promise<void> {
+export async function answerPreviewRequest(request: PreviewRequest | MediaRequest, port: MessagePort, path: string, source: ResourceSource, signal?: AbortSignal): Promise<void> {
   const inbox = new PortInbox(port, ResponseControlSchema);
   const read = source.read(path);
   const stop = () => {

@@ -60,6 +60,22 @@ export function pathThroughDescriptor(opened: VerifiedOpen): string {
   return descriptorLinksAvailable ? path.join(DESCRIPTOR_LINKS, String(opened.fd)) : opened.realPath;
 }
 
+/**
+ * A second descriptor of the opened file that outlives `withVerifiedOpen`: on Linux opened through
+ * the first one's descriptor link (the same file, whatever its name is now); elsewhere by its real
+ * path, kept only when it is still the same device and inode (SEC-7).
+ */
+export function reopenDescriptor(opened: VerifiedOpen): number {
+  // NOTE: a descriptor link is a link by nature, so it is opened without O_NOFOLLOW.
+  const fd = descriptorLinksAvailable ? fs.openSync(pathThroughDescriptor(opened), OPEN_FLAGS & ~(fs.constants.O_NOFOLLOW ?? 0)) : fs.openSync(opened.realPath, OPEN_FLAGS);
+  const now = fs.fstatSync(fd);
+  if (now.dev !== opened.stat.dev || now.ino !== opened.stat.ino) {
+    fs.closeSync(fd);
+    throw new Error('The file was replaced while it was opened.');
+  }
+  return fd;
+}
+
 /** Whether `realPath` still names the opened file (the fallback check where the kernel cannot say). */
 export function stillNamesOpenFile(opened: VerifiedOpen): boolean {
   return descriptorLinksAvailable || namesSameFile(opened.realPath, opened.stat);

@@ -6,10 +6,17 @@ import { invalidParams, notFound, RuntimeError } from '../errors';
 import { confinePath, refusalOfCanonical, type ConfinedPath } from './confinePath';
 import { contentVersionOf } from './contentVersion';
 import { listOpenFolder } from './listFolder';
-import { mimeTypeForPath } from './mimeTypes';
-import { withVerifiedOpen, type VerifiedOpen } from './openVerified';
+import { mimeTypeForPath } from '../../../lib/protocol/mimeTypes';
+import { reopenDescriptor, withVerifiedOpen, type VerifiedOpen } from './openVerified';
 import { SecretFiles } from './secretFiles';
 import { readChunkFromOpenFile, readFully, type ChunkRead } from './readChunk';
+
+/** An open, checked file whose descriptor the caller owns and closes. */
+export interface KeptFile {
+  fd: number;
+  realPath: string;
+  stat: fs.Stats;
+}
 
 export interface TextContent {
   text: string;
@@ -72,6 +79,18 @@ export class ProjectFiles {
     return this.openConfined(confined, requestPath, ({ fd, stat, realPath }) => {
       this.requireServableFile(fd, stat, requestPath);
       return readChunkFromOpenFile(fd, stat, realPath, offset, allocate, length);
+    });
+  }
+
+  /**
+   * The file opened and checked as `readBinary` does, on a descriptor of its own that the caller
+   * closes: a rendition is made from exactly the file that passed the checks (SEC-7, FILE-10).
+   */
+  openKept(projectDirectory: string, requestPath: string): KeptFile {
+    const confined = this.confine(projectDirectory, requestPath);
+    return this.openConfined(confined, requestPath, (opened) => {
+      this.requireServableFile(opened.fd, opened.stat, requestPath);
+      return { fd: reopenDescriptor(opened), realPath: opened.realPath, stat: opened.stat };
     });
   }
 

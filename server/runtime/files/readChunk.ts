@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { FILE_CHUNK_BYTES, type FileChunk } from '../../../lib/protocol/files';
 import { invalidParams } from '../errors';
 import { contentVersionOf } from './contentVersion';
-import { mimeTypeForPath } from './mimeTypes';
+import { mimeTypeForPath } from '../../../lib/protocol/mimeTypes';
 
 /** A chunk's header; its bytes are in the buffer `allocate` handed out. */
 export type ChunkRead = Omit<FileChunk, 'dataBase64'> & { bytes: Buffer };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { invalidParams, notFound } from '../errors';
-import { mimeTypeForPath } from '../files/mimeTypes';
+import { mimeTypeForPath } from '../../../lib/protocol/mimeTypes';
 import { isInside } from '../files/pathInside';
 import type { SecretFiles } from '../files/secretFiles';
 

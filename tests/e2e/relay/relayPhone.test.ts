@@ -19,11 +19,12 @@ import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { captureNats, startRelayChild, type NatsCapture, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, TEST_TOKEN, type RuntimeProcess } from '../../fixtures/runtimeProcess';
+import { writeTestVideo } from '../../fixtures/mediaFiles';
 import { isCommandRow } from '../../fixtures/sessionHelpers';
 import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
 import { waitUntil } from '../../fixtures/waitUntil';
-import { clickOutputControl, commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, readQrCanvas, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from '../appHarness';
+import { clickOutputControl, commandRow, createShellSession, DESKTOP_CONTEXT, keptScreenshotPath, newPairingCode, pairThroughLink, playsPast, readQrCanvas, PHONE_CONTEXT, sendCommand, waitCommandFinished, waitConnected } from '../appHarness';
 import { controllerDigest, readBuild, serveChanged, shellScript, updateAndSettle } from '../buildTamper';
 import { evaluateModuleInPage } from '../moduleInPage';
 import { previewedFrame } from '../previewHarness';
@@ -108,6 +109,7 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     balancer.setBackends([node1.port]);
     dirs = makeRuntimeDirs();
     writePreviewSite(dirs.projectDirs[0]!);
+    writeTestVideo(path.join(dirs.projectDirs[0]!, 'clip.mp4'), { width: 320, height: 240, seconds: 3 });
     web = await startTestWebServer({ '/article': htmlPage(ARTICLE) });
     runtime = await startRuntimeProcess({
       dataDir: dirs.dataDir,
@@ -227,6 +229,19 @@ describe('RLY-1…RLY-4 a phone through two relay nodes on NATS', () => {
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     const article = page.locator('[data-testid="reader"] article');
     await article.getByText(READER_MARKER).first().waitFor({ timeout: 30_000 });
+  });
+
+  it('RLY-3 FILE-13 plays a video rendition through the relay, range by range through the service worker', async () => {
+    await page.goto(`${relayOrigin}/${routeHash({ kind: 'files', projectDirectory: dirs.projectDirs[0]!, path: 'clip.mp4' })}`);
+    // A new hash is the same document: reload once the worker is ready, so it controls the page.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitConnected(page);
+    const video = page.locator('.file-view video');
+    await video.waitFor({ timeout: 60_000 });
+    expect(await video.getAttribute('data-source')).toBe('range');
+    await playsPast(page, '.file-view video', 0.5);
   });
 
   it('RLY-3 a message queued while the relay is down is delivered once after it is back', async () => {

@@ -52,6 +52,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'files.list': { projectDirectory: '/project', path: '' },
   'files.readContent': { projectDirectory: '/project', path: 'a.txt' },
   'files.readBinary': { projectDirectory: '/project', path: 'a.bin', offset: 0 },
+  'files.readMediaRendition': { projectDirectory: '/project', path: 'a.png', offset: 0, maxWidth: 512, kind: 'webp' },
   'preview.open': { previewId: '0123456789abcdef0123456789abcdef', projectDirectory: '/project', path: 'index.html' },
   'preview.close': { previewId: '0123456789abcdef0123456789abcdef' },
   'files.readHtmlPreviewResource': { previewId: '0123456789abcdef0123456789abcdef', path: '/index.html', offset: 0 },

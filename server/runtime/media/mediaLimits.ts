@@ -1,0 +1,26 @@
+import { MAX_MEDIA_RENDITION_BYTES, MAX_MEDIA_SOURCE_BYTES, MEDIA_TRANSCODE_TIMEOUT_MS } from '../../../lib/protocol/files';
+
+/** What making renditions may take (FILE-11); tests shorten them to bytes and milliseconds. */
+export interface MediaLimits {
+  /** The largest original a rendition is made of. */
+  maxSourceBytes: number;
+  /** The largest rendition; a transcode that grows past it is stopped. */
+  maxRenditionBytes: number;
+  /** How long one transcode may run before it is stopped. */
+  timeoutMs: number;
+  /** How many renditions are made at once; the others wait their turn. */
+  concurrentTranscodes: number;
+  /** What the kept renditions in the data folder may take together; the least recently read go first. */
+  cacheBytes: number;
+  /** The ffmpeg program: a name looked up on PATH, or a path. */
+  ffmpeg: string;
+}
+
+export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+  maxSourceBytes: MAX_MEDIA_SOURCE_BYTES,
+  maxRenditionBytes: MAX_MEDIA_RENDITION_BYTES,
+  timeoutMs: MEDIA_TRANSCODE_TIMEOUT_MS,
+  concurrentTranscodes: 2,
+  cacheBytes: 2 * 1024 * 1024 * 1024,
+  ffmpeg: 'ffmpeg',
+};

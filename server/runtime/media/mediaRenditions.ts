@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MEDIA_CHUNK_BYTES, type MediaChunk, type RenditionKind } from '../../../lib/protocol/files';
+import { invalidParams, RuntimeError } from '../errors';
+import { contentVersionOf } from '../files/contentVersion';
+import { mediaFamilyOf, mimeTypeForPath, type MediaFamily } from '../../../lib/protocol/mimeTypes';
+import { pathThroughDescriptor } from '../files/openVerified';
+import type { KeptFile, ProjectFiles } from '../files/projectFiles';
+import { readChunkFromOpenFile } from '../files/readChunk';
+import type { Logger } from '../log';
+import { runFfmpegTranscode, TranscodeError, type TranscodeFailure } from './ffmpegRendition';
+import { isSharpTimeout, makeImageRendition, type RenditionSize } from './imageRendition';
+import { corruptMedia, ffmpegMissing, notMedia, renditionTooLarge, sourceChanged, sourceTooLarge, transcodeTimedOut } from './mediaErrors';
+import type { MediaLimits } from './mediaLimits';
+import { RenditionCache, type CachedRendition } from './renditionCache';
+import { TranscodeSlots } from './transcodeSlots';
+
+export interface RenditionRequest {
+  projectDirectory: string;
+  path: string;
+  maxWidth?: number;
+  maxHeight?: number;
+  kind?: RenditionKind;
+  /** The version the caller pinned at its first chunk (FILE-12). */
+  contentVersion?: string;
+}
+
+/** A rendition ready to read, and what its chunks say about the original. */
+export interface ReadyRendition {
+  rendition: CachedRendition;
+  mimeType: string;
+  contentVersion: string;
+  modifiedAt: number;
+  originalByteCount: number;
+}
+
+type Family = MediaFamily;
+
+/** The box a rendition fits in when the caller names none: a large phone screen for images, 720p for video. */
+const DEFAULT_BOX: Record<Family, RenditionSize> = {
+  image: { maxWidth: 2048, maxHeight: 2048 },
+  video: { maxWidth: 1280, maxHeight: 720 },
+  audio: { maxWidth: 1, maxHeight: 1 },
+};
+const DEFAULT_KIND: Record<Family, RenditionKind> = { image: 'webp', video: 'mp4', audio: 'mp4' };
+const KINDS_OF: Record<Family, readonly RenditionKind[]> = { image: ['jpeg', 'webp'], video: ['mp4', 'webm'], audio: ['mp4', 'webm'] };
+const RENDITION_MIME: Record<Family, Record<RenditionKind, string>> = {
+  image: { jpeg: 'image/jpeg', webp: 'image/webp', mp4: '', webm: '' },
+  video: { jpeg: '', webp: '', mp4: 'video/mp4', webm: 'video/webm' },
+  audio: { jpeg: '', webp: '', mp4: 'audio/mp4', webm: 'audio/webm' },
+};
+
+/**
+ * `files.readMediaRendition` (FILE-10…FILE-12): images fitted to the asked box as JPEG or WebP
+ * (sharp), video and audio as H.264/AAC MP4 or VP9/Opus WebM (ffmpeg child processes, a few at a
+ * time). Each rendition is made once per version of its original and kept in a bounded cache;
+ * callers asking for one being made wait for it. The original is opened and checked like any
+ * `files.readBinary` (FILE-3, FILE-6, SEC-7) and its version is pinned.
+ */
+export class MediaRenditions {
+  private readonly cache: RenditionCache;
+  private readonly slots: TranscodeSlots;
+  private readonly making = new Map<string, Promise<CachedRendition>>();
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly files: ProjectFiles,
+    cacheFolder: string,
+    private readonly limits: MediaLimits,
+    private readonly log: Logger,
+  ) {
+    this.cache = new RenditionCache(cacheFolder, limits.cacheBytes);
+    this.slots = new TranscodeSlots(limits.concurrentTranscodes);
+  }
+
+  /** The rendition asked for, made now when it is not kept yet. */
+  async prepare(request: RenditionRequest): Promise<ReadyRendition> {
+    const source = this.files.openKept(request.projectDirectory, request.path);
+    try {
+      const contentVersion = contentVersionOf(source.realPath, source.stat);
+      if (request.contentVersion !== undefined && request.contentVersion !== contentVersion) throw sourceChanged();
+      const sourceType = mimeTypeForPath(source.realPath);
+      const family = mediaFamilyOf(sourceType);
+      if (!family) throw notMedia(sourceType);
+      if (source.stat.size > this.limits.maxSourceBytes) throw sourceTooLarge(source.stat.size, this.limits.maxSourceBytes);
+      const kind = request.kind ?? DEFAULT_KIND[family];
+      if (!KINDS_OF[family].includes(kind)) throw invalidParams(`A ${family} rendition is made as ${KINDS_OF[family].join(' or ')}, not ${kind}.`, { kind });
+      const box = { maxWidth: request.maxWidth ?? DEFAULT_BOX[family].maxWidth, maxHeight: request.maxHeight ?? DEFAULT_BOX[family].maxHeight };
+      if (family === 'audio') Object.assign(box, DEFAULT_BOX.audio);
+      const key = RenditionCache.keyOf([contentVersion, family, kind, box.maxWidth, box.maxHeight]);
+      const rendition = this.cache.get(key) ?? (await this.makeOnce(key, () => this.make(source, family, kind, box, sourceType, key)));
+      return { rendition, mimeType: RENDITION_MIME[family][kind], contentVersion, modifiedAt: Math.floor(source.stat.mtimeMs), originalByteCount: source.stat.size };
+    } finally {
+      fs.closeSync(source.fd);
+    }
+  }
+
+  /** Up to 1 MiB of a prepared rendition from `offset`, read into `allocate(n)` (FILE-10). */
+  readChunk(ready: ReadyRendition, offset: number, allocate: (n: number) => Buffer): Omit<MediaChunk, 'dataBase64'> & { bytes: Buffer } {
+    let fd: number;
+    try {
+      fd = fs.openSync(ready.rendition.file, 'r');
+    } catch {
+      // Pushed out of the cache by another between `prepare` and this read: asking again makes it anew.
+      throw new RuntimeError('unavailable', 'The rendition was just removed to make room. Open the file again.', { reason: 'evicted' });
+    }
+    try {
+      const chunk = readChunkFromOpenFile(fd, fs.fstatSync(fd), ready.rendition.file, offset, allocate, MEDIA_CHUNK_BYTES);
+      return { ...chunk, contentVersion: ready.contentVersion, modifiedAt: ready.modifiedAt, mimeType: ready.mimeType, originalByteCount: ready.originalByteCount };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Stops transcodes still running (the runtime is stopping). */
+  close(): void {
+    this.stopping.abort();
+  }
+
+  /** One making per key at a time: a second caller waits for the first one's result. */
+  private makeOnce(key: string, make: () => Promise<CachedRendition>): Promise<CachedRendition> {
+    const running = this.making.get(key);
+    if (running) return running;
+    const made = this.slots.run(make).finally(() => this.making.delete(key));
+    this.making.set(key, made);
+    return made;
+  }
+
+  private async make(source: KeptFile, family: Family, kind: RenditionKind, box: RenditionSize, sourceType: string, key: string): Promise<CachedRendition> {
+    const part = this.cache.partPath(key);
+    try {
+      if (family === 'image') await this.makeImage(source, part, kind, box, sourceType);
+      else await this.makeAudioVideo(source, part, kind, box, family === 'audio', sourceType);
+      // FILE-12: the original must be the version the rendition was asked of, start to end.
+      const after = fs.fstatSync(source.fd);
+      if (after.size !== source.stat.size || after.mtimeMs !== source.stat.mtimeMs) throw sourceChanged();
+      return this.cache.add(key, part, kind);
+    } finally {
+      fs.rmSync(part, { force: true });
+    }
+  }
+
+  private async makeImage(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, sourceType: string): Promise<void> {
+    try {
+      await makeImageRendition(pathThroughDescriptor(source), part, kind, box, this.limits.timeoutMs);
+    } catch (error) {
+      if (isSharpTimeout(error)) throw transcodeTimedOut(this.limits.timeoutMs);
+      this.log.info('An image could not be decoded for a rendition', { mimeType: sourceType, reason: (error as Error).message });
+      throw corruptMedia(sourceType);
+    }
+    if (fs.statSync(part).size > this.limits.maxRenditionBytes) throw renditionTooLarge(this.limits.maxRenditionBytes);
+  }
+
+  private async makeAudioVideo(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, audioOnly: boolean, sourceType: string): Promise<void> {
+    if (kind !== 'mp4' && kind !== 'webm') throw invalidParams(`Not a video kind: ${kind}.`);
+    const job = { inputFd: source.fd, output: part, kind, audioOnly, size: box, ffmpeg: this.limits.ffmpeg, maxOutputBytes: this.limits.maxRenditionBytes, timeoutMs: this.limits.timeoutMs };
+    try {
+      await runFfmpegTranscode(job, this.stopping.signal);
+    } catch (error) {
+      if (!(error instanceof TranscodeError)) throw error;
+      if (error.failure === 'decode_failed') this.log.info('A file could not be transcoded', { mimeType: sourceType, ffmpeg: error.detail.trim().split('\n').slice(-3).join(' | ') });
+      throw refusalOf(error.failure, this.limits, sourceType);
+    }
+  }
+}
+
+function refusalOf(failure: TranscodeFailure, limits: MediaLimits, sourceType: string): RuntimeError {
+  switch (failure) {
+    case 'missing_program':
+      return ffmpegMissing(path.basename(limits.ffmpeg));
+    case 'timeout':
+      return transcodeTimedOut(limits.timeoutMs);
+    case 'too_large':
+      return renditionTooLarge(limits.maxRenditionBytes);
+    case 'decode_failed':
+      return corruptMedia(sourceType);
+  }
+}

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeHash } from '../../lib/client/appRoute';
+import { writeTestImage, writeTestTone, writeTestVideo } from '../fixtures/mediaFiles';
+import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
+import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { connectChromium } from '../fixtures/sharedChromium';
+import { waitUntil } from '../fixtures/waitUntil';
+import { pairUnderServiceWorker, playsPast } from './appHarness';
+import { docsScreenshotPath, screenFacts } from './screensHarness';
+
+// FILE-10, FILE-13 in real Chromium at phone size: the file browser shows a 3000 × 2000 PNG as a
+// rendition made for the screen, plays a video and a tone through the service worker's range
+// reads, says why a damaged file shows nothing, and downloads the original.
+
+const filesUrl = (origin: string, projectDirectory: string, filePath: string) => `${origin}/${routeHash({ kind: 'files', projectDirectory, path: filePath })}`;
+
+describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone and desktop)', () => {
+  let browser: Browser;
+  let dirs: RuntimeDirs;
+  let runtime: RuntimeProcess | undefined;
+  let project: string;
+
+  beforeAll(async () => {
+    browser = await connectChromium();
+    dirs = makeRuntimeDirs(1);
+    project = dirs.projectDirs[0]!;
+    await writeTestImage(path.join(project, 'photo.png'), 3000, 2000, 'png');
+    writeTestVideo(path.join(project, 'clip.mp4'), { width: 1280, height: 720, seconds: 6 });
+    writeTestTone(path.join(project, 'tone.wav'), 3);
+    fs.writeFileSync(path.join(project, 'broken.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 9)]));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.stopIfRunning();
+    dirs?.remove();
+  });
+
+  it('FILE-10 FILE-13 a phone sees the photo sized for its screen, plays the video and the tone with range reads, and downloads the original', async () => {
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await pairUnderServiceWorker(page, runtime);
+
+    // The image: 390 × 844 CSS pixels at 2× is a 1024 × 1792 box, so 1024 × 683 pixels of WebP.
+    await page.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
+    const image = page.locator('.file-view img');
+    await image.waitFor();
+    await waitUntil(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), 'the rendition decodes');
+    expect(await image.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([1024, 683]);
+    const bar = (await page.locator('.file-bar').textContent()) ?? '';
+    expect(bar).toMatch(/^Original \d+(\.\d+)? MiB · shown as WEBP \d+(\.\d+)? KiB/);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: docsScreenshotPath(`media-image-phone-${colorScheme}`) });
+      const facts = await screenFacts(page);
+      expect.soft(facts.scrollWidth, `${colorScheme}: nothing overflows sideways`).toBeLessThanOrEqual(390);
+      expect.soft(facts.smallTargets, `${colorScheme}: small controls`).toEqual([]);
+    }
+
+    // "Download original" hands the browser the original's bytes under its name.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download original' }).click()]);
+    expect(download.suggestedFilename()).toBe('photo.png');
+    const saved = path.join(dirs.dataDir, 'downloaded-photo.png');
+    await download.saveAs(saved);
+    expect(fs.readFileSync(saved).equals(fs.readFileSync(path.join(project, 'photo.png')))).toBe(true);
+
+    // The video: made for this browser (H.264 MP4 where it decodes H.264, else VP9 WebM), played
+    // from a same-origin URL the service worker answers range by range.
+    await page.goto(filesUrl(runtime.appOrigin, project, 'clip.mp4'));
+    const video = page.locator('.file-view video');
+    await video.waitFor();
+    expect(await video.getAttribute('data-source')).toBe('range');
+    expect(await video.getAttribute('src')).toMatch(/^\/\.hbcode\/media\/[0-9a-f]{32}$/);
+    await playsPast(page, '.file-view video', 0.5);
+    const playsH264 = await page.evaluate(() => document.createElement('video').canPlayType('video/mp4; codecs="avc1.640028, mp4a.40.2"') !== '');
+    expect(await page.locator('.file-bar').textContent()).toContain(playsH264 ? 'shown as MP4' : 'shown as WEBM');
+    // Seeking near the end reads from there: the frame there decodes.
+    await video.evaluate((el) => {
+      const media = el as HTMLVideoElement;
+      media.pause();
+      media.currentTime = 5;
+    });
+    await waitUntil(() => video.evaluate((el) => !(el as HTMLVideoElement).seeking && (el as HTMLVideoElement).readyState >= 2 && (el as HTMLVideoElement).currentTime >= 5), 'the seek lands and its frame decodes');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: docsScreenshotPath('media-video-phone-light') });
+
+    // Audio plays the same way.
+    await page.goto(filesUrl(runtime.appOrigin, project, 'tone.wav'));
+    await page.locator('.file-view audio').waitFor();
+    await playsPast(page, '.file-view audio', 0.3);
+
+    // A damaged file says so in plain words, and still offers the original.
+    await page.goto(filesUrl(runtime.appOrigin, project, 'broken.png'));
+    await page.locator('.file-view [role="alert"]').filter({ hasText: 'could not be decoded' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Download original' }).count()).toBe(1);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: docsScreenshotPath('media-damaged-phone-dark') });
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // Desktop, light and dark: the same photo, a larger rendition.
+    const desktop = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const wide = await desktop.newPage();
+    await pairUnderServiceWorker(wide, await runtime.restart());
+    await wide.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
+    const wideImage = wide.locator('.file-view img');
+    await waitUntil(() => wideImage.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), 'the desktop rendition decodes');
+    expect(await wideImage.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1536);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await wide.emulateMedia({ colorScheme });
+      await wide.screenshot({ path: docsScreenshotPath(`media-image-desktop-${colorScheme}`) });
+    }
+    await desktop.close();
+  }, 240_000);
+});
