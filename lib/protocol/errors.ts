@@ -9,6 +9,10 @@ export const ERROR_CODES = [
   'unavailable',
   'rate_limited',
   'secret_file',
+  /** SRC-2: a Codex conversation file the session reads is gone or unreadable; the app offers to choose it again. */
+  'source_unavailable',
+  /** SRC-3: bytes of that file a timeline page covered changed (not only appended): reload the timeline. */
+  'reload_required',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -26,4 +30,6 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   unavailable: -32003,
   rate_limited: -32029,
   secret_file: -32043,
+  source_unavailable: -32044,
+  reload_required: -32045,
 };

@@ -12,6 +12,7 @@ import { createPreviewHandlers } from './previewHandlers';
 import { createDeviceHandlers } from './deviceHandlers';
 import { createClaudeHandlers } from './claudeHandlers';
 import { createCodexAccountHandlers } from './codexAccountHandlers';
+import { createCodexSourceHandlers } from './codexSourceHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
 import { createAppBuildHandler } from './appBuildHandler';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
@@ -89,7 +90,7 @@ export function createMethodHandlers(
     'sessions.create'(params, ctx) {
       const lifted = params.settings ? liftedGuardRails(params.settings, null) : [];
       requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
-      const session = runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId);
+      const session = runtime.createSession(params.projectId, params.agent, params.title, params.claudeSessionId, params.settings, params.codexThreadId, params.codexRolloutPath);
       if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, session.id, lifted);
       return { session };
     },
@@ -110,6 +111,7 @@ export function createMethodHandlers(
       return { readings: runtime.usageList() };
     },
     ...createCodexAccountHandlers(runtime.codexAccounts),
+    ...createCodexSourceHandlers(runtime),
     'agents.list'() {
       return { agents: runtime.listAgents() };
     },

@@ -1,0 +1,190 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryEntry } from '../../../server/runtime/agents/agent';
+import { configOverrides, profileConfig } from '../../../server/runtime/agents/codex/codexProfiles';
+import { RuntimeError } from '../../../server/runtime/errors';
+import { SessionStore } from '../../../server/runtime/sessions/sessionStore';
+import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
+import { startCodexAdapter, wholeHistory, type CodexAdapterHarness } from '../../fixtures/codexAdapterHarness';
+import { codexConfigToml } from '../../fixtures/fakeCodexModel';
+import { messageReply, queuedReplies } from '../../fixtures/fakeCodexTimeline';
+import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
+import { recordingRunContext } from '../../fixtures/recordingRunContext';
+
+const FIRST = 'Check the release notes';
+const OWN_PROMPT = 'Tidy the changelog';
+
+/** The texts of a timeline, in order: user messages and the agent's answers. */
+const textsOf = (entries: HistoryEntry[]) =>
+  entries.flatMap((entry) => (entry.kind === 'user' ? [entry.text] : entry.kind === 'item' && 'text' in entry.item && typeof entry.item.text === 'string' ? [entry.item.text] : []));
+
+async function failure(promise: Promise<unknown>): Promise<RuntimeError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RuntimeError);
+  return error as RuntimeError;
+}
+
+function walk(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+/**
+ * SRC-1..SRC-4 with conversation files the real Codex wrote: one in a runtime profile's home (a
+ * turn run through the adapter) and one in the person's own Codex home (`codex exec` with its own
+ * CODEX_HOME, outside the temporary folder, with a TMPDIR beside it: Codex refuses a home under its
+ * temporary folder).
+ */
+describe('SRC Codex conversations opened from their files, with rollouts the real Codex wrote', () => {
+  let model: FakeModelServer;
+  let harness: CodexAdapterHarness;
+  let ownRoot: string;
+  let ownHome: string;
+  let sessions: SessionStore;
+  let projectId: string;
+  let profileRollout: string;
+  let threadId: string;
+
+  beforeAll(async () => {
+    model = await startFakeModelServer(queuedReplies([messageReply('Checked.'), messageReply('Tidied.'), messageReply('Appended.')]));
+    ownRoot = fs.mkdtempSync(path.join(os.homedir(), '.hbcode-own-codex-'));
+    ownHome = path.join(ownRoot, 'home');
+    fs.mkdirSync(ownHome);
+    fs.mkdirSync(path.join(ownRoot, 'tmp'));
+    harness = startCodexAdapter({ codexBin: installedAgents().codexBin, configToml: codexConfigToml(model.url), env: { CODEX_HOME: ownHome } });
+    sessions = new SessionStore(harness.db);
+    projectId = sessions.session(harness.sessionId)!.projectId;
+    await harness.agent.run(recordingRunContext({ sessionId: harness.sessionId, cwd: harness.project, text: FIRST }).context);
+    const link = harness.db.prepare<[string], { codex_thread_id: string }>('SELECT codex_thread_id FROM codex_session_links WHERE app_session_id = ?').get(harness.sessionId)!;
+    threadId = link.codex_thread_id;
+    profileRollout = walk(path.join(harness.dataDir, 'codex', 'profiles')).find((file) => path.basename(file).startsWith('rollout-'))!;
+    // The person's own terminal conversation (not a sync spawn: the fake model answers from this process).
+    const overrides = configOverrides(profileConfig(codexConfigToml(model.url)));
+    await new Promise<void>((resolve, reject) => {
+      const child = execFile(
+        process.execPath,
+        [installedAgents().codexBin, ...overrides, 'exec', '--skip-git-repo-check', '-C', harness.project, OWN_PROMPT],
+        { env: { ...process.env, CODEX_HOME: ownHome, TMPDIR: path.join(ownRoot, 'tmp') }, timeout: 120_000 },
+        (error) => (error ? reject(error) : resolve()),
+      );
+      // `codex exec` reads more of its prompt from stdin until it ends.
+      child.stdin?.end();
+    });
+  }, AGENT_INSTALL_TIMEOUT_MS);
+  afterAll(async () => {
+    await harness?.close();
+    await model?.close();
+    if (ownRoot) fs.rmSync(ownRoot, { recursive: true, force: true });
+  });
+
+  const newSession = () => sessions.createSession(projectId, 'codex', 'from a file').id;
+
+  it('SRC-1 the files of the profile homes and of the person\'s own home are listed newest first, with thread id, cwd, first prompt, time and size', () => {
+    const { rollouts, next } = harness.agent.sources.list({ limit: 10 });
+    expect(next).toBeNull();
+    expect(rollouts).toHaveLength(2);
+    const [own, profile] = rollouts;
+    expect(own).toMatchObject({ profileId: null, firstPrompt: OWN_PROMPT, cwd: harness.project, size: fs.statSync(own!.path).size });
+    expect(own!.path.startsWith(path.join(ownHome, 'sessions') + path.sep)).toBe(true);
+    expect(profile).toMatchObject({ path: profileRollout, threadId, firstPrompt: FIRST, cwd: harness.project, size: fs.statSync(profileRollout).size });
+    expect(profile!.profileId).toEqual(expect.any(String));
+    expect(own!.startedAt!).toBeGreaterThanOrEqual(profile!.startedAt!);
+    // Paged: one at a time, the second page continues after the first.
+    const first = harness.agent.sources.list({ limit: 1 });
+    expect(first.rollouts.map((r) => r.path)).toEqual([own!.path]);
+    const second = harness.agent.sources.list({ limit: 1, cursor: first.next! });
+    expect(second.rollouts.map((r) => r.path)).toEqual([profileRollout]);
+    expect(second.next).toBeNull();
+  });
+
+  it('SRC-1 a path outside the homes, a traversal, a link leading out and a file that is not a rollout are refused', async () => {
+    const sessionId = newSession();
+    const outside = path.join(harness.project, 'rollout-2026-01-01T00-00-00-x.jsonl');
+    fs.writeFileSync(outside, fs.readFileSync(profileRollout));
+    const sessionsFolder = path.dirname(path.dirname(path.dirname(path.dirname(profileRollout))));
+    const leadingOut = path.join(path.dirname(profileRollout), 'rollout-2026-01-01T00-00-00-link.jsonl');
+    fs.symlinkSync(outside, leadingOut);
+    try {
+      for (const requested of [outside, '/etc/passwd', `${sessionsFolder}/../auth.json`, `${path.dirname(profileRollout)}/../../../../../../../etc/passwd`, leadingOut, path.join(sessionsFolder, 'notes.txt'), 'sessions/x.jsonl']) {
+        expect(() => harness.agent.openRollout(sessionId, null, requested), requested).toThrow(expect.objectContaining({ code: 'invalid_params' }));
+      }
+    } finally {
+      fs.rmSync(leadingOut);
+    }
+  });
+
+  it('SRC-2 a file of a profile home opens as its thread (one session at a time), with its history on the timeline; a turn appends and keeps the cursor', async () => {
+    const sessionId = newSession();
+    expect(() => harness.agent.openRollout(sessionId, null, profileRollout)).toThrow(expect.objectContaining({ code: 'conflict' }));
+    // The session that had it is deleted: the conversation can be opened from its file.
+    harness.db.prepare('DELETE FROM sessions WHERE id = ?').run(harness.sessionId);
+    harness.agent.openRollout(sessionId, null, profileRollout);
+    expect(harness.agent.sourceOf(sessionId)).toEqual({ path: profileRollout, readOnly: false });
+    const whole = await wholeHistory({ agent: harness.agent, sessionId, project: harness.project }, 1);
+    expect(textsOf(whole.entries)).toEqual([FIRST, 'Checked.']);
+    // A cursor taken before a turn of this session appends to the file still reads the older page.
+    const newest = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 1 });
+    const sizeBefore = fs.statSync(profileRollout).size;
+    await harness.agent.run(recordingRunContext({ sessionId, cwd: harness.project, text: 'Append a turn' }).context);
+    expect(fs.statSync(profileRollout).size).toBeGreaterThan(sizeBefore);
+    const older = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: newest.older, after: null, limit: 1 });
+    expect(textsOf(older.entries)).toEqual([FIRST]);
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('SRC-3 a file rewritten (not only appended) since a page was read fails the next page with reload_required', async () => {
+    const sessionId = harness.db.prepare<[string], { app_session_id: string }>('SELECT app_session_id FROM codex_session_links WHERE rollout_path = ?').get(profileRollout)!.app_session_id;
+    const page = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 1 });
+    const original = fs.readFileSync(profileRollout);
+    fs.writeFileSync(profileRollout, original.toString('utf8').replace(FIRST, FIRST.toUpperCase()));
+    try {
+      const error = await failure(harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: page.older, after: null, limit: 1 }));
+      expect(error).toMatchObject({ code: 'reload_required', message: 'Timeline source changed; reload the timeline' });
+      // Truncated is changed too.
+      fs.writeFileSync(profileRollout, original.subarray(0, original.length - 10));
+      expect(await failure(harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: page.older, after: null, limit: 1 }))).toMatchObject({ code: 'reload_required' });
+    } finally {
+      fs.writeFileSync(profileRollout, original);
+    }
+    // Reloaded: the newest page reads again, and its cursor goes on.
+    const reloaded = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 1 });
+    expect((await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: reloaded.older, after: null, limit: 1 })).entries.length).toBe(1);
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('SRC-2 a file gone fails every page with source_unavailable; chosen again, the session reads it again', async () => {
+    const sessionId = harness.db.prepare<[string], { app_session_id: string }>('SELECT app_session_id FROM codex_session_links WHERE rollout_path = ?').get(profileRollout)!.app_session_id;
+    const page = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 1 });
+    const kept = path.join(harness.dataDir, 'kept.jsonl');
+    fs.renameSync(profileRollout, kept);
+    try {
+      for (const before of [null, page.older]) {
+        const error = await failure(harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before, after: null, limit: 1 }));
+        expect(error).toMatchObject({ code: 'source_unavailable', data: { path: profileRollout } });
+        expect(error.message).toContain('Choose the file again');
+      }
+      expect(() => harness.agent.chooseRolloutAgain(sessionId, profileRollout)).toThrow(expect.objectContaining({ code: 'source_unavailable' }));
+    } finally {
+      fs.renameSync(kept, profileRollout);
+    }
+    harness.agent.chooseRolloutAgain(sessionId, profileRollout);
+    const again = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 5 });
+    expect(textsOf(again.entries)).toContain('Checked.');
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('SRC-4 a conversation of the person\'s own home is read through an app-server on that home, never written, and takes no message', async () => {
+    const own = harness.agent.sources.list({ limit: 10 }).rollouts.find((r) => r.profileId === null)!;
+    const sessionId = newSession();
+    harness.agent.openRollout(sessionId, null, own.path);
+    expect(harness.agent.sourceOf(sessionId)).toEqual({ path: own.path, readOnly: true });
+    const before = fs.readFileSync(own.path);
+    const whole = await wholeHistory({ agent: harness.agent, sessionId, project: harness.project }, 2);
+    expect(textsOf(whole.entries)).toEqual([OWN_PROMPT, 'Tidied.']);
+    const run = recordingRunContext({ sessionId, cwd: harness.project, text: 'Write here' });
+    await expect(harness.agent.run(run.context)).rejects.toMatchObject({ code: 'codex_read_only_source' });
+    expect(fs.readFileSync(own.path).equals(before)).toBe(true);
+  }, AGENT_TEST_TIMEOUT_MS);
+});
