@@ -24,6 +24,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   storage: 507,
   unavailable: 503,
   secret_file: 403,
+  // No byte route reads a Codex conversation file (SRC-2, SRC-3); here for completeness.
+  source_unavailable: 410,
+  reload_required: 409,
 };
 
 /** Refusals with a more exact HTTP status than their code's. */

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../server/runtime/agents/agent';
-import { configOverrides, profileConfig } from '../../../server/runtime/agents/codex/codexProfiles';
 import { RuntimeError } from '../../../server/runtime/errors';
 import { SessionStore } from '../../../server/runtime/sessions/sessionStore';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
 import { startCodexAdapter, wholeHistory, type CodexAdapterHarness } from '../../fixtures/codexAdapterHarness';
 import { codexConfigToml } from '../../fixtures/fakeCodexModel';
+import { ownCodexHome, type OwnCodexHome } from '../../fixtures/codexOwnHome';
 import { messageReply, queuedReplies } from '../../fixtures/fakeCodexTimeline';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { recordingRunContext } from '../../fixtures/recordingRunContext';
@@ -43,7 +41,7 @@ function walk(dir: string): string[] {
 describe('SRC Codex conversations opened from their files, with rollouts the real Codex wrote', () => {
   let model: FakeModelServer;
   let harness: CodexAdapterHarness;
-  let ownRoot: string;
+  let own: OwnCodexHome;
   let ownHome: string;
   let sessions: SessionStore;
   let projectId: string;
@@ -52,10 +50,8 @@ describe('SRC Codex conversations opened from their files, with rollouts the rea
 
   beforeAll(async () => {
     model = await startFakeModelServer(queuedReplies([messageReply('Checked.'), messageReply('Tidied.'), messageReply('Appended.')]));
-    ownRoot = fs.mkdtempSync(path.join(os.homedir(), '.hbcode-own-codex-'));
-    ownHome = path.join(ownRoot, 'home');
-    fs.mkdirSync(ownHome);
-    fs.mkdirSync(path.join(ownRoot, 'tmp'));
+    own = ownCodexHome();
+    ownHome = own.home;
     harness = startCodexAdapter({ codexBin: installedAgents().codexBin, configToml: codexConfigToml(model.url), env: { CODEX_HOME: ownHome } });
     sessions = new SessionStore(harness.db);
     projectId = sessions.session(harness.sessionId)!.projectId;
@@ -63,23 +59,13 @@ describe('SRC Codex conversations opened from their files, with rollouts the rea
     const link = harness.db.prepare<[string], { codex_thread_id: string }>('SELECT codex_thread_id FROM codex_session_links WHERE app_session_id = ?').get(harness.sessionId)!;
     threadId = link.codex_thread_id;
     profileRollout = walk(path.join(harness.dataDir, 'codex', 'profiles')).find((file) => path.basename(file).startsWith('rollout-'))!;
-    // The person's own terminal conversation (not a sync spawn: the fake model answers from this process).
-    const overrides = configOverrides(profileConfig(codexConfigToml(model.url)));
-    await new Promise<void>((resolve, reject) => {
-      const child = execFile(
-        process.execPath,
-        [installedAgents().codexBin, ...overrides, 'exec', '--skip-git-repo-check', '-C', harness.project, OWN_PROMPT],
-        { env: { ...process.env, CODEX_HOME: ownHome, TMPDIR: path.join(ownRoot, 'tmp') }, timeout: 120_000 },
-        (error) => (error ? reject(error) : resolve()),
-      );
-      // `codex exec` reads more of its prompt from stdin until it ends.
-      child.stdin?.end();
-    });
+    // The person's own terminal conversation.
+    await own.exec({ modelUrl: model.url, cwd: harness.project, prompt: OWN_PROMPT });
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(async () => {
     await harness?.close();
     await model?.close();
-    if (ownRoot) fs.rmSync(ownRoot, { recursive: true, force: true });
+    own?.remove();
   });
 
   const newSession = () => sessions.createSession(projectId, 'codex', 'from a file').id;
@@ -88,15 +74,15 @@ describe('SRC Codex conversations opened from their files, with rollouts the rea
     const { rollouts, next } = harness.agent.sources.list({ limit: 10 });
     expect(next).toBeNull();
     expect(rollouts).toHaveLength(2);
-    const [own, profile] = rollouts;
-    expect(own).toMatchObject({ profileId: null, firstPrompt: OWN_PROMPT, cwd: harness.project, size: fs.statSync(own!.path).size });
-    expect(own!.path.startsWith(path.join(ownHome, 'sessions') + path.sep)).toBe(true);
+    const [mine, profile] = rollouts;
+    expect(mine).toMatchObject({ profileId: null, firstPrompt: OWN_PROMPT, cwd: harness.project, size: fs.statSync(mine!.path).size });
+    expect(mine!.path.startsWith(path.join(ownHome, 'sessions') + path.sep)).toBe(true);
     expect(profile).toMatchObject({ path: profileRollout, threadId, firstPrompt: FIRST, cwd: harness.project, size: fs.statSync(profileRollout).size });
     expect(profile!.profileId).toEqual(expect.any(String));
-    expect(own!.startedAt!).toBeGreaterThanOrEqual(profile!.startedAt!);
+    expect(mine!.startedAt!).toBeGreaterThanOrEqual(profile!.startedAt!);
     // Paged: one at a time, the second page continues after the first.
     const first = harness.agent.sources.list({ limit: 1 });
-    expect(first.rollouts.map((r) => r.path)).toEqual([own!.path]);
+    expect(first.rollouts.map((r) => r.path)).toEqual([mine!.path]);
     const second = harness.agent.sources.list({ limit: 1, cursor: first.next! });
     expect(second.rollouts.map((r) => r.path)).toEqual([profileRollout]);
     expect(second.next).toBeNull();
@@ -176,15 +162,15 @@ describe('SRC Codex conversations opened from their files, with rollouts the rea
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('SRC-4 a conversation of the person\'s own home is read through an app-server on that home, never written, and takes no message', async () => {
-    const own = harness.agent.sources.list({ limit: 10 }).rollouts.find((r) => r.profileId === null)!;
+    const mine = harness.agent.sources.list({ limit: 10 }).rollouts.find((r) => r.profileId === null)!;
     const sessionId = newSession();
-    harness.agent.openRollout(sessionId, null, own.path);
-    expect(harness.agent.sourceOf(sessionId)).toEqual({ path: own.path, readOnly: true });
-    const before = fs.readFileSync(own.path);
+    harness.agent.openRollout(sessionId, null, mine.path);
+    expect(harness.agent.sourceOf(sessionId)).toEqual({ path: mine.path, readOnly: true });
+    const before = fs.readFileSync(mine.path);
     const whole = await wholeHistory({ agent: harness.agent, sessionId, project: harness.project }, 2);
     expect(textsOf(whole.entries)).toEqual([OWN_PROMPT, 'Tidied.']);
     const run = recordingRunContext({ sessionId, cwd: harness.project, text: 'Write here' });
     await expect(harness.agent.run(run.context)).rejects.toMatchObject({ code: 'codex_read_only_source' });
-    expect(fs.readFileSync(own.path).equals(before)).toBe(true);
+    expect(fs.readFileSync(mine.path).equals(before)).toBe(true);
   }, AGENT_TEST_TIMEOUT_MS);
 });
