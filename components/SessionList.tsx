@@ -9,6 +9,7 @@ import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapsh
 import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type ClaudeSettings, type CodexSettings } from '../lib/protocol/agents';
 import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
 import { CodexSessionOptions } from './agents/CodexSessionOptions';
+import { CodexRolloutPicker } from './agents/CodexRolloutPicker';
 import type { AgentKind, Project, Session, SessionState } from '../lib/protocol/rows';
 import { EmptyState } from './EmptyState';
 
@@ -79,19 +80,26 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
     });
   }, [client, refresh, openSessionId]);
 
-  async function create(projectId: string) {
+  /** `fromFile`: the Codex conversation file picked for it, titled by its first prompt (SRC-2). */
+  async function create(projectId: string, fromFile?: { path: string; title: string | null }) {
     if (!client) return;
     setError(null);
     try {
       const forProject = optionsFor === projectId;
       const options =
         agent === 'codex'
-          ? { settings: { codex }, ...(forProject && codexThread ? { codexThreadId: codexThread } : {}) }
+          ? { settings: { codex }, ...(fromFile ? { codexRolloutPath: fromFile.path } : forProject && codexThread ? { codexThreadId: codexThread } : {}) }
           : agent === 'claude'
             ? { settings: { claude }, ...(forProject && claudeSessionId ? { claudeSessionId } : {}) }
             : {};
       const created = await withGuardRailConfirmation((confirmed) =>
-        client.call('sessions.create', { projectId, agent, ...options, ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}) }),
+        client.call('sessions.create', {
+          projectId,
+          agent,
+          ...options,
+          ...(fromFile?.title ? { title: fromFile.title.slice(0, 200) } : {}),
+          ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}),
+        }),
       );
       if (!created) return;
       const { session } = created;
@@ -163,6 +171,7 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
           {client && optionsFor === project.id && agent === 'codex' && (
             <CodexSessionOptions client={client} value={codex} onChange={setCodex} projectDirectory={project.directory} thread={codexThread} onThread={setCodexThread} />
           )}
+          {client && agent === 'codex' && <CodexRolloutPicker client={client} onPick={(rollout) => create(project.id, { path: rollout.path, title: rollout.firstPrompt })} />}
           {client && optionsFor === project.id && agent === 'claude' && (
             <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} projectId={project.id} onContinue={setClaudeSessionId} />
           )}
