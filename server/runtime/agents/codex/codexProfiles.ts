@@ -113,7 +113,8 @@ export function codexProfilesRoot(dataDir: string): string {
 
 /**
  * App-owned Codex profiles (ACC-1): a stable lowercase UUID and a home folder under the data
- * folder. The runtime creates and removes the folder and never opens a file inside it.
+ * folder. The runtime creates and removes the folder and opens no file inside it but the conversation
+ * files a person lists and picks (SRC-1, SRC-3).
  */
 export class CodexProfiles {
   private readonly stmts;
