@@ -47,6 +47,8 @@ export const CodexRolloutSchema = z.object({
   /** The runtime profile whose home holds it; null: the person's own Codex home (read only, SRC-4). */
   profileId: z.string().nullable(),
   threadId: z.string().nullable(),
+  /** A fork's parent thread (its rollout must be in the same home, SRC-5). */
+  forkedFromThreadId: z.string().nullable(),
   cwd: z.string().nullable(),
   firstPrompt: z.string().nullable(),
   startedAt: z.number().nullable(),

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'source_unavailable',
   /** SRC-3: bytes of that file a timeline page covered changed (not only appended): reload the timeline. */
   'reload_required',
+  /** SRC-5: an ancestor rollout a forked Codex conversation's history starts from is missing. */
+  'missing_history_source',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -32,4 +34,5 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   secret_file: -32043,
   source_unavailable: -32044,
   reload_required: -32045,
+  missing_history_source: -32046,
 };

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../server/runtime/agents/agent';
+import { z } from 'zod';
+import { AppServerClient } from '../../../server/runtime/agents/codex/appServerClient';
+import { configOverrides, profileConfig } from '../../../server/runtime/agents/codex/codexProfiles';
+import { CODEX } from '../../../server/runtime/agents/codex/codexProtocol';
 import { RuntimeError } from '../../../server/runtime/errors';
+import { silentLogger } from '../../../server/runtime/log';
 import { SessionStore } from '../../../server/runtime/sessions/sessionStore';
 import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from '../../fixtures/agentPackages';
 import { startCodexAdapter, wholeHistory, type CodexAdapterHarness } from '../../fixtures/codexAdapterHarness';
@@ -172,5 +177,50 @@ describe('SRC Codex conversations opened from their files, with rollouts the rea
     const run = recordingRunContext({ sessionId, cwd: harness.project, text: 'Write here' });
     await expect(harness.agent.run(run.context)).rejects.toMatchObject({ code: 'codex_read_only_source' });
     expect(fs.readFileSync(mine.path).equals(before)).toBe(true);
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it('SRC-5 a fork Codex made of the person\'s conversation names its parent; with the parent\'s file gone, opening and paging fail with missing_history_source', async () => {
+    const parent = harness.agent.sources.list({ limit: 10 }).rollouts.find((r) => r.profileId === null)!;
+    // Codex's own app forks the conversation, in the person's own home.
+    const codex = new AppServerClient(
+      { file: process.execPath, args: [installedAgents().codexBin, ...configOverrides(profileConfig(codexConfigToml(model.url)))] },
+      { ...process.env, CODEX_HOME: ownHome, TMPDIR: path.join(path.dirname(ownHome), 'tmp') },
+      { notification: () => undefined, request: async () => null, exited: () => undefined },
+      silentLogger,
+    );
+    let forkId: string;
+    try {
+      await codex.call(CODEX.initialize, { clientInfo: { name: 'codex-app-double', title: 'Codex app', version: '0.0.0' }, capabilities: { experimentalApi: true } }, z.unknown());
+      codex.notify(CODEX.initialized);
+      forkId = (await codex.call('thread/fork', { threadId: parent.threadId, cwd: harness.project }, z.object({ thread: z.object({ id: z.string() }) }))).thread.id;
+    } finally {
+      await codex.close();
+    }
+    const fork = harness.agent.sources.list({ limit: 10 }).rollouts.find((r) => r.threadId === forkId)!;
+    expect(fork).toMatchObject({ profileId: null, forkedFromThreadId: parent.threadId });
+    expect(fs.readFileSync(fork.path, 'utf8')).not.toContain(OWN_PROMPT);
+
+    const sessionId = newSession();
+    harness.agent.openRollout(sessionId, null, fork.path);
+    // Its timeline starts with the history it inherits, read through Codex from the parent's file.
+    expect(textsOf((await wholeHistory({ agent: harness.agent, sessionId, project: harness.project }, 5)).entries)).toEqual([OWN_PROMPT, 'Tidied.']);
+    const page = await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 1 });
+    const kept = path.join(path.dirname(ownHome), 'parent.kept');
+    fs.renameSync(parent.path, kept);
+    try {
+      for (const before of [null, page.older]) {
+        const error = await failure(harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before, after: null, limit: 1 }));
+        expect(error).toMatchObject({ code: 'missing_history_source', data: { threadId: parent.threadId } });
+      }
+      // Even next to the fork, under another name, it is not the parent Codex reads.
+      fs.copyFileSync(kept, path.join(path.dirname(fork.path), 'rollout-2026-01-01T00-00-00-elsewhere.jsonl'));
+      expect(() => harness.agent.openRollout(newSession(), null, fork.path)).toThrow(expect.objectContaining({ code: 'missing_history_source' }));
+      // Shorter than the part the fork inherits.
+      fs.writeFileSync(parent.path, fs.readFileSync(kept).subarray(0, 100));
+      expect(() => harness.agent.openRollout(newSession(), null, fork.path)).toThrow(expect.objectContaining({ code: 'missing_history_source' }));
+    } finally {
+      fs.renameSync(kept, parent.path);
+    }
+    await harness.agent.historyPage({ sessionId, cwd: harness.project, parentItemId: null, before: null, after: null, limit: 1 });
   }, AGENT_TEST_TIMEOUT_MS);
 });

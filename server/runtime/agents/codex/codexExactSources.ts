@@ -7,6 +7,7 @@ import type { HistoryPage, HistoryPageRequest } from '../agent';
 import { invalidParams, notFound } from '../../errors';
 import type { CodexProfile, CodexProfiles } from './codexProfiles';
 import {
+  checkAncestors,
   checkSource,
   confinedRollout,
   describeRollout,
@@ -71,6 +72,7 @@ export class CodexExactSources {
     const { file, home } = confinedRollout(this.homes(), requested);
     const described = describeRollout(file, home.profileId);
     if (!described.threadId) throw invalidParams('This file does not start like a Codex conversation (no session_meta line with its id).', { path: file });
+    checkAncestors(home, file);
     return { file, home, threadId: described.threadId };
   }
 
@@ -103,6 +105,8 @@ export class CodexExactSources {
       inner = { ...request, before: request.before ? codex : null, after: request.after ? codex : null };
     }
     const seen = fingerprintSource(file);
+    const home = this.ownerOf(file);
+    if (home) checkAncestors(home, file);
     const page = await read(inner);
     return { ...page, older: wrapCursor(page.older, seen), newer: wrapCursor(page.newer, seen) };
   }

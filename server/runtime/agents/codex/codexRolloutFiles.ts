@@ -24,6 +24,8 @@ export interface RolloutFile {
   /** Whose home holds it: a runtime profile's (by id), or the person's own (null). */
   profileId: string | null;
   threadId: string | null;
+  /** A fork's parent thread, whose rollout holds the history the fork starts from (SRC-5). */
+  forkedFromThreadId: string | null;
   cwd: string | null;
   /** The first message the person wrote in it (one line, at most 300 characters). */
   firstPrompt: string | null;
@@ -100,7 +102,12 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
-const SessionMetaSchema = z.object({ type: z.literal('session_meta'), payload: z.object({ id: z.string(), cwd: z.string().optional(), timestamp: z.string().optional() }).passthrough() });
+/** Where a fork's inherited history ends in its parent's rollout (Codex's `history_base`). */
+const HistoryBaseSchema = z.object({ thread_id: z.string(), end_byte_offset: z.number().int().min(0) });
+const SessionMetaSchema = z.object({
+  type: z.literal('session_meta'),
+  payload: z.object({ id: z.string(), cwd: z.string().optional(), timestamp: z.string().optional(), history_base: HistoryBaseSchema.nullish() }).passthrough(),
+});
 const UserMessageEventSchema = z.object({ type: z.literal('event_msg'), payload: z.object({ type: z.literal('user_message'), message: z.string() }) });
 const ItemCompletedSchema = z.object({
   type: z.literal('event_msg'),
@@ -120,6 +127,11 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, PROM
 
 /** A rollout's thread id, cwd, start and first prompt, from at most its first 256 KiB (SRC-1). */
 export function describeRollout(file: string, profileId: string | null): RolloutFile {
+  return readHead(file, profileId).described;
+}
+
+function readHead(file: string, profileId: string | null): { described: RolloutFile; historyBase: z.infer<typeof HistoryBaseSchema> | null } {
+  let historyBase: z.infer<typeof HistoryBaseSchema> | null = null;
   const fd = fs.openSync(file, 'r');
   try {
     const stat = fs.fstatSync(fd);
@@ -128,6 +140,7 @@ export function describeRollout(file: string, profileId: string | null): Rollout
       path: file,
       profileId,
       threadId: null,
+      forkedFromThreadId: null,
       cwd: null,
       firstPrompt: null,
       startedAt: nameTime ? Date.parse(`${nameTime.slice(0, 10)}T${nameTime.slice(11).replace(/-/g, ':')}Z`) || null : null,
@@ -149,6 +162,8 @@ export function describeRollout(file: string, profileId: string | null): Rollout
         if (meta.success && described.threadId === null) {
           described.threadId = meta.data.payload.id;
           described.cwd = meta.data.payload.cwd ?? null;
+          historyBase = meta.data.payload.history_base ?? null;
+          described.forkedFromThreadId = historyBase?.thread_id ?? null;
           described.startedAt = (meta.data.payload.timestamp && Date.parse(meta.data.payload.timestamp)) || described.startedAt;
           continue;
         }
@@ -156,9 +171,42 @@ export function describeRollout(file: string, profileId: string | null): Rollout
         if (prompt !== null) described.firstPrompt = oneLine(prompt);
       }
     }
-    return described;
+    return { described, historyBase };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** Codex follows at most this many ancestors of a fork. */
+const MAX_ANCESTORS = 256;
+
+/** The source documents' `missingHistorySource`: a fork's ancestor rollout is not where Codex reads it. */
+export const missingHistorySource = (file: string, threadId: string, reason: string) =>
+  new RuntimeError('missing_history_source', `The conversation this one was forked from cannot be read (${reason}), so its history cannot be shown.`, { path: file, threadId });
+
+/**
+ * SRC-5: every ancestor a fork's history starts from is in the same home (Codex 0.171 finds one
+ * there by its thread id, nowhere else) and at least as long as the part the child inherits; a
+ * cycle or more than 256 ancestors is refused too.
+ */
+export function checkAncestors(home: CodexHome, file: string): void {
+  const seen = new Set<string>();
+  let base = readHead(file, home.profileId).historyBase;
+  let ancestors: Map<string, string> | null = null;
+  while (base) {
+    if (seen.has(base.thread_id) || seen.size >= MAX_ANCESTORS) throw missingHistorySource(file, base.thread_id, 'its ancestors form a cycle or are too many');
+    seen.add(base.thread_id);
+    ancestors ??= new Map(rolloutPathsOf(home).map((entry) => [/-([0-9a-f-]{36})\.jsonl$/.exec(entry.file)?.[1] ?? '', entry.file]));
+    const parent = ancestors.get(base.thread_id);
+    if (!parent) throw missingHistorySource(file, base.thread_id, 'its file is not in this Codex home');
+    let size: number;
+    try {
+      size = fs.statSync(parent).size;
+    } catch {
+      throw missingHistorySource(file, base.thread_id, 'its file is gone');
+    }
+    if (size < base.end_byte_offset) throw missingHistorySource(file, base.thread_id, 'its file is shorter than the part this one starts from');
+    base = readHead(parent, home.profileId).historyBase;
   }
 }
 
