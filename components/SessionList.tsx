@@ -9,6 +9,7 @@ import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapsh
 import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type ClaudeSettings, type CodexSettings } from '../lib/protocol/agents';
 import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
 import { CodexSessionOptions } from './agents/CodexSessionOptions';
+import { CodexRolloutPicker } from './agents/CodexRolloutPicker';
 import type { AgentKind, Project, Session, SessionState } from '../lib/protocol/rows';
 import { EmptyState } from './EmptyState';
 import { confirmSessionDelete } from './sessions/confirmSessionDelete';
@@ -83,7 +84,8 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
     });
   }, [client, refresh, openSessionId]);
 
-  async function create(projectId: string) {
+  /** `fromFile`: the Codex conversation file picked for it, titled by its first prompt (SRC-2). */
+  async function create(projectId: string, fromFile?: { path: string; title: string | null }) {
     if (!client) return;
     setError(null);
     try {
@@ -92,12 +94,18 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
       const ownWorktree = forProject && worktree.enabled ? { worktree: worktree.branch.trim() ? { branch: worktree.branch.trim() } : {} } : {};
       const options =
         agent === 'codex'
-          ? { settings: { codex }, ...(picked ? { codexThreadId: picked.id, title: picked.title } : {}), ...ownWorktree }
+          ? { settings: { codex }, ...(fromFile ? { codexRolloutPath: fromFile.path } : picked ? { codexThreadId: picked.id, title: picked.title } : {}), ...(fromFile ? {} : ownWorktree) }
           : agent === 'claude'
             ? { settings: { claude }, ...(picked ? { claudeSessionId: picked.id, title: picked.title } : {}), ...ownWorktree }
             : {};
       const created = await withGuardRailConfirmation((confirmed) =>
-        client.call('sessions.create', { projectId, agent, ...options, ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}) }),
+        client.call('sessions.create', {
+          projectId,
+          agent,
+          ...options,
+          ...(fromFile?.title ? { title: fromFile.title.slice(0, 200) } : {}),
+          ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}),
+        }),
       );
       if (!created) return;
       const { session } = created;
@@ -184,6 +192,7 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
               }}
             />
           )}
+          {client && agent === 'codex' && <CodexRolloutPicker client={client} onPick={(rollout) => create(project.id, { path: rollout.path, title: rollout.firstPrompt })} />}
           {client && optionsFor === project.id && agent === 'claude' && <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} />}
           {client && optionsFor === project.id && (agent === 'codex' || agent === 'claude') && (
             <div className="new-session-choices">

@@ -14,6 +14,7 @@ import { SessionTitle } from './sessions/SessionTitle';
 import { SessionGitLink } from './git/SessionGitLink';
 import { useWideLayout } from './layout/useWideLayout';
 import { LazyTerminalView } from './lazy/LazyTerminalView';
+import { useReadOnlySource } from './agents/useReadOnlySource';
 
 type OutputAddress = CommandAddress & { at: number | null };
 
@@ -91,6 +92,7 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
   /** A turn of the session runs now: the composer offers to queue after it or steer it (ACC-6). */
   const [turnRunning, setTurnRunning] = useState(false);
   const approvals = useApprovals(client, session.id);
+  const readOnlySource = useReadOnlySource(client, session);
   const waitingForApproval = useMemo(() => waitingItems(approvals.approvals), [approvals.approvals]);
   const openCommand = useCallback(
     (row: CommandRow) => {
@@ -170,7 +172,15 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
               )
         }
       />
-      {!subagent && <Composer client={client} session={session} turnRunning={turnRunning} />}
+      {!subagent &&
+        (readOnlySource ? (
+          // SRC-4: no message can reach the person's own Codex conversation: no composer offers one.
+          <p className="muted read-only-source" role="note">
+            This conversation is in your own Codex home: HB Code shows it without writing to it. Continue it in Codex, or start a new session here.
+          </p>
+        ) : (
+          <Composer client={client} session={session} turnRunning={turnRunning} />
+        ))}
     </>
   );
   // UX-6: on a wide screen the output (at its own address, UX-1) opens beside the timeline instead of over it.

@@ -8,6 +8,7 @@ import { timelineEntries } from './shellCards';
 import { TimelineList } from './TimelineList';
 import { useClock } from './useClock';
 import { EmptyState } from '../EmptyState';
+import { TimelineLoadError } from './TimelineLoadError';
 
 export type SubagentRow = Extract<TimelineRow, { kind: 'subagent' }>;
 
@@ -63,17 +64,14 @@ export function TimelineScreen({ client, session, parentItemId, onOpenCommand, o
         onLoadOlder={loadOlder}
         footer={
           <>
-            {!timeline.opening && rows.length === 0 && !hasOlder && <EmptyTimeline agent={session.agent} subagent={parentItemId !== null} />}
+            {/* A timeline that could not be read is not empty: its error says why below. */}
+            {!timeline.opening && !timeline.error && rows.length === 0 && !hasOlder && <EmptyTimeline agent={session.agent} subagent={parentItemId !== null} />}
             {footer?.(rows)}
           </>
         }
         label={label}
       />
-      {timeline.error && (
-        <p className="error" role="alert" style={{ padding: '0 14px' }}>
-          {timeline.error}
-        </p>
-      )}
+      {timeline.error && <TimelineLoadError client={client} sessionId={session.id} error={timeline.error} errorCode={timeline.errorCode} onReload={() => void timeline.reload()} />}
     </>
   );
 }

@@ -44,3 +44,19 @@ export const CodexThreadSchema = z.object({
   sizeBytes: z.number().int().nullable().optional(),
 });
 export type CodexThread = z.infer<typeof CodexThreadSchema>;
+
+/** A Codex conversation file (SRC-1), described from its first lines. */
+export const CodexRolloutSchema = z.object({
+  path: z.string(),
+  /** The runtime profile whose home holds it; null: the person's own Codex home (read only, SRC-4). */
+  profileId: z.string().nullable(),
+  threadId: z.string().nullable(),
+  /** A fork's parent thread (its rollout must be in the same home, SRC-5). */
+  forkedFromThreadId: z.string().nullable(),
+  cwd: z.string().nullable(),
+  firstPrompt: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  updatedAt: z.number(),
+  size: z.number().int(),
+});
+export type CodexRollout = z.infer<typeof CodexRolloutSchema>;

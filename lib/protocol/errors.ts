@@ -15,6 +15,12 @@ export const ERROR_CODES = [
   'corrupt_media',
   'timeout',
   'media_tool_missing',
+  /** SRC-2: a Codex conversation file the session reads is gone or unreadable; the app offers to choose it again. */
+  'source_unavailable',
+  /** SRC-3: bytes of that file a timeline page covered changed (not only appended): reload the timeline. */
+  'reload_required',
+  /** SRC-5: an ancestor rollout a forked Codex conversation's history starts from is missing. */
+  'missing_history_source',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -38,4 +44,7 @@ export const JSONRPC_CODES: Record<ErrorCode | 'parse_error' | 'method_not_found
   corrupt_media: -32022,
   timeout: -32008,
   media_tool_missing: -32051,
+  source_unavailable: -32044,
+  reload_required: -32045,
+  missing_history_source: -32046,
 };

@@ -7,7 +7,7 @@ import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
 import { gitMethods } from './git';
 import { AgentCommandSchema, AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, RecentConversationSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
-import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexThreadSchema } from './accounts';
+import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexRolloutSchema, CodexThreadSchema } from './accounts';
 import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
 import { DeviceRequestSchema } from './devices';
 import { DeviceNameSchema } from './names';
@@ -94,6 +94,8 @@ export const methods = {
         settings: SessionAgentSettingsSchema.optional(),
         /** Codex only: continue this thread of the chosen profile, as `codex.threads.list` lists it (ACC-8). */
         codexThreadId: z.string().min(1).max(200).optional(),
+        /** Codex only (SRC-2): read the conversation of this file, as `codex.rollouts.list` lists it. */
+        codexRolloutPath: z.string().min(1).max(4096).optional(),
         /** DEV-2: the user confirmed settings that lift the agent's guard rails. */
         confirmLiftedGuardRails: z.literal(true).optional(),
         /**
@@ -380,6 +382,21 @@ export const methods = {
   'codex.threads.list': {
     params: z.object({ profileId: Id, cwd: z.string().min(1).max(4096).optional() }).strict(),
     result: z.object({ threads: z.array(CodexThreadSchema) }),
+  },
+  /** SRC-1: the Codex conversation files of this computer's Codex homes, newest first, a page at a time. */
+  'codex.rollouts.list': {
+    params: z.object({ cursor: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(200).optional() }).strict().optional(),
+    result: z.object({ rollouts: z.array(CodexRolloutSchema), next: z.string().nullable() }),
+  },
+  /** SRC-2, SRC-4: the file a Codex session reads its conversation from (null: none chosen), and whether it takes messages. */
+  'codex.source.get': {
+    params: z.object({ sessionId: Id }).strict(),
+    result: z.object({ source: z.object({ path: z.string(), readOnly: z.boolean() }).nullable() }),
+  },
+  /** SRC-2: after `source_unavailable`, the session reads the same conversation from a file chosen again. */
+  'codex.source.choose': {
+    params: z.object({ sessionId: Id, path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({}),
   },
   'files.list': {
     params: z.object({ projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),

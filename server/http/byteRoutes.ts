@@ -30,6 +30,10 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   corrupt_media: 422,
   timeout: 504,
   media_tool_missing: 501,
+  // No byte route reads a Codex conversation file (SRC-2, SRC-3); here for completeness.
+  source_unavailable: 410,
+  reload_required: 409,
+  missing_history_source: 410,
 };
 
 /** Refusals with a more exact HTTP status than their code's. */

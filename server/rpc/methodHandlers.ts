@@ -13,6 +13,7 @@ import { createPreviewHandlers } from './previewHandlers';
 import { createDeviceHandlers } from './deviceHandlers';
 import { createClaudeHandlers } from './claudeHandlers';
 import { createCodexAccountHandlers } from './codexAccountHandlers';
+import { createCodexSourceHandlers } from './codexSourceHandlers';
 import { createAttachmentHandlers } from './attachmentHandlers';
 import { createAppBuildHandler } from './appBuildHandler';
 import { createGitHandlers } from './gitHandlers';
@@ -120,6 +121,7 @@ export function createMethodHandlers(
       return { readings: runtime.usageList() };
     },
     ...createCodexAccountHandlers(runtime.codexAccounts),
+    ...createCodexSourceHandlers(runtime),
     'agents.list'() {
       return { agents: runtime.listAgents() };
     },

@@ -102,6 +102,8 @@ export interface NewSessionRequest {
   settings?: SessionAgentSettings;
   /** Codex only: continue this thread of the chosen profile (ACC-8). */
   codexThreadId?: string;
+  /** Codex only: read the conversation of this rollout file (SRC-1). */
+  codexRolloutPath?: string;
   /** A new branch and worktree for the session (SES-10); a name is made up when none is given. */
   worktree?: { branch?: string };
 }
@@ -371,6 +373,11 @@ export class Runtime {
     return this.codex.accounts;
   }
 
+  /** Codex conversations opened from their files (SRC-1..SRC-4). */
+  get codexAgent(): Pick<CodexAgent, 'sources' | 'sourceOf' | 'chooseRolloutAgain'> {
+    return this.codex;
+  }
+
   sessionSettings(sessionId: string): SessionAgentSettings {
     const session = this.sessions.session(sessionId);
     if (!session) throw notFound('No such session.', { sessionId });
@@ -418,7 +425,7 @@ export class Runtime {
    * first and the session's agent runs there; the worktree goes again when the session cannot be saved.
    */
   async createSession(request: NewSessionRequest): Promise<Session> {
-    const { projectId, agent, title, claudeSessionId, settings, codexThreadId } = request;
+    const { projectId, agent, title, claudeSessionId, settings, codexThreadId, codexRolloutPath } = request;
     const project = this.projects.find((p) => p.id === projectId);
     if (!project) throw notFound('No such project.', { projectId });
     const adapter = this.agents.get(agent);
@@ -427,6 +434,7 @@ export class Runtime {
     }
     if (claudeSessionId !== undefined && agent !== 'claude') throw invalidParams('claudeSessionId is only for Claude sessions.');
     if (codexThreadId !== undefined && agent !== 'codex') throw invalidParams('codexThreadId is only for Codex sessions.');
+    if (codexRolloutPath !== undefined && (agent !== 'codex' || codexThreadId !== undefined)) throw invalidParams('codexRolloutPath is only for Codex sessions, without codexThreadId.');
     if (settings?.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
     const worktree = request.worktree ? await createSessionWorktree(project.directory, request.worktree.branch) : undefined;
     let session: Session;
@@ -436,6 +444,7 @@ export class Runtime {
         if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
         const saved = this.settings.save(created.id, agent, settings ?? defaultSettings(agent));
         if (codexThreadId !== undefined) this.codex.continueThread(created.id, saved.codex?.profileId ?? null, codexThreadId);
+        if (codexRolloutPath !== undefined) this.codex.openRollout(created.id, saved.codex?.profileId ?? null, codexRolloutPath);
         return created;
       })();
     } catch (error) {
@@ -605,6 +614,9 @@ export class Runtime {
   async chatSend(sessionId: string, operationId: string, text: string, options: { mode?: 'queue' | 'steer'; uploadIds?: readonly string[] } = {}): Promise<ChatSendAnswer> {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
     if (this.sessions.session(sessionId)?.agent === 'terminal') throw invalidParams('A terminal session takes keystrokes (terminal.input), not messages.', { sessionId });
+    // SRC-4: the person's own Codex conversation is shown, never written to.
+    const readOnly = this.sessions.session(sessionId)?.agent === 'codex' ? this.codex.readOnlyReason(sessionId) : null;
+    if (readOnly) throw invalidParams(readOnly, { sessionId, reason: 'read_only_source' });
     // A full disk refuses new work until the reserve is back: it is what lets the runtime record runs that meet the full disk.
     if (!this.reserve.ensure()) throw diskFull();
     const { uploadIds } = options;

@@ -12,7 +12,7 @@ import { startFakeModelServer, type FakeModelServer, type RecordedRequest, type 
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess, type RuntimeProcessOptions } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { pairThroughLink, startupPairingCode } from './appHarness';
+import { DESKTOP_CONTEXT, newPairingCode, PHONE_CONTEXT, pairThroughLink, startupPairingCode } from './appHarness';
 
 export interface AppSuite {
   /** The runtime of the describe block (from its beforeAll on). */
@@ -113,6 +113,12 @@ export async function pairedPage(suite: AppSuite, contextOptions: BrowserContext
   const page = await context.newPage();
   await pairThroughLink(page, suite.runtime.appOrigin, code ?? startupPairingCode(suite.runtime));
   return page;
+}
+
+/** A phone (390×844) paired with the start-up code and a desktop paired with a new one. */
+export async function phoneAndDesktop(suite: AppSuite): Promise<{ phone: Page; desktop: Page }> {
+  const phone = await pairedPage(suite, PHONE_CONTEXT);
+  return { phone, desktop: await pairedPage(suite, DESKTOP_CONTEXT, await newPairingCode(suite.runtime)) };
 }
 
 /**

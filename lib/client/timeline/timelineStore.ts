@@ -19,6 +19,8 @@ export interface TimelineSnapshot {
   /** When the rows shown offline were saved; null online. */
   savedAt: number | null;
   error: string | null;
+  /** The runtime's `data.code` for `error` (RPC-3): the view offers what fits (SRC-2, SRC-3). */
+  errorCode: string | null;
 }
 
 export interface TimelineStoreOptions {
@@ -43,6 +45,8 @@ export const DEFAULT_FIRST_PAGE_SIZE = 50;
 const NEWEST_PAGE_SAVE_INTERVAL_MS = 1000;
 
 const isDisconnected = (error: unknown) => error instanceof RpcError && error.code === 'closed';
+/** A failed read as the view shows it: its sentence and its stable code. */
+const failureOf = (error: unknown) => ({ error: error instanceof Error ? error.message : String(error), errorCode: error instanceof RpcError ? error.code : null });
 
 /**
  * One timeline as the app shows it (TL-3, TL-4): opens at the newest page, merges live rows and
@@ -51,7 +55,7 @@ const isDisconnected = (error: unknown) => error instanceof RpcError && error.co
  */
 export class TimelineStore {
   private view: TimelineRows = EMPTY_TIMELINE_ROWS;
-  private snapshot: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: false, opening: true, offline: false, savedAt: null, error: null };
+  private snapshot: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: false, opening: true, offline: false, savedAt: null, error: null, errorCode: null };
   private readonly listeners = new Set<() => void>();
   private older: string | null = null;
   /** The `older` cursor of the newest page itself, saved with it. */
@@ -128,6 +132,17 @@ export class TimelineStore {
     return this.readNewest(true);
   }
 
+  /** Drops the rows shown and reads the newest page again (SRC-3: the source changed under them). */
+  reload(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.stopListening();
+    this.view = EMPTY_TIMELINE_ROWS;
+    this.older = null;
+    this.newestOlder = null;
+    this.update({ opening: true, loadingOlder: false, error: null, errorCode: null });
+    return this.readNewest(false);
+  }
+
   /**
    * The connection changed (a reconnect, or lost: null). The rows shown stay; a new connection
    * reads the newest page again and merges it, keeping the older pages read before.
@@ -151,12 +166,12 @@ export class TimelineStore {
       const page = await client.call('sessions.timeline', this.params(null, this.firstPageSize));
       if (client !== this.client) return;
       this.showNewest(page);
-      this.update({ opening: false, offline: false, savedAt: null, error: null });
+      this.update({ opening: false, offline: false, savedAt: null, error: null, errorCode: null });
       void this.savePage(null, { rows: page.rows, older: page.older ?? null, revision: page.revision ?? 0 });
     } catch (error) {
       if (client !== this.client) return;
       this.early = null;
-      if (!isDisconnected(error)) this.update({ opening: false, error: error instanceof Error ? error.message : String(error) });
+      if (!isDisconnected(error)) this.update({ opening: false, ...failureOf(error) });
       else if (first) await this.openSaved();
       else this.update({ offline: true });
     }
@@ -169,7 +184,7 @@ export class TimelineStore {
       this.older = saved.older;
       this.newestOlder = saved.older;
     }
-    this.update({ opening: false, offline: true, savedAt: saved?.savedAt ?? null, error: saved ? null : 'This timeline is not saved on this device.' });
+    this.update({ opening: false, offline: true, savedAt: saved?.savedAt ?? null, error: saved ? null : 'This timeline is not saved on this device.', errorCode: null });
   }
 
   private params(before: string | null, limit: number) {
@@ -201,16 +216,16 @@ export class TimelineStore {
       if (!client || this.snapshot.offline) throw new RpcError('closed', 'Not connected to the computer.');
       const page = await client.call('sessions.timeline', this.params(before, this.pageSize));
       this.showOlder(page.rows, page.older ?? null, page.revision);
-      this.update({ loadingOlder: false, error: null });
+      this.update({ loadingOlder: false, error: null, errorCode: null });
       void this.savePage(before, { rows: page.rows, older: page.older ?? null, revision: page.revision ?? 0 });
     } catch (error) {
       if (!isDisconnected(error)) {
-        this.update({ loadingOlder: false, error: error instanceof Error ? error.message : String(error) });
+        this.update({ loadingOlder: false, ...failureOf(error) });
         return;
       }
       const saved = await this.readSaved(before);
       if (saved) this.showOlder(saved.rows, saved.older, saved.revision);
-      this.update({ loadingOlder: false, offline: true, error: saved ? null : 'Older rows are not saved on this device.' });
+      this.update({ loadingOlder: false, offline: true, error: saved ? null : 'Older rows are not saved on this device.', errorCode: null });
     }
   }
 

@@ -6,9 +6,11 @@ import { TimelineStore, type TimelineSnapshot } from './timelineStore';
 export interface UseTimeline extends TimelineSnapshot {
   /** Reads the page just older than the rows shown; does nothing while one is loading or at the first row. */
   loadOlder: () => Promise<void>;
+  /** Reads the timeline again from its newest page, dropping the rows shown. */
+  reload: () => Promise<void>;
 }
 
-const OPENING: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: false, opening: true, offline: false, savedAt: null, error: null };
+const OPENING: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: false, opening: true, offline: false, savedAt: null, error: null, errorCode: null };
 
 /**
  * One timeline for a screen (TL-3, TL-4): the newest rows first, live rows merged as they come,
@@ -42,5 +44,6 @@ export function useTimeline(client: RpcClient | null, sessionId: string, parentI
   }, [store, client]);
 
   const loadOlder = useCallback(() => store?.loadOlder() ?? Promise.resolve(), [store]);
-  return { ...snapshot, loadOlder };
+  const reload = useCallback(() => store?.reload() ?? Promise.resolve(), [store]);
+  return { ...snapshot, loadOlder, reload };
 }

@@ -1,6 +1,7 @@
 import type { AgentKind, Session, TimelineRow } from '../../../lib/protocol/rows';
 import type { Agent, HistoryEntry, HistoryPage } from '../agents/agent';
-import { notFound, unavailable } from '../errors';
+import type { ErrorCode } from '../../../lib/protocol/errors';
+import { notFound, RuntimeError, unavailable } from '../errors';
 import type { Logger } from '../log';
 import { appRowsPage } from './appRowPages';
 import { mapHistoryEntries, type MappedHistory } from './historyRows';
@@ -42,6 +43,9 @@ export interface TimelinePagesDeps {
  * not have yet and the live rows of runs not yet reconciled. Shell sessions, and agents whose
  * history cannot be read, page the app's own rows.
  */
+/** Errors of a conversation file (SRC-2, SRC-3, SRC-5) that the app acts on: passed on as they are. */
+const SOURCE_ERRORS = new Set<ErrorCode>(['source_unavailable', 'reload_required', 'missing_history_source']);
+
 export class TimelinePages {
   constructor(private readonly deps: TimelinePagesDeps) {}
 
@@ -68,6 +72,8 @@ export class TimelinePages {
           before: before?.k === 'agent' ? before.c : null, after: after?.k === 'agent' ? after.c : null,
         });
       } catch (error) {
+        // SRC-2, SRC-3, SRC-5: a conversation file gone or changed, or its ancestor missing, is said as such, never hidden by the app's rows.
+        if (error instanceof RuntimeError && SOURCE_ERRORS.has(error.code)) throw error;
         if (agentCursor) throw unavailable('The agent could not read this part of its history.', { reason: (error as Error).message });
         this.deps.log.warn('agent history unavailable, showing the app rows', { sessionId: session.id, reason: (error as Error).message });
       }

@@ -5,7 +5,7 @@ import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
 import { commandResult, sandboxFailureOf, sandboxFailureText, type SandboxFailureCause } from './codexSandbox';
 import { UnannouncedCommands } from './codexUnannounced';
-import { conflict, notFound, RuntimeError, unavailable } from '../../errors';
+import { conflict, invalidParams, notFound, RuntimeError, unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
@@ -28,6 +28,8 @@ import {
 } from './codexProtocol';
 import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProfiles';
 import { CodexHistory } from './codexHistory';
+import { CodexExactSources } from './codexExactSources';
+import { sourceUnavailable } from './codexRolloutFiles';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { CodexSteers } from './codexSteers';
@@ -39,6 +41,9 @@ import { CODEX_PROMPT_PREFIX, expandCodexPrompt, promptCommands, readCodexPrompt
 
 /** ACC-8: one app session continues a Codex thread at a time. */
 export const THREAD_TAKEN_MESSAGE = 'This Codex conversation is already open in another session.';
+/** SRC-4: why a conversation from the person's own Codex home takes no message in HB Code. */
+export const OWN_HOME_READ_ONLY =
+  "This conversation is in your own Codex home: HB Code shows it but does not write to it, so your terminal's conversation stays as it is. Continue it in Codex, or start a new session here.";
 export interface CodexAgentHooks extends CodexAccountHooks {
   /** UX-8: Codex named the thread of an app session (its thread name, from Codex or its apps). */
   threadNamed?(sessionId: string, name: string): void;
@@ -99,7 +104,8 @@ function turnFailure(end: { error: string | null; exited?: boolean }): AgentRunE
  * Real Codex sessions through `codex app-server` (SES-2). Deltas go to the command's artifact
  * through the write-ahead path (OUT-2); `item/completed` hands Codex's bounded aggregate to the
  * completion rules (OUT-4); the turn's closing text is read back through `thread/items/list`.
- * The runtime never opens a file inside a Codex home.
+ * The runtime opens a file inside a Codex home only to list and fingerprint the conversation files
+ * the person picks (SRC-1, SRC-3), and never reads a conversation from one itself.
  */
 export class CodexAgent implements Agent {
   readonly kind = 'codex' as const;
@@ -117,6 +123,8 @@ export class CodexAgent implements Agent {
   private readonly histories = new WeakMap<ProfileServer, CodexHistory>();
   /** Per thread, the turns that ran in it lately, newest last (TL-3). */
   private readonly endedTurns = new Map<string, string[]>();
+  /** Conversations opened from their files (SRC-1..SRC-4). */
+  readonly sources: CodexExactSources;
 
   constructor(
     db: Db,
@@ -132,6 +140,7 @@ export class CodexAgent implements Agent {
     this.profiles = new CodexProfiles(db, dataDir);
     this.links = new CodexSessionLinks(db);
     this.turnRecords = new CodexTurnRecords(db);
+    this.sources = new CodexExactSources(this.profiles, dataDir, env);
     const program = locateCodex(env);
     this.installed = program !== null;
     this.servers = new CodexServers(
@@ -201,6 +210,40 @@ export class CodexAgent implements Agent {
     const profile = this.accounts.requireProfile(profileId);
     if (this.links.sessionOfThread(profile.id, threadId)) throw conflict(THREAD_TAKEN_MESSAGE, { threadId });
     this.links.save(sessionId, { profileId: profile.id, threadId });
+  }
+
+  /**
+   * SRC-2: a new session reads the conversation of a file the person chose. A file in a profile's
+   * home is that profile's thread, continued as any; a file of the person's own home is read only
+   * (SRC-4), through the session's profile.
+   */
+  openRollout(sessionId: string, profileId: string | null, rolloutPath: string): void {
+    const { file, home, threadId } = this.sources.choose(rolloutPath);
+    const profile = this.accounts.requireProfile(home.profileId ?? profileId);
+    if (this.links.sessionOfThread(profile.id, threadId)) throw conflict(THREAD_TAKEN_MESSAGE, { threadId });
+    this.links.save(sessionId, { profileId: profile.id, threadId, rolloutPath: file });
+  }
+
+  /** SRC-2: the session reads its conversation from a file chosen again (the same conversation). */
+  chooseRolloutAgain(sessionId: string, rolloutPath: string): void {
+    const link = this.links.link(sessionId);
+    if (!link?.rolloutPath) throw invalidParams('This session does not read a Codex conversation file.', { sessionId });
+    const { file, home, threadId } = this.sources.choose(rolloutPath);
+    if (threadId !== link.threadId) throw invalidParams('This file holds another Codex conversation. Choose the file of this session\'s conversation.', { path: file });
+    if ((home.profileId ?? link.profileId) !== link.profileId) throw invalidParams('This file is in another Codex profile\'s home.', { path: file });
+    this.links.moveSource(sessionId, file);
+  }
+
+  /** SRC-4: why the session takes no message, when it reads a conversation of the person's own home. */
+  readOnlyReason(sessionId: string): string | null {
+    const rolloutPath = this.links.link(sessionId)?.rolloutPath;
+    return rolloutPath && this.sources.ownerOf(rolloutPath)?.profileId === null ? OWN_HOME_READ_ONLY : null;
+  }
+
+  /** The file a session reads its conversation from, and whether it takes messages (SRC-2, SRC-4). */
+  sourceOf(sessionId: string): { path: string; readOnly: boolean } | null {
+    const rolloutPath = this.links.link(sessionId)?.rolloutPath;
+    return rolloutPath ? { path: rolloutPath, readOnly: this.readOnlyReason(sessionId) !== null } : null;
   }
 
   models(accountKey: string | null): Promise<AgentModel[]> {
@@ -359,6 +402,8 @@ export class CodexAgent implements Agent {
 
   async run(context: AgentRunContext): Promise<void> {
     const settings = codexSettingsOf(context.settings);
+    const readOnly = this.readOnlyReason(context.sessionId);
+    if (readOnly) throw new AgentRunError('codex_read_only_source', readOnly, null);
     const profileLink = this.links.link(context.sessionId);
     const profile = this.profiles.profile(profileLink?.profileId ?? settings.profileId);
     if (!profile) throw new AgentRunError('codex_profile_missing', 'The Codex profile of this session was removed. Pick another profile for the session.', null);
@@ -439,7 +484,7 @@ export class CodexAgent implements Agent {
   private async openThread(server: ProfileServer, profile: CodexProfile, context: AgentRunContext): Promise<string> {
     const link = this.links.link(context.sessionId);
     if (link) {
-      await this.loadThread(server, link.threadId, context.cwd);
+      await this.loadThread(server, link.threadId, context.cwd, link.rolloutPath ?? null);
       return link.threadId;
     }
     // experimentalRawEvents: the model's own calls and outputs, for commands Codex does not announce (SBX-2).
@@ -463,10 +508,13 @@ export class CodexAgent implements Agent {
     return history;
   }
 
-  /** Codex reads a thread's history only once this child has resumed it. */
-  private async loadThread(server: ProfileServer, threadId: string, cwd: string): Promise<void> {
+  /**
+   * Codex reads a thread's history only once this child has resumed it; a thread read from a file
+   * the person chose is resumed by that path too (Codex checks it is the thread's rollout, SRC-2).
+   */
+  private async loadThread(server: ProfileServer, threadId: string, cwd: string, rolloutPath: string | null = null): Promise<void> {
     if (server.loaded.has(threadId)) return;
-    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd }, ThreadResumeResultSchema);
+    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd, ...(rolloutPath ? { path: rolloutPath } : {}) }, ThreadResumeResultSchema);
     server.loaded.add(threadId);
     // A name given while no child of ours had the thread open (in Codex's own apps) comes with it.
     if (resumed.thread.name) this.threadNamed(server, threadId, resumed.thread.name);
@@ -498,9 +546,13 @@ export class CodexAgent implements Agent {
 
   /** The saved timeline of a session's Codex thread, or of a subagent thread in it (TL-4). */
   async historyPage(request: HistoryPageRequest): Promise<HistoryPage> {
-    const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
-    const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
-    return history.page({ ...request, threadId: thread });
+    const read = async (inner: HistoryPageRequest) => {
+      const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
+      const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
+      return history.page({ ...inner, threadId: thread });
+    };
+    const rolloutPath = this.links.link(request.sessionId)?.rolloutPath;
+    return rolloutPath ? this.sources.page(rolloutPath, request, read) : read(request);
   }
 
   async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
@@ -522,8 +574,11 @@ export class CodexAgent implements Agent {
     const link = this.links.link(sessionId);
     const profile = link && this.profiles.profile(link.profileId);
     if (!link || !profile) throw notFound('This session has no Codex conversation yet.');
-    const server = await this.startedServer(profile);
-    await this.loadThread(server, link.threadId, cwd);
+    const own = link.rolloutPath ? this.sources.ownerOf(link.rolloutPath) : undefined;
+    if (link.rolloutPath && !own) throw sourceUnavailable(link.rolloutPath, 'it is no longer in a Codex home of this computer');
+    // SRC-4: the person's own conversation is read by an app-server on their own home.
+    const server = await this.startedServer(own && own.profileId === null ? this.sources.readerOf(own.home) : profile);
+    await this.loadThread(server, link.threadId, cwd, link.rolloutPath ?? null);
     return { history: this.historyOf(server), threadId: link.threadId };
   }
 

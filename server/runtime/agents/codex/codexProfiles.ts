@@ -113,7 +113,8 @@ export function codexProfilesRoot(dataDir: string): string {
 
 /**
  * App-owned Codex profiles (ACC-1): a stable lowercase UUID and a home folder under the data
- * folder. The runtime creates and removes the folder and never opens a file inside it.
+ * folder. The runtime creates and removes the folder and opens no file inside it but the conversation
+ * files a person lists and picks (SRC-1, SRC-3).
  */
 export class CodexProfiles {
   private readonly stmts;
@@ -142,6 +143,11 @@ export class CodexProfiles {
 
   private profileOf(id: string): CodexProfile {
     return { id, home: path.join(this.folderOf(id), 'home'), tmp: path.join(this.folderOf(id), 'tmp') };
+  }
+
+  /** Every profile's home folders (SRC-1). */
+  all(): CodexProfile[] {
+    return this.list().map((info) => this.profileOf(info.id));
   }
 
   list(): CodexProfileInfo[] {
@@ -201,6 +207,8 @@ export class CodexProfiles {
 export interface CodexLink {
   profileId: string;
   threadId: string;
+  /** SRC-2: the Codex conversation file the person chose for the session, if they chose one. */
+  rolloutPath?: string | null;
 }
 
 /** codex_session_links: which Codex thread of which profile an app session continues. */
@@ -208,12 +216,16 @@ export class CodexSessionLinks {
   private readonly get;
   private readonly insert;
   private readonly bySession;
+  private readonly move;
 
   constructor(db: Db) {
-    this.get = db.prepare<[string], { profile_id: string; codex_thread_id: string }>(
-      "SELECT profile_id, codex_thread_id FROM codex_session_links WHERE app_session_id = ? AND status = 'available'",
+    this.get = db.prepare<[string], { profile_id: string; codex_thread_id: string; rollout_path: string | null }>(
+      "SELECT profile_id, codex_thread_id, rollout_path FROM codex_session_links WHERE app_session_id = ? AND status = 'available'",
     );
-    this.insert = db.prepare("INSERT INTO codex_session_links (app_session_id, profile_id, codex_thread_id, status) VALUES (?, ?, ?, 'available')");
+    this.insert = db.prepare<[string, string, string, string | null]>(
+      "INSERT INTO codex_session_links (app_session_id, profile_id, codex_thread_id, rollout_path, status) VALUES (?, ?, ?, ?, 'available')",
+    );
+    this.move = db.prepare<[string, string]>("UPDATE codex_session_links SET rollout_path = ? WHERE app_session_id = ? AND status = 'available'");
     this.bySession = db.prepare<[string, string], { app_session_id: string }>(
       "SELECT app_session_id FROM codex_session_links WHERE profile_id = ? AND codex_thread_id = ? AND status = 'available'",
     );
@@ -221,11 +233,16 @@ export class CodexSessionLinks {
 
   link(sessionId: string): CodexLink | undefined {
     const row = this.get.get(sessionId);
-    return row && { profileId: row.profile_id, threadId: row.codex_thread_id };
+    return row && { profileId: row.profile_id, threadId: row.codex_thread_id, rolloutPath: row.rollout_path };
   }
 
   save(sessionId: string, link: CodexLink): void {
-    this.insert.run(sessionId, link.profileId, link.threadId);
+    this.insert.run(sessionId, link.profileId, link.threadId, link.rolloutPath ?? null);
+  }
+
+  /** SRC-2: the session reads its conversation from this file from now on (chosen again). */
+  moveSource(sessionId: string, rolloutPath: string): void {
+    this.move.run(rolloutPath, sessionId);
   }
 
   /** The app session that already continues this thread of this profile, if any (ACC-8). */

@@ -16,7 +16,7 @@ const textRow = (n: number, text = `row ${n}`, source: 'live' | 'saved' = 'saved
  * A runtime stand-in behind a socket: answers `sessions.timeline` from a list of rows with
  * index cursors, and pushes notifications when the test says so; `down` closes it.
  */
-function fakeRuntime(rows: TimelineRow[]) {
+function fakeRuntime(rows: TimelineRow[], failure: (params: { before?: string }) => { code: string; message: string } | null = () => null) {
   const listeners: Record<string, ((event: SocketEvent) => void)[]> = {};
   const emit = (type: string, event: SocketEvent) => (listeners[type] ?? []).forEach((listener) => listener(event));
   const calls: { before?: string; limit?: number }[] = [];
@@ -25,6 +25,12 @@ function fakeRuntime(rows: TimelineRow[]) {
     send(data) {
       const request = JSON.parse(String(data)) as { id: number; params: { before?: string; limit?: number } };
       calls.push(request.params);
+      const failed = failure(request.params);
+      if (failed) {
+        const error = { code: -32000, message: failed.message, data: { code: failed.code } };
+        queueMicrotask(() => emit('message', { data: JSON.stringify({ jsonrpc: '2.0', id: request.id, error }) }));
+        return;
+      }
       const end = request.params.before === undefined ? rows.length : Number(request.params.before);
       const start = Math.max(0, end - (request.params.limit ?? 100));
       const result = { rows: rows.slice(start, end), older: start > 0 ? String(start) : null, newer: null, revision: 5 };
@@ -144,6 +150,25 @@ describe('TimelineStore', () => {
     // Notifications of the replaced connection no longer reach the store.
     first.notify('timeline.row', { sessionId: SESSION, row: textRow(99), revision: 50 });
     expect(ids(store)).not.toContain('i:99');
+    store.close();
+  });
+
+  it('SRC-3 a page failing with reload_required says so with its code, and reload reads the newest page again in place of the rows shown', async () => {
+    let changed = true;
+    const rows = Array.from({ length: 30 }, (_, n) => textRow(n));
+    const runtime = fakeRuntime(rows, (params) => (changed && params.before !== undefined ? { code: 'reload_required', message: 'Timeline source changed; reload the timeline' } : null));
+    const store = new TimelineStore({ client: runtime.client, sessionId: SESSION, parentItemId: null, pageSize: 10, cache: memoryCache() });
+    await store.open();
+    await store.loadOlder();
+    expect(store.getSnapshot()).toMatchObject({ error: 'Timeline source changed; reload the timeline', errorCode: 'reload_required', loadingOlder: false });
+    expect(ids(store)).toEqual(rows.slice(20).map((row) => row.id));
+    changed = false;
+    rows.splice(0, rows.length, ...Array.from({ length: 30 }, (_, n) => textRow(n, `rewritten ${n}`)));
+    await store.reload();
+    expect(store.getSnapshot()).toMatchObject({ error: null, errorCode: null, opening: false });
+    expect(store.getSnapshot().rows.map((row) => row.kind === 'agentText' && row.text)).toEqual(rows.slice(20).map((row) => row.kind === 'agentText' && row.text));
+    await store.loadOlder();
+    expect(ids(store)).toEqual(rows.slice(10).map((row) => row.id));
     store.close();
   });
 });
