@@ -539,7 +539,7 @@ export class Runtime {
     if (!this.reserve.ensure()) throw diskFull();
     const { uploadIds } = options;
     if (uploadIds) this.attachments.checkForMessage(sessionId, uploadIds);
-    const attachments = uploadIds && { uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
+    const attachments = uploadIds && { identity: uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     const run = outcome.created;
     if (!run) return outcome.answer;
