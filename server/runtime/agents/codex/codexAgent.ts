@@ -1,4 +1,5 @@
 import type { ApprovalRequests } from '../approvals';
+import { codexSessionToolConfig, type SessionToolServerSpec } from '../../messages/sessionToolSpec';
 import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, HistoryPage, HistoryPageRequest, SteerMessage } from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
@@ -39,6 +40,8 @@ export const THREAD_TAKEN_MESSAGE = 'This Codex conversation is already open in 
 export interface CodexAgentHooks extends CodexAccountHooks {
   /** UX-8: Codex named the thread of an app session (its thread name, from Codex or its apps). */
   threadNamed?(sessionId: string, name: string): void;
+  /** MSG-1: the session tool server the session's thread is given, when the runtime offers one. */
+  sessionTools?(sessionId: string): SessionToolServerSpec | null;
 }
 
 /** After turn/interrupt, Codex gets this long to end the turn before the run stops waiting for it. */
@@ -414,11 +417,11 @@ export class CodexAgent implements Agent {
   private async openThread(server: ProfileServer, profile: CodexProfile, context: AgentRunContext): Promise<string> {
     const link = this.links.link(context.sessionId);
     if (link) {
-      await this.loadThread(server, link.threadId, context.cwd);
+      await this.loadThread(server, link.threadId, context.cwd, context.sessionId);
       return link.threadId;
     }
     // experimentalRawEvents: the model's own calls and outputs, for commands Codex does not announce (SBX-2).
-    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true }, ThreadStartResultSchema);
+    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true, ...this.threadConfig(context.sessionId) }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
@@ -439,12 +442,18 @@ export class CodexAgent implements Agent {
   }
 
   /** Codex reads a thread's history only once this child has resumed it. */
-  private async loadThread(server: ProfileServer, threadId: string, cwd: string): Promise<void> {
+  private async loadThread(server: ProfileServer, threadId: string, cwd: string, sessionId: string): Promise<void> {
     if (server.loaded.has(threadId)) return;
-    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd }, ThreadResumeResultSchema);
+    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd, ...this.threadConfig(sessionId) }, ThreadResumeResultSchema);
     server.loaded.add(threadId);
     // A name given while no child of ours had the thread open (in Codex's own apps) comes with it.
     if (resumed.thread.name) this.threadNamed(server, threadId, resumed.thread.name);
+  }
+
+  /** MSG-1: the thread's own configuration: the session tool server, when the runtime offers one. */
+  private threadConfig(sessionId: string): { config?: Record<string, unknown> } {
+    const tools = this.hooks.sessionTools?.(sessionId);
+    return tools ? { config: codexSessionToolConfig(tools) } : {};
   }
 
   /** UX-8: Codex's title of a thread is its session's agent title. */
@@ -498,7 +507,7 @@ export class CodexAgent implements Agent {
     const profile = link && this.profiles.profile(link.profileId);
     if (!link || !profile) throw notFound('This session has no Codex conversation yet.');
     const server = await this.startedServer(profile);
-    await this.loadThread(server, link.threadId, cwd);
+    await this.loadThread(server, link.threadId, cwd, sessionId);
     return { history: this.historyOf(server), threadId: link.threadId };
   }
 
