@@ -100,7 +100,7 @@ describe('MSG-1 MSG-2 MSG-3 MSG-4 messages between a Codex and a Claude session,
     expect(fromSession((await client.call('sessions.timeline', { sessionId: helper })).rows).some((r) => r.text === 'PING 6')).toBe(false);
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('MSG-4 a message to a session that needs approval waits, is delivered once when approved, and a second answer is a conflict', async () => {
+  it('MSG-4 a message to a session that needs approval waits, through a runtime SIGKILL and restart, is delivered once when approved, and a second answer is a conflict', async () => {
     await client.call('sessions.configure', { sessionId: helper, settings: { messages: { needApproval: true } } });
     const claudeTurns = () => requests.filter((r) => r.url.startsWith('/v1/messages') && claudeTurnText(r).includes('QUESTION')).length;
     const turnsBefore = claudeTurns();
@@ -112,6 +112,20 @@ describe('MSG-1 MSG-2 MSG-3 MSG-4 messages between a Codex and a Claude session,
     const { approvals } = await client.call('approvals.list', { sessionId: helper });
     const approval = approvals.find((a) => a.kind === 'message')!;
     expect(approval).toMatchObject({ runId: held.runId, command: 'QUESTION what is six times seven?', decision: null });
+    expect(claudeTurns()).toBe(turnsBefore);
+
+    // A SIGKILL of the runtime: the message still waits after the restart, its approval open, and
+    // the agents get the tool server again under the new start's channel and keys.
+    client.close();
+    await runtime.kill();
+    runtime = await runtime.restart();
+    client = await runtime.connect();
+    const afterRestart = (await client.call('approvals.list', { sessionId: helper })).approvals.find((a) => a.id === approval.id);
+    expect(afterRestart).toMatchObject({ decision: null, expired: null });
+    expect(fromSession((await client.call('sessions.timeline', { sessionId: helper })).rows).find((r) => r.runId === held.runId)).toMatchObject({
+      state: 'queued',
+      fromSession: { delivery: 'needs-approval' },
+    });
     expect(claudeTurns()).toBe(turnsBefore);
 
     await client.call('approvals.answer', { sessionId: helper, approvalId: approval.id, decision: 'accept' });
