@@ -11,6 +11,7 @@ import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, installedAgents } from
 import { createAgentSession, waitForRows } from '../fixtures/agentSessions';
 import { claudeEnv } from '../fixtures/fakeClaudeModel';
 import { codexConfigToml } from '../fixtures/fakeCodexModel';
+import { waitUntil } from '../fixtures/waitUntil';
 import { askerScript, helperScript, messagingModels, type MessagingSessions } from '../fixtures/sessionMessageModels';
 import { newPairingCode } from './appHarness';
 import { pairedPage, useModelAppSuite } from './appSuite';
@@ -42,7 +43,7 @@ describe('MSG-1 a message between sessions on the timeline, in Chromium at phone
   });
   afterAll(() => fs.rmSync(configDir, { recursive: true, force: true }));
 
-  it('MSG-1 the recipient shows the message from the sender with a link to it, the sender shows its call with a link back, light and dark', async () => {
+  it('MSG-1 MSG-4 the recipient shows the message from the sender with a link to it, the sender shows its call with a link back, light and dark; a held message is delivered from its card', async () => {
     const client: RpcClient = await suite.runtime.connect();
     ids.asker = await createAgentSession(client, 'codex');
     ids.helper = await createAgentSession(client, 'claude');
@@ -70,12 +71,30 @@ describe('MSG-1 a message between sessions on the timeline, in Chromium at phone
     expect(await answer.innerText()).toContain('From session Reviewer (Claude)');
     await answer.scrollIntoViewIfNeeded();
     await screenshots(page, 'sender-phone');
+
+    // MSG-4 from the phone: the helper's setting holds the next message for the person, who delivers it.
+    await page.goto(`${suite.runtime.appOrigin}/#/?session=${ids.helper}`);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.locator('[data-setting="messages-need-approval"] input').check();
+    const checker = await suite.runtime.connect();
+    await waitUntil(async () => (await checker.call('sessions.settings', { sessionId: ids.helper })).settings.messages?.needApproval === true, 'the setting is saved');
+    await checker.call('chat.send', { sessionId: ids.asker, operationId: crypto.randomUUID(), text: 'ASK-HELPER: and once more?' });
+    const card = page.locator('[data-row="approval"][data-kind="message"]');
+    await card.waitFor({ timeout: 120_000 });
+    expect(await card.innerText()).toContain('QUESTION what is six times seven?');
+    expect(await card.getByRole('button', { name: 'Allow for this session' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await card.scrollIntoViewIfNeeded();
+    await screenshots(page, 'approval-phone');
+    await card.getByRole('button', { name: 'Deliver' }).click();
+    await waitForRows(checker, ids.helper, (rows) => fromSession(rows).length === 2 && fromSession(rows).every((r) => r.state === 'done' && r.fromSession!.delivery === 'sent'), 180_000);
+    checker.close();
     await page.context().close();
 
     // At desktop size, the recipient's row and its link.
     const desktop = await pairedPage(suite, DESKTOP, await newPairingCode(suite.runtime));
     await desktop.goto(`${suite.runtime.appOrigin}/#/?session=${ids.helper}`);
-    await desktop.locator(`[data-row="message"] [data-from-session="${ids.asker}"]`).waitFor();
+    await desktop.locator(`[data-row="message"] [data-from-session="${ids.asker}"]`).first().waitFor();
     await screenshots(desktop, 'recipient-desktop');
     await desktop.context().close();
   }, AGENT_TEST_TIMEOUT_MS);

@@ -73,7 +73,7 @@ export class SessionMessaging {
         sessionId: recipientSessionId,
         runId: run.id,
         command: firstLine,
-        reason: `The agent of session "${sender.title}" sent this message. Allow hands it to this session's agent; Decline drops it.`,
+        reason: `The agent of session "${sender.title}" sent this message. Deliver hands it to this session's agent; Decline drops it.`,
         detail: firstLine === text ? null : text,
       });
     }
