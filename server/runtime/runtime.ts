@@ -587,7 +587,8 @@ export class Runtime {
   cancelRun(sessionId: string, runId: string): void {
     const run = this.sessions.run(runId);
     if (!run || run.sessionId !== sessionId) throw notFound('No such run in this session.', { runId });
-    this.scheduler.cancel(sessionId, runId);
+    // MSG-4: a message held for approval is not in the scheduler's queue: dropping it declines it.
+    if (!this.scheduler.cancel(sessionId, runId)) this.messaging.declineHeld(sessionId, runId);
   }
 
   readCommandOutput(

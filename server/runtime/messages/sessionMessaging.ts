@@ -80,6 +80,12 @@ export class SessionMessaging {
     return { operationId: outcome.record.operationId, delivery: outcome.record.delivery, hop: outcome.record.hop };
   }
 
+  /** MSG-4: run.cancel of a message still held for approval declines it, as its card's Decline does. */
+  declineHeld(sessionId: string, runId: string): void {
+    const held = this.deps.approvals.pending(sessionId).find((a) => a.kind === 'message' && a.runId === runId && a.decision === null && !a.expired);
+    if (held) this.answerApproval(sessionId, held, 'decline');
+  }
+
   /**
    * MSG-4: the person answered a message's approval; the first answer wins (ACC-4), and the
    * message is then handed on once or ends declined, in the same transaction as the answer.

@@ -100,7 +100,7 @@ describe('MSG-1 MSG-2 MSG-3 MSG-4 messages between a Codex and a Claude session,
     expect(fromSession((await client.call('sessions.timeline', { sessionId: helper })).rows).some((r) => r.text === 'PING 6')).toBe(false);
   }, AGENT_TEST_TIMEOUT_MS);
 
-  it('MSG-4 a message to a session that needs approval waits, through a runtime SIGKILL and restart, is delivered once when approved, and a second answer is a conflict', async () => {
+  it('MSG-4 a message to a session that needs approval waits, through a runtime SIGKILL and restart, is delivered once when approved, and a second answer is a conflict; dropping a held message declines it', async () => {
     await client.call('sessions.configure', { sessionId: helper, settings: { messages: { needApproval: true } } });
     const claudeTurns = () => requests.filter((r) => r.url.startsWith('/v1/messages') && claudeTurnText(r).includes('QUESTION')).length;
     const turnsBefore = claudeTurns();
@@ -137,5 +137,17 @@ describe('MSG-1 MSG-2 MSG-3 MSG-4 messages between a Codex and a Claude session,
     // One turn per question: the first test's and this one, the held message handed on once.
     const turnStarts = requests.filter((r) => r.url.startsWith('/v1/messages') && claudeTurnText(r).includes('QUESTION'));
     expect(turnStarts).toHaveLength(2);
+
+    // Dropping a held message (run.cancel, as on its row) declines it: its card goes and its agent never gets it.
+    const third = await client.call('chat.send', { sessionId: asker, operationId: crypto.randomUUID(), text: 'ASK-HELPER a third time' });
+    await waitForRows(client, asker, (rows) => messageState(rows, third.runId) === 'done');
+    const heldAgain = fromSession(await waitForRows(client, helper, (rows) => fromSession(rows).some((r) => r.fromSession!.delivery === 'needs-approval'))).find(
+      (r) => r.fromSession!.delivery === 'needs-approval',
+    )!;
+    await client.call('run.cancel', { sessionId: helper, runId: heldAgain.runId });
+    const dropped = fromSession((await client.call('sessions.timeline', { sessionId: helper })).rows).find((r) => r.runId === heldAgain.runId);
+    expect(dropped).toMatchObject({ state: 'cancelled', fromSession: { delivery: 'declined' } });
+    expect((await client.call('approvals.list', { sessionId: helper })).approvals.filter((a) => a.kind === 'message' && a.decision === null)).toEqual([]);
+    expect(requests.filter((r) => r.url.startsWith('/v1/messages') && claudeTurnText(r).includes('QUESTION'))).toHaveLength(2);
   }, AGENT_TEST_TIMEOUT_MS);
 });
