@@ -10,6 +10,7 @@ const ASKS: Record<Approval['kind'], string> = {
   permissions: 'The agent asks for more permissions:',
   tool: 'The agent asks to use a tool:',
   question: 'The agent asks:',
+  message: 'Another session sent a message:',
 };
 
 /** Open approvals stay; answered ones go; expired ones stay with their reason until they age out. */
@@ -104,9 +105,10 @@ export function ApprovalList({ approvals, error, answer }: ApprovalsState) {
           ) : (
             <div className="row" style={{ marginTop: 6, flexWrap: 'wrap' }}>
               <button className="primary" onClick={() => answer(approval, 'accept')}>
-                {approval.kind === 'tool' ? 'Allow once' : 'Allow'}
+                {approval.kind === 'tool' ? 'Allow once' : approval.kind === 'message' ? 'Deliver' : 'Allow'}
               </button>
-              <button onClick={() => answer(approval, 'acceptForSession')}>Allow for this session</button>
+              {/* MSG-4: a message is let through one at a time. */}
+              {approval.kind !== 'message' && <button onClick={() => answer(approval, 'acceptForSession')}>Allow for this session</button>}
               <button onClick={() => answer(approval, 'decline')}>{approval.kind === 'tool' ? 'Deny' : 'Decline'}</button>
             </div>
           )}

@@ -5,4 +5,5 @@ export const RUNTIME_PROGRAMS: {
   main: string;
   relay: string;
   claudeHost: string;
+  sessionTools: string;
 };

@@ -7,4 +7,5 @@ export const RUNTIME_PROGRAMS = {
   main: 'server/main.ts',
   relay: 'server/relay/main.ts',
   claudeHost: 'server/runtime/agents/claude/claudeHost.ts',
+  sessionTools: 'server/runtime/messages/sessionToolServer.ts',
 };

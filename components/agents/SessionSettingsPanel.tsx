@@ -47,6 +47,16 @@ export function SessionSettingsPanel({ client, session }: { client: RpcClient; s
       {session.agent === 'claude' && (
         <ClaudeSessionOptions client={client} value={settings.claude ?? DEFAULT_CLAUDE_SETTINGS} onChange={(claude) => void save({ claude })} />
       )}
+      {(session.agent === 'codex' || session.agent === 'claude') && (
+        <label className="setting-check" data-setting="messages-need-approval">
+          {/* MSG-4: another session's agent may send this session a message; the person may want to see it first. */}
+          <input type="checkbox" checked={settings.messages?.needApproval === true} onChange={(event) => void save({ messages: { needApproval: event.currentTarget.checked } })} />
+          <span>
+            Messages from other sessions wait for my approval
+            <span className="muted setting-hint">Another session’s agent can send this session a message; you then Deliver or Decline it.</span>
+          </span>
+        </label>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}

@@ -30,7 +30,8 @@ export const ApprovalQuestionSchema = z.object({
 });
 export type ApprovalQuestion = z.infer<typeof ApprovalQuestionSchema>;
 
-export const ApprovalKindSchema = z.enum(['command', 'fileChange', 'permissions', 'tool', 'question']);
+/** `message` (MSG-4): a message from another session waits for the person before its agent gets it. */
+export const ApprovalKindSchema = z.enum(['command', 'fileChange', 'permissions', 'tool', 'question', 'message']);
 export type ApprovalKind = z.infer<typeof ApprovalKindSchema>;
 
 /** Something the agent asks before it goes on; any device of the user may answer it, once (ACC-4). */
@@ -76,9 +77,12 @@ export const ClaudeSettingsSchema = z.object({
   permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']),
   model: ModelNameSchema.nullable(),
 });
+/** MSG-4: whether messages from other sessions wait for the person's approval. */
+export const SessionMessageSettingsSchema = z.object({ needApproval: z.boolean() });
 export const SessionAgentSettingsSchema = z.object({
   codex: CodexSettingsSchema.optional(),
   claude: ClaudeSettingsSchema.optional(),
+  messages: SessionMessageSettingsSchema.optional(),
 });
 export type CodexSettings = z.infer<typeof CodexSettingsSchema>;
 export type ClaudeSettings = z.infer<typeof ClaudeSettingsSchema>;

@@ -42,6 +42,19 @@ export type SessionState = NonNullable<Session['state']>;
 export const MessageStateSchema = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
 export type MessageState = z.infer<typeof MessageStateSchema>;
 
+/** MSG-4: a message from another session was handed on, waits for the person's approval, or was declined. */
+export const SessionMessageDeliverySchema = z.enum(['sent', 'needs-approval', 'declined']);
+export type SessionMessageDelivery = z.infer<typeof SessionMessageDeliverySchema>;
+export type MessageSender = z.infer<typeof MessageSenderSchema>;
+
+/** MSG-1: the session that sent a message, for the link to it. */
+export const MessageSenderSchema = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  hop: z.number().int().min(1),
+  delivery: SessionMessageDeliverySchema,
+});
+
 /** How far a steering message got (ACC-6). */
 export const SteerDeliverySchema = z.enum(['sending', 'accepted', 'delivered', 'notDelivered']);
 export type SteerDelivery = z.infer<typeof SteerDeliverySchema>;
@@ -69,6 +82,8 @@ const MessageRowSchema = z.object({
   stalledSince: z.number().int().optional(),
   /** The message's attachments (ATT-1): complete, verified uploads only. */
   attachments: z.array(MessageAttachmentSchema).optional(),
+  /** Addition (MSG-1): an agent in another session sent this message. */
+  fromSession: MessageSenderSchema.optional(),
 });
 export type MessageRow = z.infer<typeof MessageRowSchema>;
 

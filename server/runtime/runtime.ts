@@ -54,6 +54,10 @@ import { makeOwnerOnlyFolder } from './store/ownerOnly';
 import { openDatabase, type Db } from './store/database';
 import { Attachments, type AttachmentsOptions } from './attachments/attachments';
 import { UploadCatalog } from './attachments/uploadCatalog';
+import { SessionMessages } from './outbox/sessionMessages';
+import { SessionMessaging } from './messages/sessionMessaging';
+import { SessionToolChannel } from './messages/sessionToolChannel';
+import { sessionToolServerSpec } from './messages/sessionToolSpec';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -77,6 +81,8 @@ export interface RuntimeOptions {
   pairingGuessLimit?: PairingGuessLimitOptions;
   /** What pairing reads as now (codes' expiry, the guess window); Date.now when absent, a stepped clock in tests. */
   pairingClock?: () => number;
+  /** How many messages a chain of sessions may pass on (MSG-3); 4 when absent. */
+  maxMessageHops?: number;
   /** Attachment quotas, disk headroom and upload expiry (ATT-3); the defaults when absent. */
   attachments?: AttachmentsOptions;
   /** The checked VAPID subject for Web Push (PUSH-1); a neutral contact when absent. */
@@ -154,6 +160,7 @@ export class Runtime {
   private readonly terminals: TerminalAgent;
   private readonly usage: UsageSamples;
   private readonly settings: SessionSettings;
+  private readonly messaging: SessionMessaging;
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
   /** Sessions whose delete is stopping their runs: they accept no new message. */
   private readonly deleting = new Set<string>();
@@ -167,6 +174,7 @@ export class Runtime {
     private readonly options: RuntimeOptions,
     processes: ProcessGroupLedger,
     survivors: SurvivorReport,
+    private readonly sessionTools: SessionToolChannel,
   ) {
     const graces = options.stopGraces ?? DEFAULT_STOP_GRACES;
     this.auth = new DeviceAuth(db, options.envToken, options.pairingGuessLimit, options.pairingClock);
@@ -214,7 +222,10 @@ export class Runtime {
     this.usage = new UsageSamples(db);
     this.usage.purge();
     this.settings = new SessionSettings(db);
+    // MSG-1: every Codex and Claude session's agent gets the session tool server, keyed to its session.
+    const toolServerOf = (sessionId: string) => sessionToolServerSpec(sessionTools.environmentFor(sessionId));
     this.claude = new ClaudeAgent(db, process.env, processes, {
+      sessionTools: toolServerOf,
       approvals: this.approvals,
       recordUsage: (reading) => this.recordUsage(reading),
       titled: (sessionId, title) => this.agentTitled(sessionId, title),
@@ -227,6 +238,7 @@ export class Runtime {
       recordUsage: (reading) => this.recordUsage(reading),
       profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
       threadNamed: (sessionId, name) => this.agentTitled(sessionId, name),
+      sessionTools: toolServerOf,
     }, graces.codexStopMs);
     this.terminals = new TerminalAgent(
       processes,
@@ -276,6 +288,17 @@ export class Runtime {
       stallMs: options.agentStallMs ?? DEFAULT_AGENT_STALL_MS,
       attachmentsOf: (runId) => this.attachments.agentFilesOfRun(runId),
     });
+    this.messaging = new SessionMessaging({
+      sessions: this.sessions,
+      messages: new SessionMessages(db, this.outbox, this.sessions, options.maxMessageHops),
+      scheduler: this.scheduler,
+      approvals: this.approvals,
+      projects: this.projects,
+      settingsOf: (sessionId) => this.sessionSettings(sessionId),
+      isDeleting: (sessionId) => this.deleting.has(sessionId),
+      hasDiskRoom: () => this.reserve.ensure(),
+    });
+    sessionTools.serve((sessionId, request) => this.messaging.handle(sessionId, request));
     this.startupSweep = sweepOutputFolder(this.outputs);
     this.outbox.purgeExpired();
     this.scheduler.recoverAfterRestart(survivors.stopped, waitedOnPerson);
@@ -292,13 +315,16 @@ export class Runtime {
     makeOwnerOnlyFolder(options.dataDir);
     const releaseLock = acquireDataLock(options.dataDir);
     let db: Db | undefined;
+    const sessionTools = new SessionToolChannel(options.log);
     try {
       db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
       const processes = new ProcessGroupLedger(db);
       // SES-5: what a runtime killed by SIGKILL left running is stopped before its rows are marked.
       const survivors = await stopSurvivingGroups(processes, (options.stopGraces ?? DEFAULT_STOP_GRACES).commandKillMs, options.log);
-      return new Runtime(db, releaseLock, options, processes, survivors);
+      await sessionTools.start();
+      return new Runtime(db, releaseLock, options, processes, survivors, sessionTools);
     } catch (error) {
+      await sessionTools.close();
       db?.close();
       releaseLock();
       throw error;
@@ -603,6 +629,9 @@ export class Runtime {
   }
 
   answerApproval(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Approval['answers']): Approval {
+    const asked = this.approvals.pending(sessionId).find((a) => a.id === approvalId);
+    // MSG-4: a message's approval hands the message on, or declines it, with the answer.
+    if (asked?.kind === 'message' && !answers) return this.messaging.answerApproval(sessionId, asked, decision);
     return this.approvals.answer(sessionId, approvalId, decision, answers ?? undefined);
   }
 
@@ -621,7 +650,7 @@ export class Runtime {
     if (!this.reserve.ensure()) throw diskFull();
     const { uploadIds } = options;
     if (uploadIds) this.attachments.checkForMessage(sessionId, uploadIds);
-    const attachments = uploadIds && { uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
+    const attachments = uploadIds && { identity: uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     const run = outcome.created;
     if (!run) return outcome.answer;
@@ -640,7 +669,8 @@ export class Runtime {
   cancelRun(sessionId: string, runId: string): void {
     const run = this.sessions.run(runId);
     if (!run || run.sessionId !== sessionId) throw notFound('No such run in this session.', { runId });
-    this.scheduler.cancel(sessionId, runId);
+    // MSG-4: a message held for approval is not in the scheduler's queue: dropping it declines it.
+    if (!this.scheduler.cancel(sessionId, runId)) this.messaging.declineHeld(sessionId, runId);
   }
 
   readCommandOutput(
@@ -702,6 +732,7 @@ export class Runtime {
     await this.scheduler.shutdown();
     this.liveItems.flush();
     await Promise.all([...this.agents.values()].map((agent) => agent.close?.()));
+    await this.sessionTools.close();
     await this.push.settled();
     this.db.close();
     this.releaseLock();

@@ -6,6 +6,7 @@ import { AttachmentThumbnails } from '../../attachments/AttachmentThumbnails';
 import { LinkedText } from '../../LinkedText';
 import type { RowContext } from '../rowContext';
 import { CommandBody } from './CommandBody';
+import { SessionMessageFrom } from './SessionMessageLink';
 import { StopRunButton } from './StopRunButton';
 
 type FixAction = Exclude<NonNullable<NonNullable<MessageRow['failure']>['action']>, 'resend'>;
@@ -67,6 +68,7 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
   const running = row.state === 'running';
   return (
     <div className="card message" data-row="message" data-state={row.state}>
+      {row.fromSession && <SessionMessageFrom sender={row.fromSession} />}
       {command ? (
         <CommandBody row={command} context={context} />
       ) : (

@@ -2,9 +2,11 @@ import type { AgentItemRow } from '../../../lib/protocol/rows';
 import { PagedText } from '../PagedText';
 import { textSource, type RowContext } from '../rowContext';
 import { ItemStatusPill } from './ItemStatusPill';
+import { SessionMessageTo, sessionMessageRecipient } from './SessionMessageLink';
 
 /** Any other tool call: one row, completed in place with its result (TL-1). */
 export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, { kind: 'toolCall' }>; context: RowContext }) {
+  const recipient = sessionMessageRecipient(row);
   return (
     <div className="card tool-call" data-row="toolCall">
       <div className="row">
@@ -12,6 +14,7 @@ export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, {
         <span className="grow timeline-text">{row.title}</span>
         <ItemStatusPill status={row.status} waiting={context.waitingForApproval.has(row.itemId)} />
       </div>
+      {recipient && <SessionMessageTo sessionId={recipient} />}
       {row.error && <p className="error timeline-text">{row.error}</p>}
       {row.input.byteLength > 0 && (
         <details className="tool-input">

@@ -90,7 +90,8 @@ export class ApprovalRequests {
       ),
       cancel: db.prepare("UPDATE approvals SET decision = 'cancel', answered_at = ? WHERE id = ? AND decision IS NULL AND expired IS NULL"),
       expire: db.prepare('UPDATE approvals SET expired = ? WHERE id = ? AND decision IS NULL AND expired IS NULL'),
-      open: db.prepare<[], RawApproval>('SELECT * FROM approvals WHERE decision IS NULL AND expired IS NULL'),
+      // MSG-4: a message's approval waits for no process: it survives restarts and runs' ends.
+      open: db.prepare<[], RawApproval>("SELECT * FROM approvals WHERE decision IS NULL AND expired IS NULL AND kind <> 'message'"),
       listed: db.prepare<[string, number], RawApproval>(
         'SELECT * FROM approvals WHERE session_id = ? AND decision IS NULL AND (expired IS NULL OR created_at >= ?) ORDER BY created_at, id',
       ),
@@ -126,13 +127,18 @@ export class ApprovalRequests {
     return toApproval(this.stmts.get.get(id)!);
   }
 
-  /** Asks; resolves with the first device's decision, or `cancel` when the signal aborts first. */
-  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<Decided> {
-    return (await this.askForAnswers(request, signal)).decision;
+  /**
+   * MSG-4: asks the person about a message from another session. Nothing waits in memory: the
+   * runtime acts on the answer when it comes (`answer`), before or after a restart.
+   */
+  askAboutMessage(request: Omit<ApprovalRequest, 'kind'>): Approval {
+    const id = this.insert({ ...request, kind: 'message' });
+    const approval = this.approval(id);
+    this.publish(approval);
+    return approval;
   }
 
-  /** Like `ask`, with the answers to the approval's questions (kind `question`). */
-  askForAnswers(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
+  private insert(request: ApprovalRequest): string {
     const id = crypto.randomUUID();
     this.stmts.insert.run({
       id,
@@ -147,6 +153,17 @@ export class ApprovalRequests {
       suggestions: JSON.stringify(request.suggestions ?? []),
       createdAt: Date.now(),
     });
+    return id;
+  }
+
+  /** Asks; resolves with the first device's decision, or `cancel` when the signal aborts first. */
+  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<Decided> {
+    return (await this.askForAnswers(request, signal)).decision;
+  }
+
+  /** Like `ask`, with the answers to the approval's questions (kind `question`). */
+  askForAnswers(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
+    const id = this.insert(request);
     return new Promise((resolve) => {
       const onAbort = () => {
         // A runtime shutting down leaves the question unanswered: it expires, it was not cancelled.

@@ -19,9 +19,14 @@ export interface ChatSendOutcome {
   created?: RunRecord;
 }
 
-/** The uploads a message carries (ATT-1), and how to list them on its run inside the accepting transaction. */
-export interface MessageAttachments {
-  uploadIds: readonly string[];
+/**
+ * What a message carries besides its text: its uploads (ATT-1) or the record of the session that
+ * sent it (MSG-2). Part of the message's identity, and written for its run inside the accepting
+ * transaction.
+ */
+export interface MessageExtras {
+  /** Added to the request fingerprint: a retry with other extras is a conflict. */
+  identity: unknown;
   attach(runId: string): void;
 }
 
@@ -66,12 +71,15 @@ export class ChatSendLedger {
       'INSERT INTO chat_outbox (session_id, operation_id, run_id, queued_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
     this.outboxDelete = db.prepare('DELETE FROM chat_outbox WHERE run_id = ?');
+    // MSG-4: a session message waiting for the person's approval is not handed on at start-up.
     this.outboxAll = db.prepare<[], { run_id: string }>(
-      'SELECT o.run_id FROM chat_outbox o JOIN runs r ON r.id = o.run_id ORDER BY r.session_id, r.seq',
+      `SELECT o.run_id FROM chat_outbox o JOIN runs r ON r.id = o.run_id
+       WHERE NOT EXISTS (SELECT 1 FROM chat_session_messages m WHERE m.operation_id = o.operation_id AND m.recipient_session_id = o.session_id AND m.delivery <> 'sent')
+       ORDER BY r.session_id, r.seq`,
     );
-    this.accept = db.transaction((sessionId: string, operationId: string, text: string, now: number, attachments: MessageAttachments | undefined): ChatSendOutcome => {
+    this.accept = db.transaction((sessionId: string, operationId: string, text: string, now: number, extras: MessageExtras | undefined): ChatSendOutcome => {
       // ATT-1: the attachments are part of the message: a retry with others is a conflict. Without any, the fingerprint is as before.
-      const request = attachments ? ['chat.send', sessionId, text, attachments.uploadIds] : ['chat.send', sessionId, text];
+      const request = extras ? ['chat.send', sessionId, text, extras.identity] : ['chat.send', sessionId, text];
       const fingerprint = crypto.createHash('sha256').update(JSON.stringify(request)).digest();
       if (this.claim.run(sessionId, operationId, fingerprint).changes !== 1) {
         throw conflict('This operation id was already used with a different message.', { operationId });
@@ -85,7 +93,7 @@ export class ChatSendLedger {
         return { answer: { operationId, runId: existing.id, state: existing.state } };
       }
       const run = this.sessions.insertRun(sessionId, operationId, text);
-      attachments?.attach(run.id);
+      extras?.attach(run.id);
       this.outboxPut.run(sessionId, operationId, run.id, now);
       const answer: ChatSendAnswer = { operationId, runId: run.id, state: run.state };
       this.ledgerPut.run(scope, sessionId, fingerprint, JSON.stringify(answer), now + IDEMPOTENCY_TTL_MS);
@@ -93,9 +101,9 @@ export class ChatSendLedger {
     });
   }
 
-  acceptChatMessage(sessionId: string, operationId: string, text: string, attachments?: MessageAttachments): ChatSendOutcome {
+  acceptChatMessage(sessionId: string, operationId: string, text: string, extras?: MessageExtras): ChatSendOutcome {
     if (!this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
-    return this.accept.immediate(sessionId, operationId, text, Date.now(), attachments);
+    return this.accept.immediate(sessionId, operationId, text, Date.now(), extras);
   }
 
   /** The run was handed to its agent: its outbox entry is done. */

@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { BUNDLE_FOLDER, RUNTIME_PROGRAMS } from '../../../scripts/runtime-programs.mjs';
 import { REPO_ROOT } from '../paths';
 
@@ -25,5 +27,8 @@ export function childProgram(name: ChildProgramName, env: NodeJS.ProcessEnv = pr
   if (RUNNING_FROM_BUNDLE || env.HBCODE_CHILD_BUNDLE === '1') {
     return { file: process.execPath, args: ['--enable-source-maps', path.join(REPO_ROOT, BUNDLE_FOLDER, `${name}.mjs`)] };
   }
-  return { file: process.execPath, args: ['--import', 'tsx', path.join(REPO_ROOT, RUNTIME_PROGRAMS[name])] };
+  // The loader by its own address: a child an agent starts in a project folder (Codex starts MCP
+  // servers there) would not find a bare `tsx` from there.
+  const loader = pathToFileURL(createRequire(path.join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
+  return { file: process.execPath, args: ['--import', loader, path.join(REPO_ROOT, RUNTIME_PROGRAMS[name])] };
 }

@@ -1,4 +1,5 @@
 import type { AgentKind, Session, TimelineRow } from '../../../lib/protocol/rows';
+import { agentTextOf } from '../messages/sessionMessageText';
 import type { SessionAgentSettings } from '../../../lib/protocol/agents';
 import type { Agent, AgentAttachment } from '../agents/agent';
 import { AgentRunError, type AgentFailure } from '../agents/agentRunError';
@@ -237,7 +238,7 @@ export class RunScheduler {
         runId,
         sessionId: run.sessionId,
         operationId: run.operationId,
-        text: run.text,
+        text: agentTextOf(run),
         cwd,
         signal,
         startCommand: (commandId, command) =>
@@ -396,6 +397,16 @@ export class RunScheduler {
   hasWork(sessionId: string): boolean {
     const queue = this.queues.get(sessionId);
     return queue !== undefined && (queue.active !== null || queue.pending.length > 0);
+  }
+
+  /** The run the session's agent is running, if any: the turn a tool call of that session belongs to (MSG-3). */
+  runningRunOf(sessionId: string): string | null {
+    return this.queues.get(sessionId)?.active?.runId ?? null;
+  }
+
+  /** Tells every device a run's message row changed outside a turn (a message's approval, MSG-4). */
+  publishRun(runId: string): void {
+    this.publishMessage(runId);
   }
 
   isActive(sessionId: string, runId: string): boolean {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageState, Project, Session, SessionWorktree, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
+import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageSender, MessageState, Project, Session, SessionWorktree, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
 import { z } from 'zod';
 import type { MessageAttachment } from '../../../lib/protocol/attachments';
 import { DECLINED_COMMAND_ERROR, type OutputPointer } from '../agents/agent';
@@ -65,6 +65,8 @@ export interface RunRecord {
   attachments?: MessageAttachment[];
   /** Set when the message steers a running turn (ACC-6). */
   steer?: StoredSteerState;
+  /** The session whose agent sent the message (MSG-1). */
+  fromSession?: MessageSender;
 }
 
 const AgentFailureSchema: z.ZodType<AgentFailure> = z.object({
@@ -105,6 +107,7 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   ...(run.failure ? { failure: run.failure } : {}),
   ...(run.attachments?.length ? { attachments: run.attachments } : {}),
   ...(run.steer ? { steer: run.steer === 'lost' ? 'notDelivered' : run.steer } : {}),
+  ...(run.fromSession ? { fromSession: run.fromSession } : {}),
 });
 
 export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
@@ -200,6 +203,10 @@ export class SessionStore {
       pointer: db.prepare<[string, string], OutputPointer>(
         'SELECT thread_id AS threadId, turn_id AS turnId, item_id AS itemId, byte_length AS byteLength FROM command_output_pointers WHERE run_id = ? AND command_id = ?',
       ),
+      senderOfRun: db.prepare<[string, string], MessageSender>(
+        `SELECT m.sender_session_id AS sessionId, s.title, m.hop, m.delivery FROM chat_session_messages m
+         JOIN sessions s ON s.id = m.sender_session_id WHERE m.operation_id = ? AND m.recipient_session_id = ?`,
+      ),
       attachmentsOfRun: db.prepare<[string], { uploadId: string; name: string; mimeType: string; byteLength: number; sha256: string }>(
         `SELECT u.id AS uploadId, u.name, u.mime_type AS mimeType, u.byte_length AS byteLength, u.sha256
          FROM run_attachments ra JOIN attachment_uploads u ON u.id = ra.upload_id WHERE ra.run_id = ? ORDER BY ra.position`,
@@ -256,10 +263,11 @@ export class SessionStore {
     return raw && this.withAttachments(toRun(raw));
   }
 
-  /** ATT-1: the run as its message row shows it, with its attachments. */
+  /** ATT-1, MSG-1: the run as its message row shows it, with its attachments and the session that sent it. */
   private withAttachments(run: RunRecord): RunRecord {
     const attachments = this.stmts.attachmentsOfRun.all(run.id);
-    return attachments.length > 0 ? { ...run, attachments } : run;
+    const fromSession = run.operationId.startsWith('msg-') ? this.stmts.senderOfRun.get(run.operationId, run.sessionId) : undefined;
+    return { ...run, ...(attachments.length > 0 ? { attachments } : {}), ...(fromSession ? { fromSession } : {}) };
   }
 
   runByOperation(sessionId: string, operationId: string): RunRecord | undefined {

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { claudeSessionTools, type SessionToolServerSpec } from '../../messages/sessionToolSpec';
 import path from 'node:path';
 import { DEFAULT_CLAUDE_SETTINGS, type AgentCommand, type UsageReading } from '../../../../lib/protocol/agents';
 import type { ClaudeAccountStatus, SavedClaudeSession } from '../../../../lib/protocol/claude';
@@ -43,6 +44,8 @@ export interface ClaudeAgentOptions {
   resultCache?: Partial<ResultCacheLimits>;
   /** ACC-6 SES-9: how long an interrupted turn, and then what it left, get before being forced; the defaults when absent. */
   graces?: Pick<StopGraces, 'claudeInterruptMs' | 'claudeKillMs'>;
+  /** MSG-1: the session tool server each turn of a session is given, when the runtime offers one. */
+  sessionTools?: (sessionId: string) => SessionToolServerSpec | null;
 }
 
 /** A read the host has not answered in this long is cancelled and fails (SES-8). */
@@ -145,6 +148,7 @@ export class ClaudeAgent implements Agent {
         model: settings.model,
         allowedTools: this.grants.get(context.sessionId)?.allowedTools,
         additionalDirectories: this.grants.get(context.sessionId)?.directories,
+        ...claudeSessionTools(this.options.sessionTools?.(context.sessionId) ?? null),
       },
       (event) => {
         context.activity();

@@ -160,7 +160,9 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     // TL-1 TL-5: native Claude Code builds leave Grep and Glob out of the default tools (search runs
     // as grep/find in Bash); naming them in allowedTools is the SDK's way to offer them, so a search
     // is a tool row with its result. Both only read, as Read does.
-    allowedTools: [...SEARCH_TOOLS, ...(request.allowedTools ?? [])],
+    allowedTools: [...SEARCH_TOOLS, ...(request.toolsAllowed ?? []), ...(request.allowedTools ?? [])],
+    // MSG-1: the session tool server, besides the user's and the project's own MCP servers.
+    ...(request.mcpServers ? { mcpServers: Object.fromEntries(Object.entries(request.mcpServers).map(([name, server]) => [name, { type: 'stdio', ...server }])) } : {}),
     ...(request.additionalDirectories?.length ? { additionalDirectories: request.additionalDirectories } : {}),
     ...(saved.length > 0 ? { resume: request.nativeSessionId } : { sessionId: request.nativeSessionId }),
     ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),

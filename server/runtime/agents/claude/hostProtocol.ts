@@ -48,6 +48,9 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
     additionalDirectories: z.array(z.string()).optional(),
     /** Addition (ATT-2): stored image attachments, sent as image content blocks. */
     images: z.array(z.object({ path: z.string(), mimeType: z.string() })).optional(),
+    /** Addition (MSG-1): MCP servers the runtime gives the turn (the session tool server), by name; their tools in `toolsAllowed`. */
+    mcpServers: z.record(z.string(), z.object({ command: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) })).optional(),
+    toolsAllowed: z.array(z.string()).optional(),
   }),
   /** One page of the saved conversation or of one subagent's (TL-4). */
   z.object({

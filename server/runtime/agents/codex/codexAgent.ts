@@ -1,5 +1,6 @@
 import type { CodexThread } from '../../../../lib/protocol/accounts';
 import type { ApprovalRequests } from '../approvals';
+import { codexSessionToolConfig, type SessionToolServerSpec } from '../../messages/sessionToolSpec';
 import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, HistoryPage, HistoryPageRequest, SteerMessage } from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
@@ -47,6 +48,8 @@ export const OWN_HOME_READ_ONLY =
 export interface CodexAgentHooks extends CodexAccountHooks {
   /** UX-8: Codex named the thread of an app session (its thread name, from Codex or its apps). */
   threadNamed?(sessionId: string, name: string): void;
+  /** MSG-1: the session tool server the session's thread is given, when the runtime offers one. */
+  sessionTools?(sessionId: string): SessionToolServerSpec | null;
 }
 
 /** After turn/interrupt, Codex gets this long to end the turn before the run stops waiting for it. */
@@ -484,11 +487,11 @@ export class CodexAgent implements Agent {
   private async openThread(server: ProfileServer, profile: CodexProfile, context: AgentRunContext): Promise<string> {
     const link = this.links.link(context.sessionId);
     if (link) {
-      await this.loadThread(server, link.threadId, context.cwd, link.rolloutPath ?? null);
+      await this.loadThread(server, link.threadId, context.cwd, context.sessionId, link.rolloutPath ?? null);
       return link.threadId;
     }
     // experimentalRawEvents: the model's own calls and outputs, for commands Codex does not announce (SBX-2).
-    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true }, ThreadStartResultSchema);
+    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true, ...this.threadConfig(context.sessionId) }, ThreadStartResultSchema);
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
@@ -511,13 +514,20 @@ export class CodexAgent implements Agent {
   /**
    * Codex reads a thread's history only once this child has resumed it; a thread read from a file
    * the person chose is resumed by that path too (Codex checks it is the thread's rollout, SRC-2).
+   * The session's tools (MSG-1) come with the thread's config.
    */
-  private async loadThread(server: ProfileServer, threadId: string, cwd: string, rolloutPath: string | null = null): Promise<void> {
+  private async loadThread(server: ProfileServer, threadId: string, cwd: string, sessionId: string, rolloutPath: string | null = null): Promise<void> {
     if (server.loaded.has(threadId)) return;
-    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd, ...(rolloutPath ? { path: rolloutPath } : {}) }, ThreadResumeResultSchema);
+    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd, ...this.threadConfig(sessionId), ...(rolloutPath ? { path: rolloutPath } : {}) }, ThreadResumeResultSchema);
     server.loaded.add(threadId);
     // A name given while no child of ours had the thread open (in Codex's own apps) comes with it.
     if (resumed.thread.name) this.threadNamed(server, threadId, resumed.thread.name);
+  }
+
+  /** MSG-1: the thread's own configuration: the session tool server, when the runtime offers one. */
+  private threadConfig(sessionId: string): { config?: Record<string, unknown> } {
+    const tools = this.hooks.sessionTools?.(sessionId);
+    return tools ? { config: codexSessionToolConfig(tools) } : {};
   }
 
   /** UX-8: Codex's title of a thread is its session's agent title. */
@@ -578,7 +588,7 @@ export class CodexAgent implements Agent {
     if (link.rolloutPath && !own) throw sourceUnavailable(link.rolloutPath, 'it is no longer in a Codex home of this computer');
     // SRC-4: the person's own conversation is read by an app-server on their own home.
     const server = await this.startedServer(own && own.profileId === null ? this.sources.readerOf(own.home) : profile);
-    await this.loadThread(server, link.threadId, cwd, link.rolloutPath ?? null);
+    await this.loadThread(server, link.threadId, cwd, sessionId, link.rolloutPath ?? null);
     return { history: this.historyOf(server), threadId: link.threadId };
   }
 
