@@ -124,7 +124,7 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
 
   const timeline = (
     <>
-      <div className="topbar" style={{ borderBottom: 'none' }}>
+      <div className="topbar session-bar" style={{ borderBottom: 'none' }}>
         {subagent ? (
           <button onClick={closeSubagent} aria-label="Back to the parent timeline">
             <ArrowLeft size={20} aria-hidden="true" focusable="false" />

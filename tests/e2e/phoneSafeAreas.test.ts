@@ -28,6 +28,10 @@ describe('PWA-5 safe areas on a notched phone', () => {
   it('PWA-5 the header starts below the status bar and the composer ends above the home indicator (light and dark)', async () => {
     const page = await pairedPage(suite, PHONE_CONTEXT);
     await createShellSession(page);
+    // UX-8: the open session's title keeps the bar's width beside its buttons (the agent's pill gives way; with it the title had about 105 px).
+    const heading = await page.locator('.session-bar .session-heading').evaluate((h) => h.getBoundingClientRect().width);
+    expect(heading).toBeGreaterThan(150);
+    expect(await page.locator('.session-bar > .pill').isVisible()).toBe(false);
     const before = await edges(page);
     expect(before.headerTop).toBe(0);
     expect(before.composerBottom).toBe(844);

@@ -42,9 +42,15 @@ describe('RLY-2 RLY-3 the desktop linked to a relay', () => {
     expect(link.register?.desktopId).toBe(pairing.desktop);
     expect(runtime.output()).toContain(`desktop ${pairing.desktop}`);
     // The relay's QR code is of the relay link, whose code is the one the local link prints too.
-    const lines = runtime.output().split('\n');
-    const start = lines.findIndex((line) => line.includes('phone on any network'));
-    const end = lines.findIndex((line, i) => i > start && line.trim() === '');
+    // It is read once printed whole: the link may be up before the last of its lines arrived.
+    const qrBlock = () => {
+      const lines = runtime.output().split('\n');
+      const start = lines.findIndex((line) => line.includes('phone on any network'));
+      const end = start < 0 ? -1 : lines.findIndex((line, i) => i > start && line.trim() === '');
+      return { lines, start, end };
+    };
+    await waitUntil(() => qrBlock().end > 0, 'the relay QR code is printed whole');
+    const { lines, start, end } = qrBlock();
     const relayUrl = /through the relay \(same code\): (\S+)/.exec(runtime.output())?.[1];
     expect(decodeTerminalQr(lines.slice(start + 1, end))).toBe(relayUrl);
     expect(runtime.output()).toContain(`Pair a device (code ${pairing.code},`);
