@@ -205,6 +205,10 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                 value={conversation?.id ?? null}
                 onChange={setConversation}
               />
+              {/* Below the choices too, so a phone need not scroll back up to start the session. */}
+              <button className="primary" onClick={() => create(project.id)} disabled={!client}>
+                Start this session
+              </button>
             </div>
           )}
           <ul style={{ listStyle: 'none', padding: 0, margin: '10px 0 0' }}>

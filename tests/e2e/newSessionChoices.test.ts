@@ -88,7 +88,8 @@ describe('New session in Chromium: a worktree of its own and a conversation star
     await docScreenshots(page, 'new-session-choices-desktop');
     await page.setViewportSize(PHONE_CONTEXT.viewport!);
 
-    await page.getByRole('button', { name: 'New session' }).first().click();
+    // The choices end with their own start button, so a phone need not scroll back up.
+    await page.getByRole('button', { name: 'Start this session' }).click();
     await page.locator('[data-row="userText"]').filter({ hasText: PROMPT }).waitFor({ timeout: 60_000 });
     await page.locator('[data-row="agentText"]').filter({ hasText: 'Start with the form.' }).waitFor();
     // The next turn continues that conversation from the worktree: the model is sent the terminal turn too.
