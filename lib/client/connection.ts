@@ -116,9 +116,9 @@ export class RuntimeConnection {
     if (this.checking === client) return;
     this.checking = client;
     const generation = this.generation;
-    let answered = false;
     const timer = this.env.setTimer(() => {
-      if (answered || generation !== this.generation || this.checking !== client) return;
+      // An answer cleared `checking` (and this timer); a new socket changed the generation.
+      if (generation !== this.generation || this.checking !== client) return;
       this.checking = null;
       // Its close may take minutes to arrive on a dead network: it is ignored from here on.
       this.generation++;
@@ -130,7 +130,6 @@ export class RuntimeConnection {
       .call('app.build')
       .catch(() => undefined)
       .finally(() => {
-        answered = true;
         this.env.clearTimer(timer);
         if (this.checking === client) this.checking = null;
       });
