@@ -5,6 +5,7 @@ import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, 
 import { makeChallenge, verifyRegistration } from './desktopChallenge';
 import { FrameJoiner, publishChannelFrame, readRoute, REGISTRATION_HEADER, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { dropSocket, isOversize, OVER_BUDGET_REASON, ROUTED_LINK_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
+import type { LocalClientEnd, LocalDesktopEnd } from './localJoin';
 import { closeReason, publishControl, type RelayContext } from './relayContext';
 
 /** A device connection opened to this desktop, as the desktop's node sees it. */
@@ -13,6 +14,8 @@ interface LinkedConnection {
   /** DATA bytes from the desktop the device's node has not yet written to the device. */
   unackedToDevice: number;
   joiner: FrameJoiner;
+  /** Passes a frame from the desktop on to the device's end: over NATS, or by a call when it is on this node (RLY-8). */
+  toDevice(frame: LinkFrame): void;
 }
 
 /** `<time base36>-<random hex>`: of two registrations of one desktop, the later one wins. */
@@ -41,8 +44,10 @@ export interface DesktopLinkHooks {
  * most a window of un-ACKed bytes on each. The node pings the link; one that answers nothing for
  * a ping interval is dropped and its devices, on any node, are told 4502 at once.
  */
-export class DesktopLink {
+export class DesktopLink implements LocalDesktopEnd {
   desktopId: string | null = null;
+  /** The desktop heard it is linked: connections may be opened on the link from now on. */
+  ready = false;
   readonly registration = newRegistration();
   readonly connections = new Map<string, LinkedConnection>();
   private readonly challenge: RelayChallenge;
@@ -158,6 +163,7 @@ export class DesktopLink {
     }
     if (this.closed) return;
     this.ws.send(JSON.stringify({ type: 'registered' }));
+    this.ready = true;
     this.ctx.log.info('desktop linked', { desktop: desktopId });
   }
 
@@ -175,7 +181,6 @@ export class DesktopLink {
       this.ctx.log.refused('foreign_connection', { desktop: desktopId, conn: frame.connectionId });
       return;
     }
-    const toDevice = SUBJECTS.node(connection.deviceNode);
     switch (frame.type) {
       case LINK_FRAME.data:
         connection.unackedToDevice += frame.payload.length;
@@ -183,19 +188,19 @@ export class DesktopLink {
           this.ctx.log.refused('window_exceeded', { desktop: desktopId, conn: frame.connectionId, bytes: connection.unackedToDevice });
           this.forget(frame.connectionId);
           const close = { type: LINK_FRAME.close, connectionId: frame.connectionId, code: RELAY_CLOSE_CODES.notReading, reason: 'The desktop sent past its window.' } as const;
-          publishControl(this.ctx, toDevice, desktopId, close);
+          connection.toDevice(close);
           this.sendToDesktop(close);
           return;
         }
-        publishChannelFrame(this.ctx.nc, toDevice, { from: this.ctx.nodeId, desktopId }, frame.connectionId, frame.payload);
+        connection.toDevice(frame);
         return;
       case LINK_FRAME.close:
         this.forget(frame.connectionId);
-        publishControl(this.ctx, toDevice, desktopId, frame);
+        connection.toDevice(frame);
         return;
       case LINK_FRAME.ack:
       case LINK_FRAME.end:
-        publishControl(this.ctx, toDevice, desktopId, frame);
+        connection.toDevice(frame);
         return;
       case LINK_FRAME.open:
       case LINK_FRAME.stream:
@@ -226,7 +231,7 @@ export class DesktopLink {
     }
     if (frame.type === LINK_FRAME.open || frame.type === LINK_FRAME.stream) {
       if (this.connections.has(frame.connectionId)) return;
-      this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget) });
+      this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget), toDevice: this.natsToDevice(desktopId, route.from) });
       this.sendToDesktop(frame);
       msg.respond(undefined, { headers: routeHeaders({ from: this.ctx.nodeId, desktopId }, 'frame', { [REGISTRATION_HEADER]: this.registration }) });
       return;
@@ -236,6 +241,11 @@ export class DesktopLink {
       this.ctx.log.refused('foreign_node', { desktop: desktopId, conn: frame.connectionId, node: route.from });
       return;
     }
+    this.controlFromDevice(connection, frame);
+  }
+
+  /** CLOSE, ACK or END from a connection's device, however it came. */
+  private controlFromDevice(connection: LinkedConnection, frame: LinkFrame): void {
     if (frame.type === LINK_FRAME.close) {
       this.forget(frame.connectionId);
       this.sendToDesktop(frame);
@@ -245,6 +255,33 @@ export class DesktopLink {
     } else if (frame.type === LINK_FRAME.end) {
       this.sendToDesktop(frame);
     }
+  }
+
+  /** A connection's frames for a device on another node go over NATS, channel data in parts. */
+  private natsToDevice(desktopId: string, deviceNode: string): (frame: LinkFrame) => void {
+    const subject = SUBJECTS.node(deviceNode);
+    return (frame) => {
+      if (frame.type === LINK_FRAME.data) publishChannelFrame(this.ctx.nc, subject, { from: this.ctx.nodeId, desktopId }, frame.connectionId, frame.payload);
+      else publishControl(this.ctx, subject, desktopId, frame);
+    };
+  }
+
+  /** RLY-8: a client on this node opens its connection on the link directly; its frames never cross NATS. */
+  joinLocal(client: LocalClientEnd, type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream): void {
+    this.connections.set(client.id, { deviceNode: this.ctx.nodeId, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget), toDevice: (frame) => client.fromLocalDesktop(frame) });
+    this.sendToDesktop({ type, connectionId: client.id });
+  }
+
+  /** RLY-8: a frame from a client joined on this node, checked as one from NATS is. */
+  fromLocalClient(connectionId: string, frame: LinkFrame): void {
+    const connection = this.connections.get(connectionId);
+    if (this.closed || !connection || frame.connectionId !== connectionId) return;
+    if (frame.type !== LINK_FRAME.data) {
+      this.controlFromDevice(connection, frame);
+      return;
+    }
+    if (!this.ctx.budget.fits(frame.payload.length)) this.overBudget(this.desktopId!, connectionId, connection);
+    else this.sendToDesktop(frame);
   }
 
   private partFromDevice(route: ReceivedRoute, connectionId: string, part: Uint8Array): void {
@@ -264,7 +301,7 @@ export class DesktopLink {
     this.ctx.log.refused('over_budget', { desktop: desktopId, conn: connectionId, bytes: this.ctx.budget.heldBytes, code: RELAY_CLOSE_CODES.tryAgainLater });
     this.forget(connectionId);
     const close = { type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.tryAgainLater, reason: OVER_BUDGET_REASON } as const;
-    publishControl(this.ctx, SUBJECTS.node(connection.deviceNode), desktopId, close);
+    connection.toDevice(close);
     this.sendToDesktop(close);
   }
 
@@ -284,9 +321,10 @@ export class DesktopLink {
     clearTimeout(this.registerTimer);
     clearInterval(this.pingTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.ready = false;
     if (this.desktopId) {
-      for (const [connectionId, connection] of this.connections) {
-        publishControl(this.ctx, SUBJECTS.node(connection.deviceNode), this.desktopId, { type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.desktopGone, reason: 'The desktop’s link to the relay went away.' });
+      for (const [connectionId, connection] of [...this.connections]) {
+        connection.toDevice({ type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.desktopGone, reason: 'The desktop’s link to the relay went away.' });
       }
       this.ctx.log.info('desktop unlinked', { desktop: this.desktopId, connections: this.connections.size });
     }

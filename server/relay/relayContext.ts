@@ -1,6 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { encodeLinkFrame, type LinkFrame } from '../../lib/relay/relayWire';
 import { routeHeaders } from './natsWire';
+import type { LocalDesktopEnd } from './localJoin';
 import type { NodeBudget } from './nodeBudget';
 import type { NodeLiveness } from './nodeLiveness';
 import type { RelayLog } from './relayLog';
@@ -24,6 +25,8 @@ export interface RelayContext {
   /** A desktop link that answers no ping and sends nothing for this long is dropped; its devices are told 4502 (RLY-4). */
   linkPingMs: number;
   nextConnectionId(): string;
+  /** The desktop's link when this node holds it and the desktop heard it is linked: its connections join there (RLY-8). */
+  localDesktop(desktopId: string): LocalDesktopEnd | null;
 }
 
 /** Sends an open, close or ack frame to another node (or this one) over NATS. */

@@ -139,6 +139,10 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     budget: new NodeBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES),
     linkPingMs: options.linkPingMs ?? DEFAULT_LINK_PING_MS,
     nextConnectionId: () => `${nodeId}.${++counter}`,
+    localDesktop: (desktopId) => {
+      const link = links.get(desktopId);
+      return link?.ready ? link : null;
+    },
   };
 
   const nodeSubscription: Subscription = nc.subscribe(SUBJECTS.node(nodeId), {

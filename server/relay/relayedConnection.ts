@@ -1,5 +1,6 @@
 import type { Msg } from '@nats-io/transport-node';
 import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../../lib/relay/relayWire';
+import type { LocalClientEnd, LocalDesktopEnd } from './localJoin';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { OVER_BUDGET_REASON } from './nodeBudget';
 import { publishControl, type RelayContext } from './relayContext';
@@ -13,9 +14,11 @@ import { publishControl, type RelayContext } from './relayContext';
  * frames being joined and bytes being written to the client (1013 for the connection that would
  * break it).
  */
-export abstract class RelayedConnection {
+export abstract class RelayedConnection implements LocalClientEnd {
   /** The node holding the desktop's link, once it answered the OPEN. */
   private desktopNode: string | null = null;
+  /** The desktop's link when it is on this node: frames go to it by call, not over NATS (RLY-8). */
+  private localDesktop: LocalDesktopEnd | null = null;
   private unackedToDesktop = 0;
   /** DATA bytes handed to the client's socket whose write has not completed. */
   private pendingToClient = 0;
@@ -87,6 +90,17 @@ export abstract class RelayedConnection {
       else if (whole) this.toClient(whole);
       return;
     }
+    this.controlFromDesktop(frame);
+  }
+
+  /** RLY-8: a frame from the desktop's link on this node. */
+  fromLocalDesktop(frame: LinkFrame): void {
+    if (this.closed) return;
+    if (frame.type === LINK_FRAME.data) this.toClient(frame.payload);
+    else this.controlFromDesktop(frame);
+  }
+
+  private controlFromDesktop(frame: LinkFrame): void {
     if (frame.type === LINK_FRAME.close) {
       this.finish();
       this.closeClient(frame.code, frame.reason);
@@ -100,6 +114,15 @@ export abstract class RelayedConnection {
 
   /** Asks the desktop's node to open the connection (OPEN for a channel, STREAM for passthrough). */
   protected open(type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream): void {
+    const local = this.ctx.localDesktop(this.desktopId);
+    if (local) {
+      // RLY-8: the desktop's link is here; joined at once, no NATS on the way.
+      this.localDesktop = local;
+      this.desktopNode = this.ctx.nodeId;
+      local.joinLocal(this, type);
+      this.routedByDesktop();
+      return;
+    }
     const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type, connectionId: this.id }), {
       timeout: this.ctx.openTimeoutMs,
       headers: routeHeaders({ from: this.ctx.nodeId, desktopId: this.desktopId }, 'frame'),
@@ -128,7 +151,8 @@ export abstract class RelayedConnection {
   protected forwardToDesktop(data: Uint8Array): void {
     // Published even before the OPEN's answer: NATS keeps this node's order on the subject, so the
     // desktop's node has the connection by the time the frame arrives.
-    publishChannelFrame(this.ctx.nc, SUBJECTS.desk(this.desktopId), { from: this.ctx.nodeId, desktopId: this.desktopId }, this.id, data);
+    if (this.localDesktop) this.localDesktop.fromLocalClient(this.id, { type: LINK_FRAME.data, connectionId: this.id, payload: data });
+    else publishChannelFrame(this.ctx.nc, SUBJECTS.desk(this.desktopId), { from: this.ctx.nodeId, desktopId: this.desktopId }, this.id, data);
     this.unackedToDesktop += data.length;
     if (this.unackedToDesktop >= this.resumeBelow() && !this.clientPaused) this.pauseClient();
   }
@@ -177,7 +201,8 @@ export abstract class RelayedConnection {
   }
 
   protected toDesktop(frame: LinkFrame): void {
-    publishControl(this.ctx, SUBJECTS.desk(this.desktopId), this.desktopId, frame);
+    if (this.localDesktop) this.localDesktop.fromLocalClient(this.id, frame);
+    else publishControl(this.ctx, SUBJECTS.desk(this.desktopId), this.desktopId, frame);
   }
 
   /** The client's socket closed by itself: the desktop is told with `code`. */
