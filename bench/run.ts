@@ -23,6 +23,7 @@ import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
 import { relayNode } from './relay-node';
 import { relayChannel } from './relay-channel';
+import { relayPassthrough } from './relay-passthrough';
 import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
 import { termEcho } from './term-echo';
@@ -84,6 +85,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
   nodeBenchmark(relayChannel),
+  nodeBenchmark(relayPassthrough),
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),

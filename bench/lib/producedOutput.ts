@@ -53,7 +53,12 @@ export type ProducedRuntimeOptions = Pick<RuntimeProcessOptions, 'wrap' | 'env'>
  * Starts the runtime on temp folders, has the shell agent `cat` a seeded file of `totalBytes`,
  * waits for the command row to complete and checks that the whole output was stored.
  */
-export async function produceOutput(totalBytes: number, seed: number, progress: (line: string) => void, runtimeOptions: ProducedRuntimeOptions = {}): Promise<ProducedOutput> {
+export async function produceOutput(
+  totalBytes: number,
+  seed: number,
+  progress: (line: string) => void,
+  runtimeOptions: ProducedRuntimeOptions | ((dataDir: string) => Promise<ProducedRuntimeOptions>) = {},
+): Promise<ProducedOutput> {
   const projectDir = makeTempDir('hbcode-bench-project-');
   const dataDir = makeTempDir('hbcode-bench-data-');
   let runtime: RuntimeProcess | undefined;
@@ -67,7 +72,9 @@ export async function produceOutput(totalBytes: number, seed: number, progress: 
   try {
     const sourceFile = path.join(projectDir, SOURCE_NAME);
     const sourceSha256 = writeSourceFile(sourceFile, totalBytes, seed);
-    runtime = await startRuntimeProcess({ ...runtimeOptions, dataDir, projectDirs: [projectDir] });
+    // A function makes its options from the data folder (a relay identity made there first, say).
+    const options = typeof runtimeOptions === 'function' ? await runtimeOptions(dataDir) : runtimeOptions;
+    runtime = await startRuntimeProcess({ ...options, dataDir, projectDirs: [projectDir] });
     client = await runtime.connect();
     const sessionId = await createShellSession(client);
     const started = now();

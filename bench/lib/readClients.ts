@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import WebSocket from 'ws';
 import type { RpcClient } from '../../lib/client/rpcClient';
+import { randomInt, seededRandom } from './prng';
 
 /** Which artifact to read, as its command row names it. */
 export interface OutputSource {
@@ -31,6 +33,35 @@ export async function readOutputPage(client: RpcClient, source: OutputSource, tr
   }
   const page = await client.call('run.chatCommandOutputRead', { ...readParams(source), offset, length });
   return { offset: page.offset, bytes: Buffer.from(page.dataBase64, 'base64') };
+}
+
+/** Reads `length` bytes of the file at `offset` into `into`. */
+export function readFileAt(fd: number, offset: number, length: number, into: Buffer): Buffer {
+  for (let done = 0; done < length; ) {
+    const n = fs.readSync(fd, into, done, length - done, offset + done);
+    if (n === 0) throw new Error(`file ended at ${offset + done}`);
+    done += n;
+  }
+  return into;
+}
+
+/**
+ * Milliseconds of `samples` one-page reads at seeded random offsets of the output, each page
+ * compared with the artifact's bytes (open as `artifactFd`) after its timer stopped.
+ */
+export async function pageReadLatencies(client: RpcClient, source: OutputSource, artifactFd: number, pageBytes: number, seed: number, samples: number): Promise<number[]> {
+  const random = seededRandom(seed);
+  const pageLength = Math.min(pageBytes, source.byteLength);
+  const check = Buffer.allocUnsafe(pageLength);
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const offset = randomInt(random, 0, Math.max(0, source.byteLength - pageBytes));
+    const started = performance.now();
+    const { bytes } = await readOutputPage(client, source, 'binary', offset, pageLength);
+    times.push(performance.now() - started);
+    if (!bytes.equals(readFileAt(artifactFd, offset, pageLength, check))) throw new Error(`read at ${offset} returned other bytes than the artifact holds`);
+  }
+  return times;
 }
 
 /**
