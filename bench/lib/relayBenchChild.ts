@@ -1,5 +1,5 @@
 /**
- * A child process for bench/relay-node.ts: either a relay node (`relay NATS_URL PUBLIC_PORT NODE_ID`)
+ * A child process for bench/relay-node.ts: either a relay node with a TLS passthrough port (`relay NATS_URL NODE_ID`)
  * or the reference, a bare WebSocket forwarder that pairs `/a?id=N` with `/b?id=N` and passes
  * binary messages between them (`forwarder`). It prints `READY <port>` and answers each IPC
  * message with its own CPU time and RSS, so the bench measures this process alone.
@@ -9,8 +9,11 @@ import type net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { startRelayNode } from '../../server/relay/relayNode';
 
+/** The relay's TLS port (RLY-6), told with each usage answer; null for the forwarder. */
+let tlsPort: number | null = null;
+
 function answerUsage(): void {
-  process.on('message', () => process.send?.({ cpu: process.cpuUsage(), rss: process.memoryUsage().rss }));
+  process.on('message', () => process.send?.({ cpu: process.cpuUsage(), rss: process.memoryUsage().rss, tlsPort }));
 }
 
 async function relay(natsUrl: string, nodeId: string): Promise<number> {
@@ -20,10 +23,12 @@ async function relay(natsUrl: string, nodeId: string): Promise<number> {
     natsUrl,
     nodeId,
     port: 0,
+    tlsPort: 0,
     maxConnections: 10_000,
     connectRate: { burst: 100_000, periodMs: 1_000 },
     log: () => undefined,
   });
+  tlsPort = node.tlsPort;
   return node.port;
 }
 
