@@ -1,21 +1,11 @@
 import { Duplex } from 'node:stream';
-import { CHANNEL_WINDOW_BYTES, encodeLinkFrame, LINK_FRAME, linkDataHeaderBytes, writeLinkDataHeader } from '../../lib/relay/relayWire';
+import { CHANNEL_WINDOW_BYTES, encodeLinkFrame, LINK_FRAME } from '../../lib/relay/relayWire';
 import type { LinkSender, LinkWaiter } from './linkWriter';
 
 interface Queued {
-  /** A whole DATA link frame, header written. */
-  frame: Uint8Array;
-  /** Its payload's bytes, what the window counts. */
-  bytes: number;
+  chunk: Buffer;
   done: (error?: Error | null) => void;
 }
-
-/**
- * Writes given together (TLS hands its records over corked, one per 16 KiB) leave in one DATA
- * frame of up to this many bytes: one link message, one NATS message, one socket write at the
- * node for a page instead of one per record.
- */
-const MAX_JOINED_BYTES = 1024 * 1024;
 
 /**
  * One TLS passthrough connection (RLY-6) as a byte stream: DATA link frames in, DATA out, under
@@ -77,29 +67,7 @@ export class LinkStream extends Duplex implements LinkWaiter {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     if (chunk.length === 0) return done();
-    this.queue.push({ frame: encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: chunk }), bytes: chunk.length, done });
-    this.pump();
-  }
-
-  override _writev(chunks: { chunk: Buffer }[], done: (error?: Error | null) => void): void {
-    const header = linkDataHeaderBytes(this.connectionId);
-    let start = 0;
-    while (start < chunks.length) {
-      let end = start;
-      let bytes = 0;
-      while (end < chunks.length && (end === start || bytes + chunks[end]!.chunk.length <= MAX_JOINED_BYTES)) bytes += chunks[end++]!.chunk.length;
-      if (bytes > 0) {
-        // One copy of each record into the frame, as encodeLinkFrame would make of a single one.
-        const frame = Buffer.allocUnsafe(header + bytes);
-        writeLinkDataHeader(frame, this.connectionId);
-        let at = header;
-        for (let i = start; i < end; i++) at += chunks[i]!.chunk.copy(frame, at);
-        this.queue.push({ frame, bytes, done: end === chunks.length ? done : () => undefined });
-      } else if (end === chunks.length) {
-        done();
-      }
-      start = end;
-    }
+    this.queue.push({ chunk, done });
     this.pump();
   }
 
@@ -126,14 +94,14 @@ export class LinkStream extends Duplex implements LinkWaiter {
     if (this.gone) return;
     while (this.queue.length > 0) {
       const next = this.queue[0]!;
-      if (this.unacked + next.bytes > CHANNEL_WINDOW_BYTES) return;
+      if (this.unacked + next.chunk.length > CHANNEL_WINDOW_BYTES) return;
       if (!this.writer.hasRoom()) {
         this.writer.waitForRoom(this);
         return;
       }
       this.queue.shift();
-      this.unacked += next.bytes;
-      this.writer.sendData(next.frame, () => {});
+      this.unacked += next.chunk.length;
+      this.writer.sendData(encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: next.chunk }), () => {});
       next.done();
     }
     if (this.ending) {

@@ -108,24 +108,4 @@ describe('RLY-6 a passthrough stream on the desktop (server/relayLink/linkStream
     await once(ours, 'close');
     expect(destroyed.of(LINK_FRAME.close).map((f) => f.connectionId)).toEqual([ID]);
   });
-  it('RLY-8 writes given together (corked, as TLS hands over its records) leave in one DATA frame, bytes in order; larger runs in frames of at most 1 MiB', async () => {
-    const link = new RecordingLink();
-    const stream = new LinkStream(ID, link, () => undefined);
-    const records = Array.from({ length: 17 }, (_, i) => Buffer.alloc(16 * 1024, i));
-    stream.cork();
-    for (const record of records) stream.write(record);
-    stream.uncork();
-    await flush();
-    expect(link.of(LINK_FRAME.data).length).toBe(1);
-    expect(Buffer.from(link.of(LINK_FRAME.data)[0]!.payload).equals(Buffer.concat(records))).toBe(true);
-
-    const big = Array.from({ length: 3 }, (_, i) => Buffer.alloc(700 * 1024, 100 + i));
-    stream.cork();
-    for (const chunk of big) stream.write(chunk);
-    stream.uncork();
-    await flush();
-    const frames = link.of(LINK_FRAME.data).slice(1);
-    expect(frames.map((f) => f.payload.length)).toEqual([700 * 1024, 700 * 1024, 700 * 1024]);
-    expect(Buffer.concat(frames.map((f) => f.payload)).equals(Buffer.concat(big))).toBe(true);
-  });
 });
