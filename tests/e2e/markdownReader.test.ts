@@ -8,7 +8,7 @@ import type * as ReaderCache from '../../lib/client/readerCache';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { readabilityCases } from '../fixtures/readabilityCorpus';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { noisePng } from '../fixtures/noisePng';
+import { picturedPageRoutes } from '../fixtures/picturedPage';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { loadModuleInBlankPage } from './moduleInPage';
 import { createShellSession, keptScreenshotPath, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode } from './appHarness';
@@ -38,18 +38,6 @@ const HOSTILE_PAGE = `<!doctype html><html><head><title>Hostile page</title></he
 <p><a href="javascript:window.__pwned='link'">a javascript link</a> and <a href="/corpus" title="The corpus page">a link back to the corpus page</a>.</p>
 <p>Some more words so that Readability keeps this paragraph as part of the article it extracts from the page, which is long enough now to count.</p>
 </article></body></html>`;
-
-const PICTURED_PAGE = `<!doctype html><html><head><title>A pictured page</title></head><body>
-<article><h1>A pictured page</h1>
-<p>The picture below is a field of coloured noise. The reader shows it from the desktop's copy, so this site never sees the phone that reads it, and the copy stays for offline reading.</p>
-<p><img src="/dot.png" alt="Coloured noise"></p>
-<p>The drawing below is SVG, which the reader never shows: a blob of it would run its script on the app's own origin if it were opened.</p>
-<p><img src="/drawing.svg" alt="An SVG drawing"></p>
-<p>Some more words so that Readability keeps this paragraph as part of the article it extracts from the page, which is long enough now to count.</p>
-</article></body></html>`;
-
-/** A 320x180 picture of noise. */
-const PICTURE = noisePng(320, 180, 7);
 
 type SavedReaderPage = AppDbSchema['readerPages']['value'];
 
@@ -88,12 +76,7 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
       '/hostile': htmlPage(HOSTILE_PAGE),
       '/code': htmlPage(CODE_PAGE),
-      '/pictured': htmlPage(PICTURED_PAGE),
-      '/dot.png': (request, response) => {
-        imageRequests.push(request.headers['user-agent'] ?? '');
-        response.writeHead(200, { 'content-type': 'image/png' }).end(PICTURE);
-      },
-      '/drawing.svg': (_request, response) => response.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>parent.__pwned = 1</script></svg>'),
+      ...picturedPageRoutes(imageRequests),
     });
   });
   afterAll(async () => {

@@ -1,11 +1,17 @@
 // The app's core flows at phone size in an engine other than Chromium (tests/fixtures/engines.ts):
 // one browser and one runtime per file, the flows in order on one paired page, as a phone would
 // use it. Each engine's test file calls `describeEngineFlows` once.
+import fs from 'node:fs';
+import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineMissing, launchEngine, waitInPage, type EngineName, type EnginePage } from '../fixtures/engines';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
-import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { httpGet, startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
+import { PICTURE_SIZE, picturedPageRoutes } from '../fixtures/picturedPage';
+import { writeSite } from '../fixtures/previewSite';
+import { startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
+import { routeHash } from '../../lib/client/appRoute';
 import { waitUntil } from '../fixtures/waitUntil';
 import { keptScreenshotPath, startupPairingCode } from '../e2e/appHarness';
 import { decodePixels } from '../fixtures/qrDecode';
@@ -71,6 +77,53 @@ const textShown = (page: EnginePage, text: string, within = 'body') =>
     },
     { text, within },
   );
+
+/** A TypeScript file whose keyword, comment and plain text the highlighter colours differently. */
+const TS_SOURCE = ['// a comment', 'export interface Point { x: number; y: number }', 'export const origin: Point = { x: 0, y: 0 };', ''].join('\n');
+const MARKDOWN = ['# Release notes', '', 'Some **bold** text.', '', '```ts', 'const answer: number = 42;', '```', ''].join('\n');
+const PREVIEW_FRAME = 'iframe.preview-frame';
+/**
+ * How long a first highlight may take. NOTE: in WebKit a fresh highlight worker's first batch of
+ * TypeScript takes seconds (JavaScriptCore runs the grammar's generated regexes slowly: about 6 to
+ * 10 s on a busy two-core machine, against 1.5 to 2 s in Firefox), and every reload starts a fresh worker.
+ */
+const HIGHLIGHT_WAIT_MS = 60_000;
+
+/** The multi-file site's page as the preview shows it, read in its host page (same origin as the page). */
+interface PreviewedSite {
+  hostOrigin: string;
+  origin: string;
+  path: string;
+  controlled: boolean;
+  status: string | null;
+  titleColour: string | null;
+  logoWidth: number;
+  second: boolean;
+}
+
+function previewedSite(page: EnginePage): Promise<PreviewedSite | null> {
+  return page.evaluateInFrame(
+    PREVIEW_FRAME,
+    () => {
+      const inner = document.querySelector('iframe');
+      const view = inner?.contentWindow;
+      const doc = inner?.contentDocument;
+      if (!view || !doc) return null;
+      const title = doc.getElementById('title');
+      return {
+        hostOrigin: location.origin,
+        origin: view.location.origin,
+        path: view.location.pathname,
+        controlled: view.navigator.serviceWorker.controller !== null,
+        status: doc.getElementById('status')?.textContent ?? null,
+        titleColour: title ? view.getComputedStyle(title).color : null,
+        logoWidth: doc.querySelector<HTMLImageElement>('#logo')?.naturalWidth ?? 0,
+        second: doc.getElementById('second') !== null,
+      };
+    },
+    null,
+  );
+}
 
 const BUILD_BANNER = 'A new app build was installed without your desktop vouching for it.';
 const OUTPUT = '[data-testid="output"]';
@@ -156,6 +209,11 @@ export function describeEngineFlows(engine: EngineName): void {
     let dirs: RuntimeDirs;
     let runtime: RuntimeProcess;
     let page: EnginePage;
+    let web: TestWebServer;
+    let project: string;
+    /** The user agents that asked the web server for the reader page's picture. */
+    const imageRequests: string[] = [];
+    const filesUrl = (filePath: string) => `${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: project, path: filePath })}`;
     /** A screenshot once the page has drawn two more frames (what the DOM says is on screen). */
     const shot = async (name: string) => {
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))), null);
@@ -166,13 +224,21 @@ export function describeEngineFlows(engine: EngineName): void {
       const missing = engineMissing(engine);
       if (missing) throw new Error(missing);
       dirs = makeRuntimeDirs();
-      runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+      project = dirs.projectDirs[0]!;
+      writeSite(project);
+      fs.mkdirSync(path.join(project, 'src'));
+      fs.writeFileSync(path.join(project, 'src', 'geometry.ts'), TS_SOURCE);
+      fs.writeFileSync(path.join(project, 'NOTES.md'), MARKDOWN);
+      web = await startTestWebServer(picturedPageRoutes(imageRequests));
+      // The reader's page is served on 127.0.0.1: the runtime needs the opt-in for local servers (SEC-5).
+      runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: (command) => [...command, '--allow-private-fetch'] });
       page = await launchEngine(engine);
     }, 120_000);
 
     afterAll(async () => {
       await page?.close();
       await runtime?.stopIfRunning();
+      await web?.close();
       dirs?.remove();
     });
 
@@ -285,6 +351,65 @@ export function describeEngineFlows(engine: EngineName): void {
       await shot('output-end');
     }, 300_000);
 
+    it('FILE-4 HL-1 the Files screen browses to a TypeScript file shown highlighted, and renders Markdown with highlighted code', async () => {
+      await clickOn(page, { css: 'a[href="#/files"]' });
+      await clickOn(page, { css: `ul[aria-label="Projects"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: '' })}"]` });
+      await clickOn(page, { css: `ul[aria-label="Folder contents"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: 'src' })}"]` });
+      await clickOn(page, { css: `ul[aria-label="Folder contents"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: 'src/geometry.ts' })}"]` });
+      await waitInPage(page, () => document.querySelector('.source-lines[data-highlight="highlighted"]') !== null, null, 'the source is highlighted', HIGHLIGHT_WAIT_MS);
+      const source = await page.evaluate(() => {
+        const lines = document.querySelector('.source-lines[data-highlight="highlighted"]')!;
+        const colourOf = (line: number, text: string) => {
+          const span = [...lines.querySelectorAll(`[data-line="${line}"] .source-text span`)].find((s) => s.children.length === 0 && s.textContent?.trim() === text);
+          return span ? getComputedStyle(span).color : null;
+        };
+        return {
+          keyword: colourOf(2, 'export'),
+          comment: colourOf(1, '// a comment'),
+          plain: getComputedStyle(lines).color,
+          line3: lines.querySelector('[data-line="3"] .source-text')?.textContent,
+          tokens3: lines.querySelectorAll('[data-line="3"] .source-text span').length,
+        };
+      }, null);
+      expect(source.keyword, JSON.stringify(source)).not.toBeNull();
+      expect(source.comment, JSON.stringify(source)).not.toBeNull();
+      expect(source.keyword).not.toBe(source.comment);
+      expect(source.keyword).not.toBe(source.plain);
+      expect(source.line3).toBe('export const origin: Point = { x: 0, y: 0 };');
+      expect(source.tokens3).toBeGreaterThan(5);
+      await shot('files-source');
+
+      await page.goto(filesUrl('NOTES.md'));
+      await waitInPage(page, () => document.querySelector('.markdown-view h1')?.textContent === 'Release notes', null, 'the Markdown renders');
+      await waitInPage(page, () => document.querySelectorAll('.markdown-view code[data-highlighted="true"] span[style*="color"]').length > 2, null, 'its fenced code is highlighted');
+      expect(await page.evaluate(() => document.querySelector('.markdown-view strong')?.textContent, null)).toBe('bold');
+      await shot('files-markdown');
+    }, 60_000);
+
+    it('PRV-5 PRV-6 a multi-file site previews on an origin of its own, every file served by its service worker; a link and Back move within it', async () => {
+      await page.goto(filesUrl('index.html'));
+      await clickOn(page, { css: 'button', name: 'Preview' });
+      await waitInPage(page, (sel) => document.querySelector(sel) !== null, PREVIEW_FRAME, 'the preview frame shows');
+      let site: PreviewedSite | null = null;
+      await waitInPageFor(page, async () => (site = await previewedSite(page))?.status === 'ready 42 sales' && site.logoWidth === 192, 'the site renders: module imports, fetched JSON, CSS and image');
+      const shown = site!;
+      expect(shown.origin).toMatch(/^http:\/\/p-[0-9a-f]{32}\.hbcode\.localhost:\d+$/);
+      expect(shown.origin).toBe(shown.hostOrigin);
+      expect(shown.origin).not.toBe(runtime.appOrigin);
+      expect(shown).toMatchObject({ path: '/index.html', controlled: true, titleColour: 'rgb(1, 2, 3)' });
+      // The preview origin's server answers only the host page and the worker script: the site's
+      // files on screen came through the worker.
+      for (const file of ['/index.html', '/css/style.css', '/js/main.js', '/img/logo.png']) expect((await httpGet(runtime.port, file, new URL(shown.origin).host)).status, file).toBe(404);
+      await shot('preview');
+
+      // A link in the page opens its file within the preview; the pane's Back returns.
+      await page.clickInFrames([PREVIEW_FRAME, 'iframe'], '#local-link');
+      await waitInPageFor(page, async () => (await previewedSite(page))?.second === true, 'the second page shows');
+      expect((await previewedSite(page))?.path).toBe('/pages/second.html');
+      await clickOn(page, { css: 'section.preview button[aria-label="Back"]' });
+      await waitInPageFor(page, async () => (await previewedSite(page))?.status === 'ready 42 sales', 'Back shows the first page again');
+    }, 90_000);
+
     it('DEV-1 the Devices screen lists this device and shows a single-use pairing code as text and as a QR code that says the same', async () => {
       await clickOn(page, { css: 'nav a, nav button, a, button', name: 'Devices' });
       await waitInPageFor(page, () => textShown(page, 'This device'), 'this device is listed');
@@ -310,5 +435,49 @@ export function describeEngineFlows(engine: EngineName): void {
       expect(link).toContain(`#code=${encodeURIComponent(code)}`);
       await shot('devices');
     }, 60_000);
+
+    it('MD-1 MD-5 PWA-3 a web page opens in the reader as Markdown, its picture fetched by the desktop, never by the phone, and both it and a file read before open offline', async () => {
+      const browserAgent = await page.evaluate(() => navigator.userAgent, null);
+      await clickOn(page, { css: 'a[href="#/web"]' });
+      await typeInto(page, { css: 'input[aria-label="Web address"]' }, `${web.origin}/pictured`);
+      await clickOn(page, { css: 'button[type="submit"]', name: 'Read' });
+      await waitInPage(page, () => document.querySelector('[data-testid="reader"] article h1')?.textContent === 'A pictured page', null, 'the article shows');
+      await waitInPage(
+        page,
+        ({ width }) => {
+          const img = document.querySelector<HTMLImageElement>('[data-testid="reader"] article img[alt="Coloured noise"]');
+          return img !== null && img.src.startsWith('blob:') && img.complete && img.naturalWidth === width;
+        },
+        PICTURE_SIZE,
+        'the picture is drawn from the desktop\'s copy',
+      );
+      expect(imageRequests.length).toBeGreaterThan(0);
+      expect(imageRequests.every((agent) => agent.includes('HBCodeReader') && agent !== browserAgent)).toBe(true);
+      // SVG is never shown: it says why instead.
+      await waitInPage(page, () => document.querySelector('[data-testid="reader"] article [data-image-state="missing"]')?.textContent?.includes('An SVG drawing') ?? false, null, 'the SVG says it is not shown');
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null, null)).toBeNull();
+      await shot('reader');
+
+      // PWA-3: the runtime stops; the app reloads from its worker and shows the saved page with
+      // this device's copy of the picture, and the file opened earlier, still highlighted.
+      const asked = imageRequests.length;
+      await runtime.stop();
+      await page.reload();
+      await waitInPage(page, () => document.querySelector('[data-testid="offline-banner"]') !== null, null, 'the app says it is offline');
+      await waitInPage(
+        page,
+        ({ width }) => {
+          const img = document.querySelector<HTMLImageElement>('[data-testid="reader"] article img[alt="Coloured noise"]');
+          return document.querySelector('[data-testid="reader"] article h1')?.textContent === 'A pictured page' && img !== null && img.complete && img.naturalWidth === width;
+        },
+        PICTURE_SIZE,
+        'the saved page and its picture show offline',
+      );
+      expect(imageRequests.length).toBe(asked);
+      await shot('reader-offline');
+      await page.goto(filesUrl('src/geometry.ts'));
+      await waitInPage(page, () => document.querySelector('.source-lines[data-highlight="highlighted"] [data-line="3"] .source-text')?.textContent === 'export const origin: Point = { x: 0, y: 0 };', null, 'the file opens highlighted offline', HIGHLIGHT_WAIT_MS);
+      expect(await page.evaluate(() => document.querySelector('.file-bar')?.textContent ?? '', null)).toContain('saved on this device');
+    }, 90_000);
   });
 }
