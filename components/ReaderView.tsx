@@ -75,7 +75,9 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
   return (
     <div className="reader" data-testid="reader">
       <div className="scroll">
-        {!confirmed && <ReaderConfirmation url={url} hasSavedCopy={state.kind === 'shown'} onOpen={confirm} onCancel={onCancel} />}
+        {/* Offline there is nothing to confirm: Open could fetch nothing, so only the saved copy shows (or why there is none). */}
+        {!confirmed && connected && <ReaderConfirmation url={url} hasSavedCopy={state.kind === 'shown'} onOpen={confirm} onCancel={onCancel} />}
+        {!confirmed && !connected && state.kind === 'unconfirmed' && <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>}
         {state.kind === 'loading' && confirmed && <p className="muted">Loading {url} …</p>}
         {state.kind === 'missing' && <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>}
         {state.kind === 'failed' && (

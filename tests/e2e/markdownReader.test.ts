@@ -177,6 +177,8 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
     await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
     await page.getByText(/^Saved /).waitFor();
+    // Offline nothing could be fetched, so nothing is asked (SEC-5): only the saved copy shows.
+    expect(await page.getByTestId('reader-confirm').count()).toBe(0);
     await page.getByRole('button', { name: 'Full page' }).click();
     await page.locator('[data-testid="reader"] article[data-view="fullPage"]').waitFor();
     await context.close();
