@@ -21,7 +21,13 @@ export interface MainThreadTasks {
   longestWallCpuMs: number;
   /** The most thread CPU time any one task used: its own work, without waiting for a CPU. */
   longestCpuMs: number;
+  /** Tasks over 50 ms of wall time, and those that used over 50 ms of thread CPU time. */
+  overBudgetWall: number;
+  overBudgetCpu: number;
 }
+
+/** A long task, as the Long Tasks API counts them. */
+const BUDGET_US = 50_000;
 
 /**
  * The page's main-thread tasks while `work` runs, from a Chromium trace (toplevel task events
@@ -64,5 +70,7 @@ export async function traceMainThreadTasks(page: Page, work: () => Promise<void>
     longestWallMs: (longestWall?.dur ?? 0) / 1000,
     longestWallCpuMs: (longestWall?.tdur ?? 0) / 1000,
     longestCpuMs: tasks.reduce((top, t) => Math.max(top, t.tdur ?? 0), 0) / 1000,
+    overBudgetWall: tasks.filter((t) => (t.dur ?? 0) > BUDGET_US).length,
+    overBudgetCpu: tasks.filter((t) => (t.tdur ?? 0) > BUDGET_US).length,
   };
 }
