@@ -82,6 +82,7 @@ export const termFlood: Benchmark = {
         appMs = performance.now() - started;
       });
       const appTasks = await takeLongTasks(page);
+      for (const task of appTrace.overBudgetCpuInside) progress(`   a task of ${task.cpuMs.toFixed(0)} ms CPU ran: ${task.inside.map((e) => `${e.name} ${e.ms.toFixed(0)} ms`).join(', ')}`);
       progress(`   app: ${(appMs / 1000).toFixed(1)} s, ${summary(appTasks).count} long tasks, longest ${summary(appTasks).longestMs.toFixed(0)} ms; ${appTrace.overBudgetCpu} tasks over 50 ms of CPU, most CPU in one task ${appTrace.longestCpuMs.toFixed(0)} ms`);
 
       // Every byte stored: the shell's stored output holds the whole `seq` text, byte for byte.
@@ -124,6 +125,7 @@ export const termFlood: Benchmark = {
         );
       });
       const referenceTasks = await takeLongTasks(reference);
+      for (const task of referenceTrace.overBudgetCpuInside) progress(`   a task of ${task.cpuMs.toFixed(0)} ms CPU ran: ${task.inside.map((e) => `${e.name} ${e.ms.toFixed(0)} ms`).join(', ')}`);
       progress(`   bare xterm.js: ${(bare.elapsedMs / 1000).toFixed(1)} s, ${summary(referenceTasks).count} long tasks, longest ${summary(referenceTasks).longestMs.toFixed(0)} ms; ${referenceTrace.overBudgetCpu} tasks over 50 ms of CPU, most CPU in one task ${referenceTrace.longestCpuMs.toFixed(0)} ms`);
 
       const app = summary(appTasks);
