@@ -89,6 +89,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),
+  browserBenchmark('term-flood', 'termFlood'),
   nodeBenchmark(out2RandomKills),
   nodeBenchmark(file2ReadGib),
   nodeBenchmark(acc6SteerCrash),

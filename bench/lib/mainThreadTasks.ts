@@ -7,6 +7,7 @@ const TraceEventSchema = z.object({
   ph: z.string(),
   pid: z.number(),
   tid: z.number(),
+  ts: z.number().optional(),
   dur: z.number().optional(),
   tdur: z.number().optional(),
   args: z.object({ name: z.unknown().optional() }).optional(),
@@ -21,7 +22,15 @@ export interface MainThreadTasks {
   longestWallCpuMs: number;
   /** The most thread CPU time any one task used: its own work, without waiting for a CPU. */
   longestCpuMs: number;
+  /** Tasks over 50 ms of wall time, and those that used over 50 ms of thread CPU time. */
+  overBudgetWall: number;
+  overBudgetCpu: number;
+  /** What ran inside the tasks over 50 ms of CPU: the events nested in each, longest first (name and ms of wall time). */
+  overBudgetCpuInside: { cpuMs: number; inside: { name: string; ms: number }[] }[];
 }
+
+/** A long task, as the Long Tasks API counts them. */
+const BUDGET_US = 50_000;
 
 /**
  * The page's main-thread tasks while `work` runs, from a Chromium trace (toplevel task events
@@ -64,5 +73,19 @@ export async function traceMainThreadTasks(page: Page, work: () => Promise<void>
     longestWallMs: (longestWall?.dur ?? 0) / 1000,
     longestWallCpuMs: (longestWall?.tdur ?? 0) / 1000,
     longestCpuMs: tasks.reduce((top, t) => Math.max(top, t.tdur ?? 0), 0) / 1000,
+    overBudgetWall: tasks.filter((t) => (t.dur ?? 0) > BUDGET_US).length,
+    overBudgetCpu: tasks.filter((t) => (t.tdur ?? 0) > BUDGET_US).length,
+    overBudgetCpuInside: tasks.filter((t) => (t.tdur ?? 0) > BUDGET_US).map((task) => ({ cpuMs: (task.tdur ?? 0) / 1000, inside: nestedEvents(events, task) })),
   };
+}
+
+/** The longest events on a task's thread within its span (its JavaScript calls, GC, layout, paint). */
+function nestedEvents(events: TraceEvent[], task: TraceEvent): { name: string; ms: number }[] {
+  const start = task.ts ?? 0;
+  const end = start + (task.dur ?? 0);
+  return events
+    .filter((e) => e !== task && e.ph === 'X' && e.pid === task.pid && e.tid === task.tid && (e.ts ?? -1) >= start && (e.ts ?? 0) + (e.dur ?? 0) <= end)
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+    .slice(0, 8)
+    .map((e) => ({ name: e.name, ms: (e.dur ?? 0) / 1000 }));
 }

@@ -8,6 +8,7 @@ import type { GitFileStatus, GitStatus } from '../../lib/protocol/git';
 import { BranchMenu } from './BranchMenu';
 import { CommitBox } from './CommitBox';
 import { GitFileGroup } from './GitFileGroup';
+import { StoppedMerge } from './StoppedMerge';
 import { useGitRepo, type GitRepo } from './useGitRepo';
 
 const groupsOf = (files: GitFileStatus[]) => ({
@@ -19,7 +20,8 @@ const groupsOf = (files: GitFileStatus[]) => ({
 
 /**
  * A project's Git view at `#/git?dir=` (GIT-9): branch, ahead and behind, the changed files with
- * their diffs, stage and unstage, commit, the branch menu, pull and push. Each runs on a tap only.
+ * their diffs, stage and unstage, commit, the branch menu, pull and push, and aborting a merge or
+ * rebase a pull left stopped (GIT-10). Each runs on a tap only.
  */
 export function GitView({ client, projectDirectory }: { client: RpcClient | null; projectDirectory: string }) {
   const repo = useGitRepo(client, projectDirectory);
@@ -101,7 +103,12 @@ function Repository({ client, projectDirectory, repo, status }: { client: RpcCli
           {repo.notice.text}
         </pre>
       )}
-      {status.merging && <p className="git-merging">A merge is stopped on conflicts: resolve them on the computer, then mark each file resolved and commit.</p>}
+      <StoppedMerge
+        status={status}
+        conflicts={groups.conflicts}
+        disabled={busy}
+        onAbort={() => void repo.act(status.rebasing ? 'Aborting the rebase…' : 'Aborting the merge…', (c) => c.call('git.abortMerge', { projectDirectory }))}
+      />
       <GitFileGroup {...group} title="Conflicts" files={groups.conflicts} staged={false} actionLabel="Mark resolved" onAction={stage} />
       <GitFileGroup {...group} title="Staged" files={groups.staged} staged actionLabel="Unstage" onAction={unstage} />
       <GitFileGroup {...group} title="Changes" files={groups.changed} staged={false} actionLabel="Stage" onAction={stage} />

@@ -68,6 +68,7 @@ export function RecentConversations({
                 {c.sizeBytes !== null && ` · ${formatBytes(c.sizeBytes)}`}
                 {/* A detached HEAD (or no repository) names no branch worth showing. */}
                 {c.gitBranch && c.gitBranch !== 'HEAD' && ` · ${c.gitBranch}`}
+                {c.ownCodexHome && ' · from your Codex home'}
                 {c.openInSessionId && ' · already open in a session'}
               </span>
             </button>

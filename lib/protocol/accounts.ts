@@ -58,5 +58,7 @@ export const CodexRolloutSchema = z.object({
   startedAt: z.number().nullable(),
   updatedAt: z.number(),
   size: z.number().int(),
+  /** The branch its session_meta names, when it does. */
+  gitBranch: z.string().nullable(),
 });
 export type CodexRollout = z.infer<typeof CodexRolloutSchema>;

@@ -144,5 +144,10 @@ export const RecentConversationSchema = z.object({
   gitBranch: z.string().nullable(),
   /** The app session that already continues it; such a conversation cannot be taken again. */
   openInSessionId: z.string().nullable(),
+  /**
+   * Codex: a conversation of the person's own Codex home (`~/.codex`, `$CODEX_HOME`), not of the
+   * app's profile; continuing it copies it into the profile (ACC-11), the person's file stays as it is.
+   */
+  ownCodexHome: z.boolean(),
 });
 export type RecentConversation = z.infer<typeof RecentConversationSchema>;

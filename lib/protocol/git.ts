@@ -54,6 +54,8 @@ export const GitStatusSchema = z.object({
   truncated: z.boolean(),
   /** A merge stopped by conflicts is going on. */
   merging: z.boolean(),
+  /** A rebase stopped part way (a `pull` with `pull.rebase`, say) is going on (GIT-10). */
+  rebasing: z.boolean(),
 });
 export type GitStatus = z.infer<typeof GitStatusSchema>;
 
@@ -117,5 +119,10 @@ export const gitMethods = {
   'git.push': {
     params: InProject,
     result: GitOutputSchema,
+  },
+  /** GIT-10: gives up a merge or rebase stopped on conflicts (`git merge --abort` / `git rebase --abort`); answers the new status. */
+  'git.abortMerge': {
+    params: InProject,
+    result: GitStatusSchema,
   },
 } as const;

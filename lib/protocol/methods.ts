@@ -92,7 +92,10 @@ export const methods = {
         claudeSessionId: z.uuid().optional(),
         /** The agent's settings for this session (ACC-5); defaults where absent (Codex: workspace-write). */
         settings: SessionAgentSettingsSchema.optional(),
-        /** Codex only: continue this thread of the chosen profile, as `codex.threads.list` lists it (ACC-8). */
+        /**
+         * Codex only: continue this thread of the chosen profile, as `codex.threads.list` lists it (ACC-8), or
+         * of the person's own Codex home, as `agents.recentConversations` lists it: copied into the profile first (ACC-11).
+         */
         codexThreadId: z.string().min(1).max(200).optional(),
         /** Codex only (SRC-2): read the conversation of this file, as `codex.rollouts.list` lists it. */
         codexRolloutPath: z.string().min(1).max(4096).optional(),

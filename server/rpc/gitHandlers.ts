@@ -1,6 +1,7 @@
 import { commitStaged, readDiff, readStatus, stagePaths, unstagePaths } from '../runtime/git/gitChanges';
 import { createBranch, listBranches, switchBranch } from '../runtime/git/gitBranches';
 import { pull, push } from '../runtime/git/gitRemote';
+import { abortStoppedOperation } from '../runtime/git/gitStoppedOperation';
 import type { GitRepositories } from '../runtime/git/gitRepository';
 import type { MethodHandlers } from './methodHandlers';
 
@@ -38,6 +39,12 @@ export function createGitHandlers(git: GitRepositories): Pick<MethodHandlers, Gi
     },
     'git.push'(params) {
       return git.with(params.projectDirectory, push);
+    },
+    'git.abortMerge'(params) {
+      return git.with(params.projectDirectory, async (repo) => {
+        await abortStoppedOperation(repo);
+        return readStatus(repo);
+      });
     },
   };
 }

@@ -12,7 +12,8 @@ import { createShellSession, keptScreenshotPath, pairThroughLink, PHONE_CONTEXT,
 
 // GIT-9 in real Chromium at phone size against the real runtime and a real repository: reach Git
 // from a session's bar and from the project's Files view, open a diff, stage, commit, make and
-// switch branches, push, and see a refused push in git's words.
+// switch branches, push, see a refused push in git's words, and abort the merge a conflicted pull
+// left (GIT-10).
 
 const APP_TS = ['export function greet(name: string): string {', "  return 'Hello, ' + name;", '}', ''].join('\n');
 const APP_TS_CHANGED = ['export function greet(name: string): string {', '  return `Hello, ${name}!`;', '}', '', 'export const answer = 42;', ''].join('\n');
@@ -140,6 +141,23 @@ describe('GIT-9 the Git view in Chromium at phone size', () => {
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(/\[rejected\]\s+main -> main \(non-fast-forward\)/);
     await screenshots(page, 'push-rejected', ['phone', 'desktop']);
+
+    // GIT-10: Pull then conflicts: the stopped merge is said in words with its file, and one tap aborts it.
+    const ours = git(project, 'rev-parse', 'HEAD').trim();
+    await page.getByRole('button', { name: 'Pull' }).click();
+    await page.locator('.git-words.git-failed').filter({ hasText: /CONFLICT \(content\): Merge conflict in README\.md/ }).waitFor();
+    const stopped = page.getByRole('region', { name: 'Stopped merge' });
+    await stopped.waitFor();
+    expect(await stopped.textContent()).toMatch(/A merge is stopped on conflicts in 1 file: README\.md\./);
+    const abort = stopped.getByRole('button', { name: 'Abort merge' });
+    expect((await abort.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await screenshots(page, 'merge-stopped', ['phone', 'desktop']);
+    await abort.click();
+    await stopped.waitFor({ state: 'detached' });
+    expect(await page.getByRole('region', { name: 'Conflicts' }).count()).toBe(0);
+    expect(git(project, 'rev-parse', 'HEAD').trim()).toBe(ours);
+    expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    expect(fs.readFileSync(path.join(project, 'README.md'), 'utf8')).toBe('# Shop\n\nOpen from a phone.\n');
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);

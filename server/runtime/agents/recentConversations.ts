@@ -34,10 +34,11 @@ export async function recentConversations(agents: { claude: ClaudeAgent; codex: 
       sizeBytes: s.sizeBytes ?? null,
       gitBranch: s.gitBranch,
       openInSessionId: s.openInSessionId,
+      ownCodexHome: false,
     }));
   }
   const threads = await agents.codex.savedThreads(request.accountKey ?? null, request.projectDirectory, limit);
-  return threads.map((t) => ({
+  const inProfile: RecentConversation[] = threads.map((t) => ({
     agent: 'codex',
     id: t.id,
     title: titleOf(t.name, t.preview),
@@ -46,5 +47,21 @@ export async function recentConversations(agents: { claude: ClaudeAgent; codex: 
     sizeBytes: t.sizeBytes ?? null,
     gitBranch: t.gitBranch ?? null,
     openInSessionId: t.openInSessionId,
+    ownCodexHome: false,
   }));
+  // A thread already copied into the profile is listed once, as the profile's (it may have gone on there).
+  const listed = new Set(inProfile.map((c) => c.id));
+  const ownHome = agents.codex.ownHomeThreads(request.accountKey ?? null, request.projectDirectory, limit).filter((r) => !listed.has(r.threadId));
+  const fromOwnHome: RecentConversation[] = ownHome.map((r) => ({
+    agent: 'codex',
+    id: r.threadId,
+    title: titleOf(r.firstPrompt),
+    firstPrompt: r.firstPrompt,
+    updatedAt: r.updatedAt,
+    sizeBytes: r.size,
+    gitBranch: r.gitBranch,
+    openInSessionId: r.openInSessionId,
+    ownCodexHome: true,
+  }));
+  return [...inProfile, ...fromOwnHome].sort((a, b) => b.updatedAt - a.updatedAt).slice(0, limit);
 }

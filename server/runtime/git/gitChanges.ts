@@ -5,6 +5,7 @@ import { confineGitPath, gitPathIsServed } from './gitPaths';
 import type { GitProject } from './gitRepository';
 import { gitWords } from './gitErrors';
 import { parsePorcelainStatus } from './parseStatus';
+import { readStoppedOperation } from './gitStoppedOperation';
 
 /** GIT-2: the branch, its upstream and the project's changed paths; private ones counted, not named (GIT-7). */
 export async function readStatus(repo: GitProject): Promise<GitStatus> {
@@ -26,13 +27,14 @@ export async function readStatus(repo: GitProject): Promise<GitStatus> {
     const namesOrig = origInProject !== null && gitPathIsServed(repo.root, origInProject, repo.secrets);
     files.push({ ...rest, path: inProject, ...(namesOrig ? { origPath: origInProject } : {}) });
   }
-  const merging = (await repo.run(['rev-parse', '-q', '--verify', 'MERGE_HEAD'], { okExitCodes: [1] })).exitCode === 0;
+  const { merging, rebasing } = await readStoppedOperation(repo);
   return {
     ...parsed,
     files: files.slice(0, MAX_GIT_STATUS_ENTRIES),
     privateCount,
     truncated: run.truncated || files.length > MAX_GIT_STATUS_ENTRIES,
     merging,
+    rebasing,
   };
 }
 

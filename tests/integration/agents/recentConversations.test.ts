@@ -12,6 +12,7 @@ import { codexConfigToml, codexTurnScript, responsesInput } from '../../fixtures
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { claudeInTerminal, codexExecInTerminal } from '../../fixtures/terminalConversations';
+import { ownCodexHome, type OwnCodexHome } from '../../fixtures/codexOwnHome';
 
 /** The texts of the user and agent rows of a timeline, in order. */
 const conversationTexts = (rows: TimelineRow[]) => rows.flatMap((r) => (r.kind === 'userText' || r.kind === 'agentText' ? [`${r.kind}: ${r.text}`] : []));
@@ -26,6 +27,8 @@ describe('ACC-11 continuing a conversation started in a terminal', () => {
   let claudeModel: FakeModelServer;
   let codexModel: FakeModelServer;
   let claudeFolder: string;
+  /** The person's own Codex home (their `~/.codex`), where `codex` in their terminal saves. */
+  let own: OwnCodexHome;
   let runtime: RuntimeProcess;
   let client: RpcClient;
   let projectId: string;
@@ -37,8 +40,14 @@ describe('ACC-11 continuing a conversation started in a terminal', () => {
     claudeModel = await startFakeModelServer(claudeTurnScript(() => ({ message: claudeReplies.shift() ?? 'Nothing more.' })));
     codexModel = await startFakeModelServer(codexTurnScript(() => ({ message: codexReplies.shift() ?? 'Nothing more.' })));
     claudeFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-terminal-'));
+    own = ownCodexHome();
     runtime = await startRuntimeProcess({
-      env: { ...claudeEnv(claudeModel.url, claudeFolder, agents.claudeBin), HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url) },
+      env: {
+        ...claudeEnv(claudeModel.url, claudeFolder, agents.claudeBin),
+        HBCODE_CODEX_BIN: agents.codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url),
+        CODEX_HOME: own.home,
+      },
     });
     client = await runtime.connect();
     projectId = (await client.call('projects.list')).projects[0]!.id;
@@ -49,6 +58,7 @@ describe('ACC-11 continuing a conversation started in a terminal', () => {
     await claudeModel?.close();
     await codexModel?.close();
     if (claudeFolder) fs.rmSync(claudeFolder, { recursive: true, force: true });
+    own?.remove();
   });
 
   async function recent(agent: RecentConversation['agent']): Promise<RecentConversation[]> {
@@ -105,6 +115,42 @@ describe('ACC-11 continuing a conversation started in a terminal', () => {
     const input = JSON.stringify(responsesInput(codexModel.requests.at(-1)!));
     expect(input).toContain('Remember the exec word');
     expect(input).toContain('Which exec word was it?');
+  }, AGENT_TEST_TIMEOUT_MS);
+
+  it("ACC-11 a Codex thread that `codex exec` saved in the person's own Codex home is listed, opens with its history and goes on in the profile, the person's file untouched", async () => {
+    const startedAt = Date.now();
+    codexReplies.push('The home word is badger.');
+    // `codex exec` as the person runs it in their terminal: their own CODEX_HOME, not the app's profile.
+    await own.exec({ modelUrl: codexModel.url, cwd: runtime.projectDir, prompt: 'Remember the home word' });
+    const sessions = path.join(own.home, 'sessions');
+    const [personFile] = fs.readdirSync(sessions, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(sessions, f));
+    const personBytes = fs.readFileSync(personFile!);
+    // Another folder's conversation of the same home is not this project's.
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-elsewhere-'));
+    codexReplies.push('Elsewhere.');
+    await own.exec({ modelUrl: codexModel.url, cwd: elsewhere, prompt: 'Remember the other folder' });
+
+    const conversations = await recent('codex');
+    expect(conversations.some((c) => c.firstPrompt?.includes('Remember the other folder'))).toBe(false);
+    const listed = conversations.find((c) => c.firstPrompt?.includes('Remember the home word'));
+    expect(listed).toMatchObject({ agent: 'codex', ownCodexHome: true, openInSessionId: null, sizeBytes: personBytes.length, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(listed!.updatedAt).toBeGreaterThanOrEqual(startedAt - 1000);
+
+    const { session } = await client.call('sessions.create', { projectId, agent: 'codex', codexThreadId: listed!.id, title: listed!.title });
+    const rows = await waitForRows(client, session.id, (r) => conversationTexts(r).length >= 2);
+    expect(conversationTexts(rows)).toEqual(['userText: Remember the home word', 'agentText: The home word is badger.']);
+    // Now the profile's thread, continued by that session; listed once.
+    const again = (await recent('codex')).filter((c) => c.id === listed!.id);
+    expect(again).toEqual([expect.objectContaining({ ownCodexHome: false, openInSessionId: session.id })]);
+
+    codexReplies.push('It was badger.');
+    await sendAndWait(client, session.id, 'Which home word was it?');
+    const input = JSON.stringify(responsesInput(codexModel.requests.at(-1)!));
+    expect(input).toContain('Remember the home word');
+    expect(input).toContain('Which home word was it?');
+    // The person's own file is as their terminal left it.
+    expect(fs.readFileSync(personFile!).equals(personBytes)).toBe(true);
+    fs.rmSync(elsewhere, { recursive: true, force: true });
   }, AGENT_TEST_TIMEOUT_MS);
 
   it('ACC-11 a folder that is not a project is refused', async () => {

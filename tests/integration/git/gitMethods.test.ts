@@ -185,7 +185,40 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     const status = await client.call('git.status', where());
     expect(status.merging).toBe(true);
     expect(status.files.find((f) => f.path === 'shared.txt')).toMatchObject({ kind: 'conflict', index: 'U', worktree: 'U' });
-    git(project, 'merge', '--abort');
+    expect(status.rebasing).toBe(false);
+    const ours = git(project, 'rev-parse', 'HEAD').trim();
+
+    // GIT-10: Abort merge puts the branch and the work tree back as they were before the pull.
+    const aborted = await client.call('git.abortMerge', where());
+    expect(aborted).toMatchObject({ merging: false, rebasing: false });
+    // An untracked file of an earlier test stays; nothing tracked is changed or conflicted.
+    expect(aborted.files.filter((f) => f.kind !== 'untracked')).toEqual([]);
+    expect(git(project, 'rev-parse', 'HEAD').trim()).toBe(ours);
+    expect(fs.readFileSync(path.join(project, 'shared.txt'), 'utf8')).toBe('one\nTWO from the phone\nthree\n');
+    expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    // Nothing stopped any more: nothing to abort, in plain words.
+    const nothing = await expectRpcError(client.call('git.abortMerge', where()), 'git_failed');
+    expect(nothing.message).toBe('There is no merge or rebase to abort.');
+  });
+
+  it('GIT-10 a pull that rebases (pull.rebase) and conflicts shows the rebase, and Abort puts the branch back', async () => {
+    const ours = git(project, 'rev-parse', 'HEAD').trim();
+    git(project, 'config', 'pull.rebase', 'true');
+    try {
+      const error = await expectRpcError(client.call('git.pull', where()), 'git_failed');
+      expect(error.message).toMatch(/CONFLICT \(content\): Merge conflict in shared\.txt/);
+      const status = await client.call('git.status', where());
+      expect(status).toMatchObject({ rebasing: true, merging: false });
+      expect(status.files.find((f) => f.path === 'shared.txt')).toMatchObject({ kind: 'conflict' });
+
+      const aborted = await client.call('git.abortMerge', where());
+      expect(aborted).toMatchObject({ rebasing: false, merging: false, branch: 'main' });
+      expect(aborted.files.filter((f) => f.kind !== 'untracked')).toEqual([]);
+      expect(git(project, 'rev-parse', 'HEAD').trim()).toBe(ours);
+      expect(git(project, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    } finally {
+      git(project, 'config', '--unset', 'pull.rebase');
+    }
   });
 
   it('GIT-1 a remote that asks for a password fails at once instead of waiting for a prompt', async () => {

@@ -74,6 +74,7 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'git.switchBranch': { projectDirectory: '/nowhere', name: 'main' },
   'git.pull': { projectDirectory: '/nowhere' },
   'git.push': { projectDirectory: '/nowhere' },
+  'git.abortMerge': { projectDirectory: '/nowhere' },
   'claude.accounts.list': undefined,
   'claude.accounts.add': {},
   'claude.accounts.remove': { accountId: '00000000-0000-4000-8000-000000000000' },

@@ -30,7 +30,8 @@ import {
 import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProfiles';
 import { CodexHistory } from './codexHistory';
 import { CodexExactSources } from './codexExactSources';
-import { sourceUnavailable } from './codexRolloutFiles';
+import { rolloutOfThread, sourceUnavailable, type RolloutFile } from './codexRolloutFiles';
+import { copyOwnThreadIntoProfile, ownHomeConversations } from './codexOwnHomeThreads';
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { CodexSteers } from './codexSteers';
@@ -208,10 +209,23 @@ export class CodexAgent implements Agent {
     return threads.map((t) => ({ ...t, openInSessionId: this.links.sessionOfThread(profile.id, t.id) ?? null }));
   }
 
-  /** ACC-8: a new session continues a thread that `thread/list` listed in its profile. */
+  /** ACC-11: the person's own Codex home's conversations of a folder, with the app session that continues each in the profile. */
+  ownHomeThreads(profileId: string | null, cwd: string, limit: number): (RolloutFile & { threadId: string; openInSessionId: string | null })[] {
+    const profile = this.accounts.requireProfile(profileId);
+    const own = this.sources.ownHome();
+    if (!own) return [];
+    return ownHomeConversations(own, cwd, limit).flatMap((r) => (r.threadId ? [{ ...r, threadId: r.threadId, openInSessionId: this.links.sessionOfThread(profile.id, r.threadId) ?? null }] : []));
+  }
+
+  /**
+   * ACC-8: a new session continues a thread that `thread/list` listed in its profile. ACC-11: a
+   * thread only the person's own Codex home has is copied into the profile first, and continued there.
+   */
   continueThread(sessionId: string, profileId: string | null, threadId: string): void {
     const profile = this.accounts.requireProfile(profileId);
     if (this.links.sessionOfThread(profile.id, threadId)) throw conflict(THREAD_TAKEN_MESSAGE, { threadId });
+    const own = this.sources.ownHome();
+    if (own && !rolloutOfThread({ profileId: profile.id, home: profile.home }, threadId) && rolloutOfThread(own, threadId)) copyOwnThreadIntoProfile(own, profile.home, threadId);
     this.links.save(sessionId, { profileId: profile.id, threadId });
   }
 

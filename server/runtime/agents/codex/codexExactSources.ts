@@ -45,8 +45,12 @@ export class CodexExactSources {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** The person's own Codex home (`$CODEX_HOME`, else `~/.codex`), when there is one. */
-  private ownHome(): string | null {
+  /** The person's own Codex home (`$CODEX_HOME`, else `~/.codex`), when there is one and it is no profile's. */
+  ownHome(): CodexHome | null {
+    return this.homes().find((h) => h.profileId === null) ?? null;
+  }
+
+  private ownHomeFolder(): string | null {
     const home = this.env.CODEX_HOME?.trim() || path.join(this.env.HOME?.trim() || os.homedir(), '.codex');
     try {
       return fs.statSync(home).isDirectory() ? path.resolve(home) : null;
@@ -58,7 +62,7 @@ export class CodexExactSources {
   /** SRC-1: every runtime profile's home, then the person's own. */
   homes(): CodexHome[] {
     const homes: CodexHome[] = this.profiles.all().map((profile) => ({ profileId: profile.id, home: profile.home }));
-    const own = this.ownHome();
+    const own = this.ownHomeFolder();
     if (own && !homes.some((h) => h.home === own)) homes.push({ profileId: null, home: own });
     return homes;
   }

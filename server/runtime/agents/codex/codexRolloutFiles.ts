@@ -34,6 +34,8 @@ export interface RolloutFile {
   /** The file's modification time, in ms. */
   updatedAt: number;
   size: number;
+  /** The branch Codex saw when it started (its session_meta's git info), when it says. */
+  gitBranch: string | null;
 }
 
 /** How much of a file's head is read to describe it: Codex's first line carries its instructions. */
@@ -106,7 +108,15 @@ function readAt(fd: number, position: number, length: number): Buffer {
 const HistoryBaseSchema = z.object({ thread_id: z.string(), end_byte_offset: z.number().int().min(0) });
 const SessionMetaSchema = z.object({
   type: z.literal('session_meta'),
-  payload: z.object({ id: z.string(), cwd: z.string().optional(), timestamp: z.string().optional(), history_base: HistoryBaseSchema.nullish() }).passthrough(),
+  payload: z
+    .object({
+      id: z.string(),
+      cwd: z.string().optional(),
+      timestamp: z.string().optional(),
+      history_base: HistoryBaseSchema.nullish(),
+      git: z.object({ branch: z.string().nullish() }).passthrough().nullish(),
+    })
+    .passthrough(),
 });
 const UserMessageEventSchema = z.object({ type: z.literal('event_msg'), payload: z.object({ type: z.literal('user_message'), message: z.string() }) });
 const ItemCompletedSchema = z.object({
@@ -146,6 +156,7 @@ function readHead(file: string, profileId: string | null): { described: RolloutF
       startedAt: nameTime ? Date.parse(`${nameTime.slice(0, 10)}T${nameTime.slice(11).replace(/-/g, ':')}Z`) || null : null,
       updatedAt: Math.round(stat.mtimeMs),
       size: stat.size,
+      gitBranch: null,
     };
     let pending = '';
     for (let offset = 0; offset < Math.min(stat.size, HEAD_LIMIT) && (described.threadId === null || described.firstPrompt === null); offset += READ_CHUNK) {
@@ -162,6 +173,7 @@ function readHead(file: string, profileId: string | null): { described: RolloutF
         if (meta.success && described.threadId === null) {
           described.threadId = meta.data.payload.id;
           described.cwd = meta.data.payload.cwd ?? null;
+          described.gitBranch = meta.data.payload.git?.branch ?? null;
           historyBase = meta.data.payload.history_base ?? null;
           described.forkedFromThreadId = historyBase?.thread_id ?? null;
           described.startedAt = (meta.data.payload.timestamp && Date.parse(meta.data.payload.timestamp)) || described.startedAt;
@@ -190,13 +202,19 @@ export const missingHistorySource = (file: string, threadId: string, reason: str
  * cycle or more than 256 ancestors is refused too.
  */
 export function checkAncestors(home: CodexHome, file: string): void {
+  ancestorsOf(home, file);
+}
+
+/** SRC-5's checks, answering the ancestors' files, parent first. */
+export function ancestorsOf(home: CodexHome, file: string): string[] {
   const seen = new Set<string>();
+  const files: string[] = [];
   let base = readHead(file, home.profileId).historyBase;
   let ancestors: Map<string, string> | null = null;
   while (base) {
     if (seen.has(base.thread_id) || seen.size >= MAX_ANCESTORS) throw missingHistorySource(file, base.thread_id, 'its ancestors form a cycle or are too many');
     seen.add(base.thread_id);
-    ancestors ??= new Map(rolloutPathsOf(home).map((entry) => [/-([0-9a-f-]{36})\.jsonl$/.exec(entry.file)?.[1] ?? '', entry.file]));
+    ancestors ??= new Map(rolloutPathsOf(home).map((entry) => [threadIdInName(entry.file) ?? '', entry.file]));
     const parent = ancestors.get(base.thread_id);
     if (!parent) throw missingHistorySource(file, base.thread_id, 'its file is not in this Codex home');
     let size: number;
@@ -206,8 +224,18 @@ export function checkAncestors(home: CodexHome, file: string): void {
       throw missingHistorySource(file, base.thread_id, 'its file is gone');
     }
     if (size < base.end_byte_offset) throw missingHistorySource(file, base.thread_id, 'its file is shorter than the part this one starts from');
+    files.push(parent);
     base = readHead(parent, home.profileId).historyBase;
   }
+  return files;
+}
+
+/** The thread id Codex puts at the end of a rollout's name. */
+const threadIdInName = (file: string) => /-([0-9a-f-]{36})\.jsonl$/.exec(file)?.[1] ?? null;
+
+/** The rollout file of a thread in a home (by its name), newest first when there are several. */
+export function rolloutOfThread(home: CodexHome, threadId: string): string | null {
+  return rolloutPathsOf(home).find((entry) => threadIdInName(entry.file) === threadId)?.file ?? null;
 }
 
 /** A home's rollout files, newest first by the time in their names (folder reads only). */
