@@ -157,6 +157,8 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     await frame.locator('#out').filter({ hasText: PREVIEW_MARKER }).waitFor({ timeout: TIMEOUTS.page });
     expect(await frame.locator('#title').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(1, 2, 3)');
     await waitUntil(() => frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth === 40), 'the SVG image loads');
+    // PRV-6: the address line shows the page's own path, not the shared origin's `/p-<id>` prefix.
+    await waitUntil(async () => (await page.locator('section.preview .topbar .mono').textContent()) === '/site/index.html', 'the address line shows /site/index.html');
     // Another origin: the previewed page cannot reach the app's storage or document.
     expect(await frame.evaluate(() => { try { return window.top!.document.title; } catch { return 'refused'; } })).toBe('refused');
     await keepLightAndDark(page, 'relay', 'passthrough-preview-phone');
