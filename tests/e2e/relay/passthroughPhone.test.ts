@@ -20,7 +20,7 @@ import type { OutputRef } from './outputInPage';
 import { startPassthroughAssembly, waitForCertificate, writePreviewSite, type PassthroughAssembly } from './passthroughAssembly';
 
 /** Bounds of this file's waits, in one place. */
-const TIMEOUTS = { certificate: 120_000, bigCommand: 120_000, page: 30_000, relink: 60_000 };
+const TIMEOUTS = { test: 180_000, certificate: 120_000, bigCommand: 120_000, page: 30_000, relink: 60_000 };
 /** 1,048,576 lines of 20 bytes: exactly 20 MiB, 80 pages of 256 KiB. */
 const BIG_LINES = 1_048_576;
 const BIG_COMMAND = `seq -f 'relay line %08.0f' 1 ${BIG_LINES}`;
@@ -93,7 +93,7 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     scripts?.close();
     await relay?.stop();
     await web?.close();
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-7 RLY-2 the printed QR link is the desktop’s own name under pebble’s certificate; Chromium pairs there through node 2 with the desktop on node 1, and its service worker installs', async () => {
     const link = new URL(relay.printedLink);
@@ -119,7 +119,7 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await waitConnected(page);
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-3 runs a shell session and pages a 20 MiB output byte-exact through the passthrough', async () => {
     await createShellSession(page);
@@ -142,7 +142,7 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     expect(read.pages).toBe(80);
     expect(read.sha256).toBe(createHash('sha256').update(bigOutput()).digest('hex'));
     await page.getByRole('button', { name: 'Back to timeline' }).click();
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-6 opens a multi-file preview on the desktop’s preview name, isolated from the app', async () => {
     await page.goto(`${relay.appOrigin}/${routeHash({ kind: 'preview', projectDirectory: relay.dirs.projectDirs[0]!, path: 'site/index.html' })}`);
@@ -162,7 +162,7 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     // Another origin: the previewed page cannot reach the app's storage or document.
     expect(await frame.evaluate(() => { try { return window.top!.document.title; } catch { return 'refused'; } })).toBe('refused');
     await keepLightAndDark(page, 'relay', 'passthrough-preview-phone');
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-3 reads a web page in the reader through the passthrough', async () => {
     await page.goto(`${relay.appOrigin}/#/`);
@@ -171,7 +171,7 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     await page.getByLabel('Web address').fill(`${web.origin}/article`);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     await page.locator('[data-testid="reader"] article').getByText(READER_MARKER).first().waitFor({ timeout: TIMEOUTS.page });
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-3 a message queued while the relay is down is delivered once after it is back', async () => {
     await page.goto(`${relay.appOrigin}/${routeHash({ kind: 'sessions', sessionId })}`);
@@ -187,7 +187,7 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     await waitUntil(async () => (await page.locator('[data-row="outbox"]').count()) === 0, 'the outbox is empty');
     expect((await commandRows()).filter((r) => r.command === command)).toHaveLength(1);
     expect(await commandRow(page, command).count()).toBe(1);
-  });
+  }, TIMEOUTS.test);
 
   it('RLY-4 SIGKILL of the phone’s node (A) while the desktop is on node B: the app reconnects through B, nothing lost or duplicated', async () => {
     // The phone's connection goes to node 2 (A), tried first; the desktop stays linked to node 1 (B).
@@ -214,5 +214,5 @@ describe('RLY-6 RLY-7 a phone in Chromium through the desktop’s own relay name
     expect(read.sha256).toBe(createHash('sha256').update(expected).digest('hex'));
     expect(await commandRow(page, command).count()).toBe(1);
     expect(await commandRow(page, second).count()).toBe(1);
-  });
+  }, TIMEOUTS.test);
 });
