@@ -1,7 +1,7 @@
 'use client';
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { PreviewBridge, type PreviewHaltReason } from '../lib/client/preview/previewBridge';
+import { pathUnderPrefix, PreviewBridge, type PreviewHaltReason } from '../lib/client/preview/previewBridge';
 import { PreviewHistory } from '../lib/client/preview/previewHistory';
 import { newPreviewId } from '../lib/client/preview/previewId';
 import { previewResourceReader } from '../lib/client/preview/readPreviewResource';
@@ -25,6 +25,12 @@ const HALT_TEXT: Record<PreviewHaltReason, string> = {
   host_replaced: 'The preview replaced its own host page, so the app disconnected it.',
   worker_failed: 'The preview could not start: its service worker did not run.',
 };
+
+/** The path the address line shows: the preview's own, without a shared origin's prefix. */
+function shownPath(originPath: string | undefined, pathPrefix: string | undefined): string | undefined {
+  if (originPath === undefined || pathPrefix === undefined) return originPath;
+  return pathUnderPrefix(originPath, pathPrefix) ?? originPath;
+}
 
 /**
  * An HTML document in its sandbox (PRV-5, PRV-6): the preview origin's host page in a frame,
@@ -122,7 +128,8 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
           Reload
         </button>
         <span className="grow ellipsis mono" title={opened?.root}>
-          {history.current?.current ?? path}
+          {/* PRV-6: the document's path, without a shared origin's `/p-<id>` prefix. */}
+          {shownPath(history.current?.current, opened?.pathPrefix) ?? path}
         </span>
       </div>
       {opened?.sharedOrigin && (

@@ -1,29 +1,17 @@
 // RLY-6 in a real browser: a Chromium whose only extra trust is the test CA (in the NSS database
 // of its own HOME) loads the desktop's relay name through a relay node's TLS port, and the app the
 // desktop serves itself shows its pairing screen. The relay holds no key for that name.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/browser';
+import { homeTrusting } from '../fixtures/nssTrust';
 import { pairThroughLink } from './appHarness';
 import { startPassthroughRelay, type PassthroughRelay } from '../fixtures/relay/passthroughRelay';
 
 let relay: PassthroughRelay;
 let home: string;
 let browser: Browser;
-
-/** A HOME whose NSS database (where Chromium on Linux looks for user trust) trusts `caFile` for TLS servers. */
-function homeTrusting(caFile: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-chromium-home-'));
-  const nssdb = path.join(dir, '.pki', 'nssdb');
-  fs.mkdirSync(nssdb, { recursive: true });
-  execFileSync('certutil', ['-N', '-d', `sql:${nssdb}`, '--empty-password']);
-  execFileSync('certutil', ['-A', '-d', `sql:${nssdb}`, '-t', 'C,,', '-n', 'testca', '-i', caFile]);
-  return dir;
-}
 
 beforeAll(async () => {
   relay = await startPassthroughRelay();

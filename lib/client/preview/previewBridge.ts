@@ -38,6 +38,12 @@ export interface PreviewBridgeEvents {
   onAction(action: Exclude<HtmlMessageAction, { kind: 'ignore' }>): void;
 }
 
+/** `requestPath` without a shared origin's `/p-<id>` prefix (`pathPrefix` `/` leaves it whole); null when outside it. */
+export function pathUnderPrefix(requestPath: string, pathPrefix: string): string | null {
+  if (pathPrefix === '/') return requestPath;
+  return requestPath.startsWith(pathPrefix) ? requestPath.slice(pathPrefix.length - 1) : null;
+}
+
 /**
  * The app's side of one preview (PRV-5, PRV-6). It hands the host page (in `frame`, on the
  * preview origin) a MessagePort, answers every request the preview's service worker relays over
@@ -145,8 +151,7 @@ export class PreviewBridge {
 
   /** The path the runtime knows: without a shared origin's `/p-<id>` prefix; null when outside it. */
   private resourcePath(requestPath: string): string | null {
-    if (this.target.pathPrefix === '/') return requestPath;
-    return requestPath.startsWith(this.target.pathPrefix) ? requestPath.slice(this.target.pathPrefix.length - 1) : null;
+    return pathUnderPrefix(requestPath, this.target.pathPrefix);
   }
 
   private chunkReader(path: string): ReadChunk {
