@@ -5,7 +5,8 @@ import type { CliOptions } from './cli';
 import path from 'node:path';
 import { AppStatic } from './http/appStatic';
 import { createByteRoutes } from './http/byteRoutes';
-import { createHttpServer } from './http/httpServer';
+import { createHttpServer, type HttpHandlers } from './http/httpServer';
+import { startFallbackOrigin } from './fallbackOrigin';
 import type { Origins } from './http/hostRouting';
 import { PREVIEW_ID_PLACEHOLDER, previewFrameSource, type PreviewOrigins } from './http/previewOrigins';
 import { pairingUrl } from './rpc/methodHandlers';
@@ -35,6 +36,8 @@ export interface RunningRuntime {
   runtime: Runtime;
   server: http.Server;
   origins: Origins;
+  /** What start-up prints: `http://localhost:PORT` when it leads to the app by name or by 127.0.0.1 (ORG-5), else the app origin. */
+  entryOrigin: string;
   /** The link to the `--relay` relay (RLY-2), else null. */
   relay: RelayLinkState | null;
   stop(): Promise<void>;
@@ -76,14 +79,15 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
   const byteRoutes = createByteRoutes(runtime, () => origins.app.origin, log);
   let ready = false;
-  const server = createHttpServer({
+  const httpHandlers: HttpHandlers = {
     origins,
     app: new AppStatic(path.join(REPO_ROOT, 'out'), () => previewFrameSource(origins.previews)),
     ready: () => ready,
     upgradeRpc: (req, socket, head) => (rpc ? rpc.handleUpgrade(req, socket, head) : socket.destroy()),
     limits: options.limits.http,
     bytes: (req, res, url) => byteRoutes.handle(req, res, url),
-  });
+  };
+  const server = createHttpServer(httpHandlers);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -92,6 +96,11 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   origins.port = port;
   origins.app = appUrl(options, port);
   origins.previews = previewOriginsOf(options, port);
+  // ORG-5: without a public name, `localhost` checks that the browser reaches `hbcode.localhost`, and else leads to 127.0.0.1.
+  const fallback = options.publicUrl
+    ? null
+    : await startFallbackOrigin({ appOrigin: origins.app.origin, port, host: options.host, runtime, rpc: () => rpc, limits: options.limits.http, log });
+  if (fallback) httpHandlers.loopback = fallback.loopback;
   const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews, options.limits.socket);
   rpc = socketServer;
   let relay: RelayLink | null = null;
@@ -113,6 +122,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     runtime,
     server,
     origins,
+    entryOrigin: fallback ? `http://localhost:${port}` : origins.app.origin,
     relay,
     stop() {
       stopping ??= (async () => {
@@ -121,7 +131,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
         relayCertificates?.stop?.();
         rpc?.close();
         server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), fallback?.close()]);
         await runtime.close();
         stopEventLoopLog();
       })();
@@ -146,7 +156,7 @@ async function relayBannerLines(relay: RelayLinkState, code: string): Promise<st
 export async function startupBanner(running: RunningRuntime): Promise<string> {
   const { code, expiresAt } = running.runtime.auth.createPairingCode();
   const minutes = Math.round((expiresAt - Date.now()) / 60_000);
-  const app = running.origins.app.origin;
+  const app = running.entryOrigin;
   const link = pairingUrl(app, code);
   return [
     'HB Code runtime is ready.',

@@ -23,6 +23,30 @@ export const PushMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type PushMessage = z.infer<typeof PushMessageSchema>;
 
+/** The key that marks a Declarative Web Push message (WebKit, iOS and iPadOS 18.4+). */
+export const DECLARATIVE_PUSH_KEY = 8030;
+
+/**
+ * What a push carries on the wire (PWA-7): a Declarative Web Push message, which iOS 18.4+ shows
+ * by itself even when no service worker runs, with our message in the notification's `data`.
+ * `mutable` lets a worker that runs change it first (withdraw it, keep it off the screen that
+ * shows its session); every other browser's worker shows the same from its `push` handler.
+ */
+export const PushPayloadSchema = z.object({
+  web_push: z.literal(DECLARATIVE_PUSH_KEY),
+  notification: z.object({
+    title: z.string(),
+    body: z.string(),
+    /** An absolute address on the app origin; relative only for a subscription older than PWA-7. */
+    navigate: z.string(),
+    tag: z.string(),
+    silent: z.optional(z.boolean()),
+    data: z.object({ message: PushMessageSchema }),
+  }),
+  mutable: z.optional(z.boolean()),
+});
+export type PushPayload = z.infer<typeof PushPayloadSchema>;
+
 /** What a shown notification keeps, for its tap (PUSH-1). */
 export const NotificationDataSchema = z.object({ url: z.string(), sessionId: z.string(), approvalId: z.nullable(z.string()) });
 

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { NotificationDataSchema, PushMessageSchema, ViewingSessionMessageSchema, type PushMessage, type WorkerToPageMessage } from '../protocol/pushMessages';
+import { NotificationDataSchema, PushPayloadSchema, ViewingSessionMessageSchema, type PushMessage, type WorkerToPageMessage } from '../protocol/pushMessages';
 
 /** How long a page has to say which session it shows before the notification is shown anyway. */
 const PAGE_REPLY_TIMEOUT_MS = 1000;
@@ -31,13 +31,23 @@ async function isSessionOnScreen(self: ServiceWorkerGlobalScope, sessionId: stri
   return shown.includes(sessionId);
 }
 
-async function receivePush(self: ServiceWorkerGlobalScope, message: PushMessage): Promise<void> {
-  if (message.type === 'withdraw') {
-    // An approval answered on any device: its notification goes away everywhere (PUSH-1).
-    for (const notification of await self.registration.getNotifications({ tag: message.tag })) notification.close();
-    return;
-  }
-  if (await isSessionOnScreen(self, message.sessionId)) return;
+/**
+ * PWA-7: iOS revokes a subscription whose pushes show nothing, so every push shows a notification.
+ * One that must not stay (a withdrawal, news of the session on screen) is shown silently and
+ * closed at once, taking any older one with its tag along.
+ */
+async function showAndClose(self: ServiceWorkerGlobalScope, tag: string, title: string, body: string): Promise<void> {
+  await self.registration.showNotification(title, { body, tag, silent: true });
+  for (const notification of await self.registration.getNotifications({ tag })) notification.close();
+}
+
+/** A push that is not ours (or from a newer runtime the worker cannot read): still shown (PWA-7). */
+const UNREADABLE = { tag: 'hbcode-news', title: 'HB Code', body: 'Something happened on your desktop. Open the app to see it.' };
+
+async function receivePush(self: ServiceWorkerGlobalScope, message: PushMessage, title: string, body: string): Promise<void> {
+  // An approval answered on any device: its notification goes away everywhere (PUSH-1).
+  if (message.type === 'withdraw') return showAndClose(self, message.tag, title, body);
+  if (await isSessionOnScreen(self, message.sessionId)) return showAndClose(self, message.tag, message.title, message.body);
   await self.registration.showNotification(message.title, {
     body: message.body,
     tag: message.tag,
@@ -66,15 +76,21 @@ async function openNotifiedSession(self: ServiceWorkerGlobalScope, notification:
 
 /** Web Push in the app's worker (PUSH-1): show or withdraw what the runtime pushed, open it when tapped. */
 export function startPushHandlers(self: ServiceWorkerGlobalScope): void {
+  // PWA-7: the payload is a declarative one (iOS 18.4+ shows it by itself); here every browser shows the same.
   self.addEventListener('push', (event: PushEvent) => {
-    let payload: unknown;
+    let payload: unknown = null;
     try {
       payload = event.data?.json();
     } catch {
+      // Not JSON: shown as unreadable below.
+    }
+    const parsed = PushPayloadSchema.safeParse(payload);
+    if (!parsed.success) {
+      event.waitUntil(self.registration.showNotification(UNREADABLE.title, { body: UNREADABLE.body, tag: UNREADABLE.tag, icon: '/icons/icon-192.png' }));
       return;
     }
-    const message = PushMessageSchema.safeParse(payload);
-    if (message.success) event.waitUntil(receivePush(self, message.data));
+    const { notification } = parsed.data;
+    event.waitUntil(receivePush(self, notification.data.message, notification.title, notification.body));
   });
   self.addEventListener('notificationclick', (event: NotificationEvent) => {
     event.waitUntil(openNotifiedSession(self, event.notification));

@@ -7,6 +7,7 @@ import { connectionGovernorOptions, httpServerOptions, type HttpLimits } from '.
 import { PLACEHOLDER_HTML } from './placeholderPage';
 import { servePreviewOrigin } from './previewOriginServer';
 import { routeHost, type Origins } from './hostRouting';
+import type { LoopbackEntryHandler } from './loopbackNames';
 
 export interface HttpHandlers {
   origins: Origins;
@@ -22,6 +23,8 @@ export interface HttpHandlers {
   limits: HttpLimits;
   /** Chunk bytes over HTTP on the app origin (server/http/byteRoutes.ts); true when it answered. */
   bytes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => boolean;
+  /** ORG-5: what loopback names answer instead of the redirect to the app origin. */
+  loopback?: LoopbackEntryHandler;
 }
 
 const COMMON_HEADERS = {
@@ -53,7 +56,7 @@ function clientErrorStatus(error: NodeJS.ErrnoException): [number, string] {
 
 /**
  * One HTTP server for every origin, routed by Host (ORG-1, RPC-5): the app origin serves the app
- * and /rpc; loopback names redirect to it; preview origins never see the app or the API (ORG-4).
+ * and /rpc; loopback names redirect to it (or probe for it, ORG-5); preview origins never see the app or the API (ORG-4).
  */
 export function createHttpServer(handlers: HttpHandlers): http.Server {
   const { origins } = handlers;
@@ -68,6 +71,10 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     }
     switch (route.kind) {
       case 'loopback':
+        if (handlers.loopback) {
+          handlers.loopback.request(req, res, url, send);
+          return;
+        }
         send(res, 308, { location: origins.app.origin + url.pathname + url.search, 'cache-control': 'no-store' });
         return;
       case 'app':
@@ -102,6 +109,7 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
   server.on('upgrade', (req, socket, head) => {
     const route = routeHost(req.headers.host, origins);
     const path = (req.url ?? '').split('?')[0] ?? '';
+    if (route.kind === 'loopback' && handlers.loopback?.upgrade(req, socket, head)) return;
     if (route.kind === 'app' && path !== '/rpc' && handlers.upgrade?.(req, socket, head, path)) return;
     if (route.kind !== 'app' || path !== '/rpc' || !handlers.upgradeRpc) return refuseUpgrade(req, socket, 404, 'Not Found');
     if (req.headers.origin !== origins.app.origin) return refuseUpgrade(req, socket, 403, 'Forbidden');

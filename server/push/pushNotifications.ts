@@ -49,9 +49,10 @@ export class PushNotifications {
     return this.store.ofDevice(deviceId).map(({ endpoint, events }) => ({ endpoint, events }));
   }
 
-  subscribe(deviceId: string, subscription: PushSubscriptionKeys, events: PushEvents): void {
+  /** `appOrigin`: where the device's app runs, for the address a tap opens (PWA-7). */
+  subscribe(deviceId: string, subscription: PushSubscriptionKeys, events: PushEvents, appOrigin: string): void {
     checkPushEndpoint(subscription.endpoint, this.options.allowPrivateEndpoints === true);
-    this.store.save(deviceId, subscription, events);
+    this.store.save(deviceId, subscription, events, appOrigin);
   }
 
   unsubscribe(deviceId: string, endpoint: string): void {

@@ -4,13 +4,14 @@ import type { PushMessage } from '../../lib/protocol/pushMessages';
 import type { Logger } from '../runtime/log';
 import type { StoredPushSubscription } from './pushSubscriptions';
 import type { VapidKeys } from './vapidKeys';
+import { toPushPayload } from './pushPayload';
 
 /** How long a push service keeps an undelivered message: news older than a day is stale. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
 export type PushOutcome = 'sent' | 'gone' | 'failed';
 
-/** Sends one encrypted message (RFC 8291, aes128gcm) with a VAPID signature (RFC 8292), through `web-push`. */
+/** Sends one encrypted message (RFC 8291, aes128gcm) with a VAPID signature (RFC 8292), through `web-push`, as a declarative payload (PWA-7). */
 export class PushSender {
   constructor(
     private readonly keys: VapidKeys,
@@ -22,7 +23,7 @@ export class PushSender {
 
   async send(subscription: StoredPushSubscription, message: PushMessage): Promise<PushOutcome> {
     try {
-      await webPush.sendNotification({ endpoint: subscription.endpoint, keys: subscription.keys }, JSON.stringify(message), {
+      await webPush.sendNotification({ endpoint: subscription.endpoint, keys: subscription.keys }, JSON.stringify(toPushPayload(message, subscription.appOrigin)), {
         vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
         TTL: PUSH_TTL_SECONDS,
         contentEncoding: 'aes128gcm',

@@ -4,6 +4,8 @@ import type { Db } from '../runtime/store/database';
 export interface StoredPushSubscription extends PushSubscriptionKeys {
   deviceId: string;
   events: PushEvents;
+  /** The app origin the subscription was made on (PWA-7); '' for one made before it was kept. */
+  appOrigin: string;
 }
 
 interface SubscriptionRow {
@@ -12,6 +14,7 @@ interface SubscriptionRow {
   p256dh: string;
   auth: string;
   events: string;
+  app_origin: string;
 }
 
 const rowToSubscription = (row: SubscriptionRow): StoredPushSubscription => ({
@@ -19,6 +22,7 @@ const rowToSubscription = (row: SubscriptionRow): StoredPushSubscription => ({
   deviceId: row.device_id,
   keys: { p256dh: row.p256dh, auth: row.auth },
   events: PushEventsSchema.parse(JSON.parse(row.events)),
+  appOrigin: row.app_origin,
 });
 
 /** Each device's Web Push subscriptions, in SQLite (PUSH-1). */
@@ -28,19 +32,19 @@ export class PushSubscriptionStore {
   constructor(db: Db) {
     this.stmts = {
       upsert: db.prepare(
-        `INSERT INTO push_subscriptions (endpoint, device_id, p256dh, auth, events, created_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (endpoint) DO UPDATE SET device_id = excluded.device_id, p256dh = excluded.p256dh, auth = excluded.auth, events = excluded.events`,
+        `INSERT INTO push_subscriptions (endpoint, device_id, p256dh, auth, events, app_origin, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (endpoint) DO UPDATE SET device_id = excluded.device_id, p256dh = excluded.p256dh, auth = excluded.auth, events = excluded.events, app_origin = excluded.app_origin`,
       ),
-      all: db.prepare<[], SubscriptionRow>('SELECT endpoint, device_id, p256dh, auth, events FROM push_subscriptions ORDER BY created_at'),
-      ofDevice: db.prepare<[string], SubscriptionRow>('SELECT endpoint, device_id, p256dh, auth, events FROM push_subscriptions WHERE device_id = ? ORDER BY created_at'),
+      all: db.prepare<[], SubscriptionRow>('SELECT endpoint, device_id, p256dh, auth, events, app_origin FROM push_subscriptions ORDER BY created_at'),
+      ofDevice: db.prepare<[string], SubscriptionRow>('SELECT endpoint, device_id, p256dh, auth, events, app_origin FROM push_subscriptions WHERE device_id = ? ORDER BY created_at'),
       deleteOfDevice: db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id = ?'),
       deleteEndpoint: db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ?'),
       deleteDevice: db.prepare('DELETE FROM push_subscriptions WHERE device_id = ?'),
     };
   }
 
-  save(deviceId: string, subscription: PushSubscriptionKeys, events: PushEvents, now = Date.now()): void {
-    this.stmts.upsert.run(subscription.endpoint, deviceId, subscription.keys.p256dh, subscription.keys.auth, JSON.stringify(events), now);
+  save(deviceId: string, subscription: PushSubscriptionKeys, events: PushEvents, appOrigin: string, now = Date.now()): void {
+    this.stmts.upsert.run(subscription.endpoint, deviceId, subscription.keys.p256dh, subscription.keys.auth, JSON.stringify(events), appOrigin, now);
   }
 
   ofDevice(deviceId: string): StoredPushSubscription[] {

@@ -12,6 +12,7 @@ function deviceOf(identity: Identity | null): string {
 
 interface Caller {
   identity: Identity | null;
+  appOrigin: string;
 }
 
 const pendingResult = (pending: DeviceRequest | undefined) => (pending ? { pending } : {});
@@ -34,7 +35,7 @@ export function createDeviceHandlers(runtime: Runtime) {
       return { vapidPublicKey: runtime.push.publicKey, subscriptions: deviceId ? runtime.push.subscriptionsOf(deviceId) : [] };
     },
     'push.subscribe'(params: MethodParamsParsed<'push.subscribe'>, ctx: Caller): MethodResult<'push.subscribe'> {
-      runtime.push.subscribe(deviceOf(ctx.identity), params.subscription, params.events);
+      runtime.push.subscribe(deviceOf(ctx.identity), params.subscription, params.events, ctx.appOrigin);
       return {};
     },
     'push.unsubscribe'(params: MethodParamsParsed<'push.unsubscribe'>, ctx: Caller): MethodResult<'push.unsubscribe'> {

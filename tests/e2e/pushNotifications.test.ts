@@ -2,7 +2,8 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import { ApprovalSchema } from '../../lib/protocol/agents';
-import { PushMessageSchema, type PushMessage } from '../../lib/protocol/pushMessages';
+import { PushPayloadSchema, type PushPayload } from '../../lib/protocol/pushMessages';
+import { toPushPayload } from '../../server/push/pushPayload';
 import { pushIntentFor, sessionLink } from '../../server/push/pushEvents';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { startFakePushService, type FakePushService, type FakeSubscription } from '../fixtures/fakePushService';
@@ -41,24 +42,25 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
   const sessions: Record<'alpha' | 'beta', string> = { alpha: '', beta: '' };
 
   /** A push message as the browser's push service would hand it to the worker (CDP). */
-  const deliver = (message: PushMessage) => cdp.send('ServiceWorker.deliverPushMessage', { origin: runtime.appOrigin, registrationId, data: JSON.stringify(message) });
+  const deliver = (message: PushPayload) => cdp.send('ServiceWorker.deliverPushMessage', { origin: runtime.appOrigin, registrationId, data: JSON.stringify(message) });
   /** What the runtime pushed to the fake push service (decrypted there) after a command in this session. */
-  async function pushedAfterCommand(sessionId: string, command: string): Promise<PushMessage> {
+  async function pushedAfterCommand(sessionId: string, command: string): Promise<PushPayload> {
     await runShell(admin, sessionId, command);
     return waitUntil(
       () =>
         pushService.received
           .filter((r) => r.subscriptionId === subscription.id)
-          .map((r) => PushMessageSchema.parse(r.payload))
-          .find((m) => m.type === 'show' && m.sessionId === sessionId && m.body.includes(command)),
+          .map((r) => PushPayloadSchema.parse(r.payload))
+          .find(({ notification: { data } }) => data.message.type === 'show' && data.message.sessionId === sessionId && data.message.body.includes(command)),
       `the runtime's push for "${command}"`,
       30_000,
     );
   }
   /** The push the runtime makes of an approval of Beta, waiting or answered (the same function it runs). */
-  function approvalPush(decision: 'accept' | null): PushMessage {
+  function approvalPush(decision: 'accept' | null): PushPayload {
     const approval = ApprovalSchema.parse({ id: 'b1', sessionId: sessions.beta, runId: 'r1', command: 'git push', reason: null, createdAt: 1, decision });
-    return pushIntentFor({ method: 'approval.changed', params: { sessionId: sessions.beta, approval } }, () => ({ projectName: 'project', sessionTitle: 'Beta' }))!.message;
+    const intent = pushIntentFor({ method: 'approval.changed', params: { sessionId: sessions.beta, approval } }, () => ({ projectName: 'project', sessionTitle: 'Beta' }))!;
+    return toPushPayload(intent.message, runtime.appOrigin);
   }
 
   beforeAll(async () => {
@@ -143,9 +145,23 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
     await waitUntil(async () => (await shownNotifications(page)).length === 0, 'the tapped notification closes');
   }, 60_000);
 
-  it('PUSH-1 news of the session on screen is not shown there; news of another session is, and an answered approval withdraws it', async () => {
+  it('PUSH-1 PWA-7 news of the session on screen is not left shown there; news of another session is, and an answered approval withdraws it; every push shows a notification', async () => {
     await page.getByRole('heading', { name: 'Alpha' }).waitFor();
-    await deliver(await pushedAfterCommand(sessions.alpha, 'echo alpha-again'));
+    // PWA-7: iOS revokes a subscription whose pushes show nothing, so the worker's showNotification calls are counted.
+    const [worker] = context.serviceWorkers();
+    await worker!.evaluate(() => {
+      const scope = self as unknown as { registration: ServiceWorkerRegistration; shownTags: string[] };
+      scope.shownTags = [];
+      const show = scope.registration.showNotification.bind(scope.registration);
+      scope.registration.showNotification = (title, options) => {
+        scope.shownTags.push(options?.tag ?? '');
+        return show(title, options);
+      };
+    });
+    const shownTags = () => worker!.evaluate(() => (self as unknown as { shownTags: string[] }).shownTags);
+    const alphaAgain = await pushedAfterCommand(sessions.alpha, 'echo alpha-again');
+    await deliver(alphaAgain);
+    await waitUntil(async () => (await shownTags()).includes(alphaAgain.notification.tag), 'the on-screen session\'s push is shown (and closed)', 20_000);
     await deliver(approvalPush(null));
     await waitUntil(async () => (await shownNotifications(page)).some((n) => n.tag === 'approval:b1'), 'the other session\'s notification', 20_000);
     const [beta] = await shownNotifications(page);
@@ -155,6 +171,11 @@ describe('PUSH-1 the service worker shows, hides and opens pushed notifications'
 
     await deliver(approvalPush('accept'));
     await waitUntil(async () => (await shownNotifications(page)).length === 0, 'the answered approval\'s notification is withdrawn', 20_000);
+    expect(await shownTags()).toEqual([alphaAgain.notification.tag, 'approval:b1', 'approval:b1']);
+
+    // A push the worker cannot read still shows something.
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: runtime.appOrigin, registrationId, data: '{"not":"ours"}' });
+    await waitUntil(async () => (await shownNotifications(page)).some((n) => n.title === 'HB Code'), 'an unreadable push shows a notification', 20_000);
   }, 60_000);
 
   it('PUSH-1 the permission is asked only when the user taps "Turn on notifications", never on load', async () => {

@@ -1,17 +1,50 @@
 import { PushSubscriptionSchema, type PushEvents } from '../../protocol/push';
 import type { RpcClient } from '../rpcClient';
+import { iosVersion, isIosDevice, isStandaloneDisplay } from '../install/iosDevice';
 
 export const DEFAULT_PUSH_EVENTS: PushEvents = { approval: true, turnFinished: true, failed: true };
 
+/** What decides whether push can be turned on here (read from the browser by `pushUnavailableReason`). */
+export interface PushEnvironment {
+  secureContext: boolean;
+  userAgent: string;
+  maxTouchPoints: number;
+  /** The installed app (iOS: added to the Home Screen). */
+  standalone: boolean;
+  webPushApis: boolean;
+  permission: NotificationPermission | null;
+}
+
+export const ADD_TO_HOME_SCREEN_FIRST = 'On iPhone and iPad, notifications work only in the app on the Home Screen: tap Share, then Add to Home Screen, open HB Code from there and turn them on.';
+
+/**
+ * PWA-7: why push cannot be turned on here, in words for the settings screen; null when it can.
+ * iOS and iPadOS (16.4 and later) give Web Push only to a Home Screen app, so in a Safari tab the
+ * person is told to add it first, even where the tab exposes the push APIs.
+ */
+export function pushBlocker(env: PushEnvironment): string | null {
+  if (!env.secureContext) return 'Notifications need the app on an HTTPS address (see the README: a tunnel with a real name).';
+  if (isIosDevice(env.userAgent, env.maxTouchPoints)) {
+    const version = iosVersion(env.userAgent);
+    if (version && (version[0] < 16 || (version[0] === 16 && version[1] < 4))) return 'Notifications need iOS 16.4 or later on this iPhone or iPad.';
+    if (!env.standalone) return ADD_TO_HOME_SCREEN_FIRST;
+  }
+  if (!env.webPushApis) return 'This browser does not support Web Push.';
+  if (env.permission === 'denied') return 'Notifications are blocked for this site in the browser settings.';
+  return null;
+}
+
 /** Why this browser cannot get push here, in words for the settings screen; null when it can. */
 export function pushUnavailableReason(): string | null {
-  if (!window.isSecureContext) return 'Notifications need the app on an HTTPS address (see the README: a tunnel with a real name).';
-  const ios = /iPhone|iPad|iPod/.test(navigator.userAgent);
-  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
-    return ios ? 'On iPhone and iPad, notifications work only in the app added to the Home Screen (Share → Add to Home Screen).' : 'This browser does not support Web Push.';
-  }
-  if (Notification.permission === 'denied') return 'Notifications are blocked for this site in the browser settings.';
-  return null;
+  const webPushApis = 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+  return pushBlocker({
+    secureContext: window.isSecureContext,
+    userAgent: navigator.userAgent,
+    maxTouchPoints: navigator.maxTouchPoints,
+    standalone: isStandaloneDisplay(),
+    webPushApis,
+    permission: 'Notification' in window ? Notification.permission : null,
+  });
 }
 
 /** This browser's push subscription, if it has one. */
@@ -40,7 +73,8 @@ export class PushOptInError extends Error {
 
 /**
  * Turns push on for this device (PUSH-1). Called from a tap: the permission prompt is only ever
- * shown in answer to the user, never on load. A subscription made for another runtime's key (a
+ * shown in answer to the user, never on load, and it is the first thing asked, while the tap still
+ * counts as a user gesture (iOS refuses otherwise, PWA-7). `userVisibleOnly`: every push shows. A subscription made for another runtime's key (a
  * new data folder) is replaced.
  */
 export async function turnOnPush(client: RpcClient, events: PushEvents): Promise<void> {

@@ -4,6 +4,8 @@
  * can call `prompt()` from a tap, which the browser requires. iOS Safari has no such event: the
  * app shows how to add it from the Share menu instead. Once installed, nothing is offered.
  */
+import { isIosDevice, isStandaloneDisplay } from './iosDevice';
+
 export type InstallOffer = { kind: 'none' } | { kind: 'prompt' } | { kind: 'ios' } | { kind: 'installed' };
 
 /** What Chromium's `beforeinstallprompt` event carries beyond Event (not in the DOM types). */
@@ -22,20 +24,14 @@ let installed = false;
 const listeners = new Set<() => void>();
 let offer: InstallOffer = { kind: 'none' };
 
-function isStandalone(): boolean {
-  const iosStandalone = (navigator as Navigator & { standalone?: boolean }).standalone === true;
-  return iosStandalone || window.matchMedia('(display-mode: standalone)').matches;
-}
-
 /** iPhone and iPad Safari (iPadOS reports itself as a Mac with touch); not other iOS browsers, which cannot add to the home screen the same way. */
 function isIosSafari(): boolean {
   const ua = navigator.userAgent;
-  const ios = /iP(hone|ad|od)/.test(ua) || (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1);
-  return ios && /Safari\//.test(ua) && !/(CriOS|FxiOS|EdgiOS)\//.test(ua);
+  return isIosDevice(ua, navigator.maxTouchPoints) && /Safari\//.test(ua) && !/(CriOS|FxiOS|EdgiOS)\//.test(ua);
 }
 
 function computeOffer(): InstallOffer {
-  if (installed || isStandalone()) return { kind: 'installed' };
+  if (installed || isStandaloneDisplay()) return { kind: 'installed' };
   if (deferred) return { kind: 'prompt' };
   return isIosSafari() ? { kind: 'ios' } : { kind: 'none' };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
-import { PushMessageSchema, type PushMessage } from '../../../lib/protocol/pushMessages';
+import { PushPayloadSchema, type PushMessage } from '../../../lib/protocol/pushMessages';
 import { startFakePushService, type FakePushService, type FakeSubscription } from '../../fixtures/fakePushService';
 import { pairDevice, type PairedDevice } from '../../fixtures/pairedDevice';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
@@ -44,8 +44,8 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
   });
 
   const subscribe = (subscription: FakeSubscription, events = ALL_EVENTS) => phone.client.call('push.subscribe', { subscription, events });
-  const messagesTo = (subscription: FakeSubscription): PushMessage[] =>
-    pushService.received.filter((r) => r.subscriptionId === subscription.id).map((r) => PushMessageSchema.parse(r.payload));
+  const messageOf = (payload: unknown): PushMessage => PushPayloadSchema.parse(payload).notification.data.message;
+  const messagesTo = (subscription: FakeSubscription): PushMessage[] => pushService.received.filter((r) => r.subscriptionId === subscription.id).map((r) => messageOf(r.payload));
 
   it('PUSH-1 a finished turn and a failed command reach the subscription, encrypted for its keys and signed with the VAPID key', async () => {
     const { vapidPublicKey } = await phone.client.call('push.status');
@@ -68,6 +68,22 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
     const failed = await waitUntil(() => messagesTo(subscription).find((m) => m.type === 'show' && m.event === 'failed'), 'a failed-command push', 30_000);
     expect(failed).toMatchObject({ type: 'show', title, sessionId, body: expect.stringMatching(/^Command failed \(exit 3\): exit 3/) });
 
+    // PWA-7: on the wire each is a Declarative Web Push message that shows the same by itself.
+    const payload = pushService.received.find((r) => {
+      const message = messageOf(r.payload);
+      return r.subscriptionId === subscription.id && message.type === 'show' && message.event === 'turnFinished';
+    })?.payload;
+    expect(payload).toEqual({
+      web_push: 8030,
+      notification: {
+        title,
+        body: expect.stringContaining('echo fine'),
+        navigate: `${runtime.appOrigin}/#/?session=${sessionId}`,
+        tag: expect.stringMatching(/^run:/),
+        data: { message: finished },
+      },
+      mutable: true,
+    });
     expect(pushService.refused).toEqual([]);
     for (const push of pushService.received) {
       expect(push.vapidPublicKey).toBe(vapidPublicKey);

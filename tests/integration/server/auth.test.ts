@@ -189,13 +189,15 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
 
   it('RPC-5 the start-up banner prints the app URL and a pairing link whose code redeems exactly once', async () => {
     const output = runtime.output();
-    expect(output).toContain(`App:      ${runtime.appOrigin}\n`);
+    // ORG-5: the printed address is localhost, which leads to the app by name or by 127.0.0.1.
+    const printed = `http://localhost:${runtime.port}`;
+    expect(output).toContain(`App:      ${printed}\n`);
     const link = /Pair a device \(code ([0-9A-Z]{5}-[0-9A-Z]{5}), valid once for (\d+) minutes\): (\S+)/.exec(output);
     expect(link, output).not.toBeNull();
     const [, printedCode, minutes, url] = link!;
     expect(Number(minutes)).toBeGreaterThan(0);
     const parsed = new URL(url!);
-    expect(parsed.origin).toBe(runtime.appOrigin);
+    expect(parsed.origin).toBe(printed);
     expect(parsed.pathname).toBe('/pair');
     const code = decodeURIComponent(parsed.hash.replace(/^#code=/, ''));
     expect(code).toBe(printedCode);

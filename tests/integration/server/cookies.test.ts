@@ -64,6 +64,8 @@ describe('RPC-2 / SEC-8 cookies never affect the app, and are cleared', () => {
       { path: '/healthz', host: runtime.appHost },
       { path: '/no-such-page', host: runtime.appHost },
       { path: '/', host: `localhost:${runtime.port}` },
+      // ORG-5: the app origin for browsers that cannot resolve *.localhost.
+      { path: '/', host: `127.0.0.1:${runtime.port}` },
       { path: '/.hbcode/host.html', host: previewHost },
       { path: '/anything', host: previewHost },
     ];

@@ -46,7 +46,6 @@ describe('HTTP routing by Host and the /rpc upgrade (ORG-1, ORG-4, RPC-2, RPC-5)
   it('ORG-4 the /rpc upgrade on any host but the app host, or on another path, is refused', async () => {
     const refused = [
       { host: `localhost:${runtime.port}` },
-      { host: `127.0.0.1:${runtime.port}` },
       { host: previewHost },
       { host: `evil.example:${runtime.port}` },
       { path: '/rpc/' },
@@ -70,15 +69,33 @@ describe('HTTP routing by Host and the /rpc upgrade (ORG-1, ORG-4, RPC-2, RPC-5)
     }
   });
 
-  it('ORG-1 http://localhost:PORT/… redirects with 308 to http://hbcode.localhost:PORT/…, keeping path and query', async () => {
-    for (const host of [`localhost:${runtime.port}`, `127.0.0.1:${runtime.port}`, `LOCALHOST:${runtime.port}`]) {
+  it('ORG-5 http://localhost:PORT/… answers a page that probes the app name and otherwise leads to 127.0.0.1, keeping the path', async () => {
+    for (const host of [`localhost:${runtime.port}`, `LOCALHOST:${runtime.port}`, `[::1]:${runtime.port}`]) {
       const res = await httpGet(runtime.port, '/sessions/abc?tab=output&x=1', host);
-      expect(res.status, host).toBe(308);
-      expect(res.headers.location).toBe(`http://hbcode.localhost:${runtime.port}/sessions/abc?tab=output&x=1`);
+      expect(res.status, host).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain(`<meta name="hbcode-app" content="${runtime.appOrigin}">`);
+      expect(res.body).toContain(`<meta name="hbcode-fallback" content="http://127.0.0.1:${runtime.port}">`);
+      expect(res.headers['content-security-policy']).toContain(`connect-src ${runtime.appOrigin}`);
+      const script = /<script src="([^"]+)">/.exec(res.body)?.[1];
+      const served = await httpGet(runtime.port, script!, host);
+      expect(served.status).toBe(200);
+      expect(served.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(served.body).toContain('location.replace');
     }
-    const root = await httpGet(runtime.port, '/', `localhost:${runtime.port}`);
-    expect(root.status).toBe(308);
-    expect(root.headers.location).toBe(`${runtime.appOrigin}/`);
+    expect((await httpGet(runtime.port, '/', `localhost:${runtime.port}`, 'POST')).status).toBe(405);
+  });
+
+  it('ORG-5 http://127.0.0.1:PORT is an app origin of its own: the app shell, framing only 127.0.0.1, and /rpc with its own Origin', async () => {
+    const fallbackHost = `127.0.0.1:${runtime.port}`;
+    const res = await httpGet(runtime.port, '/', fallbackHost);
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('HB Code');
+    expect(res.headers['content-security-policy']).toContain('frame-src http://127.0.0.1:*');
+    expect(await tryUpgrade(runtime, { host: fallbackHost, origin: `http://${fallbackHost}` })).toEqual({ opened: true, status: 101 });
+    for (const origin of [runtime.appOrigin, `http://localhost:${runtime.port}`, null]) {
+      expect(await tryUpgrade(runtime, { host: fallbackHost, origin }), String(origin)).toEqual({ opened: false, status: 403 });
+    }
   });
 
   it('ORG-1 the app origin serves the app shell without a token', async () => {

@@ -54,7 +54,7 @@ describe('PUSH-1 the runtime side of Web Push, with the push service replaced', 
   });
 
   it('PUSH-1 an approval is pushed once however often it is published, and its answer withdraws it', async () => {
-    push.subscribe(deviceId, { endpoint: 'https://push.example/a', keys }, ALL);
+    push.subscribe(deviceId, { endpoint: 'https://push.example/a', keys }, ALL, 'http://hbcode.localhost:8787');
     push.onRuntimeEvent(approvalEvent('a1', null));
     push.onRuntimeEvent(approvalEvent('a1', null));
     push.onRuntimeEvent(approvalEvent('a1', 'accept'));
@@ -65,14 +65,14 @@ describe('PUSH-1 the runtime side of Web Push, with the push service replaced', 
   });
 
   it('PUSH-1 an answer is not pushed for an approval this runtime never notified', async () => {
-    push.subscribe(deviceId, { endpoint: 'https://push.example/a', keys }, ALL);
+    push.subscribe(deviceId, { endpoint: 'https://push.example/a', keys }, ALL, 'http://hbcode.localhost:8787');
     push.onRuntimeEvent(approvalEvent('a2', 'accept'));
     await push.settled();
     expect(sent).toEqual([]);
   });
 
   it('PUSH-1 a subscription answered 404 or 410 is deleted; one that failed otherwise is kept', async () => {
-    for (const name of ['gone', 'failed', 'fine']) push.subscribe(deviceId, { endpoint: `https://push.example/${name}`, keys }, ALL);
+    for (const name of ['gone', 'failed', 'fine']) push.subscribe(deviceId, { endpoint: `https://push.example/${name}`, keys }, ALL, 'http://hbcode.localhost:8787');
     answers.set('https://push.example/gone', 'gone');
     answers.set('https://push.example/failed', 'failed');
     push.onRuntimeEvent(approvalEvent('a3', null));
@@ -82,7 +82,7 @@ describe('PUSH-1 the runtime side of Web Push, with the push service replaced', 
   });
 
   it('PUSH-1 a revoked device loses its subscriptions; a device removes only its own', () => {
-    push.subscribe(deviceId, { endpoint: 'https://push.example/a', keys }, ALL);
+    push.subscribe(deviceId, { endpoint: 'https://push.example/a', keys }, ALL, 'http://hbcode.localhost:8787');
     push.unsubscribe('another-device', 'https://push.example/a');
     expect(push.subscriptionsOf(deviceId)).toHaveLength(1);
     push.onRuntimeEvent({ type: 'device.revoked', deviceId });
