@@ -21,8 +21,6 @@ import { timelineOpen } from './timeline-open';
 import { codexStop } from './codex-stop';
 import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
-import { relayNode } from './relay-node';
-import { relayChannel } from './relay-channel';
 import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
 import { termEcho } from './term-echo';
@@ -82,8 +80,6 @@ const BENCHMARKS: BenchmarkEntry[] = [
   browserBenchmark('stop-phone', 'stopPhone'),
   browserBenchmark('phone-taps', 'phoneTaps'),
   nodeBenchmark(readerExtraction),
-  nodeBenchmark(relayNode),
-  nodeBenchmark(relayChannel),
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),

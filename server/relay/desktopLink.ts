@@ -58,7 +58,7 @@ export class DesktopLink {
     private readonly ws: WebSocket,
     private readonly hooks: DesktopLinkHooks,
   ) {
-    this.challenge = makeChallenge(ctx.publicUrl, ctx.previewOriginTemplate, ctx.previewOrigin);
+    this.challenge = makeChallenge(ctx.publicUrl);
     ws.send(JSON.stringify(this.challenge));
     this.registerTimer = setTimeout(() => {
       ctx.log.refused('challenge_timeout');
@@ -197,7 +197,6 @@ export class DesktopLink {
       case LINK_FRAME.end:
         publishControl(this.ctx, toDevice, desktopId, frame);
         return;
-      case LINK_FRAME.open:
       case LINK_FRAME.stream:
         this.ctx.log.refused('malformed_link_frame', { desktop: desktopId, conn: frame.connectionId });
         return;
@@ -224,7 +223,7 @@ export class DesktopLink {
       this.ctx.log.refused('malformed_nats_message', { desktop: desktopId, node: route.from });
       return;
     }
-    if (frame.type === LINK_FRAME.open || frame.type === LINK_FRAME.stream) {
+    if (frame.type === LINK_FRAME.stream) {
       if (this.connections.has(frame.connectionId)) return;
       this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget) });
       this.sendToDesktop(frame);

@@ -98,9 +98,9 @@ export abstract class RelayedConnection {
     }
   }
 
-  /** Asks the desktop's node to open the connection (OPEN for a channel, STREAM for passthrough). */
-  protected open(type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream): void {
-    const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type, connectionId: this.id }), {
+  /** Asks the desktop's node to open the connection (a STREAM link frame). */
+  protected open(): void {
+    const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type: LINK_FRAME.stream, connectionId: this.id }), {
       timeout: this.ctx.openTimeoutMs,
       headers: routeHeaders({ from: this.ctx.nodeId, desktopId: this.desktopId }, 'frame'),
     });
