@@ -37,7 +37,7 @@ export const methods = {
   },
   'pair.create': {
     params: Empty.optional(),
-    /** `relayUrl`: the same code's link through the relay, when the desktop links to one (RLY-2). */
+    /** `relayUrl`: the same code's link on the desktop's own relay name (`https://<desktopId>.HOST/pair#code=…`), when it links to a relay (RLY-2). */
     result: z.object({ code: z.string(), expiresAt: z.number().int(), url: z.string(), relayUrl: z.string().optional() }),
   },
   'devices.list': {
