@@ -12,7 +12,9 @@ let nodes: RelayNodeHandle[];
 
 beforeAll(async () => {
   nats = await startNatsServer();
-  nodes = await startRelayNodes({ natsUrl: nats.url, count: 2 });
+  // Both nodes run in this process, which also joins 32 MiB: a busy machine may hold its event loop
+  // past the default 3.5 s of silence. Node death is relayNodeDeath.test.ts's; here a node is dead after 20 s.
+  nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, options: { liveness: { heartbeatMs: 1_000, deadAfterMs: 20_000 } } });
 }, 120_000);
 
 afterAll(async () => {
