@@ -22,7 +22,6 @@ import { codexStop } from './codex-stop';
 import { att1Upload } from './att1-upload';
 import { readerExtraction } from './reader-extraction';
 import { relayNode } from './relay-node';
-import { relayChannel } from './relay-channel';
 import { relayPassthrough } from './relay-passthrough';
 import { outputFind } from './output-find';
 import { runtimeStart } from './runtime-start';
@@ -84,7 +83,6 @@ const BENCHMARKS: BenchmarkEntry[] = [
   browserBenchmark('phone-taps', 'phoneTaps'),
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
-  nodeBenchmark(relayChannel),
   nodeBenchmark(relayPassthrough),
   nodeBenchmark(outputFind),
   nodeBenchmark(runtimeStart),

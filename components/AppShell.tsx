@@ -16,8 +16,6 @@ import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
 import { AccountsView, DevicesScreen, FilesView, GitView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
 import { UpdatePrompt } from './UpdatePrompt';
-import { BuildVouchWarning } from './BuildVouchWarning';
-import { useBuildVouching } from './useBuildVouching';
 import { ViewLinks } from './header/ViewLinks';
 import { useOutboxSender } from './useOutbox';
 import { useConnection } from './useConnection';
@@ -34,7 +32,6 @@ export function AppShell() {
   const state = useConnection(pairing ?? null);
   const client = state.kind === 'open' ? state.client : null;
   useOutboxSender(client);
-  useBuildVouching(client);
   const [signedOut, setSignedOut] = useState<{ at: number; note: string } | null>(null);
   /** Between "Sign out of this device" and forgetting the pairing (DEV-1). */
   const [signingOut, setSigningOut] = useState(false);
@@ -83,7 +80,6 @@ export function AppShell() {
     return (
       <>
         <UpdatePrompt />
-        <BuildVouchWarning />
         <PairScreen
           reason={signedOut?.note ?? (state.kind === 'unauthorized' ? state.reason : undefined)}
           onPaired={(paired) => {
@@ -108,7 +104,6 @@ export function AppShell() {
       </header>
       <OfflineBanner state={state} />
       <UpdatePrompt />
-      <BuildVouchWarning />
       {problem && (
         <p className="route-problem" role="alert">
           {problem}

@@ -4,13 +4,11 @@ import { useEffect, useState } from 'react';
 // would only add a round trip before the shell is installed (UX-5).
 import { Workbox } from 'workbox-window';
 import { shareUsedAppFiles } from '../lib/client/shareUsedAppFiles';
-import { watchNewWorkers } from '../lib/client/buildVouch/watchNewWorkers';
+import { watchNewWorkers } from '../lib/client/install/watchNewWorkers';
 
 /**
  * Registers the service worker (PWA-1) and offers a new version when one is waiting; the user
- * decides when to reload, so nothing is replaced mid-work. Only a build the desktop vouched for
- * is offered or reloaded into (RLY-5): a worker that got in without the vouch (rewritten to skip
- * it) is warned about instead.
+ * decides when to reload, so nothing is replaced mid-work.
  */
 export function UpdatePrompt() {
   const [waiting, setWaiting] = useState<ServiceWorker | null>(null);

@@ -3,19 +3,12 @@ import { useEffect, useState } from 'react';
 import type { DevicePairing } from '../lib/client/appDb';
 import { browserConnectionEnvironment } from '../lib/client/browserConnectionEnvironment';
 import { RuntimeConnection, rpcUrlFor, type ConnectionState } from '../lib/client/connection';
-import { relayConnectionEnvironment } from '../lib/client/relay/relayChannel';
-import { relayDeviceUrl } from '../lib/client/relay/relayPairingLink';
 
-/** The connection a pairing makes: the runtime's `/rpc` with its token, or a relay channel with its key (RLY-2). */
+/**
+ * The connection a pairing makes: the `/rpc` of the origin that served the page, with its token.
+ * Through a relay that origin is the desktop's own name, its TLS ended by the desktop (RLY-2, RLY-3).
+ */
 function connectionFor(pairing: DevicePairing): RuntimeConnection {
-  if (pairing.relay) {
-    return new RuntimeConnection({
-      url: relayDeviceUrl(window.location, pairing.relay.desktopId),
-      token: '',
-      authenticate: 'channel',
-      environment: relayConnectionEnvironment(browserConnectionEnvironment, pairing.relay, window.location),
-    });
-  }
   return new RuntimeConnection({ url: rpcUrlFor(window.location), token: pairing.token, environment: browserConnectionEnvironment });
 }
 

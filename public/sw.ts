@@ -1,15 +1,14 @@
 /// <reference lib="webworker" />
 // The app's service worker (PWA-1), compiled to /sw.js by scripts/build-app.mjs, which injects
-// the build's list of files with their SHA-256 and which of them make the shell. It installs only
-// a build the desktop vouches for (RLY-5) and never takes over by itself: the page offers the
-// update (UpdatePrompt) and sends SKIP_WAITING when the user accepts.
+// the build's list of files with their SHA-256 and which of them make the shell. It never takes
+// over by itself: the page offers the update (UpdatePrompt) and sends SKIP_WAITING when the user
+// accepts. Only the desktop serves it (RLY-1): a relay passes its bytes through TLS unread.
 // The same script is a preview origin's worker (PRV-5) when it runs from PREVIEW_WORKER_PATH,
 // which only preview origins serve: there it answers the previewed page through the app instead.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AppFileEntry } from '../lib/protocol/appFilesMessages';
 import { integrityOf, type BuildFiles } from '../lib/protocol/buildDigest';
-import { startBuildVouching } from '../lib/serviceWorker/buildVouching';
 import { PREVIEW_WORKER_PATH } from '../lib/protocol/previewBridge';
 import { startLazyAppFiles } from '../lib/serviceWorker/lazyAppFiles';
 import { startMediaRenditionRoute } from '../lib/serviceWorker/mediaRenditionRoute';
@@ -26,11 +25,11 @@ function startAppShellWorker(): void {
   // Every entry is made from the list the digest covers: the full SHA-256 is the revision, so a
   // cached copy is only ever reused for the very same bytes.
   const entryOf = (url: string): AppFileEntry => ({ url, revision: files[url]!, sha256: files[url]! });
-  startBuildVouching(self, files);
   cleanupOutdatedCaches();
   // Installing fetches only the shell: the pages, the first screen's code and styles, the
   // manifest and icons (UX-5, UX-7). Everything else is cached when first used or when a page is idle.
-  // SRI integrity: a shell file whose bytes are not the list's fails the install (RLY-5).
+  // SRI integrity: a shell file whose bytes are not the list's fails the install, so a build
+  // half-updated on the desktop never installs as a mix of two builds.
   precacheAndRoute(shell.map((url) => ({ ...entryOf(url), integrity: integrityOf(files[url]!) })));
   startLazyAppFiles(self, lazy.map(entryOf));
   const cached = new Set([...shell, ...lazy]);

@@ -74,9 +74,8 @@ function listFiles(dir) {
     return entry.isDirectory() ? listFiles(full) : [full];
   });
 }
-// RLY-5: every file the app serves but the worker itself, with its SHA-256. Through a relay the
-// files come from a server that may be hostile: the worker checks each file it caches or serves
-// against this list, and takes a new build only when the desktop vouches for the list's digest.
+// RLY-5: every file the app serves but the worker itself, with its SHA-256: the worker checks each
+// file it caches or serves against this list, so it only ever serves one build, whole.
 const { buildDigest } = await importTypeScript(path.join(root, 'lib', 'protocol', 'buildDigest.ts'));
 const buildFiles = Object.fromEntries(
   listFiles(out)
@@ -113,8 +112,7 @@ await build({
   format: 'iife',
   target: 'es2022',
   minify: true,
-  // The worker makes its precache entries (with SRI integrity) and its lazy files from the list
-  // and its digest from the same list, so what it checks is what the desktop vouches for.
+  // The worker makes its precache entries (with SRI integrity) and its lazy files from the list.
   define: {
     'self.__HBCODE_BUILD': JSON.stringify({ files: buildFiles, shell: shell.map((entry) => entry.url), lazy: lazyFiles.map((entry) => entry.url) }),
     'process.env.NODE_ENV': '"production"',

@@ -29,12 +29,12 @@ export interface CliOptions {
   limits: Limits;
   /** PUSH-1: the push services' contact for this runtime, never a localhost address. */
   vapidSubject: string;
-  /** RLY-2: the relay this desktop links to (`--relay https://HOST`), else null. */
+  /** RLY-1: the relay this desktop links to (`--relay https://HOST`), else null. */
   relay: URL | null;
   /**
    * RLY-6: the desktop serves its relay names (`<desktopId>.HOST` and `p-<desktopId>.HOST`) itself
    * through the relay's TLS port, with the certificate and key in `files`, or by ACME (RLY-7) when
-   * `--acme-directory` is given; else null.
+   * `--acme-directory` is given; null without `--relay`, which needs one of the two.
    */
   relayTls: { port: number; files: { certFile: string; keyFile: string } | null } | null;
   /** RLY-7: where the desktop gets the certificate for its relay names (`--acme-directory URL`, `--acme-ca FILE`). */
@@ -74,6 +74,8 @@ function parseRelayTls(values: { relay?: string; 'relay-cert'?: string; 'relay-k
   const { relay, 'relay-cert': certFile, 'relay-key': keyFile, 'relay-tls-port': port, 'acme-directory': acmeDirectory } = values;
   if (certFile === undefined && keyFile === undefined && acmeDirectory === undefined) {
     if (port !== undefined) throw new Error('--relay-tls-port needs --relay-cert and --relay-key, or --acme-directory.');
+    // RLY-6: through a relay the desktop serves everything itself over TLS it ends: it needs a certificate.
+    if (relay !== undefined) throw new Error('--relay needs a certificate for the desktop\'s relay names: --acme-directory URL (an ACME CA, e.g. https://acme-v02.api.letsencrypt.org/directory), or --relay-cert FILE and --relay-key FILE.');
     return null;
   }
   if ((certFile === undefined) !== (keyFile === undefined)) throw new Error('Give --relay-cert and --relay-key together.');
@@ -84,7 +86,7 @@ function parseRelayTls(values: { relay?: string; 'relay-cert'?: string; 'relay-k
   return { port: tlsPort, files: certFile !== undefined && keyFile !== undefined ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : null };
 }
 
-/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL [--relay-cert F --relay-key F [--relay-tls-port N]]] [--acme-directory URL] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
+/** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL (--relay-cert F --relay-key F | --acme-directory URL) [--relay-tls-port N]] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliOptions {
   const { values, positionals } = parseArgs({
     args: argv,

@@ -33,7 +33,7 @@ export interface Limits {
   pairing: PairingGuessLimitOptions;
   /** ATT-3. */
   attachments: UploadQuotaOptions;
-  /** SEC-9 RLY-4: what one socket may make the runtime hold, and for how long (HBCODE_SOCKET_STALL_MS, HBCODE_CHANNEL_CLOSE_DRAIN_MS). */
+  /** SEC-9 RLY-4: what one socket may make the runtime hold, and for how long (HBCODE_SOCKET_STALL_MS). */
   socket: SocketLimits;
   /** SES-5 TERM-5 ACC-6: how long each stop waits before forcing (HBCODE_*_GRACE_MS). */
   stopGraces: StopGraces;

@@ -19,7 +19,7 @@ import type { RelayLink, RelayLinkState } from './relayLink/relayLink';
 import type { RelayNames } from './relayLink/relayNameServer';
 import { acmeRelayCertificates } from './relayLink/acme/acmeRelayCertificates';
 import { certificateFiles, type RelayCertificates } from './relayLink/relayTls';
-import { relayPairingLinkFor, startRelayLink } from './relayLink/startRelayLink';
+import { startRelayLink } from './relayLink/startRelayLink';
 
 const APP_HOSTNAME = 'hbcode.localhost';
 
@@ -38,7 +38,7 @@ export interface RunningRuntime {
   origins: Origins;
   /** What start-up prints: `http://localhost:PORT` when it leads to the app by name or by 127.0.0.1 (ORG-5), else the app origin. */
   entryOrigin: string;
-  /** The link to the `--relay` relay (RLY-2), else null. */
+  /** The link to the `--relay` relay (RLY-1), else null. */
   relay: RelayLinkState | null;
   stop(): Promise<void>;
 }
@@ -105,15 +105,14 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   rpc = socketServer;
   let relay: RelayLink | null = null;
   let relayCertificates: RelayCertificates | null = null;
-  if (options.relay) {
+  if (options.relay && options.relayTls) {
     const relayTls = options.relayTls;
     const certificatesFor = (names: RelayNames) => {
-      const files = relayTls?.files;
+      const files = relayTls.files;
       relayCertificates = files ? certificateFiles(files.certFile, files.keyFile, names.serverNames) : acmeRelayCertificates(options.acme, names.serverNames, options.dataDir, log);
       return relayCertificates;
     };
-    const passthrough = relayTls ? { tlsPort: relayTls.port, certificates: certificatesFor, limits: options.limits.http } : null;
-    relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log, passthrough);
+    relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log, { tlsPort: relayTls.port, certificates: certificatesFor, limits: options.limits.http });
   }
   ready = true;
 
@@ -140,10 +139,9 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   };
 }
 
-/** RLY-2: the same code, through the relay: its link carries the desktop's id and key in the fragment. */
+/** RLY-2: the same code on the desktop's relay name, which it serves itself over TLS through the relay. */
 async function relayBannerLines(relay: RelayLinkState, code: string): Promise<string[]> {
-  // RLY-6: with its own certificate the desktop serves its relay name itself, and pairs there.
-  const link = relay.passthroughOrigin ? pairingUrl(relay.passthroughOrigin, code) : relayPairingLinkFor(relay, relay.relayUrl.origin, code);
+  const link = pairingUrl(relay.passthroughOrigin, code);
   return [
     `  Relay:    ${relay.relayUrl.origin}  (desktop ${relay.desktopId})`,
     `  Pair a device through the relay (same code): ${link}`,

@@ -19,7 +19,6 @@ function answerUsage(): void {
 async function relay(natsUrl: string, nodeId: string): Promise<number> {
   const node = await startRelayNode({
     publicUrl: 'http://relay.localhost',
-    previewOriginTemplate: 'http://p-{id}.relay.localhost',
     natsUrl,
     nodeId,
     port: 0,

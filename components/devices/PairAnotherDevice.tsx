@@ -2,18 +2,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { MethodResult } from '../../lib/protocol/methods';
-import { parsePairingFragment } from '../../lib/client/relay/relayPairingLink';
 
 type PairingCode = MethodResult<'pair.create'>;
-
-/** A relay pairing link carries the desktop's key: its code alone cannot pair (RLY-2). */
-function isRelayLink(url: string): boolean {
-  try {
-    return parsePairingFragment(new URL(url).hash).kind === 'relay';
-  } catch {
-    return false;
-  }
-}
 
 function countdown(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -98,7 +88,6 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
           <p className="muted ellipsis" data-testid="pairing-link">
             {shownUrl}
           </p>
-          {isRelayLink(shownUrl) && <p className="muted">Through the relay, scan the QR code or open the link on the other device: the code alone is not enough there.</p>}
         </div>
       )}
       {expired && usedBy === null && <p className="muted">That code expired. Make a new one.</p>}

@@ -7,19 +7,6 @@ import type { ChunkHeader } from './verifiedChunks';
 import type { ReaderPageRecord } from './readerPageRecord';
 import type { TimelinePageRecord } from './timeline/timelinePageRecord';
 
-/**
- * A pairing through a relay (RLY-2): the desktop it belongs to and this device's X25519 key pair.
- * The private key is a non-extractable CryptoKey, stored as such (structured clone): no script,
- * not even this app's, can read its bytes.
- */
-export interface RelayCredential {
-  desktopId: string;
-  /** The desktop's X25519 static public key, raw 32 bytes as base64url (from the pairing link). */
-  desktopKey: string;
-  privateKey: CryptoKey;
-  publicKey: Uint8Array<ArrayBuffer>;
-}
-
 /** The app's one IndexedDB database, typed (STYLE: idb). */
 export interface AppDbSchema extends DBSchema {
   /**
@@ -28,8 +15,7 @@ export interface AppDbSchema extends DBSchema {
    */
   settings: {
     key: string;
-    /** `token` is empty for a pairing through a relay: its key pair is the credential (RLY-2). */
-    value: { token: string; deviceId: string; deviceName: string; pairedAt: number; relay?: RelayCredential };
+    value: { token: string; deviceId: string; deviceName: string; pairedAt: number };
   };
   /** Messages typed on this device until the runtime confirms them (PWA-4, STO-2). */
   outbox: {

@@ -37,21 +37,21 @@ export interface ConnectionOptions {
   token: string;
   environment: ConnectionEnvironment;
   /**
-   * `token` (the default): the socket is the runtime's `/rpc`, and `auth.hello` with the token
-   * signs in. `channel`: the socket is a relay channel (lib/client/relay/relaySocket.ts) whose
-   * handshake already authenticated this device by its key (RLY-2), so no `auth.hello` is sent and
-   * no token exists; chunk bytes stay inside the channel (`httpBytes` null, RLY-3).
-   */
-  authenticate?: 'token' | 'channel';
-  /**
    * How long an open socket may take to answer a question after the page comes back into view or
    * the network changes (a phone that was in the background may hold a socket its network dropped
    * long ago); past it the socket is given up and a new one opened at once. 4 s by default.
    */
   resumeCheckMs?: number;
+  /**
+   * How long a new socket may take to open and answer `auth.hello`; past it the attempt is given
+   * up and retried with the backoff (RLY-4: a path that swallows the connection, a relay whose
+   * desktop link went silent, must not leave the app at "connecting"). 20 s by default.
+   */
+  openTimeoutMs?: number;
 }
 
 const RESUME_CHECK_MS = 4_000;
+const OPEN_TIMEOUT_MS = 20_000;
 
 /**
  * The one connection to the runtime, as an explicit state machine (STYLE: tldraw sync-core):
@@ -68,6 +68,8 @@ export class RuntimeConnection {
   private stopWaking: (() => void) | null = null;
   /** The open socket being asked whether it still answers (retryNow). */
   private checking: RpcClient | null = null;
+  /** The running attempt's deadline to open (openTimeoutMs). */
+  private openTimer: unknown;
   private readonly env: ConnectionEnvironment;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -92,6 +94,7 @@ export class RuntimeConnection {
   stop(): void {
     this.generation++;
     this.env.clearTimer(this.timer);
+    this.env.clearTimer(this.openTimer);
     this.stopWaking?.();
     this.stopWaking = null;
     if (this.state.kind === 'open') this.state.client.close();
@@ -157,18 +160,24 @@ export class RuntimeConnection {
       return;
     }
     const client = new RpcClient(socket);
+    this.env.clearTimer(this.openTimer);
+    this.openTimer = this.env.setTimer(() => {
+      if (generation !== this.generation || this.state.kind !== 'connecting') return;
+      client.close();
+      this.scheduleRetry(generation, 'the desktop did not answer in time');
+    }, this.options.openTimeoutMs ?? OPEN_TIMEOUT_MS);
     void client.closed.then(({ code, reason }) => {
       if (generation !== this.generation) return;
       if (code === CLOSE_CODES.unauthorized) this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
       else this.scheduleRetry(generation, reason ? `connection closed (${code}: ${reason})` : `connection closed (${code})`, code);
     });
-    const channel = this.options.authenticate === 'channel';
     client.opened
-      .then(() => (channel ? undefined : client.call('auth.hello', { token: this.options.token, protocolVersion: PROTOCOL_VERSION })))
+      .then(() => client.call('auth.hello', { token: this.options.token, protocolVersion: PROTOCOL_VERSION }))
       .then(() => {
         if (generation !== this.generation) return client.close();
+        this.env.clearTimer(this.openTimer);
         this.attempt = 0;
-        client.httpBytes = channel ? null : { origin: httpOriginOfSocket(this.options.url), token: this.options.token };
+        client.httpBytes = { origin: httpOriginOfSocket(this.options.url), token: this.options.token };
         this.set({ kind: 'open', client });
         // Each connection's handshake carried whatever cookies there are: drop them now.
         this.env.clearCookies();
@@ -189,6 +198,7 @@ export class RuntimeConnection {
   private scheduleRetry(generation: number, reason: string, closeCode?: number): void {
     if (generation !== this.generation) return;
     this.generation++;
+    this.env.clearTimer(this.openTimer);
     if (!this.env.isOnline()) {
       this.set({ kind: 'offline' });
       return;

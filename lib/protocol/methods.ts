@@ -37,7 +37,7 @@ export const methods = {
   },
   'pair.create': {
     params: Empty.optional(),
-    /** `relayUrl`: the same code's link through the relay, when the desktop links to one (RLY-2). */
+    /** `relayUrl`: the same code's link on the desktop's own relay name (`https://<desktopId>.HOST/pair#code=…`), when it links to a relay (RLY-2). */
     result: z.object({ code: z.string(), expiresAt: z.number().int(), url: z.string(), relayUrl: z.string().optional() }),
   },
   'devices.list': {
@@ -73,7 +73,7 @@ export const methods = {
     params: z.object({ endpoint: z.string().min(1).max(2048) }).strict(),
     result: z.object({}),
   },
-  /** The digest of the app build the desktop serves (RLY-5): the app takes a new build only when it matches. */
+  /** The digest of the app build the desktop serves (RLY-5); the connection's resume check asks it, as the cheapest question. */
   'app.build': {
     params: Empty.optional(),
     result: z.object({ digest: z.string().regex(/^[0-9a-f]{64}$/) }),

@@ -2,26 +2,24 @@ import { z } from 'zod';
 import { MAX_FRAME_BYTES } from '../protocol/version';
 
 /**
- * The relay's wire (RLY-1…RLY-4): what desktops, devices and relay nodes exchange. Everything a
- * relay forwards between a device and its desktop is a channel frame, opaque to the relay: the
- * Noise handshake messages first, then transport frames (lib/relay/channelCipher.ts). The relay
- * sees desktop ids, connection ids, sizes and timing, nothing more.
+ * The relay's wire (RLY-1, RLY-4, RLY-6): what desktops and relay nodes exchange. Everything a
+ * relay forwards between a device and its desktop is the bytes of a TLS connection the desktop
+ * ends, opaque to the relay. The relay sees desktop ids, connection ids, SNI names, sizes and
+ * timing, nothing more.
  */
 
-/** The device endpoint: `wss://HOST/relay/device?desktop=<desktopId>`; each binary message is one channel frame. */
-export const RELAY_DEVICE_PATH = '/relay/device';
 /** The desktop endpoint: `wss://HOST/relay/desktop`; challenge and register as text, then binary link frames. */
 export const RELAY_DESKTOP_PATH = '/relay/desktop';
 
 /** A desktop id: lowercase RFC 4648 base32 of the first 20 bytes of SHA-256 of its Ed25519 public key. */
 export const DESKTOP_ID_PATTERN = /^[a-z2-7]{32}$/;
-/** A connection id, chosen by the node that holds the device's socket: `<nodeId>.<counter>`. */
+/** A connection id, chosen by the node that holds the client's TCP connection: `<nodeId>.<counter>`. */
 export const CONNECTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,40}\.[0-9]{1,15}$/;
 
 /**
- * The largest channel frame a relay forwards: a 32 MiB protocol frame (RPC-3's limit, so the
- * runtime can still answer `too_large` for one a little over it) plus room for the transport
- * frame's header and tag. Anything larger is refused by the node and never forwarded.
+ * The largest DATA payload on a desktop link: a 32 MiB protocol frame's size plus room (the name
+ * is from the retired channel; streams send far smaller pieces). Anything larger is refused by the
+ * node and never forwarded.
  */
 export const MAX_CHANNEL_FRAME_BYTES = MAX_FRAME_BYTES + 64 * 1024;
 
@@ -50,26 +48,13 @@ export const RELAY_CLOSE_CODES = {
   goingAway: 1001,
 } as const;
 
-/** A notice the node sends a device as a text message; the device never sends text. */
-export const RelayNoticeSchema = z.object({
-  type: z.literal('refused'),
-  /** `too_large`: a frame over MAX_CHANNEL_FRAME_BYTES; `text_frame`: a text message; the socket stays open. */
-  reason: z.enum(['too_large', 'text_frame', 'window']),
-  message: z.string(),
-});
-export type RelayNotice = z.infer<typeof RelayNoticeSchema>;
-
 // ——— the desktop link ———
 
-/** First message of a desktop link, node → desktop: a fresh nonce to sign, and the relay's origins. */
+/** First message of a desktop link, node → desktop: a fresh nonce to sign, and the relay's origin. */
 export const RelayChallengeSchema = z.object({
   type: z.literal('challenge'),
   nonce: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   publicUrl: z.string().max(2048),
-  /** `https://p-{id}.HOST` when previews get a name each (ORG-2), else null. */
-  previewOriginTemplate: z.string().max(2048).nullable(),
-  /** One shared preview origin (ORG-3), else null. */
-  previewOrigin: z.string().max(2048).nullable(),
 });
 export type RelayChallenge = z.infer<typeof RelayChallengeSchema>;
 
@@ -92,10 +77,9 @@ export function registrationMessage(publicUrl: string, nonce: string): string {
   return `hbcode-relay-register/v1\n${publicUrl}\n${nonce}`;
 }
 
+/** Link frame types; 1 was OPEN, the retired relay channel's, and is refused as unknown. */
 export const LINK_FRAME = {
-  /** node → desktop: a device opened a connection (payload empty). */
-  open: 1,
-  /** both ways: one channel frame for or from the connection's device. */
+  /** both ways: bytes for or from the connection's client. */
   data: 2,
   /** both ways: the connection ended (payload: u16 close code, UTF-8 reason). */
   close: 3,
@@ -112,7 +96,7 @@ export const LINK_FRAME = {
 export type LinkFrameType = (typeof LINK_FRAME)[keyof typeof LINK_FRAME];
 
 export type LinkFrame =
-  | { type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream | typeof LINK_FRAME.end; connectionId: string }
+  | { type: typeof LINK_FRAME.stream | typeof LINK_FRAME.end; connectionId: string }
   | { type: typeof LINK_FRAME.data; connectionId: string; payload: Uint8Array }
   | { type: typeof LINK_FRAME.close; connectionId: string; code: number; reason: string }
   | { type: typeof LINK_FRAME.ack; connectionId: string; bytes: number };
@@ -135,7 +119,6 @@ export function encodeLinkFrame(frame: LinkFrame): Uint8Array<ArrayBuffer> {
   if (!CONNECTION_ID_PATTERN.test(frame.connectionId)) throw new Error(`Not a connection id: ${frame.connectionId}`);
   let payload: Uint8Array;
   switch (frame.type) {
-    case LINK_FRAME.open:
     case LINK_FRAME.stream:
     case LINK_FRAME.end:
       payload = new Uint8Array(0);
@@ -194,14 +177,13 @@ export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
   if (!CONNECTION_ID_PATTERN.test(connectionId)) throw new Error('A link frame has a malformed connection id.');
   const payload = bytes.subarray(2 + idLength);
   switch (type) {
-    case LINK_FRAME.open:
     case LINK_FRAME.stream:
     case LINK_FRAME.end:
-      if (payload.length !== 0) throw new Error('An OPEN, STREAM or END link frame carries no payload.');
+      if (payload.length !== 0) throw new Error('A STREAM or END link frame carries no payload.');
       return { type, connectionId };
     case LINK_FRAME.data:
-      if (payload.length === 0) throw new Error('A DATA link frame carries a channel frame.');
-      if (payload.length > MAX_CHANNEL_FRAME_BYTES) throw new Error(`A channel frame may have at most ${MAX_CHANNEL_FRAME_BYTES} bytes.`);
+      if (payload.length === 0) throw new Error('A DATA link frame carries bytes.');
+      if (payload.length > MAX_CHANNEL_FRAME_BYTES) throw new Error(`A DATA link frame may carry at most ${MAX_CHANNEL_FRAME_BYTES} bytes.`);
       return { type, connectionId, payload };
     case LINK_FRAME.close: {
       if (payload.length < 2 || payload.length > 2 + 4 * MAX_CLOSE_REASON_CHARACTERS) throw new Error('A CLOSE link frame carries a code and a short reason.');
@@ -221,43 +203,3 @@ export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
       throw new Error(`Unknown link frame type ${String(type)}.`);
   }
 }
-
-// ——— pairing and the channel's handshake payloads (inside the encryption) ———
-
-/** The Noise prologue binds the handshake to the protocol and the desktop the device meant. */
-export function channelPrologue(desktopId: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(`hbcode-relay-channel/v1\n${desktopId}`);
-}
-
-/** The pairing link's fragment (`https://HOST/pair#code=…&desktop=…&key=…`), never sent to the relay. */
-export const RelayPairingLinkSchema = z.object({
-  code: z.string().min(1).max(64),
-  desktop: z.string().regex(DESKTOP_ID_PATTERN),
-  /** The desktop's X25519 static public key (its Noise identity), raw 32 bytes as base64url. */
-  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-});
-export type RelayPairingLink = z.infer<typeof RelayPairingLinkSchema>;
-
-export function relayPairingUrl(publicUrl: string, link: RelayPairingLink): string {
-  const fragment = new URLSearchParams({ code: link.code, desktop: link.desktop, key: link.key });
-  return `${publicUrl.replace(/\/$/, '')}/pair#${fragment.toString()}`;
-}
-
-/** Handshake message 1's payload, device → desktop: a paired device sends `{}`; a new one its code. */
-export const ChannelHelloSchema = z.object({
-  v: z.literal(1),
-  pair: z.object({ code: z.string().min(1).max(64), deviceName: z.string().trim().min(1).max(100) }).optional(),
-});
-export type ChannelHello = z.infer<typeof ChannelHelloSchema>;
-
-/** Handshake message 2's payload, desktop → device. A refusal still completes the handshake, so it is encrypted too. */
-export const ChannelWelcomeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), deviceId: z.string().min(1).max(100), serverVersion: z.string().max(100) }),
-  z.object({
-    ok: z.literal(false),
-    code: z.enum(['unauthorized', 'rate_limited', 'invalid_params']),
-    message: z.string().max(1000),
-    retryAfterMs: z.number().int().nonnegative().optional(),
-  }),
-]);
-export type ChannelWelcome = z.infer<typeof ChannelWelcomeSchema>;

@@ -4,7 +4,7 @@ import type { AppFileEntry } from '../protocol/appFilesMessages';
 
 /**
  * Fetches one file of the build and checks its bytes against the SHA-256 the build names (RLY-5):
- * through a relay the answer comes from a server that may be hostile. Resolves with the response
+ * a file of another build (the desktop rebuilt meanwhile) is not served as this one's. Resolves with the response
  * rebuilt from the checked bytes, or null (with a console warning) when the bytes differ; a
  * response that is not a plain same-origin success is passed on unchecked and never cached.
  */

@@ -76,9 +76,6 @@ export class DeviceAuth {
       deviceActive: db.prepare<[string], { id: string }>('SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL'),
       revokedByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NOT NULL'),
       rename: db.prepare('UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL'),
-      insertKeyDevice: db.prepare('INSERT INTO devices (id, name, token_hash, public_key, created_at) VALUES (?, ?, ?, ?, ?)'),
-      deviceByKey: db.prepare<[Buffer], { id: string; revoked_at: number | null }>('SELECT id, revoked_at FROM devices WHERE public_key = ?'),
-      forgetRevokedKey: db.prepare('UPDATE devices SET public_key = NULL WHERE public_key = ? AND revoked_at IS NOT NULL'),
     };
   }
 
@@ -123,39 +120,6 @@ export class DeviceAuth {
     }
     for (const listener of this.pairedListeners) listener({ deviceId: used.created.deviceId, name: deviceName, codeExpiresAt: used.codeExpiresAt });
     return used.created;
-  }
-
-  /**
-   * RLY-2: redeems a code for a device that proves itself by its X25519 public key, under the same
-   * guess limit as `redeem`. A key that already belongs to an active device is that device (its
-   * earlier welcome may have been lost with the link); no code is used up for it.
-   */
-  redeemForKey(code: string, deviceName: string, publicKey: Uint8Array, now = this.clock()): { deviceId: string } | null {
-    const key = Buffer.from(publicKey);
-    const known = this.stmts.deviceByKey.get(key);
-    if (known && known.revoked_at === null) return { deviceId: known.id };
-    return this.useCode(code, deviceName, now, () => {
-      const deviceId = crypto.randomUUID();
-      // The key pairs the device again: the revoked row keeps its history but gives the key up.
-      this.stmts.forgetRevokedKey.run(key);
-      // token_hash is required and unique: a hash of random bytes no one holds, so no token works.
-      this.stmts.insertKeyDevice.run(deviceId, deviceName, hashSecret(crypto.randomBytes(32).toString('base64url')), key, now);
-      return { deviceId };
-    });
-  }
-
-  /** RLY-2: the active device whose credential is this X25519 public key, or null. */
-  authenticateKey(publicKey: Uint8Array): Identity | null {
-    const device = this.stmts.deviceByKey.get(Buffer.from(publicKey));
-    if (!device || device.revoked_at !== null) return null;
-    this.stmts.touchDevice.run(Date.now(), device.id);
-    return { deviceId: device.id };
-  }
-
-  /** Why `authenticateKey` refused a key, in the words `refusalReason` uses for tokens (DEV-1). */
-  keyRefusalReason(publicKey: Uint8Array): string {
-    if (this.stmts.deviceByKey.get(Buffer.from(publicKey))) return REVOKED_REASON;
-    return "This runtime does not know this device's key (its data folder may be new). Pair it again with a new code.";
   }
 
   authenticate(token: string): Identity | null {

@@ -14,12 +14,8 @@ export interface HttpHandlers {
   /** The built web app; the placeholder page is served until it exists. */
   app: AppStatic;
   ready: () => boolean;
-  /** A relay node serves this app (RLY-1): `/healthz` says so, which is how its page tells it from a desktop. */
-  relay?: boolean;
-  /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin; without it /rpc is 404 (the relay, RLY-1). */
+  /** Upgrades a request on the app origin's /rpc whose Origin header is the app origin; without it /rpc is 404. */
   upgradeRpc?: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** Other WebSocket endpoints of the app origin (the relay's, RLY-1): true when it took the request; it checks Origin itself. */
-  upgrade?: (request: http.IncomingMessage, socket: Duplex, head: Buffer, path: string) => boolean;
   limits: HttpLimits;
   /** Chunk bytes over HTTP on the app origin (server/http/byteRoutes.ts); true when it answered. */
   bytes?: (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => boolean;
@@ -38,7 +34,7 @@ function send(res: http.ServerResponse, status: number, headers: Record<string, 
 }
 
 /** Answers on a raw socket (no response object exists), then drops the connection: the client may never close its side. */
-function answerAndClose(socket: Duplex, status: number, reason: string, headers: Readonly<Record<string, string>> = {}): void {
+export function answerAndClose(socket: Duplex, status: number, reason: string, headers: Readonly<Record<string, string>> = {}): void {
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n${lines.join('')}\r\n`, () => socket.destroy());
 }
@@ -65,8 +61,7 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname === '/healthz' && (route.kind === 'app' || route.kind === 'loopback')) {
       const ready = handlers.ready();
-      const body = handlers.relay ? { ok: ready, relay: true } : { ok: ready };
-      send(res, ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(body));
+      send(res, ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ ok: ready }));
       return;
     }
     switch (route.kind) {
@@ -110,7 +105,6 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     const route = routeHost(req.headers.host, origins);
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (route.kind === 'loopback' && handlers.loopback?.upgrade(req, socket, head)) return;
-    if (route.kind === 'app' && path !== '/rpc' && handlers.upgrade?.(req, socket, head, path)) return;
     if (route.kind !== 'app' || path !== '/rpc' || !handlers.upgradeRpc) return refuseUpgrade(req, socket, 404, 'Not Found');
     if (req.headers.origin !== origins.app.origin) return refuseUpgrade(req, socket, 403, 'Forbidden');
     handlers.upgradeRpc(req, socket, head);

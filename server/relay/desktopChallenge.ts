@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import { registrationMessage, RelayRegisterSchema, type RelayChallenge } from '../../lib/relay/relayWire';
 import { desktopIdOf } from './desktopId';
 
-export function makeChallenge(publicUrl: string, previewOriginTemplate: string | null, previewOrigin: string | null): RelayChallenge {
-  return { type: 'challenge', nonce: crypto.randomBytes(32).toString('base64url'), publicUrl, previewOriginTemplate, previewOrigin };
+export function makeChallenge(publicUrl: string): RelayChallenge {
+  return { type: 'challenge', nonce: crypto.randomBytes(32).toString('base64url'), publicUrl };
 }
 
 /**

@@ -63,7 +63,7 @@ export class DesktopLink implements LocalDesktopEnd {
     private readonly ws: WebSocket,
     private readonly hooks: DesktopLinkHooks,
   ) {
-    this.challenge = makeChallenge(ctx.publicUrl, ctx.previewOriginTemplate, ctx.previewOrigin);
+    this.challenge = makeChallenge(ctx.publicUrl);
     ws.send(JSON.stringify(this.challenge));
     this.registerTimer = setTimeout(() => {
       ctx.log.refused('challenge_timeout');
@@ -202,7 +202,6 @@ export class DesktopLink implements LocalDesktopEnd {
       case LINK_FRAME.end:
         connection.toDevice(frame);
         return;
-      case LINK_FRAME.open:
       case LINK_FRAME.stream:
         this.ctx.log.refused('malformed_link_frame', { desktop: desktopId, conn: frame.connectionId });
         return;
@@ -229,7 +228,7 @@ export class DesktopLink implements LocalDesktopEnd {
       this.ctx.log.refused('malformed_nats_message', { desktop: desktopId, node: route.from });
       return;
     }
-    if (frame.type === LINK_FRAME.open || frame.type === LINK_FRAME.stream) {
+    if (frame.type === LINK_FRAME.stream) {
       if (this.connections.has(frame.connectionId)) return;
       this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget), toDevice: this.natsToDevice(desktopId, route.from) });
       this.sendToDesktop(frame);
@@ -267,9 +266,9 @@ export class DesktopLink implements LocalDesktopEnd {
   }
 
   /** RLY-8: a client on this node opens its connection on the link directly; its frames never cross NATS. */
-  joinLocal(client: LocalClientEnd, type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream): void {
+  joinLocal(client: LocalClientEnd): void {
     this.connections.set(client.id, { deviceNode: this.ctx.nodeId, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget), toDevice: (frame) => client.fromLocalDesktop(frame) });
-    this.sendToDesktop({ type, connectionId: client.id });
+    this.sendToDesktop({ type: LINK_FRAME.stream, connectionId: client.id });
   }
 
   /** RLY-8: a frame from a client joined on this node, checked as one from NATS is. */

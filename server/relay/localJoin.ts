@@ -1,4 +1,4 @@
-import type { LINK_FRAME, LinkFrame } from '../../lib/relay/relayWire';
+import type { LinkFrame } from '../../lib/relay/relayWire';
 
 /**
  * One hop when it can (RLY-8): a client's connection and its desktop's link on the same node are
@@ -7,7 +7,7 @@ import type { LINK_FRAME, LinkFrame } from '../../lib/relay/relayWire';
  * the joined path holds no more than the routed one.
  */
 
-/** The client's end (a passthrough stream, a device socket) as the desktop's link sees it. */
+/** The client's end (a passthrough stream) as the desktop's link sees it. */
 export interface LocalClientEnd {
   readonly id: string;
   /** A frame from the desktop: DATA, ACK, END or CLOSE. */
@@ -16,8 +16,8 @@ export interface LocalClientEnd {
 
 /** A desktop link on this node, as a client's connection sees it. */
 export interface LocalDesktopEnd {
-  /** Sends the desktop the OPEN (or STREAM) of `client`, whose frames then come through `fromLocalClient`. */
-  joinLocal(client: LocalClientEnd, type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream): void;
+  /** Sends the desktop the STREAM of `client`, whose frames then come through `fromLocalClient`. */
+  joinLocal(client: LocalClientEnd): void;
   /** A frame from the client for the desktop: DATA, ACK, END or CLOSE. */
   fromLocalClient(connectionId: string, frame: LinkFrame): void;
 }

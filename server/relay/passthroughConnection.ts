@@ -23,7 +23,7 @@ export class PassthroughConnection extends RelayedConnection {
     socket.on('end', () => this.clientEnd());
     socket.on('close', () => this.clientClosed(RELAY_CLOSE_CODES.goingAway, 'The client closed the connection.'));
     socket.on('error', () => socket.destroy());
-    this.open(LINK_FRAME.stream);
+    this.open();
     this.fromClient(hello);
   }
 

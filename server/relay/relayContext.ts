@@ -6,7 +6,7 @@ import type { NodeBudget } from './nodeBudget';
 import type { NodeLiveness } from './nodeLiveness';
 import type { RelayLog } from './relayLog';
 
-/** What the desktop links and device connections of one node share. */
+/** What the desktop links and passthrough connections of one node share. */
 export interface RelayContext {
   nc: NatsConnection;
   nodeId: string;
@@ -14,8 +14,6 @@ export interface RelayContext {
   liveness: NodeLiveness;
   /** The relay's public origin, as desktops sign it (`registrationMessage`). */
   publicUrl: string;
-  previewOriginTemplate: string | null;
-  previewOrigin: string | null;
   registerTimeoutMs: number;
   openTimeoutMs: number;
   /** Bytes one connection may have un-ACKed per direction (CHANNEL_WINDOW_BYTES unless a test shrinks it). */

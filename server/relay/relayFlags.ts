@@ -3,8 +3,8 @@ import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_UNROUTED_FRAME_BYTES } from './nod
 import { DEFAULT_CONNECT_RATE } from './rateLimit';
 import { DEFAULT_LINK_PING_MS, DEFAULT_RELAY_MAX_CONNECTIONS, type RelayNodeOptions } from './relayNode';
 
-export const RELAY_USAGE = `npm run relay -- --public-url https://HOST (--preview-origin-template 'https://p-{id}.HOST' | --preview-origin URL) --nats nats://HOST:4222
-  [--port N] [--tls-port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME] [--app-dir DIR]
+export const RELAY_USAGE = `npm run relay -- --public-url https://HOST --nats nats://HOST:4222 --tls-port N
+  [--port N] [--host H] [--node-id ID] [--max-connections N] [--connect-burst N] [--connect-period-ms MS] [--client-address-header NAME]
   [--memory-budget-mib N] [--unrouted-frame-bytes N] [--link-ping-ms MS]`;
 
 const MiB = 1024 * 1024;
@@ -18,7 +18,7 @@ function positiveInteger(value: string | undefined, flag: string, fallback: numb
 
 /** Room for a channel frame (33 MiB) on its way in and on its way out. */
 const MIN_MEMORY_BUDGET_MIB = 64;
-/** A registration or a handshake message must still fit. */
+/** A desktop's registration must still fit. */
 const MIN_UNROUTED_FRAME_BYTES = 1024;
 /** Pings more often than this would be taken for silence on a busy machine. */
 const MIN_LINK_PING_MS = 100;
@@ -28,14 +28,12 @@ function atLeast(value: number, min: number, flag: string): number {
   return value;
 }
 
-/** The relay's command line; the origins are checked by startRelayNode through parsePublicOrigins (ORG-3). */
+/** The relay's command line; the public URL is checked by startRelayNode. */
 export function parseRelayFlags(argv: string[]): RelayNodeOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
       'public-url': { type: 'string' },
-      'preview-origin-template': { type: 'string' },
-      'preview-origin': { type: 'string' },
       nats: { type: 'string' },
       port: { type: 'string' },
       'tls-port': { type: 'string' },
@@ -45,7 +43,6 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
       'connect-burst': { type: 'string' },
       'connect-period-ms': { type: 'string' },
       'client-address-header': { type: 'string' },
-      'app-dir': { type: 'string' },
       'memory-budget-mib': { type: 'string' },
       'unrouted-frame-bytes': { type: 'string' },
       'link-ping-ms': { type: 'string' },
@@ -61,15 +58,12 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
   return {
     publicUrl: values['public-url'],
     tlsPort,
-    previewOriginTemplate: values['preview-origin-template'],
-    previewOrigin: values['preview-origin'],
     natsUrl: values.nats,
     port,
     host: values.host ?? '127.0.0.1',
     nodeId: values['node-id'],
     maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
     clientAddressHeader: values['client-address-header'],
-    outDir: values['app-dir'],
     memoryBudgetBytes: atLeast(positiveInteger(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB), MIN_MEMORY_BUDGET_MIB, '--memory-budget-mib') * MiB,
     unroutedFrameBytes: atLeast(positiveInteger(values['unrouted-frame-bytes'], '--unrouted-frame-bytes', DEFAULT_UNROUTED_FRAME_BYTES), MIN_UNROUTED_FRAME_BYTES, '--unrouted-frame-bytes'),
     linkPingMs: atLeast(positiveInteger(values['link-ping-ms'], '--link-ping-ms', DEFAULT_LINK_PING_MS), MIN_LINK_PING_MS, '--link-ping-ms'),

@@ -1,20 +1,14 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import type net from 'node:net';
-import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CHANNEL_WINDOW_BYTES, DESKTOP_ID_PATTERN, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH, RELAY_DEVICE_PATH } from '../../lib/relay/relayWire';
-import { AppStatic } from '../http/appStatic';
-import { createHttpServer, refuseUpgrade } from '../http/httpServer';
-import type { Origins } from '../http/hostRouting';
+import { CHANNEL_WINDOW_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../lib/relay/relayWire';
 import { DEFAULT_HTTP_LIMITS } from '../http/httpLimits';
-import { previewFrameSource } from '../http/previewOrigins';
-import { parsePublicOrigins } from '../publicOrigins';
-import { REPO_ROOT } from '../runtime/paths';
+import { parseOrigin } from '../publicOrigins';
 import { DesktopLink } from './desktopLink';
-import { DeviceConnection, parseNodeMessage } from './deviceConnection';
+import { parseNodeMessage } from './nodeMessage';
 import { PassthroughConnection } from './passthroughConnection';
 import { createPassthroughServer, DEFAULT_HELLO_TIMEOUT_MS } from './passthroughServer';
 import type { RelayedConnection } from './relayedConnection';
@@ -23,14 +17,12 @@ import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_UNROUTED_FRAME_BYTES, meterIncomin
 import { DEFAULT_LIVENESS, NodeLiveness, type LivenessTiming } from './nodeLiveness';
 import { DEFAULT_CONNECT_RATE, ConnectRateLimiter, type ConnectRate } from './rateLimit';
 import type { RelayContext } from './relayContext';
+import { createRelayHttpServer } from './relayHttpServer';
 import { RelayLog, type RefusalKind } from './relayLog';
 
 export interface RelayNodeOptions {
   /** The relay's public origin (`https://HOST`; plain http for `*.localhost`). */
   publicUrl: string;
-  /** One of the two, as the runtime's flags (ORG-3). */
-  previewOriginTemplate?: string;
-  previewOrigin?: string;
   natsUrl: string;
   port?: number;
   host?: string;
@@ -42,9 +34,7 @@ export interface RelayNodeOptions {
   /** How long a TLS client has to send its ClientHello (RLY-6). */
   helloTimeoutMs?: number;
   nodeId?: string;
-  /** The built app to serve (default: the repository's out/). */
-  outDir?: string;
-  /** Relay sockets (desktop links and device connections) this node holds at once; more are closed 1013. */
+  /** Relay sockets (desktop links and TLS passthrough connections) this node holds at once; more are closed (1013 for a link). */
   maxConnections?: number;
   connectRate?: ConnectRate;
   /**
@@ -58,7 +48,7 @@ export interface RelayNodeOptions {
   openTimeoutMs?: number;
   /** Tests shrink the window to see flow control without moving 40 MiB. */
   windowBytes?: number;
-  /** The largest frame a socket may send before it is routed (RLY-4); larger ones are refused 1009 at their header. */
+  /** The largest frame a desktop link may send before it registered (RLY-4); larger ones are refused 1009 at their header. */
   unroutedFrameBytes?: number;
   /** What all sockets together may make the node hold: write buffers, frames being joined or read (RLY-4). */
   memoryBudgetBytes?: number;
@@ -70,10 +60,9 @@ export interface RelayNodeOptions {
 
 export interface RelayNodeStats {
   desktopLinks: number;
-  deviceConnections: number;
   /** TLS connections passed through to desktops (RLY-6). */
   passthroughConnections: number;
-  /** Device connections whose desktop has not accepted the OPEN yet (their frames are held to the unrouted limit). */
+  /** Passthrough connections whose desktop has not accepted the STREAM yet. */
   unroutedDevices: number;
   /** Bytes this node holds for its sockets (device, link and passthrough): their write buffers, frames still being joined or read (the budget's count). */
   bufferedBytes: number;
@@ -104,20 +93,20 @@ function remoteAddress(req: http.IncomingMessage, header: string | undefined): s
 }
 
 /**
- * A relay node (RLY-1, RLY-4): serves the app and the preview origins' host page and worker,
- * links desktops (`/relay/desktop`) and devices (`/relay/device`), and routes their channel frames
- * over NATS to whichever node holds the other end. It keeps no session data and no keys.
+ * A relay node (RLY-1, RLY-4, RLY-6): links desktops (`/relay/desktop`), passes TLS connections to
+ * their names through to them, and routes the streams' bytes over NATS to whichever node holds the
+ * desktop's link. Its own origin serves `/healthz` and one static page, nothing a browser runs. It
+ * keeps no session data and no keys.
  */
 export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNode> {
-  const parsed = parsePublicOrigins(options.publicUrl, options.previewOriginTemplate, options.previewOrigin);
-  if (!parsed.publicUrl || !parsed.previewOrigins) throw new Error('A relay needs --public-url and a preview origin.');
+  const publicUrl = parseOrigin(options.publicUrl, '--public-url');
   const nodeId = options.nodeId ?? `n${crypto.randomBytes(5).toString('hex')}`;
   if (!NODE_ID_PATTERN.test(nodeId)) throw new Error('--node-id may have 1 to 24 letters, digits, - and _.');
   const log = new RelayLog(options.log ?? ((line) => process.stderr.write(line + '\n')));
   const maxConnections = options.maxConnections ?? DEFAULT_RELAY_MAX_CONNECTIONS;
   const nc: NatsConnection = await connect({ servers: options.natsUrl, name: `hbcode-relay-${nodeId}`, maxReconnectAttempts: -1 });
   const links = new Map<string, DesktopLink>();
-  /** Device sockets and TLS passthrough streams, by connection id. */
+  /** TLS passthrough streams, by connection id. */
   const devices = new Map<string, RelayedConnection>();
   const liveness = new NodeLiveness(nc, nodeId, options.liveness ?? DEFAULT_LIVENESS, () => {
     for (const link of links.values()) link.sweep();
@@ -130,9 +119,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     nodeId,
     log,
     liveness,
-    publicUrl: parsed.publicUrl.origin,
-    previewOriginTemplate: parsed.previewOrigins.kind === 'per-preview' ? parsed.previewOrigins.template : null,
-    previewOrigin: parsed.previewOrigins.kind === 'shared' ? parsed.previewOrigins.origin : null,
+    publicUrl: publicUrl.origin,
     registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
     openTimeoutMs: options.openTimeoutMs ?? 5_000,
     windowBytes: options.windowBytes ?? CHANNEL_WINDOW_BYTES,
@@ -166,7 +153,6 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   // Every socket starts with the small unrouted limit; routing raises it (setReadLimit).
   const unroutedFrameBytes = options.unroutedFrameBytes ?? DEFAULT_UNROUTED_FRAME_BYTES;
   const desktopServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
-  const deviceServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
   const openSockets = () => links.size + devices.size + pendingLinks.size;
   const pendingLinks = new Set<DesktopLink>();
 
@@ -212,25 +198,11 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     });
   };
 
-  const acceptDevice = (ws: WebSocket, req: http.IncomingMessage, socket: Duplex) => {
-    if (!admit(ws, req)) return;
-    const desktopId = new URL(req.url ?? '/', 'http://relay').searchParams.get('desktop') ?? '';
-    if (!DESKTOP_ID_PATTERN.test(desktopId)) {
-      log.refused('bad_desktop_id', { code: RELAY_CLOSE_CODES.desktopOffline });
-      ws.close(RELAY_CLOSE_CODES.desktopOffline, 'Not a desktop id.');
-      return;
-    }
-    const id = ctx.nextConnectionId();
-    const device = new DeviceConnection(ctx, ws, id, desktopId, (closed) => devices.delete(closed.id));
-    devices.set(id, device);
-    meterIncoming(ws, socket, ctx.budget, () => device.overBudget());
-  };
-
   const passthrough =
     options.tlsPort === undefined
       ? null
       : createPassthroughServer({
-          relayHost: parsed.publicUrl.hostname,
+          relayHost: publicUrl.hostname,
           helloTimeoutMs: options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
           admit: (socket) => {
             if (!rateLimiter.take(socket.remoteAddress ?? 'unknown')) {
@@ -262,26 +234,13 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     });
   }
 
-  const origins: Origins = { app: parsed.publicUrl, port: options.port ?? 0, previews: parsed.previewOrigins };
-  const server = createHttpServer({
-    origins,
-    app: new AppStatic(options.outDir ?? path.join(REPO_ROOT, 'out'), () => previewFrameSource(origins.previews)),
+  const server = createRelayHttpServer({
+    hostname: publicUrl.hostname,
     ready: () => !nc.isClosed(),
-    relay: true,
     limits: { ...DEFAULT_HTTP_LIMITS, maxConnections: maxConnections + HTTP_CONNECTION_SLACK },
     upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, urlPath: string) => {
-      if (urlPath === RELAY_DESKTOP_PATH) {
-        desktopServer.handleUpgrade(req, socket, head, (ws) => acceptDesktop(ws, req, socket));
-        return true;
-      }
-      if (urlPath !== RELAY_DEVICE_PATH) return false;
-      // Like /rpc: only the relay's own app may open device sockets from a browser.
-      if (req.headers.origin !== parsed.publicUrl!.origin) {
-        log.refused('bad_origin');
-        refuseUpgrade(req, socket, 403, 'Forbidden');
-        return true;
-      }
-      deviceServer.handleUpgrade(req, socket, head, (ws) => acceptDevice(ws, req, socket));
+      if (urlPath !== RELAY_DESKTOP_PATH) return false;
+      desktopServer.handleUpgrade(req, socket, head, (ws) => acceptDesktop(ws, req, socket));
       return true;
     },
   });
@@ -290,7 +249,6 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
-  origins.port = port;
 
   let stopping: Promise<void> | null = null;
   return {
@@ -299,9 +257,8 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
     nodeId,
     stats: () => ({
       desktopLinks: links.size,
-      deviceConnections: [...devices.values()].filter((d) => d instanceof DeviceConnection).length,
-      passthroughConnections: [...devices.values()].filter((d) => d instanceof PassthroughConnection).length,
-      unroutedDevices: [...devices.values()].filter((d) => d instanceof DeviceConnection && !d.routed).length,
+      passthroughConnections: devices.size,
+      unroutedDevices: [...devices.values()].filter((d) => !d.routed).length,
       bufferedBytes: ctx.budget.heldBytes,
       budgetBytes: ctx.budget.limitBytes,
       refusals: Object.fromEntries(log.refusals),
@@ -314,7 +271,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
         for (const link of [...links.values(), ...pendingLinks]) link.close(RELAY_CLOSE_CODES.goingAway, 'The relay node is stopping.');
         for (const device of [...devices.values()]) device.close(RELAY_CLOSE_CODES.desktopGone, 'The relay node is stopping.', true);
         await nc.drain().catch(() => undefined);
-        for (const ws of [...desktopServer.clients, ...deviceServer.clients]) ws.terminate();
+        for (const ws of desktopServer.clients) ws.terminate();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         for (const socket of passthroughSockets) socket.destroy();

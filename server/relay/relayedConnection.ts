@@ -112,18 +112,18 @@ export abstract class RelayedConnection implements LocalClientEnd {
     }
   }
 
-  /** Asks the desktop's node to open the connection (OPEN for a channel, STREAM for passthrough). */
-  protected open(type: typeof LINK_FRAME.open | typeof LINK_FRAME.stream): void {
+  /** Asks the desktop's node to open the connection (a STREAM link frame). */
+  protected open(): void {
     const local = this.ctx.localDesktop(this.desktopId);
     if (local) {
       // RLY-8: the desktop's link is here; joined at once, no NATS on the way.
       this.localDesktop = local;
       this.desktopNode = this.ctx.nodeId;
-      local.joinLocal(this, type);
+      local.joinLocal(this);
       this.routedByDesktop();
       return;
     }
-    const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type, connectionId: this.id }), {
+    const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type: LINK_FRAME.stream, connectionId: this.id }), {
       timeout: this.ctx.openTimeoutMs,
       headers: routeHeaders({ from: this.ctx.nodeId, desktopId: this.desktopId }, 'frame'),
     });

@@ -14,11 +14,9 @@ import {
   registrationMessage,
   type RelayRegister,
 } from '../../lib/relay/relayWire';
-import type { PreviewOrigins } from '../http/previewOrigins';
-import { parsePublicOrigins } from '../publicOrigins';
 import type { Logger } from '../runtime/log';
-import { LinkChannels, type ChannelDesk } from './linkChannels';
-import { HandshakeReplays } from './handshakeReplays';
+import type { LinkStream } from './linkStream';
+import { LinkStreams } from './linkStreams';
 import { LinkWriter } from './linkWriter';
 import type { RelayIdentity } from './relayIdentity';
 
@@ -39,17 +37,13 @@ const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
   else callback(null, '127.0.0.1', 4);
 };
 
-export type ChannelDeskFor = (previewOrigins: PreviewOrigins) => Omit<ChannelDesk, 'countDropped' | 'log' | 'replays'>;
-
 export interface RelayLinkOptions {
   /** The `--relay` origin. */
   relayUrl: URL;
   identity: RelayIdentity;
-  /** What channel connections of a relay with these preview origins are served by. */
-  deskFor: ChannelDeskFor;
   log: Logger;
-  /** RLY-6: the desktop's relay app origin and the server its TLS passthrough streams reach, else null. */
-  passthrough?: { origin: string; server: http.Server } | null;
+  /** RLY-6: the desktop's relay app origin, the server its TLS passthrough streams reach, and what ends their TLS. */
+  passthrough: { origin: string; server: http.Server; acceptStream(stream: LinkStream): void };
   /**
    * How often the link is pinged; one that sent nothing (no pong, no bytes) for a whole interval is
    * taken for dead, closed and linked again (RLY-4): a silent path is noticed within two intervals.
@@ -62,61 +56,55 @@ export interface RelayLinkState {
   /** The `--relay` origin. */
   relayUrl: URL;
   desktopId: string;
-  /** The X25519 Noise static public key, raw: the pairing link's `key`. */
-  noisePublicKey: Uint8Array;
-  /** RLY-6: `https://<desktopId>.HOST`, served by this desktop through the relay's TLS port; null without a certificate. */
-  readonly passthroughOrigin: string | null;
+  /** RLY-6: `https://<desktopId>.HOST`, served by this desktop through the relay's TLS port. */
+  readonly passthroughOrigin: string;
   readonly linked: boolean;
   /** Runs each time the link registers (again); returns an unsubscribe. */
   onLinked(listener: () => void): () => void;
-  /** Channel frames dropped so far (forged, replayed or for no connection). */
+  /** Link frames dropped so far (malformed, or DATA for no stream). */
   readonly droppedFrames: number;
-  /** The open channels' `bufferedAmount`s, and the link socket's own buffer. */
-  readonly buffers: { channels: number[]; link: number };
+  /** The link socket's buffered bytes and the number of open TLS streams. */
+  readonly buffers: { streams: number; link: number };
 }
 
 /**
- * The desktop's outbound link to a relay (RLY-2): registers with the desktop's Ed25519 key after
- * checking that the relay is the one `--relay` names, serves its device connections as channels,
- * and reconnects with capped, jittered backoff when the link drops.
+ * The desktop's outbound link to a relay (RLY-1, RLY-6): registers with the desktop's Ed25519 key
+ * after checking that the relay is the one `--relay` names, takes the TLS connections to its relay
+ * names as streams, and reconnects with capped, jittered backoff when the link drops.
  */
 export class RelayLink implements RelayLinkState {
   readonly relayUrl: URL;
   readonly desktopId: string;
-  readonly noisePublicKey: Uint8Array;
   private ws: WebSocket | null = null;
-  private channels: LinkChannels | null = null;
+  private streams: LinkStreams | null = null;
   private writer: LinkWriter | null = null;
   private attempt = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly linkedListeners = new Set<() => void>();
   private dropped = 0;
-  /** Kept across the link's reconnects: a relay must not replay a handshake on the next link. */
-  private readonly replays = new HandshakeReplays();
-  /** Between a register sent and `registered`: what the link will serve with. */
-  private pendingDesk: { writer: LinkWriter; previewOrigins: PreviewOrigins } | null = null;
+  /** Between a register sent and `registered`: what the link will write with. */
+  private pendingWriter: LinkWriter | null = null;
 
   constructor(private readonly options: RelayLinkOptions) {
     this.relayUrl = options.relayUrl;
     this.desktopId = options.identity.desktopId;
-    this.noisePublicKey = options.identity.noiseKeys.publicKey;
   }
 
-  get passthroughOrigin(): string | null {
-    return this.options.passthrough?.origin ?? null;
+  get passthroughOrigin(): string {
+    return this.options.passthrough.origin;
   }
 
   get linked(): boolean {
-    return this.channels !== null;
+    return this.streams !== null;
   }
 
   get droppedFrames(): number {
     return this.dropped;
   }
 
-  get buffers(): { channels: number[]; link: number } {
-    return { channels: this.channels?.openChannels.map((socket) => socket.bufferedAmount) ?? [], link: this.writer?.bufferedAmount ?? 0 };
+  get buffers(): { streams: number; link: number } {
+    return { streams: this.streams?.openStreams.length ?? 0, link: this.writer?.bufferedAmount ?? 0 };
   }
 
   onLinked(listener: () => void): () => void {
@@ -132,8 +120,8 @@ export class RelayLink implements RelayLinkState {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.ws?.close(1001, 'runtime shutting down');
-    this.options.passthrough?.server.closeAllConnections();
-    this.options.passthrough?.server.close();
+    this.options.passthrough.server.closeAllConnections();
+    this.options.passthrough.server.close();
   }
 
   private connect(): void {
@@ -144,9 +132,9 @@ export class RelayLink implements RelayLinkState {
     const options: ClientOptions & Pick<http.RequestOptions, 'lookup'> = {
       perMessageDeflate: false,
       // NOTE: a zero masking key, so `ws` sends each frame's bytes as they are instead of a masked
-      // copy (RLY-3: a copy and a pass over every page). Masking keeps a hostile page in a browser
-      // from choosing bytes that a proxy on the way reads as HTTP (RFC 6455 §10.3); this client is
-      // no browser, and what it sends is ciphertext and fixed-format headers nobody else chooses.
+      // copy (a copy and a pass over every page). Masking keeps a hostile page in a browser from
+      // choosing bytes that a proxy on the way reads as HTTP (RFC 6455 §10.3); this client is no
+      // browser, and what it sends is TLS records and fixed-format headers nobody else chooses.
       generateMask: (mask: Buffer) => void mask.fill(0),
       // A DATA link frame carries one channel frame and the frame's header.
       maxPayload: MAX_CHANNEL_FRAME_BYTES + 1024,
@@ -190,7 +178,7 @@ export class RelayLink implements RelayLinkState {
           log.warn('dropping a malformed link frame', { reason: (error as Error).message });
           return;
         }
-        this.channels?.handle(frame);
+        this.streams?.handle(frame);
         return;
       }
       if (!challenged) {
@@ -215,32 +203,20 @@ export class RelayLink implements RelayLinkState {
     ws.on('error', (error) => log.warn('relay link error', { reason: error.message }));
   }
 
-  /**
-   * Signs the relay's nonce only for the relay `--relay` names, and takes the preview origins it
-   * announces only when they are valid for it (ORG-2, ORG-3); else the link is refused.
-   */
+  /** Signs the relay's nonce only for the relay `--relay` names; else the link is refused. */
   private answerChallenge(ws: WebSocket, text: string | null): void {
     const { relayUrl, identity, log } = this.options;
     const challenge = RelayChallengeSchema.safeParse(text === null ? null : safeJson(text));
     if (!challenge.success) return this.refuseRelay(ws, 'the relay sent no valid challenge');
-    const { publicUrl, previewOriginTemplate, previewOrigin, nonce } = challenge.data;
-    let origins;
-    try {
-      origins = parsePublicOrigins(publicUrl, previewOriginTemplate ?? undefined, previewOrigin ?? undefined);
-    } catch (error) {
-      return this.refuseRelay(ws, `the relay announced unusable origins: ${(error as Error).message}`);
-    }
-    if (origins.publicUrl?.origin !== relayUrl.origin || !origins.previewOrigins) {
-      return this.refuseRelay(ws, `the relay calls itself ${publicUrl}, not ${relayUrl.origin}`);
-    }
+    const { publicUrl, nonce } = challenge.data;
+    if (publicUrl !== relayUrl.origin) return this.refuseRelay(ws, `the relay calls itself ${publicUrl}, not ${relayUrl.origin}`);
     const register: RelayRegister = {
       type: 'register',
       desktopId: identity.desktopId,
       publicKey: Buffer.from(identity.signingPublicKey).toString('base64url'),
       signature: Buffer.from(identity.sign(registrationMessage(publicUrl, nonce))).toString('base64url'),
     };
-    const writer = new LinkWriter(ws);
-    this.pendingDesk = { writer, previewOrigins: origins.previewOrigins };
+    this.pendingWriter = new LinkWriter(ws);
     log.info('registering with the relay', { relay: relayUrl.origin, desktopId: identity.desktopId });
     ws.send(JSON.stringify(register));
   }
@@ -251,14 +227,13 @@ export class RelayLink implements RelayLinkState {
   }
 
   private linkUp(ws: WebSocket): void {
-    const pending = this.pendingDesk;
-    if (!pending || this.ws !== ws) return;
+    const writer = this.pendingWriter;
+    if (!writer || this.ws !== ws) return;
     this.attempt = 0;
-    this.writer = pending.writer;
-    this.channels = new LinkChannels(pending.writer, {
-      ...this.options.deskFor(pending.previewOrigins),
+    this.writer = writer;
+    this.streams = new LinkStreams(writer, {
+      acceptStream: (stream) => this.options.passthrough.acceptStream(stream),
       countDropped: () => this.dropped++,
-      replays: this.replays,
       log: this.options.log,
     });
     this.options.log.info('linked to the relay', { relay: this.options.relayUrl.origin });
@@ -266,12 +241,12 @@ export class RelayLink implements RelayLinkState {
   }
 
   private linkDown(code: number, reason: string): void {
-    const channels = this.channels;
-    this.channels = null;
+    const streams = this.streams;
+    this.streams = null;
     this.writer = null;
-    this.pendingDesk = null;
+    this.pendingWriter = null;
     this.ws = null;
-    channels?.dropAll();
+    streams?.dropAll();
     if (this.stopped) return;
     if (code === RELAY_CLOSE_CODES.replaced) {
       // Another runtime registered this desktop id (a copied data folder): come back slowly, not in a tug of war.

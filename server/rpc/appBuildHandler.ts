@@ -10,8 +10,7 @@ export const BUILD_INFO_FILE = path.join(REPO_ROOT, 'out', '.build.json');
 
 /**
  * `app.build` (RLY-5): the digest of the app build this desktop serves from its own checkout.
- * Read once, when the runtime starts: the files it serves were listed then too, and a relay's
- * copy of the app is vouched for only when it is that build.
+ * Read once, when the runtime starts: the files it serves were listed then too.
  */
 export function createAppBuildHandler(file = BUILD_INFO_FILE) {
   let digest: string | null = null;
@@ -22,7 +21,7 @@ export function createAppBuildHandler(file = BUILD_INFO_FILE) {
   }
   return {
     'app.build'(): MethodResult<'app.build'> {
-      if (!digest) throw unavailable('This desktop has no built app to vouch for. Build it with npm run build, then restart the runtime.');
+      if (!digest) throw unavailable('This desktop has no built app. Build it with npm run build, then restart the runtime.');
       return { digest };
     },
   };

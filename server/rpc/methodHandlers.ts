@@ -47,9 +47,7 @@ export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pai
 export function createMethodHandlers(
   runtime: Runtime,
   previewOrigins: PreviewOrigins,
-  /** The link `pair.create` hands out; a relay's connections get the relay's pairing link (RLY-2). */
-  pairingLink: (appOrigin: string, code: string) => string = pairingUrl,
-  /** On local connections of a desktop linked to a relay: the same code's link through the relay (RLY-2). */
+  /** On local connections of a desktop linked to a relay: the same code's link on its relay name (RLY-2). */
   relayPairingLink: () => ((code: string) => string) | null = () => null,
 ): MethodHandlers {
   const outputFrames = new BinaryFramePool(MAX_COMMAND_OUTPUT_RANGE_BYTES);
@@ -80,7 +78,7 @@ export function createMethodHandlers(
     'pair.create'(_params, ctx) {
       const { code, expiresAt } = runtime.auth.createPairingCode();
       const relayLink = relayPairingLink();
-      return { code, expiresAt, url: pairingLink(ctx.appOrigin, code), ...(relayLink ? { relayUrl: relayLink(code) } : {}) };
+      return { code, expiresAt, url: pairingUrl(ctx.appOrigin, code), ...(relayLink ? { relayUrl: relayLink(code) } : {}) };
     },
     'devices.list'(_params, ctx) {
       return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null), requests: runtime.devicePowers.pending() };

@@ -61,16 +61,10 @@ export class RpcConnection {
     private readonly appOrigin: string,
     private readonly log: Logger,
     private readonly limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
-    /** A connection that proved who it is before it was made (a relay channel, RLY-2): no auth.hello needed. */
-    authenticatedAs: Identity | null = null,
   ) {
     // RPC-2 / SEC-9: dropped, not closed politely: a polite close would keep reading for 30 s more.
     this.authTimer = setTimeout(() => this.terminate(CLOSE_CODES.authTimeout, 'auth.hello was not sent in time'), limits.authTimeoutMs);
     this.authTimer.unref();
-    if (authenticatedAs) {
-      this.identity = authenticatedAs;
-      clearTimeout(this.authTimer);
-    }
     this.pressure = new SendBackpressure(socket, limits, {
       released: () => this.releaseHeld(),
       stalled: (queuedBytes) => {

@@ -22,11 +22,6 @@ export interface SocketLimits {
   stallMs: number;
   /** Distinct notifications kept (latest of each) for a socket over the soft cap; past it, 1013. */
   maxHeldNotifications: number;
-  /**
-   * A relay channel closed politely waits this long for its queued answers to go out before it is
-   * dropped (RLY-4), as `ws` waits 30 s for the peer's close frame.
-   */
-  channelCloseDrainMs: number;
   /** How often the runtime pings its relay link; a link silent for an interval is replaced (RLY-4). */
   relayPingMs: number;
 }
@@ -40,7 +35,6 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   hardBufferedBytes: 64 * 1024 * 1024,
   stallMs: 30_000,
   maxHeldNotifications: 1_000,
-  channelCloseDrainMs: 30_000,
   relayPingMs: 10_000,
 };
 
@@ -51,8 +45,7 @@ function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number
 }
 
 /**
- * `HBCODE_SOCKET_STALL_MS` shortens the stall time and `HBCODE_CHANNEL_CLOSE_DRAIN_MS` a relay
- * channel's close drain (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
+ * `HBCODE_SOCKET_STALL_MS` shortens the stall time (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
  * the frame limit (tests send a MiB past it, not 32) and `HBCODE_PRE_AUTH_BYTES` the budget before
  * `auth.hello` (a trickling sender reaches it sooner); `HBCODE_RELAY_PING_MS` the relay link's ping
  * interval (a test's silent link is noticed in seconds).
@@ -63,7 +56,6 @@ export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
     maxFrameBytes: positiveVariable(env, 'HBCODE_MAX_FRAME_BYTES', DEFAULT_SOCKET_LIMITS.maxFrameBytes),
     preAuthBytes: positiveVariable(env, 'HBCODE_PRE_AUTH_BYTES', DEFAULT_SOCKET_LIMITS.preAuthBytes),
     stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
-    channelCloseDrainMs: positiveVariable(env, 'HBCODE_CHANNEL_CLOSE_DRAIN_MS', DEFAULT_SOCKET_LIMITS.channelCloseDrainMs),
     relayPingMs: positiveVariable(env, 'HBCODE_RELAY_PING_MS', DEFAULT_SOCKET_LIMITS.relayPingMs),
   };
 }

@@ -5,9 +5,7 @@ import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
 import type { PreviewOrigins } from '../http/previewOrigins';
-import type { Identity } from '../auth/tokens';
 import { createMethodHandlers, type MethodHandlers } from './methodHandlers';
-import type { RpcSocket } from './rpcSocket';
 import { RpcConnection } from './rpcConnection';
 import { socketLimitsFromEnv, type SocketLimits } from './socketLimits';
 import { listenToWs, wsRpcSocket } from './wsRpcSocket';
@@ -18,12 +16,6 @@ import { listenToWs, wsRpcSocket } from './wsRpcSocket';
  * `auth.hello` the much smaller pre-auth budget applies (SEC-9, RpcConnection).
  */
 const READ_LIMIT_FRAMES = 4;
-
-/** What the transport of a channel connection tells it. */
-export interface ChannelConnection {
-  receive(data: Buffer, isBinary: boolean): Promise<void>;
-  detach(): void;
-}
 
 export type RpcSocketServer = ReturnType<typeof createRpcSocketServer>;
 
@@ -37,7 +29,7 @@ export interface RpcSurface {
 export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins, limits: SocketLimits = socketLimitsFromEnv(process.env)) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_FRAMES * limits.maxFrameBytes, perMessageDeflate: false });
   let relayPairingLink: ((code: string) => string) | null = null;
-  const handlers = createMethodHandlers(runtime, previewOrigins, undefined, () => relayPairingLink);
+  const handlers = createMethodHandlers(runtime, previewOrigins, () => relayPairingLink);
   const connections = new Set<RpcConnection>();
 
   const unsubscribe = runtime.subscribe((event) => {
@@ -80,27 +72,11 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
   }
 
   return {
-    /** The limits every socket of this server gets, relay channels included (SEC-9, RLY-4). */
+    /** The limits every socket of this server gets, those through a relay's TLS passthrough too (SEC-9, RLY-4). */
     limits,
-    /**
-     * A connection that arrives already authenticated over another transport (a relay channel,
-     * RLY-3), with its own handlers and app origin; it gets notifications, and revoking its device
-     * closes it, like any socket. The caller feeds it frames and detaches it when the transport ends.
-     */
-    /** RLY-2: local `pair.create` answers also carry the relay's link for the same code. */
+    /** RLY-2: local `pair.create` answers also carry the link of the same code on the desktop's relay name. */
     setRelayPairingLink(link: (code: string) => string): void {
       relayPairingLink = link;
-    },
-    acceptChannel(socket: RpcSocket, identity: Identity, surface: RpcSurface): ChannelConnection {
-      const connection = new RpcConnection(socket, surface.handlers, surface.appOrigin, log, limits, identity);
-      connections.add(connection);
-      return {
-        receive: (data, isBinary) => connection.receive(data, isBinary),
-        detach: () => {
-          connection.detach();
-          connections.delete(connection);
-        },
-      };
     },
     /** `/rpc` on the app origin; `surface` for another app origin of this runtime (its relay names, RLY-6). */
     handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, surface?: RpcSurface) {

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { connectDevice, linkDesktop, type RelayAddress } from '../../fixtures/relayClients';
+import { connectStream, linkDesktop, type RelayAddress } from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
-import { httpGet } from '../../fixtures/runtimeProcess';
 import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
 import { waitUntil } from '../../fixtures/waitUntil';
 
-// RLY-4: nodes are stateless behind any balancer; when the device's node dies, the device
-// reconnects through the balancer to another node and reaches its desktop again.
+// RLY-4: nodes are stateless behind any balancer; when the client's node dies, the client
+// reconnects through the balancer to another node's TLS port and reaches its desktop again.
 let nats: NatsServer;
 let balancer: TcpBalancer;
 let nodes: RelayNodeHandle[];
@@ -15,9 +14,9 @@ let nodes: RelayNodeHandle[];
 beforeAll(async () => {
   nats = await startNatsServer();
   balancer = await startTcpBalancer();
-  // node2 is a child process so it can die by SIGKILL; both serve the balancer's public URL.
-  nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, publicPort: balancer.port, childProcess: (i) => i === 1 });
-  balancer.setBackends([nodes[1]!.port, nodes[0]!.port]);
+  // node2 is a child process so it can die by SIGKILL; the balancer fronts their TLS ports.
+  nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, childProcess: (i) => i === 1 });
+  balancer.setBackends([nodes[1]!.tlsPort!, nodes[0]!.tlsPort!]);
 }, 120_000);
 
 afterAll(async () => {
@@ -26,21 +25,20 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-describe('relay nodes behind a load balancer', () => {
-  it('a device whose node was killed reconnects through the balancer to another node', async () => {
-    const viaBalancer: RelayAddress = { port: balancer.port, host: nodes[0]!.host, publicUrl: nodes[0]!.publicUrl };
-    expect((await httpGet(balancer.port, '/healthz', viaBalancer.host)).status).toBe(200);
-    // The desktop links to node1 directly; the device comes in through the balancer, first to node2.
-    const desktop = await linkDesktop({ port: nodes[0]!.port, host: nodes[0]!.host, publicUrl: nodes[0]!.publicUrl });
-    const first = await connectDevice(viaBalancer, desktop);
+describe('RLY-4 relay nodes behind a load balancer', () => {
+  it('RLY-4 a client whose node was killed reconnects through the balancer to another node', async () => {
+    const viaBalancer: RelayAddress = { port: nodes[0]!.port, host: nodes[0]!.host, publicUrl: nodes[0]!.publicUrl, tlsPort: balancer.port };
+    // The desktop links to node1 directly; the client comes in through the balancer, first to node2.
+    const desktop = await linkDesktop(nodes[0]!);
+    const first = await connectStream(viaBalancer, desktop);
     expect(first.connectionId.startsWith('node2.')).toBe(true);
     await nodes[1]!.kill();
-    await first.device.closed;
-    const second = await connectDevice(viaBalancer, desktop);
+    await first.client.closed;
+    const second = await connectStream(viaBalancer, desktop);
     expect(second.connectionId.startsWith('node1.')).toBe(true);
-    second.device.ws.send(Buffer.from('again'));
-    await waitUntil(() => desktop.dataFor(second.connectionId).length === 1, 'the reconnected device reaches its desktop');
-    expect(balancer.routed.slice(-1)).toEqual([nodes[0]!.port]);
+    second.client.write(Buffer.from('again'));
+    await waitUntil(() => desktop.bytesFor(second.connectionId).subarray(second.client.hello.length).toString() === 'again', 'the reconnected client reaches its desktop');
+    expect(balancer.routed.slice(-1)).toEqual([nodes[0]!.tlsPort!]);
     desktop.socket.ws.close();
   }, 90_000);
 });

@@ -7,7 +7,7 @@ import type { RelayNodeStats } from '../../../server/relay/relayNode';
 import { clientHelloFor } from '../../fixtures/clientHello';
 import { residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { connectDevice, linkDesktop, makeDesktopKeys, RecordingSocket, type RelayAddress } from '../../fixtures/relayClients';
+import { connectStream, linkDesktop, RecordingSocket, type RelayAddress } from '../../fixtures/relayClients';
 import { startRelayChild, startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { httpGet } from '../../fixtures/runtimeProcess';
 import { waitUntil } from '../../fixtures/waitUntil';
@@ -17,7 +17,7 @@ const MiB = 1024 * 1024;
 /** The child node's budget: what the attack may at most make it hold. */
 const CHILD_BUDGET_MIB = 64;
 const ATTACK_SOCKETS = 100;
-/** One frame as large as a routed device may send, announced and sent in full by every attacker. */
+/** One frame as large as a registered link may send, announced and sent in full by every attacker. */
 const ATTACK_FRAME = Buffer.alloc(MAX_CHANNEL_FRAME_BYTES, 7);
 
 /**
@@ -55,10 +55,9 @@ describe('RLY-4 a node’s bounds', () => {
     await nats?.stop();
   });
 
-  it(`RLY-4 ${ATTACK_SOCKETS} unrouted sockets each sending a 33 MiB frame: refused 1009 at the frame's header, the node's memory stays within its budget`, async () => {
+  it(`RLY-4 ${ATTACK_SOCKETS} unregistered desktop links each sending a 33 MiB frame: refused 1009 at the frame's header, the node's memory stays within its budget`, async () => {
     const pid = child.pid!;
-    const attack = (frame: Buffer) =>
-      Array.from({ length: ATTACK_SOCKETS }, (_, i) => attacker(child, i % 5 === 4 ? RELAY_DESKTOP_PATH : `/relay/device?desktop=${makeDesktopKeys().desktopId}`, frame));
+    const attack = (frame: Buffer) => Array.from({ length: ATTACK_SOCKETS }, () => attacker(child, RELAY_DESKTOP_PATH, frame));
     // The same sockets with a frame just over the limit first: what a hundred sockets cost the node once
     // (its heap grows, code is compiled) is not what the large frames make it hold.
     await Promise.all(attack(Buffer.alloc(16 * 1024)).map((s) => s.closed));
@@ -69,16 +68,14 @@ describe('RLY-4 a node’s bounds', () => {
     const sampler = (async () => {
       while (sampling) budgetSeen.push(await child.readStats());
     })();
-    // Devices for a desktop nobody linked, and (every fifth) desktop links before the challenge.
+    // Desktop links before their challenge is answered: the only sockets of a node that take WebSocket frames.
     const sockets = attack(ATTACK_FRAME);
     const closes = await Promise.all(sockets.map((s) => s.closed));
     sampling = false;
     await sampler;
     const peak = rss.stop();
-    // 1009 (Message Too Big) at the header; a device may hear 4404 first (NATS answers at once that no node links
-    // that desktop), and its frame is then refused at the header all the same: every socket's frame is counted too_large.
-    expect(closes.filter((c) => c.code !== 1009 && c.code !== RELAY_CLOSE_CODES.desktopOffline)).toEqual([]);
-    expect(closes.filter((c, i) => i % 5 === 4 && c.code !== 1009)).toEqual([]);
+    // 1009 (Message Too Big) at the header: every socket's frame is counted too_large.
+    expect(closes.filter((c) => c.code !== 1009)).toEqual([]);
     const stats = await child.readStats();
     expect(stats.refusals.too_large).toBe(2 * ATTACK_SOCKETS);
     expect(stats.budgetBytes).toBe(CHILD_BUDGET_MIB * MiB);
@@ -87,38 +84,24 @@ describe('RLY-4 a node’s bounds', () => {
     expect(peak - before).toBeLessThan(CHILD_BUDGET_MIB * MiB);
     await waitUntil(async () => (await child.readStats()).bufferedBytes === 0, 'the node holds nothing once the sockets are gone');
     expect((await httpGet(child.port, '/healthz', child.host)).status).toBe(200);
-    // Routed sockets still take channel frames of any allowed size.
+    // A registered link and its streams still work.
     const desktop = await linkDesktop(child);
-    const { device, connectionId } = await connectDevice(child, desktop);
-    const frame = crypto.randomBytes(8 * MiB);
-    device.ws.send(frame);
-    await waitUntil(() => desktop.dataFor(connectionId).length === 1, 'an 8 MiB frame of a routed device reaches its desktop', 60_000);
-    expect(Buffer.from(desktop.dataFor(connectionId)[0]!).equals(frame)).toBe(true);
+    const { client, connectionId } = await connectStream(child, desktop);
+    const bytes = crypto.randomBytes(4 * MiB);
+    client.write(bytes);
+    const length = () => desktop.dataFor(connectionId).reduce((sum, payload) => sum + payload.length, 0);
+    await waitUntil(() => length() === client.hello.length + bytes.length, 'a routed stream’s 4 MiB reach its desktop', 60_000);
+    expect(desktop.bytesFor(connectionId).subarray(client.hello.length).equals(bytes)).toBe(true);
     desktop.socket.ws.close();
   }, 180_000);
 
-  it('RLY-4 a routed device whose frame would take the node past its budget is closed 1013 and its desktop told; the count goes back to 0 and other connections go on', async () => {
+  it('RLY-4 a desktop sending to clients that do not read: the one whose bytes would not fit is closed 1013; the node never holds more than its budget', async () => {
     const desktop = await linkDesktop(small);
-    const { device, connectionId } = await connectDevice(small, desktop);
-    const other = await connectDevice(small, desktop);
-    device.ws.send(crypto.randomBytes(2 * SMALL_BUDGET));
-    expect((await device.closed).code).toBe(RELAY_CLOSE_CODES.tryAgainLater);
-    const close = await desktop.waitFor((f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> => f.type === LINK_FRAME.close && f.connectionId === connectionId, 'the desktop hears the connection ended');
-    expect(close.code).toBe(RELAY_CLOSE_CODES.tryAgainLater);
-    expect(small.stats()!.refusals.over_budget).toBe(1);
-    await waitUntil(() => small.stats()!.bufferedBytes === 0, 'the node lets go of the refused frame');
-    other.device.ws.send(Buffer.from('still routed'));
-    await waitUntil(() => desktop.dataFor(other.connectionId).length === 1, 'the other device’s frame reaches the desktop');
-    desktop.socket.ws.close();
-  }, 60_000);
-
-  it('RLY-4 a desktop streaming to devices that do not read: the one whose frame would not fit is closed 1013; the node never holds more than its budget', async () => {
-    const desktop = await linkDesktop(small);
-    const readers = [await connectDevice(small, desktop), await connectDevice(small, desktop)];
-    for (const { device } of readers) device.ws.pause();
+    const readers = [await connectStream(small, desktop), await connectStream(small, desktop)];
+    for (const { client } of readers) client.socket.pause();
     const frame = crypto.randomBytes(MiB);
     let maxHeld = 0;
-    // Within each connection's window (ACKs stop when the devices stop reading): the budget, not the window, is what ends it.
+    // Within each connection's window (ACKs stop when the clients stop reading): the budget, not the window, is what ends it.
     for (let i = 0; i < 16; i++) for (const { connectionId } of readers) desktop.send({ type: LINK_FRAME.data, connectionId, payload: frame });
     const closedOne = await waitUntil(
       () => {
@@ -130,9 +113,9 @@ describe('RLY-4 a node’s bounds', () => {
     );
     expect(closedOne.type === LINK_FRAME.close && closedOne.code).toBe(RELAY_CLOSE_CODES.tryAgainLater);
     expect(maxHeld).toBeLessThanOrEqual(SMALL_BUDGET);
-    for (const { device } of readers) device.ws.resume();
+    for (const { client } of readers) client.socket.resume();
     desktop.socket.ws.close();
-    await waitUntil(() => small.stats()!.bufferedBytes === 0 && small.stats()!.deviceConnections === 0, 'the node holds nothing once the connections are gone');
+    await waitUntil(() => small.stats()!.bufferedBytes === 0 && small.stats()!.passthroughConnections === 0, 'the node holds nothing once the connections are gone');
   }, 90_000);
 
   it('RLY-4 RLY-6 a TLS passthrough stream whose client does not read counts in the budget too: closed 1013 when its next bytes would not fit', async () => {

@@ -44,12 +44,11 @@ describe('the desktop challenge', () => {
     expect(bytes.equals(digest)).toBe(true);
   });
 
-  it('sends the relay’s public URL and preview origins with a fresh nonce each time', async () => {
+  it('sends the relay’s public URL with a fresh nonce each time, and nothing else', async () => {
     const a = await linkDesktop(node);
     const b = await linkDesktop(node);
     expect(a.challenge.publicUrl).toBe(node.publicUrl);
-    expect(a.challenge.previewOriginTemplate).toBe(`http://p-{id}.${node.host}`);
-    expect(a.challenge.previewOrigin).toBeNull();
+    expect(Object.keys(JSON.parse(a.socket.texts[0]!) as object).sort()).toEqual(['nonce', 'publicUrl', 'type']);
     expect(a.challenge.nonce).not.toBe(b.challenge.nonce);
     a.socket.ws.close();
     b.socket.ws.close();

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_WINDOW_BYTES, LINK_FRAME, RELAY_CLOSE_CODES, type LinkFrame } from '../../../lib/relay/relayWire';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { connectDevice, linkDesktop } from '../../fixtures/relayClients';
+import { connectStream, linkDesktop } from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { waitUntil } from '../../fixtures/waitUntil';
 
@@ -39,11 +39,11 @@ async function settled(read: () => number, quietMs: number): Promise<number> {
   ).then((v) => v.value);
 }
 
-describe('flow control through the relay', () => {
-  it('a device that stops reading: ACKs stop, the node holds at most a window; reading again delivers everything', async () => {
+describe('RLY-4 flow control through the relay', () => {
+  it('RLY-4 a client that stops reading: ACKs stop, the node holds at most a window; reading again delivers everything', async () => {
     const desktop = await linkDesktop(nodes[0]!);
-    const { device, connectionId } = await connectDevice(nodes[1]!, desktop);
-    device.ws.pause();
+    const { client, connectionId } = await connectStream(nodes[1]!, desktop);
+    client.socket.pause();
     const frame = crypto.randomBytes(MIB);
     let sent = 0;
     let maxBuffered = 0;
@@ -62,26 +62,27 @@ describe('flow control through the relay', () => {
     expect(sent).toBeLessThan(4 * CHANNEL_WINDOW_BYTES);
     expect(maxBuffered).toBeLessThanOrEqual(CHANNEL_WINDOW_BYTES);
     expect(nodes[1]!.stats()!.bufferedBytes).toBeGreaterThan(0);
-    device.ws.resume();
-    await waitUntil(() => device.binaries.length * frame.length === sent, 'the device reads every frame once it reads again', 60_000);
+    client.socket.resume();
+    const readBytes = () => client.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    await waitUntil(() => readBytes() === sent, 'the client reads every byte once it reads again', 60_000);
     await waitUntil(() => desktop.ackedFor(connectionId) === sent, 'every byte is ACKed');
-    expect(device.binaries.every((b) => b.equals(frame))).toBe(true);
+    expect(client.received.equals(Buffer.concat(Array.from({ length: sent / frame.length }, () => frame)))).toBe(true);
     desktop.socket.ws.close();
   }, 120_000);
 
-  it('a desktop that does not ACK: the device’s node stops reading the device at the window', async () => {
+  it('RLY-4 a desktop that does not ACK: the client’s node stops reading the client at the window', async () => {
     const desktop = await linkDesktop(nodes[0]!);
-    const { device, connectionId } = await connectDevice(nodes[1]!, desktop);
+    const { client, connectionId } = await connectStream(nodes[1]!, desktop);
     const frame = crypto.randomBytes(MIB);
     const frames = Math.ceil((2 * CHANNEL_WINDOW_BYTES) / frame.length);
     const total = frames * frame.length;
-    for (let i = 0; i < frames; i++) device.ws.send(frame);
-    const bytesAtDesktop = () => desktop.dataFor(connectionId).reduce((sum, p) => sum + p.length, 0);
+    for (let i = 0; i < frames; i++) client.write(frame);
+    const bytesAtDesktop = () => desktop.dataFor(connectionId).reduce((sum, p) => sum + p.length, 0) - client.hello.length;
     const stalled = await settled(bytesAtDesktop, 1_500);
     expect(stalled).toBeLessThanOrEqual(CHANNEL_WINDOW_BYTES);
     expect(stalled).toBeLessThan(total);
-    // Now it ACKs what it received, as a desktop does once its connection took the frames.
-    let acked = 0;
+    // Now it ACKs what it received, as a desktop does once its TLS socket took the bytes.
+    let acked = -client.hello.length;
     await waitUntil(
       () => {
         const received = bytesAtDesktop();
@@ -95,15 +96,15 @@ describe('flow control through the relay', () => {
       60_000,
     );
     expect(bytesAtDesktop()).toBe(total);
-    expect(device.isOpen).toBe(true);
+    expect(client.closedNow).toBe(false);
     desktop.socket.ws.close();
   }, 120_000);
 
-  it('a desktop that sends past the window gets that connection closed 1008; its other connections go on', async () => {
+  it('RLY-4 a desktop that sends past the window gets that connection closed 1008; its other connections go on', async () => {
     const desktop = await linkDesktop(nodes[0]!);
-    const { device, connectionId } = await connectDevice(nodes[1]!, desktop);
-    const other = await connectDevice(nodes[1]!, desktop);
-    device.ws.pause();
+    const { client, connectionId } = await connectStream(nodes[1]!, desktop);
+    const other = await connectStream(nodes[1]!, desktop);
+    client.socket.pause();
     const frame = Buffer.alloc(MIB, 1);
     const isClose = (f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> => f.type === LINK_FRAME.close && f.connectionId === connectionId;
     // Twice the window: more than the window even after the kernel's socket buffers took their share.
@@ -111,10 +112,10 @@ describe('flow control through the relay', () => {
     const close = await desktop.waitFor(isClose, 'the node closes the connection that went past its window');
     expect(close.code).toBe(RELAY_CLOSE_CODES.notReading);
     expect(nodes[0]!.stats()!.refusals.window_exceeded).toBe(1);
-    device.ws.resume();
-    expect((await device.closed).code).toBe(RELAY_CLOSE_CODES.notReading);
-    other.device.ws.send(Buffer.from('still here'));
-    await waitUntil(() => desktop.dataFor(other.connectionId).length === 1, 'the desktop’s other connection still routes');
+    client.socket.resume();
+    await client.closed;
+    other.client.write(Buffer.from('still here'));
+    await waitUntil(() => desktop.bytesFor(other.connectionId).subarray(other.client.hello.length).toString() === 'still here', 'the desktop’s other connection still routes');
     desktop.socket.ws.close();
   }, 120_000);
 });

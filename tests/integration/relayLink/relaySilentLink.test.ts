@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_CLOSE_CODES } from '../../../lib/relay/relayWire';
 import { parseCli } from '../../../server/cli';
+import { loadOrCreateRelayIdentity } from '../../../server/relayLink/relayIdentity';
+import { relayNamesFor } from '../../../server/relayLink/relayNameServer';
 import { silentLogger, type Logger } from '../../../server/runtime/log';
 import { startRuntime, type RunningRuntime } from '../../../server/startRuntime';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { openDevice, type RecordingSocket } from '../../fixtures/relayClients';
+import { makeTestCertificates, type TestCertificates } from '../../fixtures/relay/testCertificates';
+import { openStream, type StreamClient } from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startTcpBalancer, type TcpBalancer } from '../../fixtures/tcpBalancer';
@@ -21,6 +23,7 @@ describe('RLY-4 a desktop link that goes silent', () => {
   let balancer: TcpBalancer;
   let nodes: RelayNodeHandle[];
   let dirs: RuntimeDirs;
+  let certs: TestCertificates;
   let running: RunningRuntime;
   const warnings: string[] = [];
 
@@ -28,12 +31,16 @@ describe('RLY-4 a desktop link that goes silent', () => {
     nats = await startNatsServer();
     balancer = await startTcpBalancer([]);
     nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, publicPort: balancer.port, options: { linkPingMs: PING_MS } });
-    // The desktop's link goes through the balancer to node 1; devices connect to the nodes directly.
+    // The desktop's link goes through the balancer to node 1; clients connect to the nodes' TLS ports directly.
     balancer.setBackends([nodes[0]!.port]);
     dirs = makeRuntimeDirs();
+    const relayUrl = `http://relay.localhost:${balancer.port}`;
+    const desktopId = (await loadOrCreateRelayIdentity(dirs.dataDir)).desktopId;
+    certs = makeTestCertificates(relayNamesFor(new URL(relayUrl), desktopId, 443).serverNames);
     const log: Logger = { ...silentLogger, warn: (message) => warnings.push(message) };
     const env = { HBCODE_RELAY_PING_MS: String(PING_MS) };
-    running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', `http://relay.localhost:${balancer.port}`, ...dirs.projectDirs], env), log);
+    const args = ['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayUrl, '--relay-cert', certs.certFile, '--relay-key', certs.keyFile];
+    running = await startRuntime(parseCli([...args, ...dirs.projectDirs], env), log);
     await waitUntil(() => running.relay!.linked, () => `the runtime links to the relay: ${warnings.join('; ')} / ${nodes[0]!.output()}`, 20_000);
   }, 120_000);
 
@@ -43,34 +50,33 @@ describe('RLY-4 a desktop link that goes silent', () => {
     await balancer?.close();
     await nats?.stop();
     dirs?.remove();
+    certs?.remove();
   });
 
-  /** A device socket the desktop accepted (its node has the desktop's answer to the OPEN). */
-  async function acceptedDevice(node: RelayNodeHandle): Promise<RecordingSocket> {
-    const device = openDevice(node, running.relay!.desktopId);
-    await device.opened;
-    await waitUntil(() => node.stats()!.deviceConnections > 0 && node.stats()!.unroutedDevices === 0, 'the desktop accepts the device');
-    return device;
+  /** A TLS passthrough connection the desktop accepted (its node has the desktop's answer to the STREAM). */
+  async function acceptedStream(node: RelayNodeHandle): Promise<StreamClient> {
+    const client = await openStream(node, running.relay!.desktopId);
+    await waitUntil(() => node.stats()!.passthroughConnections > 0 && node.stats()!.unroutedDevices === 0, 'the desktop accepts the stream');
+    return client;
   }
 
-  it('RLY-4 the node drops the link and tells every device on any node 4502 at once; the runtime gives up on it and links again', async () => {
-    const local = await acceptedDevice(nodes[0]!);
-    const remote = await acceptedDevice(nodes[1]!);
+  it('RLY-4 the node drops the link and closes every connection to that desktop on any node at once; the runtime gives up on it and links again', async () => {
+    const local = await acceptedStream(nodes[0]!);
+    const remote = await acceptedStream(nodes[1]!);
     expect(nodes[0]!.stats()!.desktopLinks).toBe(1);
 
     balancer.stall();
     await waitUntil(() => nodes[0]!.stats()!.desktopLinks === 0, 'the node drops the silent link', NOTICED_WITHIN_MS);
-    // Told at once: the node's drop sends each device's node a CLOSE, no timeout on the way.
-    const closes = await Promise.all([local.closed, remote.closed]);
-    expect(closes.map((c) => c.code)).toEqual([RELAY_CLOSE_CODES.desktopGone, RELAY_CLOSE_CODES.desktopGone]);
+    // At once: the node's drop sends each client's node a CLOSE, no timeout on the way.
+    await waitUntil(() => local.closedNow && remote.closedNow, 'both clients are closed', PING_MS);
     expect(nodes[0]!.output()).toMatch(/desktop link silent/);
 
     await waitUntil(() => warnings.some((w) => /answers no pings/.test(w)), 'the runtime gives up on the silent link', NOTICED_WITHIN_MS);
 
     // The balancer forwards new connections: the runtime links again and serves devices.
     await waitUntil(() => running.relay!.linked && nodes[0]!.stats()!.desktopLinks === 1, 'the runtime links again', 60_000);
-    const again = await acceptedDevice(nodes[1]!);
-    expect(again.isOpen).toBe(true);
-    again.ws.close();
+    const again = await acceptedStream(nodes[1]!);
+    expect(again.closedNow).toBe(false);
+    again.socket.destroy();
   }, 120_000);
 });

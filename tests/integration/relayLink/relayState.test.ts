@@ -1,53 +1,67 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../../../server/cli';
+import { loadOrCreateRelayIdentity } from '../../../server/relayLink/relayIdentity';
+import { relayNamesFor } from '../../../server/relayLink/relayNameServer';
 import { silentLogger } from '../../../server/runtime/log';
 import { startRuntime, startupBanner, type RunningRuntime } from '../../../server/startRuntime';
 import { startFakeRelayNode, type FakeRelayNode } from '../../fixtures/fakeRelayNode';
-import { openRelayChannel, relayLinkInBanner } from '../../fixtures/relayDevice';
+import { makeTestCertificates, type TestCertificates } from '../../fixtures/relay/testCertificates';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { waitUntil } from '../../fixtures/waitUntil';
 
-describe('RLY-2 the relay link state a running runtime exposes', () => {
+const TLS_PORT = 8443;
+
+describe('RLY-1 RLY-2 the relay link state a running runtime exposes', () => {
   let relay: FakeRelayNode;
   let dirs: RuntimeDirs;
+  let certs: TestCertificates;
   let running: RunningRuntime;
+  let desktopId: string;
 
   beforeAll(async () => {
     relay = await startFakeRelayNode();
     dirs = makeRuntimeDirs();
-    running = await startRuntime(parseCli(['--port', '0', '--data-dir', dirs.dataDir, '--relay', relay.publicUrl, ...dirs.projectDirs], {}), silentLogger);
+    desktopId = (await loadOrCreateRelayIdentity(dirs.dataDir)).desktopId;
+    certs = makeTestCertificates(relayNamesFor(new URL(relay.publicUrl), desktopId, TLS_PORT).serverNames);
+    const args = ['--port', '0', '--data-dir', dirs.dataDir, '--relay', relay.publicUrl, '--relay-cert', certs.certFile, '--relay-key', certs.keyFile, '--relay-tls-port', String(TLS_PORT)];
+    running = await startRuntime(parseCli([...args, ...dirs.projectDirs], {}), silentLogger);
   }, 60_000);
   afterAll(async () => {
     await running?.stop();
     await relay?.close();
     dirs?.remove();
+    certs?.remove();
   });
 
-  it('RLY-2 linked, onLinked on each registration, dropped frames counted, channels detached when the link drops', async () => {
+  it('RLY-2 the banner pairs on the desktop’s own relay name; a relay without a certificate is refused at the command line', async () => {
     const state = running.relay!;
-    expect(state.desktopId).toMatch(/^[a-z2-7]{32}$/);
+    expect(state.desktopId).toBe(desktopId);
+    expect(state.passthroughOrigin).toBe(`https://${desktopId}.relay.localhost:${TLS_PORT}`);
+    const banner = await startupBanner(running);
+    const link = /Pair a device through the relay \(same code\): (\S+)/.exec(banner)?.[1];
+    expect(link).toMatch(new RegExp(`^https://${desktopId}\\.relay\\.localhost:${TLS_PORT}/pair#code=[^&]+$`));
+    expect(() => parseCli(['--relay', relay.publicUrl, ...dirs.projectDirs], {})).toThrow(/--relay needs a certificate/);
+  });
+
+  it('RLY-1 linked, onLinked on each registration, dropped frames counted, streams ended when the link drops', async () => {
+    const state = running.relay!;
     await waitUntil(() => state.linked, 'the runtime links to the relay');
     let linkedAgain = 0;
     const unsubscribe = state.onLinked(() => linkedAgain++);
     const link = await relay.waitForLink();
-    const pairing = relayLinkInBanner(await startupBanner(running));
-    expect(pairing.key).toBe(Buffer.from(state.noisePublicKey).toString('base64url'));
 
-    const channel = await openRelayChannel(link.open(), pairing, { v: 1, pair: { code: pairing.code, deviceName: 'Phone' } });
-    expect(channel.welcome.ok).toBe(true);
-    expect((await channel.client!.call('projects.list')).projects).toHaveLength(1);
-    expect(state.buffers.channels).toHaveLength(1);
+    link.stream();
+    await waitUntil(() => state.buffers.streams === 1, 'the desktop takes the stream');
     const droppedBefore = state.droppedFrames;
-    channel.socket!.connection.sendData(crypto.randomBytes(100));
-    await waitUntil(() => state.droppedFrames === droppedBefore + 1, 'the forged frame is counted');
-    expect((await channel.client!.call('projects.list')).projects).toHaveLength(1);
+    // DATA for a connection the desktop never saw a STREAM for.
+    link.send({ type: 2, connectionId: 'fake.99', payload: crypto.randomBytes(100) });
+    await waitUntil(() => state.droppedFrames === droppedBefore + 1, 'the stray frame is counted');
 
     link.drop();
     await waitUntil(() => !state.linked || linkedAgain > 0, 'the runtime sees the link drop');
+    expect(state.buffers.streams).toBe(0);
     await waitUntil(() => linkedAgain === 1 && state.linked, 'the runtime links again', 60_000);
-    expect(state.buffers.channels).toHaveLength(0);
-    expect(running.runtime.auth.devices(null).map((d) => d.name)).toEqual(['Phone']);
     unsubscribe();
   }, 90_000);
 });

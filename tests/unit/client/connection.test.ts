@@ -185,7 +185,7 @@ describe('PWA-4 the reconnect state machine', () => {
     h.wake();
     expect(h.sockets).toHaveLength(2);
     expect(h.state().kind).toBe('connecting');
-    expect(h.pendingTimers()).toBe(0); // the backoff timer was cancelled, not left to fire twice
+    expect(h.pendingTimers()).toBe(1); // the new attempt's open deadline only: the backoff timer was cancelled, not left to fire twice
   });
 
   it('PWA-5 back in view, an open socket that does not answer within the check time is replaced at once; one that answers stays', async () => {
@@ -284,6 +284,35 @@ describe('PWA-4 the reconnect state machine', () => {
     expect(h.state().kind).toBe('connecting');
     await openWith(h);
     expect(h.state().kind).toBe('open');
+  });
+
+  it('RLY-4 a socket that neither opens nor answers its hello in time is given up and retried with the backoff', async () => {
+    const h = harness();
+    h.connection.start();
+    const silent = h.last();
+    h.advance(19_999);
+    expect(h.state().kind).toBe('connecting');
+    h.advance(1);
+    expect(silent.readyState).toBe(3);
+    const state = h.state();
+    if (state.kind !== 'waiting') throw new Error(`expected to wait, got ${state.kind}`);
+    expect(state.reason).toMatch(/did not answer in time/);
+    h.advance(state.retryAt - h.now());
+    expect(h.sockets).toHaveLength(2);
+    // Open but no answer to auth.hello: the same deadline.
+    h.last().open();
+    await settle();
+    h.advance(20_000);
+    expect(h.state().kind).toBe('waiting');
+    expect(h.sockets).toHaveLength(2);
+    // An attempt that opens in time keeps its socket past the deadline.
+    const retry = h.state();
+    if (retry.kind !== 'waiting') throw new Error('expected to wait');
+    h.advance(retry.retryAt - h.now());
+    await openWith(h);
+    h.advance(60_000);
+    expect(h.state().kind).toBe('open');
+    expect(h.sockets).toHaveLength(3);
   });
 
   it('PWA-4 stop closes the open socket, cancels the retry and stops listening for wake-ups', async () => {

@@ -1,86 +1,77 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BuildStatus } from '../../../lib/protocol/buildVouchMessages';
+import { watchNewWorkers } from '../../../lib/client/install/watchNewWorkers';
 
-// RLY-5 on the page: which workers of the registration count as the first install (trusted on
-// first use) as Firefox shows them: a first build may reach the page in the waiting slot, or as
-// the active worker already, by the time the registration does.
+// PWA-1 on the page: which workers of the registration are offered as an update, as Firefox shows
+// them too: a first build may reach the page in the waiting slot, or as the active worker already.
 
-const DIGEST = 'a'.repeat(64);
-
-/** A service worker that says it is `vouched` when asked which build it is. */
-function fakeWorker(state: ServiceWorkerState, vouched: BuildStatus['vouched']): ServiceWorker {
-  const worker = new EventTarget() as ServiceWorker & { state: ServiceWorkerState };
+function fakeWorker(state: ServiceWorkerState): ServiceWorker & { state: ServiceWorkerState; become(state: ServiceWorkerState): void } {
+  const worker = new EventTarget() as ServiceWorker & { state: ServiceWorkerState; become(state: ServiceWorkerState): void };
   Object.assign(worker, {
     state,
-    postMessage: (_message: unknown, transfer: MessagePort[]) => {
-      const answer: BuildStatus = { type: 'HBCODE_BUILD_STATUS_ANSWER', digest: DIGEST, vouched };
-      transfer[0]!.postMessage(answer);
+    become(next: ServiceWorkerState) {
+      worker.state = next;
+      worker.dispatchEvent(new Event('statechange'));
     },
   });
   return worker;
 }
 
-function fakeRegistration(slots: { installing?: ServiceWorker; waiting?: ServiceWorker; active?: ServiceWorker }): ServiceWorkerRegistration {
-  return Object.assign(new EventTarget(), { installing: null, waiting: null, active: null, ...slots }) as unknown as ServiceWorkerRegistration;
+function fakeRegistration(slots: { installing?: ServiceWorker; waiting?: ServiceWorker; active?: ServiceWorker }): ServiceWorkerRegistration & { installing: ServiceWorker | null; waiting: ServiceWorker | null } {
+  return Object.assign(new EventTarget(), { installing: null, waiting: null, active: null, ...slots }) as unknown as ServiceWorkerRegistration & { installing: ServiceWorker | null; waiting: ServiceWorker | null };
 }
 
-/** Fresh modules per test: the page's warning is module state that stays until a reload. */
-async function load() {
-  vi.resetModules();
-  const { watchNewWorkers } = await import('../../../lib/client/buildVouch/watchNewWorkers');
-  const { currentBuildWarning } = await import('../../../lib/client/buildVouch/buildWarning');
-  return { watchNewWorkers, currentBuildWarning };
-}
-
-/** Every status question asked so far has been answered and handled. */
-async function settle(worker: ServiceWorker): Promise<void> {
-  // One more round trip through a port comes after the ones asked before it.
-  await new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    worker.postMessage({ type: 'HBCODE_BUILD_STATUS' }, [channel.port2]);
-  });
-  await new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-describe('RLY-5 watchNewWorkers: the first install as Firefox shows it', () => {
+describe('PWA-1 watchNewWorkers: an update is offered, a first install never', () => {
+  const reload = vi.fn();
+  let container: EventTarget & { controller: ServiceWorker | null };
   beforeEach(() => {
-    vi.stubGlobal('navigator', { serviceWorker: Object.assign(new EventTarget(), { controller: null }) });
+    container = Object.assign(new EventTarget(), { controller: null as ServiceWorker | null });
+    vi.stubGlobal('navigator', { serviceWorker: container });
+    vi.stubGlobal('window', { location: { reload } });
+    reload.mockReset();
   });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
+  afterEach(() => vi.unstubAllGlobals());
 
-  it('RLY-5 a first build waiting with no active worker is trusted on first use, with no warning', async () => {
-    const { watchNewWorkers, currentBuildWarning } = await load();
-    const worker = fakeWorker('installed', 'firstInstall');
+  it('PWA-1 a first build waiting with no active worker, or already the active one, is not offered', () => {
     const offered: ServiceWorker[] = [];
-    const stop = watchNewWorkers(fakeRegistration({ waiting: worker }), (w) => offered.push(w));
-    await settle(worker);
-    expect(currentBuildWarning()).toBeNull();
+    const first = fakeWorker('installed');
+    const stopA = watchNewWorkers(fakeRegistration({ waiting: first }), (w) => offered.push(w));
+    const active = fakeWorker('activating');
+    const stopB = watchNewWorkers(fakeRegistration({ installing: active, active }), (w) => offered.push(w));
     expect(offered).toEqual([]);
+    stopA();
+    stopB();
+  });
+
+  it('PWA-1 a build waiting behind an active one is offered once, whether it was waiting already or installs later', () => {
+    const offered: ServiceWorker[] = [];
+    const older = fakeWorker('activated');
+    const waiting = fakeWorker('installed');
+    const registration = fakeRegistration({ waiting, active: older });
+    const stop = watchNewWorkers(registration, (w) => offered.push(w));
+    expect(offered).toEqual([waiting]);
+
+    const next = fakeWorker('installing');
+    registration.installing = next;
+    registration.dispatchEvent(new Event('updatefound'));
+    registration.installing = null;
+    registration.waiting = next;
+    next.become('installed');
+    next.become('installed');
+    expect(offered).toEqual([waiting, next]);
     stop();
   });
 
-  it('RLY-5 a first build still named installing while already the active worker raises no warning', async () => {
-    const { watchNewWorkers, currentBuildWarning } = await load();
-    const worker = fakeWorker('activating', 'firstInstall');
-    const stop = watchNewWorkers(fakeRegistration({ installing: worker, active: worker }), () => undefined);
-    await settle(worker);
-    expect(currentBuildWarning()).toBeNull();
-    stop();
-  });
+  it('PWA-1 the page reloads when a new worker takes over from its controller, not when a first one claims it', () => {
+    const stopFirst = watchNewWorkers(fakeRegistration({}), () => undefined);
+    container.controller = fakeWorker('activated');
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(reload).not.toHaveBeenCalled();
+    stopFirst();
 
-  it('RLY-5 a build waiting beside another active build that claims a first install is warned about', async () => {
-    const { watchNewWorkers, currentBuildWarning } = await load();
-    const older = fakeWorker('activated', 'desktop');
-    const worker = fakeWorker('installed', 'firstInstall');
-    const stop = watchNewWorkers(fakeRegistration({ waiting: worker, active: older }), () => undefined);
-    await settle(worker);
-    expect(currentBuildWarning()).toEqual({ kind: 'unvouched', offered: DIGEST });
+    const stop = watchNewWorkers(fakeRegistration({ active: container.controller }), () => undefined);
+    container.controller = fakeWorker('activated');
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(reload).toHaveBeenCalledTimes(1);
     stop();
   });
 });

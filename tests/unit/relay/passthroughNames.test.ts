@@ -44,8 +44,9 @@ describe('RLY-6 which connections a TLS name reaches', () => {
 
 describe('RLY-6 the passthrough flags', () => {
   const relayArgs = ['--relay', 'https://relay.example.org'];
-  it('RLY-6 --relay-cert and --relay-key go together, with --relay; --relay-tls-port defaults to 443', () => {
-    expect(parseCli([...relayArgs], {}, os.tmpdir()).relayTls).toBeNull();
+  it('RLY-6 --relay needs --relay-cert and --relay-key together, or --acme-directory; --relay-tls-port defaults to 443', () => {
+    expect(() => parseCli([...relayArgs], {}, os.tmpdir())).toThrow(/--relay needs a certificate/);
+    expect(parseCli([], {}, os.tmpdir()).relayTls).toBeNull();
     const parsed = parseCli([...relayArgs, '--relay-cert', 'c.pem', '--relay-key', 'k.pem'], {}, os.tmpdir()).relayTls;
     expect(parsed).toEqual({ files: { certFile: path.resolve('c.pem'), keyFile: path.resolve('k.pem') }, port: 443 });
     // RLY-7: or by ACME, on the same port flag; not both.
@@ -60,7 +61,7 @@ describe('RLY-6 the passthrough flags', () => {
   });
 
   it('RLY-6 a node takes --tls-port', () => {
-    const base = ['--public-url', 'https://relay.example', '--preview-origin', 'https://relay.example:8443', '--nats', 'nats://n:4222'];
+    const base = ['--public-url', 'https://relay.example', '--nats', 'nats://n:4222'];
     expect(parseRelayFlags(base).tlsPort).toBeUndefined();
     expect(parseRelayFlags([...base, '--tls-port', '443']).tlsPort).toBe(443);
     expect(() => parseRelayFlags([...base, '--tls-port', 'x'])).toThrow(/--tls-port/);

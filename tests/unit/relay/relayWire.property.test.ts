@@ -5,7 +5,8 @@ import { propertyRuns } from '../../fixtures/propertyRuns';
 
 const connectionId = fc.stringMatching(CONNECTION_ID_PATTERN);
 const linkFrame: fc.Arbitrary<LinkFrame> = fc.oneof(
-  connectionId.map((id) => ({ type: LINK_FRAME.open, connectionId: id })),
+  connectionId.map((id) => ({ type: LINK_FRAME.stream, connectionId: id })),
+  connectionId.map((id) => ({ type: LINK_FRAME.end, connectionId: id })),
   fc.record({ type: fc.constant(LINK_FRAME.data), connectionId, payload: fc.uint8Array({ minLength: 1, maxLength: 2048 }) }),
   fc.record({ type: fc.constant(LINK_FRAME.close), connectionId, code: fc.integer({ min: 0, max: 0xffff }), reason: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'binary', minLength: 110, maxLength: 140 })) }),
   fc.record({ type: fc.constant(LINK_FRAME.ack), connectionId, bytes: fc.integer({ min: 0, max: 0xffffffff }) }),
