@@ -1,5 +1,5 @@
 import { createHighlighterCore, type GrammarState, type HighlighterCore } from 'shiki/core';
-import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import { loadLanguage } from './languages';
 import { MAX_HIGHLIGHT_LINE_LENGTH } from './limits';
 import type { ThemeColors, ThemeName, TokenLine } from './tokens';
@@ -14,7 +14,10 @@ export interface TokenizedLines {
 
 /**
  * Shiki's engine, created once and reused (STYLE: shiki), with languages loaded on first use.
- * The JavaScript regex engine needs no WebAssembly, so the worker runs under the app's CSP.
+ * HL-1: the Oniguruma engine (WebAssembly), the regex library the grammars are written for. Shiki's
+ * JavaScript regex engine needs no WebAssembly, but JavaScriptCore (every iPhone browser) runs its
+ * generated regexes many times slower: seconds for a first screen of TypeScript. The WebAssembly is
+ * a lazily loaded chunk of the worker, cached with it; the worker's CSP allows 'wasm-unsafe-eval'.
  */
 export class HighlightEngine {
   private readonly languages = new Map<string, Promise<void>>();
@@ -25,8 +28,7 @@ export class HighlightEngine {
     const shiki = await createHighlighterCore({
       themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
       langs: [],
-      // NOTE: forgiving skips the few patterns JavaScript regexes cannot express instead of failing the grammar.
-      engine: createJavaScriptRegexEngine({ forgiving: true }),
+      engine: createOnigurumaEngine(import('shiki/wasm')),
     });
     return new HighlightEngine(shiki);
   }
@@ -52,8 +54,8 @@ export class HighlightEngine {
       lang: language,
       theme: THEMES[theme],
       tokenizeMaxLineLength: MAX_HIGHLIGHT_LINE_LENGTH,
-      // NOTE: no per-line time limit. The JavaScript engine compiles each grammar pattern on first
-      // use, which on a busy machine outlasts Shiki's default 500 ms: the line is then cut short
+      // NOTE: no per-line time limit. The engine compiles each grammar pattern on first use,
+      // which on a busy machine can outlast Shiki's default 500 ms: the line is then cut short
       // and its state (an open comment) bleeds into the next lines. Long lines are capped above,
       // and this runs in the worker, so the page never waits on it.
       tokenizeTimeLimit: 0,

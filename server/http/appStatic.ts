@@ -88,6 +88,19 @@ function contentSecurityPolicy(html: string): string {
   ].join('; ');
 }
 
+/** Workers that compile WebAssembly: the highlight worker's Oniguruma engine (HL-1). */
+const WASM_WORKERS = new Set(['/workers/highlight.worker.js']);
+
+/**
+ * A Web Worker's own Content-Security-Policy (SEC-3): a worker loaded from a URL takes the policy of
+ * its script's response, not the page's. Code only from this origin; 'wasm-unsafe-eval' (compiling
+ * WebAssembly, never eval of strings) only for the workers that need it.
+ */
+export function workerContentSecurityPolicy(urlPath: string): string {
+  const scripts = WASM_WORKERS.has(urlPath) ? "script-src 'self' 'wasm-unsafe-eval'" : "script-src 'self'";
+  return ["default-src 'self'", scripts, "object-src 'none'", "base-uri 'none'"].join('; ');
+}
+
 function cacheControl(urlPath: string): string {
   // Next names its build assets by content hash; everything else must be revalidated.
   return urlPath.startsWith('/_next/static/') ? 'public, max-age=31536000, immutable' : 'no-cache';
@@ -122,6 +135,7 @@ export class AppStatic {
       const headers: Record<string, string> = { 'cache-control': cacheControl(rel) };
       if (ext === '.html') headers['content-security-policy'] = contentSecurityPolicy(fs.readFileSync(file, 'utf8'));
       if (rel === '/sw.js') headers['service-worker-allowed'] = '/';
+      if (/^\/workers\/[^/]+\.worker\.js$/.test(rel)) headers['content-security-policy'] = workerContentSecurityPolicy(rel);
       const encoded: StaticFile['encoded'] = {};
       for (const coding of CODINGS) {
         const copy = path.join(outDir, '.compressed', `${rel.slice(1)}.${CODING_SUFFIX[coding]}`);

@@ -82,12 +82,8 @@ const textShown = (page: EnginePage, text: string, within = 'body') =>
 const TS_SOURCE = ['// a comment', 'export interface Point { x: number; y: number }', 'export const origin: Point = { x: 0, y: 0 };', ''].join('\n');
 const MARKDOWN = ['# Release notes', '', 'Some **bold** text.', '', '```ts', 'const answer: number = 42;', '```', ''].join('\n');
 const PREVIEW_FRAME = 'iframe.preview-frame';
-/**
- * How long a first highlight may take. NOTE: in WebKit a fresh highlight worker's first batch of
- * TypeScript takes seconds (JavaScriptCore runs the grammar's generated regexes slowly: about 6 to
- * 10 s on a busy two-core machine, against 1.5 to 2 s in Firefox), and every reload starts a fresh worker.
- */
-const HIGHLIGHT_WAIT_MS = 60_000;
+/** How long a first highlight may take (a fresh worker per reload: WebAssembly compiled, grammar loaded). */
+const HIGHLIGHT_WAIT_MS = 15_000;
 
 /** The multi-file site's page as the preview shows it, read in its host page (same origin as the page). */
 interface PreviewedSite {

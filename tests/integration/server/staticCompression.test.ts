@@ -101,6 +101,15 @@ describe('UX-5 static files are served compressed and decompress to the same byt
     expect(decode(missing.headers['content-encoding'], missing.body).equals(fs.readFileSync(path.join(OUT, '404.html')))).toBe(true);
   });
 
+  it('SEC-3 HL-1 only the highlight worker\'s own CSP lets it compile WebAssembly; the page and the other workers may not', async () => {
+    const policy = async (rel: string) => (await getBytes(runtime.port, rel, {})).headers['content-security-policy'] ?? '';
+    const highlight = await policy('/workers/highlight.worker.js');
+    expect(highlight).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(highlight).not.toMatch(/'unsafe-eval'|'unsafe-inline'|\*/);
+    expect(await policy('/workers/markdown.worker.js')).toMatch(/script-src 'self'(;|$)/);
+    expect(await policy('/')).not.toContain('wasm-unsafe-eval');
+  });
+
   it('the compressed copies are never served by their own path', async () => {
     const copy = files.find((f) => f.endsWith('.js'))!;
     const answer = await getBytes(runtime.port, `/.compressed${copy}.br`, {});
