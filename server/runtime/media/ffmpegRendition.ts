@@ -1,21 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { RenditionKind } from '../../../lib/protocol/files';
-import type { RenditionSize } from './imageRendition';
-
-/** How a transcode ended when it did not make a rendition. */
-export type TranscodeFailure = 'missing_program' | 'timeout' | 'too_large' | 'decode_failed';
-
-export class TranscodeError extends Error {
-  constructor(
-    readonly failure: TranscodeFailure,
-    /** ffmpeg's last words, for the log only: never sent to a client. */
-    readonly detail = '',
-  ) {
-    super(`transcode failed: ${failure}`);
-    this.name = 'TranscodeError';
-  }
-}
+import type { RenditionSize } from './imageJob';
+import { runMediaChild, TranscodeError } from './mediaChild';
 
 export interface TranscodeJob {
   /** The original's open descriptor: ffmpeg reads it as its fd 3, so it reads exactly the checked file. */
@@ -28,9 +14,6 @@ export interface TranscodeJob {
   maxOutputBytes: number;
   timeoutMs: number;
 }
-
-/** What ffmpeg keeps of its error output for the log. */
-const STDERR_TAIL_BYTES = 4096;
 
 const VIDEO_CODECS: Record<TranscodeJob['kind'], string[]> = {
   // H.264 High and AAC with the index first (+faststart), so a player starts before the end arrives.
@@ -57,42 +40,11 @@ export function ffmpegArguments(job: TranscodeJob, input: string): string[] {
  * runs past `timeoutMs` or when `signal` aborts (the runtime stops). Resolves when the output is
  * complete and within the limit; a failure is a `TranscodeError` saying which.
  */
-export function runFfmpegTranscode(job: TranscodeJob, signal?: AbortSignal): Promise<void> {
+export async function runFfmpegTranscode(job: TranscodeJob, signal?: AbortSignal): Promise<void> {
   // On Linux /dev/fd/3 opens the inherited descriptor's file again, seekable (an MP4's index may be at its end).
   const input = process.platform === 'linux' ? '/dev/fd/3' : 'pipe:3';
-  return new Promise((resolve, reject) => {
-    let child: ChildProcess;
-    try {
-      child = spawn(job.ffmpeg, ffmpegArguments(job, input), { stdio: ['ignore', 'ignore', 'pipe', job.inputFd] });
-    } catch {
-      return reject(new TranscodeError('missing_program'));
-    }
-    let stderr = '';
-    let stoppedFor: TranscodeFailure | null = null;
-    const stop = (failure: TranscodeFailure) => {
-      stoppedFor ??= failure;
-      child.kill('SIGKILL');
-    };
-    const timer = setTimeout(() => stop('timeout'), job.timeoutMs);
-    const onAbort = () => stop('decode_failed');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-      stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
-    });
-    const settle = (outcome: TranscodeError | null) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      if (outcome) reject(outcome);
-      else resolve();
-    };
-    child.once('error', (error: NodeJS.ErrnoException) => settle(new TranscodeError(error.code === 'ENOENT' ? 'missing_program' : 'decode_failed', error.message)));
-    child.once('close', (code) => {
-      if (stoppedFor) return settle(new TranscodeError(stoppedFor, stderr));
-      if (code !== 0) return settle(new TranscodeError('decode_failed', stderr));
-      const size = fs.statSync(job.output, { throwIfNoEntry: false })?.size ?? 0;
-      if (size > job.maxOutputBytes) return settle(new TranscodeError('too_large'));
-      if (size === 0) return settle(new TranscodeError('decode_failed', stderr));
-      settle(null);
-    });
-  });
+  await runMediaChild({ file: job.ffmpeg, args: ffmpegArguments(job, input), inputFd: job.inputFd, timeoutMs: job.timeoutMs }, signal);
+  const size = fs.statSync(job.output, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > job.maxOutputBytes) throw new TranscodeError('too_large');
+  if (size === 0) throw new TranscodeError('decode_failed');
 }

@@ -12,8 +12,12 @@ export interface MediaLimits {
   concurrentTranscodes: number;
   /** What the kept renditions in the data folder may take together; the least recently read go first. */
   cacheBytes: number;
+  /** The most pixels an image may have to be decoded (a decompression bomb is refused, FILE-11). */
+  maxImagePixels: number;
   /** The ffmpeg program: a name looked up on PATH, or a path. */
   ffmpeg: string;
+  /** libheif's heif-convert, which decodes HEIC photos: a name looked up on PATH, or a path. */
+  heifConvert: string;
 }
 
 export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
@@ -22,5 +26,8 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   timeoutMs: MEDIA_TRANSCODE_TIMEOUT_MS,
   concurrentTranscodes: 2,
   cacheBytes: 2 * 1024 * 1024 * 1024,
+  // About 16384 × 16384, sharp's own default.
+  maxImagePixels: 268_402_689,
   ffmpeg: 'ffmpeg',
+  heifConvert: 'heif-convert',
 };

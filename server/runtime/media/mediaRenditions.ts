@@ -4,13 +4,15 @@ import { MEDIA_CHUNK_BYTES, type MediaChunk, type RenditionKind } from '../../..
 import { invalidParams, RuntimeError } from '../errors';
 import { contentVersionOf } from '../files/contentVersion';
 import { mediaFamilyOf, mimeTypeForPath, type MediaFamily } from '../../../lib/protocol/mimeTypes';
-import { pathThroughDescriptor } from '../files/openVerified';
 import type { KeptFile, ProjectFiles } from '../files/projectFiles';
 import { readChunkFromOpenFile } from '../files/readChunk';
 import type { Logger } from '../log';
-import { runFfmpegTranscode, TranscodeError, type TranscodeFailure } from './ffmpegRendition';
-import { isSharpTimeout, makeImageRendition, type RenditionSize } from './imageRendition';
-import { corruptMedia, ffmpegMissing, notMedia, renditionTooLarge, sourceChanged, sourceTooLarge, transcodeTimedOut } from './mediaErrors';
+import { runFfmpegTranscode } from './ffmpegRendition';
+import { decodeHeif } from './heifDecode';
+import { runImageChild } from './imageChild';
+import type { RenditionSize } from './imageJob';
+import { TranscodeError, type TranscodeFailure } from './mediaChild';
+import { corruptMedia, ffmpegMissing, heifConvertMissing, mediaToolStopped, notMedia, renditionTooLarge, sourceChanged, sourceTooLarge, tooManyPixels, transcodeTimedOut } from './mediaErrors';
 import type { MediaLimits } from './mediaLimits';
 import { RenditionCache, type CachedRendition } from './renditionCache';
 import { TranscodeSlots } from './transcodeSlots';
@@ -140,15 +142,35 @@ export class MediaRenditions {
     }
   }
 
+  /**
+   * An image rendition made in the image program's child process (FILE-10, FILE-11); a HEIC or HEIF
+   * photo is first decoded to PNG by heif-convert, within the same slot and time limit.
+   */
   private async makeImage(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, sourceType: string): Promise<void> {
+    if (kind !== 'jpeg' && kind !== 'webp') throw invalidParams(`Not an image kind: ${kind}.`);
+    const deadline = Date.now() + this.limits.timeoutMs;
+    const remaining = () => Math.max(1, deadline - Date.now());
+    const decoded = `${part}.png`;
+    const heif = sourceType === 'image/heic' || sourceType === 'image/heif';
     try {
-      await makeImageRendition(pathThroughDescriptor(source), part, kind, box, this.limits.timeoutMs);
+      if (heif) await decodeHeif({ inputFd: source.fd, output: decoded, heifConvert: this.limits.heifConvert, timeoutMs: remaining(), maxOutputBytes: this.limits.maxRenditionBytes }, this.stopping.signal);
+      // On Linux and macOS /dev/fd/3 opens the inherited descriptor's file again: the child reads exactly the checked file.
+      const input = heif ? decoded : '/dev/fd/3';
+      const job = { input, output: part, kind, ...box, maxPixels: this.limits.maxImagePixels, timeoutMs: remaining() };
+      await runImageChild(job, heif ? undefined : source.fd, this.stopping.signal);
     } catch (error) {
-      if (isSharpTimeout(error)) throw transcodeTimedOut(this.limits.timeoutMs);
-      this.log.info('An image could not be decoded for a rendition', { mimeType: sourceType, reason: (error as Error).message });
-      throw corruptMedia(sourceType);
+      if (!(error instanceof TranscodeError)) throw error;
+      this.logFailure(error, sourceType);
+      throw error.failure === 'missing_program' && heif ? heifConvertMissing(path.basename(this.limits.heifConvert)) : refusalOf(error.failure, this.limits, sourceType);
+    } finally {
+      fs.rmSync(decoded, { force: true });
     }
     if (fs.statSync(part).size > this.limits.maxRenditionBytes) throw renditionTooLarge(this.limits.maxRenditionBytes);
+  }
+
+  private logFailure(error: TranscodeError, sourceType: string): void {
+    if (error.failure !== 'decode_failed' && error.failure !== 'stopped') return;
+    this.log.info('A media child could not make a rendition', { mimeType: sourceType, failure: error.failure, detail: error.detail.trim().split('\n').slice(-3).join(' | ') });
   }
 
   private async makeAudioVideo(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, audioOnly: boolean, sourceType: string): Promise<void> {
@@ -158,7 +180,7 @@ export class MediaRenditions {
       await runFfmpegTranscode(job, this.stopping.signal);
     } catch (error) {
       if (!(error instanceof TranscodeError)) throw error;
-      if (error.failure === 'decode_failed') this.log.info('A file could not be transcoded', { mimeType: sourceType, ffmpeg: error.detail.trim().split('\n').slice(-3).join(' | ') });
+      this.logFailure(error, sourceType);
       throw refusalOf(error.failure, this.limits, sourceType);
     }
   }
@@ -172,6 +194,10 @@ function refusalOf(failure: TranscodeFailure, limits: MediaLimits, sourceType: s
       return transcodeTimedOut(limits.timeoutMs);
     case 'too_large':
       return renditionTooLarge(limits.maxRenditionBytes);
+    case 'too_many_pixels':
+      return tooManyPixels(limits.maxImagePixels);
+    case 'stopped':
+      return mediaToolStopped();
     case 'decode_failed':
       return corruptMedia(sourceType);
   }
