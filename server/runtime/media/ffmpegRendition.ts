@@ -7,7 +7,8 @@ export interface TranscodeJob {
   /** The original's open descriptor: ffmpeg reads it as its fd 3, so it reads exactly the checked file. */
   inputFd: number;
   output: string;
-  kind: Extract<RenditionKind, 'mp4' | 'webm'>;
+  /** A video or audio rendition, or a video's first frame as a still (FILE-14). */
+  kind: RenditionKind;
   audioOnly: boolean;
   size: RenditionSize;
   ffmpeg: string;
@@ -15,24 +16,33 @@ export interface TranscodeJob {
   timeoutMs: number;
 }
 
-const VIDEO_CODECS: Record<TranscodeJob['kind'], string[]> = {
+type StreamKind = Extract<RenditionKind, 'mp4' | 'webm'>;
+
+const VIDEO_CODECS: Record<StreamKind, string[]> = {
   // H.264 High and AAC with the index first (+faststart), so a player starts before the end arrives.
   mp4: ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-movflags', '+faststart'],
   webm: ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '36', '-b:v', '0', '-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-b:a', '96k', '-ac', '2'],
 };
-const AUDIO_CODECS: Record<TranscodeJob['kind'], string[]> = {
+const AUDIO_CODECS: Record<StreamKind, string[]> = {
   mp4: ['-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-movflags', '+faststart'],
   webm: ['-c:a', 'libopus', '-b:a', '96k', '-ac', '2'],
+};
+
+/** A still of the first frame (FILE-14): ffmpeg reads only the head of the original for it. */
+const STILL_CODECS: Record<Exclude<RenditionKind, StreamKind>, string[]> = {
+  jpeg: ['-frames:v', '1', '-c:v', 'mjpeg', '-q:v', '4', '-f', 'mjpeg'],
+  webp: ['-frames:v', '1', '-c:v', 'libwebp', '-quality', '80', '-f', 'webp'],
 };
 
 /** The command line of one transcode (FILE-10): first video and audio stream, fitted in the box, never enlarged. */
 export function ffmpegArguments(job: TranscodeJob, input: string): string[] {
   const { maxWidth: w, maxHeight: h } = job.size;
-  const streams = job.audioOnly
-    ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS[job.kind]]
-    : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', `scale=w='min(${w},iw)':h='min(${h},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`, ...VIDEO_CODECS[job.kind]];
+  const fit = `scale=w='min(${w},iw)':h='min(${h},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`;
+  const kind = job.kind;
+  if (kind === 'jpeg' || kind === 'webp') return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', fit, ...STILL_CODECS[kind], '-fs', String(job.maxOutputBytes + 1), '-y', job.output];
+  const streams = job.audioOnly ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS[kind]] : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', fit, ...VIDEO_CODECS[kind]];
   // NOTE: -fs stops writing just past the limit; the size is checked after exit (a cut file is refused).
-  return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-sn', '-dn', ...streams, '-fs', String(job.maxOutputBytes + 1), '-f', job.kind, '-y', job.output];
+  return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-sn', '-dn', ...streams, '-fs', String(job.maxOutputBytes + 1), '-f', kind, '-y', job.output];
 }
 
 /**

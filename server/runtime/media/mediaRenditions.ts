@@ -45,10 +45,11 @@ const DEFAULT_BOX: Record<Family, RenditionSize> = {
   audio: { maxWidth: 1, maxHeight: 1 },
 };
 const DEFAULT_KIND: Record<Family, RenditionKind> = { image: 'webp', video: 'mp4', audio: 'mp4' };
-const KINDS_OF: Record<Family, readonly RenditionKind[]> = { image: ['jpeg', 'webp'], video: ['mp4', 'webm'], audio: ['mp4', 'webm'] };
+// A video's jpeg or webp is its first frame as a still (FILE-14), shown while its transcode runs.
+const KINDS_OF: Record<Family, readonly RenditionKind[]> = { image: ['jpeg', 'webp'], video: ['mp4', 'webm', 'jpeg', 'webp'], audio: ['mp4', 'webm'] };
 const RENDITION_MIME: Record<Family, Record<RenditionKind, string>> = {
   image: { jpeg: 'image/jpeg', webp: 'image/webp', mp4: '', webm: '' },
-  video: { jpeg: '', webp: '', mp4: 'video/mp4', webm: 'video/webm' },
+  video: { jpeg: 'image/jpeg', webp: 'image/webp', mp4: 'video/mp4', webm: 'video/webm' },
   audio: { jpeg: '', webp: '', mp4: 'audio/mp4', webm: 'audio/webm' },
 };
 
@@ -174,7 +175,6 @@ export class MediaRenditions {
   }
 
   private async makeAudioVideo(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, audioOnly: boolean, sourceType: string): Promise<void> {
-    if (kind !== 'mp4' && kind !== 'webm') throw invalidParams(`Not a video kind: ${kind}.`);
     const job = { inputFd: source.fd, output: part, kind, audioOnly, size: box, ffmpeg: this.limits.ffmpeg, maxOutputBytes: this.limits.maxRenditionBytes, timeoutMs: this.limits.timeoutMs };
     try {
       await runFfmpegTranscode(job, this.stopping.signal);

@@ -111,6 +111,16 @@ describe('FILE-10 FILE-11 FILE-12 media renditions with real sharp and ffmpeg ov
     expect(Buffer.from(data).equals(mp4.bytes.subarray(middle, middle + result.byteCount))).toBe(true);
   });
 
+  it('FILE-14 a video asked as jpeg or webp is its first frame as a still, fitted in the box, pinned to the same version', async () => {
+    const still = await readWholeRendition(client, { ...where('clip.mp4'), maxWidth: 320, maxHeight: 320, kind: 'webp' });
+    const meta = await sharp(still.bytes).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: 320, height: 240 });
+    const video = await client.callBinary('files.readMediaRendition', { ...where('clip.mp4'), maxWidth: 320, maxHeight: 320, offset: 0 });
+    expect(still.chunks[0]).toMatchObject({ mimeType: 'image/webp', contentVersion: video.result.contentVersion, originalByteCount: video.result.originalByteCount });
+    const jpeg = await readWholeRendition(client, { ...where('clip.mp4'), maxWidth: 200, maxHeight: 200, kind: 'jpeg' });
+    expect((await sharp(jpeg.bytes).metadata()).format).toBe('jpeg');
+  });
+
   it('FILE-11 a rendition is made once per version and kept in the data folder; a second read is the kept file', async () => {
     const ask = { ...where('photo.png'), maxWidth: 400, maxHeight: 400, kind: 'jpeg' as const };
     const first = await readWholeRendition(client, ask);
@@ -164,7 +174,7 @@ describe('FILE-10 FILE-11 FILE-12 media renditions with real sharp and ffmpeg ov
     await expectRpcError(client.callBinary('files.readMediaRendition', { ...where('notes.txt'), offset: 0 }), 'unsupported_media');
     await expectRpcError(client.callBinary('files.readMediaRendition', { ...where('broken.png'), offset: 0 }), 'corrupt_media');
     await expectRpcError(client.callBinary('files.readMediaRendition', { ...where('broken.mp4'), offset: 0 }), 'corrupt_media');
-    await expectRpcError(client.callBinary('files.readMediaRendition', { ...where('clip.mp4'), offset: 0, kind: 'webp' }), 'invalid_params');
+    await expectRpcError(client.callBinary('files.readMediaRendition', { ...where('tone-a.wav'), offset: 0, kind: 'webp' }), 'invalid_params');
   });
 
   it('FILE-10 the original goes through the path rules and the secrets policy: a link out of the project and a private key are refused', async () => {
