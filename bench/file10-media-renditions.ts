@@ -131,7 +131,7 @@ export const file10MediaRenditions: Benchmark = {
         notes: [
           'The still is what the app shows first (FILE-14): its time is the call that makes it (ffmpeg reads only the head of the original) and brings its bytes over the WebSocket; the original over HTTP is timed to ffmpeg decoding its first frame.',
           'The played rendition is made whole before its first chunk is answered, within the 40 s limit: on a busy machine a 60 s 1080p recording may not finish in time (then only the still is compared).',
-          'Protocol-level, not in Chromium: the Debian Chromium here plays no H.264, so it cannot play the original MP4 for the reference.',
+          'Measured at the protocol (the still\'s bytes over the WebSocket; ffmpeg decoding the original\'s first frame over HTTP), not in a page: a page adds the same decode and paint to both.',
           'The original over plain HTTP is a static server with Range on loopback: what a player reading the original directly would fetch.',
         ],
       };
