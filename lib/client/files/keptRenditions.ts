@@ -1,3 +1,4 @@
+import { isGrowing } from './growingRendition';
 import { sha256Hex, type ChunkHeader, type ReadChunk, type VerifiedChunk } from '../verifiedChunks';
 import type { RenditionAsk } from './renditionChunks';
 
@@ -109,7 +110,8 @@ export function keepingRenditionReader(live: ReadChunk | null, ask: RenditionAsk
     }
     const chunk = await live(offset);
     pinned ??= chunk.header.contentVersion;
-    await keepChunk(ask, chunk, role, maxBytes).catch((error: unknown) => console.warn('Could not keep a copy of the rendition', error));
+    // A chunk of a rendition still being made is not kept: its length and next offset change (FILE-16).
+    if (!isGrowing(chunk)) await keepChunk(ask, chunk, role, maxBytes).catch((error: unknown) => console.warn('Could not keep a copy of the rendition', error));
     return chunk;
   };
 }

@@ -3,6 +3,7 @@ import type { ProjectFileRef } from '../fileChunks';
 import type { RpcClient } from '../rpcClient';
 import { readVerifiedChunks, type ReadChunk } from '../verifiedChunks';
 import { keepingRenditionReader, lastKeptAsk, RenditionNotKeptError } from './keptRenditions';
+import { growingPieces, isGrowing } from './growingRendition';
 import { serveRenditionStream } from './mediaStreams';
 import { renditionAskFor, renditionChunkReader, type RenditionAsk, type RenditionChunkHeader } from './renditionChunks';
 
@@ -14,6 +15,8 @@ export interface OpenedRendition {
   originalBytes: number;
   /** Played through the service worker's range reads (FILE-13), not read whole first. */
   streamed: boolean;
+  /** Still being made when opened: the player starts on the bytes made so far (FILE-16). */
+  growing: boolean;
   /** Read from this device's kept copy, offline (FILE-15). */
   fromDevice: boolean;
   dispose(): void;
@@ -28,9 +31,14 @@ export interface Screen {
 /** A video or audio rendition this small is kept whole once viewed, not only the ranges the player read (FILE-15). */
 export const KEEP_WHOLE_MAX_BYTES = 16 * 1024 * 1024;
 
-async function readWhole(read: ReadChunk, mimeType: string, signal: AbortSignal): Promise<string> {
+async function readWhole(read: ReadChunk, mimeType: string, signal: AbortSignal, growing = false): Promise<string> {
   const parts: Uint8Array<ArrayBuffer>[] = [];
-  for await (const chunk of readVerifiedChunks(read, { inFlight: 4, signal })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
+  if (growing) {
+    for await (const piece of growingPieces(read)) {
+      signal.throwIfAborted();
+      parts.push(piece as Uint8Array<ArrayBuffer>);
+    }
+  } else for await (const chunk of readVerifiedChunks(read, { inFlight: 4, signal })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
   return URL.createObjectURL(new Blob(parts, { type: mimeType }));
 }
 
@@ -54,13 +62,14 @@ export async function openRendition(client: RpcClient | null, ref: ProjectFileRe
   }
   const header: RenditionChunkHeader = first.header;
   const stream = family === 'image' ? null : serveRenditionStream(read);
-  const base = { mimeType: header.mimeType, renditionBytes: header.size, originalBytes: header.originalByteCount ?? 0, fromDevice: client === null };
+  const growing = isGrowing(first);
+  const base = { growing, mimeType: header.mimeType, renditionBytes: header.size, originalBytes: header.originalByteCount ?? 0, fromDevice: client === null };
   if (stream) {
     // A small one is kept whole meanwhile, so it plays offline from start to end.
-    if (client && header.size <= KEEP_WHOLE_MAX_BYTES) void drain(read, signal);
+    if (client && !growing && header.size <= KEEP_WHOLE_MAX_BYTES) void drain(read, signal);
     return { ...base, url: stream.url, streamed: true, dispose: stream.dispose };
   }
-  const url = await readWhole(read, header.mimeType, signal);
+  const url = await readWhole(read, header.mimeType, signal, growing);
   return { ...base, url, streamed: false, dispose: () => URL.revokeObjectURL(url) };
 }
 

@@ -25,7 +25,7 @@ export function renditionAskFor(ref: ProjectFileRef, family: MediaFamily, screen
 }
 
 /** A rendition chunk's header: a file chunk's, and the original's size (kept with it, FILE-15). */
-export type RenditionChunkHeader = ChunkHeader & { originalByteCount?: number };
+export type RenditionChunkHeader = ChunkHeader & { originalByteCount?: number; complete?: boolean; totalBytes?: number | null };
 
 /**
  * One `files.readMediaRendition` chunk as a binary frame (FILE-10). Every call after the first

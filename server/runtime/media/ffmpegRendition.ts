@@ -7,6 +7,11 @@ export interface TranscodeJob {
   /** The original's open descriptor: ffmpeg reads it as its fd 3, so it reads exactly the checked file. */
   inputFd: number;
   output: string;
+  /**
+   * Where ffmpeg writes a streamed MP4 (FILE-16): the part file, opened for writing and handed to
+   * it as its stdout, which it sees as a pipe, so it never seeks back over bytes already read.
+   */
+  outputFd?: number;
   /** A video or audio rendition, or a video's first frame as a still (FILE-14). */
   kind: RenditionKind;
   audioOnly: boolean;
@@ -28,6 +33,8 @@ const AUDIO_CODECS: Record<StreamKind, string[]> = {
   webm: ['-c:a', 'libopus', '-b:a', '96k', '-ac', '2'],
 };
 
+const FRAGMENTED_MP4 = 'frag_keyframe+empty_moov+default_base_moof';
+
 /** A still of the first frame (FILE-14): ffmpeg reads only the head of the original for it. */
 const STILL_CODECS: Record<Exclude<RenditionKind, StreamKind>, string[]> = {
   jpeg: ['-frames:v', '1', '-c:v', 'mjpeg', '-q:v', '4', '-f', 'mjpeg'],
@@ -40,6 +47,12 @@ export function ffmpegArguments(job: TranscodeJob, input: string): string[] {
   const fit = `scale=w='min(${w},iw)':h='min(${h},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`;
   const kind = job.kind;
   if (kind === 'jpeg' || kind === 'webp') return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', fit, ...STILL_CODECS[kind], '-fs', String(job.maxOutputBytes + 1), '-y', job.output];
+  if (job.outputFd !== undefined && kind === 'mp4') {
+    // Fragmented MP4 (FILE-16): an empty index first, then a fragment from each keyframe, one every 2 s.
+    const streams = job.audioOnly ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS.mp4] : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', fit, ...VIDEO_CODECS.mp4, '-force_key_frames', 'expr:gte(t,n_forced*2)'];
+    const fragmented = streams.map((arg) => (arg === '+faststart' ? FRAGMENTED_MP4 : arg));
+    return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-sn', '-dn', ...fragmented, '-fs', String(job.maxOutputBytes + 1), '-f', 'mp4', 'pipe:1'];
+  }
   const streams = job.audioOnly ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS[kind]] : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', fit, ...VIDEO_CODECS[kind]];
   // NOTE: -fs stops writing just past the limit; the size is checked after exit (a cut file is refused).
   return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-sn', '-dn', ...streams, '-fs', String(job.maxOutputBytes + 1), '-f', kind, '-y', job.output];
@@ -53,7 +66,7 @@ export function ffmpegArguments(job: TranscodeJob, input: string): string[] {
 export async function runFfmpegTranscode(job: TranscodeJob, signal?: AbortSignal): Promise<void> {
   // On Linux /dev/fd/3 opens the inherited descriptor's file again, seekable (an MP4's index may be at its end).
   const input = process.platform === 'linux' ? '/dev/fd/3' : 'pipe:3';
-  await runMediaChild({ file: job.ffmpeg, args: ffmpegArguments(job, input), inputFd: job.inputFd, timeoutMs: job.timeoutMs }, signal);
+  await runMediaChild({ file: job.ffmpeg, args: ffmpegArguments(job, input), inputFd: job.inputFd, outputFd: job.outputFd, timeoutMs: job.timeoutMs }, signal);
   const size = fs.statSync(job.output, { throwIfNoEntry: false })?.size ?? 0;
   if (size > job.maxOutputBytes) throw new TranscodeError('too_large');
   if (size === 0) throw new TranscodeError('decode_failed');

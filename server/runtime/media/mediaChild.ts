@@ -19,6 +19,8 @@ export interface MediaChildJob {
   args: string[];
   /** The original's open descriptor, handed to the child as its fd 3 (it reads exactly the checked file). */
   inputFd?: number;
+  /** A file opened for writing, handed to the child as its stdout (a streamed rendition, FILE-16). */
+  outputFd?: number;
   timeoutMs: number;
   /** Exit codes the child uses to say why it failed (the image program's); any other is `decode_failed`. */
   exitCodes?: Readonly<Record<number, TranscodeFailure>>;
@@ -35,9 +37,10 @@ const STDERR_TAIL_BYTES = 4096;
 export function runMediaChild(job: MediaChildJob, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
-    const stdio = job.inputFd === undefined ? (['ignore', 'ignore', 'pipe'] as const) : (['ignore', 'ignore', 'pipe', job.inputFd] as const);
+    const stdout: number | 'ignore' = job.outputFd ?? 'ignore';
+    const stdio: (number | 'ignore' | 'pipe')[] = job.inputFd === undefined ? ['ignore', stdout, 'pipe'] : ['ignore', stdout, 'pipe', job.inputFd];
     try {
-      child = spawn(job.file, job.args, { stdio: [...stdio] });
+      child = spawn(job.file, job.args, { stdio });
     } catch {
       return reject(new TranscodeError('missing_program'));
     }
