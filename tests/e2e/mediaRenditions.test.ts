@@ -30,6 +30,8 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     await writeTestImage(path.join(project, 'photo.png'), 3000, 2000, 'png');
     writeTestVideo(path.join(project, 'clip.mp4'), { width: 1280, height: 720, seconds: 6 });
     writeTestTone(path.join(project, 'tone.wav'), 3);
+    // Long enough that its transcode takes seconds, so the player starts before it is done (FILE-16).
+    writeTestVideo(path.join(project, 'recording.mp4'), { width: 1280, height: 720, seconds: 30 });
     await writeTestHeic(path.join(project, 'phone.heic'), 960, 720);
     fs.writeFileSync(path.join(project, 'broken.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 9)]));
   }, 180_000);
@@ -80,7 +82,13 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     await playsPast(page, '.file-view video', 0.5);
     const playsH264 = await page.evaluate(() => document.createElement('video').canPlayType('video/mp4; codecs="avc1.640028, mp4a.40.2"') !== '');
     expect(await page.locator('.file-bar').textContent()).toContain(playsH264 ? 'shown as MP4' : 'shown as WEBM');
-    // Seeking near the end reads from there: the frame there decodes.
+    // Once the rendition is complete, the player reads ranges (FILE-16 streams it only while it is
+    // made): opened again, seeking near the end reads from there and the frame there decodes.
+    await waitUntil(() => !fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part')), 'the transcode finishes', 60_000);
+    await page.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
+    await page.goto(filesUrl(runtime.appOrigin, project, 'clip.mp4'));
+    await video.waitFor();
+    await playsPast(page, '.file-view video', 0.2);
     await video.evaluate((el) => {
       const media = el as HTMLVideoElement;
       media.pause();
@@ -201,6 +209,34 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     // A file never viewed here says so, as any file not saved on this device.
     await page.goto(filesUrl(runtime.appOrigin, project, 'tone.wav'));
     await page.getByText('was not saved on this device').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('FILE-16 a phone plays a long video while its rendition is still being made', async () => {
+    runtime = runtime ? await runtime.restart() : await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await pairUnderServiceWorker(page, runtime);
+    // The runtime's transcode is running while its part file is in the rendition cache.
+    const transcoding = () => fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part'));
+    await page.goto(filesUrl(runtime.appOrigin, project, 'recording.mp4'));
+    const video = page.locator('.file-view video');
+    await video.waitFor();
+    expect(await video.getAttribute('src')).toMatch(/^\/\.hbcode\/media\/[0-9a-f]{32}$/);
+    await video.evaluate((el) => {
+      const media = el as HTMLVideoElement;
+      media.muted = true;
+      void media.play();
+    });
+    await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).readyState >= 2 && (el as HTMLVideoElement).currentTime > 0.5), 'the first frame shows and the video plays');
+    expect(transcoding(), 'the video plays before its transcode is done').toBe(true);
+    await page.screenshot({ path: keptScreenshotPath('media', 'growing-video-phone-light') });
+    // It plays on to the end of what is made, and the rendition is kept complete once done.
+    await waitUntil(() => !transcoding(), 'the transcode finishes', 60_000);
+    await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).currentTime > 3), 'the video keeps playing');
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
