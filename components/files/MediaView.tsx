@@ -81,7 +81,7 @@ export function MediaView({ client, projectDirectory, path, family, notKept }: M
           {state.kind === 'preparing' && `Preparing ${name} for this screen…`}
           {state.kind === 'shown' && (
             <>
-              Original {formatBytes(state.shown.originalBytes)} · shown as {state.shown.mimeType.split('/')[1]?.toUpperCase()} {formatBytes(state.shown.renditionBytes)}
+              Original {formatBytes(state.shown.originalBytes)} · shown as {state.shown.mimeType.split('/')[1]?.toUpperCase()} {state.shown.growing ? 'while it is made' : formatBytes(state.shown.renditionBytes)}
               {state.shown.fromDevice ? ' · saved on this device' : ''}
             </>
           )}

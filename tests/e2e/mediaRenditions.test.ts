@@ -233,7 +233,11 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     });
     await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).readyState >= 2 && (el as HTMLVideoElement).currentTime > 0.5), 'the first frame shows and the video plays');
     expect(transcoding(), 'the video plays before its transcode is done').toBe(true);
-    await page.screenshot({ path: keptScreenshotPath('media', 'growing-video-phone-light') });
+    expect(await page.locator('.file-bar').textContent()).toContain('shown as MP4 while it is made');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: keptScreenshotPath('media', `growing-video-phone-${colorScheme}`) });
+    }
     // It plays on to the end of what is made, and the rendition is kept complete once done.
     await waitUntil(() => !transcoding(), 'the transcode finishes', 60_000);
     await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).currentTime > 3), 'the video keeps playing');
