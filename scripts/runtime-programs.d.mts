@@ -6,4 +6,5 @@ export const RUNTIME_PROGRAMS: {
   relay: string;
   claudeHost: string;
   sessionTools: string;
+  imageRenderer: string;
 };

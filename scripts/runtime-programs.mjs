@@ -8,4 +8,5 @@ export const RUNTIME_PROGRAMS = {
   relay: 'server/relay/main.ts',
   claudeHost: 'server/runtime/agents/claude/claudeHost.ts',
   sessionTools: 'server/runtime/messages/sessionToolServer.ts',
+  imageRenderer: 'server/runtime/media/imageRenderProgram.ts',
 };

@@ -22,6 +22,8 @@ const LIMIT_FLAGS = {
   'media-timeout-ms': { env: 'HBCODE_MEDIA_TIMEOUT_MS', min: 1 },
   'media-transcodes': { env: 'HBCODE_MEDIA_TRANSCODES', min: 1 },
   'media-cache-bytes': { env: 'HBCODE_MEDIA_CACHE_BYTES', min: 1 },
+  'media-growing-wait-ms': { env: 'HBCODE_MEDIA_GROWING_WAIT_MS', min: 1 },
+  'media-max-pixels': { env: 'HBCODE_MEDIA_MAX_PIXELS', min: 1 },
 } as const;
 
 type LimitFlag = keyof typeof LIMIT_FLAGS;
@@ -75,7 +77,10 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     timeoutMs: readLimit('media-timeout-ms', values, env, DEFAULT_MEDIA_LIMITS.timeoutMs),
     concurrentTranscodes: readLimit('media-transcodes', values, env, DEFAULT_MEDIA_LIMITS.concurrentTranscodes),
     cacheBytes: readLimit('media-cache-bytes', values, env, DEFAULT_MEDIA_LIMITS.cacheBytes),
+    growingWaitMs: readLimit('media-growing-wait-ms', values, env, DEFAULT_MEDIA_LIMITS.growingWaitMs),
+    maxImagePixels: readLimit('media-max-pixels', values, env, DEFAULT_MEDIA_LIMITS.maxImagePixels),
     ffmpeg: env.HBCODE_FFMPEG || DEFAULT_MEDIA_LIMITS.ffmpeg,
+    heifConvert: env.HBCODE_HEIF_CONVERT || DEFAULT_MEDIA_LIMITS.heifConvert,
   };
   return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env), media };
 }

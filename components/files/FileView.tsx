@@ -30,12 +30,13 @@ interface FileViewProps {
 }
 
 /**
- * One file: images, video and audio as renditions made for this screen while connected (FILE-10);
- * anything else, and everything offline, as the original.
+ * One file: images, video and audio as renditions made for this screen (FILE-10), offline the
+ * ones this device kept (FILE-15); anything else, and media offline without a kept rendition, as
+ * the original.
  */
 export function FileView(props: FileViewProps) {
   const family = mediaFamilyOf(mimeTypeForPath(props.path));
-  if (family && props.client) return <MediaView client={props.client} projectDirectory={props.projectDirectory} path={props.path} family={family} />;
+  if (family) return <MediaView client={props.client} projectDirectory={props.projectDirectory} path={props.path} family={family} notKept={<OriginalFileView {...props} />} />;
   return <OriginalFileView {...props} />;
 }
 

@@ -1,79 +1,78 @@
 'use client';
-import { useEffect, useState } from 'react';
-import { renditionAskFor, renditionChunkReader } from '../../lib/client/files/renditionChunks';
-import { serveRenditionStream } from '../../lib/client/files/mediaStreams';
+import { useEffect, useState, type ReactNode } from 'react';
+import { openRendition, openVideoStill, type OpenedRendition } from '../../lib/client/files/openRendition';
 import { openProjectFile } from '../../lib/client/openProjectFile';
 import type { RpcClient } from '../../lib/client/rpcClient';
-import { readVerifiedChunks } from '../../lib/client/verifiedChunks';
 import type { MediaFamily } from '../../lib/protocol/mimeTypes';
 import { formatBytes } from '../formatting';
 import { failedReadState, PrivateFile, type PrivateRefusal } from './PrivateFile';
 
-interface Shown {
-  url: string;
-  mimeType: string;
-  renditionBytes: number;
-  originalBytes: number;
-  /** Played through the service worker's range reads (FILE-13), not read whole first. */
-  streamed: boolean;
-}
-
-type State = { kind: 'preparing' } | { kind: 'shown'; shown: Shown } | { kind: 'error'; message: string } | ({ kind: 'private' } & PrivateRefusal);
+type State =
+  | { kind: 'preparing' }
+  | { kind: 'shown'; shown: OpenedRendition }
+  | { kind: 'notKept' }
+  | { kind: 'error'; message: string }
+  | ({ kind: 'private' } & PrivateRefusal);
 
 interface MediaViewProps {
-  client: RpcClient;
+  /** Null offline: the rendition kept on this device is shown (FILE-15). */
+  client: RpcClient | null;
   projectDirectory: string;
   path: string;
   family: MediaFamily;
+  /** What is shown offline when this device kept no rendition of the file (its saved original, if any). */
+  notKept: ReactNode;
 }
 
 const canPlay = (type: string) => document.createElement('video').canPlayType(type) !== '';
+const screenNow = () => ({ width: window.innerWidth, height: window.innerHeight, pixelRatio: window.devicePixelRatio || 1 });
 
 /**
  * An image, video or audio file as a rendition made for this screen (FILE-10): images read whole
- * as a blob; video and audio played through the service worker's range reads when it controls
- * the page (FILE-13), else read whole. Both sizes are shown, and the original can be downloaded.
+ * as a blob; video and audio played through the service worker's range reads when it controls the
+ * page (FILE-13), a video's first frame shown while it is made (FILE-14). What was viewed is kept
+ * on this device and shown offline (FILE-15). Both sizes are shown, and the original can be
+ * downloaded while connected.
  */
-export function MediaView({ client, projectDirectory, path, family }: MediaViewProps) {
+export function MediaView({ client, projectDirectory, path, family, notKept }: MediaViewProps) {
   const [state, setState] = useState<State>({ kind: 'preparing' });
+  const [still, setStill] = useState<string | null>(null);
   const name = path.split('/').pop() ?? path;
 
   useEffect(() => {
     const abort = new AbortController();
-    let revoke: (() => void) | null = null;
+    const disposers: (() => void)[] = [];
+    // What arrives after the view moved on is let go at once.
+    const hold = (dispose: () => void) => (abort.signal.aborted ? dispose() : disposers.push(dispose));
     setState({ kind: 'preparing' });
-    let originalBytes = 0;
-    const ask = renditionAskFor({ projectDirectory, path }, family, { width: window.innerWidth, height: window.innerHeight, pixelRatio: window.devicePixelRatio || 1 }, canPlay);
-    const read = renditionChunkReader(client, ask, (bytes) => (originalBytes = bytes));
-    void (async () => {
-      try {
-        // The first chunk makes the rendition (or finds it kept), so a player's requests are quick.
-        const first = await read(0);
+    setStill(null);
+    const ref = { projectDirectory, path };
+    if (family === 'video') {
+      openVideoStill(client, ref, screenNow(), abort.signal).then(
+        (opened) => {
+          if (!opened) return;
+          hold(opened.dispose);
+          if (!abort.signal.aborted) setStill(opened.url);
+        },
+        // The still only shortens the wait: the video's own answer says what went wrong.
+        () => undefined,
+      );
+    }
+    openRendition(client, ref, family, screenNow(), canPlay, abort.signal).then(
+      (opened) => {
+        if (opened) hold(opened.dispose);
         if (abort.signal.aborted) return;
-        const stream = family === 'image' ? null : serveRenditionStream(read);
-        let url: string;
-        if (stream) {
-          url = stream.url;
-          revoke = stream.dispose;
-        } else {
-          const parts: Uint8Array<ArrayBuffer>[] = [];
-          for await (const chunk of readVerifiedChunks(read, { inFlight: 4, signal: abort.signal })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
-          if (abort.signal.aborted) return;
-          url = URL.createObjectURL(new Blob(parts, { type: first.header.mimeType }));
-          revoke = () => URL.revokeObjectURL(url);
-        }
-        setState({ kind: 'shown', shown: { url, mimeType: first.header.mimeType, renditionBytes: first.header.size, originalBytes, streamed: stream !== null } });
-      } catch (error) {
-        if (abort.signal.aborted) return;
-        setState(failedReadState(error));
-      }
-    })();
+        setState(opened ? { kind: 'shown', shown: opened } : { kind: 'notKept' });
+      },
+      (error: unknown) => !abort.signal.aborted && setState(failedReadState(error)),
+    );
     return () => {
       abort.abort();
-      revoke?.();
+      for (const dispose of disposers) dispose();
     };
   }, [client, projectDirectory, path, family]);
 
+  if (state.kind === 'notKept') return notKept;
   if (state.kind === 'private') return <PrivateFile name={name} message={state.message} allowWith={state.allowWith} />;
   return (
     <div className="file-view" data-viewer={family} data-rendition={state.kind}>
@@ -82,27 +81,29 @@ export function MediaView({ client, projectDirectory, path, family }: MediaViewP
           {state.kind === 'preparing' && `Preparing ${name} for this screen…`}
           {state.kind === 'shown' && (
             <>
-              Original {formatBytes(state.shown.originalBytes)} · shown as {state.shown.mimeType.split('/')[1]?.toUpperCase()} {formatBytes(state.shown.renditionBytes)}
+              Original {formatBytes(state.shown.originalBytes)} · shown as {state.shown.mimeType.split('/')[1]?.toUpperCase()} {state.shown.growing ? 'while it is made' : formatBytes(state.shown.renditionBytes)}
+              {state.shown.fromDevice ? ' · saved on this device' : ''}
             </>
           )}
         </span>
-        <DownloadOriginal client={client} projectDirectory={projectDirectory} path={path} name={name} />
+        {client && <DownloadOriginal client={client} projectDirectory={projectDirectory} path={path} name={name} />}
       </div>
       {state.kind === 'error' && (
         <p className="error" role="alert">
           {state.message}
         </p>
       )}
-      {state.kind === 'shown' && <MediaElement family={family} shown={state.shown} name={name} />}
+      {state.kind === 'preparing' && still && <img className="file-media" src={still} alt={`First frame of ${name}`} data-still="first-frame" />}
+      {state.kind === 'shown' && <MediaElement family={family} shown={state.shown} name={name} poster={still} />}
     </div>
   );
 }
 
-function MediaElement({ family, shown, name }: { family: MediaFamily; shown: Shown; name: string }) {
+function MediaElement({ family, shown, name, poster }: { family: MediaFamily; shown: OpenedRendition; name: string; poster: string | null }) {
   const streamed = shown.streamed ? 'range' : 'blob';
   if (family === 'image') return <img className="file-media" src={shown.url} alt={name} />;
   if (family === 'audio') return <audio className="file-media" src={shown.url} controls preload="metadata" data-source={streamed} />;
-  return <video className="file-media" src={shown.url} controls playsInline preload="metadata" data-source={streamed} />;
+  return <video className="file-media" src={shown.url} controls playsInline preload="metadata" data-source={streamed} {...(poster ? { poster } : {})} />;
 }
 
 type Download = { kind: 'idle' } | { kind: 'loading'; loaded: number; total: number } | { kind: 'failed'; message: string };

@@ -1,3 +1,4 @@
+import { clearKeptRenditions } from './files/keptRenditions';
 import { clearReaderImages } from './reader/readerImages';
 import { withTransaction } from './appDb';
 import { forgetSessionOutput } from './outputCache';
@@ -11,7 +12,7 @@ export async function forgetSavedSession(sessionId: string): Promise<void> {
 
 /** Drops everything read from the runtime (signing out: the next runtime may be another one). */
 export async function clearReadCache(): Promise<void> {
-  await clearReaderImages();
+  await Promise.all([clearReaderImages(), clearKeptRenditions()]);
   return withTransaction(['outputPages', 'snapshots', 'cacheUsage', 'fileChunks', 'readerPages', 'timelinePages'], 'readwrite', async (tx) => {
     await Promise.all(
       (['outputPages', 'snapshots', 'cacheUsage', 'fileChunks', 'readerPages', 'timelinePages'] as const).map((name) => tx.objectStore(name).clear()),

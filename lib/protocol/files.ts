@@ -61,5 +61,9 @@ export type RenditionKind = z.infer<typeof RenditionKindSchema>;
 export const MediaChunkSchema = FileChunkSchema.extend({
   /** The original file's size. */
   originalByteCount: z.number().int().nonnegative(),
+  /** False while the rendition is still being made (FILE-16): `size` is then the bytes written so far. */
+  complete: z.boolean(),
+  /** The rendition's whole size, null until it is complete. */
+  totalBytes: z.number().int().nonnegative().nullable(),
 });
 export type MediaChunk = z.infer<typeof MediaChunkSchema>;

@@ -33,9 +33,9 @@ export function mimeTypeForPath(filePath: string): string {
   return MIME_BY_EXTENSION[extensionOf(filePath)] ?? 'application/octet-stream';
 }
 
-/** What a rendition is made of (FILE-10): images sharp decodes (not HEIC, not SVG), video, audio; null for anything else. */
+/** What a rendition is made of (FILE-10): images sharp or heif-convert decodes (not SVG), video, audio; null for anything else. */
 export type MediaFamily = 'image' | 'video' | 'audio';
-const RENDITION_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/bmp']);
+const RENDITION_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/bmp', 'image/heic', 'image/heif']);
 
 export function mediaFamilyOf(mimeType: string): MediaFamily | null {
   if (RENDITION_IMAGE_TYPES.has(mimeType)) return 'image';

@@ -193,6 +193,7 @@ export function createMethodHandlers(
     async 'files.readMediaRendition'(params) {
       const { offset, transfer, ...request } = params;
       const ready = await runtime.media.prepare(request);
+      await runtime.media.waitForBytes(ready, offset);
       return answerWithBytes(mediaFrames, transfer, (into) => {
         const { bytes, ...result } = runtime.media.readChunk(ready, offset, into);
         return { bytes, result };

@@ -1,9 +1,7 @@
 import { MEDIA_RENDITION_PREFIX, MediaRequestSchema } from '../../protocol/mediaBridge';
-import { answerPreviewRequest, ResourceMissingError, type ResourceSource } from '../preview/resourceResponder';
+import { ResourceMissingError } from '../preview/resourceResponder';
 import type { ReadChunk } from '../verifiedChunks';
-
-/** Media is never HTML, so no decoration is ever applied; the responder asks for one only for HTML. */
-const NO_DECORATION = { theme: {}, navigationScript: '' };
+import { answerMediaRequest } from './growingRendition';
 
 const missing: ReadChunk = () => Promise.reject(new ResourceMissingError());
 const streams = new Map<string, ReadChunk>();
@@ -23,8 +21,7 @@ function listen(container: ServiceWorkerContainer): void {
     if (!parsed.success || !port) return;
     const request = parsed.data;
     const read = streams.get(request.path.slice(MEDIA_RENDITION_PREFIX.length)) ?? missing;
-    const source: ResourceSource = { read: () => read, decoration: () => NO_DECORATION };
-    void answerPreviewRequest(request, port, request.path, source);
+    void answerMediaRequest(request, port, read);
   });
   container.startMessages();
 }

@@ -1,7 +1,7 @@
 import type { RenditionKind } from '../../protocol/files';
 import type { MediaFamily } from '../../protocol/mimeTypes';
 import type { RpcClient } from '../rpcClient';
-import type { ReadChunk } from '../verifiedChunks';
+import type { ChunkHeader, ReadChunk } from '../verifiedChunks';
 import type { ProjectFileRef } from '../fileChunks';
 
 export interface RenditionAsk extends ProjectFileRef {
@@ -24,6 +24,9 @@ export function renditionAskFor(ref: ProjectFileRef, family: MediaFamily, screen
   return { ...ref, ...box, kind: canPlay(mp4) ? 'mp4' : 'webm' };
 }
 
+/** A rendition chunk's header: a file chunk's, and the original's size (kept with it, FILE-15). */
+export type RenditionChunkHeader = ChunkHeader & { originalByteCount?: number; complete?: boolean; totalBytes?: number | null };
+
 /**
  * One `files.readMediaRendition` chunk as a binary frame (FILE-10). Every call after the first
  * names the version the first answer carried, so an original that changed is refused (FILE-12).
@@ -32,9 +35,9 @@ export function renditionChunkReader(client: Pick<RpcClient, 'callBinary'>, ask:
   let pinned: string | undefined;
   return async (offset) => {
     const { result, data } = await client.callBinary('files.readMediaRendition', { ...ask, offset, ...(pinned ? { contentVersion: pinned } : {}) });
-    const { dataBase64: _unused, originalByteCount, ...header } = result;
+    const { dataBase64: _unused, ...header }: { dataBase64: string } & RenditionChunkHeader = result;
     pinned ??= header.contentVersion;
-    onOriginalSize?.(originalByteCount);
+    if (header.originalByteCount !== undefined) onOriginalSize?.(header.originalByteCount);
     return { header, data };
   };
 }

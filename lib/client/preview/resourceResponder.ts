@@ -31,12 +31,12 @@ export interface ResourceSource {
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
-function send(port: MessagePort, part: ResponsePart): void {
+export function send(port: MessagePort, part: ResponsePart): void {
   if (part.type === 'body') port.postMessage(part, [part.bytes]);
   else port.postMessage(part);
 }
 
-function head(port: MessagePort, status: number, headers: Record<string, string>): void {
+export function head(port: MessagePort, status: number, headers: Record<string, string>): void {
   send(port, { type: 'head', status, headers });
 }
 
@@ -48,7 +48,7 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 /** Streams `pieces` as one body message per `pull` from the worker, then `end`; stops on `cancel`. */
-async function streamBody(inbox: PortInbox<{ type: 'pull' | 'cancel' }>, pieces: AsyncIterable<Uint8Array>): Promise<void> {
+export async function streamBody(inbox: PortInbox<{ type: 'pull' | 'cancel' }>, pieces: AsyncIterable<Uint8Array>): Promise<void> {
   const iterator = pieces[Symbol.asyncIterator]();
   try {
     for (;;) {

@@ -17,8 +17,17 @@ export const notMedia = (mimeType: string) =>
 export const corruptMedia = (mimeType: string) =>
   new RuntimeError('corrupt_media', 'This file could not be decoded: it is damaged or not what its name says.', { mimeType });
 
+export const tooManyPixels = (maxPixels: number) =>
+  new RuntimeError('too_large', `This image has more than ${maxPixels} pixels, too many to decode safely here. Download the original instead.`, { reason: 'pixels', maxPixels });
+
 export const ffmpegMissing = (program: string) =>
   new RuntimeError('media_tool_missing', 'Video and audio need ffmpeg on the desktop, and it was not found. Install ffmpeg, then try again.', { program });
+
+export const heifConvertMissing = (program: string) =>
+  new RuntimeError('media_tool_missing', "HEIC photos need heif-convert on the desktop (Debian's libheif-examples package), and it was not found. Install it, then try again.", { program });
+
+export const mediaToolStopped = () =>
+  new RuntimeError('unavailable', 'The program making this rendition stopped before it finished. Open the file again, or download the original.', { reason: 'media_tool_stopped' });
 
 export const sourceChanged = () =>
   new RuntimeError('conflict', FILE_CHANGED_MESSAGE, { reason: 'file_changed' });
