@@ -14,7 +14,7 @@ server.on('connection', (socket) => socket.on('message', (data, isBinary) => soc
 server.on('listening', () => process.stdout.write(String(server.address().port) + '\\n'));
 `;
 
-async function startEchoServer(): Promise<{ url: string; close(): void }> {
+export async function startEchoServer(): Promise<{ url: string; close(): void }> {
   const child = spawn(process.execPath, ['-e', ECHO_SERVER], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
