@@ -88,6 +88,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   nodeBenchmark(runtimeStart),
   nodeBenchmark(termEcho),
   browserBenchmark('term-flood', 'termFlood'),
+  browserBenchmark('term-echo-phone', 'termEchoPhone'),
   nodeBenchmark(out2RandomKills),
   nodeBenchmark(file2ReadGib),
   nodeBenchmark(acc6SteerCrash),

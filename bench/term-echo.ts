@@ -14,7 +14,7 @@ server.on('connection', (socket) => socket.on('message', (data, isBinary) => soc
 server.on('listening', () => process.stdout.write(String(server.address().port) + '\\n'));
 `;
 
-async function startEchoServer(): Promise<{ url: string; close(): void }> {
+export async function startEchoServer(): Promise<{ url: string; close(): void }> {
   const child = spawn(process.execPath, ['-e', ECHO_SERVER], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
@@ -111,7 +111,7 @@ export const termEcho: Benchmark = {
         notes: [
           'Both sides are measured at the Node client from send to the first frame holding the echoed byte; the runtime and the echo server each run in a process of their own on loopback.',
           "The terminal's path adds the RPC validation, the PTY, bash's line editor echoing the key, and the write-ahead store the bytes pass on their way (the live frame goes out before the bytes are stored).",
-          'Through the relay and to the drawn character in Chromium are not measured here.',
+          'Through the relay and to the drawn character in Chromium: see term-echo-phone.',
         ],
       };
     } finally {

@@ -54,6 +54,8 @@ export interface PassthroughAssemblyOptions {
   publicTlsPort?: (tlsBalancer: TcpBalancer) => Promise<number>;
   /** Extra runtime flags. */
   runtimeFlags?: string[];
+  /** Extra environment of the runtime process (a terminal's HOME and SHELL, say). */
+  runtimeEnv?: NodeJS.ProcessEnv;
   certificateTimeoutMs?: number;
 }
 
@@ -96,7 +98,7 @@ export async function startPassthroughAssembly(options: PassthroughAssemblyOptio
   const home = homeTrusting(rootFile);
   const relayUrl = `http://relay.localhost:${linkBalancer.port}`;
   const flags = ['--relay', relayUrl, '--acme-directory', acme.directoryUrl, '--acme-ca', acmeCa, '--relay-tls-port', String(publicTlsPort), ...(options.runtimeFlags ?? [])];
-  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: (command) => [...command, ...flags] });
+  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: options.runtimeEnv, wrap: (command) => [...command, ...flags] });
   const printedLink = await waitUntil(() => RELAY_LINK.exec(runtime.output())?.[1], () => `the runtime prints its relay pairing link:\n${runtime.output()}`, 30_000);
   const appOrigin = new URL(printedLink).origin;
   const appUrl = new URL(appOrigin);
