@@ -21,6 +21,10 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
   const [error, setError] = useState<string | null>(null);
   const [unsaved, setUnsaved] = useState(false);
   const busy = useRef(false);
+  /** The read that holds `busy`, for a jump to wait on. */
+  const inflight = useRef<Promise<boolean> | null>(null);
+  /** Counts jumps: only the latest one asked reads, an earlier one still waiting gives way. */
+  const jumps = useRef(0);
   /** A jump is reading its pages: the edge reads wait, or they would anchor to the old view. */
   const jumping = useRef(false);
   const pendingScroll = useRef<ScrollRequest | null>(null);
@@ -38,40 +42,46 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
 
   /** Reads one range; `reset` starts a new window there. */
   const load = useCallback(
-    async (range: Range, mode: 'reset' | 'add'): Promise<boolean> => {
-      if (busy.current) return false;
+    (range: Range, mode: 'reset' | 'add'): Promise<boolean> => {
+      if (busy.current) return Promise.resolve(false);
       busy.current = true;
-      const into = win.current;
-      try {
-        const page = await readOutputPage(client, { sessionId, row, generation, offset: range.offset, length: Math.max(1, range.length) });
-        // A new generation replaced the window while this page was read: the page is of the old one.
-        if (win.current !== into) return false;
-        if (!page) {
-          setUnsaved(true);
-          return false;
-        }
-        setUnsaved(false);
-        win.current.totalBytes = Math.max(win.current.totalBytes, page.availableBytes);
-        if (mode === 'reset') win.current.reset(range.offset, page.bytes);
-        else if (win.current.add(range.offset, page.bytes) === 'ignored') return false;
-        rerender();
-        return true;
-      } catch (e) {
-        if (e instanceof RpcError && e.code === 'conflict' && typeof e.data.generation === 'number' && e.data.generation !== generation) {
-          startOver(e.data.generation);
-        } else {
-          setError((e as Error).message);
-        }
-        return false;
-      } finally {
-        busy.current = false;
-        // The replaced window's first read waited for this one (useWindowReads): render to start it.
-        if (win.current !== into) rerender();
-      }
+      const reading = readInto(range, mode);
+      inflight.current = reading;
+      return reading;
     },
-    // `startOver` reads only refs, the row and a state setter: the row is a dependency already.
+    // `readInto` is made anew with the same dependencies.
     [client, sessionId, row, generation],
   );
+
+  async function readInto(range: Range, mode: 'reset' | 'add'): Promise<boolean> {
+    const into = win.current;
+    try {
+      const page = await readOutputPage(client, { sessionId, row, generation, offset: range.offset, length: Math.max(1, range.length) });
+      // A new generation replaced the window while this page was read: the page is of the old one.
+      if (win.current !== into) return false;
+      if (!page) {
+        setUnsaved(true);
+        return false;
+      }
+      setUnsaved(false);
+      win.current.totalBytes = Math.max(win.current.totalBytes, page.availableBytes);
+      if (mode === 'reset') win.current.reset(range.offset, page.bytes);
+      else if (win.current.add(range.offset, page.bytes) === 'ignored') return false;
+      rerender();
+      return true;
+    } catch (e) {
+      if (e instanceof RpcError && e.code === 'conflict' && typeof e.data.generation === 'number' && e.data.generation !== generation) {
+        startOver(e.data.generation);
+      } else {
+        setError((e as Error).message);
+      }
+      return false;
+    } finally {
+      busy.current = false;
+      // The replaced window's first read waited for this one (useWindowReads): render to start it.
+      if (win.current !== into) rerender();
+    }
+  }
 
   const jumpTo = useCallback(
     async (offset: number, align: ScrollAlign) => {
@@ -82,8 +92,13 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
         return;
       }
       if (total === 0) return;
+      const ticket = ++jumps.current;
       jumping.current = true;
       try {
+        // A read still out (an edge page, the followed tail) would refuse this jump's read as busy
+        // and the jump would be lost (End tapped while a page comes in): it waits for that read.
+        while (busy.current && inflight.current) await inflight.current;
+        if (ticket !== jumps.current) return;
         pendingScroll.current = { offset: target, align };
         if (await load(OutputWindow.pageAround(target, total), 'reset')) {
           // Context on the far side of the target, so the view around it is full.
@@ -94,7 +109,7 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
           }
         }
       } finally {
-        jumping.current = false;
+        if (ticket === jumps.current) jumping.current = false;
         // The pending scroll waits for the jump's last page; render once more to apply it.
         rerender();
       }
