@@ -227,7 +227,9 @@ describe('FILE-11 media limits, configured small', () => {
     const { runtime, client } = await startWith({ HBCODE_MEDIA_TIMEOUT_MS: '1000' }, path.join(dirs.dataDir, 'slow'));
     let settled = false;
     const rendition = expectRpcError(client.callBinary('files.readMediaRendition', ask('bomb.png')), 'timeout').finally(() => (settled = true));
-    await waitUntil(() => childrenRunning(runtime.child.pid!, 'imageRenderer').length > 0, 'the image child starts');
+    const [child] = await waitUntil(() => childrenRunning(runtime.child.pid!, 'imageRenderer').length > 0 && childrenRunning(runtime.child.pid!, 'imageRenderer'), 'the image child starts', { intervalMs: 5 });
+    // Frozen, the child cannot finish first on a fast machine: only the time limit can end it.
+    process.kill(child!, 'SIGSTOP');
     const listing = await client.call('files.list', { projectDirectory: dirs.projectDirs[0]!, path: '' });
     expect(listing.entries.map((entry) => entry.name)).toContain('bomb.png');
     expect(settled).toBe(false);
@@ -239,7 +241,7 @@ describe('FILE-11 media limits, configured small', () => {
   it('FILE-11 an image child killed from outside is a clear error, and the next rendition works', async () => {
     const { runtime, client } = await startWith({}, path.join(dirs.dataDir, 'killed'));
     const rendition = expectRpcError(client.callBinary('files.readMediaRendition', ask('bomb.png')), 'unavailable');
-    const [child] = await waitUntil(() => childrenRunning(runtime.child.pid!, 'imageRenderer').length > 0 && childrenRunning(runtime.child.pid!, 'imageRenderer'), 'the image child starts');
+    const [child] = await waitUntil(() => childrenRunning(runtime.child.pid!, 'imageRenderer').length > 0 && childrenRunning(runtime.child.pid!, 'imageRenderer'), 'the image child starts', { intervalMs: 5 });
     process.kill(child!, 'SIGKILL');
     const error = await rendition;
     expect(error.data).toMatchObject({ reason: 'media_tool_stopped' });
