@@ -4,6 +4,7 @@ import type { Project, Session, TimelineRow } from '../protocol/rows';
 import type { OutboxRecord } from './outboxRules';
 import type { OutboxAttachment } from './attachments/outboxAttachment';
 import type { ChunkHeader } from './verifiedChunks';
+import { checkedRecord, PairingRecordSchema } from './storage/recordSchemas';
 import type { ReaderPageRecord } from './readerPageRecord';
 import type { TimelinePageRecord } from './timeline/timelinePageRecord';
 
@@ -112,7 +113,7 @@ export type DevicePairing = AppDbSchema['settings']['value'];
 export type OutboxEntry = AppDbSchema['outbox']['value'];
 
 export async function loadPairing(): Promise<DevicePairing | undefined> {
-  return (await appDb()).get('settings', 'device');
+  return checkedRecord('settings', PairingRecordSchema, await (await appDb()).get('settings', 'device')) ?? undefined;
 }
 
 export async function savePairing(pairing: DevicePairing): Promise<void> {
@@ -131,7 +132,7 @@ export async function queueSignOut(pairing: DevicePairing): Promise<void> {
 }
 
 export async function loadPendingSignOut(): Promise<DevicePairing | undefined> {
-  return (await appDb()).get('settings', 'pendingSignOut');
+  return checkedRecord('settings', PairingRecordSchema, await (await appDb()).get('settings', 'pendingSignOut')) ?? undefined;
 }
 
 export async function forgetPendingSignOut(): Promise<void> {

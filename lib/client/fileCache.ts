@@ -1,5 +1,5 @@
 import { withTransaction } from './appDb';
-import { deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
+import { checkedBoundedRecord, deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
 import { requestPersistenceAfterSave } from './storage/persistence';
 import type { ProjectFileRef } from './fileChunks';
 import type { ChunkHeader, ReadChunk, VerifiedChunk } from './verifiedChunks';
@@ -34,7 +34,7 @@ export function findCachedFile(ref: ProjectFileRef): Promise<ChunkHeader | null>
     }
     let best: { header: ChunkHeader; lastUsed: number } | null = null;
     for (const [version, offsets] of offsetsByVersion) {
-      const first = await store.get([ref.projectDirectory, ref.path, version, 0]);
+      const first = checkedBoundedRecord('fileChunks', await store.get([ref.projectDirectory, ref.path, version, 0]));
       if (!first || !coversWholeFile(first.header, offsets)) continue;
       if (!best || first.lastUsed > best.lastUsed) best = { header: first.header, lastUsed: first.lastUsed };
     }

@@ -3,6 +3,7 @@ import type { Project } from '../protocol/rows';
 import { withTransaction } from './appDb';
 import { RpcError, type RpcClient } from './rpcClient';
 import { readSessionsSnapshot } from './snapshotCache';
+import { checkedRecord, SnapshotRecordSchema } from './storage/recordSchemas';
 
 const folderKey = (projectDirectory: string, path: string) => `folder:${JSON.stringify([projectDirectory, path])}`;
 
@@ -31,7 +32,7 @@ export async function readFolder(client: RpcClient | null, projectDirectory: str
       if (!(error instanceof RpcError && error.code === 'closed')) throw error;
     }
   }
-  const saved = await withTransaction(['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(key));
+  const saved = checkedRecord('snapshots', SnapshotRecordSchema, await withTransaction(['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(key)));
   return saved?.entries ? { kind: 'folder', entries: saved.entries, fromCache: true } : { kind: 'unknown' };
 }
 

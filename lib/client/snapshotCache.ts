@@ -1,5 +1,6 @@
 import type { Project, Session, TimelineRow } from '../protocol/rows';
 import { withTransaction } from './appDb';
+import { checkedRecord, SnapshotRecordSchema } from './storage/recordSchemas';
 
 /** What this device saw last, with when it saved it (PWA-3). */
 export interface Saved<T> {
@@ -12,7 +13,7 @@ const timelineKey = (sessionId: string) => `timeline:${sessionId}`;
 
 export function readSessionsSnapshot(): Promise<Saved<{ projects: Project[]; sessions: Session[] }> | null> {
   return withTransaction(['snapshots'], 'readonly', async (tx) => {
-    const saved = await tx.objectStore('snapshots').get(SESSIONS_KEY);
+    const saved = checkedRecord('snapshots', SnapshotRecordSchema, await tx.objectStore('snapshots').get(SESSIONS_KEY));
     return saved?.sessions ? { value: { projects: saved.projects ?? [], sessions: saved.sessions }, savedAt: saved.savedAt } : null;
   });
 }
@@ -25,7 +26,7 @@ export function saveSessionsSnapshot(projects: Project[], sessions: Session[]): 
 
 export function readTimelineSnapshot(sessionId: string): Promise<Saved<TimelineRow[]> | null> {
   return withTransaction(['snapshots'], 'readonly', async (tx) => {
-    const saved = await tx.objectStore('snapshots').get(timelineKey(sessionId));
+    const saved = checkedRecord('snapshots', SnapshotRecordSchema, await tx.objectStore('snapshots').get(timelineKey(sessionId)));
     return saved?.rows ? { value: saved.rows, savedAt: saved.savedAt } : null;
   });
 }

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as OutputCache from '../../lib/client/outputCache';
+import type * as SavedRecords from './savedRecordsEntry';
 import type { AppDbSchema } from '../../lib/client/appDb';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
@@ -191,6 +192,73 @@ describe('PWA-3 read cache in Chromium', () => {
       longerThanSaved: null,
       tooLarge: null,
     });
+    await context.close();
+  });
+
+  it('PWA-8 a saved record that fails its schema is read as not held: a cached page is deleted and its bytes leave the total; a bad snapshot or pairing reads as none', async () => {
+    const { context, page } = await loadModuleInBlankPage(browser, 'tests/e2e/savedRecordsEntry.ts', 'hbSaved', 'http://records-test.localhost');
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    const result = await page.evaluate(async () => {
+      const saved = (globalThis as unknown as { hbSaved: typeof SavedRecords }).hbSaved;
+      /** Rewrites every record of `store` matching `pick` with `change`, as a damaged or older device might have. */
+      const damage = (store: string, pick: (record: Record<string, unknown>) => boolean, change: (record: Record<string, unknown>) => unknown, key?: string) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('hbcode');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const tx = open.result.transaction(store, 'readwrite');
+            const request = tx.objectStore(store).openCursor();
+            request.onsuccess = () => {
+              const cursor = request.result;
+              if (!cursor) return;
+              if (pick(cursor.value as Record<string, unknown>)) {
+                if (key === undefined) cursor.update(change(cursor.value as Record<string, unknown>));
+                else tx.objectStore(store).put(change(cursor.value as Record<string, unknown>), key);
+              }
+              cursor.continue();
+            };
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        });
+      const ref = (offset: number) => ({ source: 's:r:c', generation: 1, offset });
+      await saved.saveOutputPage(ref(0), new Uint8Array(1000).fill(7));
+      await saved.saveOutputPage(ref(1000), new Uint8Array(1000).fill(8));
+      await saved.saveSessionsSnapshot([], []);
+      await saved.savePairing({ token: 't', deviceId: 'd', deviceName: 'phone', pairedAt: 1 });
+      const before = { bytes: await saved.outputCacheBytes(), sessions: await saved.readSessionsSnapshot(), pairing: await saved.loadPairing() };
+
+      await damage('outputPages', (record) => record.offset === 0, (record) => ({ ...record, bytes: 'not bytes' }));
+      await damage('snapshots', (record) => record.key === 'sessions', (record) => ({ ...record, sessions: [{ id: 5 }] }));
+      await damage('settings', () => true, (record) => ({ ...record, token: 42 }), 'device');
+      const damaged = await saved.readCachedOutputPage(ref(0), 1000);
+      const kept = await saved.readCachedOutputPage(ref(1000), 1000);
+      return {
+        before: { bytes: before.bytes, sessions: before.sessions?.value ?? null, paired: before.pairing?.deviceId ?? null },
+        damaged,
+        kept: kept ? [kept.length, kept[0]] : null,
+        bytesAfter: await saved.outputCacheBytes(),
+        damagedAgain: await saved.readCachedOutputPage(ref(0), 1000),
+        sessions: await saved.readSessionsSnapshot(),
+        pairing: (await saved.loadPairing()) ?? null,
+      };
+    });
+    expect(result).toEqual({
+      before: { bytes: 2000, sessions: { projects: [], sessions: [] }, paired: 'd' },
+      damaged: null,
+      kept: [1000, 8],
+      bytesAfter: 1000,
+      damagedAgain: null,
+      sessions: null,
+      pairing: null,
+    });
+    for (const store of ['outputPages', 'snapshots', 'settings']) expect(warnings.some((text) => text.includes(`saved record in ${store} that does not match its schema`)), store).toBe(true);
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
 import type { IDBPCursorWithValue, IDBPObjectStore, StoreKey, StoreValue } from 'idb';
 import { withTransaction, type AppDbSchema } from '../appDb';
+import { boundedRecordSchema, checkedRecord } from './recordSchemas';
 
 /**
  * The one bounded, least-recently-used IndexedDB store behind the read caches (PWA-3): output
@@ -32,15 +33,41 @@ function nextUseTime(): number {
   return lastStamp;
 }
 
-/** One record, marked as just used; null when this device does not hold it. */
+/**
+ * One record, marked as just used; null when this device does not hold it. A record that fails its
+ * schema (PWA-8) is deleted, its bytes taken off the total, and read as not held.
+ */
 export function readAndMarkUsed<N extends BoundedStoreName>(name: N, key: StoreKey<AppDbSchema, N>): Promise<BoundedRecord<N> | null> {
-  return withTransaction([name], 'readwrite', async (tx) => {
+  return withTransaction([name, 'cacheUsage'], 'readwrite', async (tx) => {
     const store = tx.objectStore(name);
-    const record = await store.get(key);
-    if (!record) return null;
+    const stored: unknown = await store.get(key);
+    if (stored === undefined) return null;
+    const record = checkedBoundedRecord(name, stored);
+    if (!record) {
+      const usage = tx.objectStore('cacheUsage');
+      const total = (await usage.get(name))?.bytes ?? 0;
+      await store.delete(key);
+      await usage.put({ key: name, bytes: Math.max(0, total - sizeOfDamaged(name, stored)) });
+      return null;
+    }
     await store.put({ ...record, lastUsed: nextUseTime() });
     return record;
   });
+}
+
+/** `value` as a record of `name` when it matches the store's schema (PWA-8), else null. */
+export function checkedBoundedRecord<N extends BoundedStoreName>(name: N, value: unknown): BoundedRecord<N> | null {
+  return checkedRecord(name, boundedRecordSchema(name), value) as BoundedRecord<N> | null;
+}
+
+/** The bytes a record that failed its schema counted, when they can still be told. */
+function sizeOfDamaged(name: BoundedStoreName, record: unknown): number {
+  try {
+    const size = sizeOf(name, record as BoundedRecord<typeof name>);
+    return Number.isSafeInteger(size) && size > 0 ? size : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**
