@@ -47,14 +47,16 @@ function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number
 /**
  * `HBCODE_SOCKET_STALL_MS` shortens the stall time (tests wait seconds, not half a minute); `HBCODE_MAX_FRAME_BYTES` lowers
  * the frame limit (tests send a MiB past it, not 32) and `HBCODE_PRE_AUTH_BYTES` the budget before
- * `auth.hello` (a trickling sender reaches it sooner); `HBCODE_RELAY_PING_MS` the relay link's ping
- * interval (a test's silent link is noticed in seconds).
+ * `auth.hello` (a trickling sender reaches it sooner); `HBCODE_AUTH_TIMEOUT_MS` the time a socket
+ * has to say hello (a test's silent socket is dropped in a second, not 15); `HBCODE_RELAY_PING_MS`
+ * the relay link's ping interval (a test's silent link is noticed in seconds).
  */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
   return {
     ...DEFAULT_SOCKET_LIMITS,
     maxFrameBytes: positiveVariable(env, 'HBCODE_MAX_FRAME_BYTES', DEFAULT_SOCKET_LIMITS.maxFrameBytes),
     preAuthBytes: positiveVariable(env, 'HBCODE_PRE_AUTH_BYTES', DEFAULT_SOCKET_LIMITS.preAuthBytes),
+    authTimeoutMs: positiveVariable(env, 'HBCODE_AUTH_TIMEOUT_MS', DEFAULT_SOCKET_LIMITS.authTimeoutMs),
     stallMs: positiveVariable(env, 'HBCODE_SOCKET_STALL_MS', DEFAULT_SOCKET_LIMITS.stallMs),
     relayPingMs: positiveVariable(env, 'HBCODE_RELAY_PING_MS', DEFAULT_SOCKET_LIMITS.relayPingMs),
   };

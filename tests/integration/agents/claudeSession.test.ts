@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../lib/protocol/version';
 import { RESULT_NOT_SAVED_MESSAGE } from '../../../server/runtime/agents/claude/claudeAgent';
 import { CONVERSATION_TAKEN_MESSAGE } from '../../../server/runtime/agents/claude/claudeStore';
 import { writeSeededLines } from '../../fixtures/agentOutput';
@@ -29,6 +30,13 @@ function onlyConversationId(configDir: string): string {
   expect(transcripts).toHaveLength(1);
   return path.basename(transcripts[0]!, '.jsonl');
 }
+
+/**
+ * What the big command prints: past two 256 KiB slices (OUT-7), so a whole read takes three and
+ * Claude Code persists the result to a file of its own. More bytes prove nothing more and cost
+ * Claude Code, its host and the transcript seconds per MiB.
+ */
+const BIG_BYTES = 2 * MAX_COMMAND_OUTPUT_RANGE_BYTES + 777;
 
 describe('Claude sessions through the Agent SDK in a host process', () => {
   let model: FakeModelServer;
@@ -56,10 +64,10 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  it('OUT-7 a Claude command that prints 3 MiB reads back whole through the agent host in 256 KiB slices, also after a restart; a second session cannot open the conversation; delete leaves the transcript (STO-4)', async () => {
+  it('OUT-7 a Claude command that prints past two slices (over 512 KiB) reads back whole through the agent host in 256 KiB slices, also after a restart; a second session cannot open the conversation; delete leaves the transcript (STO-4)', async () => {
     const { agents } = await client.call('agents.list');
     expect(agents.find((a) => a.agent === 'claude')).toMatchObject({ available: true });
-    const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), 3 * 1024 * 1024 + 777, 'claude');
+    const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), BIG_BYTES, 'claude');
     const sessionId = await createAgentSession(client, 'claude');
     steps.push({ command: 'cat big.txt' });
     const { runId, rows, commands } = await sendAndWait(client, sessionId, 'Print big.txt');
@@ -73,9 +81,10 @@ describe('Claude sessions through the Agent SDK in a host process', () => {
     // No output byte entered the runtime's own store (OUT-7).
     const outputsDir = path.join(runtime.dataDir, 'command-outputs');
     expect(fs.existsSync(outputsDir) ? fs.readdirSync(outputsDir) : []).toEqual([]);
-    // A slice from the middle, and another session may not read it (OUT-5).
-    const middle = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: 1_000_000, length: 1000 });
-    expect(Buffer.from(middle.dataBase64, 'base64').equals(printed.subarray(1_000_000, 1_001_000))).toBe(true);
+    // A slice from the middle, across a slice boundary, and another session may not read it (OUT-5).
+    const midway = MAX_COMMAND_OUTPUT_RANGE_BYTES - 500;
+    const middle = await client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: midway, length: 1000 });
+    expect(Buffer.from(middle.dataBase64, 'base64').equals(printed.subarray(midway, midway + 1000))).toBe(true);
     expect(middle).toMatchObject({ availableBytes: printed.length, complete: true, sourceIncomplete: false });
 
     // After a restart the row and every byte are still there. Compared once the live rows are

@@ -3,6 +3,7 @@ import { PairingGuessLimit } from '../../../server/auth/pairingGuessLimit';
 import { parseLimits } from '../../../server/cliLimits';
 import { DEFAULT_UPLOAD_QUOTA } from '../../../server/runtime/attachments/uploadQuota';
 import { DEFAULT_HTTP_LIMITS } from '../../../server/http/httpLimits';
+import { DEFAULT_SOCKET_LIMITS } from '../../../server/rpc/socketLimits';
 
 describe('SEC-9 the pairing-guess window', () => {
   it('SEC-9 lets N wrong guesses through per window, then names the wait until the oldest one leaves it', () => {
@@ -37,6 +38,11 @@ describe('SEC-9 limit flags', () => {
     // ATT-3: the attachment quotas and the upload expiry are limits like the others.
     const quotas = parseLimits({ 'attachment-device-quota-bytes': '1000', 'upload-expiry-ms': '500' }, { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: '0' }).attachments;
     expect(quotas).toEqual({ perDeviceBytes: 1_000, totalBytes: DEFAULT_UPLOAD_QUOTA.totalBytes, headroomBytes: 0, expiryMs: 500 });
+  });
+
+  it('RPC-2 SEC-9 the hello deadline is 15 s unless HBCODE_AUTH_TIMEOUT_MS names another', () => {
+    expect(parseLimits({}, {}).socket.authTimeoutMs).toBe(15_000);
+    expect(parseLimits({}, { HBCODE_AUTH_TIMEOUT_MS: '1200' }).socket).toEqual({ ...DEFAULT_SOCKET_LIMITS, authTimeoutMs: 1_200 });
   });
 
   it('SEC-9 a request timeout shorter than the headers timeout is raised to it', () => {
