@@ -1,5 +1,5 @@
 import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
-import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../lib/relay/relayWire';
+import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../lib/relay/relayWire';
 import type { NodeBudget } from './nodeBudget';
 
 /**

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { MAX_CHANNEL_FRAME_BYTES } from '../../lib/relay/relayWire';
+import { MAX_CHANNEL_FRAME_BYTES } from '../lib/relay/relayWire';
 
 /**
  * The largest frame a socket may send before it is routed (RLY-4): a device connection before its

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES } from '../../lib/relay/relayWire';
+import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES } from '../lib/relay/relayWire';
 import type { RelayContext } from './relayContext';
 import { RelayedConnection } from './relayedConnection';
 

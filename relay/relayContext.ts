@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { encodeLinkFrame, type LinkFrame } from '../../lib/relay/relayWire';
+import { encodeLinkFrame, type LinkFrame } from '../lib/relay/relayWire';
 import { routeHeaders } from './natsWire';
 import type { LocalDesktopEnd } from './localJoin';
 import type { NodeBudget } from './nodeBudget';

@@ -1,5 +1,5 @@
 import type { Msg } from '@nats-io/transport-node';
-import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../../lib/relay/relayWire';
+import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../lib/relay/relayWire';
 import type { LocalClientEnd, LocalDesktopEnd } from './localJoin';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { OVER_BUDGET_REASON } from './nodeBudget';

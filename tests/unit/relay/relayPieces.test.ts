@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CHANNEL_FRAME_BYTES } from '../../../../lib/relay/relayWire';
-import { FrameJoiner, NATS_PART_BYTES } from '../../../../server/relay/natsWire';
-import { NodeBudget } from '../../../../server/relay/nodeBudget';
-import { ConnectRateLimiter } from '../../../../server/relay/rateLimit';
-import { closeReason, sendableCloseCode } from '../../../../server/relay/relayContext';
-import { parseRelayFlags } from '../../../../server/relay/relayFlags';
+import { MAX_CHANNEL_FRAME_BYTES } from '../../../lib/relay/relayWire';
+import { FrameJoiner, NATS_PART_BYTES } from '../../../relay/natsWire';
+import { NodeBudget } from '../../../relay/nodeBudget';
+import { ConnectRateLimiter } from '../../../relay/rateLimit';
+import { closeReason, sendableCloseCode } from '../../../relay/relayContext';
+import { parseRelayFlags } from '../../../relay/relayFlags';
 
 // RLY-4: the pieces that bound a node's memory and its callers' attempts.
 describe('FrameJoiner', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PairingGuessLimit } from '../../../server/auth/pairingGuessLimit';
 import { parseLimits } from '../../../server/cliLimits';
 import { DEFAULT_UPLOAD_QUOTA } from '../../../server/runtime/attachments/uploadQuota';
-import { DEFAULT_HTTP_LIMITS } from '../../../server/http/httpLimits';
+import { DEFAULT_HTTP_LIMITS } from '../../../lib/nodeHttp/httpLimits';
 
 describe('SEC-9 the pairing-guess window', () => {
   it('SEC-9 lets N wrong guesses through per window, then names the wait until the oldest one leaves it', () => {
