@@ -60,9 +60,6 @@ export class PassthroughConnection extends RelayedConnection {
     });
   }
 
-  /** The ClientHello was read whole before routing; a stream has no read limit to raise. */
-  protected routedByDesktop(): void {}
-
   /** Over the budget: what is queued for the client is let go at once. */
   protected dropClient(): void {
     this.socket.destroy();

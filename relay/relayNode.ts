@@ -64,7 +64,7 @@ export interface RelayNodeStats {
   passthroughConnections: number;
   /** Passthrough connections whose desktop has not accepted the STREAM yet. */
   unroutedDevices: number;
-  /** Bytes this node holds for its sockets (device, link and passthrough): their write buffers, frames still being joined or read (the budget's count). */
+  /** Bytes this node holds for its sockets (desktop links and passthrough streams): their write buffers, frames still being joined or read (the budget's count). */
   bufferedBytes: number;
   /** The budget `bufferedBytes` stays within (up to one socket read past it, which closes that socket). */
   budgetBytes: number;
@@ -150,7 +150,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   const rateLimiter = new ConnectRateLimiter(options.connectRate ?? DEFAULT_CONNECT_RATE);
   const sweepTimer = setInterval(() => rateLimiter.sweep(), 10_000);
   sweepTimer.unref();
-  // Every socket starts with the small unrouted limit; routing raises it (setReadLimit).
+  // Every desktop link starts with the small unrouted limit; registering raises it (setReadLimit).
   const unroutedFrameBytes = options.unroutedFrameBytes ?? DEFAULT_UNROUTED_FRAME_BYTES;
   const desktopServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
   const openSockets = () => links.size + devices.size + pendingLinks.size;
