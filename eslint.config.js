@@ -9,8 +9,23 @@ import tseslint from 'typescript-eslint';
 
 /** One boundary: the files it governs, the relative imports they may not make, and why. */
 function boundary(files, regex, message) {
-  return { files, rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] } };
+  return layered(files, [{ regex, message }]);
 }
+
+/**
+ * Several boundaries over the same files. NOTE: ESLint does not merge a rule's options across
+ * config objects (the last one that matches a file wins), so a folder inside a bounded folder
+ * repeats the outer folder's patterns here.
+ */
+function layered(files, patterns) {
+  return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
+/** The desktop runtime never reaches into the app or into the relay node (lib/relay, shared by both, is fine). */
+const SERVER = {
+  regex: '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench|(?<!lib/)relay)(/|$)',
+  message: 'server/ may import only server/, scripts/ and the shared lib/ modules (lib/protocol, lib/relay, lib/nodeHttp, lib/markdown, lib/terminal, lib/links): never relay/.',
+};
 
 export default defineConfig(
   {
@@ -70,18 +85,32 @@ export default defineConfig(
   // lib/protocol is data only: zod schemas, the version, error codes. It imports nothing else of ours.
   boundary(['lib/protocol/**'], '^\\.\\./', 'lib/protocol imports nothing of ours outside lib/protocol.'),
 
-  // The runtime never reaches into the app: no page, component, worker or service-worker code.
-  boundary(
-    ['server/**'],
-    '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench)(/|$)',
-    'server/ may import only server/, lib/protocol, lib/markdown, lib/terminal, lib/links and scripts/.',
+  // Two Node programs, each with its own entry: the desktop runtime (server/main.ts) and the relay
+  // node (relay/main.ts). Neither imports the other; what both need lives in lib/relay (the wire
+  // between them) and lib/nodeHttp (HTTP limits and the connection governor).
+  // The runtime never reaches into the app (no page, component, worker or service-worker code) nor the relay.
+  layered(['server/**'], [SERVER]),
+  // The runtime's core (sessions, output, agents, files) knows nothing of how it is reached: the
+  // RPC methods, the HTTP server and the relay link sit on top of it and hand it what it needs.
+  layered(
+    ['server/runtime/**'],
+    [SERVER, { regex: '^\\.{1,2}/(\\.\\./)*(rpc|http|relayLink)(/|$)', message: 'server/runtime is the core: it may not import server/rpc, server/http or server/relayLink.' }],
   ),
+  // The relay node: only itself and the shared wire and HTTP pieces, never the runtime.
+  boundary(['relay/**'], '^(?!\\./|\\.\\./lib/(relay|nodeHttp|protocol)/)\\.', 'relay/ may import only relay/, lib/relay, lib/nodeHttp and lib/protocol.'),
+  // What the runtime and the relay share: the link's frames and names, data only beside lib/protocol.
+  boundary(['lib/relay/**'], '^\\.\\./(?!(relay|protocol)/)', 'lib/relay may import only itself and lib/protocol.'),
+  boundary(['lib/nodeHttp/**'], '^\\.\\./', 'lib/nodeHttp imports nothing of ours outside lib/nodeHttp.'),
 
   // Pages and components run in the browser: never the runtime, and never test or bench code.
-  boundary(['app/**'], '(^|/)(server|tests|bench|scripts|workers)(/|$)', 'app/ composes components and lib/client only.'),
+  boundary(
+    ['app/**'],
+    '(^|/)(server|(?<!lib/)relay|tests|bench|scripts|workers)(/|$)',
+    'app/ composes components and lib/client only.',
+  ),
   boundary(
     ['components/**'],
-    '(^|/)(server|tests|bench|scripts|workers|app)(/|$)',
+    '(^|/)(server|(?<!lib/)relay|tests|bench|scripts|workers|app)(/|$)',
     'components/ may import components/, lib/client and pure lib/ modules only.',
   ),
   boundary(

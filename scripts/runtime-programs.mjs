@@ -5,7 +5,7 @@ export const BUNDLE_FOLDER = 'dist';
 
 export const RUNTIME_PROGRAMS = {
   main: 'server/main.ts',
-  relay: 'server/relay/main.ts',
+  relay: 'relay/main.ts',
   claudeHost: 'server/runtime/agents/claude/claudeHost.ts',
   sessionTools: 'server/runtime/messages/sessionToolServer.ts',
   imageRenderer: 'server/runtime/media/imageRenderProgram.ts',

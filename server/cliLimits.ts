@@ -1,5 +1,5 @@
 import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './auth/pairingGuessLimit';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/httpLimits';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../lib/nodeHttp/httpLimits';
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuotaOptions } from './runtime/attachments/uploadQuota';
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './runtime/media/mediaLimits';
 import { stopGracesFromEnv, type StopGraces } from './runtime/process/stopGraces';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AppStatic } from './http/appStatic';
 import { createByteRoutes } from './http/byteRoutes';
 import type { Origins } from './http/hostRouting';
-import type { HttpLimits } from './http/httpLimits';
+import type { HttpLimits } from '../lib/nodeHttp/httpLimits';
 import { createHttpServer } from './http/httpServer';
 import { createLoopbackEntry, type LoopbackEntryHandler } from './http/loopbackNames';
 import { createMethodHandlers } from './rpc/methodHandlers';

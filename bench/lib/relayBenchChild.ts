@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { startRelayNode } from '../../server/relay/relayNode';
+import { startRelayNode } from '../../relay/relayNode';
 
 /** The relay's TLS port (RLY-6), told with each usage answer; null for the forwarder. */
 let tlsPort: number | null = null;

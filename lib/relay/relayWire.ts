@@ -146,22 +146,6 @@ export function encodeLinkFrame(frame: LinkFrame): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** The bytes before a DATA frame's payload: `[u8 type][u8 id length][id ASCII]`. */
-export function linkDataHeaderBytes(connectionId: string): number {
-  return 2 + connectionId.length;
-}
-
-/**
- * Writes a DATA frame's header into the first `linkDataHeaderBytes` bytes of `target`, whose
- * payload the caller has already put after it (the cipher seals into that room: no copy of a page).
- */
-export function writeLinkDataHeader(target: Uint8Array, connectionId: string): void {
-  if (!CONNECTION_ID_PATTERN.test(connectionId)) throw new Error(`Not a connection id: ${connectionId}`);
-  target[0] = LINK_FRAME.data;
-  target[1] = connectionId.length;
-  target.set(encoder.encode(connectionId), 2);
-}
-
 /** Parses a link frame; anything malformed is an Error naming what is wrong (never a partial frame). */
 export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
   if (bytes.length < 2) throw new Error('A link frame needs at least 2 bytes.');

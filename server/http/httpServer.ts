@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { answerAndClose } from '../../lib/nodeHttp/answerAndClose';
 import type { AppStatic } from './appStatic';
 import { CLEAR_COOKIES_HEADERS, cookieClearingHeaders } from './cookies';
-import { ConnectionGovernor } from './connectionGovernor';
-import { connectionGovernorOptions, httpServerOptions, type HttpLimits } from './httpLimits';
+import { ConnectionGovernor } from '../../lib/nodeHttp/connectionGovernor';
+import { connectionGovernorOptions, httpServerOptions, type HttpLimits } from '../../lib/nodeHttp/httpLimits';
 import { PLACEHOLDER_HTML } from './placeholderPage';
 import { servePreviewOrigin } from './previewOriginServer';
 import { routeHost, type Origins } from './hostRouting';
@@ -31,12 +32,6 @@ const COMMON_HEADERS = {
 function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body = ''): void {
   res.writeHead(status, { ...COMMON_HEADERS, ...cookieClearingHeaders(res.req), 'content-length': String(Buffer.byteLength(body)), ...headers });
   res.end(res.req.method === 'HEAD' ? undefined : body);
-}
-
-/** Answers on a raw socket (no response object exists), then drops the connection: the client may never close its side. */
-export function answerAndClose(socket: Duplex, status: number, reason: string, headers: Readonly<Record<string, string>> = {}): void {
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n${lines.join('')}\r\n`, () => socket.destroy());
 }
 
 export function refuseUpgrade(req: http.IncomingMessage, socket: Duplex, status: number, reason: string): void {

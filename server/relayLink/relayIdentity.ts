@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { OWNER_ONLY_FILE_MODE } from '../runtime/store/ownerOnly';
-import { desktopIdOf } from '../relay/desktopId';
+import { desktopIdOf } from '../../lib/relay/desktopId';
 
 const RELAY_IDENTITY_FILE = 'relay-identity.json';
 

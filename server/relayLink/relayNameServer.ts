@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppStatic } from '../http/appStatic';
 import { createByteRoutes } from '../http/byteRoutes';
 import { createHttpServer } from '../http/httpServer';
-import type { HttpLimits } from '../http/httpLimits';
+import type { HttpLimits } from '../../lib/nodeHttp/httpLimits';
 import type { Origins } from '../http/hostRouting';
 import { previewFrameSource } from '../http/previewOrigins';
 import type { Logger } from '../runtime/log';

@@ -1,4 +1,4 @@
-import type { HttpLimits } from '../http/httpLimits';
+import type { HttpLimits } from '../../lib/nodeHttp/httpLimits';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
 import { pairingUrl } from '../rpc/methodHandlers';

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH, type LinkFrame } from '../../../lib/relay/relayWire';
-import type { RelayNodeStats } from '../../../server/relay/relayNode';
+import type { RelayNodeStats } from '../../../relay/relayNode';
 import { clientHelloFor } from '../../fixtures/clientHello';
 import { residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';

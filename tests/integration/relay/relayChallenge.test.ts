@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../../lib/relay/relayWire';
-import { desktopIdOf } from '../../../server/relay/desktopId';
+import { desktopIdOf } from '../../../lib/relay/desktopId';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { linkDesktop, makeDesktopKeys, openRelaySocket, readChallenge, registerMessage, type DesktopKeys } from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';

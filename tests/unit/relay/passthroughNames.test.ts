@@ -3,8 +3,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../../server/cli';
-import { desktopForServerName } from '../../../server/relay/passthroughServer';
-import { parseRelayFlags } from '../../../server/relay/relayFlags';
+import { desktopForServerName } from '../../../relay/passthroughServer';
+import { parseRelayFlags } from '../../../relay/relayFlags';
 import { relayNamesFor } from '../../../server/relayLink/relayNameServer';
 import { ACME_TLS_ALPN, certificateFiles, chooseSecureContext, type RelayCertificates } from '../../../server/relayLink/relayTls';
 

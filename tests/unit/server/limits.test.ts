@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PairingGuessLimit } from '../../../server/auth/pairingGuessLimit';
 import { parseLimits } from '../../../server/cliLimits';
 import { DEFAULT_UPLOAD_QUOTA } from '../../../server/runtime/attachments/uploadQuota';
-import { DEFAULT_HTTP_LIMITS } from '../../../server/http/httpLimits';
+import { DEFAULT_HTTP_LIMITS } from '../../../lib/nodeHttp/httpLimits';
 import { DEFAULT_SOCKET_LIMITS } from '../../../server/rpc/socketLimits';
 
 describe('SEC-9 the pairing-guess window', () => {

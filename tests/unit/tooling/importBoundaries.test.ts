@@ -33,6 +33,25 @@ const refused: [file: string, from: string][] = [
   ['lib/terminal/x.ts', '../client/rpcClient'],
   ['lib/terminal/x.ts', '../../server/runtime/log'],
   ['lib/links/x.ts', '../terminal/ansi'],
+  // Two programs: the relay node imports nothing of the runtime, the runtime nothing of the relay node.
+  ['relay/x.ts', '../server/runtime/log'],
+  ['relay/x.ts', '../server/http/httpServer'],
+  ['relay/x.ts', '../lib/client/rpcClient'],
+  ['server/x.ts', '../relay/relayNode'],
+  ['server/relayLink/x.ts', '../../relay/natsWire'],
+  ['server/runtime/x.ts', '../../relay/relayNode'],
+  ['app/x.tsx', '../relay/relayNode'],
+  ['components/x.tsx', '../relay/relayNode'],
+  // The runtime's core is reached through the RPC methods, the HTTP server and the relay link, never the other way.
+  ['server/runtime/x.ts', '../rpc/methodHandlers'],
+  ['server/runtime/sessions/x.ts', '../../http/httpServer'],
+  ['server/runtime/x.ts', '../relayLink/relayLink'],
+  // What both programs share stays below both.
+  ['lib/relay/x.ts', '../../server/runtime/log'],
+  ['lib/relay/x.ts', '../../relay/relayNode'],
+  ['lib/relay/x.ts', '../client/rpcClient'],
+  ['lib/nodeHttp/x.ts', '../relay/relayWire'],
+  ['lib/nodeHttp/x.ts', '../../server/http/httpServer'],
 ];
 
 const allowed: [file: string, from: string][] = [
@@ -50,6 +69,20 @@ const allowed: [file: string, from: string][] = [
   ['server/runtime/output/x.ts', '../../../lib/terminal/renderedSearch'],
   ['lib/terminal/x.ts', '../links/safeLinks'],
   ['components/x.tsx', '../lib/terminal/terminalLines'],
+  ['relay/x.ts', './relayNode'],
+  ['relay/x.ts', '../lib/relay/relayWire'],
+  ['relay/x.ts', '../lib/nodeHttp/httpLimits'],
+  ['relay/x.ts', '../lib/protocol/version'],
+  ['server/x.ts', './relayLink/startRelayLink'],
+  ['server/relayLink/x.ts', '../../lib/relay/relayWire'],
+  ['server/relayLink/x.ts', '../rpc/methodHandlers'],
+  ['server/http/x.ts', '../../lib/nodeHttp/connectionGovernor'],
+  ['server/rpc/x.ts', '../runtime/runtime'],
+  ['server/runtime/x.ts', '../auth/tokens'],
+  ['server/runtime/sessions/x.ts', '../../../lib/relay/relayWire'],
+  ['lib/relay/x.ts', '../protocol/version'],
+  ['components/x.tsx', '../lib/relay/relayWire'],
+  ['tests/unit/x.ts', '../../relay/relayNode'],
 ];
 
 describe('import boundaries between realms and layers', () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registrationMessage } from '../../../../lib/relay/relayWire';
-import { desktopIdOf } from '../../../../server/relay/desktopId';
+import { desktopIdOf } from '../../../../lib/relay/desktopId';
 import { relayReconnectDelay } from '../../../../server/relayLink/linkBackoff';
 import { loadOrCreateRelayIdentity } from '../../../../server/relayLink/relayIdentity';
 import { makeTempDir } from '../../../fixtures/tempDir';

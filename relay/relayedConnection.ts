@@ -1,5 +1,5 @@
 import type { Msg } from '@nats-io/transport-node';
-import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../../lib/relay/relayWire';
+import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../lib/relay/relayWire';
 import type { LocalClientEnd, LocalDesktopEnd } from './localJoin';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { OVER_BUDGET_REASON } from './nodeBudget';
@@ -7,15 +7,14 @@ import { publishControl, type RelayContext } from './relayContext';
 
 /**
  * A client's connection on this node, routed to its desktop wherever that desktop's link is
- * (RLY-4): a device's WebSocket (DeviceConnection) or a TLS passthrough stream
- * (PassthroughConnection, RLY-6). This half is the NATS side both share: the OPEN, the window of
+ * (RLY-4): the NATS half of a TLS passthrough stream (PassthroughConnection, RLY-6): the STREAM, the window of
  * bytes sent to the desktop and not yet ACKed (reading from the client pauses at it), ACKs for
  * bytes from the desktop once they are written to the client, and the node's memory budget over
  * frames being joined and bytes being written to the client (1013 for the connection that would
  * break it).
  */
 export abstract class RelayedConnection implements LocalClientEnd {
-  /** The node holding the desktop's link, once it answered the OPEN. */
+  /** The node holding the desktop's link, once it answered the STREAM. */
   private desktopNode: string | null = null;
   /** The desktop's link when it is on this node: frames go to it by call, not over NATS (RLY-8). */
   private localDesktop: LocalDesktopEnd | null = null;
@@ -37,22 +36,20 @@ export abstract class RelayedConnection implements LocalClientEnd {
     this.joiner = new FrameJoiner(ctx.budget);
   }
 
-  /** Whether the desktop accepted the OPEN (or STREAM). */
+  /** Whether the desktop accepted the STREAM. */
   get routed(): boolean {
     return this.desktopNode !== null;
   }
 
   /** Writes bytes from the desktop to the client, counted in the node's budget until written; `written` once the socket took them. */
   protected abstract writeToClient(frame: Uint8Array, written: (error?: Error | null) => void): void;
-  /** Closes the client's socket (after what is queued for it, where the transport allows). */
-  protected abstract closeClient(code: number, reason: string): void;
+  /** Closes the client's socket after what is queued for it. */
+  protected abstract closeClient(): void;
   protected abstract pauseClient(): void;
   protected abstract resumeClient(): void;
   protected abstract get clientPaused(): boolean;
-  /** The desktop sent END (streams only): its side of the stream is done. */
+  /** The desktop sent END: its side of the stream is done. */
   protected abstract endFromDesktop(): void;
-  /** The desktop accepted the connection. */
-  protected abstract routedByDesktop(): void;
   /** After `close` for the budget: reads nothing more from the client and lets go of its socket soon. */
   protected abstract dropClient(): void;
 
@@ -61,7 +58,7 @@ export abstract class RelayedConnection implements LocalClientEnd {
     if (this.closed) return;
     if (tellDesktop) this.toDesktop({ type: LINK_FRAME.close, connectionId: this.id, code, reason });
     this.finish();
-    this.closeClient(code, reason);
+    this.closeClient();
   }
 
   /** The desktop's node went silent: the connection is gone. */
@@ -103,7 +100,7 @@ export abstract class RelayedConnection implements LocalClientEnd {
   private controlFromDesktop(frame: LinkFrame): void {
     if (frame.type === LINK_FRAME.close) {
       this.finish();
-      this.closeClient(frame.code, frame.reason);
+      this.closeClient();
     } else if (frame.type === LINK_FRAME.ack) {
       this.unackedToDesktop = Math.max(0, this.unackedToDesktop - frame.bytes);
       if (this.clientPaused && this.unackedToDesktop < this.resumeBelow()) this.resumeClient();
@@ -120,7 +117,6 @@ export abstract class RelayedConnection implements LocalClientEnd {
       this.localDesktop = local;
       this.desktopNode = this.ctx.nodeId;
       local.joinLocal(this);
-      this.routedByDesktop();
       return;
     }
     const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type: LINK_FRAME.stream, connectionId: this.id }), {
@@ -138,7 +134,6 @@ export abstract class RelayedConnection implements LocalClientEnd {
         }
         this.desktopNode = route.from;
         this.ctx.liveness.heard(route.from);
-        this.routedByDesktop();
       },
       () => {
         this.ctx.log.refused('desktop_offline', { desktop: this.desktopId, conn: this.id, code: RELAY_CLOSE_CODES.desktopOffline });
@@ -149,7 +144,7 @@ export abstract class RelayedConnection implements LocalClientEnd {
 
   /** Bytes from the client, for the desktop; reading pauses once a window of them is un-ACKed. */
   protected forwardToDesktop(data: Uint8Array): void {
-    // Published even before the OPEN's answer: NATS keeps this node's order on the subject, so the
+    // Published even before the STREAM's answer: NATS keeps this node's order on the subject, so the
     // desktop's node has the connection by the time the frame arrives.
     if (this.localDesktop) this.localDesktop.fromLocalClient(this.id, { type: LINK_FRAME.data, connectionId: this.id, payload: data });
     else publishChannelFrame(this.ctx.nc, SUBJECTS.desk(this.desktopId), { from: this.ctx.nodeId, desktopId: this.desktopId }, this.id, data);

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES } from '../../lib/relay/relayWire';
+import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES } from '../lib/relay/relayWire';
 import type { RelayContext } from './relayContext';
 import { RelayedConnection } from './relayedConnection';
 
@@ -59,9 +59,6 @@ export class PassthroughConnection extends RelayedConnection {
       written(error);
     });
   }
-
-  /** The ClientHello was read whole before routing; a stream has no read limit to raise. */
-  protected routedByDesktop(): void {}
 
   /** Over the budget: what is queued for the client is let go at once. */
   protected dropClient(): void {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { answerAndClose, refuseUpgrade } from '../http/httpServer';
-import { ConnectionGovernor } from '../http/connectionGovernor';
-import { connectionGovernorOptions, httpServerOptions, type HttpLimits } from '../http/httpLimits';
+import { answerAndClose } from '../lib/nodeHttp/answerAndClose';
+import { ConnectionGovernor } from '../lib/nodeHttp/connectionGovernor';
+import { connectionGovernorOptions, httpServerOptions, type HttpLimits } from '../lib/nodeHttp/httpLimits';
 
 /**
  * RLY-1: what a browser may get from the relay's own origin: a page with no script, no style, no
@@ -67,7 +67,7 @@ export function createRelayHttpServer(handlers: RelayHttpHandlers): http.Server 
   });
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (!handlers.upgrade(req, socket, head, path)) refuseUpgrade(req, socket, 404, 'Not Found');
+    if (!handlers.upgrade(req, socket, head, path)) answerAndClose(socket, 404, 'Not Found');
   });
   server.on('clientError', (_error, socket) => socket.destroy());
   new ConnectionGovernor(server, connectionGovernorOptions(handlers.limits), (socket, status, reason) => answerAndClose(socket, status, reason));

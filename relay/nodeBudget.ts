@@ -1,11 +1,10 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { MAX_CHANNEL_FRAME_BYTES } from '../../lib/relay/relayWire';
+import { MAX_CHANNEL_FRAME_BYTES } from '../lib/relay/relayWire';
 
 /**
- * The largest frame a socket may send before it is routed (RLY-4): a device connection before its
- * desktop accepted the OPEN, a desktop link before it proved its id. Handshake message 1 and the
- * registration are a few hundred bytes.
+ * The largest frame a desktop link may send before it proved its id (RLY-4): the registration is
+ * a few hundred bytes.
  */
 export const DEFAULT_UNROUTED_FRAME_BYTES = 8 * 1024;
 
@@ -14,8 +13,6 @@ export const DEFAULT_MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
 
 /** ws reads a routed frame a little over the limit so it can be refused with a notice instead of a close. */
 const READ_SLACK_BYTES = 1024 * 1024;
-/** What a routed device may send in one message. */
-export const ROUTED_DEVICE_READ_BYTES = MAX_CHANNEL_FRAME_BYTES + READ_SLACK_BYTES;
 /** What a registered desktop may send in one message: a DATA link frame is a channel frame and its header. */
 export const ROUTED_LINK_READ_BYTES = MAX_CHANNEL_FRAME_BYTES + 256 + READ_SLACK_BYTES;
 

@@ -1,5 +1,5 @@
 import type { Msg } from '@nats-io/transport-node';
-import { decodeLinkFrame, LINK_FRAME, type LinkFrame } from '../../lib/relay/relayWire';
+import { decodeLinkFrame, LINK_FRAME, type LinkFrame } from '../lib/relay/relayWire';
 import { readRoute, type ReceivedRoute } from './natsWire';
 
 /** A message for a passthrough connection on this node: its connection id, and the control frame when it is one. */

@@ -1,6 +1,6 @@
 import net from 'node:net';
-import { MAX_CLIENT_HELLO_READ_BYTES, readClientHello } from '../../lib/relay/clientHello';
-import { DESKTOP_ID_PATTERN } from '../../lib/relay/relayWire';
+import { MAX_CLIENT_HELLO_READ_BYTES, readClientHello } from '../lib/relay/clientHello';
+import { DESKTOP_ID_PATTERN } from '../lib/relay/relayWire';
 import type { RefusalKind } from './relayLog';
 
 /** A client has this long to send its whole ClientHello before the node closes the connection. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import type WebSocket from 'ws';
-import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../../lib/relay/relayWire';
+import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../lib/relay/relayWire';
 import { makeChallenge, verifyRegistration } from './desktopChallenge';
 import { FrameJoiner, publishChannelFrame, readRoute, REGISTRATION_HEADER, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { dropSocket, isOversize, OVER_BUDGET_REASON, ROUTED_LINK_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';

@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { encodeLinkFrame, type LinkFrame } from '../../lib/relay/relayWire';
+import { encodeLinkFrame, type LinkFrame } from '../lib/relay/relayWire';
 import { routeHeaders } from './natsWire';
 import type { LocalDesktopEnd } from './localJoin';
 import type { NodeBudget } from './nodeBudget';
@@ -27,16 +27,10 @@ export interface RelayContext {
   localDesktop(desktopId: string): LocalDesktopEnd | null;
 }
 
-/** Sends an open, close or ack frame to another node (or this one) over NATS. */
+/** Sends a stream, end, close or ack frame to another node (or this one) over NATS. */
 export function publishControl(ctx: RelayContext, subject: string, desktopId: string, frame: LinkFrame): void {
   if (ctx.nc.isClosed()) return;
   ctx.nc.publish(subject, encodeLinkFrame(frame), { headers: routeHeaders({ from: ctx.nodeId, desktopId }, 'frame') });
-}
-
-/** A code `ws` may send in a close frame; anything else a peer asked for becomes a normal close. */
-export function sendableCloseCode(code: number): number {
-  const reserved = code === 1004 || code === 1005 || code === 1006;
-  return (code >= 1000 && code <= 1014 && !reserved) || (code >= 3000 && code <= 4999) ? code : 1000;
 }
 
 /** A close reason fits a close frame (123 bytes), cut at a character boundary. */

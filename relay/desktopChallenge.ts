@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { registrationMessage, RelayRegisterSchema, type RelayChallenge } from '../../lib/relay/relayWire';
-import { desktopIdOf } from './desktopId';
+import { registrationMessage, RelayRegisterSchema, type RelayChallenge } from '../lib/relay/relayWire';
+import { desktopIdOf } from '../lib/relay/desktopId';
 
 export function makeChallenge(publicUrl: string): RelayChallenge {
   return { type: 'challenge', nonce: crypto.randomBytes(32).toString('base64url'), publicUrl };

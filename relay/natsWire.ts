@@ -1,11 +1,11 @@
 import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
-import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../lib/relay/relayWire';
+import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../lib/relay/relayWire';
 import type { NodeBudget } from './nodeBudget';
 
 /**
  * How relay nodes talk to each other over NATS (RLY-4). Every message names the sending node and
  * the desktop its connection belongs to in headers; the payload is either a channel frame's bytes
- * (a part of one) or a control frame (open, close, ack) in the link frame's encoding.
+ * (a part of one) or a control frame (stream, end, close, ack) in the link frame's encoding.
  */
 export const SUBJECTS = {
   /** To the node holding the desktop's link. */
@@ -29,7 +29,7 @@ export const NATS_PART_BYTES = 900 * 1024;
 
 const HEADER = { kind: 'hbr-k', from: 'hbr-from', desktop: 'hbr-desk', conn: 'hbr-conn', more: 'hbr-more', registration: 'hbr-reg' } as const;
 
-/** `frame`: an open, close or ack link frame in the payload; `part`: (part of) a channel frame. */
+/** `frame`: a stream, end, close or ack link frame in the payload; `part`: (part of) a channel frame. */
 export type NatsKind = 'frame' | 'part';
 
 export interface RouteMeta {

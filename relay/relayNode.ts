@@ -4,9 +4,9 @@ import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CHANNEL_WINDOW_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../lib/relay/relayWire';
-import { DEFAULT_HTTP_LIMITS } from '../http/httpLimits';
-import { parseOrigin } from '../publicOrigins';
+import { CHANNEL_WINDOW_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../lib/relay/relayWire';
+import { DEFAULT_HTTP_LIMITS } from '../lib/nodeHttp/httpLimits';
+import { parseOrigin } from '../lib/nodeHttp/parseOrigin';
 import { DesktopLink } from './desktopLink';
 import { parseNodeMessage } from './nodeMessage';
 import { PassthroughConnection } from './passthroughConnection';
@@ -64,7 +64,7 @@ export interface RelayNodeStats {
   passthroughConnections: number;
   /** Passthrough connections whose desktop has not accepted the STREAM yet. */
   unroutedDevices: number;
-  /** Bytes this node holds for its sockets (device, link and passthrough): their write buffers, frames still being joined or read (the budget's count). */
+  /** Bytes this node holds for its sockets (desktop links and passthrough streams): their write buffers, frames still being joined or read (the budget's count). */
   bufferedBytes: number;
   /** The budget `bufferedBytes` stays within (up to one socket read past it, which closes that socket). */
   budgetBytes: number;
@@ -150,7 +150,7 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   const rateLimiter = new ConnectRateLimiter(options.connectRate ?? DEFAULT_CONNECT_RATE);
   const sweepTimer = setInterval(() => rateLimiter.sweep(), 10_000);
   sweepTimer.unref();
-  // Every socket starts with the small unrouted limit; routing raises it (setReadLimit).
+  // Every desktop link starts with the small unrouted limit; registering raises it (setReadLimit).
   const unroutedFrameBytes = options.unroutedFrameBytes ?? DEFAULT_UNROUTED_FRAME_BYTES;
   const desktopServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
   const openSockets = () => links.size + devices.size + pendingLinks.size;

@@ -1,4 +1,4 @@
-import type { LinkFrame } from '../../lib/relay/relayWire';
+import type { LinkFrame } from '../lib/relay/relayWire';
 
 /**
  * One hop when it can (RLY-8): a client's connection and its desktop's link on the same node are

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../../../lib/relay/relayWire';
-import { FrameJoiner, NATS_PART_BYTES, NODE_ID_PATTERN, publishChannelFrame, readRoute, type ReceivedRoute } from '../../../../server/relay/natsWire';
-import { NodeBudget } from '../../../../server/relay/nodeBudget';
-import { propertyRuns } from '../../../fixtures/propertyRuns';
+import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../../lib/relay/relayWire';
+import { FrameJoiner, NATS_PART_BYTES, NODE_ID_PATTERN, publishChannelFrame, readRoute, type ReceivedRoute } from '../../../relay/natsWire';
+import { NodeBudget } from '../../../relay/nodeBudget';
+import { propertyRuns } from '../../fixtures/propertyRuns';
 
 interface Published {
   subject: string;
@@ -43,7 +43,7 @@ const frameLength = fc.oneof(
   fc.integer({ min: 0, max: 3 * NATS_PART_BYTES + 17 }),
 );
 
-describe('RLY-4 channel frames over NATS in parts (server/relay/natsWire.ts)', () => {
+describe('RLY-4 channel frames over NATS in parts (relay/natsWire.ts)', () => {
   it('RLY-4 a frame of any size goes in parts under the payload limit and is joined back whole, once, at its last part', () => {
     fc.assert(
       fc.property(connectionId, frameLength, fc.nat(255), (id, length, salt) => {
