@@ -49,11 +49,18 @@ function registerSuite(script: ModelScript | undefined, options: SuiteOptions): 
   let runtime: RuntimeProcess | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    dirs = makeRuntimeDirs();
-    if (script) model = await startFakeModelServer(script);
-    const extra = (await options.runtime?.({ modelUrl: model?.url ?? '', projectDir: dirs.projectDirs[0]! })) ?? {};
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, ...extra });
-    browser = await connectChromium();
+    // Connecting to Chromium needs nothing of the runtime: it goes on while the runtime starts.
+    const connecting = connectChromium().then((connected) => (browser = connected));
+    // Awaited below; until then a failure to connect must not count as an unhandled rejection.
+    connecting.catch(() => undefined);
+    try {
+      dirs = makeRuntimeDirs();
+      if (script) model = await startFakeModelServer(script);
+      const extra = (await options.runtime?.({ modelUrl: model?.url ?? '', projectDir: dirs.projectDirs[0]! })) ?? {};
+      runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, ...extra });
+    } finally {
+      await connecting;
+    }
   }, options.timeoutMs);
   afterAll(async () => {
     await browser?.close();

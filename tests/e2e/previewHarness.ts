@@ -70,10 +70,20 @@ export async function startPairedPreviewApp(
   const project = dirs.projectDirs[0]!;
   for (const [name, html] of Object.entries(files)) fs.writeFileSync(path.join(project, name), html);
   options.prepare?.(project);
-  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
   // NOTE: a test that needs switches of its own (a smaller renderer heap) gets a Chromium of its own.
-  const browser = options.chromiumArgs ? await launchChromium(options.chromiumArgs) : await connectChromium();
-  const page = await browser.newPage();
+  // Chromium and its page need nothing of the runtime: they open while the runtime starts.
+  const opening = (options.chromiumArgs ? launchChromium(options.chromiumArgs) : connectChromium()).then(async (browser) => ({ browser, page: await browser.newPage() }));
+  // Awaited below; until then a failure to open must not count as an unhandled rejection.
+  opening.catch(() => undefined);
+  let runtime: RuntimeProcess;
+  try {
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
+  } catch (error) {
+    await opening.then(({ browser }) => browser.close(), () => undefined);
+    dirs.remove();
+    throw error;
+  }
+  const { browser, page } = await opening;
   await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
   const close = async () => {
     await browser.close();
