@@ -64,13 +64,13 @@ export interface PairedPreviewApp {
  */
 export async function startPairedPreviewApp(
   files: Record<string, string>,
-  options: { chromiumArgs?: string[]; prepare?: (project: string) => void } = {},
+  options: { chromiumArgs?: string[]; prepare?: (project: string) => void; env?: NodeJS.ProcessEnv } = {},
 ): Promise<PairedPreviewApp> {
   const dirs = makeRuntimeDirs();
   const project = dirs.projectDirs[0]!;
   for (const [name, html] of Object.entries(files)) fs.writeFileSync(path.join(project, name), html);
   options.prepare?.(project);
-  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
+  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project], env: options.env });
   // NOTE: a test that needs switches of its own (a smaller renderer heap) gets a Chromium of its own.
   const browser = options.chromiumArgs ? await launchChromium(options.chromiumArgs) : await connectChromium();
   const page = await browser.newPage();
