@@ -25,7 +25,8 @@ export const sec9PreviewMemory: Benchmark = {
       const growthMiB: number[] = [];
       const seconds: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        await app.page.reload();
+        // Each round in a fresh page load, so one round's garbage does not count in the next.
+        if (round > 0) await app.page.reload();
         await openPreview(app.page, app.runtime, app.project, 'fetcher.html');
         const frame = await previewedFrame(app.page, '/fetcher.html');
         const started = performance.now();
