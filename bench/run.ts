@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- NAME…]`: runs the side-by-side benchmarks (PERF-1…PERF-7) one after the
- * other, writes bench/results/<name>.json for each, and prints the table. `out2`, `file2` and
- * `acc6` are the full-scale runs of checks the tests make at small scale; they have no reference. A NAME picks the
+ * other, writes bench/results/<name>.json for each, and prints the table. `out2`, `file2`,
+ * `acc6` and `sec9-preview-memory` are the full-scale runs of checks the tests make at small scale; they have no reference. A NAME picks the
  * benchmarks whose file name starts with it (`perf1`, `perf2-output-read`).
  */
 import os from 'node:os';
@@ -81,6 +81,7 @@ const BENCHMARKS: BenchmarkEntry[] = [
   browserBenchmark('ux5-first-visit', 'ux5FirstVisit'),
   browserBenchmark('stop-phone', 'stopPhone'),
   browserBenchmark('phone-taps', 'phoneTaps'),
+  browserBenchmark('sec9-preview-memory', 'sec9PreviewMemory'),
   nodeBenchmark(readerExtraction),
   nodeBenchmark(relayNode),
   nodeBenchmark(relayPassthrough),

@@ -1,3 +1,4 @@
+import { FILE_CHUNK_BYTES } from '../lib/protocol/files';
 import { DEFAULT_PAIRING_GUESS_LIMIT, type PairingGuessLimitOptions } from './auth/pairingGuessLimit';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../lib/nodeHttp/httpLimits';
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuotaOptions } from './runtime/attachments/uploadQuota';
@@ -41,6 +42,11 @@ export interface Limits {
   stopGraces: StopGraces;
   /** FILE-11: renditions' sources, outputs, time, parallel transcodes and cache; the ffmpeg program from HBCODE_FFMPEG. */
   media: MediaLimits;
+  /**
+   * SEC-9 PRV-4: the largest piece one `files.readHtmlPreviewResource` answers (HBCODE_PREVIEW_CHUNK_BYTES,
+   * at most FILE_CHUNK_BYTES): tests bound a preview's memory with a small page and small pieces.
+   */
+  previewChunkBytes: number;
 }
 
 function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv, fallback: number): number {
@@ -82,5 +88,7 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     ffmpeg: env.HBCODE_FFMPEG || DEFAULT_MEDIA_LIMITS.ffmpeg,
     heifConvert: env.HBCODE_HEIF_CONVERT || DEFAULT_MEDIA_LIMITS.heifConvert,
   };
-  return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env), media };
+  const previewChunk = Number(env.HBCODE_PREVIEW_CHUNK_BYTES);
+  const previewChunkBytes = Number.isSafeInteger(previewChunk) && previewChunk > 0 ? Math.min(previewChunk, FILE_CHUNK_BYTES) : FILE_CHUNK_BYTES;
+  return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env), media, previewChunkBytes };
 }

@@ -66,6 +66,7 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     attachments: { quota: options.limits.attachments },
     vapidSubject: options.vapidSubject,
     media: options.limits.media,
+    previewChunkBytes: options.limits.previewChunkBytes,
     // ACC-3: how long a turn may go without an agent event before it shows as stalled.
     agentStallMs: secondsVariable('HBCODE_AGENT_STALL_SECONDS'),
     // SES-8: how long a Claude host with nothing to do stays.

@@ -89,6 +89,8 @@ export interface RuntimeOptions {
   vapidSubject?: string;
   /** What making media renditions may take (FILE-11); the defaults when absent. */
   media?: MediaLimits;
+  /** SEC-9 PRV-4: the largest piece of a previewed file one read answers; FILE_CHUNK_BYTES when absent. */
+  previewChunkBytes?: number;
   log: Logger;
   /**
    * Test doubles replacing the built-in adapter of their kind. Only test entry points pass this
@@ -257,6 +259,7 @@ export class Runtime {
       () => this.projects.map((p) => p.directory),
       (previewId, changed) => this.publish({ method: 'preview.changed', params: { previewId, path: changed } }),
       secrets,
+      options.previewChunkBytes,
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
     this.git = new GitRepositories(this.projects, secrets);

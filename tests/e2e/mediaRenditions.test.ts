@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { writeTestHeic, writeTestImage, writeTestTone, writeTestVideo } from '../fixtures/mediaFiles';
@@ -41,16 +41,26 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     dirs?.remove();
   });
 
-  it('FILE-10 FILE-13 a phone sees the photo sized for its screen, plays the video and the tone with range reads, and downloads the original', async () => {
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+  /**
+   * The runtime started (or started again, for a fresh start-up pairing code), and a phone at 2×
+   * paired under the service worker, its page errors collected.
+   */
+  async function phoneUnderServiceWorker(): Promise<{ app: RuntimeProcess; context: BrowserContext; page: Page; errors: string[] }> {
+    const app = runtime ? await runtime.restart() : await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+    runtime = app;
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await pairUnderServiceWorker(page, runtime);
+    await pairUnderServiceWorker(page, app);
+    return { app, context, page, errors };
+  }
+
+  it('FILE-10 FILE-13 a phone sees the photo sized for its screen, plays the video and the tone with range reads, and downloads the original', async () => {
+    const { app, context, page, errors } = await phoneUnderServiceWorker();
 
     // The image: 390 × 844 CSS pixels at 2× is a 1024 × 1792 box, so 1024 × 683 pixels of WebP.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
+    await page.goto(filesUrl(app.appOrigin, project, 'photo.png'));
     const image = page.locator('.file-view img');
     await image.waitFor();
     await waitUntil(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), 'the rendition decodes');
@@ -74,7 +84,7 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
 
     // The video: made for this browser (H.264 MP4 where it decodes H.264, else VP9 WebM), played
     // from a same-origin URL the service worker answers range by range.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'clip.mp4'));
+    await page.goto(filesUrl(app.appOrigin, project, 'clip.mp4'));
     const video = page.locator('.file-view video');
     await video.waitFor();
     expect(await video.getAttribute('data-source')).toBe('range');
@@ -85,8 +95,8 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     // Once the rendition is complete, the player reads ranges (FILE-16 streams it only while it is
     // made): opened again, seeking near the end reads from there and the frame there decodes.
     await waitUntil(() => !fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part')), 'the transcode finishes', 60_000);
-    await page.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
-    await page.goto(filesUrl(runtime.appOrigin, project, 'clip.mp4'));
+    await page.goto(filesUrl(app.appOrigin, project, 'photo.png'));
+    await page.goto(filesUrl(app.appOrigin, project, 'clip.mp4'));
     await video.waitFor();
     await playsPast(page, '.file-view video', 0.2);
     await video.evaluate((el) => {
@@ -99,12 +109,12 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     await page.screenshot({ path: docsScreenshotPath('media-video-phone-light') });
 
     // Audio plays the same way.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'tone.wav'));
+    await page.goto(filesUrl(app.appOrigin, project, 'tone.wav'));
     await page.locator('.file-view audio').waitFor();
     await playsPast(page, '.file-view audio', 0.3);
 
     // A damaged file says so in plain words, and still offers the original.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'broken.png'));
+    await page.goto(filesUrl(app.appOrigin, project, 'broken.png'));
     await page.locator('.file-view [role="alert"]').filter({ hasText: 'could not be decoded' }).waitFor();
     expect(await page.getByRole('button', { name: 'Download original' }).count()).toBe(1);
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -115,7 +125,7 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     // Desktop, light and dark: the same photo, a larger rendition.
     const desktop = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const wide = await desktop.newPage();
-    runtime = await runtime.restart();
+    runtime = await app.restart();
     await pairUnderServiceWorker(wide, runtime);
     await wide.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
     const wideImage = wide.locator('.file-view img');
@@ -129,17 +139,12 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
   }, 240_000);
 
   it('FILE-14 FILE-15 a video shows its first frame as its poster; what was viewed shows again offline after a reload, and a changed file is never shown stale', async () => {
-    runtime = runtime ? await runtime.restart() : await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await pairUnderServiceWorker(page, runtime);
+    const { app, context, page, errors } = await phoneUnderServiceWorker();
     const naturalSize = (selector: string) => page.locator(selector).evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]);
     const decoded = (selector: string) => waitUntil(() => page.locator(selector).evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), `${selector} decodes`);
 
     // A HEIC photo, decoded on the desktop, shown as a WebP made for the screen.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'phone.heic'));
+    await page.goto(filesUrl(app.appOrigin, project, 'phone.heic'));
     await decoded('.file-view img');
     expect(await naturalSize('.file-view img')).toEqual([960, 720]);
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -148,7 +153,7 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     }
 
     // The video: its first frame arrives as a still and becomes the player's poster (FILE-14).
-    await page.goto(filesUrl(runtime.appOrigin, project, 'clip.mp4'));
+    await page.goto(filesUrl(app.appOrigin, project, 'clip.mp4'));
     const video = page.locator('.file-view video');
     await video.waitFor();
     const poster = await waitUntil(() => video.getAttribute('poster'), 'the first frame becomes the poster');
@@ -177,7 +182,7 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     }, 'the whole video rendition is kept');
 
     // The photo, viewed; then changed on the desktop: opened again online it shows the new version.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
+    await page.goto(filesUrl(app.appOrigin, project, 'photo.png'));
     await decoded('.file-view img');
     expect(await naturalSize('.file-view img')).toEqual([1024, 683]);
     await writeTestImage(path.join(project, 'photo.png'), 2000, 2000, 'png');
@@ -185,7 +190,7 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     await waitUntil(async () => (await naturalSize('.file-view img'))[0] === 1024 && (await naturalSize('.file-view img'))[1] === 1024, 'the changed photo shows as it is now');
 
     // Offline: the runtime stops, the network goes, the page reloads from the service worker.
-    expect(await runtime.stop()).toBe(0);
+    expect(await app.stop()).toBe(0);
     await context.setOffline(true);
     await page.reload();
     await page.getByTestId('offline-banner').waitFor();
@@ -198,7 +203,7 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
       await page.screenshot({ path: keptScreenshotPath('media', `offline-photo-phone-${colorScheme}`) });
     }
     // The video plays offline from the kept chunks, through the same range route.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'clip.mp4'));
+    await page.goto(filesUrl(app.appOrigin, project, 'clip.mp4'));
     await video.waitFor();
     await playsPast(page, '.file-view video', 0.5);
     expect(await page.locator('.file-bar').textContent()).toContain('saved on this device');
@@ -207,22 +212,17 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
       await page.screenshot({ path: keptScreenshotPath('media', `offline-video-phone-${colorScheme}`) });
     }
     // A file never viewed here says so, as any file not saved on this device.
-    await page.goto(filesUrl(runtime.appOrigin, project, 'tone.wav'));
+    await page.goto(filesUrl(app.appOrigin, project, 'tone.wav'));
     await page.getByText('was not saved on this device').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);
 
   it('FILE-16 a phone plays a long video while its rendition is still being made', async () => {
-    runtime = runtime ? await runtime.restart() : await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await pairUnderServiceWorker(page, runtime);
+    const { app, context, page, errors } = await phoneUnderServiceWorker();
     // The runtime's transcode is running while its part file is in the rendition cache.
     const transcoding = () => fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part'));
-    await page.goto(filesUrl(runtime.appOrigin, project, 'recording.mp4'));
+    await page.goto(filesUrl(app.appOrigin, project, 'recording.mp4'));
     const video = page.locator('.file-view video');
     await video.waitFor();
     expect(await video.getAttribute('src')).toMatch(/^\/\.hbcode\/media\/[0-9a-f]{32}$/);

@@ -64,7 +64,7 @@ export interface PairedPreviewApp {
  */
 export async function startPairedPreviewApp(
   files: Record<string, string>,
-  options: { chromiumArgs?: string[]; prepare?: (project: string) => void } = {},
+  options: { chromiumArgs?: string[]; prepare?: (project: string) => void; env?: NodeJS.ProcessEnv } = {},
 ): Promise<PairedPreviewApp> {
   const dirs = makeRuntimeDirs();
   const project = dirs.projectDirs[0]!;
@@ -77,7 +77,7 @@ export async function startPairedPreviewApp(
   opening.catch(() => undefined);
   let runtime: RuntimeProcess;
   try {
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project] });
+    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project], env: options.env });
   } catch (error) {
     await opening.then(({ browser }) => browser.close(), () => undefined);
     dirs.remove();

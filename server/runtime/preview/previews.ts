@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FILE_CHUNK_BYTES } from '../../../lib/protocol/files';
 import { conflict, notFound } from '../errors';
 import { withVerifiedOpen } from '../files/openVerified';
 import { readChunkFromOpenFile, type ChunkRead } from '../files/readChunk';
@@ -44,6 +45,8 @@ export class Previews {
     private readonly onChange: (previewId: string, path: string) => void,
     /** The secrets policy (FILE-6), the same one `files.*` asks. */
     private readonly secrets: SecretFiles,
+    /** SEC-9: the largest piece one read answers (HBCODE_PREVIEW_CHUNK_BYTES); FILE_CHUNK_BYTES by default. */
+    private readonly chunkBytes = FILE_CHUNK_BYTES,
   ) {}
 
   open(previewId: string, projectDirectory: string, requestPath: string): PreviewBinding {
@@ -78,7 +81,7 @@ export class Previews {
       (real) => resourceServable(binding.resourceRoot, real, this.secrets),
       ({ fd, stat, realPath }) => {
         if (!stat.isFile() || this.secrets.refusalOfOpenFile(fd, stat)) return NOT_SERVED;
-        const { bytes, ...chunk } = readChunkFromOpenFile(fd, stat, realPath, offset, allocate);
+        const { bytes, ...chunk } = readChunkFromOpenFile(fd, stat, realPath, offset, allocate, this.chunkBytes);
         return { status: 200, chunk, bytes };
       },
       () => NOT_SERVED,
