@@ -74,7 +74,7 @@ export default defineConfig(
   boundary(
     ['server/**'],
     '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench)(/|$)',
-    'server/ may import only server/, lib/protocol, lib/markdown, lib/terminal, lib/links and scripts/.',
+    'server/ may import only server/, lib/protocol, lib/markdown, lib/terminal, lib/links, lib/shared and scripts/.',
   ),
 
   // Pages and components run in the browser: never the runtime, and never test or bench code.
@@ -91,20 +91,24 @@ export default defineConfig(
   ),
 
   // Workers are thin shells around pure lib/ modules that run in any realm.
-  boundary(['workers/**'], '^(?!\\.\\./lib/(markdown|highlight|protocol)/)\\.', 'workers/ may import only lib/markdown, lib/highlight and lib/protocol.'),
+  boundary(['workers/**'], '^(?!\\.\\./lib/(markdown|highlight|protocol|shared)/)\\.', 'workers/ may import only lib/markdown, lib/highlight, lib/protocol and lib/shared.'),
 
   // Pure modules shared by the page, workers and Node: no client, no runtime.
-  boundary(['lib/markdown/**', 'lib/highlight/**'], '^\\.\\./(?!(markdown|highlight|protocol)/)', 'lib/markdown and lib/highlight may import only each other and lib/protocol.'),
+  boundary(['lib/markdown/**', 'lib/highlight/**'], '^\\.\\./(?!(markdown|highlight|protocol|shared)/)', 'lib/markdown and lib/highlight may import only each other, lib/protocol and lib/shared.'),
 
   // Terminal rendering and search run in the page and, for find on the desktop (PWA-2), in the runtime.
-  boundary(['lib/terminal/**'], '^\\.\\./(?!(terminal|links)/)', 'lib/terminal may import only itself and lib/links.'),
+  boundary(['lib/terminal/**'], '^\\.\\./(?!(terminal|links|shared)/)', 'lib/terminal may import only itself, lib/links and lib/shared.'),
   boundary(['lib/links/**'], '^\\.', 'lib/links imports nothing of ours.'),
 
+  // One utility per job, importable from every realm (a buffer pool, a backoff, JSON checked by a
+  // schema, integer flags): no DOM, no Node globals (tsconfig.worker.json checks it too), nothing of ours.
+  boundary(['lib/shared/**'], '^\\.\\./', 'lib/shared imports nothing of ours outside lib/shared.'),
+
   // The service worker may load only what a service worker can run: no DOM, no React, no client state.
-  boundary(['public/sw.ts'], '^(?!\\.\\./lib/(serviceWorker|protocol)/)\\.', 'public/sw.ts may import only lib/serviceWorker and lib/protocol.'),
+  boundary(['public/sw.ts'], '^(?!\\.\\./lib/(serviceWorker|protocol|shared)/)\\.', 'public/sw.ts may import only lib/serviceWorker, lib/protocol and lib/shared.'),
   boundary(
     ['lib/serviceWorker/**'],
-    '^(?!\\./|\\.\\./protocol/|\\.\\./client/preview/portInbox$)\\.',
-    'lib/serviceWorker may import only lib/protocol and the DOM-free lib/client/preview/portInbox.',
+    '^(?!\\./|\\.\\./protocol/|\\.\\./shared/|\\.\\./client/preview/portInbox$)\\.',
+    'lib/serviceWorker may import only lib/protocol, lib/shared and the DOM-free lib/client/preview/portInbox.',
   ),
 );
