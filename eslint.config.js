@@ -24,7 +24,7 @@ function layered(files, patterns) {
 /** The desktop runtime never reaches into the app or into the relay node (lib/relay, shared by both, is fine). */
 const SERVER = {
   regex: '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench|(?<!lib/)relay)(/|$)',
-  message: 'server/ may import only server/, scripts/ and the shared lib/ modules (lib/protocol, lib/relay, lib/nodeHttp, lib/markdown, lib/terminal, lib/links): never relay/.',
+  message: 'server/ may import only server/, scripts/ and the shared lib/ modules (lib/protocol, lib/relay, lib/nodeHttp, lib/markdown, lib/terminal, lib/links, lib/shared): never relay/.',
 };
 
 export default defineConfig(
@@ -120,20 +120,24 @@ export default defineConfig(
   ),
 
   // Workers are thin shells around pure lib/ modules that run in any realm.
-  boundary(['workers/**'], '^(?!\\.\\./lib/(markdown|highlight|protocol)/)\\.', 'workers/ may import only lib/markdown, lib/highlight and lib/protocol.'),
+  boundary(['workers/**'], '^(?!\\.\\./lib/(markdown|highlight|protocol|shared)/)\\.', 'workers/ may import only lib/markdown, lib/highlight, lib/protocol and lib/shared.'),
 
   // Pure modules shared by the page, workers and Node: no client, no runtime.
-  boundary(['lib/markdown/**', 'lib/highlight/**'], '^\\.\\./(?!(markdown|highlight|protocol)/)', 'lib/markdown and lib/highlight may import only each other and lib/protocol.'),
+  boundary(['lib/markdown/**', 'lib/highlight/**'], '^\\.\\./(?!(markdown|highlight|protocol|shared)/)', 'lib/markdown and lib/highlight may import only each other, lib/protocol and lib/shared.'),
 
   // Terminal rendering and search run in the page and, for find on the desktop (PWA-2), in the runtime.
-  boundary(['lib/terminal/**'], '^\\.\\./(?!(terminal|links)/)', 'lib/terminal may import only itself and lib/links.'),
+  boundary(['lib/terminal/**'], '^\\.\\./(?!(terminal|links|shared)/)', 'lib/terminal may import only itself, lib/links and lib/shared.'),
   boundary(['lib/links/**'], '^\\.', 'lib/links imports nothing of ours.'),
 
+  // One utility per job, importable from every realm (a buffer pool, a backoff, JSON checked by a
+  // schema, integer flags): no DOM, no Node globals (tsconfig.worker.json checks it too), nothing of ours.
+  boundary(['lib/shared/**'], '^\\.\\./', 'lib/shared imports nothing of ours outside lib/shared.'),
+
   // The service worker may load only what a service worker can run: no DOM, no React, no client state.
-  boundary(['public/sw.ts'], '^(?!\\.\\./lib/(serviceWorker|protocol)/)\\.', 'public/sw.ts may import only lib/serviceWorker and lib/protocol.'),
+  boundary(['public/sw.ts'], '^(?!\\.\\./lib/(serviceWorker|protocol|shared)/)\\.', 'public/sw.ts may import only lib/serviceWorker, lib/protocol and lib/shared.'),
   boundary(
     ['lib/serviceWorker/**'],
-    '^(?!\\./|\\.\\./protocol/|\\.\\./client/preview/portInbox$)\\.',
-    'lib/serviceWorker may import only lib/protocol and the DOM-free lib/client/preview/portInbox.',
+    '^(?!\\./|\\.\\./protocol/|\\.\\./shared/|\\.\\./client/preview/portInbox$)\\.',
+    'lib/serviceWorker may import only lib/protocol, lib/shared and the DOM-free lib/client/preview/portInbox.',
   ),
 );

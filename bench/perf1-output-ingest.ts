@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { performance as nodePerformance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CommandOutputStore } from '../server/runtime/output/artifactStore';
+import { CommandOutputStore } from '../server/runtime/output/commandOutputStore';
 import type { OutputKey } from '../server/runtime/output/catalog';
 import { CommandOutputStream } from '../server/runtime/output/commandOutputStream';
 import { silentLogger } from '../server/runtime/log';

@@ -2,7 +2,7 @@
 import { useRef, useState } from 'react';
 import { lineIndexAtScrollTop } from '../lib/client/output/scrollPlacement';
 import { storedTextOf } from '../lib/client/output/storedText';
-import { linesAsText } from '../lib/client/outputWindow';
+import { linesAsText } from '../lib/client/output/outputWindow';
 import type { RpcClient } from '../lib/client/rpcClient';
 import type { CommandRow, Session } from '../lib/protocol/rows';
 import { OutputLineList } from './output/OutputLineList';

@@ -9,6 +9,7 @@ import type { PreviewOrigins } from './http/previewOrigins';
 import { vapidSubjectFor } from './push/vapidSubject';
 import { ACME_PARSE_OPTIONS, parseAcmeOptions, type AcmeCliOptions } from './relayLink/acme/acmeCliOptions';
 import { parseSecretTypes } from './runtime/files/secretFileTypes';
+import { parseIntegerFlag } from '../lib/shared/integerFlag';
 
 export interface CliOptions {
   port: number;
@@ -53,9 +54,7 @@ function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function parsePort(value: string, source: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${source} must be a port number from 0 to 65535, not "${value}".`);
-  return port;
+  return parseIntegerFlag(value, source, { min: 0, max: 65535 });
 }
 
 /** A project folder as the runtime records it: absolute, symlinks resolved (SEC-2). */

@@ -5,6 +5,7 @@ import { DEFAULT_UPLOAD_QUOTA, type UploadQuotaOptions } from './runtime/attachm
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './runtime/media/mediaLimits';
 import { stopGracesFromEnv, type StopGraces } from './runtime/process/stopGraces';
 import { socketLimitsFromEnv, type SocketLimits } from './rpc/socketLimits';
+import { parseIntegerFlag } from '../lib/shared/integerFlag';
 
 /** The limit flags (SEC-9, ATT-3), each with an HBCODE_* environment fallback; tests shorten them to seconds. */
 const LIMIT_FLAGS = {
@@ -53,9 +54,7 @@ function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, 
   const { env: name, min } = LIMIT_FLAGS[flag];
   const [raw, source] = values[flag] !== undefined ? [values[flag], `--${flag}`] : env[name] ? [env[name], name] : [undefined, ''];
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${source} must be a whole number of at least ${min}, not "${raw}".`);
-  return value;
+  return parseIntegerFlag(raw, source, { min });
 }
 
 export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv): Limits {

@@ -1,7 +1,7 @@
 'use client';
 import type { ClipboardEvent, RefObject } from 'react';
 import { LINE_HEIGHT } from '../../lib/client/output/scrollPlacement';
-import type { OutputLine } from '../../lib/client/outputWindow';
+import type { OutputLine } from '../../lib/client/output/outputWindow';
 import { OutputLineView } from '../OutputLines';
 import type { VirtualLines } from './useVirtualLines';
 

@@ -1,7 +1,7 @@
 'use client';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { findRenderedNext, findRenderedPrevious, nextMatchIndex, type MatchPlace } from '../../lib/terminal/renderedSearch';
-import { readOutputPage } from '../../lib/client/readOutputPage';
+import { readOutputPage } from '../../lib/client/output/readOutputPage';
 import { RpcError, type RpcClient } from '../../lib/client/rpcClient';
 import { JSONRPC_CODES } from '../../lib/protocol/errors';
 import type { CommandRow } from '../../lib/protocol/rows';

@@ -1,8 +1,8 @@
 'use client';
 import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type { ScrollAlign, ScrollRequest } from '../../lib/client/output/scrollPlacement';
-import { clampToOutput, OutputWindow } from '../../lib/client/outputWindow';
-import { readOutputPage } from '../../lib/client/readOutputPage';
+import { clampToOutput, OutputWindow } from '../../lib/client/output/outputWindow';
+import { readOutputPage } from '../../lib/client/output/readOutputPage';
 import { RpcError, type RpcClient } from '../../lib/client/rpcClient';
 import type { CommandRow } from '../../lib/protocol/rows';
 
@@ -10,7 +10,7 @@ type Range = { offset: number; length: number };
 
 /**
  * The part of a command's output the viewer holds (PWA-2): at most four 256 KiB pages
- * (lib/client/outputWindow.ts) read from the runtime or the offline cache. `load` reads one page
+ * (lib/client/output/outputWindow.ts) read from the runtime or the offline cache. `load` reads one page
  * into it, `jumpTo` shows a byte offset (reading a new window there unless this one holds it), and
  * `pendingScroll` says where the view goes once the lines are rendered (useScrollPlacement).
  */

@@ -2,7 +2,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { RefObject } from 'react';
 import { LINE_HEIGHT } from '../../lib/client/output/scrollPlacement';
-import type { OutputLine } from '../../lib/client/outputWindow';
+import type { OutputLine } from '../../lib/client/output/outputWindow';
 
 /**
  * The window's lines (rendered as a terminal shows them, UX-2), virtualized (PWA-2): only the lines near the view are

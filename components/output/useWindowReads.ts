@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useRef } from 'react';
 import { finishedOutputStart } from '../../lib/client/preferences/outputStart';
-import type { OutputWindow } from '../../lib/client/outputWindow';
+import type { OutputWindow } from '../../lib/client/output/outputWindow';
 import type { CommandRow } from '../../lib/protocol/rows';
 import type { OutputWindowState } from './useOutputWindow';
 

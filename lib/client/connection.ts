@@ -1,6 +1,6 @@
 import { CLOSE_CODES } from '../protocol/closeCodes';
 import { PROTOCOL_VERSION } from '../protocol/version';
-import { reconnectDelay } from './backoff';
+import { APP_RECONNECT_BACKOFF, backoffDelay } from '../shared/backoff';
 import { httpOriginOfSocket } from './httpBytes';
 import { RpcClient, RpcError, type WebSocketLike } from './rpcClient';
 
@@ -205,7 +205,7 @@ export class RuntimeConnection {
     }
     // Cookies may be what broke the connection: they are gone before the next attempt.
     this.env.clearCookies();
-    const delay = reconnectDelay(this.attempt++);
+    const delay = backoffDelay(this.attempt++, APP_RECONNECT_BACKOFF);
     const nextGeneration = this.generation;
     this.set({ kind: 'waiting', attempt: this.attempt, retryAt: this.env.now() + delay, reason, ...(closeCode === undefined ? {} : { closeCode }) });
     this.timer = this.env.setTimer(() => {

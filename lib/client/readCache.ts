@@ -1,7 +1,7 @@
 import { clearKeptRenditions } from './files/keptRenditions';
 import { clearReaderImages } from './reader/readerImages';
 import { withTransaction } from './appDb';
-import { forgetSessionOutput } from './outputCache';
+import { forgetSessionOutput } from './output/outputCache';
 import { forgetTimelineSnapshot } from './snapshotCache';
 import { forgetTimelinePages } from './timeline/timelinePageCache';
 

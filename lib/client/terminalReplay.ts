@@ -1,6 +1,6 @@
 import type { CommandRow } from '../protocol/rows';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../protocol/version';
-import { readOutputPage } from './readOutputPage';
+import { readOutputPage } from './output/readOutputPage';
 import type { RpcClient } from './rpcClient';
 
 /** How much of a terminal's latest shells a device replays on open (TERM-3). */

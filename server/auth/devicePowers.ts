@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { DeviceChange, DeviceRequest } from '../../lib/protocol/devices';
 import { RuntimeError, notFound } from '../runtime/errors';
-import type { DeviceAuth } from './tokens';
+import type { DeviceAuth } from './deviceAuth';
 
 /** How long a request about another device waits for that device (DEV-2). */
 export const DEVICE_REQUEST_TTL_MS = 10 * 60 * 1000;

@@ -2,20 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
+import { mimeTypeForPath } from '../../lib/protocol/mimeTypes';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.woff2': 'font/woff2',
-};
+/** The app's files' content types: the one extension table (lib/protocol/mimeTypes), text in UTF-8. */
+function contentTypeOf(file: string): string {
+  const type = mimeTypeForPath(file);
+  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
+}
 
 interface StaticFile {
   file: string;
@@ -143,7 +136,7 @@ export class AppStatic {
       }
       // Caches must keep the codings apart once any exists (UX-5).
       if (Object.keys(encoded).length > 0) headers.vary = 'Accept-Encoding';
-      const entry = { file, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', headers, encoded };
+      const entry = { file, contentType: contentTypeOf(file), headers, encoded };
       this.files.set(rel, entry);
       if (ext === '.html') {
         const clean = rel === '/index.html' ? '/' : rel.slice(0, -'.html'.length);

@@ -10,7 +10,7 @@ import { conflict, invalidParams, RuntimeError } from '../runtime/errors';
 import type { Logger } from '../runtime/log';
 import type { Runtime } from '../runtime/runtime';
 import { cookieClearingHeaders } from './cookies';
-import { BufferPool } from './bufferPool';
+import { BufferPool } from '../../lib/shared/bufferPool';
 
 type ByteRuntime = Pick<Runtime, 'auth' | 'files' | 'attachments' | 'requireUploadSession'>;
 
@@ -98,7 +98,7 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
  * carries CORS headers, and nothing is cached.
  */
 export function createByteRoutes(runtime: ByteRuntime, appOrigin: () => string, log: Logger) {
-  const buffers = new BufferPool(FILE_CHUNK_BYTES);
+  const buffers = new BufferPool(() => Buffer.allocUnsafe(FILE_CHUNK_BYTES));
   const headersOf = (req: http.IncomingMessage) => ({
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',

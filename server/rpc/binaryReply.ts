@@ -1,10 +1,9 @@
 import { BINARY_HEADER_LENGTH_BYTES } from '../../lib/protocol/binaryFrame';
 import type { RequestId } from '../../lib/protocol/jsonrpc';
+import { BufferPool } from '../../lib/shared/bufferPool';
 
 /** Room kept in front of the bytes for the header length and the JSON-RPC header. */
 const HEADER_ROOM = 2048;
-/** Frame buffers kept for reuse: fresh large buffers cost a page fault per 4 KiB on first touch. */
-const POOL_SIZE = 16;
 
 /**
  * Reusable frame buffers for binary answers (lib/protocol/binaryFrame.ts). The bytes are read
@@ -12,18 +11,19 @@ const POOL_SIZE = 16;
  * an answer costs no copy and, once the pool is warm, no new memory.
  */
 export class BinaryFramePool {
-  private readonly free: Buffer[] = [];
+  private readonly frames: BufferPool<Buffer>;
 
-  constructor(private readonly maxDataBytes: number) {}
+  constructor(maxDataBytes: number) {
+    this.frames = new BufferPool<Buffer>(() => Buffer.allocUnsafe(HEADER_ROOM + maxDataBytes));
+  }
 
   /** A reply whose bytes (at most the pool's size) the caller fills through `data(n)`. */
   reserve(): BinaryReply {
-    const frame = this.free.pop() ?? Buffer.allocUnsafe(HEADER_ROOM + this.maxDataBytes);
-    return new BinaryReply(frame, this);
+    return new BinaryReply(this.frames.acquire(), this);
   }
 
   release(frame: Buffer): void {
-    if (this.free.length < POOL_SIZE) this.free.push(frame);
+    this.frames.release(frame);
   }
 }
 

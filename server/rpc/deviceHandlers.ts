@@ -1,5 +1,5 @@
 import type { MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
-import type { Identity } from '../auth/tokens';
+import type { Identity } from '../auth/deviceAuth';
 import type { DeviceRequest } from '../../lib/protocol/devices';
 import { invalidParams } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';

@@ -1,7 +1,7 @@
 import { liftedGuardRails, requireGuardRailConfirmation } from './guardRails';
 import type { MethodName, MethodParamsParsed, MethodResult } from '../../lib/protocol/methods';
 import { PROTOCOL_VERSION } from '../../lib/protocol/version';
-import type { Identity } from '../auth/tokens';
+import type { Identity } from '../auth/deviceAuth';
 import { RuntimeError } from '../runtime/errors';
 import type { Runtime } from '../runtime/runtime';
 import { fetchWebImage } from '../runtime/web/fetchWebImage';

@@ -5,7 +5,7 @@ import { RequestEnvelopeSchema, RequestIdSchema, type RequestId } from '../../li
 import { decodeBinaryFrame } from '../../lib/protocol/binaryFrame';
 import { BINARY_REQUEST_METHODS, isMethodName, methods, UNAUTHENTICATED_METHODS, type MethodName } from '../../lib/protocol/methods';
 import type { RpcNotification } from '../../lib/protocol/notifications';
-import type { Identity } from '../auth/tokens';
+import type { Identity } from '../auth/deviceAuth';
 import type { Logger } from '../runtime/log';
 import { BinaryReply } from './binaryReply';
 import type { CallContext, MethodHandlers } from './methodHandlers';

@@ -1,4 +1,5 @@
 import { MAX_FRAME_BYTES } from '../../lib/protocol/version';
+import { parseIntegerFlag } from '../../lib/shared/integerFlag';
 
 /**
  * How much one socket may make the runtime hold (SEC-9). Unauthenticated sockets get a small
@@ -38,10 +39,10 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   relayPingMs: 10_000,
 };
 
-/** A positive whole number from variable `name`, else `fallback`. */
+/** A positive whole number from variable `name` when it is set, else `fallback`. */
 function positiveVariable(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = Number(env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : parseIntegerFlag(raw, name, { min: 1 });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as OutputCache from '../../lib/client/outputCache';
+import type * as OutputCache from '../../lib/client/output/outputCache';
 import type * as SavedRecords from './savedRecordsEntry';
 import type { AppDbSchema } from '../../lib/client/appDb';
 import { connectChromium } from '../fixtures/sharedChromium';
@@ -149,7 +149,7 @@ describe('PWA-3 read cache in Chromium', () => {
 
   it('PWA-3 the page cache stays within its bound, evicting the least recently used page, and never serves another generation', async () => {
     // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
-    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/outputCache.ts', 'hbOutputCache', 'http://cache-test.localhost');
+    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/output/outputCache.ts', 'hbOutputCache', 'http://cache-test.localhost');
 
     const result = await page.evaluate(async () => {
       const { saveOutputPage, readCachedOutputPage, outputCacheBytes } = (globalThis as unknown as { hbOutputCache: typeof OutputCache }).hbOutputCache;

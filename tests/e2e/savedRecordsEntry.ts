@@ -1,4 +1,4 @@
 // The app's saved-record readers and writers, bundled together for one blank page (PWA-8).
 export { loadPairing, savePairing } from '../../lib/client/appDb';
-export { outputCacheBytes, readCachedOutputPage, saveOutputPage } from '../../lib/client/outputCache';
+export { outputCacheBytes, readCachedOutputPage, saveOutputPage } from '../../lib/client/output/outputCache';
 export { readSessionsSnapshot, saveSessionsSnapshot } from '../../lib/client/snapshotCache';

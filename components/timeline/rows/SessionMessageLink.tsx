@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { routeHash } from '../../../lib/client/appRoute';
 import type { AgentItemRow, MessageSender } from '../../../lib/protocol/rows';
+import { parseJsonWith } from '../../../lib/shared/parseJsonWith';
 
 /** What a message from another session's row says of its delivery (MSG-4). */
 const DELIVERY: Record<MessageSender['delivery'], string> = {
@@ -38,10 +39,5 @@ const SendMessageInput = z.object({ session_id: z.string().min(1) });
 /** The session a `send_message` call of the session tool server names (MSG-1); null for any other tool or an input that does not parse. */
 export function sessionMessageRecipient(row: Extract<AgentItemRow, { kind: 'toolCall' }>): string | null {
   if (row.tool !== 'mcp:hbcode/send_message' || row.input.truncated) return null;
-  try {
-    const parsed = SendMessageInput.safeParse(JSON.parse(row.input.text));
-    return parsed.success ? parsed.data.session_id : null;
-  } catch {
-    return null;
-  }
+  return parseJsonWith(SendMessageInput, row.input.text)?.session_id ?? null;
 }

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { splitSourceLines } from '../../../lib/terminal/sourceLines';
 import { renderTerminalLines, type TerminalLine } from '../../../lib/terminal/terminalLines';
-import { readOutputPage } from '../../../lib/client/readOutputPage';
+import { readOutputPage } from '../../../lib/client/output/readOutputPage';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { CommandRow } from '../../../lib/protocol/rows';
 

@@ -3,7 +3,7 @@
  * number, so a place survives pages coming and going; without wrapping every line has one height,
  * so a line can be placed to the pixel.
  */
-import type { OutputLine } from '../outputWindow';
+import type { OutputLine } from './outputWindow';
 
 export const LINE_HEIGHT = 20;
 

@@ -2,7 +2,7 @@ import type { Approval, ApprovalDecision, SessionAgentSettings } from '../../../
 import type { AgentKind, Project } from '../../../lib/protocol/rows';
 import type { ApprovalRequests } from '../agents/approvals';
 import { diskFull, invalidParams, notFound } from '../errors';
-import type { SessionMessages } from '../outbox/sessionMessages';
+import type { SessionMessages } from '../sendLedger/sessionMessages';
 import type { RunScheduler } from '../sessions/runScheduler';
 import type { SessionStore } from '../sessions/sessionStore';
 import type { SessionToolAnswer, SessionToolRequest } from './sessionToolProtocol';

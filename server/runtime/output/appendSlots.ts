@@ -1,9 +1,11 @@
+import { BufferPool } from '../../../lib/shared/bufferPool';
+
 /** Bytes one append slot holds: the largest write-ahead group (OUT-2). */
 export const SLOT_BYTES = 1024 * 1024;
 /** Free slots kept for reuse across commands; more are allocated while many streams are busy. */
 const CACHED_SLOTS = 16;
 
-const free: Buffer[] = [];
+const slots = new BufferPool<Buffer>(() => Buffer.allocUnsafeSlow(SLOT_BYTES), { keep: CACHED_SLOTS, reusable: (slot) => slot.length === SLOT_BYTES });
 
 /**
  * Buffers that write-ahead groups are gathered in, each owning its memory so it can be moved to
@@ -12,10 +14,10 @@ const free: Buffer[] = [];
  */
 export function acquireSlot(bytes = SLOT_BYTES): Buffer {
   if (bytes > SLOT_BYTES) return Buffer.allocUnsafeSlow(bytes);
-  return free.pop() ?? Buffer.allocUnsafeSlow(SLOT_BYTES);
+  return slots.acquire();
 }
 
 /** Returns a slot once its append is done; oversized ones are left to the collector. */
 export function releaseSlot(slot: Buffer): void {
-  if (slot.length === SLOT_BYTES && free.length < CACHED_SLOTS) free.push(slot);
+  slots.release(slot);
 }

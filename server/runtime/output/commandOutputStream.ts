@@ -1,4 +1,4 @@
-import type { CommandOutputStore, OutputState } from './artifactStore';
+import type { CommandOutputStore, OutputState } from './commandOutputStore';
 import type { OutputKey } from './catalog';
 import type { StreamLedger } from './settle';
 import { acquireSlot, releaseSlot, SLOT_BYTES } from './appendSlots';

@@ -1,5 +1,5 @@
 import type { Logger } from '../log';
-import type { CommandOutputStore, OutputState } from './artifactStore';
+import type { CommandOutputStore, OutputState } from './commandOutputStore';
 import type { CatalogRow, OutputKey } from './catalog';
 import type { StreamLedger } from './settle';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommandOutputStore } from './artifactStore';
-import { STAGE_FILE_SUFFIX } from './artifactStore';
+import type { CommandOutputStore } from './commandOutputStore';
+import { STAGE_FILE_SUFFIX } from './commandOutputStore';
 import type { RecoveryOutcome } from './recoverArtifact';
 
 /** A file that no catalog row names may belong to a command that is still being created. */

@@ -1,3 +1,5 @@
+import { parseIntegerFlag } from '../../../lib/shared/integerFlag';
+
 /**
  * How long each kind of stop lets processes end by themselves before it forces them (SES-5,
  * TERM-5, ACC-6). The defaults are the product's; each has an HBCODE_*_GRACE_MS variable so a test
@@ -42,9 +44,7 @@ export function stopGracesFromEnv(env: NodeJS.ProcessEnv): StopGraces {
   for (const [key, name] of Object.entries(GRACE_VARIABLES) as [keyof StopGraces, string][]) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
-    const ms = Number(raw);
-    if (!Number.isSafeInteger(ms) || ms < 1) throw new Error(`${name} must be a whole number of milliseconds, at least 1, not ${JSON.stringify(raw)}.`);
-    graces[key] = ms;
+    graces[key] = parseIntegerFlag(raw, name, { min: 1, unit: 'milliseconds' });
   }
   return graces;
 }

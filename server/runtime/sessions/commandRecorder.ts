@@ -1,5 +1,5 @@
 import type { CommandHandle, CommandResult } from '../agents/agent';
-import type { CommandOutputStore } from '../output/artifactStore';
+import type { CommandOutputStore } from '../output/commandOutputStore';
 import { CommandOutputStream } from '../output/commandOutputStream';
 import type { SavedCopyReads } from '../output/savedCopyReads';
 import type { SessionStore } from './sessionStore';

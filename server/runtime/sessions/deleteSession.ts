@@ -1,5 +1,5 @@
-import type { CommandOutputStore } from '../output/artifactStore';
-import type { ChatSendLedger } from '../outbox/chatSend';
+import type { CommandOutputStore } from '../output/commandOutputStore';
+import type { ChatSendLedger } from '../sendLedger/chatSend';
 import type { SessionStore } from './sessionStore';
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentItem } from '../../../lib/protocol/rows';
 import { storageError } from '../errors';
 import type { Db } from '../store/database';
+import { parseJsonWith } from '../../../lib/shared/parseJsonWith';
 
 /** One live item of one run, whole (long texts are cut only on the wire), with the revision it was last written at. */
 export interface LiveEntry {
@@ -156,12 +157,6 @@ export class LiveOverlayStore {
 }
 
 function toEntry(raw: RawItem): LiveEntry[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.item_json);
-  } catch {
-    return [];
-  }
-  const parsed = StoredItemSchema.safeParse(json);
-  return parsed.success ? [{ runId: raw.run_id, revision: raw.revision, item: parsed.data as unknown as AgentItem }] : [];
+  const item = parseJsonWith(StoredItemSchema, raw.item_json);
+  return item ? [{ runId: raw.run_id, revision: raw.revision, item: item as unknown as AgentItem }] : [];
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidParams } from '../errors';
+import { parseJsonWith } from '../../../lib/shared/parseJsonWith';
 
 /**
  * A `sessions.timeline` cursor (TL-4), opaque to clients: the agent's own cursor for a page of
@@ -16,13 +17,7 @@ export type PageCursor = z.infer<typeof CursorSchema>;
 export const encodeCursor = (cursor: PageCursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
 export function decodeCursor(text: string): PageCursor {
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalidParams('This timeline cursor is not one the runtime gave.');
-  }
-  const parsed = CursorSchema.safeParse(json);
-  if (!parsed.success) throw invalidParams('This timeline cursor is not one the runtime gave.');
-  return parsed.data;
+  const cursor = parseJsonWith(CursorSchema, Buffer.from(text, 'base64url').toString('utf8'));
+  if (!cursor) throw invalidParams('This timeline cursor is not one the runtime gave.');
+  return cursor;
 }

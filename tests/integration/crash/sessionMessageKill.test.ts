@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { sessionMessageOperationId } from '../../../server/runtime/outbox/sessionMessages';
+import { sessionMessageOperationId } from '../../../server/runtime/sendLedger/sessionMessages';
 import { bundledProgramArgs } from '../../fixtures/bundledPrograms';
 import { openSessionMessageStore } from '../../fixtures/sessionMessageStore';
 import { makeTempDir } from '../../fixtures/tempDir';

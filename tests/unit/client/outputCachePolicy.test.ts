@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFinalOutputPage, outputPageKey, outputSource } from '../../../lib/client/outputCachePolicy';
+import { isFinalOutputPage, outputPageKey, outputSource } from '../../../lib/client/output/outputCachePolicy';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../lib/protocol/version';
 
 const FULL = MAX_COMMAND_OUTPUT_RANGE_BYTES;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampToOutput, linesAsText, MAX_LINE_CHARS, OutputWindow, PAGE_BYTES, pageStart } from '../../../lib/client/outputWindow';
+import { clampToOutput, linesAsText, MAX_LINE_CHARS, OutputWindow, PAGE_BYTES, pageStart } from '../../../lib/client/output/outputWindow';
 
 /** An output of numbered lines, "line 000001\n" … (12 bytes each), as bytes. */
 function numberedOutput(lines: number): Uint8Array {

@@ -3,6 +3,7 @@ import type { AgentItem } from '../../../../lib/protocol/rows';
 import type { HistoryEntry } from '../agent';
 import { inlineTextBody } from '../itemTextBody';
 import { ClaudeItemMapper, type ClaudeMapped } from './claudeItems';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 /**
  * Messages read before a page so a tool_result, a later block of the same API message or a
@@ -20,12 +21,7 @@ export function encodeCursor(offset: number): string {
 
 /** The offset a cursor names, or null when it is not one of ours. */
 export function decodeCursor(cursor: string): number | null {
-  try {
-    const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data.o : null;
-  } catch {
-    return null;
-  }
+  return parseJsonWith(CursorSchema, Buffer.from(cursor, 'base64url').toString('utf8'))?.o ?? null;
 }
 
 function entryOf(mapped: ClaudeMapped): HistoryEntry | null {

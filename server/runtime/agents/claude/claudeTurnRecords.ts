@@ -3,14 +3,10 @@ import type { Db } from '../../store/database';
 import type { HistoryEntry } from '../agent';
 import type { MessageAnchor } from './claudeHistory';
 import { HostItemSchema } from './hostProtocol';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 function itemOf(json: string): AgentItem | null {
-  try {
-    const parsed = HostItemSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return parseJsonWith(HostItemSchema, json);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
+import { withoutEscapes } from '../../../../lib/terminal/withoutEscapes';
 import { unavailable } from '../../errors';
 import type { Logger } from '../../log';
 import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
@@ -14,12 +15,9 @@ type RequestId = number | string;
 const STDERR_TAIL_BYTES = 4096;
 const STDERR_TAIL_LINES = 5;
 
-/** Terminal colour sequences: ESC [ … letter. */
-const ANSI_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g');
-
 /** The last lines of what Codex wrote to stderr, without terminal colours. */
 export function stderrTail(bytes: Buffer): string {
-  const text = bytes.toString('utf8').replace(ANSI_SEQUENCE, '');
+  const text = withoutEscapes(bytes.toString('utf8'));
   return text.split('\n').map((line) => line.trimEnd()).filter(Boolean).slice(-STDERR_TAIL_LINES).join('\n');
 }
 

@@ -27,7 +27,8 @@ import {
   TurnStartResultSchema,
   type CommandExecutionItem,
 } from './codexProtocol';
-import { CodexProfiles, CodexSessionLinks, type CodexProfile } from './codexProfiles';
+import { CodexProfiles, type CodexProfile } from './codexProfiles';
+import { CodexSessionLinks } from './codexSessionLinks';
 import { CodexHistory } from './codexHistory';
 import { CodexExactSources } from './codexExactSources';
 import { rolloutOfThread, sourceUnavailable, type RolloutFile } from './codexRolloutFiles';

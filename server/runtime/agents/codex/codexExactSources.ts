@@ -19,6 +19,7 @@ import {
   type RolloutFile,
   type SourceFingerprint,
 } from './codexRolloutFiles';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 /** A timeline cursor of an exact source: Codex's page cursor and what the read had seen of the file (SRC-3). */
 const ExactCursorSchema = z.object({ seen: SourceFingerprintSchema, inner: z.string() });
@@ -27,11 +28,9 @@ const wrapCursor = (inner: string | null, seen: SourceFingerprint) =>
   inner === null ? null : Buffer.from(JSON.stringify({ seen, inner }), 'utf8').toString('base64url');
 
 function unwrapCursor(text: string): z.infer<typeof ExactCursorSchema> {
-  try {
-    return ExactCursorSchema.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
-  } catch {
-    throw notFound('This timeline cursor is not valid any more. Reload the timeline.');
-  }
+  const cursor = parseJsonWith(ExactCursorSchema, Buffer.from(text, 'base64url').toString('utf8'));
+  if (!cursor) throw notFound('This timeline cursor is not valid any more. Reload the timeline.');
+  return cursor;
 }
 
 /**

@@ -9,6 +9,7 @@ import { AnyItemSchema, UserMessageSchema } from './codexItemSchemas';
 import { TurnSchema, type CodexTurn } from './codexNotificationSchemas';
 import type { SavedPlan, TurnRecord } from './codexTurnRecords';
 import { agentErrorItem, turnEndItem, turnErrorItemId, turnPlanItemId } from './codexTurnRows';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 export type CodexCall = <T extends z.ZodTypeAny>(method: string, params: unknown, schema: T) => Promise<z.output<T>>;
 
@@ -43,11 +44,9 @@ function encodeCursor(cursor: Cursor | null): string | null {
 }
 
 function decodeCursor(text: string): Cursor {
-  try {
-    return CursorSchema.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
-  } catch {
-    throw notFound('This timeline cursor is not valid any more. Reload the timeline.');
-  }
+  const cursor = parseJsonWith(CursorSchema, Buffer.from(text, 'base64url').toString('utf8'));
+  if (!cursor) throw notFound('This timeline cursor is not valid any more. Reload the timeline.');
+  return cursor;
 }
 
 /** Codex's turn times are whole seconds. */

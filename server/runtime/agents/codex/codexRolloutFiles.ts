@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { invalidParams, RuntimeError } from '../../errors';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 /**
  * Codex conversation files ("rollouts", `sessions/YYYY/MM/DD/rollout-*.jsonl`) under the Codex
@@ -265,11 +266,8 @@ const PageCursorSchema = z.object({ key: z.string() });
 export function listRollouts(homes: CodexHome[], options: { cursor?: string; limit: number }): { rollouts: RolloutFile[]; next: string | null } {
   let after: string | null = null;
   if (options.cursor) {
-    try {
-      after = PageCursorSchema.parse(JSON.parse(Buffer.from(options.cursor, 'base64url').toString('utf8'))).key;
-    } catch {
-      throw invalidParams('This list cursor is not valid. List the files again.');
-    }
+    after = parseJsonWith(PageCursorSchema, Buffer.from(options.cursor, 'base64url').toString('utf8'))?.key ?? null;
+    if (after === null) throw invalidParams('This list cursor is not valid. List the files again.');
   }
   const all = homes.flatMap((home) => rolloutPathsOf(home).map((entry) => ({ ...entry, home, key: `${entry.key}\u0000${entry.file}` })));
   all.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PlanEntrySchema } from '../../../../lib/protocol/rows';
 import type { Db } from '../../store/database';
 import type { TurnUsage } from './codexTurnRows';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 const SavedPlanSchema = z.object({
   explanation: z.string().nullable(),
@@ -26,13 +27,7 @@ interface RecordRow {
 }
 
 function planOf(json: string | null): SavedPlan | null {
-  if (json === null) return null;
-  try {
-    const parsed = SavedPlanSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return json === null ? null : parseJsonWith(SavedPlanSchema, json);
 }
 
 /** codex_turn_records: each turn's usage and last plan, for its saved rows (TL-1). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CommandExecutionItem } from './codexProtocol';
+import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 /** Codex's shell tools: the call's arguments name the command as `cmd` (exec_command) or `command`. */
 const SHELL_TOOLS = new Set(['exec_command', 'shell', 'shell_command', 'local_shell']);
@@ -17,14 +18,10 @@ const EXIT_LINE = /^Process exited with code (-?\d+)$/m;
 const OUTPUT_MARK = '\nOutput:\n';
 
 function commandOf(argumentsJson: string): string | null {
-  try {
-    const args = ShellArgumentsSchema.safeParse(JSON.parse(argumentsJson));
-    if (!args.success) return null;
-    const { cmd, command } = args.data;
-    return cmd ?? (Array.isArray(command) ? command.join(' ') : command) ?? null;
-  } catch {
-    return null;
-  }
+  const args = parseJsonWith(ShellArgumentsSchema, argumentsJson);
+  if (!args) return null;
+  const { cmd, command } = args;
+  return cmd ?? (Array.isArray(command) ? command.join(' ') : command) ?? null;
 }
 
 /**

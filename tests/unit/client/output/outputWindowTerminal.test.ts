@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storedTextOf } from '../../../../lib/client/output/storedText';
-import { OutputWindow, PAGE_BYTES } from '../../../../lib/client/outputWindow';
+import { OutputWindow, PAGE_BYTES } from '../../../../lib/client/output/outputWindow';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deleteSessionWithReferences } from '../../../../server/runtime/sessions/deleteSession';
-import { CommandOutputStore } from '../../../../server/runtime/output/artifactStore';
-import { sessionMessageOperationId } from '../../../../server/runtime/outbox/sessionMessages';
+import { CommandOutputStore } from '../../../../server/runtime/output/commandOutputStore';
+import { sessionMessageOperationId } from '../../../../server/runtime/sendLedger/sessionMessages';
 import { silentLogger } from '../../../../server/runtime/log';
 import { openSessionMessageStore } from '../../../fixtures/sessionMessageStore';
 import { makeTempDir } from '../../../fixtures/tempDir';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RuntimeError } from '../../../../server/runtime/errors';
 import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
-import type { CommandOutputStore } from '../../../../server/runtime/output/artifactStore';
+import type { CommandOutputStore } from '../../../../server/runtime/output/commandOutputStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
 import { cutOffOutputMessage, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
 import { append, openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
-import type { OutputState } from '../../../../server/runtime/output/artifactStore';
+import type { OutputState } from '../../../../server/runtime/output/commandOutputStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
 import { CommandOutputStream } from '../../../../server/runtime/output/commandOutputStream';
 import { cutOffOutputMessage, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalSchema } from '../../../../lib/protocol/agents';
 import type { PushMessage } from '../../../../lib/protocol/pushMessages';
-import { DeviceAuth } from '../../../../server/auth/tokens';
+import { DeviceAuth } from '../../../../server/auth/deviceAuth';
 import { PushNotifications } from '../../../../server/push/pushNotifications';
 import type { PushOutcome } from '../../../../server/push/pushSender';
 import { silentLogger } from '../../../../server/runtime/log';

@@ -5,11 +5,11 @@
  * jump (start, end, a position on the scrubber) starts a new window there. Byte offsets, not
  * line numbers, are the coordinates: nobody knows how many lines 10 GiB hold until it was read.
  */
-import { splitSourceLines } from '../terminal/sourceLines';
-import { renderedText, renderTerminalLines, type TerminalCarry, type TerminalLine } from '../terminal/terminalLines';
+import { splitSourceLines } from '../../terminal/sourceLines';
+import { renderedText, renderTerminalLines, type TerminalCarry, type TerminalLine } from '../../terminal/terminalLines';
 
 export const PAGE_BYTES = 256 * 1024;
-export { MAX_LINE_CHARS } from '../terminal/terminalLines';
+export { MAX_LINE_CHARS } from '../../terminal/terminalLines';
 
 /** A line of the window as shown: a terminal row with the byte range that made it (UX-2). */
 export type OutputLine = TerminalLine;

@@ -1,4 +1,4 @@
-import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../protocol/version';
+import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../protocol/version';
 
 /** Default bound of the output page cache on this device (PWA-3). */
 export const DEFAULT_OUTPUT_CACHE_BYTES = 256 * 1024 * 1024;

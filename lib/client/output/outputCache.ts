@@ -1,5 +1,5 @@
-import { deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
-import { requestPersistenceAfterSave } from './storage/persistence';
+import { deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from '../storage/boundedStore';
+import { requestPersistenceAfterSave } from '../storage/persistence';
 import { DEFAULT_OUTPUT_CACHE_BYTES, outputPageKey } from './outputCachePolicy';
 
 /** One page of one generation of one command's output. */

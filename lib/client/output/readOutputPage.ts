@@ -1,7 +1,7 @@
-import type { CommandRow } from '../protocol/rows';
+import type { CommandRow } from '../../protocol/rows';
 import { readCachedOutputPage, saveOutputPage } from './outputCache';
 import { isFinalOutputPage, outputSource } from './outputCachePolicy';
-import { RpcError, type RpcClient } from './rpcClient';
+import { RpcError, type RpcClient } from '../rpcClient';
 
 export interface OutputPageRequest {
   sessionId: string;
