@@ -61,9 +61,10 @@ describe('the output viewer on a 210 MB output (PWA-2)', () => {
   });
 
   it('PWA-2 the scrubber jumps by byte position and shows the right lines there', async () => {
-    const scrubber = page.getByRole('slider', { name: 'Position in output' });
+    // Found within their own boxes: a role query over the whole page walks every output line.
+    const scrubber = page.locator('.scrubber-track').getByRole('slider', { name: 'Position in output' });
     for (const [fraction, from] of [[0.3, 'Start'], [0.5, 'End'], [0.8, 'Start'], [0.6, 'End']] as const) {
-      await page.getByRole('button', { name: from, exact: true }).click();
+      await page.getByTestId('output-toolbar').getByRole('button', { name: from, exact: true }).click();
       await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(from === 'Start' ? 1 : LINES)), `at the ${from}`);
       await scrubber.fill(String(Math.round(fraction * Number(await scrubber.getAttribute('max')))));
       const expected = Math.floor(fraction * LINES);
@@ -76,7 +77,7 @@ describe('the output viewer on a 210 MB output (PWA-2)', () => {
   });
 
   it('PWA-2 scrolling across page boundaries keeps every line and holds a bounded window', async () => {
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByTestId('output-toolbar').getByRole('button', { name: 'Start', exact: true }).click();
     await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(1)), 'back at the start');
     const windowEnds = new Set<string>();
     let top = 1;

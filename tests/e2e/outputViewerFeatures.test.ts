@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { clickOutputControl, commandRow, sendCommand, textInView } from './appHarness';
@@ -207,14 +209,16 @@ describe('a replaced generation in the viewer (OUT-5, OUT-3)', () => {
   }, 60_000);
 
   it('OUT-5 a viewer open on generation 1 moves to generation 2 without an error and reads the new output', async () => {
-    // 13-byte lines, about 6.5 MB, then a pause to read generation 1 while the command runs.
-    const command = "seq -f 'line %07.0f' 1 500000; sleep 3";
+    // 13-byte lines, about 6.5 MB; the command then runs on until the test has read generation 1.
+    const generationOneRead = path.join(suite.runtime.projectDir, 'generation-1-read');
+    const command = `seq -f 'line %07.0f' 1 500000; until [ -e '${generationOneRead}' ]; do sleep 0.05; done`;
     await sendCommand(page, command);
     await commandRow(page, command).locator('[data-status="running"]').waitFor();
     await commandRow(page, command).click();
     await page.locator(OUTPUT).waitFor();
     // Opened while running, it follows the tail of generation 1.
     await waitUntil(async () => (await page.locator(`${OUTPUT} [data-offset]`).count()) > 0, 'generation 1 shows', 30_000);
+    fs.writeFileSync(generationOneRead, '');
     // The row follows the command to its end; the viewer is still open.
     await waitUntil(async () => (await page.getByTestId('output-size').textContent())?.includes('running') === false, 'the command completes', 30_000);
     await page.getByRole('button', { name: 'End', exact: true }).click();

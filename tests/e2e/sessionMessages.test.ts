@@ -44,6 +44,10 @@ describe('MSG-1 a message between sessions on the timeline, in Chromium at phone
   afterAll(() => fs.rmSync(configDir, { recursive: true, force: true }));
 
   it('MSG-1 MSG-4 the recipient shows the message from the sender with a link to it, the sender shows its call with a link back, light and dark; a held message is delivered from its card', async () => {
+    // Both pages pair while the agents talk (pairing a new browser takes a while).
+    const phonePage = pairedPage(suite, PHONE);
+    const desktopPage = newPairingCode(suite.runtime).then((code) => pairedPage(suite, DESKTOP, code));
+    for (const pairing of [phonePage, desktopPage]) pairing.catch(() => undefined);
     const client: RpcClient = await suite.runtime.connect();
     ids.asker = await createAgentSession(client, 'codex');
     ids.helper = await createAgentSession(client, 'claude');
@@ -55,7 +59,7 @@ describe('MSG-1 a message between sessions on the timeline, in Chromium at phone
     await waitForRows(client, ids.helper, (rows) => fromSession(rows).some((r) => r.state === 'done') && rows.some((r) => r.kind === 'agentText' && r.text === 'Sent it.' && r.source === 'saved'), 180_000);
     client.close();
 
-    const page = await pairedPage(suite, PHONE);
+    const page = await phonePage;
     await page.goto(`${suite.runtime.appOrigin}/#/?session=${ids.helper}`);
     const from = page.locator(`[data-row="message"] [data-from-session="${ids.asker}"]`);
     await from.waitFor();
@@ -92,7 +96,7 @@ describe('MSG-1 a message between sessions on the timeline, in Chromium at phone
     await page.context().close();
 
     // At desktop size, the recipient's row and its link.
-    const desktop = await pairedPage(suite, DESKTOP, await newPairingCode(suite.runtime));
+    const desktop = await desktopPage;
     await desktop.goto(`${suite.runtime.appOrigin}/#/?session=${ids.helper}`);
     await desktop.locator(`[data-row="message"] [data-from-session="${ids.asker}"]`).first().waitFor();
     await screenshots(desktop, 'recipient-desktop');

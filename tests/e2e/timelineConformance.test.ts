@@ -40,6 +40,9 @@ describe('TL-3 timeline conformance in Chromium: live, after reloads and after a
     const { runtime, client, context, page } = conformance;
     const sessionId = await createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' }));
     await conformance.open(sessionId);
+    // The desktop-size page pairs while the turns run (pairing a new browser takes a while).
+    const pairing = newPairingCode(runtime).then((code) => pairedPage(suite, DESKTOP_1440, code));
+    pairing.catch(() => undefined);
     // Live: the page follows the session while the turns run.
     const turns = codexConformanceTurns(model, client, sessionId, runtime.projectDir);
     const middle = random.shuffled([turns.tour, turns.approvals, turns.stop, turns.steerAndQueue, turns.failedTurn]);
@@ -57,8 +60,8 @@ describe('TL-3 timeline conformance in Chromium: live, after reloads and after a
 
     // Screenshots of the long mixed turn after the reload: its message at the top of the view.
     const tour = rows.find((r) => r.kind === 'message' && r.text === 'Edit the story')!;
+    // Each page is shot right after a walk found all its rows drawn: the list holds the whole session.
     const shoot = async (shot: Page, size: string) => {
-      await waitUntil(async () => (await readRenderedRows(shot)).length === rows.length, 'the rows are drawn', 60_000);
       await shot.getByTestId('timeline').evaluate((box, id) => {
         const item = box.querySelector(`[data-row-id="${CSS.escape(id)}"]`);
         if (item) box.scrollTop += item.getBoundingClientRect().top - box.getBoundingClientRect().top;
@@ -71,7 +74,7 @@ describe('TL-3 timeline conformance in Chromium: live, after reloads and after a
       }
     };
     await shoot(page, 'phone');
-    const desktop = await pairedPage(suite, DESKTOP_1440, await newPairingCode(runtime));
+    const desktop = await pairing;
     await desktop.goto(`${runtime.appOrigin}/#/?session=${sessionId}`);
     await waitConnected(desktop);
     expect(withoutIndex(await readRenderedRows(desktop)), what('at desktop size')).toEqual(expected);

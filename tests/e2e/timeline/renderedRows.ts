@@ -21,6 +21,8 @@ export interface RenderedRow {
 interface Step {
   rows: (RenderedRow & { pending: boolean; top: number; bottom: number })[];
   atEnd: boolean;
+  /** The timeline's box on the page, read with the rows. */
+  view: { top: number; bottom: number };
 }
 
 /** One look at the mounted rows, after the page drew twice (so measured rows sit where they go). */
@@ -28,7 +30,7 @@ function look(page: Page): Promise<Step> {
   return page.evaluate(async () => {
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const box = document.querySelector<HTMLElement>('[data-testid="timeline"]');
-    if (!box) return { rows: [], atEnd: false };
+    if (!box) return { rows: [], atEnd: false, view: { top: 0, bottom: 0 } };
     const rows = [...box.querySelectorAll<HTMLElement>('.timeline-item')].map((item) => {
       const row = item.querySelector('[data-row]');
       const rect = item.getBoundingClientRect();
@@ -43,7 +45,8 @@ function look(page: Page): Promise<Step> {
         bottom: rect.bottom,
       };
     });
-    return { rows, atEnd: box.scrollTop + box.clientHeight >= box.scrollHeight - 2 };
+    const view = box.getBoundingClientRect();
+    return { rows, atEnd: box.scrollTop + box.clientHeight >= box.scrollHeight - 2, view: { top: view.top, bottom: view.bottom } };
   });
 }
 
@@ -99,8 +102,7 @@ async function walkOnce(page: Page): Promise<RenderedRow[] | null> {
     const step = await waitUntil(
       async () => {
         const current = await look(page);
-        const view = await page.getByTestId('timeline').boundingBox();
-        const inView = current.rows.filter((row) => view && row.bottom > view.y && row.top < view.y + view.height);
+        const inView = current.rows.filter((row) => row.bottom > current.view.top && row.top < current.view.bottom);
         last = overlaps(current);
         return inView.every((row) => !row.pending) && last.length === 0 && current;
       },
@@ -114,7 +116,7 @@ async function walkOnce(page: Page): Promise<RenderedRow[] | null> {
       seen.set(row.index, { index: row.index, id: row.id, kind: row.kind, state: row.state });
     }
     if (step.atEnd) break;
-    await page.getByTestId('timeline').evaluate((box) => box.scrollBy(0, 0.6 * box.clientHeight));
+    await page.getByTestId('timeline').evaluate((box) => box.scrollBy(0, 0.8 * box.clientHeight));
   }
   const rows = [...seen.values()].sort((a, b) => a.index - b.index);
   rows.forEach((row, at) => {
