@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../server/runtime/paths';
 import { AppStatic } from '../../../server/http/appStatic';
 import { createHttpServer } from '../../../server/http/httpServer';
-import { DEFAULT_HTTP_LIMITS } from '../../../server/http/httpLimits';
+import { DEFAULT_HTTP_LIMITS } from '../../../lib/nodeHttp/httpLimits';
 import { launchChromium } from '../../fixtures/browser';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
 import { startRelayChild, type RelayNodeHandle } from '../../fixtures/relayNodes';

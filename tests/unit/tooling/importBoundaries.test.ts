@@ -73,6 +73,7 @@ const allowed: [file: string, from: string][] = [
   ['relay/x.ts', '../lib/relay/relayWire'],
   ['relay/x.ts', '../lib/nodeHttp/httpLimits'],
   ['relay/x.ts', '../lib/protocol/version'],
+  ['relay/x.ts', '../lib/shared/parseJsonWith'],
   ['server/x.ts', './relayLink/startRelayLink'],
   ['server/relayLink/x.ts', '../../lib/relay/relayWire'],
   ['server/relayLink/x.ts', '../rpc/methodHandlers'],
