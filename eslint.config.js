@@ -23,8 +23,10 @@ function layered(files, patterns) {
 
 /** The desktop runtime never reaches into the app or into the relay node (lib/relay, shared by both, is fine). */
 const SERVER = {
-  regex: '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench|(?<!lib/)relay)(/|$)',
-  message: 'server/ may import only server/, scripts/ and the shared lib/ modules (lib/protocol, lib/relay, lib/nodeHttp, lib/markdown, lib/terminal, lib/links, lib/shared): never relay/.',
+  regex:
+    '(^|/)(app|components|workers|public|lib/client|lib/serviceWorker|lib/highlight|tests|bench|(?<!lib/)relay)(/|$)',
+  message:
+    'server/ may import only server/, scripts/ and the shared lib/ modules (lib/protocol, lib/relay, lib/nodeHttp, lib/markdown, lib/terminal, lib/links, lib/shared): never relay/.',
 };
 
 export default defineConfig(
@@ -50,7 +52,10 @@ export default defineConfig(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     linterOptions: { reportUnusedDisableDirectives: 'error', noInlineConfig: true },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/ban-ts-comment': 'error',
     },
@@ -60,8 +65,14 @@ export default defineConfig(
     files: ['**/*.{js,mjs}'],
     languageOptions: {
       globals: {
-        process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly',
-        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
       },
     },
   },
@@ -94,10 +105,20 @@ export default defineConfig(
   // RPC methods, the HTTP server and the relay link sit on top of it and hand it what it needs.
   layered(
     ['server/runtime/**'],
-    [SERVER, { regex: '^\\.{1,2}/(\\.\\./)*(rpc|http|relayLink)(/|$)', message: 'server/runtime is the core: it may not import server/rpc, server/http or server/relayLink.' }],
+    [
+      SERVER,
+      {
+        regex: '^\\.{1,2}/(\\.\\./)*(rpc|http|relayLink)(/|$)',
+        message: 'server/runtime is the core: it may not import server/rpc, server/http or server/relayLink.',
+      },
+    ],
   ),
   // The relay node: only itself and the shared wire and HTTP pieces, never the runtime.
-  boundary(['relay/**'], '^(?!\\./|\\.\\./lib/(relay|nodeHttp|protocol|shared)/)\\.', 'relay/ may import only relay/, lib/relay, lib/nodeHttp, lib/protocol and lib/shared.'),
+  boundary(
+    ['relay/**'],
+    '^(?!\\./|\\.\\./lib/(relay|nodeHttp|protocol|shared)/)\\.',
+    'relay/ may import only relay/, lib/relay, lib/nodeHttp, lib/protocol and lib/shared.',
+  ),
   // What the runtime and the relay share: the link's frames and names, data only beside lib/protocol.
   boundary(['lib/relay/**'], '^\\.\\./(?!(relay|protocol)/)', 'lib/relay may import only itself and lib/protocol.'),
   boundary(['lib/nodeHttp/**'], '^\\.\\./', 'lib/nodeHttp imports nothing of ours outside lib/nodeHttp.'),
@@ -120,13 +141,25 @@ export default defineConfig(
   ),
 
   // Workers are thin shells around pure lib/ modules that run in any realm.
-  boundary(['workers/**'], '^(?!\\.\\./lib/(markdown|highlight|protocol|shared)/)\\.', 'workers/ may import only lib/markdown, lib/highlight, lib/protocol and lib/shared.'),
+  boundary(
+    ['workers/**'],
+    '^(?!\\.\\./lib/(markdown|highlight|protocol|shared)/)\\.',
+    'workers/ may import only lib/markdown, lib/highlight, lib/protocol and lib/shared.',
+  ),
 
   // Pure modules shared by the page, workers and Node: no client, no runtime.
-  boundary(['lib/markdown/**', 'lib/highlight/**'], '^\\.\\./(?!(markdown|highlight|protocol|shared)/)', 'lib/markdown and lib/highlight may import only each other, lib/protocol and lib/shared.'),
+  boundary(
+    ['lib/markdown/**', 'lib/highlight/**'],
+    '^\\.\\./(?!(markdown|highlight|protocol|shared)/)',
+    'lib/markdown and lib/highlight may import only each other, lib/protocol and lib/shared.',
+  ),
 
   // Terminal rendering and search run in the page and, for find on the desktop (PWA-2), in the runtime.
-  boundary(['lib/terminal/**'], '^\\.\\./(?!(terminal|links|shared)/)', 'lib/terminal may import only itself, lib/links and lib/shared.'),
+  boundary(
+    ['lib/terminal/**'],
+    '^\\.\\./(?!(terminal|links|shared)/)',
+    'lib/terminal may import only itself, lib/links and lib/shared.',
+  ),
   boundary(['lib/links/**'], '^\\.', 'lib/links imports nothing of ours.'),
 
   // One utility per job, importable from every realm (a buffer pool, a backoff, JSON checked by a
@@ -134,7 +167,11 @@ export default defineConfig(
   boundary(['lib/shared/**'], '^\\.\\./', 'lib/shared imports nothing of ours outside lib/shared.'),
 
   // The service worker may load only what a service worker can run: no DOM, no React, no client state.
-  boundary(['public/sw.ts'], '^(?!\\.\\./lib/(serviceWorker|protocol|shared)/)\\.', 'public/sw.ts may import only lib/serviceWorker, lib/protocol and lib/shared.'),
+  boundary(
+    ['public/sw.ts'],
+    '^(?!\\.\\./lib/(serviceWorker|protocol|shared)/)\\.',
+    'public/sw.ts may import only lib/serviceWorker, lib/protocol and lib/shared.',
+  ),
   boundary(
     ['lib/serviceWorker/**'],
     '^(?!\\./|\\.\\./protocol/|\\.\\./shared/|\\.\\./client/preview/portInbox$)\\.',

@@ -22,7 +22,11 @@ const CORES = Math.max(2, os.availableParallelism());
 const PROCESS_LANE_WORKERS = CORES;
 
 /** A lane that starts real processes: forks, each file isolated, after the unit lane. */
-function processLane(name: string, include: string[], options: { exclude?: string[]; globalSetup?: string[] } = {}): TestProjectInlineConfiguration {
+function processLane(
+  name: string,
+  include: string[],
+  options: { exclude?: string[]; globalSetup?: string[] } = {},
+): TestProjectInlineConfiguration {
   return {
     extends: true,
     test: {
@@ -61,7 +65,9 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      processLane('integration', ['tests/integration/**/*.test.ts'], { exclude: ['tests/integration/agents/**', 'tests/integration/relay*/**'] }),
+      processLane('integration', ['tests/integration/**/*.test.ts'], {
+        exclude: ['tests/integration/agents/**', 'tests/integration/relay*/**'],
+      }),
       // The real Codex and Claude Code against fake model servers.
       processLane('agents', ['tests/integration/agents/**/*.test.ts']),
       // Relay nodes, NATS and the runtime's link to them.

@@ -16,8 +16,12 @@ export const acc6SteerCrash: Benchmark = {
     const codex = await codexSteerCrash(rounds);
     progress(`ACC-6: ${rounds} runtime kills after a steer into a Claude turn`);
     const claude = await claudeSteerCrash(rounds);
-    for (const [agent, outcomes] of [['Codex', codex], ['Claude', claude]] as const) {
-      if (count(outcomes, 'delivered') === 0 || count(outcomes, 'notDelivered') === 0) throw new Error(`${agent}: the rounds did not cover both outcomes (${outcomes.join(', ')})`);
+    for (const [agent, outcomes] of [
+      ['Codex', codex],
+      ['Claude', claude],
+    ] as const) {
+      if (count(outcomes, 'delivered') === 0 || count(outcomes, 'notDelivered') === 0)
+        throw new Error(`${agent}: the rounds did not cover both outcomes (${outcomes.join(', ')})`);
     }
     return {
       comparisons: [],
@@ -26,7 +30,9 @@ export const acc6SteerCrash: Benchmark = {
         codex: { delivered: count(codex, 'delivered'), notDelivered: count(codex, 'notDelivered') },
         claude: { delivered: count(claude, 'delivered'), notDelivered: count(claude, 'notDelivered') },
       },
-      notes: ['Every steer row that said delivered had its text in a model request; every other one said not delivered with Send again.'],
+      notes: [
+        'Every steer row that said delivered had its text in a model request; every other one said not delivered with Send again.',
+      ],
     };
   },
 };

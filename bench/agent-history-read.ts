@@ -24,17 +24,33 @@ const CLAUDE_READS = 5;
 const ARTIFACT_READS = 50;
 
 /** Times `count` 256 KiB slices of one command's output, checking every byte against what it printed. */
-export async function timeReads(client: RpcClient, sessionId: string, row: CommandRow, count: number, expected: Buffer): Promise<number[]> {
+export async function timeReads(
+  client: RpcClient,
+  sessionId: string,
+  row: CommandRow,
+  count: number,
+  expected: Buffer,
+): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {
     const offset = (i * MAX_COMMAND_OUTPUT_RANGE_BYTES) % (expected.length - MAX_COMMAND_OUTPUT_RANGE_BYTES);
     const started = now();
     const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
-      appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, offset, length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
+      appSessionId: sessionId,
+      runId: row.runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      offset,
+      length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
     });
     samples.push(now() - started);
-    if (result.byteCount !== MAX_COMMAND_OUTPUT_RANGE_BYTES || !Buffer.from(data).equals(expected.subarray(offset, offset + MAX_COMMAND_OUTPUT_RANGE_BYTES))) {
-      throw new Error(`slice at ${offset} does not match what the command printed (${result.byteCount} bytes of ${JSON.stringify(result).slice(0, 300)}: ${Buffer.from(data).subarray(0, 200).toString()})`);
+    if (
+      result.byteCount !== MAX_COMMAND_OUTPUT_RANGE_BYTES ||
+      !Buffer.from(data).equals(expected.subarray(offset, offset + MAX_COMMAND_OUTPUT_RANGE_BYTES))
+    ) {
+      throw new Error(
+        `slice at ${offset} does not match what the command printed (${result.byteCount} bytes of ${JSON.stringify(result).slice(0, 300)}: ${Buffer.from(data).subarray(0, 200).toString()})`,
+      );
     }
   }
   return samples;
@@ -79,7 +95,9 @@ export const agentHistoryRead: Benchmark = {
         ],
         parameters: { outputBytes: printed.length, claudeReads: CLAUDE_READS, artifactReads: ARTIFACT_READS },
         measurements: { claudeMs: claude, artifactMs: artifact, transcriptBytes },
-        notes: ['Each Claude slice is a request to the one host of the account (SES-8); the first starts it and reads the conversation, the rest find the result kept (OUT-7).'],
+        notes: [
+          'Each Claude slice is a request to the one host of the account (SES-8); the first starts it and reads the conversation, the rest find the result kept (OUT-7).',
+        ],
       };
     } finally {
       client.close();

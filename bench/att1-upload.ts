@@ -9,7 +9,13 @@ import { startUploadServer } from './lib/uploadServer';
 
 const SEED = 0xa771;
 
-type Att1Global = { att1: { uploadThroughChunks(a: Att1Args): Promise<Att1Run>; uploadOverHttp(a: Att1Args): Promise<Att1Run>; hashMs(a: Att1Args): Promise<number> } };
+type Att1Global = {
+  att1: {
+    uploadThroughChunks(a: Att1Args): Promise<Att1Run>;
+    uploadOverHttp(a: Att1Args): Promise<Att1Run>;
+    hashMs(a: Att1Args): Promise<number>;
+  };
+};
 
 /**
  * ATT-1: a 64 MiB attachment uploaded in Chromium through the app's chunked path (attachments.begin,
@@ -32,8 +38,16 @@ export const att1Upload: Benchmark = {
       observer.close();
       const page = harness.page;
       let round = 0;
-      const args = (): Att1Args => ({ token: harness!.token, sessionId: session.id, httpUrl: `http://127.0.0.1:${http.port}/upload`, totalBytes, seed: SEED, round: round++ });
-      const call = (name: 'uploadThroughChunks' | 'uploadOverHttp') => page.evaluate(([fn, a]) => (globalThis as unknown as Att1Global).att1[fn](a), [name, args()] as const);
+      const args = (): Att1Args => ({
+        token: harness!.token,
+        sessionId: session.id,
+        httpUrl: `http://127.0.0.1:${http.port}/upload`,
+        totalBytes,
+        seed: SEED,
+        round: round++,
+      });
+      const call = (name: 'uploadThroughChunks' | 'uploadOverHttp') =>
+        page.evaluate(([fn, a]) => (globalThis as unknown as Att1Global).att1[fn](a), [name, args()] as const);
       const check = (what: string, run: Att1Run) => {
         if (run.bytes !== totalBytes) throw new Error(`${what} stored ${run.bytes} bytes, expected ${totalBytes}`);
         return run;
@@ -45,7 +59,10 @@ export const att1Upload: Benchmark = {
 
       const results = await rotateRounds(
         rounds,
-        { ours: async () => check('the chunked upload', await call('uploadThroughChunks')), http: async () => check('the plain POST', await call('uploadOverHttp')) },
+        {
+          ours: async () => check('the chunked upload', await call('uploadThroughChunks')),
+          http: async () => check('the plain POST', await call('uploadOverHttp')),
+        },
         progress,
         (run) => `${(run.bytes / GIB / (run.ms / 1000)).toFixed(2)} GiB/s`,
       );
@@ -64,8 +81,18 @@ export const att1Upload: Benchmark = {
             target: 0.5,
           },
         ],
-        parameters: { totalBytes, rounds, overridden, chunkBytes: ATTACHMENT_CHUNK_BYTES, chunksInFlight: UPLOAD_CHUNKS_IN_FLIGHT },
-        measurements: { oursMs: results.ours.map((r) => r.ms), httpMs: results.http.map((r) => r.ms), wholeFileSha256Ms: hashMs },
+        parameters: {
+          totalBytes,
+          rounds,
+          overridden,
+          chunkBytes: ATTACHMENT_CHUNK_BYTES,
+          chunksInFlight: UPLOAD_CHUNKS_IN_FLIGHT,
+        },
+        measurements: {
+          oursMs: results.ours.map((r) => r.ms),
+          httpMs: results.http.map((r) => r.ms),
+          wholeFileSha256Ms: hashMs,
+        },
         notes: [
           'Both sides start from the same Blob in the page and end with the bytes on disk, synced; throughput is the median round.',
           "The whole file's SHA-256 (wholeFileSha256Ms) is taken once when a file is attached, as the composer does, and is not in the timed rounds.",

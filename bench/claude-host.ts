@@ -12,7 +12,13 @@ import path from 'node:path';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { writeSeededLines } from '../tests/fixtures/agentOutput';
 import { installedAgents } from '../tests/fixtures/agentPackages';
-import { codexSettings, createAgentSession, messageState, sendAndWait, waitForRows } from '../tests/fixtures/agentSessions';
+import {
+  codexSettings,
+  createAgentSession,
+  messageState,
+  sendAndWait,
+  waitForRows,
+} from '../tests/fixtures/agentSessions';
 import { acceptEveryApproval } from '../tests/fixtures/claudeControlScenario';
 import { claudeEnv, messagesUserText } from '../tests/fixtures/fakeClaudeModel';
 import { claudeScenarioScript } from '../tests/fixtures/fakeClaudeScenario';
@@ -36,9 +42,13 @@ const TOUR = 'BENCH-SUBAGENT: ask a helper';
 const HELPER = 'BENCH-HELPER: read the notes';
 const HANG = 'BENCH-HANG: think for ever';
 
-
 /** Starts a turn, waits until `underWay`, stops it; the time from run.cancel until the row says cancelled. */
-async function timeStop(client: RpcClient, sessionId: string, text: string, underWay: (runId: string) => Promise<unknown>): Promise<number> {
+async function timeStop(
+  client: RpcClient,
+  sessionId: string,
+  text: string,
+  underWay: (runId: string) => Promise<unknown>,
+): Promise<number> {
   const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text });
   await underWay(runId);
   const started = now();
@@ -50,7 +60,11 @@ async function timeStop(client: RpcClient, sessionId: string, text: string, unde
 /** The time until the first page of a timeline (a subagent's with `parentItemId`) is back. */
 async function timeOpen(client: RpcClient, sessionId: string, parentItemId?: string): Promise<number> {
   const started = now();
-  const { rows } = await client.call('sessions.timeline', { sessionId, ...(parentItemId ? { parentItemId } : {}), limit: 50 });
+  const { rows } = await client.call('sessions.timeline', {
+    sessionId,
+    ...(parentItemId ? { parentItemId } : {}),
+    limit: 50,
+  });
   const took = now() - started;
   if (rows.length === 0) throw new Error('the timeline opened empty');
   return took;
@@ -63,12 +77,35 @@ export const claudeHost: Benchmark = {
     let hanging = 0;
     const claudeScript = claudeScenarioScript({
       conversations: {
-        [PRINT]: [{ blocks: [{ type: 'tool_use', name: 'Bash', input: { command: 'cat big.txt', description: 'Print the file' } }] }, { blocks: [{ type: 'text', deltas: ['Printed.'] }] }],
+        [PRINT]: [
+          {
+            blocks: [
+              { type: 'tool_use', name: 'Bash', input: { command: 'cat big.txt', description: 'Print the file' } },
+            ],
+          },
+          { blocks: [{ type: 'text', deltas: ['Printed.'] }] },
+        ],
         [TOUR]: [
-          { blocks: [{ type: 'tool_use', name: 'Agent', input: { description: 'Read the notes', prompt: HELPER, subagent_type: 'general-purpose', run_in_background: false } }] },
+          {
+            blocks: [
+              {
+                type: 'tool_use',
+                name: 'Agent',
+                input: {
+                  description: 'Read the notes',
+                  prompt: HELPER,
+                  subagent_type: 'general-purpose',
+                  run_in_background: false,
+                },
+              },
+            ],
+          },
           { blocks: [{ type: 'text', deltas: ['The helper read them.'] }] },
         ],
-        [HELPER]: [{ blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.txt' } }] }, { blocks: [{ type: 'text', deltas: ['The notes have lines.'] }] }],
+        [HELPER]: [
+          { blocks: [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.txt' } }] },
+          { blocks: [{ type: 'text', deltas: ['The notes have lines.'] }] },
+        ],
       },
     });
     const claudeModel = await startFakeModelServer((request) => {
@@ -79,15 +116,25 @@ export const claudeHost: Benchmark = {
       return claudeScript(request);
     });
     const codexSteps: CodexStep[] = [];
-    const codexModel = await startFakeModelServer(codexTurnScript(() => codexSteps.shift() ?? { message: 'Nothing to run.' }));
+    const codexModel = await startFakeModelServer(
+      codexTurnScript(() => codexSteps.shift() ?? { message: 'Nothing to run.' }),
+    );
     const configDir = makeTempDir('hbcode-bench-claude-host-');
-    fs.writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash', 'Read', 'Agent'] } }));
+    fs.writeFileSync(
+      path.join(configDir, 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash', 'Read', 'Agent'] } }),
+    );
     const runtime = await startRuntimeProcess({
-      env: { ...claudeEnv(claudeModel.url, configDir, agents.claudeBin), HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url) },
+      env: {
+        ...claudeEnv(claudeModel.url, configDir, agents.claudeBin),
+        HBCODE_CODEX_BIN: agents.codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url),
+      },
     });
     const client = await runtime.connect();
     acceptEveryApproval(client);
-    const newCodexSession = () => createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' }));
+    const newCodexSession = () =>
+      createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' }));
     try {
       const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), OUTPUT_BYTES, 'bench');
       fs.writeFileSync(path.join(runtime.projectDir, 'notes.txt'), 'one\ntwo\nthree\n');
@@ -123,29 +170,82 @@ export const claudeHost: Benchmark = {
       for (let round = 0; round < STOP_ROUNDS; round++) {
         progress(`ACC-6: Stop round ${round + 1} of ${STOP_ROUNDS}`);
         const waitedBefore = hanging;
-        claudeStops.push(await timeStop(client, await createAgentSession(client, 'claude'), HANG, async () => {
-          await new Promise<void>((resolve, reject) => {
-            const deadline = Date.now() + 120_000;
-            const check = () => (hanging > waitedBefore ? resolve() : Date.now() > deadline ? reject(new Error('the Claude turn never asked its model')) : setTimeout(check, 20));
-            check();
-          });
-        }));
+        claudeStops.push(
+          await timeStop(client, await createAgentSession(client, 'claude'), HANG, async () => {
+            await new Promise<void>((resolve, reject) => {
+              const deadline = Date.now() + 120_000;
+              const check = () =>
+                hanging > waitedBefore
+                  ? resolve()
+                  : Date.now() > deadline
+                    ? reject(new Error('the Claude turn never asked its model'))
+                    : setTimeout(check, 20);
+              check();
+            });
+          }),
+        );
         codexSteps.push({ command: 'echo started; sleep 120' });
         const session = await newCodexSession();
-        codexStops.push(await timeStop(client, session, 'Run something long', (runId) => waitForCommand(client, session, runId, (r) => r.byteLength >= 'started\n'.length, 90_000)));
+        codexStops.push(
+          await timeStop(client, session, 'Run something long', (runId) =>
+            waitForCommand(client, session, runId, (r) => r.byteLength >= 'started\n'.length, 90_000),
+          ),
+        );
       }
 
       return {
         comparisons: [
-          { rule: 'OUT-7', label: 'one 256 KiB slice of a 3 MiB result (median)', unit: 'ms', better: 'lower', oursName: 'Claude Bash result (kept by the runtime after the first read)', referenceName: 'Codex command artifact', ours: median(claudeSlices), reference: median(codexSlices), target: TARGET },
-          { rule: 'ACC-6', label: 'Stop until the row says cancelled (median)', unit: 'ms', better: 'lower', oursName: 'Claude turn (interrupt)', referenceName: 'Codex turn (turn/interrupt)', ours: median(claudeStops), reference: median(codexStops), target: TARGET },
-          { rule: 'TL-4', label: 'open a timeline, first page (median)', unit: 'ms', better: 'lower', oursName: 'Claude subagent timeline', referenceName: 'its parent timeline', ours: median(subagentOpen), reference: median(parentOpen), target: TARGET },
+          {
+            rule: 'OUT-7',
+            label: 'one 256 KiB slice of a 3 MiB result (median)',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'Claude Bash result (kept by the runtime after the first read)',
+            referenceName: 'Codex command artifact',
+            ours: median(claudeSlices),
+            reference: median(codexSlices),
+            target: TARGET,
+          },
+          {
+            rule: 'ACC-6',
+            label: 'Stop until the row says cancelled (median)',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'Claude turn (interrupt)',
+            referenceName: 'Codex turn (turn/interrupt)',
+            ours: median(claudeStops),
+            reference: median(codexStops),
+            target: TARGET,
+          },
+          {
+            rule: 'TL-4',
+            label: 'open a timeline, first page (median)',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'Claude subagent timeline',
+            referenceName: 'its parent timeline',
+            ours: median(subagentOpen),
+            reference: median(parentOpen),
+            target: TARGET,
+          },
         ],
-        parameters: { outputBytes: printed.length, sliceReads: SLICE_READS, stopRounds: STOP_ROUNDS, openRounds: OPEN_ROUNDS },
-        measurements: { claudeSliceMs: claudeSlices, codexSliceMs: codexSlices, claudeStopMs: claudeStops, codexStopMs: codexStops, subagentOpenMs: subagentOpen, parentOpenMs: parentOpen },
+        parameters: {
+          outputBytes: printed.length,
+          sliceReads: SLICE_READS,
+          stopRounds: STOP_ROUNDS,
+          openRounds: OPEN_ROUNDS,
+        },
+        measurements: {
+          claudeSliceMs: claudeSlices,
+          codexSliceMs: codexSlices,
+          claudeStopMs: claudeStops,
+          codexStopMs: codexStops,
+          subagentOpenMs: subagentOpen,
+          parentOpenMs: parentOpen,
+        },
         notes: [
           'Every Claude read and turn goes to the one long-lived host of the account (SES-8); the first request of the run starts it.',
-          'OUT-7: the first Claude slice comes from the host, which is then asked for the whole result once; the runtime keeps it and cuts later slices itself while Claude\'s files still hold it (claudeSliceMs[0] and [1] include that fetch). Every byte of every slice is checked.',
+          "OUT-7: the first Claude slice comes from the host, which is then asked for the whole result once; the runtime keeps it and cuts later slices itself while Claude's files still hold it (claudeSliceMs[0] and [1] include that fetch). Every byte of every slice is checked.",
           'The Claude turn being stopped waits on a model request that never answers; the Codex turn runs a sleep.',
         ],
       };

@@ -20,7 +20,12 @@ const ROUNDS = 3;
 const BUDGET_MS = 5000;
 
 /** Starts a turn, waits until it really runs, stops it; the time until the row says cancelled. */
-async function timeStop(client: RpcClient, sessionId: string, text: string, running: () => boolean | Promise<boolean>): Promise<number> {
+async function timeStop(
+  client: RpcClient,
+  sessionId: string,
+  text: string,
+  running: () => boolean | Promise<boolean>,
+): Promise<number> {
   const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text });
   await waitForRows(client, sessionId, (rows) => messageState(rows, runId) === 'running');
   await waitUntil(running, 'the turn is under way', { timeoutMs: 120_000, intervalMs: 20 });
@@ -36,7 +41,9 @@ export const claudeStop: Benchmark = {
     const agents = installedAgents();
     const steps: ClaudeStep[] = [];
     const model = await startFakeModelServer(claudeTurnScript(() => steps.shift() ?? { hang: true }));
-    const runtime = await startRuntimeProcess({ env: claudeEnv(model.url, makeTempDir('hbcode-bench-claude-'), agents.claudeBin) });
+    const runtime = await startRuntimeProcess({
+      env: claudeEnv(model.url, makeTempDir('hbcode-bench-claude-'), agents.claudeBin),
+    });
     const client = await runtime.connect();
     try {
       const claude: number[] = [];
@@ -51,11 +58,23 @@ export const claudeStop: Benchmark = {
       }
       return {
         comparisons: [
-          { rule: 'ACC-6', label: 'Stop until the row says cancelled (median)', unit: 'ms', better: 'lower', oursName: 'Claude turn (interrupt)', referenceName: 'shell command', ours: median(claude), reference: median(shell), target: null },
+          {
+            rule: 'ACC-6',
+            label: 'Stop until the row says cancelled (median)',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'Claude turn (interrupt)',
+            referenceName: 'shell command',
+            ours: median(claude),
+            reference: median(shell),
+            target: null,
+          },
         ],
         parameters: { rounds: ROUNDS, budgetMs: BUDGET_MS },
         measurements: { claudeMs: claude, shellMs: shell, withinBudget: claude.every((ms) => ms < BUDGET_MS) },
-        notes: ['The Claude turn waits on a model request that never answers; Stop sends interrupt() to the long-lived host (SES-8), which cancels the query 1.5 s later if the turn has not ended.'],
+        notes: [
+          'The Claude turn waits on a model request that never answers; Stop sends interrupt() to the long-lived host (SES-8), which cancels the query 1.5 s later if the turn has not ended.',
+        ],
       };
     } finally {
       client.close();

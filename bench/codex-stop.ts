@@ -31,14 +31,22 @@ export const codexStop: Benchmark = {
   async run(progress): Promise<BenchOutcome> {
     const agents = installedAgents();
     const model = await startFakeModelServer(codexTurnScript(() => ({ command: 'echo started; sleep 120' })));
-    const runtime = await startRuntimeProcess({ env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url) } });
+    const runtime = await startRuntimeProcess({
+      env: { HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url) },
+    });
     const client = await runtime.connect();
     try {
       const codex: number[] = [];
       const shell: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
         progress(`ACC-6: round ${i + 1} of ${ROUNDS}`);
-        codex.push(await timeStop(client, await createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' })), 'Run something long'));
+        codex.push(
+          await timeStop(
+            client,
+            await createAgentSession(client, 'codex', undefined, codexSettings({ sandbox: 'danger-full-access' })),
+            'Run something long',
+          ),
+        );
         shell.push(await timeStop(client, await createAgentSession(client, 'shell'), 'echo started; sleep 120'));
       }
       return {
@@ -57,7 +65,9 @@ export const codexStop: Benchmark = {
         ],
         parameters: { rounds: ROUNDS },
         measurements: { codexMs: codex, shellMs: shell, budgetMs: 5000 },
-        notes: ['The budget is 5 s from the tap (ACC-6); both columns are far inside it when the medians are under 5000 ms.'],
+        notes: [
+          'The budget is 5 s from the tap (ACC-6); both columns are far inside it when the medians are under 5000 ms.',
+        ],
       };
     } finally {
       client.close();

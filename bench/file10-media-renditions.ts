@@ -17,7 +17,9 @@ const MIB = 1024 * 1024;
 const PHONE_BOX = { maxWidth: 1280, maxHeight: 2560 };
 
 /** A plain static file server with Range, counting the bytes it sends: the reference for a player reading the original. */
-async function serveFolder(folder: string): Promise<{ url: (name: string) => string; sent: () => number; close: () => Promise<void> }> {
+async function serveFolder(
+  folder: string,
+): Promise<{ url: (name: string) => string; sent: () => number; close: () => Promise<void> }> {
   let sent = 0;
   const server = http.createServer((req, res) => {
     const file = path.join(folder, path.basename(decodeURIComponent(req.url ?? '/')));
@@ -25,26 +27,67 @@ async function serveFolder(folder: string): Promise<{ url: (name: string) => str
     const match = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     const start = match ? Number(match[1]) : 0;
     const end = match && match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
-    res.writeHead(match ? 206 : 200, { 'content-type': 'video/mp4', 'accept-ranges': 'bytes', 'content-length': end - start + 1, ...(match ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}) });
+    res.writeHead(match ? 206 : 200, {
+      'content-type': 'video/mp4',
+      'accept-ranges': 'bytes',
+      'content-length': end - start + 1,
+      ...(match ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+    });
     const stream = fs.createReadStream(file, { start, end });
     stream.on('data', (piece) => (sent += piece.length));
     stream.pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: (name) => `http://127.0.0.1:${port}/${name}`, sent: () => sent, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: (name) => `http://127.0.0.1:${port}/${name}`,
+    sent: () => sent,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Time until ffmpeg has decoded the first video frame of `input` (a URL or a file). */
 async function firstFrameMs(input: string): Promise<number> {
   const started = performance.now();
-  await run('ffmpeg', ['-hide_banner', '-v', 'error', '-i', input, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-']);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-frames:v',
+    '1',
+    '-f',
+    'null',
+    '-',
+  ]);
   return performance.now() - started;
 }
 
 /** Whether ffmpeg decodes a video frame from the bytes in `file` (a rendition's head). */
 async function decodesFrame(file: string): Promise<boolean> {
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-v', 'quiet', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-pix_fmt', 'gray', '-f', 'rawvideo', '-'], { encoding: 'buffer', maxBuffer: 64 * MIB }).catch(() => ({ stdout: Buffer.alloc(0) }));
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-v',
+      'quiet',
+      '-i',
+      file,
+      '-map',
+      '0:v:0',
+      '-frames:v',
+      '1',
+      '-pix_fmt',
+      'gray',
+      '-f',
+      'rawvideo',
+      '-',
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * MIB },
+  ).catch(() => ({ stdout: Buffer.alloc(0) }));
   return stdout.length > 0;
 }
 
@@ -52,14 +95,19 @@ async function decodesFrame(file: string): Promise<boolean> {
  * The rendition read from offset 0 as the app's player reads it while it is made (FILE-16): time
  * until its bytes so far decode a first frame, and until it is complete.
  */
-async function streamedRendition(client: RpcClient, ask: { projectDirectory: string; path: string; maxWidth: number; maxHeight: number }, head: string): Promise<{ firstFrameMs: number | null; wholeMs: number; bytes: number; chunksWhileGrowing: number }> {
+async function streamedRendition(
+  client: RpcClient,
+  ask: { projectDirectory: string; path: string; maxWidth: number; maxHeight: number },
+  head: string,
+): Promise<{ firstFrameMs: number | null; wholeMs: number; bytes: number; chunksWhileGrowing: number }> {
   const started = performance.now();
   const parts: Buffer[] = [];
   let offset: number | null = 0;
   let firstFrameMs: number | null = null;
   let chunksWhileGrowing = 0;
   while (offset !== null) {
-    const { result, data }: { result: { nextOffset: number | null; complete: boolean }; data: Uint8Array } = await client.callBinary('files.readMediaRendition', { ...ask, offset });
+    const { result, data }: { result: { nextOffset: number | null; complete: boolean }; data: Uint8Array } =
+      await client.callBinary('files.readMediaRendition', { ...ask, offset });
     parts.push(Buffer.from(data));
     offset = result.nextOffset;
     if (!result.complete) chunksWhileGrowing++;
@@ -75,7 +123,38 @@ async function streamedRendition(client: RpcClient, ask: { projectDirectory: str
 async function writeRecording(file: string, megabytes: number): Promise<void> {
   const seconds = 60;
   const bitrate = Math.round((megabytes * 8) / seconds);
-  await run('ffmpeg', ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=30:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', `${bitrate}M`, '-minrate', `${bitrate}M`, '-maxrate', `${bitrate}M`, '-bufsize', `${bitrate}M`, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-y', file]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=1920x1080:rate=30:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    `${bitrate}M`,
+    '-minrate',
+    `${bitrate}M`,
+    '-maxrate',
+    `${bitrate}M`,
+    '-bufsize',
+    `${bitrate}M`,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-y',
+    file,
+  ]);
 }
 
 /**
@@ -108,14 +187,21 @@ export const file10MediaRenditions: Benchmark = {
       await client.callBinary('files.readMediaRendition', { ...photo, ...PHONE_BOX, offset: 0 });
       const imageWarmMs = performance.now() - started;
       if (cold.result.nextOffset !== null) throw new Error('the photo rendition is larger than one chunk');
-      progress(`   photo: original ${original.bytes} bytes in ${originalMs.toFixed(0)} ms; rendition ${cold.result.size} bytes in ${imageColdMs.toFixed(0)} ms (kept: ${imageWarmMs.toFixed(0)} ms)`);
+      progress(
+        `   photo: original ${original.bytes} bytes in ${originalMs.toFixed(0)} ms; rendition ${cold.result.size} bytes in ${imageColdMs.toFixed(0)} ms (kept: ${imageWarmMs.toFixed(0)} ms)`,
+      );
 
       const video = { projectDirectory: project, path: 'talk.mp4', maxWidth: 1280, maxHeight: 720 };
       const plainMs = await firstFrameMs(plain.url('talk.mp4'));
       const plainBytes = plain.sent();
       // FILE-14: the first frame as a still for a phone-sized page (what the app shows at once).
       started = performance.now();
-      const still = await client.callBinary('files.readMediaRendition', { ...video, ...PHONE_BOX, kind: 'webp', offset: 0 });
+      const still = await client.callBinary('files.readMediaRendition', {
+        ...video,
+        ...PHONE_BOX,
+        kind: 'webp',
+        offset: 0,
+      });
       const stillMs = performance.now() - started;
       progress(`   still: ${still.result.size} bytes in ${stillMs.toFixed(0)} ms`);
       let videoColdMs: number | null = null;
@@ -136,34 +222,138 @@ export const file10MediaRenditions: Benchmark = {
         fs.writeFileSync(head, again.data);
         videoWarmMs = performance.now() - started + (await firstFrameMs(head));
       } catch (error) {
-        progress(`   streamed rendition failed after ${(performance.now() - started).toFixed(0)} ms: ${(error as Error).message}`);
+        progress(
+          `   streamed rendition failed after ${(performance.now() - started).toFixed(0)} ms: ${(error as Error).message}`,
+        );
       }
-      progress(`   video: original over HTTP ${plainMs.toFixed(0)} ms, ${plainBytes} bytes to the first frame; still ${stillMs.toFixed(0)} ms; rendition ${renditionBytes ?? '-'} bytes, first frame ${videoColdMs?.toFixed(0) ?? 'none'} ms while it is made (whole after ${transcodeMs?.toFixed(0) ?? '-'} ms, ${chunksWhileGrowing} chunks read while growing), ${videoWarmMs?.toFixed(0) ?? 'none'} ms kept`);
+      progress(
+        `   video: original over HTTP ${plainMs.toFixed(0)} ms, ${plainBytes} bytes to the first frame; still ${stillMs.toFixed(0)} ms; rendition ${renditionBytes ?? '-'} bytes, first frame ${videoColdMs?.toFixed(0) ?? 'none'} ms while it is made (whole after ${transcodeMs?.toFixed(0) ?? '-'} ms, ${chunksWhileGrowing} chunks read while growing), ${videoWarmMs?.toFixed(0) ?? 'none'} ms kept`,
+      );
 
-      const comparison = (label: string, unit: 'ms' | 'MiB', ours: number, reference: number, oursName: string, referenceName: string) =>
-        ({ rule: 'FILE-10', label, unit, better: 'lower' as const, oursName, referenceName, ours, reference, target: null });
+      const comparison = (
+        label: string,
+        unit: 'ms' | 'MiB',
+        ours: number,
+        reference: number,
+        oursName: string,
+        referenceName: string,
+      ) => ({
+        rule: 'FILE-10',
+        label,
+        unit,
+        better: 'lower' as const,
+        oursName,
+        referenceName,
+        ours,
+        reference,
+        target: null,
+      });
       return {
         comparisons: [
-          comparison('20 MP photo on a phone: time to the bytes shown', 'ms', imageColdMs, originalMs, 'rendition (made)', 'original over the socket'),
-          comparison('20 MP photo on a phone: time, rendition kept', 'ms', imageWarmMs, originalMs, 'rendition (kept)', 'original over the socket'),
-          comparison('20 MP photo on a phone: bytes', 'MiB', cold.result.size / MIB, photoBytes / MIB, 'WebP rendition', 'JPEG original'),
-          comparison('200 MB recording on a phone: first frame shown (FILE-14 still)', 'ms', stillMs, plainMs, 'first-frame still (made)', 'original over plain HTTP'),
-          comparison('200 MB recording on a phone: bytes to the first frame', 'MiB', still.result.size / MIB, plainBytes / MIB, 'first-frame still', 'ranges a player reads'),
+          comparison(
+            '20 MP photo on a phone: time to the bytes shown',
+            'ms',
+            imageColdMs,
+            originalMs,
+            'rendition (made)',
+            'original over the socket',
+          ),
+          comparison(
+            '20 MP photo on a phone: time, rendition kept',
+            'ms',
+            imageWarmMs,
+            originalMs,
+            'rendition (kept)',
+            'original over the socket',
+          ),
+          comparison(
+            '20 MP photo on a phone: bytes',
+            'MiB',
+            cold.result.size / MIB,
+            photoBytes / MIB,
+            'WebP rendition',
+            'JPEG original',
+          ),
+          comparison(
+            '200 MB recording on a phone: first frame shown (FILE-14 still)',
+            'ms',
+            stillMs,
+            plainMs,
+            'first-frame still (made)',
+            'original over plain HTTP',
+          ),
+          comparison(
+            '200 MB recording on a phone: bytes to the first frame',
+            'MiB',
+            still.result.size / MIB,
+            plainBytes / MIB,
+            'first-frame still',
+            'ranges a player reads',
+          ),
           ...(videoColdMs !== null && videoWarmMs !== null && renditionBytes !== null && transcodeMs !== null
             ? [
-                comparison('200 MB recording: first frame of the played rendition, streamed while made (FILE-16)', 'ms', videoColdMs, plainMs, 'rendition (streamed)', 'original over plain HTTP'),
-                comparison('200 MB recording: first frame streamed vs waiting for the whole transcode', 'ms', videoColdMs, transcodeMs, 'streamed (FILE-16)', 'whole rendition made first'),
-                comparison('200 MB recording: first frame of the played rendition, kept', 'ms', videoWarmMs, plainMs, 'rendition (kept)', 'original over plain HTTP'),
-                comparison('200 MB recording: whole file', 'MiB', renditionBytes / MIB, videoBytes / MIB, '720p H.264 rendition', '1080p original'),
+                comparison(
+                  '200 MB recording: first frame of the played rendition, streamed while made (FILE-16)',
+                  'ms',
+                  videoColdMs,
+                  plainMs,
+                  'rendition (streamed)',
+                  'original over plain HTTP',
+                ),
+                comparison(
+                  '200 MB recording: first frame streamed vs waiting for the whole transcode',
+                  'ms',
+                  videoColdMs,
+                  transcodeMs,
+                  'streamed (FILE-16)',
+                  'whole rendition made first',
+                ),
+                comparison(
+                  '200 MB recording: first frame of the played rendition, kept',
+                  'ms',
+                  videoWarmMs,
+                  plainMs,
+                  'rendition (kept)',
+                  'original over plain HTTP',
+                ),
+                comparison(
+                  '200 MB recording: whole file',
+                  'MiB',
+                  renditionBytes / MIB,
+                  videoBytes / MIB,
+                  '720p H.264 rendition',
+                  '1080p original',
+                ),
               ]
             : []),
         ],
-        parameters: { photo: '5472 × 3648 JPEG (quality 92, noise over a gradient)', video: '1920 × 1080, 30 fps, 60 s testsrc2 + tone, x264 ultrafast at a constant bitrate for about 200 MB', phoneBox: PHONE_BOX, videoBox: '1280 × 720' },
-        measurements: { photoBytes, imageRenditionBytes: cold.result.size, originalMs, imageColdMs, imageWarmMs, videoBytes, stillBytes: still.result.size, stillMs, videoRenditionBytes: renditionBytes, plainMs, plainBytes, videoColdMs, videoWarmMs, transcodeMs, chunksWhileGrowing },
+        parameters: {
+          photo: '5472 × 3648 JPEG (quality 92, noise over a gradient)',
+          video: '1920 × 1080, 30 fps, 60 s testsrc2 + tone, x264 ultrafast at a constant bitrate for about 200 MB',
+          phoneBox: PHONE_BOX,
+          videoBox: '1280 × 720',
+        },
+        measurements: {
+          photoBytes,
+          imageRenditionBytes: cold.result.size,
+          originalMs,
+          imageColdMs,
+          imageWarmMs,
+          videoBytes,
+          stillBytes: still.result.size,
+          stillMs,
+          videoRenditionBytes: renditionBytes,
+          plainMs,
+          plainBytes,
+          videoColdMs,
+          videoWarmMs,
+          transcodeMs,
+          chunksWhileGrowing,
+        },
         notes: [
           'The still is what the app shows first (FILE-14): its time is the call that makes it (ffmpeg reads only the head of the original) and brings its bytes over the WebSocket; the original over HTTP is timed to ffmpeg decoding its first frame.',
           'The played rendition is read while it is made (FILE-16): its first frame is timed to ffmpeg decoding it from the fragments read so far; the whole transcode must still end within the 40 s limit, and on a busy machine a 60 s 1080p recording may not (then only the still is compared).',
-          'Measured at the protocol (the still\'s bytes over the WebSocket; ffmpeg decoding the original\'s first frame over HTTP), not in a page: a page adds the same decode and paint to both.',
+          "Measured at the protocol (the still's bytes over the WebSocket; ffmpeg decoding the original's first frame over HTTP), not in a page: a page adds the same decode and paint to both.",
           'The original over plain HTTP is a static server with Range on loopback: what a player reading the original directly would fetch.',
         ],
       };

@@ -17,7 +17,8 @@ export const file2ReadGib: Benchmark = {
   name: 'file2-read-gib',
   async run(progress): Promise<BenchOutcome> {
     const { totalBytes } = benchSettings(GIB, 1);
-    if (totalBytes % FILE_CHUNK_READ_BYTES !== 0) throw new Error(`HBCODE_BENCH_BYTES must be a multiple of ${FILE_CHUNK_READ_BYTES}`);
+    if (totalBytes % FILE_CHUNK_READ_BYTES !== 0)
+      throw new Error(`HBCODE_BENCH_BYTES must be a multiple of ${FILE_CHUNK_READ_BYTES}`);
     const project = fs.realpathSync(makeTempDir('hbcode-bench-read-'));
     progress(`FILE-2: writing a ${formatSize(totalBytes)} file`);
     const expected = writeSeededFile(path.join(project, 'huge.bin'), totalBytes, 7);
@@ -27,13 +28,19 @@ export const file2ReadGib: Benchmark = {
       const started = performance.now();
       const read = await readThroughVerifiedChunks(client, { projectDirectory: project, path: 'huge.bin' });
       const ms = performance.now() - started;
-      if (read.bytes !== totalBytes || read.sha256 !== expected) throw new Error(`read ${read.bytes} bytes with SHA-256 ${read.sha256}; the file has ${totalBytes}, ${expected}`);
-      if (read.chunks !== totalBytes / FILE_CHUNK_READ_BYTES || read.largestChunk > FILE_CHUNK_BYTES) throw new Error(`${read.chunks} chunks, the largest ${read.largestChunk} bytes`);
+      if (read.bytes !== totalBytes || read.sha256 !== expected)
+        throw new Error(
+          `read ${read.bytes} bytes with SHA-256 ${read.sha256}; the file has ${totalBytes}, ${expected}`,
+        );
+      if (read.chunks !== totalBytes / FILE_CHUNK_READ_BYTES || read.largestChunk > FILE_CHUNK_BYTES)
+        throw new Error(`${read.chunks} chunks, the largest ${read.largestChunk} bytes`);
       return {
         comparisons: [],
         parameters: { bytes: totalBytes, chunkBytes: FILE_CHUNK_READ_BYTES },
         measurements: { ms: Math.round(ms), gibPerSecond: totalBytes / GIB / (ms / 1000), chunks: read.chunks },
-        notes: ['Byte-identical (SHA-256 of the whole file) through the verified chunk reader, every chunk at most 4 MiB.'],
+        notes: [
+          'Byte-identical (SHA-256 of the whole file) through the verified chunk reader, every chunk at most 4 MiB.',
+        ],
       };
     } finally {
       client.close();

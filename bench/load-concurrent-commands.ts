@@ -51,7 +51,11 @@ async function sampleCheapCall(probe: RpcClient, until: () => boolean, count = I
   return samples;
 }
 
-function eventLoopDelayBetween(file: string, from: number, to: number): { intervals: number; maxMs: number; worstP99Ms: number; meanP50Ms: number } {
+function eventLoopDelayBetween(
+  file: string,
+  from: number,
+  to: number,
+): { intervals: number; maxMs: number; worstP99Ms: number; meanP50Ms: number } {
   const samples = fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -136,11 +140,23 @@ export const loadConcurrentCommands: Benchmark = {
       const loadSummary = summarize(underLoad);
       const idleLoop = eventLoopDelayBetween(delayLog, idleFrom, idleTo);
       const loadLoop = eventLoopDelayBetween(delayLog, loadFrom, loadTo);
-      progress(`  idle projects.list p50 ${idleSummary.p50Ms.toFixed(2)} ms, p95 ${idleSummary.p95Ms.toFixed(2)} ms, max ${idleSummary.maxMs.toFixed(2)} ms`);
-      progress(`  load projects.list p50 ${loadSummary.p50Ms.toFixed(2)} ms, p95 ${loadSummary.p95Ms.toFixed(2)} ms, max ${loadSummary.maxMs.toFixed(2)} ms (${loadSummary.samples} samples)`);
-      progress(`  load: ${total} commands in ${loadSeconds.toFixed(1)} s; event-loop delay max ${loadLoop.maxMs} ms, worst p99 ${loadLoop.worstP99Ms} ms (idle max ${idleLoop.maxMs} ms)`);
+      progress(
+        `  idle projects.list p50 ${idleSummary.p50Ms.toFixed(2)} ms, p95 ${idleSummary.p95Ms.toFixed(2)} ms, max ${idleSummary.maxMs.toFixed(2)} ms`,
+      );
+      progress(
+        `  load projects.list p50 ${loadSummary.p50Ms.toFixed(2)} ms, p95 ${loadSummary.p95Ms.toFixed(2)} ms, max ${loadSummary.maxMs.toFixed(2)} ms (${loadSummary.samples} samples)`,
+      );
+      progress(
+        `  load: ${total} commands in ${loadSeconds.toFixed(1)} s; event-loop delay max ${loadLoop.maxMs} ms, worst p99 ${loadLoop.worstP99Ms} ms (idle max ${idleLoop.maxMs} ms)`,
+      );
 
-      const line = (label: string, ours: number, reference: number, referenceName: string, target: number | null): Comparison => ({
+      const line = (
+        label: string,
+        ours: number,
+        reference: number,
+        referenceName: string,
+        target: number | null,
+      ): Comparison => ({
         rule: 'PERF-8',
         label,
         unit: 'ms',
@@ -153,11 +169,29 @@ export const loadConcurrentCommands: Benchmark = {
       });
       return {
         comparisons: [
-          line('projects.list p95 during 200 sessions × 10 commands vs the 100 ms budget', loadSummary.p95Ms, P95_BUDGET_MS, 'budget', 1),
+          line(
+            'projects.list p95 during 200 sessions × 10 commands vs the 100 ms budget',
+            loadSummary.p95Ms,
+            P95_BUDGET_MS,
+            'budget',
+            1,
+          ),
           line('projects.list p95 under load vs idle', loadSummary.p95Ms, idleSummary.p95Ms, 'idle', null),
-          line('event-loop delay max under load vs idle', loadLoop.maxMs, Math.max(idleLoop.maxMs, 0.001), 'idle', null),
+          line(
+            'event-loop delay max under load vs idle',
+            loadLoop.maxMs,
+            Math.max(idleLoop.maxMs, 0.001),
+            'idle',
+            null,
+          ),
         ],
-        parameters: { sessions: SESSIONS, commandsPerSession: COMMANDS_PER_SESSION, idleSamples: IDLE_SAMPLES, sampleGapMs: SAMPLE_GAP_MS, command: 'echo s<session>-c<command>' },
+        parameters: {
+          sessions: SESSIONS,
+          commandsPerSession: COMMANDS_PER_SESSION,
+          idleSamples: IDLE_SAMPLES,
+          sampleGapMs: SAMPLE_GAP_MS,
+          command: 'echo s<session>-c<command>',
+        },
         measurements: {
           idle: idleSummary,
           underLoad: loadSummary,
@@ -176,4 +210,3 @@ export const loadConcurrentCommands: Benchmark = {
     }
   },
 };
-

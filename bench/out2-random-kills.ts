@@ -14,8 +14,14 @@ export const out2RandomKills: Benchmark = {
     const { rounds } = benchSettings(1, 100);
     const seed = Number(process.env.CRASH_SEED ?? crypto.randomInt(2 ** 31));
     progress(`OUT-2: ${rounds} SIGKILLs at random moments, CRASH_SEED=${seed}`);
-    const result = await runRandomKills({ dataDir: makeTempDir('hbcode-bench-crash-'), seed, minRounds: rounds, maxRounds: rounds });
-    if (result.rounds - (result.tally.clean ?? 0) === 0) throw new Error(`none of ${result.rounds} kills landed inside an append (CRASH_SEED=${seed})`);
+    const result = await runRandomKills({
+      dataDir: makeTempDir('hbcode-bench-crash-'),
+      seed,
+      minRounds: rounds,
+      maxRounds: rounds,
+    });
+    if (result.rounds - (result.tally.clean ?? 0) === 0)
+      throw new Error(`none of ${result.rounds} kills landed inside an append (CRASH_SEED=${seed})`);
     return {
       comparisons: [],
       parameters: { rounds, seed },
@@ -25,7 +31,9 @@ export const out2RandomKills: Benchmark = {
         childStartMsPerRound: Math.round(result.startMs),
         verificationMsPerRound: Math.round(result.verifyMs),
       },
-      notes: ['Every round recovered the case its raw state called for, and the file held exactly the committed stream bytes.'],
+      notes: [
+        'Every round recovered the case its raw state called for, and the file held exactly the committed stream bytes.',
+      ],
     };
   },
 };

@@ -28,7 +28,13 @@ function writeLog(file: string): void {
   let size = 0;
   let placed = false;
   for (let i = 0; size < OUTPUT_BYTES; i++) {
-    const line = !placed && size > OUTPUT_BYTES * 0.8 ? ((placed = true), `[${i}] ${NEEDLE}`) : `[${i}] ` + Array.from({ length: 3 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(' ');
+    const line =
+      !placed && size > OUTPUT_BYTES * 0.8
+        ? ((placed = true), `[${i}] ${NEEDLE}`)
+        : `[${i}] ` +
+          Array.from({ length: 3 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(
+            ' ',
+          );
     lines.push(line);
     size += line.length + 1;
   }
@@ -44,10 +50,19 @@ export const outputFind: Benchmark = {
       writeLog(path.join(runtime.projectDir, 'build.log'));
       const sessionId = await createShellSession(client);
       const row = await runShell(client, sessionId, 'cat build.log');
-      const source = { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation };
+      const source = {
+        appSessionId: sessionId,
+        runId: row.runId,
+        commandId: row.commandId,
+        generation: row.generation,
+      };
       const total = row.byteLength;
       const readPage = async (offset: number, length: number) => {
-        const { data } = await client.callBinary('run.chatCommandOutputRead', { ...source, offset, length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES) });
+        const { data } = await client.callBinary('run.chatCommandOutputRead', {
+          ...source,
+          offset,
+          length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
+        });
         return data;
       };
       const finds: number[] = [];
@@ -57,19 +72,35 @@ export const outputFind: Benchmark = {
       for (let round = 0; round < ROUNDS; round++) {
         progress(`PWA-2: round ${round + 1} of ${ROUNDS}`);
         let started = now();
-        const answer = await client.call('run.chatCommandOutputFind', { ...source, query: NEEDLE, searchId: crypto.randomUUID() });
+        const answer = await client.call('run.chatCommandOutputFind', {
+          ...source,
+          query: NEEDLE,
+          searchId: crypto.randomUUID(),
+        });
         finds.push(now() - started);
-        if (answer.matches.length !== 1 || !answer.complete) throw new Error(`find answered ${JSON.stringify(answer).slice(0, 200)}`);
+        if (answer.matches.length !== 1 || !answer.complete)
+          throw new Error(`find answered ${JSON.stringify(answer).slice(0, 200)}`);
         matches = answer.matches.length;
-        const offset = Math.floor((total * round) / ROUNDS / MAX_COMMAND_OUTPUT_RANGE_BYTES) * MAX_COMMAND_OUTPUT_RANGE_BYTES;
+        const offset =
+          Math.floor((total * round) / ROUNDS / MAX_COMMAND_OUTPUT_RANGE_BYTES) * MAX_COMMAND_OUTPUT_RANGE_BYTES;
         started = now();
         await readPage(offset, MAX_COMMAND_OUTPUT_RANGE_BYTES);
         pages.push(now() - started);
         if (round < 3) {
           started = now();
-          const at = await findRenderedNext(readPage, total, NEEDLE, { offset: 0, column: 0 }, true, MAX_COMMAND_OUTPUT_RANGE_BYTES);
+          const at = await findRenderedNext(
+            readPage,
+            total,
+            NEEDLE,
+            { offset: 0, column: 0 },
+            true,
+            MAX_COMMAND_OUTPUT_RANGE_BYTES,
+          );
           inApp.push(now() - started);
-          if (at?.offset !== answer.matches[0]!.offset) throw new Error(`the page-by-page search found ${JSON.stringify(at)}, the runtime ${JSON.stringify(answer.matches[0])}`);
+          if (at?.offset !== answer.matches[0]!.offset)
+            throw new Error(
+              `the page-by-page search found ${JSON.stringify(at)}, the runtime ${JSON.stringify(answer.matches[0])}`,
+            );
         }
       }
       return {

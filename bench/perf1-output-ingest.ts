@@ -53,8 +53,19 @@ function sha256OfPlan(plan: DeltaPlan): string {
 function openBenchStore(dir: string) {
   const db = openDatabase(path.join(dir, 'runtime.sqlite'), MIGRATIONS_DIR);
   const createdAt = Date.now();
-  db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)').run('bench-project', 'bench', dir, createdAt);
-  db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)').run(SESSION_ID, 'bench-project', 'shell', 'bench', createdAt);
+  db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)').run(
+    'bench-project',
+    'bench',
+    dir,
+    createdAt,
+  );
+  db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    SESSION_ID,
+    'bench-project',
+    'shell',
+    'bench',
+    createdAt,
+  );
   const store = new CommandOutputStore(db, path.join(dir, 'command-outputs'), silentLogger);
   return { db, store };
 }
@@ -79,13 +90,16 @@ export const perf1OutputIngest: Benchmark = {
     const verifyArtifact = (key: OutputKey, what: string, expectComplete: boolean) => {
       const row = store.catalog.get(key)!;
       const file = path.join(store.dir, row.fileName);
-      if (row.byteLength !== totalBytes) throw new Error(`${what}: catalog holds ${row.byteLength} bytes, expected ${totalBytes}`);
+      if (row.byteLength !== totalBytes)
+        throw new Error(`${what}: catalog holds ${row.byteLength} bytes, expected ${totalBytes}`);
       if (row.storageError) throw new Error(`${what}: storage error: ${row.storageError}`);
-      if (row.complete !== expectComplete) throw new Error(`${what}: complete is ${row.complete}, expected ${expectComplete}`);
+      if (row.complete !== expectComplete)
+        throw new Error(`${what}: complete is ${row.complete}, expected ${expectComplete}`);
       const size = fs.statSync(file).size;
       if (size !== totalBytes) throw new Error(`${what}: artifact file is ${size} bytes, expected ${totalBytes}`);
       const sha = sha256OfFile(file);
-      if (sha !== expectedSha256) throw new Error(`${what}: artifact SHA-256 ${sha} differs from the stream's ${expectedSha256}`);
+      if (sha !== expectedSha256)
+        throw new Error(`${what}: artifact SHA-256 ${sha} differs from the stream's ${expectedSha256}`);
       fs.rmSync(file);
     };
 
@@ -111,7 +125,13 @@ export const perf1OutputIngest: Benchmark = {
       const finished = now();
       const eventLoopBusySeconds = nodePerformance.eventLoopUtilization(loopBefore).active / 1000;
       verifyArtifact(key, 'CommandOutputStream', true);
-      return { seconds: (finished - started) / 1000, toLastCommitSeconds: (lastCommitAt - started) / 1000, commits, pauses, eventLoopBusySeconds };
+      return {
+        seconds: (finished - started) / 1000,
+        toLastCommitSeconds: (lastCommitAt - started) / 1000,
+        commits,
+        pauses,
+        eventLoopBusySeconds,
+      };
     };
 
     const reference = async (round: number): Promise<ReferenceRun> => {
@@ -127,7 +147,8 @@ export const perf1OutputIngest: Benchmark = {
       const synced = now();
       fs.closeSync(fd);
       const sha = sha256OfFile(file);
-      if (sha !== expectedSha256) throw new Error(`reference file SHA-256 ${sha} differs from the stream's ${expectedSha256}`);
+      if (sha !== expectedSha256)
+        throw new Error(`reference file SHA-256 ${sha} differs from the stream's ${expectedSha256}`);
       fs.rmSync(file);
       return { seconds: (written - started) / 1000, fdatasyncSeconds: (synced - written) / 1000 };
     };
@@ -138,7 +159,8 @@ export const perf1OutputIngest: Benchmark = {
       const started = now();
       for (let i = 0; i < deltaCount; i++) {
         const delta = deltaAt(plan, i);
-        if (!store.appendWriteAhead(key, delta, crypto.createHash('sha256').update(delta).digest())) throw new Error('appendWriteAhead refused a delta');
+        if (!store.appendWriteAhead(key, delta, crypto.createHash('sha256').update(delta).digest()))
+          throw new Error('appendWriteAhead refused a delta');
       }
       const finished = now();
       verifyArtifact(key, 'appendWriteAhead per delta', false);
@@ -171,7 +193,15 @@ export const perf1OutputIngest: Benchmark = {
 
       return {
         comparisons: [
-          { ...common, label: 'ingest', oursName: 'ours', referenceName: 'fs.writeSync', ours: gibPerSecond(oursSeconds), reference: gibPerSecond(referenceSeconds), target: 0.7 },
+          {
+            ...common,
+            label: 'ingest',
+            oursName: 'ours',
+            referenceName: 'fs.writeSync',
+            ours: gibPerSecond(oursSeconds),
+            reference: gibPerSecond(referenceSeconds),
+            target: 0.7,
+          },
           {
             ...common,
             label: 'ingest, both durable',
@@ -213,7 +243,8 @@ export const perf1OutputIngest: Benchmark = {
         },
         measurements: {
           expectedSha256,
-          verified: 'every timed run: catalog length, file size and SHA-256 against the stream, after its timer stopped',
+          verified:
+            'every timed run: catalog length, file size and SHA-256 against the stream, after its timer stopped',
           ours: results.ours,
           reference: results.reference,
           perDelta: results.perDelta,

@@ -3,8 +3,22 @@ import fs from 'node:fs';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../lib/protocol/version';
 import { produceOutput, type ProducedOutput } from './lib/producedOutput';
 import { randomInt, seededRandom } from './lib/prng';
-import { downloadOverHttp, EchoClient, OrderedDigest, readOutputPage, readOutputWindowed, type Transfer } from './lib/readClients';
-import { replyRequest, spawnFileServer, startEchoServer, startFileServer, type ReferenceProcess, type ReferenceServer } from './lib/referenceServers';
+import {
+  downloadOverHttp,
+  EchoClient,
+  OrderedDigest,
+  readOutputPage,
+  readOutputWindowed,
+  type Transfer,
+} from './lib/readClients';
+import {
+  replyRequest,
+  spawnFileServer,
+  startEchoServer,
+  startFileServer,
+  type ReferenceProcess,
+  type ReferenceServer,
+} from './lib/referenceServers';
 import { benchSettings, formatSize, GIB, type Benchmark, type BenchOutcome, type Comparison } from './lib/report';
 import { median, now, percentile, rotateRounds } from './lib/rounds';
 
@@ -38,7 +52,7 @@ const summarize = (samples: number[]): LatencyRun => ({
 });
 
 function readAt(fd: number, offset: number, length: number, into: Buffer = Buffer.allocUnsafe(length)): Buffer {
-  for (let done = 0; done < length; ) {
+  for (let done = 0; done < length;) {
     const n = fs.readSync(fd, into, done, length - done, offset + done);
     if (n === 0) throw new Error(`file ended at ${offset + done}`);
     done += n;
@@ -77,15 +91,24 @@ export const perf2OutputRead: Benchmark = {
       progress('PERF-2 warm-up and SHA-256 check (untimed)');
       for (const transfer of TRANSFERS) {
         const digest = new OrderedDigest();
-        await readOutputWindowed(rpc, source, { window: READ_WINDOW, pageBytes: PAGE_BYTES, transfer }, (offset, bytes) => digest.add(offset, bytes));
+        await readOutputWindowed(
+          rpc,
+          source,
+          { window: READ_WINDOW, pageBytes: PAGE_BYTES, transfer },
+          (offset, bytes) => digest.add(offset, bytes),
+        );
         const sha = digest.digest();
-        if (sha !== sourceSha256) throw new Error(`run.chatCommandOutputRead (${transfer}) returned SHA-256 ${sha}, the source is ${sourceSha256}`);
+        if (sha !== sourceSha256)
+          throw new Error(
+            `run.chatCommandOutputRead (${transfer}) returned SHA-256 ${sha}, the source is ${sourceSha256}`,
+          );
       }
       for (const port of [httpPort, ownProcessHttpPort]) {
         const hash = crypto.createHash('sha256');
         await downloadOverHttp(port, (chunk) => hash.update(chunk));
         const sha = hash.digest('hex');
-        if (sha !== sourceSha256) throw new Error(`the reference download returned SHA-256 ${sha}, the source is ${sourceSha256}`);
+        if (sha !== sourceSha256)
+          throw new Error(`the reference download returned SHA-256 ${sha}, the source is ${sourceSha256}`);
       }
 
       const timed = async (what: string, read: () => Promise<number>): Promise<ReadRun> => {
@@ -100,10 +123,17 @@ export const perf2OutputRead: Benchmark = {
       const reads = await rotateRounds(
         rounds,
         {
-          oursBinary: () => timed('binary reads', () => readOutputWindowed(rpc, source, { window: READ_WINDOW, pageBytes: PAGE_BYTES, transfer: 'binary' })),
-          oursBase64: () => timed('base64 reads', () => readOutputWindowed(rpc, source, { window: READ_WINDOW, pageBytes: PAGE_BYTES, transfer: 'base64' })),
+          oursBinary: () =>
+            timed('binary reads', () =>
+              readOutputWindowed(rpc, source, { window: READ_WINDOW, pageBytes: PAGE_BYTES, transfer: 'binary' }),
+            ),
+          oursBase64: () =>
+            timed('base64 reads', () =>
+              readOutputWindowed(rpc, source, { window: READ_WINDOW, pageBytes: PAGE_BYTES, transfer: 'base64' }),
+            ),
           http: () => timed('HTTP download', () => downloadOverHttp(httpPort)),
-          httpOwnProcess: () => timed('HTTP download (server in its own process)', () => downloadOverHttp(ownProcessHttpPort)),
+          httpOwnProcess: () =>
+            timed('HTTP download (server in its own process)', () => downloadOverHttp(ownProcessHttpPort)),
         },
         progress,
         (run) => `${gibPerSecond(run).toFixed(2)} GiB/s`,
@@ -126,11 +156,17 @@ export const perf2OutputRead: Benchmark = {
           const started = now();
           const { bytes } = await readOutputPage(rpc, source, transfer, offset, PAGE_BYTES);
           times.push(now() - started);
-          if (!bytes.equals(readAt(fd, offset, PAGE_BYTES, checkBuffer))) throw new Error(`read at ${offset} returned other bytes than the artifact holds`);
+          if (!bytes.equals(readAt(fd, offset, PAGE_BYTES, checkBuffer)))
+            throw new Error(`read at ${offset} returned other bytes than the artifact holds`);
         }
         return times;
       };
-      const latencyReference = async (message: string | Buffer, replyLength: number, seed: number, samples: number): Promise<number[]> => {
+      const latencyReference = async (
+        message: string | Buffer,
+        replyLength: number,
+        seed: number,
+        samples: number,
+      ): Promise<number[]> => {
         const random = seededRandom(seed);
         const times: number[] = [];
         for (let i = 0; i < samples; i++) {
@@ -139,7 +175,8 @@ export const perf2OutputRead: Benchmark = {
           readAt(fd, offset, PAGE_BYTES, referenceBuffer);
           const reply = await echoClient.roundTrip(message);
           times.push(now() - started);
-          if (reply.length !== replyLength) throw new Error(`the echo server answered ${reply.length} of ${replyLength}`);
+          if (reply.length !== replyLength)
+            throw new Error(`the echo server answered ${reply.length} of ${replyLength}`);
         }
         return times;
       };
@@ -156,7 +193,10 @@ export const perf2OutputRead: Benchmark = {
       const latency = await rotateRounds(
         rounds,
         Object.fromEntries(
-          Object.entries(latencyContenders).map(([name, measure]) => [name, async (round: number) => summarize(await measure(SEED + round, LATENCY_SAMPLES))]),
+          Object.entries(latencyContenders).map(([name, measure]) => [
+            name,
+            async (round: number) => summarize(await measure(SEED + round, LATENCY_SAMPLES)),
+          ]),
         ) as Record<keyof typeof latencyContenders, (round: number) => Promise<LatencyRun>>,
         progress,
         (run) => `median ${run.medianMs.toFixed(2)} ms (p10 ${run.p10Ms.toFixed(2)}, p90 ${run.p90Ms.toFixed(2)})`,
@@ -168,8 +208,22 @@ export const perf2OutputRead: Benchmark = {
       const read = { rule: 'PERF-2', unit: 'GiB/s', better: 'higher', referenceName: 'HTTP download' } as const;
       const single = { rule: 'PERF-2', unit: 'ms', better: 'lower' } as const;
       const comparisons: Comparison[] = [
-        { ...read, label: `read ${size}`, oursName: 'ours (binary)', ours: throughput(reads.oursBinary), reference: throughput(reads.http), target: 0.5 },
-        { ...read, label: `read ${size}, base64 transfer`, oursName: 'ours (base64)', ours: throughput(reads.oursBase64), reference: throughput(reads.http), target: null },
+        {
+          ...read,
+          label: `read ${size}`,
+          oursName: 'ours (binary)',
+          ours: throughput(reads.oursBinary),
+          reference: throughput(reads.http),
+          target: 0.5,
+        },
+        {
+          ...read,
+          label: `read ${size}, base64 transfer`,
+          oursName: 'ours (base64)',
+          ours: throughput(reads.oursBase64),
+          reference: throughput(reads.http),
+          target: null,
+        },
         {
           ...read,
           label: `read ${size}, HTTP server in its own process`,

@@ -50,12 +50,19 @@ export const perf3FileTransfer: Benchmark = {
       harness = await startBrowserRuntime(project, 'perf3.page.ts');
       http = await startFileServer(file, { 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
       const page = harness.page;
-      const args: Perf3Args = { token: harness.token, projectDirectory: project, path: FILE_NAME, httpUrl: `http://127.0.0.1:${http.port}/${FILE_NAME}` };
-      const time = (name: 'readOverRpc' | 'downloadOverHttp') => page.evaluate(([fn, a]) => (globalThis as unknown as Perf3Global).perf3[fn](a), [name, args] as const);
+      const args: Perf3Args = {
+        token: harness.token,
+        projectDirectory: project,
+        path: FILE_NAME,
+        httpUrl: `http://127.0.0.1:${http.port}/${FILE_NAME}`,
+      };
+      const time = (name: 'readOverRpc' | 'downloadOverHttp') =>
+        page.evaluate(([fn, a]) => (globalThis as unknown as Perf3Global).perf3[fn](a), [name, args] as const);
 
       progress('PERF-3 warm-up and SHA-256 check (untimed)');
       const digest = await page.evaluate((a) => (globalThis as unknown as Perf3Global).perf3.digestOverRpc(a), args);
-      if (digest !== sha256) throw new Error(`files.readBinary in Chromium returned SHA-256 ${digest}, the file is ${sha256}`);
+      if (digest !== sha256)
+        throw new Error(`files.readBinary in Chromium returned SHA-256 ${digest}, the file is ${sha256}`);
       const check = (what: string, run: Run) => {
         if (run.bytes !== totalBytes) throw new Error(`${what} read ${run.bytes} bytes, expected ${totalBytes}`);
         return run;
@@ -86,7 +93,13 @@ export const perf3FileTransfer: Benchmark = {
             target: 0.5,
           },
         ],
-        parameters: { totalBytes, rounds, overridden, chunkBytes: HTTP_FILE_CHUNK_READ_BYTES, chunksInFlight: HTTP_FILE_CHUNKS_IN_FLIGHT },
+        parameters: {
+          totalBytes,
+          rounds,
+          overridden,
+          chunkBytes: HTTP_FILE_CHUNK_READ_BYTES,
+          chunksInFlight: HTTP_FILE_CHUNKS_IN_FLIGHT,
+        },
         measurements: { oursMs: results.ours.map((r) => r.ms), httpMs: results.http.map((r) => r.ms) },
         notes: [
           'Both sides end with the whole file in a Blob in the page; throughput is the median round.',

@@ -40,7 +40,8 @@ export const perf5Markdown: Benchmark = {
   async run(progress) {
     // Rounds per page: HBCODE_BENCH_ROUNDS, as for the other benchmarks.
     const rounds = Number(process.env.HBCODE_BENCH_ROUNDS ?? DEFAULT_ROUNDS);
-    if (!Number.isSafeInteger(rounds) || rounds <= 0) throw new Error(`HBCODE_BENCH_ROUNDS must be a positive integer, not ${process.env.HBCODE_BENCH_ROUNDS}`);
+    if (!Number.isSafeInteger(rounds) || rounds <= 0)
+      throw new Error(`HBCODE_BENCH_ROUNDS must be a positive integer, not ${process.env.HBCODE_BENCH_ROUNDS}`);
     const pages = readabilityCases();
     // Warm both paths (JIT, lazy module state) on a few pages before timing anything.
     for (const page of pages.slice(0, 5)) {

@@ -93,9 +93,11 @@ export const perf6Highlight: Benchmark = {
       await page.getByText('Connected', { exact: true }).waitFor({ timeout: 60_000 });
       await injectPageModule(page, 'perf6.page.ts');
       const perf6 = <K extends keyof Perf6Global['perf6']>(name: K, ...args: Parameters<Perf6Global['perf6'][K]>) =>
-        page.evaluate(([fn, a]) => (globalThis as unknown as { perf6: Record<string, (...x: unknown[]) => unknown> }).perf6[fn]!(...a), [name, args] as const) as Promise<
-          Awaited<ReturnType<Perf6Global['perf6'][K]>>
-        >;
+        page.evaluate(
+          ([fn, a]) =>
+            (globalThis as unknown as { perf6: Record<string, (...x: unknown[]) => unknown> }).perf6[fn]!(...a),
+          [name, args] as const,
+        ) as Promise<Awaited<ReturnType<Perf6Global['perf6'][K]>>>;
       const open = async (name: string) => {
         await perf6('showFolder', folderHash);
         return perf6('timeFirstHighlightedLine', fileHash(name), name);
@@ -106,7 +108,12 @@ export const perf6Highlight: Benchmark = {
       await open(BIG);
       await perf6('scrollToEndWhileHighlighting');
 
-      const results = await rotateRounds(rounds, { big: () => open(BIG), small: () => open(SMALL) }, progress, (ms) => `${ms.toFixed(1)} ms`);
+      const results = await rotateRounds(
+        rounds,
+        { big: () => open(BIG), small: () => open(SMALL) },
+        progress,
+        (ms) => `${ms.toFixed(1)} ms`,
+      );
 
       progress('PERF-6 longest main-thread task while the big file loads and scrolls');
       await perf6('showFolder', folderHash);
@@ -124,7 +131,9 @@ export const perf6Highlight: Benchmark = {
         await perf6('timeFirstHighlightedLine', fileHash(BIG), BIG);
         await perf6('scrollToEndWhileHighlighting');
       });
-      progress(`  longest ${traced.longestWallMs.toFixed(0)} ms (${traced.longestWallCpuMs.toFixed(0)} ms of CPU); most CPU in one task ${traced.longestCpuMs.toFixed(0)} ms`);
+      progress(
+        `  longest ${traced.longestWallMs.toFixed(0)} ms (${traced.longestWallCpuMs.toFixed(0)} ms of CPU); most CPU in one task ${traced.longestCpuMs.toFixed(0)} ms`,
+      );
 
       return {
         comparisons: [
@@ -151,12 +160,18 @@ export const perf6Highlight: Benchmark = {
             target: 1,
           },
         ],
-        parameters: { bytes: source.length, lines: source.split('\n').length, smallLines: SMALL_LINES, rounds, overridden },
+        parameters: {
+          bytes: source.length,
+          lines: source.split('\n').length,
+          smallLines: SMALL_LINES,
+          rounds,
+          overridden,
+        },
         measurements: { bigMs: results.big, smallMs: results.small, longTasksMs: tasks.all, traced },
         notes: [
           'Both files go the same way: files.readBinary in verified chunks, decoded, sent to the highlight worker, first batch rendered.',
           'A long task is any main-thread task over 50 ms (PerformanceObserver "longtask"); none means 0 ms.',
-          'measurements.traced: a second, traced pass (not the verdict): wall and thread CPU time of its main-thread tasks; on a busy machine a task\'s wall time also counts waiting for a CPU.',
+          "measurements.traced: a second, traced pass (not the verdict): wall and thread CPU time of its main-thread tasks; on a busy machine a task's wall time also counts waiting for a CPU.",
         ],
       };
     } finally {

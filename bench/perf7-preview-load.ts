@@ -37,7 +37,10 @@ function writeSite(dir: string): void {
     fs.writeFileSync(path.join(dir, `img/i${i}.png`), icon);
     body.push(`<img src="img/i${i}.png" width="24" height="24" alt="">`);
   }
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html><head><meta charset="utf-8"><title>site</title>${head.join('')}</head><body>${body.join('\n')}</body></html>`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>site</title>${head.join('')}</head><body>${body.join('\n')}</body></html>`,
+  );
 }
 
 // NOTE: page code is given as strings: this file is type-checked in the Node realm, without the DOM.
@@ -51,13 +54,17 @@ async function loadTime(frame: Frame): Promise<number> {
 /** Reloads the page in `frame` and waits until its new document has finished loading. */
 async function reloadAndTime(frame: Frame): Promise<number> {
   await frame.evaluate('window.__stale = true; location.reload()');
-  await frame.waitForFunction(`!window.__stale && ${NAVIGATION} && ${NAVIGATION}.loadEventEnd > 0`, null, { timeout: 60_000 });
+  await frame.waitForFunction(`!window.__stale && ${NAVIGATION} && ${NAVIGATION}.loadEventEnd > 0`, null, {
+    timeout: 60_000,
+  });
   return loadTime(frame);
 }
 
 async function previewedFrame(page: Page): Promise<Frame> {
   for (;;) {
-    const frame = page.frames().find((f) => /^http:\/\/p-[0-9a-f]{32}\./.test(f.url()) && f.url().endsWith('/index.html'));
+    const frame = page
+      .frames()
+      .find((f) => /^http:\/\/p-[0-9a-f]{32}\./.test(f.url()) && f.url().endsWith('/index.html'));
     if (frame) return frame;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

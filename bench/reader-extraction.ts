@@ -51,19 +51,30 @@ export const readerExtraction: Benchmark = {
     const measurements: Record<string, unknown> = {};
     for (const { half, label, targets } of HALVES) {
       const scores = scoreExtraction(readerCorpus(half));
-      const say = (name: string, f: ExtractionFigures) => `${name} precision ${f.precision.toFixed(4)}, recall ${f.recall.toFixed(4)}, F1 ${f.f1.toFixed(4)}`;
-      progress(`  ${label}, ${scores.pages} pages: ${say('reader', scores.ours)}; ${say('Readability only', scores.readabilityOnly)}`);
+      const say = (name: string, f: ExtractionFigures) =>
+        `${name} precision ${f.precision.toFixed(4)}, recall ${f.recall.toFixed(4)}, F1 ${f.f1.toFixed(4)}`;
+      progress(
+        `  ${label}, ${scores.pages} pages: ${say('reader', scores.ours)}; ${say('Readability only', scores.readabilityOnly)}`,
+      );
       lines.push(...comparisons(scores, label, targets));
       measurements[half] = {
         pages: scores.pages,
         ours: rounded(scores.ours),
         readabilityOnly: rounded(scores.readabilityOnly),
-        perPage: scores.perPage.map((page) => ({ ...page, ours: rounded(page.ours), readabilityOnly: rounded(page.readabilityOnly) })),
+        perPage: scores.perPage.map((page) => ({
+          ...page,
+          ours: rounded(page.ours),
+          readabilityOnly: rounded(page.readabilityOnly),
+        })),
       };
     }
     return {
       comparisons: lines,
-      parameters: { corpus: 'tests/fixtures/reader-corpus', averaging: 'macro (mean over pages)', recallTolerance: RECALL_TOLERANCE },
+      parameters: {
+        corpus: 'tests/fixtures/reader-corpus',
+        averaging: 'macro (mean over pages)',
+        recallTolerance: RECALL_TOLERANCE,
+      },
       measurements,
       notes: [
         'Words are runs of letters and digits, lower-cased, compared as multisets (tests/fixtures/textSimilarity.ts).',

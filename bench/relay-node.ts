@@ -1,7 +1,13 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import WebSocket from 'ws';
-import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, RELAY_DESKTOP_PATH, RelayChallengeSchema } from '../lib/relay/relayWire';
+import {
+  decodeLinkFrame,
+  encodeLinkFrame,
+  LINK_FRAME,
+  RELAY_DESKTOP_PATH,
+  RelayChallengeSchema,
+} from '../lib/relay/relayWire';
 import { clientHelloFor } from '../tests/fixtures/clientHello';
 import { startNatsServer } from '../tests/fixtures/natsServer';
 import { makeDesktopKeys, registerMessage } from '../tests/fixtures/relayClients';
@@ -53,9 +59,17 @@ async function startChild(args: string[]): Promise<Child> {
 }
 
 /** `onMessage` is attached before the socket opens: the relay's challenge can come in the same read as the upgrade's answer. */
-function openSocket(port: number, urlPath: string, onMessage?: (data: Buffer, isBinary: boolean, ws: WebSocket) => void): Promise<WebSocket> {
+function openSocket(
+  port: number,
+  urlPath: string,
+  onMessage?: (data: Buffer, isBinary: boolean, ws: WebSocket) => void,
+): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${urlPath}`, { headers: { host: HOST, origin: ORIGIN }, perMessageDeflate: false, maxPayload: 64 * MIB });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${urlPath}`, {
+      headers: { host: HOST, origin: ORIGIN },
+      perMessageDeflate: false,
+      maxPayload: 64 * MIB,
+    });
     if (onMessage) ws.on('message', (data: Buffer, isBinary) => onMessage(data, isBinary, ws));
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
@@ -147,7 +161,8 @@ async function forwarderPair(port: number, id: number): Promise<Pair> {
 
 async function inBatches<T>(count: number, batch: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let start = 0; start < count; start += batch) out.push(...(await Promise.all(Array.from({ length: Math.min(batch, count - start) }, (_, k) => make(start + k)))));
+  for (let start = 0; start < count; start += batch)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(batch, count - start) }, (_, k) => make(start + k)))));
   return out;
 }
 
@@ -164,7 +179,10 @@ async function lightTraffic(child: Child, pairs: Pair[], progress: (line: string
     const tickStart = performance.now();
     for (let i = 0; i < pairs.length; i++) {
       // Spread the pairs over the second, as independent phones would be.
-      if (i % 50 === 0) await new Promise((resolve) => setTimeout(resolve, Math.max(0, tickStart + (i / pairs.length) * 1000 - performance.now())));
+      if (i % 50 === 0)
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.max(0, tickStart + (i / pairs.length) * 1000 - performance.now())),
+        );
       pairs[i]!.sendFromDesktop(frame);
       pairs[i]!.sendFromDevice(frame);
     }
@@ -172,7 +190,12 @@ async function lightTraffic(child: Child, pairs: Pair[], progress: (line: string
   }
   const expected = pairs.length * SECONDS * FRAME_BYTES;
   const deadline = Date.now() + 60_000;
-  while (pairs.some((p) => p.received.atDesktop < expected / pairs.length || p.received.atDevice < expected / pairs.length) && Date.now() < deadline) {
+  while (
+    pairs.some(
+      (p) => p.received.atDesktop < expected / pairs.length || p.received.atDevice < expected / pairs.length,
+    ) &&
+    Date.now() < deadline
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   clearInterval(sampler);
@@ -180,7 +203,9 @@ async function lightTraffic(child: Child, pairs: Pair[], progress: (line: string
   rssSamples.push(done.rss);
   const relayedBytes = pairs.reduce((sum, p) => sum + p.received.atDesktop + p.received.atDevice, 0);
   const seconds = (performance.now() - started) / 1000;
-  progress(`   ${(relayedBytes / MIB).toFixed(1)} MiB relayed in ${seconds.toFixed(1)} s, node CPU ${cpuMs(idle.cpu, done.cpu).toFixed(0)} ms`);
+  progress(
+    `   ${(relayedBytes / MIB).toFixed(1)} MiB relayed in ${seconds.toFixed(1)} s, node CPU ${cpuMs(idle.cpu, done.cpu).toFixed(0)} ms`,
+  );
   return {
     relayedMiB: relayedBytes / MIB,
     expectedMiB: (2 * expected) / MIB,
@@ -224,8 +249,28 @@ export const relayNode: Benchmark = {
 
       return {
         comparisons: [
-          { rule: 'RLY-4', label: `node CPU per relayed MiB, ${PAIRS} desktops with a passthrough stream each, 4 KiB writes`, unit: 'ms', better: 'lower', oursName: 'relay node', referenceName: 'bare ws forwarder', ours: relay.cpuMsPerMiB, reference: direct.cpuMsPerMiB, target: null },
-          { rule: 'RLY-4', label: `node RSS holding ${PAIRS} desktops and streams under traffic (peak)`, unit: 'MiB', better: 'lower', oursName: 'relay node', referenceName: 'bare ws forwarder', ours: relay.rssPeakMiB, reference: direct.rssPeakMiB, target: null },
+          {
+            rule: 'RLY-4',
+            label: `node CPU per relayed MiB, ${PAIRS} desktops with a passthrough stream each, 4 KiB writes`,
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'relay node',
+            referenceName: 'bare ws forwarder',
+            ours: relay.cpuMsPerMiB,
+            reference: direct.cpuMsPerMiB,
+            target: null,
+          },
+          {
+            rule: 'RLY-4',
+            label: `node RSS holding ${PAIRS} desktops and streams under traffic (peak)`,
+            unit: 'MiB',
+            better: 'lower',
+            oursName: 'relay node',
+            referenceName: 'bare ws forwarder',
+            ours: relay.rssPeakMiB,
+            reference: direct.rssPeakMiB,
+            target: null,
+          },
         ],
         parameters: { pairs: PAIRS, seconds: SECONDS, frameBytes: FRAME_BYTES },
         measurements: {

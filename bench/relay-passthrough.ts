@@ -28,7 +28,15 @@ import { spawnBenchChild } from './lib/benchChild';
 import { ProcessMeter } from './lib/procUsage';
 import { produceOutput, type ProducedOutput } from './lib/producedOutput';
 import { OrderedDigest, pageReadLatencies, readOutputWindowed } from './lib/readClients';
-import { benchSettings, formatSize, GIB, machineLoad, type Benchmark, type BenchOutcome, type Comparison } from './lib/report';
+import {
+  benchSettings,
+  formatSize,
+  GIB,
+  machineLoad,
+  type Benchmark,
+  type BenchOutcome,
+  type Comparison,
+} from './lib/report';
 import { median, now, percentile, rotateRounds } from './lib/rounds';
 
 const SEED = 0x7a55e1;
@@ -86,7 +94,14 @@ async function signedIn(ws: WebSocket): Promise<RpcClient> {
 
 /** Plain /rpc through a bare TCP path whose entry listens on `port`, with the runtime's own Host and Origin. */
 function bareClient(port: number, appHost: string): Promise<RpcClient> {
-  return signedIn(new WebSocket(`ws://127.0.0.1:${port}/rpc`, { headers: { host: appHost }, origin: `http://${appHost}`, perMessageDeflate: false, maxPayload: MAX_PAYLOAD }));
+  return signedIn(
+    new WebSocket(`ws://127.0.0.1:${port}/rpc`, {
+      headers: { host: appHost },
+      origin: `http://${appHost}`,
+      perMessageDeflate: false,
+      maxPayload: MAX_PAYLOAD,
+    }),
+  );
 }
 
 export const relayPassthrough: Benchmark = {
@@ -104,7 +119,13 @@ export const relayPassthrough: Benchmark = {
       nats = await startNatsServer();
       const publicPort = await freePort();
       const tlsPorts = [await freePort(), await freePort()];
-      const node1 = await startRelayChild(nats.url, 'node1', publicPort, ['--tls-port', String(tlsPorts[0])], publicPort);
+      const node1 = await startRelayChild(
+        nats.url,
+        'node1',
+        publicPort,
+        ['--tls-port', String(tlsPorts[0])],
+        publicPort,
+      );
       nodes.push(node1);
       const node2 = await startRelayChild(nats.url, 'node2', publicPort, ['--tls-port', String(tlsPorts[1])]);
       nodes.push(node2);
@@ -115,10 +136,26 @@ export const relayPassthrough: Benchmark = {
         const identity = await loadOrCreateRelayIdentity(dataDir);
         names = relayNamesFor(new URL(node1.publicUrl), identity.desktopId, tlsPorts[0]!);
         certs = makeTestCertificates(names.serverNames);
-        return { wrap: (command) => [...command, '--relay', node1.publicUrl, '--relay-cert', certs!.certFile, '--relay-key', certs!.keyFile, '--relay-tls-port', String(tlsPorts[0])] };
+        return {
+          wrap: (command) => [
+            ...command,
+            '--relay',
+            node1.publicUrl,
+            '--relay-cert',
+            certs!.certFile,
+            '--relay-key',
+            certs!.keyFile,
+            '--relay-tls-port',
+            String(tlsPorts[0]),
+          ],
+        };
       });
       const { runtime, client: direct, source, sourceSha256 } = produced;
-      await waitUntil(() => /desktop linked/.test(node1.output()), () => `the desktop links to node 1:\n${node1.output()}\n${runtime.output()}`, LINK_TIMEOUT_MS);
+      await waitUntil(
+        () => /desktop linked/.test(node1.output()),
+        () => `the desktop links to node 1:\n${node1.output()}\n${runtime.output()}`,
+        LINK_TIMEOUT_MS,
+      );
 
       const forwarder = await spawnBenchChild('bareTcpHop.ts', ['forwarder', String(runtime.port)]);
       const desktopSide = await spawnBenchChild('bareTcpHop.ts', ['desktop-side', nats.url, String(runtime.port)]);
@@ -151,10 +188,12 @@ export const relayPassthrough: Benchmark = {
         const digest = new OrderedDigest();
         await readAll(client, (offset, bytes) => digest.add(offset, bytes));
         const sha = digest.digest();
-        if (sha !== sourceSha256) throw new Error(`a whole read on ${name} returned SHA-256 ${sha}, the source is ${sourceSha256}`);
+        if (sha !== sourceSha256)
+          throw new Error(`a whole read on ${name} returned SHA-256 ${sha}, the source is ${sourceSha256}`);
       }
       const twoNodeStats = await node2.readStats();
-      if (twoNodeStats.passthroughConnections !== 1) throw new Error(`node 2 holds ${twoNodeStats.passthroughConnections} passthrough streams, expected 1`);
+      if (twoNodeStats.passthroughConnections !== 1)
+        throw new Error(`node 2 holds ${twoNodeStats.passthroughConnections} passthrough streams, expected 1`);
 
       const timed = async (name: Contender): Promise<ReadRun> => {
         const { value, cpuSeconds } = await meter.measure(async () => {
@@ -169,17 +208,30 @@ export const relayPassthrough: Benchmark = {
       progress(`whole ${formatSize(totalBytes)} read, ${READ_WINDOW} requests in flight`);
       const reads = await rotateRounds(
         rounds,
-        { oneNode: () => timed('oneNode'), twoNodes: () => timed('twoNodes'), floor1: () => timed('floor1'), floor2: () => timed('floor2'), direct: () => timed('direct') },
+        {
+          oneNode: () => timed('oneNode'),
+          twoNodes: () => timed('twoNodes'),
+          floor1: () => timed('floor1'),
+          floor2: () => timed('floor2'),
+          direct: () => timed('direct'),
+        },
         progress,
-        (run) => `${gibPerSecond(run).toFixed(3)} GiB/s (CPU s ${JSON.stringify(run.cpuSeconds)}, load ${run.load.join(' ')})`,
+        (run) =>
+          `${gibPerSecond(run).toFixed(3)} GiB/s (CPU s ${JSON.stringify(run.cpuSeconds)}, load ${run.load.join(' ')})`,
       );
 
-      const latencyOf = (client: RpcClient, seed: number, samples: number) => pageReadLatencies(client, source, fd, PAGE_BYTES, seed, samples);
+      const latencyOf = (client: RpcClient, seed: number, samples: number) =>
+        pageReadLatencies(client, source, fd, PAGE_BYTES, seed, samples);
       progress(`one ${formatSize(PAGE_BYTES)} page at a random offset, ${LATENCY_SAMPLES} per round`);
       for (const client of Object.values(contenders)) await latencyOf(client, SEED - 1, LATENCY_WARMUP_SAMPLES);
       const latencyRound = async (name: Contender, round: number): Promise<LatencyRun> => {
         const samples = await latencyOf(contenders[name], SEED + round, LATENCY_SAMPLES);
-        return { medianMs: median(samples), p10Ms: percentile(samples, 0.1), p90Ms: percentile(samples, 0.9), load: machineLoad().loadAverage };
+        return {
+          medianMs: median(samples),
+          p10Ms: percentile(samples, 0.1),
+          p90Ms: percentile(samples, 0.9),
+          load: machineLoad().loadAverage,
+        };
       };
       // Every contender of a round reads the same seeded offsets.
       const latency = await rotateRounds(
@@ -192,12 +244,19 @@ export const relayPassthrough: Benchmark = {
           direct: (round) => latencyRound('direct', round),
         },
         progress,
-        (run) => `median ${run.medianMs.toFixed(2)} ms (p10 ${run.p10Ms.toFixed(2)}, p90 ${run.p90Ms.toFixed(2)}, load ${run.load.join(' ')})`,
+        (run) =>
+          `median ${run.medianMs.toFixed(2)} ms (p10 ${run.p10Ms.toFixed(2)}, p90 ${run.p90Ms.toFixed(2)}, load ${run.load.join(' ')})`,
       );
 
       const size = formatSize(totalBytes);
       const page = formatSize(PAGE_BYTES);
-      const readLine = (label: string, rule: string, ours: Contender, reference: Contender, target: number | null): Comparison => ({
+      const readLine = (
+        label: string,
+        rule: string,
+        ours: Contender,
+        reference: Contender,
+        target: number | null,
+      ): Comparison => ({
         rule,
         label,
         unit: 'GiB/s',
@@ -208,7 +267,13 @@ export const relayPassthrough: Benchmark = {
         reference: median(reads[reference].map(gibPerSecond)),
         target,
       });
-      const latencyLine = (label: string, rule: string, ours: Contender, reference: Contender, target: number | null): Comparison => ({
+      const latencyLine = (
+        label: string,
+        rule: string,
+        ours: Contender,
+        reference: Contender,
+        target: number | null,
+      ): Comparison => ({
         rule,
         label,
         unit: 'ms',
@@ -220,24 +285,52 @@ export const relayPassthrough: Benchmark = {
         target,
       });
       const comparisons: Comparison[] = [
-        readLine(`one node: read ${size} through the relay (TLS ends in the runtime), ${READ_WINDOW} in flight`, 'RLY-8', 'oneNode', 'direct', 0.5),
+        readLine(
+          `one node: read ${size} through the relay (TLS ends in the runtime), ${READ_WINDOW} in flight`,
+          'RLY-8',
+          'oneNode',
+          'direct',
+          0.5,
+        ),
         latencyLine(`one node: ${page} read latency through the relay`, 'RLY-8', 'oneNode', 'direct', 2),
         readLine(`one node: read ${size}, the relay against its floor`, 'RLY-8', 'oneNode', 'floor1', null),
         latencyLine(`one node: ${page} latency, the relay against its floor`, 'RLY-8', 'oneNode', 'floor1', null),
-        readLine(`two nodes: read ${size}, the relay against its floor (bare hops and NATS)`, 'RLY-6', 'twoNodes', 'floor2', 0.5),
+        readLine(
+          `two nodes: read ${size}, the relay against its floor (bare hops and NATS)`,
+          'RLY-6',
+          'twoNodes',
+          'floor2',
+          0.5,
+        ),
         latencyLine(`two nodes: ${page} latency, the relay against its floor`, 'RLY-6', 'twoNodes', 'floor2', 1.5),
         readLine(`two nodes: read ${size} through the relay against direct`, 'RLY-6', 'twoNodes', 'direct', null),
         latencyLine(`two nodes: ${page} latency through the relay against direct`, 'RLY-6', 'twoNodes', 'direct', null),
-        readLine(`two nodes' floor: read ${size} through bare hops and NATS against direct`, 'RLY-6', 'floor2', 'direct', null),
+        readLine(
+          `two nodes' floor: read ${size} through bare hops and NATS against direct`,
+          'RLY-6',
+          'floor2',
+          'direct',
+          null,
+        ),
         latencyLine(`two nodes' floor: ${page} latency against direct`, 'RLY-6', 'floor2', 'direct', null),
       ];
       return {
         comparisons,
-        parameters: { totalBytes, overridden, rounds, seed: SEED, pageBytes: PAGE_BYTES, readWindow: READ_WINDOW, latencySamplesPerRound: LATENCY_SAMPLES, transfer: 'binary' },
+        parameters: {
+          totalBytes,
+          overridden,
+          rounds,
+          seed: SEED,
+          pageBytes: PAGE_BYTES,
+          readWindow: READ_WINDOW,
+          latencySamplesPerRound: LATENCY_SAMPLES,
+          transfer: 'binary',
+        },
         measurements: {
           produceSeconds: produced.produceSeconds,
           sourceSha256,
-          verified: 'SHA-256 of an untimed whole read on every path against the source file; every timed read checks its byte count; every latency sample is compared with the artifact bytes after its timer stopped.',
+          verified:
+            'SHA-256 of an untimed whole read on every path against the source file; every timed read checks its byte count; every latency sample is compared with the artifact bytes after its timer stopped.',
           reads,
           latency,
           processesAfter: meter.snapshot(),

@@ -30,7 +30,15 @@ import { out2RandomKills } from './out2-random-kills';
 import { file2ReadGib } from './file2-read-gib';
 import { acc6SteerCrash } from './acc6-steer-crash';
 import { file10MediaRenditions } from './file10-media-renditions';
-import { environment, formatComparison, machineLoad, verdict, writeResult, type Benchmark, type Comparison } from './lib/report';
+import {
+  environment,
+  formatComparison,
+  machineLoad,
+  verdict,
+  writeResult,
+  type Benchmark,
+  type Comparison,
+} from './lib/report';
 import { removeAllTempDirs } from './lib/tempDirs';
 import { buildBundles } from '../tests/fixtures/bundledPrograms';
 
@@ -99,7 +107,8 @@ const BENCHMARKS: BenchmarkEntry[] = [
 function select(names: string[]): BenchmarkEntry[] {
   if (names.length === 0) return BENCHMARKS;
   const chosen = BENCHMARKS.filter((b) => names.some((n) => b.name.startsWith(n)));
-  if (chosen.length === 0) throw new Error(`No benchmark matches ${names.join(', ')}. Known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  if (chosen.length === 0)
+    throw new Error(`No benchmark matches ${names.join(', ')}. Known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
   return chosen;
 }
 
@@ -114,9 +123,14 @@ async function main(): Promise<number> {
     const bench = await entry.load();
     progress(`== ${bench.name}`);
     const before = machineLoad();
-    const busy = before.cpuPressureAvg10 === null ? before.loadAverage[0]! > os.cpus().length : before.cpuPressureAvg10 > BUSY_CPU_PRESSURE;
+    const busy =
+      before.cpuPressureAvg10 === null
+        ? before.loadAverage[0]! > os.cpus().length
+        : before.cpuPressureAvg10 > BUSY_CPU_PRESSURE;
     if (busy) {
-      progress(`   WARNING: the machine is busy (load average ${before.loadAverage.join(' ')}, CPU pressure ${before.cpuPressureAvg10}%): these numbers will be skewed`);
+      progress(
+        `   WARNING: the machine is busy (load average ${before.loadAverage.join(' ')}, CPU pressure ${before.cpuPressureAvg10}%): these numbers will be skewed`,
+      );
     }
     const started = performance.now();
     const outcome = await bench.run(progress);

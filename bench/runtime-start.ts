@@ -41,19 +41,42 @@ async function timeStart(wrap?: (command: string[]) => string[]): Promise<Start>
 export const runtimeStart: Benchmark = {
   name: 'runtime-start',
   async run(progress): Promise<BenchOutcome> {
-    const rounds = await rotateRounds(ROUNDS, { bundle: () => timeStart(), tsx: () => timeStart(fromSource) }, progress, (s) => `${s.cpuSeconds.toFixed(2)} CPU-s, ${Math.round(s.wallMs)} ms`);
+    const rounds = await rotateRounds(
+      ROUNDS,
+      { bundle: () => timeStart(), tsx: () => timeStart(fromSource) },
+      progress,
+      (s) => `${s.cpuSeconds.toFixed(2)} CPU-s, ${Math.round(s.wallMs)} ms`,
+    );
     const cpu = (starts: Start[]) => median(starts.map((s) => s.cpuSeconds));
     const wall = (starts: Start[]) => median(starts.map((s) => s.wallMs));
     const names = { oursName: 'bundle (node dist/main.mjs)', referenceName: 'sources through tsx' };
     return {
       comparisons: [
-        { rule: 'PERF-9', label: 'runtime start to /healthz 200, CPU user+sys (median)', unit: 'CPU-s', better: 'lower', ...names, ours: cpu(rounds.bundle), reference: cpu(rounds.tsx), target: 0.5 },
-        { rule: 'PERF-9', label: 'runtime start to /healthz 200, wall clock (median)', unit: 'ms', better: 'lower', ...names, ours: wall(rounds.bundle), reference: wall(rounds.tsx), target: null },
+        {
+          rule: 'PERF-9',
+          label: 'runtime start to /healthz 200, CPU user+sys (median)',
+          unit: 'CPU-s',
+          better: 'lower',
+          ...names,
+          ours: cpu(rounds.bundle),
+          reference: cpu(rounds.tsx),
+          target: 0.5,
+        },
+        {
+          rule: 'PERF-9',
+          label: 'runtime start to /healthz 200, wall clock (median)',
+          unit: 'ms',
+          better: 'lower',
+          ...names,
+          ours: wall(rounds.bundle),
+          reference: wall(rounds.tsx),
+          target: null,
+        },
       ],
       parameters: { rounds: ROUNDS, sourceMaps: 'on for the bundle (node --enable-source-maps), as npm start runs it' },
       measurements: { bundle: rounds.bundle, tsx: rounds.tsx },
       notes: [
-        'CPU is the runtime process\'s own utime + stime from /proc when /healthz first answered 200 (clock ticks of 10 ms); the wall clock includes the test fixture\'s /healthz polling.',
+        "CPU is the runtime process's own utime + stime from /proc when /healthz first answered 200 (clock ticks of 10 ms); the wall clock includes the test fixture's /healthz polling.",
         'Both start on a fresh data folder and an empty project; the bundle is built before the run (scripts/build-runtime.mjs), so its build is not counted.',
       ],
     };

@@ -24,15 +24,22 @@ export const sec9PreviewChurn: Benchmark = {
   async run(progress): Promise<BenchOutcome> {
     const { rounds: calls, overridden } = benchSettings(1, DEFAULT_CALLS);
     const site = makeTempDir('hbcode-churn-bench-');
-    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><html><head></head><body>${'x'.repeat(PAGE_BYTES)}</body></html>`);
+    fs.writeFileSync(
+      path.join(site, 'index.html'),
+      `<!doctype html><html><head></head><body>${'x'.repeat(PAGE_BYTES)}</body></html>`,
+    );
     const runtime = await startRuntimeProcess({ projectDirs: [site] });
     const app = await runtime.connect();
     const caller = await runtime.connect();
     let refreshes = 0;
     const previewId = 'c'.repeat(32);
     const readPage = async () => {
-      for (let offset: number | null = 0; offset !== null; ) {
-        const answer: { status: number; nextOffset?: number | null } = await app.call('files.readHtmlPreviewResource', { previewId, path: '/index.html', offset });
+      for (let offset: number | null = 0; offset !== null;) {
+        const answer: { status: number; nextOffset?: number | null } = await app.call('files.readHtmlPreviewResource', {
+          previewId,
+          path: '/index.html',
+          offset,
+        });
         offset = answer.status === 200 ? (answer.nextOffset ?? null) : null;
       }
     };
@@ -67,15 +74,46 @@ export const sec9PreviewChurn: Benchmark = {
         churn.kill('SIGKILL');
       }
       const churnSeconds = (Date.now() - churnStarted) / 1000;
-      const summary = (times: number[]) => ({ median: median(times), p95: percentile(times, 0.95), max: Math.max(...times) });
+      const summary = (times: number[]) => ({
+        median: median(times),
+        p95: percentile(times, 0.95),
+        max: Math.max(...times),
+      });
       return {
         comparisons: [
-          { rule: 'SEC-9', label: 'projects.list while a previewed folder churns (median)', unit: 'ms', better: 'lower', oursName: 'churning', referenceName: 'quiet', ours: median(busy), reference: median(quiet), target: 2 },
-          { rule: 'SEC-9', label: 'projects.list while a previewed folder churns (max)', unit: 'ms', better: 'lower', oursName: 'churning', referenceName: 'quiet', ours: Math.max(...busy), reference: Math.max(...quiet), target: null },
+          {
+            rule: 'SEC-9',
+            label: 'projects.list while a previewed folder churns (median)',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'churning',
+            referenceName: 'quiet',
+            ours: median(busy),
+            reference: median(quiet),
+            target: 2,
+          },
+          {
+            rule: 'SEC-9',
+            label: 'projects.list while a previewed folder churns (max)',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'churning',
+            referenceName: 'quiet',
+            ours: Math.max(...busy),
+            reference: Math.max(...quiet),
+            target: null,
+          },
         ],
         parameters: { calls, overridden, pageBytes: PAGE_BYTES },
-        measurements: { quiet: summary(quiet), churning: summary(busy), refreshesDuringChurn: refreshes - refreshesBefore, churnSeconds },
-        notes: ['The churn is a child process rewriting 500 files in the previewed folder as fast as it can; the app client rereads the 2 MiB page on every preview.changed, as the pane reloads.'],
+        measurements: {
+          quiet: summary(quiet),
+          churning: summary(busy),
+          refreshesDuringChurn: refreshes - refreshesBefore,
+          churnSeconds,
+        },
+        notes: [
+          'The churn is a child process rewriting 500 files in the previewed folder as fast as it can; the app client rereads the 2 MiB page on every preview.changed, as the pane reloads.',
+        ],
       };
     } finally {
       app.close();

@@ -88,7 +88,12 @@ export const termEcho: Benchmark = {
       progress('TERM-4: warm-up (untimed)');
       await terminalKeys();
       await plainEcho();
-      const results = await rotateRounds(rounds, { terminal: terminalKeys, echo: plainEcho }, progress, (s) => `median ${median(s).toFixed(3)} ms`);
+      const results = await rotateRounds(
+        rounds,
+        { terminal: terminalKeys, echo: plainEcho },
+        progress,
+        (s) => `median ${median(s).toFixed(3)} ms`,
+      );
       const terminal = results.terminal.flat();
       const plain = results.echo.flat();
       socket.close();

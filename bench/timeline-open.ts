@@ -43,8 +43,13 @@ export const timelineOpen: Benchmark = {
       writeHistory(scripted.historyDir, long, null, longHistory(LONG));
       writeHistory(scripted.historyDir, short, null, longHistory(SHORT));
       const firstPage = Math.min(DEFAULT_FIRST_PAGE_SIZE, LONG);
-      const cold = { long: await timeToFirstRows(client, long, firstPage), short: await timeToFirstRows(client, short, SHORT) };
-      progress(`TL-4: first opens (the agent reads its file): ${cold.long.toFixed(1)} ms for ${LONG}, ${cold.short.toFixed(1)} ms for ${SHORT}`);
+      const cold = {
+        long: await timeToFirstRows(client, long, firstPage),
+        short: await timeToFirstRows(client, short, SHORT),
+      };
+      progress(
+        `TL-4: first opens (the agent reads its file): ${cold.long.toFixed(1)} ms for ${LONG}, ${cold.short.toFixed(1)} ms for ${SHORT}`,
+      );
       const results = await rotateRounds(
         ROUNDS,
         { long: () => timeToFirstRows(client, long, firstPage), short: () => timeToFirstRows(client, short, SHORT) },
@@ -67,7 +72,9 @@ export const timelineOpen: Benchmark = {
         ],
         parameters: { longItems: LONG, shortItems: SHORT, rounds: ROUNDS, firstPageRows: firstPage },
         measurements: { longMs: results.long, shortMs: results.short, coldLongMs: cold.long, coldShortMs: cold.short },
-        notes: [`The app opens at the newest ${DEFAULT_FIRST_PAGE_SIZE} rows and reads older pages as the user scrolls up; the 50-item session is that one page whole.`],
+        notes: [
+          `The app opens at the newest ${DEFAULT_FIRST_PAGE_SIZE} rows and reads older pages as the user scrolls up; the 50-item session is that one page whole.`,
+        ],
       };
     } finally {
       client.close();

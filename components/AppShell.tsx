@@ -14,7 +14,15 @@ import { WebPagesScreen } from './reader/WebPagesScreen';
 import { ThisDeviceSection } from './devices/SignOutButton';
 import { SessionRoutes } from './navigation/SessionRoutes';
 // Everything past the first screen loads when first opened (UX-5).
-import { AccountsView, DevicesScreen, FilesView, GitView, PreviewPane, ReaderView, SettingsScreen } from './lazy/lazyViews';
+import {
+  AccountsView,
+  DevicesScreen,
+  FilesView,
+  GitView,
+  PreviewPane,
+  ReaderView,
+  SettingsScreen,
+} from './lazy/lazyViews';
 import { UpdatePrompt } from './UpdatePrompt';
 import { ViewLinks } from './header/ViewLinks';
 import { useOutboxSender } from './useOutbox';
@@ -63,7 +71,13 @@ export function AppShell() {
     setSigningOut(true);
     try {
       const how = await signOutDevice(client, pairing);
-      setSignedOut({ at: Date.now(), note: how === 'revoked' ? 'You signed out. This device needs a new pairing code to connect again.' : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.' });
+      setSignedOut({
+        at: Date.now(),
+        note:
+          how === 'revoked'
+            ? 'You signed out. This device needs a new pairing code to connect again.'
+            : 'You signed out. The computer will be told when it can be reached; this device needs a new pairing code.',
+      });
       await clearReadCache().catch((e: unknown) => console.warn('Could not clear what this device saved', e));
       forgetComposerMemory();
       setPairing(null);
@@ -92,7 +106,13 @@ export function AppShell() {
   }
   const preview = (at: { projectDirectory: string; path: string }) => (
     // A preview's hbcode.html.open can be sent by the page with no click at all: not granted, so the reader asks first (SEC-5).
-    <PreviewPane key={`${at.projectDirectory}\0${at.path}`} client={client} projectDirectory={at.projectDirectory} path={at.path} onOpenWeb={(url) => navigate({ kind: 'reader', url })} />
+    <PreviewPane
+      key={`${at.projectDirectory}\0${at.path}`}
+      client={client}
+      projectDirectory={at.projectDirectory}
+      path={at.path}
+      onOpenWeb={(url) => navigate({ kind: 'reader', url })}
+    />
   );
   return (
     <div className="app" data-layout={wide ? 'wide' : 'single'}>
@@ -109,16 +129,29 @@ export function AppShell() {
           {problem}
         </p>
       )}
-      {inSessions && <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />}
+      {inSessions && (
+        <SessionRoutes client={client} route={route} navigate={navigate} goUp={goUp} landOnList={landOnList} />
+      )}
       {route.kind === 'devices' && <DevicesScreen client={client} />}
-      {route.kind === 'files' && <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />}
-      {route.kind === 'git' && <GitView key={route.projectDirectory} client={client} projectDirectory={route.projectDirectory} />}
+      {route.kind === 'files' && (
+        <FilesView client={client} projectDirectory={route.projectDirectory} path={route.path} navigate={navigate} />
+      )}
+      {route.kind === 'git' && (
+        <GitView key={route.projectDirectory} client={client} projectDirectory={route.projectDirectory} />
+      )}
       {route.kind === 'preview' &&
         (wide && lastSessionId.current ? (
           // UX-6: on a wide screen the last open session's timeline stays beside the preview.
           <div className="split">
             <div className="pane">
-              <SessionRoutes client={client} route={{ kind: 'sessions', sessionId: lastSessionId.current }} navigate={navigate} goUp={goUp} landOnList={landOnList} besidePreview />
+              <SessionRoutes
+                client={client}
+                route={{ kind: 'sessions', sessionId: lastSessionId.current }}
+                navigate={navigate}
+                goUp={goUp}
+                landOnList={landOnList}
+                besidePreview
+              />
             </div>
             <div className="pane preview-pane">{preview(route)}</div>
           </div>
@@ -134,7 +167,14 @@ export function AppShell() {
         </main>
       )}
       {route.kind === 'web' && <WebPagesScreen onOpen={openInReader} />}
-      {route.kind === 'reader' && <ReaderView client={client} url={route.url} onOpen={openInReader} onCancel={() => navigate({ kind: 'sessions' })} />}
+      {route.kind === 'reader' && (
+        <ReaderView
+          client={client}
+          url={route.url}
+          onOpen={openInReader}
+          onCancel={() => navigate({ kind: 'sessions' })}
+        />
+      )}
     </div>
   );
 }

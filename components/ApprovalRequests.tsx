@@ -45,7 +45,12 @@ export function useApprovals(client: RpcClient | null, sessionId: string) {
       if (!client) return;
       setError(null);
       try {
-        await client.call('approvals.answer', { sessionId, approvalId: approval.id, decision, ...(answers ? { answers } : {}) });
+        await client.call('approvals.answer', {
+          sessionId,
+          approvalId: approval.id,
+          decision,
+          ...(answers ? { answers } : {}),
+        });
         setApprovals((current) => current.filter((a) => a.id !== approval.id));
       } catch (e) {
         setError((e as Error).message);
@@ -78,7 +83,14 @@ export function ApprovalList({ approvals, error, answer }: ApprovalsState) {
   return (
     <>
       {approvals.map((approval) => (
-        <div key={approval.id} className="card" data-row="approval" data-kind={approval.kind} role="group" aria-label="Approval request">
+        <div
+          key={approval.id}
+          className="card"
+          data-row="approval"
+          data-kind={approval.kind}
+          role="group"
+          aria-label="Approval request"
+        >
           <div className="muted">{ASKS[approval.kind]}</div>
           <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
             {approval.kind === 'command' ? `$ ${approval.command}` : approval.command}
@@ -101,15 +113,23 @@ export function ApprovalList({ approvals, error, answer }: ApprovalsState) {
               Expired: {approval.expired}
             </p>
           ) : approval.kind === 'question' ? (
-            <ApprovalQuestionForm approval={approval} onAnswer={(answers) => answer(approval, 'accept', answers)} onDecline={() => answer(approval, 'decline')} />
+            <ApprovalQuestionForm
+              approval={approval}
+              onAnswer={(answers) => answer(approval, 'accept', answers)}
+              onDecline={() => answer(approval, 'decline')}
+            />
           ) : (
             <div className="row" style={{ marginTop: 6, flexWrap: 'wrap' }}>
               <button className="primary" onClick={() => answer(approval, 'accept')}>
                 {approval.kind === 'tool' ? 'Allow once' : approval.kind === 'message' ? 'Deliver' : 'Allow'}
               </button>
               {/* MSG-4: a message is let through one at a time. */}
-              {approval.kind !== 'message' && <button onClick={() => answer(approval, 'acceptForSession')}>Allow for this session</button>}
-              <button onClick={() => answer(approval, 'decline')}>{approval.kind === 'tool' ? 'Deny' : 'Decline'}</button>
+              {approval.kind !== 'message' && (
+                <button onClick={() => answer(approval, 'acceptForSession')}>Allow for this session</button>
+              )}
+              <button onClick={() => answer(approval, 'decline')}>
+                {approval.kind === 'tool' ? 'Deny' : 'Decline'}
+              </button>
             </div>
           )}
         </div>

@@ -33,7 +33,15 @@ const STATE_LABELS: Record<OutboxState, string> = {
  * The message box. A message goes to the outbox, never straight to the socket, so it is kept
  * while offline or disconnected and sent once a connection is open (PWA-4).
  */
-export function Composer({ client, session, turnRunning = false }: { client: RpcClient | null; session: Session; turnRunning?: boolean }) {
+export function Composer({
+  client,
+  session,
+  turnRunning = false,
+}: {
+  client: RpcClient | null;
+  session: Session;
+  turnRunning?: boolean;
+}) {
   const { text, setText, edit, sent, onRecallKey } = useComposerText(session.id);
   const box = useRef<HTMLTextAreaElement>(null);
   const coarse = useCoarsePointer();
@@ -62,7 +70,9 @@ export function Composer({ client, session, turnRunning = false }: { client: Rpc
     const area = box.current;
     if (!area) return;
     const base = placing.current;
-    const placed = base ? insertPhrase(base.text, base.caret, base.caret, phrase) : insertPhrase(area.value, area.selectionStart, area.selectionEnd, phrase);
+    const placed = base
+      ? insertPhrase(base.text, base.caret, base.caret, phrase)
+      : insertPhrase(area.value, area.selectionStart, area.selectionEnd, phrase);
     showText(placed.text, placed.caret);
   });
 
@@ -84,11 +94,18 @@ export function Composer({ client, session, turnRunning = false }: { client: Rpc
     const picked = draft.items;
     try {
       // A message with files waits for a turn of its own: steering carries text only (ATT-2).
-      await enqueueMessage(session.id, message, { mode: steering && draft.items.length === 0 ? 'steer' : undefined, attachments: await draft.take() });
+      await enqueueMessage(session.id, message, {
+        mode: steering && draft.items.length === 0 ? 'steer' : undefined,
+        attachments: await draft.take(),
+      });
     } catch (caught) {
       setText((current) => (current === '' ? message : current));
       draft.restore(picked);
-      setError(caught instanceof Error ? `Could not keep the message on this device: ${caught.message}` : 'Could not keep the message on this device.');
+      setError(
+        caught instanceof Error
+          ? `Could not keep the message on this device: ${caught.message}`
+          : 'Could not keep the message on this device.',
+      );
     }
   }
 
@@ -111,16 +128,26 @@ export function Composer({ client, session, turnRunning = false }: { client: Rpc
       )}
       {turnRunning && session.agent !== 'shell' && (
         <div className="row composer-mode">
-          <span className="muted">
-            While it runs
-          </span>
+          <span className="muted">While it runs</span>
           <div className="segmented" role="radiogroup" aria-label="While the turn runs">
             <label title="Queue after this turn">
-              <input type="radio" name={`mode-${session.id}`} aria-label="Queue after this turn" checked={!steer} onChange={() => setSteer(false)} />
+              <input
+                type="radio"
+                name={`mode-${session.id}`}
+                aria-label="Queue after this turn"
+                checked={!steer}
+                onChange={() => setSteer(false)}
+              />
               Queue
             </label>
             <label title="Steer this turn">
-              <input type="radio" name={`mode-${session.id}`} aria-label="Steer this turn" checked={steer} onChange={() => setSteer(true)} />
+              <input
+                type="radio"
+                name={`mode-${session.id}`}
+                aria-label="Steer this turn"
+                checked={steer}
+                onChange={() => setSteer(true)}
+              />
               Steer
             </label>
           </div>
@@ -129,7 +156,15 @@ export function Composer({ client, session, turnRunning = false }: { client: Rpc
       <DraftAttachments draft={draft} />
       <VoiceStatus state={speech.state} />
       <form className="composer" onSubmit={submit} onDragOver={draft.onDragOver} onDrop={draft.onDrop}>
-        {slash.open && <SlashCommandMenu commands={slash.commands} shown={slash.shown} query={slash.query} active={slash.active} onChoose={chooseCommand} />}
+        {slash.open && (
+          <SlashCommandMenu
+            commands={slash.commands}
+            shown={slash.shown}
+            query={slash.query}
+            active={slash.active}
+            onChoose={chooseCommand}
+          />
+        )}
         <AttachmentPicker onFiles={draft.add} />
         <textarea
           ref={box}
@@ -146,7 +181,12 @@ export function Composer({ client, session, turnRunning = false }: { client: Rpc
           onPaste={draft.onPaste}
         />
         {speech.supported && <VoiceButton state={speech.state} onStart={speech.start} onStop={speech.stop} />}
-        <button className="primary composer-send" type="submit" disabled={message === ''} aria-label={steering ? 'Steer' : 'Send'}>
+        <button
+          className="primary composer-send"
+          type="submit"
+          disabled={message === ''}
+          aria-label={steering ? 'Steer' : 'Send'}
+        >
           <SendIcon />
           <span className="composer-send-label">{steering ? 'Steer' : 'Send'}</span>
         </button>
@@ -158,7 +198,13 @@ export function Composer({ client, session, turnRunning = false }: { client: Rpc
 function OutboxItem({ entry }: { entry: OutboxEntry }) {
   const failed = entry.state === 'failed';
   return (
-    <div className="card message" data-row="outbox" data-outbox-state={entry.state} data-operation-id={entry.operationId} style={{ borderLeftStyle: 'dashed' }}>
+    <div
+      className="card message"
+      data-row="outbox"
+      data-outbox-state={entry.state}
+      data-operation-id={entry.operationId}
+      style={{ borderLeftStyle: 'dashed' }}
+    >
       <div className="mono" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
         {entry.text}
       </div>

@@ -36,7 +36,9 @@ export function OfflineBanner({ state }: { state: ConnectionState }) {
   if (!isShowingSaved(state)) return null;
   return (
     <div className="offline-banner" role="note" data-testid="offline-banner">
-      {desktopAwayFromRelay(state) ? 'Your desktop is not connected to the relay — showing what this device saved' : 'Offline — showing what this device saved'}
+      {desktopAwayFromRelay(state)
+        ? 'Your desktop is not connected to the relay — showing what this device saved'
+        : 'Offline — showing what this device saved'}
     </div>
   );
 }

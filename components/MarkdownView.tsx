@@ -26,7 +26,14 @@ const isRelative = (url: string) => !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) && !u
  * Markdown rendered as React elements (FILE-4, SEC-3): GitHub-flavoured, raw HTML skipped, links
  * only http(s) or relative, fenced code highlighted in the worker.
  */
-export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLink, renderRelativeImage, renderImage }: MarkdownViewProps) {
+export function MarkdownView({
+  markdown,
+  baseUrl,
+  onLinkClick,
+  renderRelativeLink,
+  renderRelativeImage,
+  renderImage,
+}: MarkdownViewProps) {
   const components: Components = {
     a({ href, children }) {
       if (!href) return <span>{children}</span>;
@@ -39,7 +46,13 @@ export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLin
           }
         : undefined;
       return (
-        <a href={href} onClick={onClick} rel="noopener noreferrer nofollow" referrerPolicy="no-referrer" target={external && !onLinkClick ? '_blank' : undefined}>
+        <a
+          href={href}
+          onClick={onClick}
+          rel="noopener noreferrer nofollow"
+          referrerPolicy="no-referrer"
+          target={external && !onLinkClick ? '_blank' : undefined}
+        >
           {children}
         </a>
       );
@@ -47,10 +60,15 @@ export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLin
     code({ className, children }) {
       const language = /\blanguage-([\w+#.-]+)/.exec(className ?? '')?.[1];
       const text = String(children);
-      return language ? <HighlightedCode code={text.replace(/\n$/, '')} language={language} /> : <code className={className}>{children}</code>;
+      return language ? (
+        <HighlightedCode code={text.replace(/\n$/, '')} language={language} />
+      ) : (
+        <code className={className}>{children}</code>
+      );
     },
     img({ src, alt }) {
-      if (renderRelativeImage && typeof src === 'string' && src !== '' && isRelative(src)) return renderRelativeImage(src, alt ?? '');
+      if (renderRelativeImage && typeof src === 'string' && src !== '' && isRelative(src))
+        return renderRelativeImage(src, alt ?? '');
       // NOTE: an image is a request the document makes by itself; show it only from a safe address.
       const safe = typeof src === 'string' ? safeMarkdownUrl(src, baseUrl) : null;
       if (safe && renderImage && /^https?:/i.test(safe)) return renderImage(safe, alt ?? '');
@@ -59,7 +77,12 @@ export function MarkdownView({ markdown, baseUrl, onLinkClick, renderRelativeLin
   };
   return (
     <div className="markdown-view">
-      <Markdown remarkPlugins={[remarkGfm]} skipHtml urlTransform={(url) => safeMarkdownUrl(url, baseUrl) ?? ''} components={components}>
+      <Markdown
+        remarkPlugins={[remarkGfm]}
+        skipHtml
+        urlTransform={(url) => safeMarkdownUrl(url, baseUrl) ?? ''}
+        components={components}
+      >
         {markdown}
       </Markdown>
     </div>

@@ -15,7 +15,14 @@ export function OpenWebPageForm({ initialUrl = '', onOpen }: { initialUrl?: stri
         if (url) onOpen(url);
       }}
     >
-      <input type="url" inputMode="url" aria-label="Web address" placeholder="https://… open as Markdown" value={text} onChange={(e) => setText(e.target.value)} />
+      <input
+        type="url"
+        inputMode="url"
+        aria-label="Web address"
+        placeholder="https://… open as Markdown"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
       <button type="submit">Read</button>
     </form>
   );

@@ -6,8 +6,8 @@ import { ReaderLink } from './LinkedText';
 
 function styleOf(style: AnsiStyle): CSSProperties | undefined {
   if (Object.keys(style).length === 0) return undefined;
-  const fg = style.inverse ? style.bg ?? 'var(--bg)' : style.fg;
-  const bg = style.inverse ? style.fg ?? 'var(--text)' : style.bg;
+  const fg = style.inverse ? (style.bg ?? 'var(--bg)') : style.fg;
+  const bg = style.inverse ? (style.fg ?? 'var(--text)') : style.bg;
   return {
     color: fg,
     backgroundColor: bg,

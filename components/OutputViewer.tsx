@@ -77,10 +77,20 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
 
   const bytesBetween = (from: number, to: number) => output.win.current.bytesBetween(from, to);
   /** Copy: the stored bytes of the window's lines (UX-2), or their text if the bytes went meanwhile. */
-  const copyAll = () => void navigator.clipboard.writeText(storedTextOf(bytesBetween, lines, 0, lines.length - 1) ?? linesAsText(lines));
+  const copyAll = () =>
+    void navigator.clipboard.writeText(storedTextOf(bytesBetween, lines, 0, lines.length - 1) ?? linesAsText(lines));
 
   const { anchorTop } = useScrollPlacement(output, list, wrap, scrollBox);
-  useWindowReads({ output, row, follow, firstIndex: list.firstIndex, lastIndex: list.lastIndex, scrubbing: scrubber.scrubbing, anchorTop, startAt: initialOffset });
+  useWindowReads({
+    output,
+    row,
+    follow,
+    firstIndex: list.firstIndex,
+    lastIndex: list.lastIndex,
+    scrubbing: scrubber.scrubbing,
+    anchorTop,
+    startAt: initialOffset,
+  });
 
   /** Start and End leave the scrubber and the last match, and follow a running command's end. */
   function jumpToEdge(edge: 'start' | 'end') {
@@ -105,7 +115,11 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
         wrap={wrap}
         onWrapChange={setWrap}
         onCopy={copyAll}
-        onStop={client ? () => void client.call('run.cancel', { sessionId: session.id, runId: row.runId }).catch(() => undefined) : undefined}
+        onStop={
+          client
+            ? () => void client.call('run.cancel', { sessionId: session.id, runId: row.runId }).catch(() => undefined)
+            : undefined
+        }
       />
       <OutputNotices
         findState={finder.findState}
@@ -115,7 +129,15 @@ export function OutputViewer({ client, session, row, onClose, initialOffset = nu
         sourceIncomplete={row.sourceIncomplete && row.complete}
       />
       {total === 0 && row.complete && (
-        <EmptyState name="output" title="This command printed nothing" hint={row.status === 'exited' ? `It finished with exit ${row.exitCode} and wrote no output. Go back to the timeline to run another.` : 'It wrote no output. Go back to the timeline to run another.'} />
+        <EmptyState
+          name="output"
+          title="This command printed nothing"
+          hint={
+            row.status === 'exited'
+              ? `It finished with exit ${row.exitCode} and wrote no output. Go back to the timeline to run another.`
+              : 'It wrote no output. Go back to the timeline to run another.'
+          }
+        />
       )}
       <div className="output-frame">
         <OutputLineList

@@ -63,10 +63,19 @@ export function PairScreen({ reason, onPaired }: { reason?: string; onPaired: (p
   return (
     <main className="pair">
       <h1>Pair this device</h1>
-      <p className="muted">Start the runtime on your computer and enter the code it printed, or open its pairing link.</p>
+      <p className="muted">
+        Start the runtime on your computer and enter the code it printed, or open its pairing link.
+      </p>
       <form onSubmit={pair}>
         <label htmlFor="pair-code">Pairing code</label>
-        <input id="pair-code" autoComplete="one-time-code" autoCapitalize="characters" value={code} onChange={(e) => setCode(e.target.value)} required />
+        <input
+          id="pair-code"
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          required
+        />
         <label htmlFor="device-name">Name of this device</label>
         <input id="device-name" value={deviceName} onChange={(e) => setDeviceName(e.target.value)} maxLength={100} />
         {error && (

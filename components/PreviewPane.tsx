@@ -81,16 +81,21 @@ export function PreviewPane({ client, projectDirectory, path, onOpenWeb }: Props
     const element = frame.current;
     if (!opened || !element) return;
     history.current ??= new PreviewHistory(opened.documentPath);
-    const instance = new PreviewBridge(element, opened, previewResourceReader(() => clientRef.current, previewId), {
-      onHostReady: () => setError(null),
-      onHalted: setHalted,
-      onAction: (action) => {
-        if (action.kind === 'web') return onOpenWebRef.current(action.url);
-        history.current?.push(action.path);
-        if (action.navigate) instance.navigate(action.path);
-        rerender();
+    const instance = new PreviewBridge(
+      element,
+      opened,
+      previewResourceReader(() => clientRef.current, previewId),
+      {
+        onHostReady: () => setError(null),
+        onHalted: setHalted,
+        onAction: (action) => {
+          if (action.kind === 'web') return onOpenWebRef.current(action.url);
+          history.current?.push(action.path);
+          if (action.navigate) instance.navigate(action.path);
+          rerender();
+        },
       },
-    });
+    );
     bridge.current = instance;
     const connect = () => instance.connect();
     element.addEventListener('load', connect);

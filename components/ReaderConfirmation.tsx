@@ -6,10 +6,26 @@ import { addressParts } from '../lib/client/addressParts';
  * clicking in the app (SEC-5): the whole address, its host emphasised (in its ASCII form, so a
  * look-alike name shows), Open or Cancel. Cancel has the focus, so a stray Enter opens nothing.
  */
-export function ReaderConfirmation({ url, hasSavedCopy, onOpen, onCancel }: { url: string; hasSavedCopy: boolean; onOpen: () => void; onCancel: () => void }) {
+export function ReaderConfirmation({
+  url,
+  hasSavedCopy,
+  onOpen,
+  onCancel,
+}: {
+  url: string;
+  hasSavedCopy: boolean;
+  onOpen: () => void;
+  onCancel: () => void;
+}) {
   const { before, host, after } = addressParts(url);
   return (
-    <section className="card reader-confirm" role="alertdialog" aria-labelledby="reader-confirm-title" aria-describedby="reader-confirm-why" data-testid="reader-confirm">
+    <section
+      className="card reader-confirm"
+      role="alertdialog"
+      aria-labelledby="reader-confirm-title"
+      aria-describedby="reader-confirm-why"
+      data-testid="reader-confirm"
+    >
       <h2 id="reader-confirm-title">Open this web page?</h2>
       <p className="reader-confirm-address mono" data-testid="reader-confirm-address">
         {before}
@@ -17,7 +33,8 @@ export function ReaderConfirmation({ url, hasSavedCopy, onOpen, onCancel }: { ur
         {after}
       </p>
       <p id="reader-confirm-why" className="muted">
-        This address came from a link or a page, not from you typing or clicking it in the app. Open it only if you expect this site: the runtime on your computer fetches it.
+        This address came from a link or a page, not from you typing or clicking it in the app. Open it only if you
+        expect this site: the runtime on your computer fetches it.
         {hasSavedCopy && ' Below is the copy saved on this device; nothing was fetched for it.'}
       </p>
       <div className="row">

@@ -21,7 +21,10 @@ interface Props {
 /** MD-1: the reader shows the Markdown text itself, copies it, and saves it as a `.md` file. */
 export function ReaderMarkdownActions({ markdown, title, showingSource, onToggleSource }: Props) {
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
-  const url = useMemo(() => URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' })), [markdown]);
+  const url = useMemo(
+    () => URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' })),
+    [markdown],
+  );
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   useEffect(() => setCopied(null), [markdown]);
 

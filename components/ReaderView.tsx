@@ -9,7 +9,12 @@ import { ReaderImage } from './reader/ReaderImage';
 import { ReaderMarkdownActions } from './ReaderMarkdownActions';
 import { ReaderConfirmation } from './ReaderConfirmation';
 
-type ReaderState = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'missing' } | { kind: 'unconfirmed' } | { kind: 'shown'; page: ReaderPage; view: PageView };
+type ReaderState =
+  | { kind: 'loading' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'missing' }
+  | { kind: 'unconfirmed' }
+  | { kind: 'shown'; page: ReaderPage; view: PageView };
 
 interface Props {
   client: RpcClient | null;
@@ -43,8 +48,13 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
     setSwitchError(null);
     const reading = confirmed ? readWebPage(client, url) : readSavedWebPage(url);
     reading.then(
-      (page) => live && setState(page ? { kind: 'shown', page, view: page.preferred } : { kind: confirmed ? 'missing' : 'unconfirmed' }),
-      (error: unknown) => live && setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (page) =>
+        live &&
+        setState(
+          page ? { kind: 'shown', page, view: page.preferred } : { kind: confirmed ? 'missing' : 'unconfirmed' },
+        ),
+      (error: unknown) =>
+        live && setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       live = false;
@@ -76,10 +86,16 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
     <div className="reader" data-testid="reader">
       <div className="scroll">
         {/* Offline there is nothing to confirm: Open could fetch nothing, so only the saved copy shows (or why there is none). */}
-        {!confirmed && connected && <ReaderConfirmation url={url} hasSavedCopy={state.kind === 'shown'} onOpen={confirm} onCancel={onCancel} />}
-        {!confirmed && !connected && state.kind === 'unconfirmed' && <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>}
+        {!confirmed && connected && (
+          <ReaderConfirmation url={url} hasSavedCopy={state.kind === 'shown'} onOpen={confirm} onCancel={onCancel} />
+        )}
+        {!confirmed && !connected && state.kind === 'unconfirmed' && (
+          <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>
+        )}
         {state.kind === 'loading' && confirmed && <p className="muted">Loading {url} …</p>}
-        {state.kind === 'missing' && <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>}
+        {state.kind === 'missing' && (
+          <p className="muted">This page was not saved on this device. Connect to the computer to open it.</p>
+        )}
         {state.kind === 'failed' && (
           <p className="error" role="alert">
             {state.message}
@@ -101,8 +117,15 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
                   </button>
                 </span>
               )}
-              <ReaderMarkdownActions markdown={shown.markdown} title={shown.title} showingSource={showingSource} onToggleSource={() => setShowingSource(!showingSource)} />
-              {state.page.savedAt !== null && <span className="muted">Saved {new Date(state.page.savedAt).toLocaleString()}</span>}
+              <ReaderMarkdownActions
+                markdown={shown.markdown}
+                title={shown.title}
+                showingSource={showingSource}
+                onToggleSource={() => setShowingSource(!showingSource)}
+              />
+              {state.page.savedAt !== null && (
+                <span className="muted">Saved {new Date(state.page.savedAt).toLocaleString()}</span>
+              )}
             </div>
             {state.page.refreshError && (
               <p className="muted" role="note">
@@ -125,7 +148,12 @@ export function ReaderView({ client, url, onOpen, onCancel }: Props) {
               </pre>
             ) : (
               <article data-view={state.view}>
-                <MarkdownView markdown={shown.markdown} baseUrl={state.page.finalUrl} onLinkClick={onOpen} renderImage={(src, alt) => <ReaderImage client={client} src={src} alt={alt} />} />
+                <MarkdownView
+                  markdown={shown.markdown}
+                  baseUrl={state.page.finalUrl}
+                  onLinkClick={onOpen}
+                  renderImage={(src, alt) => <ReaderImage client={client} src={src} alt={alt} />}
+                />
               </article>
             )}
           </>

@@ -6,7 +6,13 @@ import { forgetSavedSession } from '../lib/client/readCache';
 import type { RpcClient } from '../lib/client/rpcClient';
 import { shortTime } from '../lib/client/shortTime';
 import { readSessionsSnapshot, saveSessionsSnapshot } from '../lib/client/snapshotCache';
-import { DEFAULT_CLAUDE_SETTINGS, DEFAULT_CODEX_SETTINGS, type AgentInfo, type ClaudeSettings, type CodexSettings } from '../lib/protocol/agents';
+import {
+  DEFAULT_CLAUDE_SETTINGS,
+  DEFAULT_CODEX_SETTINGS,
+  type AgentInfo,
+  type ClaudeSettings,
+  type CodexSettings,
+} from '../lib/protocol/agents';
 import { ClaudeSessionOptions } from './agents/ClaudeSessionOptions';
 import { CodexSessionOptions } from './agents/CodexSessionOptions';
 import { CodexRolloutPicker } from './agents/CodexRolloutPicker';
@@ -25,14 +31,25 @@ const AGENT_NAMES: [AgentKind, string][] = [
 ];
 
 /** UX-3: the most recently active first; activity the runtime did not report counts from creation. */
-const byLastActivity = (sessions: Session[]) => [...sessions].sort((a, b) => (b.lastActivityAt ?? b.createdAt) - (a.lastActivityAt ?? a.createdAt) || b.createdAt - a.createdAt);
+const byLastActivity = (sessions: Session[]) =>
+  [...sessions].sort(
+    (a, b) => (b.lastActivityAt ?? b.createdAt) - (a.lastActivityAt ?? a.createdAt) || b.createdAt - a.createdAt,
+  );
 
 /**
  * Projects and their sessions; create one (choosing its agent) or delete one with confirmation.
  * Shows the list this device saved until the runtime answers, and while it cannot (PWA-3).
  */
 /** `openSessionId`: the session on screen beside the list (the wide layout), marked as current. */
-export function SessionList({ client, onOpen, openSessionId }: { client: RpcClient | null; onOpen: (session: Session) => void; openSessionId: string | null }) {
+export function SessionList({
+  client,
+  onOpen,
+  openSessionId,
+}: {
+  client: RpcClient | null;
+  onOpen: (session: Session) => void;
+  openSessionId: string | null;
+}) {
   const [projects, setProjects] = useState<Project[]>([]);
   const [sessions, setSessions] = useState<Session[]>([]);
   const [agent, setAgent] = useState<AgentKind>('shell');
@@ -65,12 +82,18 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
 
   const refresh = useCallback(async () => {
     if (!client) return;
-    const [p, s, a] = await Promise.all([client.call('projects.list'), client.call('sessions.list'), client.call('agents.list')]);
+    const [p, s, a] = await Promise.all([
+      client.call('projects.list'),
+      client.call('sessions.list'),
+      client.call('agents.list'),
+    ]);
     fresh.current = true;
     setAgents(a.agents);
     setProjects(p.projects);
     setSessions(s.sessions);
-    saveSessionsSnapshot(p.projects, s.sessions).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
+    saveSessionsSnapshot(p.projects, s.sessions).catch((e: unknown) =>
+      console.warn('Could not save the session list on this device', e),
+    );
   }, [client]);
 
   useEffect(() => {
@@ -91,12 +114,27 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
     try {
       const forProject = optionsFor === projectId;
       const picked = forProject ? conversation : null;
-      const ownWorktree = forProject && worktree.enabled ? { worktree: worktree.branch.trim() ? { branch: worktree.branch.trim() } : {} } : {};
+      const ownWorktree =
+        forProject && worktree.enabled
+          ? { worktree: worktree.branch.trim() ? { branch: worktree.branch.trim() } : {} }
+          : {};
       const options =
         agent === 'codex'
-          ? { settings: { codex }, ...(fromFile ? { codexRolloutPath: fromFile.path } : picked ? { codexThreadId: picked.id, title: picked.title } : {}), ...(fromFile ? {} : ownWorktree) }
+          ? {
+              settings: { codex },
+              ...(fromFile
+                ? { codexRolloutPath: fromFile.path }
+                : picked
+                  ? { codexThreadId: picked.id, title: picked.title }
+                  : {}),
+              ...(fromFile ? {} : ownWorktree),
+            }
           : agent === 'claude'
-            ? { settings: { claude }, ...(picked ? { claudeSessionId: picked.id, title: picked.title } : {}), ...ownWorktree }
+            ? {
+                settings: { claude },
+                ...(picked ? { claudeSessionId: picked.id, title: picked.title } : {}),
+                ...ownWorktree,
+              }
             : {};
       const created = await withGuardRailConfirmation((confirmed) =>
         client.call('sessions.create', {
@@ -112,7 +150,10 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
       setConversation(null);
       setWorktree(NO_WORKTREE);
       // The list unmounts now: save it with the new session, so the session can be found offline.
-      if (fresh.current) saveSessionsSnapshot(projects, [session, ...sessions]).catch((e: unknown) => console.warn('Could not save the session list on this device', e));
+      if (fresh.current)
+        saveSessionsSnapshot(projects, [session, ...sessions]).catch((e: unknown) =>
+          console.warn('Could not save the session list on this device', e),
+        );
       onOpen(session);
     } catch (e) {
       setError((e as Error).message);
@@ -138,7 +179,11 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
         <EmptyState
           name="sessions"
           title="No sessions yet"
-          hint={projects.length > 1 ? 'Pick a project below, choose its agent and press New session.' : 'Choose an agent below and press New session: Shell runs commands, Codex and Claude work on the project for you.'}
+          hint={
+            projects.length > 1
+              ? 'Pick a project below, choose its agent and press New session.'
+              : 'Choose an agent below and press New session: Shell runs commands, Codex and Claude work on the project for you.'
+          }
         />
       )}
       {error && (
@@ -166,19 +211,32 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
               {AGENT_NAMES.map(([kind, name]) => {
                 const info = agents?.find((a) => a.agent === kind);
                 return (
-                  <option key={kind} value={kind} disabled={info ? !info.available : kind !== 'shell' && kind !== 'terminal'} title={info?.reason}>
+                  <option
+                    key={kind}
+                    value={kind}
+                    disabled={info ? !info.available : kind !== 'shell' && kind !== 'terminal'}
+                    title={info?.reason}
+                  >
                     {info && !info.available ? `${name} (not installed)` : name}
                   </option>
                 );
               })}
             </select>
             {(agent === 'codex' || agent === 'claude') && (
-              <button aria-expanded={optionsFor === project.id} onClick={() => setOptionsFor(optionsFor === project.id ? null : project.id)}>
+              <button
+                aria-expanded={optionsFor === project.id}
+                onClick={() => setOptionsFor(optionsFor === project.id ? null : project.id)}
+              >
                 Options
               </button>
             )}
             {/* The list may be this device's copy before the connection opens: a tap then would do nothing. */}
-            <button className="primary" onClick={() => create(project.id)} disabled={!client} title={client ? undefined : 'Waiting for the connection to your computer'}>
+            <button
+              className="primary"
+              onClick={() => create(project.id)}
+              disabled={!client}
+              title={client ? undefined : 'Waiting for the connection to your computer'}
+            >
               New session
             </button>
           </div>
@@ -192,8 +250,15 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
               }}
             />
           )}
-          {client && agent === 'codex' && <CodexRolloutPicker client={client} onPick={(rollout) => create(project.id, { path: rollout.path, title: rollout.firstPrompt })} />}
-          {client && optionsFor === project.id && agent === 'claude' && <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} />}
+          {client && agent === 'codex' && (
+            <CodexRolloutPicker
+              client={client}
+              onPick={(rollout) => create(project.id, { path: rollout.path, title: rollout.firstPrompt })}
+            />
+          )}
+          {client && optionsFor === project.id && agent === 'claude' && (
+            <ClaudeSessionOptions client={client} value={claude} onChange={setClaude} />
+          )}
           {client && optionsFor === project.id && (agent === 'codex' || agent === 'claude') && (
             <div className="new-session-choices">
               <WorktreeChoice value={worktree} onChange={setWorktree} />
@@ -214,7 +279,11 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
           <ul style={{ listStyle: 'none', padding: 0, margin: '10px 0 0' }}>
             {byLastActivity(sessions.filter((s) => s.projectId === project.id)).map((session) => (
               <li key={session.id} className="row" style={{ marginTop: 6 }} data-session-id={session.id}>
-                <button className="list-button grow session-entry" aria-current={session.id === openSessionId ? 'page' : undefined} onClick={() => onOpen(session)}>
+                <button
+                  className="list-button grow session-entry"
+                  aria-current={session.id === openSessionId ? 'page' : undefined}
+                  onClick={() => onOpen(session)}
+                >
                   {/* The title has a line of its own, so a phone shows it whole; the time goes with the activity. */}
                   <span className="session-entry-head">
                     <span className="pill">{session.agent}</span>
@@ -239,7 +308,12 @@ export function SessionList({ client, onOpen, openSessionId }: { client: RpcClie
                     <SessionTime at={session.lastActivityAt ?? session.createdAt} />
                   </span>
                 </button>
-                <button className="danger icon-button" aria-label={`Delete ${session.title}`} title="Delete" onClick={() => remove(session)}>
+                <button
+                  className="danger icon-button"
+                  aria-label={`Delete ${session.title}`}
+                  title="Delete"
+                  onClick={() => remove(session)}
+                >
                   <Trash2 size={18} aria-hidden />
                 </button>
               </li>

@@ -37,12 +37,18 @@ export interface SessionViewProps {
   routing?: SessionRouting;
 }
 
-const addressOf = (row: CommandRow): OutputAddress => ({ sessionId: row.sessionId, runId: row.runId, commandId: row.commandId, at: null });
+const addressOf = (row: CommandRow): OutputAddress => ({
+  sessionId: row.sessionId,
+  runId: row.runId,
+  commandId: row.commandId,
+  at: null,
+});
 
 /** How many subagent levels the current history entry shows (0: the session's own timeline). */
 const SUBAGENT_DEPTH_KEY = 'hbSubagents';
 function subagentDepth(state: unknown): number {
-  const depth = typeof state === 'object' && state !== null ? (state as Record<string, unknown>)[SUBAGENT_DEPTH_KEY] : undefined;
+  const depth =
+    typeof state === 'object' && state !== null ? (state as Record<string, unknown>)[SUBAGENT_DEPTH_KEY] : undefined;
   return typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 0;
 }
 
@@ -53,7 +59,15 @@ function subagentDepth(state: unknown): number {
 export function SessionView(props: SessionViewProps) {
   useSeenWhileOpen(props.client, props.session.id);
   // TERM-6: a terminal session is its screen, not a timeline.
-  if (props.session.agent === 'terminal') return <LazyTerminalView client={props.client} session={props.session} onBack={props.onBack} onRenamed={props.routing?.onRenamed} />;
+  if (props.session.agent === 'terminal')
+    return (
+      <LazyTerminalView
+        client={props.client}
+        session={props.session}
+        onBack={props.onBack}
+        onRenamed={props.routing?.onRenamed}
+      />
+    );
   return <TimelineSessionView {...props} />;
 }
 
@@ -114,7 +128,14 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
   const viewer =
     output &&
     (command.kind === 'found' ? (
-      <OutputViewer client={client} session={session} row={command.row} onClose={routing ? routing.onCloseOutput : () => setOwnOutput(null)} initialOffset={output.at} onPosition={routing?.onOutputPosition} />
+      <OutputViewer
+        client={client}
+        session={session}
+        row={command.row}
+        onClose={routing ? routing.onCloseOutput : () => setOwnOutput(null)}
+        initialOffset={output.at}
+        onPosition={routing?.onOutputPosition}
+      />
     ) : (
       <p className="muted empty-state" role="status">
         Opening the output…
@@ -145,7 +166,12 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
         {!subagent && <SessionGitLink client={client} projectId={session.projectId} />}
         {client && !subagent && session.agent !== 'shell' && (
           // A gear, not a word: on a phone the title keeps the width (UX-4).
-          <button aria-expanded={showSettings} aria-label="Settings" title="Session settings" onClick={() => setShowSettings(!showSettings)}>
+          <button
+            aria-expanded={showSettings}
+            aria-label="Settings"
+            title="Session settings"
+            onClick={() => setShowSettings(!showSettings)}
+          >
             <Settings2 size={18} aria-hidden="true" focusable="false" />
           </button>
         )}
@@ -176,7 +202,8 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
         (readOnlySource ? (
           // SRC-4: no message can reach the person's own Codex conversation: no composer offers one.
           <p className="muted read-only-source" role="note">
-            This conversation is in your own Codex home: HB Code shows it without writing to it. Continue it in Codex, or start a new session here.
+            This conversation is in your own Codex home: HB Code shows it without writing to it. Continue it in Codex,
+            or start a new session here.
           </p>
         ) : (
           <Composer client={client} session={session} turnRunning={turnRunning} />
@@ -188,7 +215,11 @@ function TimelineSessionView({ client, session, onBack, routing }: SessionViewPr
   return (
     <div className="split">
       <div className="pane">{timeline}</div>
-      <div className="pane output-pane" aria-label={command.kind === 'found' ? `Output of ${command.row.command}` : 'Output'} role="region">
+      <div
+        className="pane output-pane"
+        aria-label={command.kind === 'found' ? `Output of ${command.row.command}` : 'Output'}
+        role="region"
+      >
         {viewer}
       </div>
     </div>

@@ -31,7 +31,9 @@ export interface AppNavigation {
  */
 export function useAppRoute(active = true): AppNavigation {
   const [current, setCurrent] = useState<{ route: AppRoute; problem: string | null }>(() =>
-    typeof location === 'undefined' ? { route: { kind: 'sessions' }, problem: null } : parseRouteWithProblem(location.hash),
+    typeof location === 'undefined'
+      ? { route: { kind: 'sessions' }, problem: null }
+      : parseRouteWithProblem(location.hash),
   );
 
   /** The hash the state shows: events about it (the second of a pair, our own pushState) change nothing. */

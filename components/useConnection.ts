@@ -9,7 +9,11 @@ import { RuntimeConnection, rpcUrlFor, type ConnectionState } from '../lib/clien
  * Through a relay that origin is the desktop's own name, its TLS ended by the desktop (RLY-2, RLY-3).
  */
 function connectionFor(pairing: DevicePairing): RuntimeConnection {
-  return new RuntimeConnection({ url: rpcUrlFor(window.location), token: pairing.token, environment: browserConnectionEnvironment });
+  return new RuntimeConnection({
+    url: rpcUrlFor(window.location),
+    token: pairing.token,
+    environment: browserConnectionEnvironment,
+  });
 }
 
 /** One RuntimeConnection for the pairing's lifetime, and its state as React state. */

@@ -16,7 +16,9 @@ import { startPreviewOriginWorker } from '../lib/serviceWorker/previewOriginWork
 import { startPushHandlers } from '../lib/serviceWorker/pushHandlers';
 import { startVerifiedPassThrough } from '../lib/serviceWorker/verifiedFetch';
 
-declare const self: ServiceWorkerGlobalScope & { __HBCODE_BUILD: { files: BuildFiles; shell: string[]; lazy: string[] } };
+declare const self: ServiceWorkerGlobalScope & {
+  __HBCODE_BUILD: { files: BuildFiles; shell: string[]; lazy: string[] };
+};
 
 function startAppShellWorker(): void {
   const { files, shell, lazy } = self.__HBCODE_BUILD;
@@ -33,7 +35,12 @@ function startAppShellWorker(): void {
   precacheAndRoute(shell.map((url) => ({ ...entryOf(url), integrity: integrityOf(files[url]!) })));
   startLazyAppFiles(self, lazy.map(entryOf));
   const cached = new Set([...shell, ...lazy]);
-  startVerifiedPassThrough(self, Object.keys(files).filter((url) => !cached.has(url)).map(entryOf));
+  startVerifiedPassThrough(
+    self,
+    Object.keys(files)
+      .filter((url) => !cached.has(url))
+      .map(entryOf),
+  );
 
   // Every navigation gets the app shell from the cache, so the app opens with the runtime stopped.
   registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/rpc$/, /^\/healthz$/] }));

@@ -1,10 +1,33 @@
 import crypto from 'node:crypto';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import type WebSocket from 'ws';
-import { decodeLinkFrame, encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame, type RelayChallenge } from '../lib/relay/relayWire';
+import {
+  decodeLinkFrame,
+  encodeLinkFrame,
+  LINK_FRAME,
+  MAX_CHANNEL_FRAME_BYTES,
+  RELAY_CLOSE_CODES,
+  type LinkFrame,
+  type RelayChallenge,
+} from '../lib/relay/relayWire';
 import { makeChallenge, verifyRegistration } from './desktopChallenge';
-import { FrameJoiner, publishChannelFrame, readRoute, REGISTRATION_HEADER, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
-import { dropSocket, isOversize, OVER_BUDGET_REASON, ROUTED_LINK_READ_BYTES, sendCounted, setReadLimit } from './nodeBudget';
+import {
+  FrameJoiner,
+  publishChannelFrame,
+  readRoute,
+  REGISTRATION_HEADER,
+  routeHeaders,
+  SUBJECTS,
+  type ReceivedRoute,
+} from './natsWire';
+import {
+  dropSocket,
+  isOversize,
+  OVER_BUDGET_REASON,
+  ROUTED_LINK_READ_BYTES,
+  sendCounted,
+  setReadLimit,
+} from './nodeBudget';
 import type { LocalClientEnd, LocalDesktopEnd } from './localJoin';
 import { closeReason, publishControl, type RelayContext } from './relayContext';
 
@@ -86,7 +109,8 @@ export class DesktopLink implements LocalDesktopEnd {
 
   /** Closes the link; its device connections are told the desktop is gone. */
   close(code: number, reason: string): void {
-    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, closeReason(reason));
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING)
+      this.ws.close(code, closeReason(reason));
     this.cleanUp();
   }
 
@@ -95,7 +119,12 @@ export class DesktopLink implements LocalDesktopEnd {
     for (const [connectionId, connection] of this.connections) {
       if (this.ctx.liveness.isAlive(connection.deviceNode)) continue;
       this.forget(connectionId);
-      this.sendToDesktop({ type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.goingAway, reason: 'The device’s relay node went away.' });
+      this.sendToDesktop({
+        type: LINK_FRAME.close,
+        connectionId,
+        code: RELAY_CLOSE_CODES.goingAway,
+        reason: 'The device’s relay node went away.',
+      });
     }
   }
 
@@ -103,7 +132,10 @@ export class DesktopLink implements LocalDesktopEnd {
   private ping(): void {
     if (this.closed) return;
     if (!this.heard) {
-      this.ctx.log.info('desktop link silent', { desktop: this.desktopId ?? undefined, code: RELAY_CLOSE_CODES.desktopGone });
+      this.ctx.log.info('desktop link silent', {
+        desktop: this.desktopId ?? undefined,
+        code: RELAY_CLOSE_CODES.desktopGone,
+      });
       this.ws.terminate();
       this.cleanUp();
       return;
@@ -136,7 +168,10 @@ export class DesktopLink implements LocalDesktopEnd {
     try {
       frame = decodeLinkFrame(data);
     } catch {
-      this.ctx.log.refused(data.length > MAX_CHANNEL_FRAME_BYTES ? 'too_large' : 'malformed_link_frame', { desktop: this.desktopId, bytes: data.length });
+      this.ctx.log.refused(data.length > MAX_CHANNEL_FRAME_BYTES ? 'too_large' : 'malformed_link_frame', {
+        desktop: this.desktopId,
+        bytes: data.length,
+      });
       return;
     }
     this.fromDesktop(this.desktopId, frame);
@@ -146,14 +181,22 @@ export class DesktopLink implements LocalDesktopEnd {
     this.hooks.registered(this);
     const { nc } = this.ctx;
     this.subscriptions.push(
-      nc.subscribe(SUBJECTS.ctl(desktopId), { callback: (error, msg) => {
-        if (!error) this.onTakeover(msg);
-      } }),
-      nc.subscribe(SUBJECTS.desk(desktopId), { callback: (error, msg) => {
-        if (!error) this.fromNats(desktopId, msg);
-      } }),
+      nc.subscribe(SUBJECTS.ctl(desktopId), {
+        callback: (error, msg) => {
+          if (!error) this.onTakeover(msg);
+        },
+      }),
+      nc.subscribe(SUBJECTS.desk(desktopId), {
+        callback: (error, msg) => {
+          if (!error) this.fromNats(desktopId, msg);
+        },
+      }),
     );
-    nc.publish(SUBJECTS.ctl(desktopId), undefined, { headers: routeHeaders({ from: this.ctx.nodeId, desktopId }, 'frame', { [REGISTRATION_HEADER]: this.registration }) });
+    nc.publish(SUBJECTS.ctl(desktopId), undefined, {
+      headers: routeHeaders({ from: this.ctx.nodeId, desktopId }, 'frame', {
+        [REGISTRATION_HEADER]: this.registration,
+      }),
+    });
     try {
       // The subscriptions are in place at the NATS server before the desktop hears it is linked.
       await nc.flush();
@@ -170,7 +213,10 @@ export class DesktopLink implements LocalDesktopEnd {
   private onTakeover(msg: Msg): void {
     const other = msg.headers?.get(REGISTRATION_HEADER) ?? '';
     if (other === this.registration || !isLater(other, this.registration)) return;
-    this.ctx.log.info('desktop registered elsewhere', { desktop: this.desktopId ?? undefined, code: RELAY_CLOSE_CODES.replaced });
+    this.ctx.log.info('desktop registered elsewhere', {
+      desktop: this.desktopId ?? undefined,
+      code: RELAY_CLOSE_CODES.replaced,
+    });
     this.close(RELAY_CLOSE_CODES.replaced, 'This desktop registered again.');
   }
 
@@ -185,9 +231,18 @@ export class DesktopLink implements LocalDesktopEnd {
       case LINK_FRAME.data:
         connection.unackedToDevice += frame.payload.length;
         if (connection.unackedToDevice > this.ctx.windowBytes) {
-          this.ctx.log.refused('window_exceeded', { desktop: desktopId, conn: frame.connectionId, bytes: connection.unackedToDevice });
+          this.ctx.log.refused('window_exceeded', {
+            desktop: desktopId,
+            conn: frame.connectionId,
+            bytes: connection.unackedToDevice,
+          });
           this.forget(frame.connectionId);
-          const close = { type: LINK_FRAME.close, connectionId: frame.connectionId, code: RELAY_CLOSE_CODES.notReading, reason: 'The desktop sent past its window.' } as const;
+          const close = {
+            type: LINK_FRAME.close,
+            connectionId: frame.connectionId,
+            code: RELAY_CLOSE_CODES.notReading,
+            reason: 'The desktop sent past its window.',
+          } as const;
           connection.toDevice(close);
           this.sendToDesktop(close);
           return;
@@ -230,9 +285,18 @@ export class DesktopLink implements LocalDesktopEnd {
     }
     if (frame.type === LINK_FRAME.stream) {
       if (this.connections.has(frame.connectionId)) return;
-      this.connections.set(frame.connectionId, { deviceNode: route.from, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget), toDevice: this.natsToDevice(desktopId, route.from) });
+      this.connections.set(frame.connectionId, {
+        deviceNode: route.from,
+        unackedToDevice: 0,
+        joiner: new FrameJoiner(this.ctx.budget),
+        toDevice: this.natsToDevice(desktopId, route.from),
+      });
       this.sendToDesktop(frame);
-      msg.respond(undefined, { headers: routeHeaders({ from: this.ctx.nodeId, desktopId }, 'frame', { [REGISTRATION_HEADER]: this.registration }) });
+      msg.respond(undefined, {
+        headers: routeHeaders({ from: this.ctx.nodeId, desktopId }, 'frame', {
+          [REGISTRATION_HEADER]: this.registration,
+        }),
+      });
       return;
     }
     const connection = this.connections.get(frame.connectionId);
@@ -260,14 +324,26 @@ export class DesktopLink implements LocalDesktopEnd {
   private natsToDevice(desktopId: string, deviceNode: string): (frame: LinkFrame) => void {
     const subject = SUBJECTS.node(deviceNode);
     return (frame) => {
-      if (frame.type === LINK_FRAME.data) publishChannelFrame(this.ctx.nc, subject, { from: this.ctx.nodeId, desktopId }, frame.connectionId, frame.payload);
+      if (frame.type === LINK_FRAME.data)
+        publishChannelFrame(
+          this.ctx.nc,
+          subject,
+          { from: this.ctx.nodeId, desktopId },
+          frame.connectionId,
+          frame.payload,
+        );
       else publishControl(this.ctx, subject, desktopId, frame);
     };
   }
 
   /** RLY-8: a client on this node opens its connection on the link directly; its frames never cross NATS. */
   joinLocal(client: LocalClientEnd): void {
-    this.connections.set(client.id, { deviceNode: this.ctx.nodeId, unackedToDevice: 0, joiner: new FrameJoiner(this.ctx.budget), toDevice: (frame) => client.fromLocalDesktop(frame) });
+    this.connections.set(client.id, {
+      deviceNode: this.ctx.nodeId,
+      unackedToDevice: 0,
+      joiner: new FrameJoiner(this.ctx.budget),
+      toDevice: (frame) => client.fromLocalDesktop(frame),
+    });
     this.sendToDesktop({ type: LINK_FRAME.stream, connectionId: client.id });
   }
 
@@ -291,15 +367,26 @@ export class DesktopLink implements LocalDesktopEnd {
     }
     const whole = connection.joiner.add(part, route.more);
     if (whole === 'too_large') this.ctx.log.refused('too_large', { desktop: route.desktopId, conn: connectionId });
-    else if (whole === 'over_budget' || (whole && !this.ctx.budget.fits(whole.length))) this.overBudget(route.desktopId, connectionId, connection);
+    else if (whole === 'over_budget' || (whole && !this.ctx.budget.fits(whole.length)))
+      this.overBudget(route.desktopId, connectionId, connection);
     else if (whole) this.sendToDesktop({ type: LINK_FRAME.data, connectionId, payload: whole });
   }
 
   /** A device's frame would take the node past its budget: that connection ends, on both sides; the link goes on. */
   private overBudget(desktopId: string, connectionId: string, connection: LinkedConnection): void {
-    this.ctx.log.refused('over_budget', { desktop: desktopId, conn: connectionId, bytes: this.ctx.budget.heldBytes, code: RELAY_CLOSE_CODES.tryAgainLater });
+    this.ctx.log.refused('over_budget', {
+      desktop: desktopId,
+      conn: connectionId,
+      bytes: this.ctx.budget.heldBytes,
+      code: RELAY_CLOSE_CODES.tryAgainLater,
+    });
     this.forget(connectionId);
-    const close = { type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.tryAgainLater, reason: OVER_BUDGET_REASON } as const;
+    const close = {
+      type: LINK_FRAME.close,
+      connectionId,
+      code: RELAY_CLOSE_CODES.tryAgainLater,
+      reason: OVER_BUDGET_REASON,
+    } as const;
     connection.toDevice(close);
     this.sendToDesktop(close);
   }
@@ -323,7 +410,12 @@ export class DesktopLink implements LocalDesktopEnd {
     this.ready = false;
     if (this.desktopId) {
       for (const [connectionId, connection] of [...this.connections]) {
-        connection.toDevice({ type: LINK_FRAME.close, connectionId, code: RELAY_CLOSE_CODES.desktopGone, reason: 'The desktop’s link to the relay went away.' });
+        connection.toDevice({
+          type: LINK_FRAME.close,
+          connectionId,
+          code: RELAY_CLOSE_CODES.desktopGone,
+          reason: 'The desktop’s link to the relay went away.',
+        });
       }
       this.ctx.log.info('desktop unlinked', { desktop: this.desktopId, connections: this.connections.size });
     }

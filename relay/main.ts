@@ -6,7 +6,9 @@ async function main(): Promise<void> {
   const options = parseRelayFlags(process.argv.slice(2));
   const node = await startRelayNode(options);
   const tls = node.tlsPort === null ? '' : ` (TLS passthrough on port ${node.tlsPort})`;
-  process.stdout.write(`Relay node ${node.nodeId} listening on ${options.host}:${node.port}${tls} for ${options.publicUrl}\n`);
+  process.stdout.write(
+    `Relay node ${node.nodeId} listening on ${options.host}:${node.port}${tls} for ${options.publicUrl}\n`,
+  );
   // A supervisor that started the node with an IPC channel (the tests do) may ask for its counters.
   if (process.send) {
     process.on('message', (message) => {

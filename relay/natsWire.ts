@@ -27,7 +27,14 @@ export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,24}$/;
  */
 export const NATS_PART_BYTES = 900 * 1024;
 
-const HEADER = { kind: 'hbr-k', from: 'hbr-from', desktop: 'hbr-desk', conn: 'hbr-conn', more: 'hbr-more', registration: 'hbr-reg' } as const;
+const HEADER = {
+  kind: 'hbr-k',
+  from: 'hbr-from',
+  desktop: 'hbr-desk',
+  conn: 'hbr-conn',
+  more: 'hbr-more',
+  registration: 'hbr-reg',
+} as const;
 
 /** `frame`: a stream, end, close or ack link frame in the payload; `part`: (part of) a channel frame. */
 export type NatsKind = 'frame' | 'part';
@@ -60,7 +67,8 @@ export function readRoute(msg: Msg): ReceivedRoute | null {
   const kind = h.get(HEADER.kind);
   const from = h.get(HEADER.from);
   const desktopId = h.get(HEADER.desktop);
-  if ((kind !== 'frame' && kind !== 'part') || !NODE_ID_PATTERN.test(from) || !DESKTOP_ID_PATTERN.test(desktopId)) return null;
+  if ((kind !== 'frame' && kind !== 'part') || !NODE_ID_PATTERN.test(from) || !DESKTOP_ID_PATTERN.test(desktopId))
+    return null;
   if (kind === 'frame') return { kind, from, desktopId, connectionId: null, more: false };
   const connectionId = h.get(HEADER.conn);
   if (!CONNECTION_ID_PATTERN.test(connectionId)) return null;
@@ -68,11 +76,19 @@ export function readRoute(msg: Msg): ReceivedRoute | null {
 }
 
 /** Publishes one channel frame for `connectionId`, in parts when it is larger than one NATS message may be. */
-export function publishChannelFrame(nc: NatsConnection, subject: string, meta: RouteMeta, connectionId: string, frame: Uint8Array): void {
+export function publishChannelFrame(
+  nc: NatsConnection,
+  subject: string,
+  meta: RouteMeta,
+  connectionId: string,
+  frame: Uint8Array,
+): void {
   for (let offset = 0; offset < frame.length || offset === 0; offset += NATS_PART_BYTES) {
     const end = Math.min(frame.length, offset + NATS_PART_BYTES);
     const more = end < frame.length;
-    nc.publish(subject, frame.subarray(offset, end), { headers: routeHeaders(meta, 'part', { [HEADER.conn]: connectionId, [HEADER.more]: more ? '1' : '0' }) });
+    nc.publish(subject, frame.subarray(offset, end), {
+      headers: routeHeaders(meta, 'part', { [HEADER.conn]: connectionId, [HEADER.more]: more ? '1' : '0' }),
+    });
     if (!more) break;
   }
 }

@@ -86,7 +86,12 @@ function receiverHeldBytes(ws: WebSocket): number {
 }
 
 /** Sends and counts the bytes in the budget until `ws` has written them; `written` runs then. */
-export function sendCounted(ws: WebSocket, budget: NodeBudget, data: Uint8Array | string, written?: (error?: Error) => void): void {
+export function sendCounted(
+  ws: WebSocket,
+  budget: NodeBudget,
+  data: Uint8Array | string,
+  written?: (error?: Error) => void,
+): void {
   const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   budget.add(bytes);
   ws.send(data, { binary: typeof data !== 'string' }, (error) => {

@@ -17,7 +17,14 @@ export class PassthroughConnection extends RelayedConnection {
   private clientEnded = false;
   private desktopEnded = false;
 
-  constructor(ctx: RelayContext, private readonly socket: net.Socket, id: string, desktopId: string, hello: Uint8Array, onClosed: (connection: RelayedConnection) => void) {
+  constructor(
+    ctx: RelayContext,
+    private readonly socket: net.Socket,
+    id: string,
+    desktopId: string,
+    hello: Uint8Array,
+    onClosed: (connection: RelayedConnection) => void,
+  ) {
     super(ctx, id, desktopId, onClosed);
     socket.on('data', (chunk: Buffer) => this.fromClient(chunk));
     socket.on('end', () => this.clientEnd());
@@ -30,7 +37,8 @@ export class PassthroughConnection extends RelayedConnection {
   private fromClient(chunk: Uint8Array): void {
     if (this.closed || chunk.length === 0) return;
     // Socket reads are at most 64 KiB; the bound only guards against a changed default.
-    for (let offset = 0; offset < chunk.length; offset += MAX_CHANNEL_FRAME_BYTES) this.forwardToDesktop(chunk.subarray(offset, offset + MAX_CHANNEL_FRAME_BYTES));
+    for (let offset = 0; offset < chunk.length; offset += MAX_CHANNEL_FRAME_BYTES)
+      this.forwardToDesktop(chunk.subarray(offset, offset + MAX_CHANNEL_FRAME_BYTES));
   }
 
   private clientEnd(): void {

@@ -12,7 +12,8 @@ const MiB = 1024 * 1024;
 function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${flag} must be a positive whole number, not "${value}".`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new Error(`${flag} must be a positive whole number, not "${value}".`);
   return number;
 }
 
@@ -50,11 +51,14 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
     strict: true,
     allowPositionals: false,
   });
-  if (!values['public-url'] || !values.nats) throw new Error(`--public-url and --nats are required.\nUsage: ${RELAY_USAGE}`);
+  if (!values['public-url'] || !values.nats)
+    throw new Error(`--public-url and --nats are required.\nUsage: ${RELAY_USAGE}`);
   const port = values.port === undefined ? 8443 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be a port number, not "${values.port}".`);
   const tlsPort = values['tls-port'] === undefined ? undefined : Number(values['tls-port']);
-  if (tlsPort !== undefined && (!Number.isInteger(tlsPort) || tlsPort < 0 || tlsPort > 65535)) throw new Error(`--tls-port must be a port number, not "${values['tls-port']}".`);
+  if (tlsPort !== undefined && (!Number.isInteger(tlsPort) || tlsPort < 0 || tlsPort > 65535))
+    throw new Error(`--tls-port must be a port number, not "${values['tls-port']}".`);
   return {
     publicUrl: values['public-url'],
     tlsPort,
@@ -64,9 +68,22 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
     nodeId: values['node-id'],
     maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
     clientAddressHeader: values['client-address-header'],
-    memoryBudgetBytes: atLeast(positiveInteger(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB), MIN_MEMORY_BUDGET_MIB, '--memory-budget-mib') * MiB,
-    unroutedFrameBytes: atLeast(positiveInteger(values['unrouted-frame-bytes'], '--unrouted-frame-bytes', DEFAULT_UNROUTED_FRAME_BYTES), MIN_UNROUTED_FRAME_BYTES, '--unrouted-frame-bytes'),
-    linkPingMs: atLeast(positiveInteger(values['link-ping-ms'], '--link-ping-ms', DEFAULT_LINK_PING_MS), MIN_LINK_PING_MS, '--link-ping-ms'),
+    memoryBudgetBytes:
+      atLeast(
+        positiveInteger(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB),
+        MIN_MEMORY_BUDGET_MIB,
+        '--memory-budget-mib',
+      ) * MiB,
+    unroutedFrameBytes: atLeast(
+      positiveInteger(values['unrouted-frame-bytes'], '--unrouted-frame-bytes', DEFAULT_UNROUTED_FRAME_BYTES),
+      MIN_UNROUTED_FRAME_BYTES,
+      '--unrouted-frame-bytes',
+    ),
+    linkPingMs: atLeast(
+      positiveInteger(values['link-ping-ms'], '--link-ping-ms', DEFAULT_LINK_PING_MS),
+      MIN_LINK_PING_MS,
+      '--link-ping-ms',
+    ),
     connectRate: {
       burst: positiveInteger(values['connect-burst'], '--connect-burst', DEFAULT_CONNECT_RATE.burst),
       periodMs: positiveInteger(values['connect-period-ms'], '--connect-period-ms', DEFAULT_CONNECT_RATE.periodMs),

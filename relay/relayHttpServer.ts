@@ -54,11 +54,21 @@ export function createRelayHttpServer(handlers: RelayHttpHandlers): http.Server 
     const url = new URL(req.url ?? '/', 'http://relay');
     if (url.pathname === '/healthz') {
       const ready = handlers.ready();
-      send(res, ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, JSON.stringify({ ok: ready, relay: true }));
+      send(
+        res,
+        ready ? 200 : 503,
+        { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+        JSON.stringify({ ok: ready, relay: true }),
+      );
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(res, 405, { ...RELAY_PAGE_HEADERS, 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' }, 'Method not allowed');
+      send(
+        res,
+        405,
+        { ...RELAY_PAGE_HEADERS, 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' },
+        'Method not allowed',
+      );
       return;
     }
     // NOTE: 404 for any path but `/`, with the same page and headers: a browser's update check of
@@ -70,6 +80,8 @@ export function createRelayHttpServer(handlers: RelayHttpHandlers): http.Server 
     if (!handlers.upgrade(req, socket, head, path)) answerAndClose(socket, 404, 'Not Found');
   });
   server.on('clientError', (_error, socket) => socket.destroy());
-  new ConnectionGovernor(server, connectionGovernorOptions(handlers.limits), (socket, status, reason) => answerAndClose(socket, status, reason));
+  new ConnectionGovernor(server, connectionGovernorOptions(handlers.limits), (socket, status, reason) =>
+    answerAndClose(socket, status, reason),
+  );
   return server;
 }

@@ -50,7 +50,8 @@ export class RelayLog {
     }
     const lines = this.linesThisMinute.get(kind) ?? 0;
     this.linesThisMinute.set(kind, lines + 1);
-    if (lines < LINES_PER_KIND_PER_MINUTE) this.write(`relay: refused ${kind}${formatFields(fields)} (total ${this.refusals.get(kind)})`);
+    if (lines < LINES_PER_KIND_PER_MINUTE)
+      this.write(`relay: refused ${kind}${formatFields(fields)} (total ${this.refusals.get(kind)})`);
   }
 
   info(event: string, fields: LogFields = {}): void {

@@ -104,7 +104,11 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   if (!NODE_ID_PATTERN.test(nodeId)) throw new Error('--node-id may have 1 to 24 letters, digits, - and _.');
   const log = new RelayLog(options.log ?? ((line) => process.stderr.write(line + '\n')));
   const maxConnections = options.maxConnections ?? DEFAULT_RELAY_MAX_CONNECTIONS;
-  const nc: NatsConnection = await connect({ servers: options.natsUrl, name: `hbcode-relay-${nodeId}`, maxReconnectAttempts: -1 });
+  const nc: NatsConnection = await connect({
+    servers: options.natsUrl,
+    name: `hbcode-relay-${nodeId}`,
+    maxReconnectAttempts: -1,
+  });
   const links = new Map<string, DesktopLink>();
   /** TLS passthrough streams, by connection id. */
   const devices = new Map<string, RelayedConnection>();
@@ -152,7 +156,11 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
   sweepTimer.unref();
   // Every desktop link starts with the small unrouted limit; registering raises it (setReadLimit).
   const unroutedFrameBytes = options.unroutedFrameBytes ?? DEFAULT_UNROUTED_FRAME_BYTES;
-  const desktopServer = new WebSocketServer({ noServer: true, maxPayload: unroutedFrameBytes, perMessageDeflate: false });
+  const desktopServer = new WebSocketServer({
+    noServer: true,
+    maxPayload: unroutedFrameBytes,
+    perMessageDeflate: false,
+  });
   const openSockets = () => links.size + devices.size + pendingLinks.size;
   const pendingLinks = new Set<DesktopLink>();
 
@@ -217,7 +225,10 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
           },
           route: (socket, desktopId, hello) => {
             const id = ctx.nextConnectionId();
-            devices.set(id, new PassthroughConnection(ctx, socket, id, desktopId, hello, (closed) => devices.delete(closed.id)));
+            devices.set(
+              id,
+              new PassthroughConnection(ctx, socket, id, desktopId, hello, (closed) => devices.delete(closed.id)),
+            );
           },
           refused: (kind, bytes) => log.refused(kind, { bytes }),
         });
@@ -268,8 +279,10 @@ export async function startRelayNode(options: RelayNodeOptions): Promise<RelayNo
         clearInterval(sweepTimer);
         liveness.stop();
         nodeSubscription.unsubscribe();
-        for (const link of [...links.values(), ...pendingLinks]) link.close(RELAY_CLOSE_CODES.goingAway, 'The relay node is stopping.');
-        for (const device of [...devices.values()]) device.close(RELAY_CLOSE_CODES.desktopGone, 'The relay node is stopping.', true);
+        for (const link of [...links.values(), ...pendingLinks])
+          link.close(RELAY_CLOSE_CODES.goingAway, 'The relay node is stopping.');
+        for (const device of [...devices.values()])
+          device.close(RELAY_CLOSE_CODES.desktopGone, 'The relay node is stopping.', true);
         await nc.drain().catch(() => undefined);
         for (const ws of desktopServer.clients) ws.terminate();
         server.closeAllConnections();

@@ -1,5 +1,11 @@
 import type { Msg } from '@nats-io/transport-node';
-import { encodeLinkFrame, LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, type LinkFrame } from '../lib/relay/relayWire';
+import {
+  encodeLinkFrame,
+  LINK_FRAME,
+  MAX_CHANNEL_FRAME_BYTES,
+  RELAY_CLOSE_CODES,
+  type LinkFrame,
+} from '../lib/relay/relayWire';
 import type { LocalClientEnd, LocalDesktopEnd } from './localJoin';
 import { FrameJoiner, publishChannelFrame, readRoute, routeHeaders, SUBJECTS, type ReceivedRoute } from './natsWire';
 import { OVER_BUDGET_REASON } from './nodeBudget';
@@ -64,7 +70,12 @@ export abstract class RelayedConnection implements LocalClientEnd {
   /** The desktop's node went silent: the connection is gone. */
   sweep(): void {
     if (this.desktopNode !== null && !this.ctx.liveness.isAlive(this.desktopNode)) {
-      this.ctx.log.info('desktop node went silent', { desktop: this.desktopId, conn: this.id, node: this.desktopNode, code: RELAY_CLOSE_CODES.desktopGone });
+      this.ctx.log.info('desktop node went silent', {
+        desktop: this.desktopId,
+        conn: this.id,
+        node: this.desktopNode,
+        code: RELAY_CLOSE_CODES.desktopGone,
+      });
       this.close(RELAY_CLOSE_CODES.desktopGone, 'The desktop’s relay node went away.', false);
     }
   }
@@ -119,10 +130,14 @@ export abstract class RelayedConnection implements LocalClientEnd {
       local.joinLocal(this);
       return;
     }
-    const request = this.ctx.nc.request(SUBJECTS.desk(this.desktopId), encodeLinkFrame({ type: LINK_FRAME.stream, connectionId: this.id }), {
-      timeout: this.ctx.openTimeoutMs,
-      headers: routeHeaders({ from: this.ctx.nodeId, desktopId: this.desktopId }, 'frame'),
-    });
+    const request = this.ctx.nc.request(
+      SUBJECTS.desk(this.desktopId),
+      encodeLinkFrame({ type: LINK_FRAME.stream, connectionId: this.id }),
+      {
+        timeout: this.ctx.openTimeoutMs,
+        headers: routeHeaders({ from: this.ctx.nodeId, desktopId: this.desktopId }, 'frame'),
+      },
+    );
     request.then(
       (reply) => {
         const route = readRoute(reply);
@@ -136,7 +151,11 @@ export abstract class RelayedConnection implements LocalClientEnd {
         this.ctx.liveness.heard(route.from);
       },
       () => {
-        this.ctx.log.refused('desktop_offline', { desktop: this.desktopId, conn: this.id, code: RELAY_CLOSE_CODES.desktopOffline });
+        this.ctx.log.refused('desktop_offline', {
+          desktop: this.desktopId,
+          conn: this.id,
+          code: RELAY_CLOSE_CODES.desktopOffline,
+        });
         this.close(RELAY_CLOSE_CODES.desktopOffline, 'The desktop is not linked to the relay.', false);
       },
     );
@@ -146,8 +165,16 @@ export abstract class RelayedConnection implements LocalClientEnd {
   protected forwardToDesktop(data: Uint8Array): void {
     // Published even before the STREAM's answer: NATS keeps this node's order on the subject, so the
     // desktop's node has the connection by the time the frame arrives.
-    if (this.localDesktop) this.localDesktop.fromLocalClient(this.id, { type: LINK_FRAME.data, connectionId: this.id, payload: data });
-    else publishChannelFrame(this.ctx.nc, SUBJECTS.desk(this.desktopId), { from: this.ctx.nodeId, desktopId: this.desktopId }, this.id, data);
+    if (this.localDesktop)
+      this.localDesktop.fromLocalClient(this.id, { type: LINK_FRAME.data, connectionId: this.id, payload: data });
+    else
+      publishChannelFrame(
+        this.ctx.nc,
+        SUBJECTS.desk(this.desktopId),
+        { from: this.ctx.nodeId, desktopId: this.desktopId },
+        this.id,
+        data,
+      );
     this.unackedToDesktop += data.length;
     if (this.unackedToDesktop >= this.resumeBelow() && !this.clientPaused) this.pauseClient();
   }
@@ -183,7 +210,12 @@ export abstract class RelayedConnection implements LocalClientEnd {
   /** Holding this connection's next frame would take the node past its budget: the connection ends instead. */
   overBudget(): void {
     if (this.closed) return;
-    this.ctx.log.refused('over_budget', { desktop: this.desktopId, conn: this.id, bytes: this.ctx.budget.heldBytes, code: RELAY_CLOSE_CODES.tryAgainLater });
+    this.ctx.log.refused('over_budget', {
+      desktop: this.desktopId,
+      conn: this.id,
+      bytes: this.ctx.budget.heldBytes,
+      code: RELAY_CLOSE_CODES.tryAgainLater,
+    });
     this.close(RELAY_CLOSE_CODES.tryAgainLater, OVER_BUDGET_REASON, true);
     this.dropClient();
   }

@@ -15,7 +15,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // HBCODE_APP_OUT: another export folder (the bench's reference build), relative to the root.
 const out = path.join(root, process.env.HBCODE_APP_OUT ?? 'out');
 const stamp = path.join(out, '.build-stamp');
-const SOURCES = ['app', 'components', 'lib', 'public', 'workers', 'next.config.mjs', 'package-lock.json', 'scripts/build-app.mjs'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'workers',
+  'next.config.mjs',
+  'package-lock.json',
+  'scripts/build-app.mjs',
+];
 
 function newestMtime(entry) {
   const full = path.join(root, entry);
@@ -44,7 +53,10 @@ fs.rmSync(path.join(out, 'sw.ts'), { force: true });
 // with its lazily loaded parts (grammars) split into chunks, at a stable address the app names
 // (`/workers/NAME.js`), cached by the service worker on first use so workers run offline too.
 const workerEntries = fs.existsSync(path.join(root, 'workers'))
-  ? fs.readdirSync(path.join(root, 'workers')).filter((name) => name.endsWith('.worker.ts')).map((name) => path.join(root, 'workers', name))
+  ? fs
+      .readdirSync(path.join(root, 'workers'))
+      .filter((name) => name.endsWith('.worker.ts'))
+      .map((name) => path.join(root, 'workers', name))
   : [];
 if (workerEntries.length > 0) {
   await build({
@@ -64,7 +76,14 @@ if (workerEntries.length > 0) {
 
 /** A TypeScript module of the app, bundled by esbuild and imported, so the build shares its code. */
 async function importTypeScript(file) {
-  const bundled = await build({ entryPoints: [file], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning' });
+  const bundled = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
   return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
 }
 
@@ -82,7 +101,13 @@ const buildFiles = Object.fromEntries(
     .map((file) => path.relative(out, file).split(path.sep).join('/'))
     .filter((rel) => rel !== 'sw.js' && !rel.split('/').some((part) => part.startsWith('.')))
     .sort()
-    .map((rel) => ['/' + rel, crypto.createHash('sha256').update(fs.readFileSync(path.join(out, rel))).digest('hex')]),
+    .map((rel) => [
+      '/' + rel,
+      crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(path.join(out, rel)))
+        .digest('hex'),
+    ]),
 );
 const digest = await buildDigest(buildFiles);
 const manifest = Object.keys(buildFiles)
@@ -114,7 +139,11 @@ await build({
   minify: true,
   // The worker makes its precache entries (with SRI integrity) and its lazy files from the list.
   define: {
-    'self.__HBCODE_BUILD': JSON.stringify({ files: buildFiles, shell: shell.map((entry) => entry.url), lazy: lazyFiles.map((entry) => entry.url) }),
+    'self.__HBCODE_BUILD': JSON.stringify({
+      files: buildFiles,
+      shell: shell.map((entry) => entry.url),
+      lazy: lazyFiles.map((entry) => entry.url),
+    }),
     'process.env.NODE_ENV': '"production"',
   },
   logLevel: 'warning',
@@ -161,9 +190,16 @@ console.log(`compressed: ${plainBytes} bytes of text files to ${compressedBytes}
 // What the worker installs and what it leaves for first use, for the UX-5 bench (a dot file: never served).
 fs.writeFileSync(
   path.join(out, '.build-report.json'),
-  JSON.stringify({ shellFiles: shell.length, shellBytes: bytesOf(shell), lazyFiles: lazyFiles.length, lazyBytes: bytesOf(lazyFiles) }),
+  JSON.stringify({
+    shellFiles: shell.length,
+    shellBytes: bytesOf(shell),
+    lazyFiles: lazyFiles.length,
+    lazyBytes: bytesOf(lazyFiles),
+  }),
 );
 // What the runtime answers to `app.build` (RLY-5); a dot file, never served.
 fs.writeFileSync(path.join(out, '.build.json'), JSON.stringify({ digest, files: buildFiles }));
 fs.writeFileSync(stamp, new Date().toISOString());
-console.log(`app built: digest ${digest}, ${shell.length} shell files precached (${bytesOf(shell)} bytes), ${lazyFiles.length} cached on first use (${bytesOf(lazyFiles)} bytes)`);
+console.log(
+  `app built: digest ${digest}, ${shell.length} shell files precached (${bytesOf(shell)} bytes), ${lazyFiles.length} cached on first use (${bytesOf(lazyFiles)} bytes)`,
+);

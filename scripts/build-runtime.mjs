@@ -34,7 +34,10 @@ function sourceUrls(outdir) {
         const text = fs.readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
         const relative = path.relative(outdir, args.path).split(path.sep).join('/');
-        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(relative)}, import.meta.url).href`), loader };
+        return {
+          contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(relative)}, import.meta.url).href`),
+          loader,
+        };
       });
     },
   };
@@ -97,7 +100,9 @@ export async function buildBundle(entries, { outdir = path.join(root, BUNDLE_FOL
     write: false,
     external: NATIVE,
     // Bundled CommonJS packages call `require` for Node's own modules; an ES module has none.
-    banner: { js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+    },
     // childProgram.ts starts the bundled child programs when the runtime itself runs from here.
     define: { __HBCODE_BUNDLE__: 'true' },
     plugins: [sourceUrls(outdir)],
@@ -112,6 +117,8 @@ export async function buildBundle(entries, { outdir = path.join(root, BUNDLE_FOL
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   if (await buildBundle(RUNTIME_PROGRAMS, { ifStale: process.argv.includes('--if-stale') })) {
-    console.log(`runtime bundle built in ${BUNDLE_FOLDER}/: ${Object.keys(RUNTIME_PROGRAMS).join(', ')} (${Date.now() - started} ms)`);
+    console.log(
+      `runtime bundle built in ${BUNDLE_FOLDER}/: ${Object.keys(RUNTIME_PROGRAMS).join(', ')} (${Date.now() - started} ms)`,
+    );
   }
 }

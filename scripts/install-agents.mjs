@@ -56,10 +56,14 @@ export function installAgentPackages() {
     const staging = `${dir}.staging`;
     fs.rmSync(staging, { recursive: true, force: true });
     fs.mkdirSync(staging, { recursive: true });
-    for (const name of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(source, name), path.join(staging, name));
+    for (const name of ['package.json', 'package-lock.json'])
+      fs.copyFileSync(path.join(source, name), path.join(staging, name));
     const started = Date.now();
     // NOTE: --ignore-scripts: both packages ship their binaries inside platform packages; nothing needs a build step.
-    execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: staging, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: staging,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     fs.writeFileSync(path.join(staging, 'installed.stamp'), `${new Date().toISOString()} ${Date.now() - started} ms\n`);
     // Whatever is at `dir` without a stamp is an install that died halfway.
     fs.rmSync(dir, { recursive: true, force: true });

@@ -32,10 +32,18 @@ function png(size, pixel) {
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 const distToSegment = (px, py, ax, ay, bx, by) => {
-  const t = Math.max(0, Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
+  const t = Math.max(
+    0,
+    Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)),
+  );
   return Math.hypot(px - (ax + t * (bx - ax)), py - (ay + t * (by - ay)));
 };
 function icon({ maskable }) {
@@ -43,7 +51,8 @@ function icon({ maskable }) {
   const scale = (v) => inset + v * (1 - 2 * inset);
   return (x, y) => {
     const r = maskable ? 0 : 0.2;
-    const dx = Math.max(0, Math.abs(x - 0.5) - (0.5 - r)), dy = Math.max(0, Math.abs(y - 0.5) - (0.5 - r));
+    const dx = Math.max(0, Math.abs(x - 0.5) - (0.5 - r)),
+      dy = Math.max(0, Math.abs(y - 0.5) - (0.5 - r));
     if (Math.hypot(dx, dy) > r) return [0, 0, 0, 0];
     const w = 0.06 * (1 - 2 * inset) * 1.6;
     const stroke =

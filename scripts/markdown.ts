@@ -19,7 +19,16 @@ function outputName(file: string): string {
 function main(argv: string[]): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { url: { type: 'string' }, 'body-only': { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        'body-only': { type: 'boolean' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     process.stderr.write(`markdown: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
     return 2;
@@ -46,7 +55,9 @@ function main(argv: string[]): number {
       html = fs.readFileSync(file, 'utf8');
     } catch (error) {
       failed++;
-      process.stderr.write(`markdown: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `markdown: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       continue;
     }
     try {
@@ -55,7 +66,9 @@ function main(argv: string[]): number {
       else process.stdout.write(markdown + (files.length > 1 ? '\n' : ''));
     } catch (error) {
       failed++;
-      process.stderr.write(`markdown: cannot convert ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `markdown: cannot convert ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     }
   }
   return failed > 0 ? 1 : 0;

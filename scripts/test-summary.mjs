@@ -35,11 +35,18 @@ function printTimes(times) {
     if (f.endMs !== undefined) lane.endMs = Math.max(lane.endMs, f.endMs);
     lanes.set(f.project, lane);
   }
-  console.log(`per lane (project): files, file times summed over its workers, and its span from its first file's start to its last file's end; the run took ${seconds(times.wallMs)}`);
+  console.log(
+    `per lane (project): files, file times summed over its workers, and its span from its first file's start to its last file's end; the run took ${seconds(times.wallMs)}`,
+  );
   const nameWidth = Math.max(0, ...[...lanes.keys()].map((name) => name.length));
   for (const [name, lane] of [...lanes].sort((a, b) => b[1].ms - a[1].ms)) {
-    const span = lane.endMs >= lane.startMs ? `  ${seconds(lane.endMs - lane.startMs).padStart(8)} from ${seconds(lane.startMs)} to ${seconds(lane.endMs)}` : '';
-    console.log(`  ${name.padEnd(nameWidth)}  ${String(lane.files).padStart(4)} files  ${seconds(lane.ms).padStart(8)} summed${span}`);
+    const span =
+      lane.endMs >= lane.startMs
+        ? `  ${seconds(lane.endMs - lane.startMs).padStart(8)} from ${seconds(lane.startMs)} to ${seconds(lane.endMs)}`
+        : '';
+    console.log(
+      `  ${name.padEnd(nameWidth)}  ${String(lane.files).padStart(4)} files  ${seconds(lane.ms).padStart(8)} summed${span}`,
+    );
   }
 }
 

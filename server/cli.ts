@@ -49,7 +49,8 @@ const DEFAULT_PORT = 8787;
 function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'HB Code');
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'HB Code');
+  if (process.platform === 'win32')
+    return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'HB Code');
   return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'hbcode');
 }
 
@@ -70,20 +71,47 @@ function canonicalProjectDir(dir: string): string {
 }
 
 /** RLY-6, RLY-7: `--relay-cert FILE --relay-key FILE` or `--acme-directory URL`, `[--relay-tls-port N]`, only with `--relay`. */
-function parseRelayTls(values: { relay?: string; 'relay-cert'?: string; 'relay-key'?: string; 'relay-tls-port'?: string; 'acme-directory'?: string }): CliOptions['relayTls'] {
-  const { relay, 'relay-cert': certFile, 'relay-key': keyFile, 'relay-tls-port': port, 'acme-directory': acmeDirectory } = values;
+function parseRelayTls(values: {
+  relay?: string;
+  'relay-cert'?: string;
+  'relay-key'?: string;
+  'relay-tls-port'?: string;
+  'acme-directory'?: string;
+}): CliOptions['relayTls'] {
+  const {
+    relay,
+    'relay-cert': certFile,
+    'relay-key': keyFile,
+    'relay-tls-port': port,
+    'acme-directory': acmeDirectory,
+  } = values;
   if (certFile === undefined && keyFile === undefined && acmeDirectory === undefined) {
-    if (port !== undefined) throw new Error('--relay-tls-port needs --relay-cert and --relay-key, or --acme-directory.');
+    if (port !== undefined)
+      throw new Error('--relay-tls-port needs --relay-cert and --relay-key, or --acme-directory.');
     // RLY-6: through a relay the desktop serves everything itself over TLS it ends: it needs a certificate.
-    if (relay !== undefined) throw new Error('--relay needs a certificate for the desktop\'s relay names: --acme-directory URL (an ACME CA, e.g. https://acme-v02.api.letsencrypt.org/directory), or --relay-cert FILE and --relay-key FILE.');
+    if (relay !== undefined)
+      throw new Error(
+        "--relay needs a certificate for the desktop's relay names: --acme-directory URL (an ACME CA, e.g. https://acme-v02.api.letsencrypt.org/directory), or --relay-cert FILE and --relay-key FILE.",
+      );
     return null;
   }
-  if ((certFile === undefined) !== (keyFile === undefined)) throw new Error('Give --relay-cert and --relay-key together.');
-  if (certFile !== undefined && acmeDirectory !== undefined) throw new Error('Give --relay-cert and --relay-key, or --acme-directory, not both.');
-  if (relay === undefined) throw new Error(certFile !== undefined ? '--relay-cert and --relay-key need --relay.' : '--acme-directory needs --relay.');
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new Error('Give --relay-cert and --relay-key together.');
+  if (certFile !== undefined && acmeDirectory !== undefined)
+    throw new Error('Give --relay-cert and --relay-key, or --acme-directory, not both.');
+  if (relay === undefined)
+    throw new Error(
+      certFile !== undefined ? '--relay-cert and --relay-key need --relay.' : '--acme-directory needs --relay.',
+    );
   const tlsPort = port === undefined ? 443 : parsePort(port, '--relay-tls-port');
-  if (tlsPort === 0) throw new Error('--relay-tls-port must be the relay\'s public TLS port, from 1 to 65535.');
-  return { port: tlsPort, files: certFile !== undefined && keyFile !== undefined ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : null };
+  if (tlsPort === 0) throw new Error("--relay-tls-port must be the relay's public TLS port, from 1 to 65535.");
+  return {
+    port: tlsPort,
+    files:
+      certFile !== undefined && keyFile !== undefined
+        ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) }
+        : null,
+  };
 }
 
 /** `npm start -- [--port N] [--host H] [--data-dir D] [--allow-external-files] [--allow-private-fetch] [--allow-secret-files TYPES] [--vapid-subject S] [--relay URL (--relay-cert F --relay-key F | --acme-directory URL) [--relay-tls-port N]] [--acme-ca FILE] [limits…] [DIR…]` with HBCODE_* fallbacks (RPC-5). */
@@ -111,11 +139,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, c
       ...LIMIT_PARSE_OPTIONS,
     },
   });
-  const port = values.port !== undefined ? parsePort(values.port, '--port') : env.HBCODE_PORT ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT') : DEFAULT_PORT;
+  const port =
+    values.port !== undefined
+      ? parsePort(values.port, '--port')
+      : env.HBCODE_PORT
+        ? parsePort(env.HBCODE_PORT, 'HBCODE_PORT')
+        : DEFAULT_PORT;
   const dataDir = path.resolve(values['data-dir'] ?? (env.HBCODE_DATA_DIR || defaultDataDir(env)));
   const dirs = positionals.length > 0 ? positionals : [cwd];
   const projectDirs = [...new Set(dirs.map(canonicalProjectDir))];
-  const { publicUrl, previewOrigins } = parsePublicOrigins(values['public-url'], values['preview-origin-template'], values['preview-origin']);
+  const { publicUrl, previewOrigins } = parsePublicOrigins(
+    values['public-url'],
+    values['preview-origin-template'],
+    values['preview-origin'],
+  );
   return {
     port,
     host: values.host ?? '127.0.0.1',

@@ -30,7 +30,9 @@ const LIMIT_FLAGS = {
 
 type LimitFlag = keyof typeof LIMIT_FLAGS;
 
-export const LIMIT_PARSE_OPTIONS = Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) as Record<LimitFlag, { type: 'string' }>;
+export const LIMIT_PARSE_OPTIONS = Object.fromEntries(
+  Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
+) as Record<LimitFlag, { type: 'string' }>;
 
 export interface Limits {
   http: HttpLimits;
@@ -50,9 +52,15 @@ export interface Limits {
   previewChunkBytes: number;
 }
 
-function readLimit(flag: LimitFlag, values: Partial<Record<LimitFlag, string>>, env: NodeJS.ProcessEnv, fallback: number): number {
+function readLimit(
+  flag: LimitFlag,
+  values: Partial<Record<LimitFlag, string>>,
+  env: NodeJS.ProcessEnv,
+  fallback: number,
+): number {
   const { env: name, min } = LIMIT_FLAGS[flag];
-  const [raw, source] = values[flag] !== undefined ? [values[flag], `--${flag}`] : env[name] ? [env[name], name] : [undefined, ''];
+  const [raw, source] =
+    values[flag] !== undefined ? [values[flag], `--${flag}`] : env[name] ? [env[name], name] : [undefined, ''];
   if (raw === undefined) return fallback;
   return parseIntegerFlag(raw, source, { min });
 }
@@ -62,7 +70,12 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     headersTimeoutMs: readLimit('headers-timeout-ms', values, env, DEFAULT_HTTP_LIMITS.headersTimeoutMs),
     requestTimeoutMs: readLimit('request-timeout-ms', values, env, DEFAULT_HTTP_LIMITS.requestTimeoutMs),
     maxConnections: readLimit('max-connections', values, env, DEFAULT_HTTP_LIMITS.maxConnections),
-    maxUnfinishedHeadBytes: readLimit('max-unfinished-head-bytes', values, env, DEFAULT_HTTP_LIMITS.maxUnfinishedHeadBytes),
+    maxUnfinishedHeadBytes: readLimit(
+      'max-unfinished-head-bytes',
+      values,
+      env,
+      DEFAULT_HTTP_LIMITS.maxUnfinishedHeadBytes,
+    ),
   };
   // A request cannot be complete before its head is.
   if (http.requestTimeoutMs < http.headersTimeoutMs) http.requestTimeoutMs = http.headersTimeoutMs;
@@ -88,6 +101,17 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     heifConvert: env.HBCODE_HEIF_CONVERT || DEFAULT_MEDIA_LIMITS.heifConvert,
   };
   const previewChunk = Number(env.HBCODE_PREVIEW_CHUNK_BYTES);
-  const previewChunkBytes = Number.isSafeInteger(previewChunk) && previewChunk > 0 ? Math.min(previewChunk, FILE_CHUNK_BYTES) : FILE_CHUNK_BYTES;
-  return { http, pairing, attachments, socket: socketLimitsFromEnv(env), stopGraces: stopGracesFromEnv(env), media, previewChunkBytes };
+  const previewChunkBytes =
+    Number.isSafeInteger(previewChunk) && previewChunk > 0
+      ? Math.min(previewChunk, FILE_CHUNK_BYTES)
+      : FILE_CHUNK_BYTES;
+  return {
+    http,
+    pairing,
+    attachments,
+    socket: socketLimitsFromEnv(env),
+    stopGraces: stopGracesFromEnv(env),
+    media,
+    previewChunkBytes,
+  };
 }

@@ -43,7 +43,11 @@ export async function startFallbackOrigin(options: {
   probeMs?: number;
 }): Promise<FallbackOrigin> {
   const appOrigin = `http://127.0.0.1:${options.port}`;
-  const origins: Origins = { app: new URL(appOrigin), port: options.port, previews: { kind: 'shared', origin: appOrigin } };
+  const origins: Origins = {
+    app: new URL(appOrigin),
+    port: options.port,
+    previews: { kind: 'shared', origin: appOrigin },
+  };
   let surface: RpcSurface | null = null;
   const byteRoutes = createByteRoutes(options.runtime, () => appOrigin, options.log);
   // NOTE: any port of 127.0.0.1: the preview port is chosen at each start, and the app's pages
@@ -69,7 +73,12 @@ export async function startFallbackOrigin(options: {
   // pair.create on these connections hands out this origin's own pairing link.
   surface = { handlers: createMethodHandlers(options.runtime, origins.previews), appOrigin };
   return {
-    loopback: createLoopbackEntry({ appOrigin: options.appOrigin, fallbackOrigin: appOrigin, fallbackServer: server, probeMs: options.probeMs ?? NAME_PROBE_MS }),
+    loopback: createLoopbackEntry({
+      appOrigin: options.appOrigin,
+      fallbackOrigin: appOrigin,
+      fallbackServer: server,
+      probeMs: options.probeMs ?? NAME_PROBE_MS,
+    }),
     appOrigin,
     previewOrigin,
     close() {

@@ -11,24 +11,34 @@ export function parsePublicOrigins(
   template: string | undefined,
   shared: string | undefined,
 ): { publicUrl: URL | null; previewOrigins: PreviewOrigins | null } {
-  if (template !== undefined && shared !== undefined) throw new Error('Give either --preview-origin-template or --preview-origin, not both.');
+  if (template !== undefined && shared !== undefined)
+    throw new Error('Give either --preview-origin-template or --preview-origin, not both.');
   if (publicUrl === undefined) {
-    if (template !== undefined || shared !== undefined) throw new Error('--preview-origin-template and --preview-origin need --public-url.');
+    if (template !== undefined || shared !== undefined)
+      throw new Error('--preview-origin-template and --preview-origin need --public-url.');
     return { publicUrl: null, previewOrigins: null };
   }
   const app = parseOrigin(publicUrl, '--public-url');
   if (template !== undefined) {
     const firstLabel = template.replace(/^[a-z]+:\/\//, '').split('.')[0] ?? '';
-    if (!firstLabel.includes(PREVIEW_ID_PLACEHOLDER)) throw new Error(`--preview-origin-template must put {id} in its first name label, like https://p-{id}.${app.host}.`);
+    if (!firstLabel.includes(PREVIEW_ID_PLACEHOLDER))
+      throw new Error(
+        `--preview-origin-template must put {id} in its first name label, like https://p-{id}.${app.host}.`,
+      );
     const probe = parseOrigin(template.replace(PREVIEW_ID_PLACEHOLDER, '0'.repeat(32)), '--preview-origin-template');
-    if (!probe.hostname.endsWith('.' + app.hostname)) throw new Error('--preview-origin-template must name subdomains of the --public-url host (ORG-2: same site).');
+    if (!probe.hostname.endsWith('.' + app.hostname))
+      throw new Error('--preview-origin-template must name subdomains of the --public-url host (ORG-2: same site).');
     return { publicUrl: app, previewOrigins: { kind: 'per-preview', template: template.replace(/\/$/, '') } };
   }
   if (shared !== undefined) {
     const origin = parseOrigin(shared, '--preview-origin');
-    if (origin.origin === app.origin) throw new Error('--preview-origin must differ from --public-url (another port or name): previews never share the app origin.');
+    if (origin.origin === app.origin)
+      throw new Error(
+        '--preview-origin must differ from --public-url (another port or name): previews never share the app origin.',
+      );
     const sameSite = origin.hostname === app.hostname || origin.hostname.endsWith('.' + app.hostname);
-    if (!sameSite) throw new Error('--preview-origin must be on the --public-url host or a subdomain of it (ORG-2: same site).');
+    if (!sameSite)
+      throw new Error('--preview-origin must be on the --public-url host or a subdomain of it (ORG-2: same site).');
     return { publicUrl: app, previewOrigins: { kind: 'shared', origin: origin.origin } };
   }
   throw new Error('--public-url needs --preview-origin-template or --preview-origin (see README, "From a phone").');

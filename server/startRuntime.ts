@@ -29,7 +29,12 @@ function appUrl(options: CliOptions, port: number): URL {
 
 /** ORG-2: by default each preview is a subdomain of the app host; ORG-3 flags choose otherwise. */
 function previewOriginsOf(options: CliOptions, port: number): PreviewOrigins {
-  return options.previewOrigins ?? { kind: 'per-preview', template: `http://p-${PREVIEW_ID_PLACEHOLDER}.${APP_HOSTNAME}:${port}` };
+  return (
+    options.previewOrigins ?? {
+      kind: 'per-preview',
+      template: `http://p-${PREVIEW_ID_PLACEHOLDER}.${APP_HOSTNAME}:${port}`,
+    }
+  );
 }
 
 export interface RunningRuntime {
@@ -48,12 +53,17 @@ function secondsVariable(name: string): number | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`${name} must be a positive number of seconds, not ${JSON.stringify(value)}.`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new Error(`${name} must be a positive number of seconds, not ${JSON.stringify(value)}.`);
   return Math.round(seconds * 1000);
 }
 
 /** Opens the store, recovers, then listens: /healthz answers 200 only once all of that is done. */
-export async function startRuntime(options: CliOptions, log: Logger, extras: Pick<RuntimeOptions, 'agentDoubles' | 'pairingClock'> = {}): Promise<RunningRuntime> {
+export async function startRuntime(
+  options: CliOptions,
+  log: Logger,
+  extras: Pick<RuntimeOptions, 'agentDoubles' | 'pairingClock'> = {},
+): Promise<RunningRuntime> {
   const stopEventLoopLog = startEventLoopDelayLog(process.env.HBCODE_DEBUG_EVENT_LOOP_LOG);
   const runtime = await Runtime.open({
     dataDir: options.dataDir,
@@ -76,7 +86,11 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     log,
     ...extras,
   });
-  const origins: Origins = { app: appUrl(options, options.port), port: options.port, previews: previewOriginsOf(options, options.port) };
+  const origins: Origins = {
+    app: appUrl(options, options.port),
+    port: options.port,
+    previews: previewOriginsOf(options, options.port),
+  };
   let rpc: ReturnType<typeof createRpcSocketServer> | null = null;
   const byteRoutes = createByteRoutes(runtime, () => origins.app.origin, log);
   let ready = false;
@@ -100,7 +114,15 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
   // ORG-5: without a public name, `localhost` checks that the browser reaches `hbcode.localhost`, and else leads to 127.0.0.1.
   const fallback = options.publicUrl
     ? null
-    : await startFallbackOrigin({ appOrigin: origins.app.origin, port, host: options.host, runtime, rpc: () => rpc, limits: options.limits.http, log });
+    : await startFallbackOrigin({
+        appOrigin: origins.app.origin,
+        port,
+        host: options.host,
+        runtime,
+        rpc: () => rpc,
+        limits: options.limits.http,
+        log,
+      });
   if (fallback) httpHandlers.loopback = fallback.loopback;
   const socketServer = createRpcSocketServer(runtime, origins.app.origin, log, origins.previews, options.limits.socket);
   rpc = socketServer;
@@ -110,10 +132,16 @@ export async function startRuntime(options: CliOptions, log: Logger, extras: Pic
     const relayTls = options.relayTls;
     const certificatesFor = (names: RelayNames) => {
       const files = relayTls.files;
-      relayCertificates = files ? certificateFiles(files.certFile, files.keyFile, names.serverNames) : acmeRelayCertificates(options.acme, names.serverNames, options.dataDir, log);
+      relayCertificates = files
+        ? certificateFiles(files.certFile, files.keyFile, names.serverNames)
+        : acmeRelayCertificates(options.acme, names.serverNames, options.dataDir, log);
       return relayCertificates;
     };
-    relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log, { tlsPort: relayTls.port, certificates: certificatesFor, limits: options.limits.http });
+    relay = await startRelayLink(options.relay, options.dataDir, runtime, socketServer, log, {
+      tlsPort: relayTls.port,
+      certificates: certificatesFor,
+      limits: options.limits.http,
+    });
   }
   ready = true;
 
@@ -161,7 +189,7 @@ export async function startupBanner(running: RunningRuntime): Promise<string> {
     'HB Code runtime is ready.',
     `  App:      ${app}`,
     `  Pair a device (code ${code}, valid once for ${minutes} minutes): ${link}`,
-    '  Or scan this with the phone\'s camera:',
+    "  Or scan this with the phone's camera:",
     await QRCode.toString(link, { type: 'terminal', small: true }),
     ...(running.relay ? await relayBannerLines(running.relay, code) : []),
     ...running.runtime.projects.map((p) => `  Project:  ${p.name}  ${p.directory}`),

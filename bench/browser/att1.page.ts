@@ -18,7 +18,6 @@ export interface Att1Run {
 
 let file: { blob: Blob; sha256: string; hashMs: number } | null = null;
 
-
 /** The same seeded bytes for both contenders (xorshift32), made once per page. */
 async function theFile(args: Att1Args): Promise<{ blob: Blob; sha256: string; hashMs: number }> {
   if (file) return file;
@@ -44,7 +43,13 @@ async function uploadThroughChunks(args: Att1Args): Promise<Att1Run> {
   const { blob, sha256 } = await theFile(args);
   const started = performance.now();
   // Each round is a new upload (another name), not a resume of the last one.
-  const status = await uploadAttachment(rpc, { sessionId: args.sessionId, blob, name: `bench-${args.round}.bin`, mimeType: 'application/octet-stream', sha256 });
+  const status = await uploadAttachment(rpc, {
+    sessionId: args.sessionId,
+    blob,
+    name: `bench-${args.round}.bin`,
+    mimeType: 'application/octet-stream',
+    sha256,
+  });
   if (!status.complete) throw new Error('the upload did not complete');
   return { ms: performance.now() - started, bytes: status.confirmedOffset };
 }

@@ -14,14 +14,13 @@ export interface Perf3Run {
   bytes: number;
 }
 
-
-
 /** files.readBinary in verified chunks (SHA-256 of each checked), collected into a Blob as the viewer does. */
 async function readOverRpc(args: Perf3Args): Promise<Perf3Run> {
   const rpc = await connected(args.token);
   const started = performance.now();
   const parts: Uint8Array<ArrayBuffer>[] = [];
-  for await (const chunk of readProjectFileChunks(rpc, { projectDirectory: args.projectDirectory, path: args.path })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
+  for await (const chunk of readProjectFileChunks(rpc, { projectDirectory: args.projectDirectory, path: args.path }))
+    parts.push(chunk.data as Uint8Array<ArrayBuffer>);
   const blob = new Blob(parts);
   return { ms: performance.now() - started, bytes: blob.size };
 }
@@ -37,7 +36,8 @@ async function downloadOverHttp(args: Perf3Args): Promise<Perf3Run> {
 async function digestOverRpc(args: Perf3Args): Promise<string> {
   const rpc = await connected(args.token);
   const parts: Uint8Array<ArrayBuffer>[] = [];
-  for await (const chunk of readProjectFileChunks(rpc, { projectDirectory: args.projectDirectory, path: args.path })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
+  for await (const chunk of readProjectFileChunks(rpc, { projectDirectory: args.projectDirectory, path: args.path }))
+    parts.push(chunk.data as Uint8Array<ArrayBuffer>);
   const whole = new Uint8Array(await new Blob(parts).arrayBuffer());
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', whole));
   return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');

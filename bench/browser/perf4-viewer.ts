@@ -10,7 +10,13 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/fixtures/browser';
 import { startRuntimeProcess } from '../../tests/fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode } from '../../tests/e2e/appHarness';
+import {
+  commandRow,
+  createShellSession,
+  pairThroughLink,
+  sendCommand,
+  startupPairingCode,
+} from '../../tests/e2e/appHarness';
 import { waitUntil } from '../../tests/fixtures/waitUntil';
 import { benchSettings, formatSize, GIB, type Benchmark, type BenchOutcome } from '../lib/report';
 import { median } from '../lib/rounds';
@@ -101,13 +107,20 @@ export const perf4Viewer: Benchmark = {
       await sendCommand(page, command);
       const status = commandRow(page, command).locator('[data-status]');
       await status.waitFor();
-      await waitUntil(async () => (await status.getAttribute('data-status')) !== 'running', 'the command finishes', 600_000);
+      await waitUntil(
+        async () => (await status.getAttribute('data-status')) !== 'running',
+        'the command finishes',
+        600_000,
+      );
 
       const client = await runtime.connect();
       const [session] = (await client.call('sessions.list')).sessions;
-      const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find((r) => r.kind === 'command');
+      const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find(
+        (r) => r.kind === 'command',
+      );
       client.close();
-      if (!row || row.kind !== 'command' || row.byteLength !== lines * LINE_BYTES) throw new Error('the output was not produced whole');
+      if (!row || row.kind !== 'command' || row.byteLength !== lines * LINE_BYTES)
+        throw new Error('the output was not produced whole');
       await openReferenceSocket(page, session!.id, row.runId, row.commandId);
       const lastPageOffset = row.byteLength - 256 * 1024;
 
@@ -122,7 +135,9 @@ export const perf4Viewer: Benchmark = {
         endLines.push(await timeUntilLineShows(page, 'end', rowText(lines)));
         await page.getByRole('button', { name: 'Back to timeline' }).click();
         await commandRow(page, command).waitFor();
-        progress(`   round ${round + 1}: first lines ${firstLines.at(-1)!.toFixed(1)} ms (reference ${referenceFirst.at(-1)!.toFixed(1)}), end ${endLines.at(-1)!.toFixed(1)} ms (reference ${referenceEnd.at(-1)!.toFixed(1)})`);
+        progress(
+          `   round ${round + 1}: first lines ${firstLines.at(-1)!.toFixed(1)} ms (reference ${referenceFirst.at(-1)!.toFixed(1)}), end ${endLines.at(-1)!.toFixed(1)} ms (reference ${referenceEnd.at(-1)!.toFixed(1)})`,
+        );
       }
 
       // End to end: the scrubber through the whole output, scrolling a few screens at each stop.
@@ -138,10 +153,14 @@ export const perf4Viewer: Benchmark = {
         const value = Math.round((stop / SCRUB_STOPS) * max);
         const expected = Math.floor((value / max) * lines);
         await scrubber.fill(String(value));
-        await waitUntil(async () => {
-          const first = await firstVisibleLine(page);
-          return first !== null && Math.abs(first - expected) < 60_000;
-        }, `the viewer lands near line ${expected}`, 30_000);
+        await waitUntil(
+          async () => {
+            const first = await firstVisibleLine(page);
+            return first !== null && Math.abs(first - expected) < 60_000;
+          },
+          `the viewer lands near line ${expected}`,
+          30_000,
+        );
         for (let screen = 0; screen < 3; screen++) {
           await page.getByTestId('output').hover();
           await page.mouse.wheel(0, 800);
@@ -159,13 +178,61 @@ export const perf4Viewer: Benchmark = {
 
       return {
         comparisons: [
-          { rule: 'PERF-4', label: 'time to first lines', unit: 'ms', better: 'lower', oursName: 'viewer open', referenceName: 'one 256 KiB page fetched + rendered', ours: median(firstLines), reference: median(referenceFirst), target: 1.5 },
-          { rule: 'PERF-4', label: 'time to last lines after End', unit: 'ms', better: 'lower', oursName: 'jump to end', referenceName: 'last 256 KiB page fetched + rendered', ours: median(endLines), reference: median(referenceEnd), target: 1.5 },
-          { rule: 'PERF-4', label: 'JS heap while scrolling end to end (live, peak)', unit: 'MiB', better: 'lower', oursName: 'peak live heap', referenceName: 'budget', ours: Math.max(...liveHeap), reference: HEAP_BUDGET_MIB, target: 1 },
-          { rule: 'PERF-4', label: 'JS heap while scrolling end to end (incl. garbage not yet collected, peak)', unit: 'MiB', better: 'lower', oursName: 'peak used heap', referenceName: 'budget', ours: Math.max(...heap), reference: HEAP_BUDGET_MIB, target: null },
+          {
+            rule: 'PERF-4',
+            label: 'time to first lines',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'viewer open',
+            referenceName: 'one 256 KiB page fetched + rendered',
+            ours: median(firstLines),
+            reference: median(referenceFirst),
+            target: 1.5,
+          },
+          {
+            rule: 'PERF-4',
+            label: 'time to last lines after End',
+            unit: 'ms',
+            better: 'lower',
+            oursName: 'jump to end',
+            referenceName: 'last 256 KiB page fetched + rendered',
+            ours: median(endLines),
+            reference: median(referenceEnd),
+            target: 1.5,
+          },
+          {
+            rule: 'PERF-4',
+            label: 'JS heap while scrolling end to end (live, peak)',
+            unit: 'MiB',
+            better: 'lower',
+            oursName: 'peak live heap',
+            referenceName: 'budget',
+            ours: Math.max(...liveHeap),
+            reference: HEAP_BUDGET_MIB,
+            target: 1,
+          },
+          {
+            rule: 'PERF-4',
+            label: 'JS heap while scrolling end to end (incl. garbage not yet collected, peak)',
+            unit: 'MiB',
+            better: 'lower',
+            oursName: 'peak used heap',
+            referenceName: 'budget',
+            ours: Math.max(...heap),
+            reference: HEAP_BUDGET_MIB,
+            target: null,
+          },
         ],
         parameters: { totalBytes: lines * LINE_BYTES, rounds, scrubStops: SCRUB_STOPS, command },
-        measurements: { firstLines, referenceFirst, endLines, referenceEnd, heapMiB: heap, liveHeapMiB: liveHeap, heapAfterGcMiB: heapAfterGc },
+        measurements: {
+          firstLines,
+          referenceFirst,
+          endLines,
+          referenceEnd,
+          heapMiB: heap,
+          liveHeapMiB: liveHeap,
+          heapAfterGcMiB: heapAfterGc,
+        },
         notes: [
           'Times end when the line is in the DOM, inside the visible area, and the next animation frame ran; the reference ends at the same point after putting the page text in a <pre>.',
           `Heap is V8's used heap of the page (Runtime.getHeapUsage), sampled after each of ${SCRUB_STOPS} scrubber stops with three wheel scrolls each; the live heap is the same after a forced full GC, every ${LIVE_HEAP_EVERY} stops. After the last stop and a GC it was ${heapAfterGc.toFixed(1)} MiB.`,

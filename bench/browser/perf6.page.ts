@@ -41,7 +41,10 @@ async function showFolder(hash: string): Promise<void> {
 async function timeFirstHighlightedLine(hash: string, name: string): Promise<number> {
   const started = performance.now();
   location.hash = hash;
-  await until(() => shownFile() === name && document.querySelector(FIRST_HIGHLIGHTED) !== null, `${name} shows a highlighted first line`);
+  await until(
+    () => shownFile() === name && document.querySelector(FIRST_HIGHLIGHTED) !== null,
+    `${name} shows a highlighted first line`,
+  );
   return performance.now() - started;
 }
 
@@ -60,4 +63,6 @@ async function scrollToEndWhileHighlighting(): Promise<number> {
   return view.scrollHeight;
 }
 
-Object.assign(globalThis, { perf6: { startLongTasks, takeLongTasks, showFolder, timeFirstHighlightedLine, scrollToEndWhileHighlighting } });
+Object.assign(globalThis, {
+  perf6: { startLongTasks, takeLongTasks, showFolder, timeFirstHighlightedLine, scrollToEndWhileHighlighting },
+});

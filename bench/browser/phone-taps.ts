@@ -9,7 +9,14 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/fixtures/browser';
 import { startRuntimeProcess } from '../../tests/fixtures/runtimeProcess';
-import { commandRow, createShellSession, pairThroughLink, sendCommand, startupPairingCode, waitCommandFinished } from '../../tests/e2e/appHarness';
+import {
+  commandRow,
+  createShellSession,
+  pairThroughLink,
+  sendCommand,
+  startupPairingCode,
+  waitCommandFinished,
+} from '../../tests/e2e/appHarness';
 import { waitUntil } from '../../tests/fixtures/waitUntil';
 import { installedAgents } from '../../tests/fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../../tests/fixtures/fakeCodexModel';
@@ -26,7 +33,14 @@ const FIND_BUDGET_MS = 1000;
 
 type Tap = 'open session' | 'open output' | 'send' | 'Stop' | 'approve' | 'find';
 const TAPS: Tap[] = ['open session', 'open output', 'send', 'Stop', 'approve', 'find'];
-const emptyTimes = (): Record<Tap, number[]> => ({ 'open session': [], 'open output': [], send: [], Stop: [], approve: [], find: [] });
+const emptyTimes = (): Record<Tap, number[]> => ({
+  'open session': [],
+  'open output': [],
+  send: [],
+  Stop: [],
+  approve: [],
+  find: [],
+});
 
 /** ms from `act` (a tap) until `shown` resolves. */
 async function timed(act: () => Promise<unknown>, shown: () => Promise<unknown>): Promise<number> {
@@ -63,10 +77,18 @@ async function approveRound(page: Page, codexTitle: string, steps: CodexStep[], 
 }
 
 /** Each tap once, from the session list, in the session whose big command is `big`; returns ms by tap. */
-async function oneRound(page: Page, title: string, big: string, round: string): Promise<Omit<Record<Tap, number>, 'approve'>> {
+async function oneRound(
+  page: Page,
+  title: string,
+  big: string,
+  round: string,
+): Promise<Omit<Record<Tap, number>, 'approve'>> {
   const entry = page.locator('.session-entry').filter({ hasText: title });
   await entry.waitFor();
-  const openSession = await timed(() => entry.tap(), () => commandRow(page, big).waitFor());
+  const openSession = await timed(
+    () => entry.tap(),
+    () => commandRow(page, big).waitFor(),
+  );
 
   const openOutput = await timed(
     () => commandRow(page, big).tap(),
@@ -110,10 +132,15 @@ export const phoneTaps: Benchmark = {
     // The needle sits at 70 % of the output, far from both ends the viewer may hold.
     const big = `awk 'BEGIN { for (i = 1; i <= ${lines}; i++) { if (i == ${Math.floor(lines * 0.7)}) print "${NEEDLE}"; printf "line %09d\\n", i } }'`;
     const codexSteps: CodexStep[] = [];
-    const codexModel = await startFakeModelServer(codexTurnScript(() => codexSteps.shift() ?? { message: 'Nothing to run.' }));
+    const codexModel = await startFakeModelServer(
+      codexTurnScript(() => codexSteps.shift() ?? { message: 'Nothing to run.' }),
+    );
     // ACC-4: Codex sandboxed (workspace-write, approvals on request), so leaving the sandbox asks.
     const runtime = await startRuntimeProcess({
-      env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url, 'sandbox_mode = "workspace-write"') },
+      env: {
+        HBCODE_CODEX_BIN: installedAgents().codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url, 'sandbox_mode = "workspace-write"'),
+      },
     });
     const browser = await launchChromium();
     try {
@@ -121,7 +148,9 @@ export const phoneTaps: Benchmark = {
       // A title of its own: a session with the default one is retitled by its first message.
       const codexTitle = 'Approvals';
       const { projects } = await setup.call('projects.list');
-      const codexSessionId = (await setup.call('sessions.create', { projectId: projects[0]!.id, agent: 'codex', title: codexTitle })).session.id;
+      const codexSessionId = (
+        await setup.call('sessions.create', { projectId: projects[0]!.id, agent: 'codex', title: codexTitle })
+      ).session.id;
       setup.close();
       const page = await browser.newPage(PHONE);
       await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
@@ -132,7 +161,9 @@ export const phoneTaps: Benchmark = {
       await waitCommandFinished(page, big, 600_000);
       const client = await runtime.connect();
       const session = (await client.call('sessions.list')).sessions.find((s) => s.id !== codexSessionId);
-      const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find((r) => r.kind === 'command');
+      const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find(
+        (r) => r.kind === 'command',
+      );
       client.close();
       if (!session || !row || row.kind !== 'command') throw new Error('the big command has no row');
       await openReferenceSocket(page, session.id, row.runId, row.commandId);
@@ -148,9 +179,14 @@ export const phoneTaps: Benchmark = {
         for (const mode of ['plain', 'throttled'] as const) {
           await cdp.send('Emulation.setCPUThrottlingRate', { rate: mode === 'throttled' ? THROTTLE : 1 });
           if (mode === 'plain') pageReads.push(await referencePage(page, Math.floor(row.byteLength * 0.7)));
-          const took = { ...(await oneRound(page, session.title, big, `${round}-${mode}`)), approve: await approveRound(page, codexTitle, codexSteps, `${round}-${mode}`) };
+          const took = {
+            ...(await oneRound(page, session.title, big, `${round}-${mode}`)),
+            approve: await approveRound(page, codexTitle, codexSteps, `${round}-${mode}`),
+          };
           for (const tap of TAPS) times[mode][tap].push(took[tap]);
-          progress(`   round ${round + 1} ${mode}: ${TAPS.map((tap) => `${tap} ${took[tap].toFixed(0)} ms`).join(', ')}`);
+          progress(
+            `   round ${round + 1} ${mode}: ${TAPS.map((tap) => `${tap} ${took[tap].toFixed(0)} ms`).join(', ')}`,
+          );
         }
       }
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
@@ -196,7 +232,7 @@ export const phoneTaps: Benchmark = {
         parameters: { totalBytes: row.byteLength, rounds, throttle: THROTTLE, viewport: '390x844' },
         measurements: { ...times, pageReads },
         notes: [
-          'Each time runs from the tap (Playwright, a touch tap) until the element it brings is in the DOM and visible: the session\'s command row, the first output line, the new command\'s row, the row saying cancelled, the approval card gone with its command no longer waiting, the <mark> on the found line.',
+          "Each time runs from the tap (Playwright, a touch tap) until the element it brings is in the DOM and visible: the session's command row, the first output line, the new command's row, the row saying cancelled, the approval card gone with its command no longer waiting, the <mark> on the found line.",
           `Throttling is Chromium's CPU throttling (Emulation.setCPUThrottlingRate ${THROTTLE}); the runtime and the network are not slowed. The two modes alternate round by round.`,
           'Approve: the real Codex, sandboxed (workspace-write), asks through its app-server to run `echo` outside the sandbox because the fake model server tells it to; the tap on Allow answers `approvals.answer`.',
         ],

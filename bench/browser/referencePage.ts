@@ -6,7 +6,12 @@ import type { Page } from 'playwright-core';
  * The reference: one 256 KiB page fetched over an authenticated socket of its own (opened before
  * timing, as the app's is) and rendered as text in a fresh element.
  */
-export async function openReferenceSocket(page: Page, sessionId: string, runId: string, commandId: string): Promise<void> {
+export async function openReferenceSocket(
+  page: Page,
+  sessionId: string,
+  runId: string,
+  commandId: string,
+): Promise<void> {
   await page.evaluate(
     async ({ sessionId, runId, commandId }) => {
       const token = await new Promise<string>((resolve, reject) => {
@@ -32,7 +37,9 @@ export async function openReferenceSocket(page: Page, sessionId: string, runId: 
         if (typeof data === 'string') id = (JSON.parse(data) as { id: number }).id;
         else {
           const view = new DataView(data);
-          const header = JSON.parse(new TextDecoder().decode(new Uint8Array(data, 4, view.getUint32(0)))) as { id: number };
+          const header = JSON.parse(new TextDecoder().decode(new Uint8Array(data, 4, view.getUint32(0)))) as {
+            id: number;
+          };
           id = header.id;
         }
         waiting.get(id)?.(data);
@@ -46,11 +53,20 @@ export async function openReferenceSocket(page: Page, sessionId: string, runId: 
         });
       await call('auth.hello', { token, protocolVersion: 1 });
       const sink = document.createElement('pre');
-      sink.style.cssText = 'position:fixed;inset:0;overflow:hidden;margin:0;background:#fff;z-index:10;font:14px monospace';
-      (window as unknown as { __referencePage: (offset: number) => Promise<number> }).__referencePage = async (offset: number) => {
+      sink.style.cssText =
+        'position:fixed;inset:0;overflow:hidden;margin:0;background:#fff;z-index:10;font:14px monospace';
+      (window as unknown as { __referencePage: (offset: number) => Promise<number> }).__referencePage = async (
+        offset: number,
+      ) => {
         const started = performance.now();
         const frame = (await call('run.chatCommandOutputRead', {
-          appSessionId: sessionId, runId, commandId, generation: 1, offset, length: 256 * 1024, transfer: 'binary',
+          appSessionId: sessionId,
+          runId,
+          commandId,
+          generation: 1,
+          offset,
+          length: 256 * 1024,
+          transfer: 'binary',
         })) as ArrayBuffer;
         const headerLength = new DataView(frame).getUint32(0);
         sink.textContent = new TextDecoder().decode(new Uint8Array(frame, 4 + headerLength));
@@ -67,5 +83,7 @@ export async function openReferenceSocket(page: Page, sessionId: string, runId: 
 }
 
 export const referencePage = (page: Page, offset: number) =>
-  page.evaluate((offset) => (window as unknown as { __referencePage: (offset: number) => Promise<number> }).__referencePage(offset), offset);
-
+  page.evaluate(
+    (offset) => (window as unknown as { __referencePage: (offset: number) => Promise<number> }).__referencePage(offset),
+    offset,
+  );

@@ -19,7 +19,10 @@ export const sec9PreviewMemory: Benchmark = {
   name: 'sec9-preview-memory',
   async run(progress): Promise<BenchOutcome> {
     const { totalBytes: pageBytes, rounds } = benchSettings(DEFAULT_PAGE_BYTES, DEFAULT_ROUNDS);
-    const app = await startPairedPreviewApp({ 'fetcher.html': FETCHER_PAGE }, { prepare: (dir) => writeBigHtml(path.join(dir, 'big.html'), pageBytes), chromiumArgs: [] });
+    const app = await startPairedPreviewApp(
+      { 'fetcher.html': FETCHER_PAGE },
+      { prepare: (dir) => writeBigHtml(path.join(dir, 'big.html'), pageBytes), chromiumArgs: [] },
+    );
     try {
       const size = fs.statSync(path.join(app.project, 'big.html')).size;
       const growthMiB: number[] = [];
@@ -33,19 +36,31 @@ export const sec9PreviewMemory: Benchmark = {
         const { baseline, peak, answers } = await parallelFetchMemory(app.page, frame, PARALLEL_FETCHES);
         seconds.push((performance.now() - started) / 1000);
         for (const answer of answers) {
-          if (answer.bytes <= size || !answer.tail.includes('</body></html>\n<script>')) throw new Error(`a fetch read ${answer.bytes} bytes of ${size}, ending ${JSON.stringify(answer.tail.slice(-40))}`);
+          if (answer.bytes <= size || !answer.tail.includes('</body></html>\n<script>'))
+            throw new Error(
+              `a fetch read ${answer.bytes} bytes of ${size}, ending ${JSON.stringify(answer.tail.slice(-40))}`,
+            );
         }
         growthMiB.push((peak - baseline) / MIB);
-        progress(`   round ${round + 1}: peak growth ${growthMiB.at(-1)!.toFixed(1)} MiB in ${seconds.at(-1)!.toFixed(1)} s`);
+        progress(
+          `   round ${round + 1}: peak growth ${growthMiB.at(-1)!.toFixed(1)} MiB in ${seconds.at(-1)!.toFixed(1)} s`,
+        );
       }
       const boundMiB = (PARALLEL_FETCHES * size) / 2 / MIB;
       const worst = Math.max(...growthMiB);
-      if (worst >= boundMiB) throw new Error(`the app's memory grew ${worst.toFixed(1)} MiB, over the bound of ${boundMiB} MiB`);
+      if (worst >= boundMiB)
+        throw new Error(`the app's memory grew ${worst.toFixed(1)} MiB, over the bound of ${boundMiB} MiB`);
       return {
         comparisons: [],
         parameters: { pageBytes: size, parallelFetches: PARALLEL_FETCHES, rounds },
-        measurements: { peakGrowthMiB: growthMiB, medianSeconds: median(seconds), mibPerSecond: (PARALLEL_FETCHES * size) / MIB / median(seconds) },
-        notes: [`Every fetch read the whole decorated page; the app page's heap and array buffers grew at most ${worst.toFixed(1)} MiB (the bound is ${boundMiB} MiB, half the four pages).`],
+        measurements: {
+          peakGrowthMiB: growthMiB,
+          medianSeconds: median(seconds),
+          mibPerSecond: (PARALLEL_FETCHES * size) / MIB / median(seconds),
+        },
+        notes: [
+          `Every fetch read the whole decorated page; the app page's heap and array buffers grew at most ${worst.toFixed(1)} MiB (the bound is ${boundMiB} MiB, half the four pages).`,
+        ],
       };
     } finally {
       await app.close();

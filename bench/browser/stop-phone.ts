@@ -12,7 +12,15 @@ import { createAgentSession, messageState, waitForRows } from '../../tests/fixtu
 import { waitUntil } from '../../tests/fixtures/waitUntil';
 import { launchChromium } from '../../tests/fixtures/browser';
 import { commandRow, pairThroughLink, startupPairingCode } from '../../tests/e2e/appHarness';
-import { messageCard, newSession, sendUntil, startHangingClaudeTurn, startStopRig, tapStop, type StopRig } from '../../tests/e2e/stopHarness';
+import {
+  messageCard,
+  newSession,
+  sendUntil,
+  startHangingClaudeTurn,
+  startStopRig,
+  tapStop,
+  type StopRig,
+} from '../../tests/e2e/stopHarness';
 import type { Benchmark, BenchOutcome } from '../lib/report';
 import { median } from '../lib/rounds';
 
@@ -24,7 +32,12 @@ const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isM
  * The reference: `run.cancel` from a script, timed until the runtime announces the message row
  * cancelled (a notification, as the app gets it: a timeline read would time the history read).
  */
-async function scriptedStop(client: RpcClient, sessionId: string, text: string, underWay: () => boolean): Promise<number> {
+async function scriptedStop(
+  client: RpcClient,
+  sessionId: string,
+  text: string,
+  underWay: () => boolean,
+): Promise<number> {
   const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text });
   await waitForRows(client, sessionId, (rows) => messageState(rows, runId) === 'running');
   await waitUntil(underWay, 'the turn is under way', { timeoutMs: 120_000, intervalMs: 20 });
@@ -35,7 +48,10 @@ async function scriptedStop(client: RpcClient, sessionId: string, text: string, 
   try {
     const started = performance.now();
     await client.call('run.cancel', { sessionId, runId });
-    await waitUntil(() => cancelledAt !== null, 'the runtime announces the row cancelled', { timeoutMs: 60_000, intervalMs: 5 });
+    await waitUntil(() => cancelledAt !== null, 'the runtime announces the row cancelled', {
+      timeoutMs: 60_000,
+      intervalMs: 5,
+    });
     return cancelledAt! - started;
   } finally {
     off();
@@ -70,23 +86,40 @@ export const stopPhone: Benchmark = {
         progress(`ACC-6 at phone size: round ${round + 1} of ${ROUNDS}`);
         tapped.shell.push(await tapShellStop(page, rig));
         tapped.claude.push(await tapClaudeStop(page, rig, round));
-        scripted.shell.push(await scriptedStop(client, await createAgentSession(client, 'shell'), 'sleep 600', () => true));
+        scripted.shell.push(
+          await scriptedStop(client, await createAgentSession(client, 'shell'), 'sleep 600', () => true),
+        );
         const claudeSession = await createAgentSession(client, 'claude');
         rig.steps.push({ hang: true });
         scripted.claude.push(await scriptedStop(client, claudeSession, 'Think for ever', () => rig.steps.length === 0));
       }
       const line = (what: string, ours: number[], reference: number[]) => ({
-        rule: 'ACC-6', label: `Stop until the ${what} row says cancelled (median)`, unit: 'ms' as const, better: 'lower' as const,
-        oursName: 'tap in Chromium at phone size', referenceName: 'run.cancel from a script (notification)', ours: median(ours), reference: median(reference), target: null,
+        rule: 'ACC-6',
+        label: `Stop until the ${what} row says cancelled (median)`,
+        unit: 'ms' as const,
+        better: 'lower' as const,
+        oursName: 'tap in Chromium at phone size',
+        referenceName: 'run.cancel from a script (notification)',
+        ours: median(ours),
+        reference: median(reference),
+        target: null,
       });
       return {
-        comparisons: [line('shell command', tapped.shell, scripted.shell), line('Claude turn', tapped.claude, scripted.claude)],
+        comparisons: [
+          line('shell command', tapped.shell, scripted.shell),
+          line('Claude turn', tapped.claude, scripted.claude),
+        ],
         parameters: { rounds: ROUNDS, budgetMs: BUDGET_MS, viewport: PHONE.viewport },
         measurements: {
-          tapShellMs: tapped.shell, tapClaudeMs: tapped.claude, scriptShellMs: scripted.shell, scriptClaudeMs: scripted.claude,
+          tapShellMs: tapped.shell,
+          tapClaudeMs: tapped.claude,
+          scriptShellMs: scripted.shell,
+          scriptClaudeMs: scripted.claude,
           withinBudget: [...tapped.shell, ...tapped.claude].every((ms) => ms < BUDGET_MS),
         },
-        notes: ['Each tap is timed from just before Playwright taps Stop until the row shows cancelled; the Claude turn waits on a model request that never answers, so Stop goes through interrupt().'],
+        notes: [
+          'Each tap is timed from just before Playwright taps Stop until the row shows cancelled; the Claude turn waits on a model request that never answers, so Stop goes through interrupt().',
+        ],
       };
     } finally {
       client.close();

@@ -31,7 +31,8 @@ interface EchoPage {
   termEchoText(selector: string): string;
 }
 const inPage = (page: Page) => ({
-  arm: (selector: string, key: string) => page.evaluate(([s, k]) => (globalThis as unknown as EchoPage).armEcho(s, k), [selector, key] as const),
+  arm: (selector: string, key: string) =>
+    page.evaluate(([s, k]) => (globalThis as unknown as EchoPage).armEcho(s, k), [selector, key] as const),
   drawn: () => page.evaluate(() => (globalThis as unknown as EchoPage).echoDrawn()),
   text: (selector: string) => page.evaluate((s) => (globalThis as unknown as EchoPage).termEchoText(s), selector),
 });
@@ -85,14 +86,23 @@ async function measurePath(
     progress('   warm-up (untimed)');
     await terminal();
     await plain();
-    const results = await rotateRounds(settings.rounds, { terminal, echo: plain }, progress, (s) => `median ${median(s).toFixed(2)} ms, p95 ${percentile(s, 0.95).toFixed(2)} ms`);
+    const results = await rotateRounds(
+      settings.rounds,
+      { terminal, echo: plain },
+      progress,
+      (s) => `median ${median(s).toFixed(2)} ms, p95 ${percentile(s, 0.95).toFixed(2)} ms`,
+    );
     return { terminalMs: results.terminal.flat(), echoMs: results.echo.flat() };
   } finally {
     await context.close();
   }
 }
 
-async function direct(settings: { keysPerRound: number; rounds: number }, echoUrl: string, progress: (line: string) => void): Promise<PathResult> {
+async function direct(
+  settings: { keysPerRound: number; rounds: number },
+  echoUrl: string,
+  progress: (line: string) => void,
+): Promise<PathResult> {
   const runtime = await startRuntimeProcess({ env: terminalTestEnv() });
   const browser = await launchChromium();
   try {
@@ -103,7 +113,11 @@ async function direct(settings: { keysPerRound: number; rounds: number }, echoUr
   }
 }
 
-async function throughRelay(settings: { keysPerRound: number; rounds: number }, echoUrl: string, progress: (line: string) => void): Promise<PathResult> {
+async function throughRelay(
+  settings: { keysPerRound: number; rounds: number },
+  echoUrl: string,
+  progress: (line: string) => void,
+): Promise<PathResult> {
   const relay = await startPassthroughAssembly({ runtimeEnv: terminalTestEnv() });
   try {
     await waitForCertificate(relay, CERTIFICATE_MS);
@@ -142,15 +156,19 @@ export const termEchoPhone: Benchmark = {
       return {
         comparisons: [
           ...comparisons('directly', 'keydown → app socket → PTY → bash → xterm.js rows, next frame', directly),
-          ...comparisons('through the relay', 'the same through the TLS passthrough (balancer, relay node 2, node 1, the desktop link)', relayed),
+          ...comparisons(
+            'through the relay',
+            'the same through the TLS passthrough (balancer, relay node 2, node 1, the desktop link)',
+            relayed,
+          ),
         ],
         parameters: { rounds, keysPerRound, overridden, viewport: '390x844' },
         measurements: { direct: directly, relay: relayed },
         notes: [
           "Both are timed inside the page: performance.now() in a capturing keydown listener, until a MutationObserver sees the echoed character in the element's text and a requestAnimationFrame callback after it runs (the frame that draws it begins). Chrome DevTools Protocol's own key dispatch is outside the span.",
           'The terminal key is erased with Backspace after each sample (untimed), so every key lands on the same empty prompt line.',
-          'The echo server runs in a Node process of its own on loopback, as the runtime does. Through the relay, the reference still goes straight to it on loopback (not through the relay\'s hops), from the same page loaded from the relay name.',
-          'The relay path: a pebble certificate, a TCP balancer in front of the nodes\' TLS ports, node 2 (where the phone lands) and node 1 (which holds the desktop\'s link), two relay nodes on one nats-server, all on loopback.',
+          "The echo server runs in a Node process of its own on loopback, as the runtime does. Through the relay, the reference still goes straight to it on loopback (not through the relay's hops), from the same page loaded from the relay name.",
+          "The relay path: a pebble certificate, a TCP balancer in front of the nodes' TLS ports, node 2 (where the phone lands) and node 1 (which holds the desktop's link), two relay nodes on one nats-server, all on loopback.",
         ],
       };
     } finally {

@@ -44,12 +44,19 @@ const LONG_TASK_OBSERVER = `
   globalThis.__longTasks = [];
   new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: false });
 `;
-const takeLongTasks = (page: Page) => page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
+const takeLongTasks = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
 
 /** The characters xterm.js shows now (its DOM renderer's rows). */
-const screenText = (page: Page) => page.evaluate(() => (document.querySelector('.xterm-rows') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ') ?? '');
+const screenText = (page: Page) =>
+  page.evaluate(
+    () => (document.querySelector('.xterm-rows') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ') ?? '',
+  );
 
-const summary = (tasks: number[]) => ({ count: tasks.filter((t) => t > LONG_TASK_MS).length, longestMs: tasks.length ? Math.max(...tasks) : 0 });
+const summary = (tasks: number[]) => ({
+  count: tasks.filter((t) => t > LONG_TASK_MS).length,
+  longestMs: tasks.length ? Math.max(...tasks) : 0,
+});
 
 export const termFlood: Benchmark = {
   name: 'term-flood',
@@ -78,19 +85,29 @@ export const termFlood: Benchmark = {
       const appTrace = await traceMainThreadTasks(page, async () => {
         const started = performance.now();
         await page.keyboard.press('Enter');
-        await waitUntil(async () => (await screenText(page)).includes(marker), 'the last line is drawn', { timeoutMs: FLOOD_TIMEOUT_MS, intervalMs: 250 });
+        await waitUntil(async () => (await screenText(page)).includes(marker), 'the last line is drawn', {
+          timeoutMs: FLOOD_TIMEOUT_MS,
+          intervalMs: 250,
+        });
         appMs = performance.now() - started;
       });
       const appTasks = await takeLongTasks(page);
-      for (const task of appTrace.overBudgetCpuInside) progress(`   a task of ${task.cpuMs.toFixed(0)} ms CPU ran: ${task.inside.map((e) => `${e.name} ${e.ms.toFixed(0)} ms`).join(', ')}`);
-      progress(`   app: ${(appMs / 1000).toFixed(1)} s, ${summary(appTasks).count} long tasks, longest ${summary(appTasks).longestMs.toFixed(0)} ms; ${appTrace.overBudgetCpu} tasks over 50 ms of CPU, most CPU in one task ${appTrace.longestCpuMs.toFixed(0)} ms`);
+      for (const task of appTrace.overBudgetCpuInside)
+        progress(
+          `   a task of ${task.cpuMs.toFixed(0)} ms CPU ran: ${task.inside.map((e) => `${e.name} ${e.ms.toFixed(0)} ms`).join(', ')}`,
+        );
+      progress(
+        `   app: ${(appMs / 1000).toFixed(1)} s, ${summary(appTasks).count} long tasks, longest ${summary(appTasks).longestMs.toFixed(0)} ms; ${appTrace.overBudgetCpu} tasks over 50 ms of CPU, most CPU in one task ${appTrace.longestCpuMs.toFixed(0)} ms`,
+      );
 
       // Every byte stored: the shell's stored output holds the whole `seq` text, byte for byte.
       const client = await runtime.connect();
       const [session] = (await client.call('sessions.list')).sessions;
       const stored = await waitUntil(
         async () => {
-          const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find((r) => r.kind === 'command');
+          const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find(
+            (r) => r.kind === 'command',
+          );
           if (!row || row.kind !== 'command') return null;
           const bytes = await readStoredOutput(client, session!.id, row);
           return bytes.includes(marker) ? bytes : null;
@@ -103,30 +120,45 @@ export const termFlood: Benchmark = {
       const start = stored.indexOf('1\r\n2\r\n3\r\n4\r\n5\r\n');
       const seqStored = start >= 0 ? stored.subarray(start, start + expected.byteLength) : Buffer.alloc(0);
       const everyByte = seqStored.equals(expected);
-      progress(`   stored: ${stored.byteLength} bytes in all; the seq text ${everyByte ? 'matches' : 'DOES NOT match'} (${seqStored.byteLength} of ${expected.byteLength} bytes)`);
+      progress(
+        `   stored: ${stored.byteLength} bytes in all; the seq text ${everyByte ? 'matches' : 'DOES NOT match'} (${seqStored.byteLength} of ${expected.byteLength} bytes)`,
+      );
 
       // The reference: the same bytes, written straight into a bare xterm.js page.
       server.on('connection', (socket) => {
-        for (let offset = 0; offset < expected.byteLength; offset += REFERENCE_FRAME_BYTES) socket.send(expected.subarray(offset, offset + REFERENCE_FRAME_BYTES), { binary: true });
+        for (let offset = 0; offset < expected.byteLength; offset += REFERENCE_FRAME_BYTES)
+          socket.send(expected.subarray(offset, offset + REFERENCE_FRAME_BYTES), { binary: true });
       });
       await new Promise<void>((resolve) => (server.address() ? resolve() : server.once('listening', () => resolve())));
       const reference = await browser.newPage({ ...PHONE_CONTEXT, bypassCSP: true });
       await reference.addInitScript({ content: LONG_TASK_OBSERVER });
       await reference.goto(`${runtime.appOrigin}/pair`);
-      await reference.addStyleTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve('@xterm/xterm/css/xterm.css'), 'utf8') });
+      await reference.addStyleTag({
+        content: fs.readFileSync(createRequire(import.meta.url).resolve('@xterm/xterm/css/xterm.css'), 'utf8'),
+      });
       await injectPageModule(reference, 'termFlood.page.ts');
       await takeLongTasks(reference);
       const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
       let bare = { elapsedMs: 0, bytes: 0 };
       const referenceTrace = await traceMainThreadTasks(reference, async () => {
         bare = await reference.evaluate(
-          ([url, total]) => (globalThis as unknown as { bareXtermFlood(url: string, total: number): Promise<{ elapsedMs: number; bytes: number }> }).bareXtermFlood(url, total),
+          ([url, total]) =>
+            (
+              globalThis as unknown as {
+                bareXtermFlood(url: string, total: number): Promise<{ elapsedMs: number; bytes: number }>;
+              }
+            ).bareXtermFlood(url, total),
           [url, expected.byteLength] as const,
         );
       });
       const referenceTasks = await takeLongTasks(reference);
-      for (const task of referenceTrace.overBudgetCpuInside) progress(`   a task of ${task.cpuMs.toFixed(0)} ms CPU ran: ${task.inside.map((e) => `${e.name} ${e.ms.toFixed(0)} ms`).join(', ')}`);
-      progress(`   bare xterm.js: ${(bare.elapsedMs / 1000).toFixed(1)} s, ${summary(referenceTasks).count} long tasks, longest ${summary(referenceTasks).longestMs.toFixed(0)} ms; ${referenceTrace.overBudgetCpu} tasks over 50 ms of CPU, most CPU in one task ${referenceTrace.longestCpuMs.toFixed(0)} ms`);
+      for (const task of referenceTrace.overBudgetCpuInside)
+        progress(
+          `   a task of ${task.cpuMs.toFixed(0)} ms CPU ran: ${task.inside.map((e) => `${e.name} ${e.ms.toFixed(0)} ms`).join(', ')}`,
+        );
+      progress(
+        `   bare xterm.js: ${(bare.elapsedMs / 1000).toFixed(1)} s, ${summary(referenceTasks).count} long tasks, longest ${summary(referenceTasks).longestMs.toFixed(0)} ms; ${referenceTrace.overBudgetCpu} tasks over 50 ms of CPU, most CPU in one task ${referenceTrace.longestCpuMs.toFixed(0)} ms`,
+      );
 
       const app = summary(appTasks);
       const ref = summary(referenceTasks);
@@ -143,12 +175,28 @@ export const termFlood: Benchmark = {
       });
       return {
         comparisons: [
-          line(`longest main-thread task while ${formatSize(expected.byteLength)} of seq is drawn`, app.longestMs, ref.longestMs, null),
+          line(
+            `longest main-thread task while ${formatSize(expected.byteLength)} of seq is drawn`,
+            app.longestMs,
+            ref.longestMs,
+            null,
+          ),
           line(`longest main-thread task against the 50 ms budget`, app.longestMs, LONG_TASK_MS, 1),
-          line(`most thread CPU time in one main-thread task (the load's waiting left out)`, appTrace.longestCpuMs, referenceTrace.longestCpuMs, null),
+          line(
+            `most thread CPU time in one main-thread task (the load's waiting left out)`,
+            appTrace.longestCpuMs,
+            referenceTrace.longestCpuMs,
+            null,
+          ),
           line(`from Enter until the last line is drawn`, appMs, bare.elapsedMs, null),
         ],
-        parameters: { seqCount: n, screenBytes: expected.byteLength, overridden, viewport: '390x844', referenceFrameBytes: REFERENCE_FRAME_BYTES },
+        parameters: {
+          seqCount: n,
+          screenBytes: expected.byteLength,
+          overridden,
+          viewport: '390x844',
+          referenceFrameBytes: REFERENCE_FRAME_BYTES,
+        },
         measurements: {
           appMs,
           appLongTasksOver50: app.count,
@@ -168,7 +216,7 @@ export const termFlood: Benchmark = {
         notes: [
           "Long tasks are the page's own (PerformanceObserver 'longtask', installed before the app loads); on a loaded machine a task's wall time includes time its thread waited for a CPU, so compare with the reference of the same run. A Chromium trace of the same span gives each task's thread CPU time too, which the load does not inflate.",
           'The app path: the PTY, the write-ahead store, terminal.output notifications (JSON, base64) over the app socket, xterm.js. The reference gets the same bytes as 4 KiB binary frames from a plain WebSocket server.',
-          'Stored bytes: the runtime\'s stored output of the shell is read back 256 KiB at a time and must hold the whole seq text byte for byte.',
+          "Stored bytes: the runtime's stored output of the shell is read back 256 KiB at a time and must hold the whole seq text byte for byte.",
         ],
       };
     } finally {

@@ -18,7 +18,8 @@ addEventListener(
   { capture: true },
 );
 
-const textOf = (selector: string) => (document.querySelector(selector)?.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd();
+const textOf = (selector: string) =>
+  (document.querySelector(selector)?.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd();
 
 /** Arms the timer for the next key: done once `selector`'s text differs from now and ends with `key`. */
 function armEcho(selector: string, key: string): void {

@@ -12,7 +12,11 @@ async function bareXtermFlood(url: string, total: number): Promise<FloodResult> 
   const host = document.createElement('div');
   host.style.cssText = 'position:fixed;inset:0;width:390px;height:700px';
   document.body.append(host);
-  const terminal = new Terminal({ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, scrollback: 5000 });
+  const terminal = new Terminal({
+    fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+    fontSize: 13,
+    scrollback: 5000,
+  });
   terminal.open(host);
   const socket = new WebSocket(url);
   socket.binaryType = 'arraybuffer';

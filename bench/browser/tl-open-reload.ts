@@ -72,11 +72,20 @@ async function reloadToFirstRows(rig: Rig, source: Source, sessionId: string, ne
   await rig.page.reload();
   // Offline the first rows are the saved ones; online the app may show its saved copy before the
   // runtime answers (TL-4), so the runtime's time is that of the first rows without the note.
-  const at = await rig.page.waitForFunction((source) => (source === 'cache' ? globalThis.__firstRowsAt : globalThis.__runtimeRowsAt), source, { timeout: 60_000 });
+  const at = await rig.page.waitForFunction(
+    (source) => (source === 'cache' ? globalThis.__firstRowsAt : globalThis.__runtimeRowsAt),
+    source,
+    { timeout: 60_000 },
+  );
   // The rows drawn are that session's newest, and from where the bench says they came.
-  await rig.page.locator(`.timeline-item[data-row-id="${newestRowId}"]`).waitFor({ state: 'attached', timeout: 60_000 });
+  await rig.page
+    .locator(`.timeline-item[data-row-id="${newestRowId}"]`)
+    .waitFor({ state: 'attached', timeout: 60_000 });
   const savedNote = await rig.page.locator('.timeline-saved').count();
-  if ((source === 'cache') !== (savedNote > 0)) throw new Error(`from the ${source} the timeline ${savedNote > 0 ? 'says' : 'does not say'} it shows this device's saved rows`);
+  if ((source === 'cache') !== savedNote > 0)
+    throw new Error(
+      `from the ${source} the timeline ${savedNote > 0 ? 'says' : 'does not say'} it shows this device's saved rows`,
+    );
   return (await at.jsonValue()) as number;
 }
 
@@ -105,7 +114,10 @@ export const tlOpenReload: Benchmark = {
       });
       await pairThroughLink(page, scripted.runtime.appOrigin, startupPairingCode(scripted.runtime));
 
-      const sessions = { long: { id: long, newest: newestItemRowId(LONG) }, short: { id: short, newest: newestItemRowId(SHORT) } };
+      const sessions = {
+        long: { id: long, newest: newestItemRowId(LONG) },
+        short: { id: short, newest: newestItemRowId(SHORT) },
+      };
       // Warm: each session read once from the runtime (its first page kept on this device, the
       // agent's file in its memory) and once from the cache; neither contender gets a cold start.
       for (const source of ['runtime', 'cache', 'runtime'] as const) {
@@ -136,7 +148,10 @@ export const tlOpenReload: Benchmark = {
         target: TARGET,
       });
       return {
-        comparisons: [line('cache', timed.cacheLong, timed.cacheShort), line('runtime', timed.runtimeLong, timed.runtimeShort)],
+        comparisons: [
+          line('cache', timed.cacheLong, timed.cacheShort),
+          line('runtime', timed.runtimeLong, timed.runtimeShort),
+        ],
         parameters: { longItems: LONG, shortItems: SHORT, rounds, viewport: PHONE_CONTEXT.viewport },
         measurements: { ...timed },
         notes: [

@@ -17,7 +17,8 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 const MAX_MESSAGE_BYTES = 512 * 1024;
 
 function publishBytes(nc: NatsConnection, subject: string, bytes: Buffer): void {
-  for (let offset = 0; offset < bytes.length; offset += MAX_MESSAGE_BYTES) nc.publish(subject, bytes.subarray(offset, offset + MAX_MESSAGE_BYTES));
+  for (let offset = 0; offset < bytes.length; offset += MAX_MESSAGE_BYTES)
+    nc.publish(subject, bytes.subarray(offset, offset + MAX_MESSAGE_BYTES));
 }
 
 async function listen(server: net.Server): Promise<number> {
@@ -29,7 +30,9 @@ async function deviceSide(nc: NatsConnection): Promise<number> {
   let counter = 0;
   const server = net.createServer({ noDelay: true }, (socket) => {
     const id = ++counter;
-    const down = nc.subscribe(`baretcp.down.${id}`, { callback: (error, msg) => void (error || socket.write(msg.data)) });
+    const down = nc.subscribe(`baretcp.down.${id}`, {
+      callback: (error, msg) => void (error || socket.write(msg.data)),
+    });
     socket.on('data', (chunk: Buffer) => publishBytes(nc, `baretcp.up.${id}`, chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => down.unsubscribe());

@@ -11,7 +11,11 @@ process.on('exit', () => {
  * Starts `bench/lib/<script>` under tsx and resolves once it printed `READY <port>`; the child is
  * killed when the bench exits, however it exits. `ipc` opens the channel the child answers usage on.
  */
-export async function spawnBenchChild(script: string, args: string[], options: { ipc?: boolean } = {}): Promise<{ child: ChildProcess; port: number }> {
+export async function spawnBenchChild(
+  script: string,
+  args: string[],
+  options: { ipc?: boolean } = {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'lib', script), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit', ...(options.ipc ? (['ipc'] as const) : [])],

@@ -16,8 +16,15 @@ export interface BrowserRuntime {
  * The real runtime serving `projectDir`, and Chromium on its app origin with a page-side
  * benchmark module loaded (bench/browser/). The app's token is the scripts' token.
  */
-export async function startBrowserRuntime(projectDir: string, pageModule: string, options: { dataDir?: string } = {}): Promise<BrowserRuntime> {
-  const runtime = await startRuntimeProcess({ projectDirs: [projectDir], ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+export async function startBrowserRuntime(
+  projectDir: string,
+  pageModule: string,
+  options: { dataDir?: string } = {},
+): Promise<BrowserRuntime> {
+  const runtime = await startRuntimeProcess({
+    projectDirs: [projectDir],
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
   const browser = await launchChromium();
   const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();

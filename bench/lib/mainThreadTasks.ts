@@ -48,7 +48,10 @@ export async function traceMainThreadTasks(page: Page, work: () => Promise<void>
     }
   });
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    categories: 'disabled-by-default-devtools.timeline',
+    transferMode: 'ReportEvents',
+  });
   try {
     await work();
   } finally {
@@ -56,7 +59,11 @@ export async function traceMainThreadTasks(page: Page, work: () => Promise<void>
     await complete;
     await cdp.detach();
   }
-  const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mainThreads = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   const tasksByThread = new Map<string, TraceEvent[]>();
   for (const e of events) {
     const thread = `${e.pid}:${e.tid}`;
@@ -67,7 +74,10 @@ export async function traceMainThreadTasks(page: Page, work: () => Promise<void>
   }
   // The page's renderer is the busiest one (a service worker's renderer, if any, runs a few tasks).
   const tasks = [...tasksByThread.values()].sort((a, b) => b.length - a.length)[0] ?? [];
-  const longestWall = tasks.reduce<TraceEvent | undefined>((top, t) => (!top || (t.dur ?? 0) > (top.dur ?? 0) ? t : top), undefined);
+  const longestWall = tasks.reduce<TraceEvent | undefined>(
+    (top, t) => (!top || (t.dur ?? 0) > (top.dur ?? 0) ? t : top),
+    undefined,
+  );
   return {
     count: tasks.length,
     longestWallMs: (longestWall?.dur ?? 0) / 1000,
@@ -75,7 +85,9 @@ export async function traceMainThreadTasks(page: Page, work: () => Promise<void>
     longestCpuMs: tasks.reduce((top, t) => Math.max(top, t.tdur ?? 0), 0) / 1000,
     overBudgetWall: tasks.filter((t) => (t.dur ?? 0) > BUDGET_US).length,
     overBudgetCpu: tasks.filter((t) => (t.tdur ?? 0) > BUDGET_US).length,
-    overBudgetCpuInside: tasks.filter((t) => (t.tdur ?? 0) > BUDGET_US).map((task) => ({ cpuMs: (task.tdur ?? 0) / 1000, inside: nestedEvents(events, task) })),
+    overBudgetCpuInside: tasks
+      .filter((t) => (t.tdur ?? 0) > BUDGET_US)
+      .map((task) => ({ cpuMs: (task.tdur ?? 0) / 1000, inside: nestedEvents(events, task) })),
   };
 }
 
@@ -84,7 +96,15 @@ function nestedEvents(events: TraceEvent[], task: TraceEvent): { name: string; m
   const start = task.ts ?? 0;
   const end = start + (task.dur ?? 0);
   return events
-    .filter((e) => e !== task && e.ph === 'X' && e.pid === task.pid && e.tid === task.tid && (e.ts ?? -1) >= start && (e.ts ?? 0) + (e.dur ?? 0) <= end)
+    .filter(
+      (e) =>
+        e !== task &&
+        e.ph === 'X' &&
+        e.pid === task.pid &&
+        e.tid === task.tid &&
+        (e.ts ?? -1) >= start &&
+        (e.ts ?? 0) + (e.dur ?? 0) <= end,
+    )
     .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
     .slice(0, 8)
     .map((e) => ({ name: e.name, ms: (e.dur ?? 0) / 1000 }));

@@ -3,7 +3,8 @@ import { seededRandom } from '../../tests/fixtures/seededRandom';
 export { seededRandom };
 
 /** A uniformly random integer in [min, max]. */
-export const randomInt = (random: () => number, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+export const randomInt = (random: () => number, min: number, max: number) =>
+  min + Math.floor(random() * (max - min + 1));
 
 /** A pool of incompressible bytes that deltas are cut from, generated once before any timing. */
 export function randomPool(bytes: number, random: () => number): Buffer {
@@ -21,11 +22,17 @@ export interface DeltaPlan {
   totalBytes: number;
 }
 
-export function planDeltas(options: { pool: Buffer; totalBytes: number; minBytes: number; maxBytes: number; random: () => number }): DeltaPlan {
+export function planDeltas(options: {
+  pool: Buffer;
+  totalBytes: number;
+  minBytes: number;
+  maxBytes: number;
+  random: () => number;
+}): DeltaPlan {
   const { pool, totalBytes, minBytes, maxBytes, random } = options;
   const offsets: number[] = [];
   const lengths: number[] = [];
-  for (let planned = 0; planned < totalBytes; ) {
+  for (let planned = 0; planned < totalBytes;) {
     // The last delta is whatever is left, so the stream is exactly totalBytes long.
     const length = Math.min(randomInt(random, minBytes, maxBytes), totalBytes - planned);
     offsets.push(randomInt(random, 0, pool.length - length));
@@ -36,4 +43,5 @@ export function planDeltas(options: { pool: Buffer; totalBytes: number; minBytes
 }
 
 /** The i-th delta: a view into the pool, so producing it costs nothing. */
-export const deltaAt = (plan: DeltaPlan, i: number): Buffer => plan.pool.subarray(plan.offsets[i]!, plan.offsets[i]! + plan.lengths[i]!);
+export const deltaAt = (plan: DeltaPlan, i: number): Buffer =>
+  plan.pool.subarray(plan.offsets[i]!, plan.offsets[i]! + plan.lengths[i]!);

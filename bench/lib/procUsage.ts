@@ -19,7 +19,11 @@ export function procUsage(pid: number): ProcUsage | null {
     const utime = Number(fields[11]);
     const stime = Number(fields[12]);
     const rss = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { cpuSeconds: (utime + stime) / CLOCK_TICKS, rssBytes: rss ? Number(rss[1]) * 1024 : 0, minorFaults: Number(fields[7]) };
+    return {
+      cpuSeconds: (utime + stime) / CLOCK_TICKS,
+      rssBytes: rss ? Number(rss[1]) * 1024 : 0,
+      minorFaults: Number(fields[7]),
+    };
   } catch {
     return null;
   }
@@ -36,7 +40,12 @@ export class ProcessMeter {
   /** Runs `work` and tells what each process spent on it. */
   async measure<T>(
     work: () => Promise<T>,
-  ): Promise<{ value: T; cpuSeconds: Record<string, number | null>; minorFaults: Record<string, number | null>; rssMiB: Record<string, number | null> }> {
+  ): Promise<{
+    value: T;
+    cpuSeconds: Record<string, number | null>;
+    minorFaults: Record<string, number | null>;
+    rssMiB: Record<string, number | null>;
+  }> {
     const before = this.snapshot();
     const value = await work();
     const after = this.snapshot();

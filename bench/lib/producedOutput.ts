@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RpcClient } from '../../lib/client/rpcClient';
-import { startRuntimeProcess, type RuntimeProcess, type RuntimeProcessOptions } from '../../tests/fixtures/runtimeProcess';
+import {
+  startRuntimeProcess,
+  type RuntimeProcess,
+  type RuntimeProcessOptions,
+} from '../../tests/fixtures/runtimeProcess';
 import { createShellSession, waitForCommand } from '../../tests/fixtures/sessionHelpers';
 import { deltaAt, planDeltas, randomPool, seededRandom } from './prng';
 import type { OutputSource } from './readClients';
@@ -31,14 +35,20 @@ export interface ProducedOutput {
 /** Writes the seeded source file the shell command will print; returns its SHA-256. */
 function writeSourceFile(file: string, totalBytes: number, seed: number): string {
   const random = seededRandom(seed);
-  const plan = planDeltas({ pool: randomPool(POOL_BYTES, random), totalBytes, minBytes: 512 * 1024, maxBytes: 1024 * 1024, random });
+  const plan = planDeltas({
+    pool: randomPool(POOL_BYTES, random),
+    totalBytes,
+    minBytes: 512 * 1024,
+    maxBytes: 1024 * 1024,
+    random,
+  });
   const hash = crypto.createHash('sha256');
   const fd = fs.openSync(file, 'w');
   try {
     for (let i = 0; i < plan.lengths.length; i++) {
       const chunk = deltaAt(plan, i);
       hash.update(chunk);
-      for (let done = 0; done < chunk.length; ) done += fs.writeSync(fd, chunk, done);
+      for (let done = 0; done < chunk.length;) done += fs.writeSync(fd, chunk, done);
     }
   } finally {
     fs.closeSync(fd);
@@ -78,7 +88,11 @@ export async function produceOutput(
     client = await runtime.connect();
     const sessionId = await createShellSession(client);
     const started = now();
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: `cat ${SOURCE_NAME}` });
+    const { runId } = await client.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: `cat ${SOURCE_NAME}`,
+    });
     const row = await waitForCommand(client, sessionId, runId, undefined, PRODUCE_TIMEOUT_MS);
     const produceSeconds = (now() - started) / 1000;
     if (row.status !== 'exited' || row.exitCode !== 0 || row.byteLength !== totalBytes || row.error) {

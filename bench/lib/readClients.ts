@@ -25,10 +25,21 @@ const readParams = (source: OutputSource) => ({
 });
 
 /** One `run.chatCommandOutputRead`, its bytes as a Buffer (decoded from base64, or the binary frame's tail as is). */
-export async function readOutputPage(client: RpcClient, source: OutputSource, transfer: Transfer, offset: number, length: number): Promise<{ offset: number; bytes: Buffer }> {
+export async function readOutputPage(
+  client: RpcClient,
+  source: OutputSource,
+  transfer: Transfer,
+  offset: number,
+  length: number,
+): Promise<{ offset: number; bytes: Buffer }> {
   if (transfer === 'binary') {
-    const { result, data } = await client.callBinary('run.chatCommandOutputRead', { ...readParams(source), offset, length });
-    if (result.dataBase64 !== '' || data.length !== result.byteCount) throw new Error(`binary answer at ${offset} does not match its header`);
+    const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
+      ...readParams(source),
+      offset,
+      length,
+    });
+    if (result.dataBase64 !== '' || data.length !== result.byteCount)
+      throw new Error(`binary answer at ${offset} does not match its header`);
     return { offset: result.offset, bytes: Buffer.from(data.buffer, data.byteOffset, data.length) };
   }
   const page = await client.call('run.chatCommandOutputRead', { ...readParams(source), offset, length });
@@ -37,7 +48,7 @@ export async function readOutputPage(client: RpcClient, source: OutputSource, tr
 
 /** Reads `length` bytes of the file at `offset` into `into`. */
 export function readFileAt(fd: number, offset: number, length: number, into: Buffer): Buffer {
-  for (let done = 0; done < length; ) {
+  for (let done = 0; done < length;) {
     const n = fs.readSync(fd, into, done, length - done, offset + done);
     if (n === 0) throw new Error(`file ended at ${offset + done}`);
     done += n;
@@ -49,7 +60,14 @@ export function readFileAt(fd: number, offset: number, length: number, into: Buf
  * Milliseconds of `samples` one-page reads at seeded random offsets of the output, each page
  * compared with the artifact's bytes (open as `artifactFd`) after its timer stopped.
  */
-export async function pageReadLatencies(client: RpcClient, source: OutputSource, artifactFd: number, pageBytes: number, seed: number, samples: number): Promise<number[]> {
+export async function pageReadLatencies(
+  client: RpcClient,
+  source: OutputSource,
+  artifactFd: number,
+  pageBytes: number,
+  seed: number,
+  samples: number,
+): Promise<number[]> {
   const random = seededRandom(seed);
   const pageLength = Math.min(pageBytes, source.byteLength);
   const check = Buffer.allocUnsafe(pageLength);
@@ -59,7 +77,8 @@ export async function pageReadLatencies(client: RpcClient, source: OutputSource,
     const started = performance.now();
     const { bytes } = await readOutputPage(client, source, 'binary', offset, pageLength);
     times.push(performance.now() - started);
-    if (!bytes.equals(readFileAt(artifactFd, offset, pageLength, check))) throw new Error(`read at ${offset} returned other bytes than the artifact holds`);
+    if (!bytes.equals(readFileAt(artifactFd, offset, pageLength, check)))
+      throw new Error(`read at ${offset} returned other bytes than the artifact holds`);
   }
   return times;
 }
@@ -96,7 +115,9 @@ export function readOutputWindowed(
             inFlight--;
             const { bytes } = page;
             if (page.offset !== offset || bytes.length !== length) {
-              throw new Error(`read at ${offset} answered offset ${page.offset} with ${bytes.length} bytes, expected ${length}`);
+              throw new Error(
+                `read at ${offset} answered offset ${page.offset} with ${bytes.length} bytes, expected ${length}`,
+              );
             }
             received += bytes.length;
             onPage?.(offset, bytes);
@@ -169,7 +190,9 @@ export class EchoClient {
     this.socket.addEventListener('message', (event) => {
       const waiting = this.waiting;
       this.waiting = null;
-      waiting?.resolve(typeof event.data === 'string' ? event.data : Buffer.isBuffer(event.data) ? event.data : String(event.data));
+      waiting?.resolve(
+        typeof event.data === 'string' ? event.data : Buffer.isBuffer(event.data) ? event.data : String(event.data),
+      );
     });
     this.socket.on('error', () => {
       // Reported through 'close', which follows.

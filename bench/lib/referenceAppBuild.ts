@@ -6,7 +6,11 @@ import { REPO_ROOT } from '../../server/runtime/paths';
 const REFERENCE_OUT = 'out-reference';
 
 function buildApp(env: NodeJS.ProcessEnv): void {
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-app.mjs'), '--if-stale'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-app.mjs'), '--if-stale'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /**

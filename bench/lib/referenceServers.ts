@@ -44,7 +44,12 @@ export const replyRequest = (n: number) => `reply ${n}`;
  * A `reply N` text message is answered with N bytes from a buffer it keeps (no allocation).
  */
 export function startEchoServer(): Promise<ReferenceServer> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, maxPayload: ECHO_MAX_PAYLOAD_BYTES });
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    perMessageDeflate: false,
+    maxPayload: ECHO_MAX_PAYLOAD_BYTES,
+  });
   let replyBytes = Buffer.alloc(0);
   wss.on('connection', (ws) =>
     ws.on('message', (data, isBinary) => {

@@ -8,7 +8,11 @@ export const GIB = 1024 ** 3;
 
 /** 1073741824 → "1 GiB", 67108864 → "64 MiB": sizes as labels say them. */
 export function formatSize(bytes: number): string {
-  for (const [unit, size] of [['GiB', GIB], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GiB', GIB],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes >= size) return `${Number((bytes / size).toFixed(2))} ${unit}`;
   }
   return `${bytes} B`;
@@ -54,16 +58,24 @@ export function verdict(c: Comparison): 'MET' | 'MISSED' | null {
   return (c.better === 'higher' ? ratio >= c.target : ratio <= c.target) ? 'MET' : 'MISSED';
 }
 
-const formatValue = (value: number, unit: Comparison['unit']) => (unit === 'score' ? value.toFixed(4) : `${value.toFixed(2)} ${unit}`);
+const formatValue = (value: number, unit: Comparison['unit']) =>
+  unit === 'score' ? value.toFixed(4) : `${value.toFixed(2)} ${unit}`;
 
 export function formatComparison(c: Comparison): string {
-  const target = c.target === null ? '(no target)' : `(target ${c.better === 'higher' ? '≥' : '≤'} ${c.target.toFixed(2)}) ${verdict(c)}`;
+  const target =
+    c.target === null
+      ? '(no target)'
+      : `(target ${c.better === 'higher' ? '≥' : '≤'} ${c.target.toFixed(2)}) ${verdict(c)}`;
   return `${c.rule} ${c.label}: ${c.oursName} ${formatValue(c.ours, c.unit)}, ${c.referenceName} ${formatValue(c.reference, c.unit)}, ratio ${ratioOf(c).toFixed(2)} ${target}`;
 }
 
 function gitRevision(): string | null {
   try {
-    return execFileSync('git', ['describe', '--always', '--dirty'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['describe', '--always', '--dirty'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return null;
   }
@@ -117,7 +129,12 @@ export function machineLoad(): MachineLoad {
   return { loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))), cpuPressureAvg10 };
 }
 
-export function writeResult(name: string, outcome: BenchOutcome, durationSeconds: number, load: { before: MachineLoad; after: MachineLoad }): string {
+export function writeResult(
+  name: string,
+  outcome: BenchOutcome,
+  durationSeconds: number,
+  load: { before: MachineLoad; after: MachineLoad },
+): string {
   const file = path.join(RESULTS_DIR, `${name}.json`);
   const json = {
     name,
@@ -135,10 +152,15 @@ export function writeResult(name: string, outcome: BenchOutcome, durationSeconds
 }
 
 /** Size and round overrides for quick local runs; a published result uses the defaults. */
-export function benchSettings(defaultBytes: number, defaultRounds: number): { totalBytes: number; rounds: number; overridden: boolean } {
+export function benchSettings(
+  defaultBytes: number,
+  defaultRounds: number,
+): { totalBytes: number; rounds: number; overridden: boolean } {
   const bytes = process.env.HBCODE_BENCH_BYTES ? Number(process.env.HBCODE_BENCH_BYTES) : defaultBytes;
   const rounds = process.env.HBCODE_BENCH_ROUNDS ? Number(process.env.HBCODE_BENCH_ROUNDS) : defaultRounds;
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new Error(`HBCODE_BENCH_BYTES must be a positive integer, not ${process.env.HBCODE_BENCH_BYTES}`);
-  if (!Number.isSafeInteger(rounds) || rounds <= 0) throw new Error(`HBCODE_BENCH_ROUNDS must be a positive integer, not ${process.env.HBCODE_BENCH_ROUNDS}`);
+  if (!Number.isSafeInteger(bytes) || bytes <= 0)
+    throw new Error(`HBCODE_BENCH_BYTES must be a positive integer, not ${process.env.HBCODE_BENCH_BYTES}`);
+  if (!Number.isSafeInteger(rounds) || rounds <= 0)
+    throw new Error(`HBCODE_BENCH_ROUNDS must be a positive integer, not ${process.env.HBCODE_BENCH_ROUNDS}`);
   return { totalBytes: bytes, rounds, overridden: bytes !== defaultBytes || rounds !== defaultRounds };
 }

@@ -12,7 +12,11 @@ export function startUploadServer(dir: string): Promise<ReferenceServer & { last
   let lastBytes = 0;
   let count = 0;
   const server = http.createServer((req, res) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' };
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': '*',
+      'access-control-allow-methods': 'POST',
+    };
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors).end();
       return;

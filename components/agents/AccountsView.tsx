@@ -31,17 +31,35 @@ export function AccountsView({ client }: { client: RpcClient | null }) {
       .then(async () => {
         // Ask each profile's Codex once, so the status is current, not as last seen.
         const { profiles: listed } = await client.call('codex.profiles.list');
-        await Promise.all(listed.map((p) => client.call('codex.profiles.refresh', { profileId: p.id }).catch(() => undefined)));
+        await Promise.all(
+          listed.map((p) => client.call('codex.profiles.refresh', { profileId: p.id }).catch(() => undefined)),
+        );
         await refresh();
       })
       .catch((e: Error) => setError(e.message));
     const stopProfiles = client.onNotification('codex.profile.changed', (params) => {
       if (params.login) setLogins((current) => ({ ...current, [params.profile.id]: null }));
       if (params.login && !params.login.success) setError(`Sign-in failed: ${params.login.error ?? 'unknown reason'}`);
-      setProfiles((current) => (params.removed ? current.filter((p) => p.id !== params.profile.id) : current.some((p) => p.id === params.profile.id) ? current.map((p) => (p.id === params.profile.id ? params.profile : p)) : [...current, params.profile]));
+      setProfiles((current) =>
+        params.removed
+          ? current.filter((p) => p.id !== params.profile.id)
+          : current.some((p) => p.id === params.profile.id)
+            ? current.map((p) => (p.id === params.profile.id ? params.profile : p))
+            : [...current, params.profile],
+      );
     });
     const stopUsage = client.onNotification('usage.changed', (params) =>
-      setUsage((current) => [...current.filter((r) => !(r.agent === params.reading.agent && r.accountKey === params.reading.accountKey && r.window === params.reading.window)), params.reading]),
+      setUsage((current) => [
+        ...current.filter(
+          (r) =>
+            !(
+              r.agent === params.reading.agent &&
+              r.accountKey === params.reading.accountKey &&
+              r.window === params.reading.window
+            ),
+        ),
+        params.reading,
+      ]),
     );
     return () => {
       stopProfiles();
@@ -64,7 +82,9 @@ export function AccountsView({ client }: { client: RpcClient | null }) {
   return (
     <div className="scroll" aria-label="Accounts">
       <h2 className="section-heading">Codex</h2>
-      <p className="muted section-note">Each profile is a Codex sign-in of its own; a Codex session runs with the profile chosen for it.</p>
+      <p className="muted section-note">
+        Each profile is a Codex sign-in of its own; a Codex session runs with the profile chosen for it.
+      </p>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -82,7 +102,13 @@ export function AccountsView({ client }: { client: RpcClient | null }) {
           />
         ))}
       <form className="row card" onSubmit={add} aria-label="Add a Codex profile">
-        <input className="grow" aria-label="New profile name" placeholder="Profile name, e.g. Work" value={name} onChange={(e) => setName(e.target.value)} />
+        <input
+          className="grow"
+          aria-label="New profile name"
+          placeholder="Profile name, e.g. Work"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
         <button type="submit" disabled={!client || !name.trim()}>
           Add profile
         </button>

@@ -3,11 +3,25 @@ import { useState, type FormEvent } from 'react';
 import type { Approval, ApprovalQuestion } from '../../lib/protocol/agents';
 
 /** One question: its options as radio buttons (checkboxes for multiple choice), and a text field when other answers are allowed. */
-function QuestionField({ question, value, onChange }: { question: ApprovalQuestion; value: string[]; onChange: (value: string[]) => void }) {
+function QuestionField({
+  question,
+  value,
+  onChange,
+}: {
+  question: ApprovalQuestion;
+  value: string[];
+  onChange: (value: string[]) => void;
+}) {
   const chosen = value.filter((v) => question.options.some((o) => o.label === v));
   const other = value.find((v) => !question.options.some((o) => o.label === v)) ?? '';
   const pick = (label: string, on: boolean) => {
-    const options = question.multiSelect ? (on ? [...chosen, label] : chosen.filter((c) => c !== label)) : on ? [label] : [];
+    const options = question.multiSelect
+      ? on
+        ? [...chosen, label]
+        : chosen.filter((c) => c !== label)
+      : on
+        ? [label]
+        : [];
     onChange(question.multiSelect ? [...options, ...(other ? [other] : [])] : options);
   };
   return (
@@ -35,7 +49,9 @@ function QuestionField({ question, value, onChange }: { question: ApprovalQuesti
           type={question.secret ? 'password' : 'text'}
           placeholder={question.options.length > 0 ? 'Other' : 'Answer'}
           value={other}
-          onChange={(e) => onChange([...(question.multiSelect ? chosen : []), ...(e.target.value ? [e.target.value] : [])])}
+          onChange={(e) =>
+            onChange([...(question.multiSelect ? chosen : []), ...(e.target.value ? [e.target.value] : [])])
+          }
         />
       )}
     </fieldset>
@@ -43,7 +59,15 @@ function QuestionField({ question, value, onChange }: { question: ApprovalQuesti
 }
 
 /** The questions of an approval of kind `question` as a small form (ACC-4). */
-export function ApprovalQuestionForm({ approval, onAnswer, onDecline }: { approval: Approval; onAnswer: (answers: Record<string, string[]>) => void; onDecline: () => void }) {
+export function ApprovalQuestionForm({
+  approval,
+  onAnswer,
+  onDecline,
+}: {
+  approval: Approval;
+  onAnswer: (answers: Record<string, string[]>) => void;
+  onDecline: () => void;
+}) {
   const [answers, setAnswers] = useState<Record<string, string[]>>({});
   // An optional question (an MCP form's field outside its `required` list) may stay empty.
   const complete = approval.questions.every((q) => q.required === false || (answers[q.id] ?? []).length > 0);
@@ -54,7 +78,12 @@ export function ApprovalQuestionForm({ approval, onAnswer, onDecline }: { approv
   return (
     <form onSubmit={submit}>
       {approval.questions.map((question) => (
-        <QuestionField key={question.id} question={question} value={answers[question.id] ?? []} onChange={(value) => setAnswers((current) => ({ ...current, [question.id]: value }))} />
+        <QuestionField
+          key={question.id}
+          question={question}
+          value={answers[question.id] ?? []}
+          onChange={(value) => setAnswers((current) => ({ ...current, [question.id]: value }))}
+        />
       ))}
       <div className="row" style={{ marginTop: 6 }}>
         <button className="primary" type="submit" disabled={!complete}>

@@ -39,7 +39,19 @@ export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
       client
         .call('claude.accounts.status', { accountId })
         .then(({ status }) => setStatuses((current) => ({ ...current, [accountId]: status })))
-        .catch((e: Error) => setStatuses((current) => ({ ...current, [accountId]: { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: e.message } })))
+        .catch((e: Error) =>
+          setStatuses((current) => ({
+            ...current,
+            [accountId]: {
+              state: 'unavailable',
+              email: null,
+              organization: null,
+              subscriptionType: null,
+              source: null,
+              reason: e.message,
+            },
+          })),
+        )
         .finally(() =>
           setChecking((current) => {
             const next = new Set(current);
@@ -98,7 +110,9 @@ export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
       <h2 id="claude-accounts-title" className="section-heading">
         Claude
       </h2>
-      <p className="muted section-note">New Claude sessions run with the active account. Every account reads and saves the same conversations.</p>
+      <p className="muted section-note">
+        New Claude sessions run with the active account. Every account reads and saves the same conversations.
+      </p>
       {accounts.map((account) => (
         <div key={account.id} className="card" data-account={account.id} role="group" aria-label={account.label}>
           <div className="row" style={{ flexWrap: 'wrap' }}>
@@ -116,14 +130,23 @@ export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
             <details>
               <summary>On the desktop, in a terminal</summary>
               <p className="muted">Run this once in a terminal on the desktop, then check again:</p>
-              <code className="mono" data-field="sign-in-command" style={{ display: 'block', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              <code
+                className="mono"
+                data-field="sign-in-command"
+                style={{ display: 'block', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+              >
                 {account.signInCommand}
               </code>
             </details>
             <ClaudeApiKeyForm
               hasApiKey={account.hasApiKey}
               busy={busy}
-              onSave={(apiKey) => act(() => client.call('claude.accounts.setApiKey', { accountId: account.id, apiKey }), () => refreshStatus(account.id))}
+              onSave={(apiKey) =>
+                act(
+                  () => client.call('claude.accounts.setApiKey', { accountId: account.id, apiKey }),
+                  () => refreshStatus(account.id),
+                )
+              }
             />
             <div className="row wrap" style={{ marginTop: 8 }}>
               <button onClick={() => refreshStatus(account.id)} disabled={busy}>
@@ -134,12 +157,19 @@ export function ClaudeAccountsSection({ client }: { client: RpcClient }) {
           {(!account.active || account.id !== 'default') && (
             <div className="row wrap card-manage" role="group" aria-label={`Manage ${account.label}`}>
               {!account.active && (
-                <button onClick={() => act(() => client.call('claude.accounts.activate', { accountId: account.id }))} disabled={busy}>
+                <button
+                  onClick={() => act(() => client.call('claude.accounts.activate', { accountId: account.id }))}
+                  disabled={busy}
+                >
                   Make active
                 </button>
               )}
               {account.id !== 'default' && (
-                <button className="danger" onClick={() => act(() => client.call('claude.accounts.remove', { accountId: account.id }))} disabled={busy}>
+                <button
+                  className="danger"
+                  onClick={() => act(() => client.call('claude.accounts.remove', { accountId: account.id }))}
+                  disabled={busy}
+                >
                   Remove
                 </button>
               )}

@@ -2,7 +2,15 @@
 import { useState } from 'react';
 
 /** An API key for one Claude account (ACC-2): entered once, never shown again. */
-export function ClaudeApiKeyForm({ hasApiKey, busy, onSave }: { hasApiKey: boolean; busy: boolean; onSave(apiKey: string | null): void }) {
+export function ClaudeApiKeyForm({
+  hasApiKey,
+  busy,
+  onSave,
+}: {
+  hasApiKey: boolean;
+  busy: boolean;
+  onSave(apiKey: string | null): void;
+}) {
   const [value, setValue] = useState('');
   return (
     <form

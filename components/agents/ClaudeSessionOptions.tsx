@@ -16,7 +16,15 @@ const PERMISSION_MODES: { value: ClaudeSettings['permissionMode']; label: string
  * A Claude session's options (ACC-5): permission mode and model from Claude Code's own list. The
  * conversation to continue is picked beside them (ACC-11).
  */
-export function ClaudeSessionOptions({ value, onChange, client }: { value: ClaudeSettings; onChange(v: ClaudeSettings): void; client: RpcClient }) {
+export function ClaudeSessionOptions({
+  value,
+  onChange,
+  client,
+}: {
+  value: ClaudeSettings;
+  onChange(v: ClaudeSettings): void;
+  client: RpcClient;
+}) {
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelError, setModelError] = useState<string | null>(null);
 
@@ -37,7 +45,12 @@ export function ClaudeSessionOptions({ value, onChange, client }: { value: Claud
       <legend>Claude</legend>
       <label style={{ display: 'grid', gap: 4 }}>
         <span>Permission mode</span>
-        <select value={value.permissionMode} onChange={(event) => onChange({ ...value, permissionMode: event.target.value as ClaudeSettings['permissionMode'] })}>
+        <select
+          value={value.permissionMode}
+          onChange={(event) =>
+            onChange({ ...value, permissionMode: event.target.value as ClaudeSettings['permissionMode'] })
+          }
+        >
           {PERMISSION_MODES.map((mode) => (
             <option key={mode.value} value={mode.value}>
               {mode.label}
@@ -48,7 +61,11 @@ export function ClaudeSessionOptions({ value, onChange, client }: { value: Claud
       </label>
       <label style={{ display: 'grid', gap: 4 }}>
         <span>Model</span>
-        <select value={value.model ?? ''} onChange={(event) => onChange({ ...value, model: event.target.value || null })} disabled={!models}>
+        <select
+          value={value.model ?? ''}
+          onChange={(event) => onChange({ ...value, model: event.target.value || null })}
+          disabled={!models}
+        >
           <option value="">Account default</option>
           {(models ?? [])
             .filter((m) => m.id !== 'default')
@@ -57,7 +74,9 @@ export function ClaudeSessionOptions({ value, onChange, client }: { value: Claud
                 {m.label}
               </option>
             ))}
-          {value.model && models && !models.some((m) => m.id === value.model) && <option value={value.model}>{value.model}</option>}
+          {value.model && models && !models.some((m) => m.id === value.model) && (
+            <option value={value.model}>{value.model}</option>
+          )}
         </select>
         {!models && !modelError && <span className="muted">Asking Claude Code for its models…</span>}
         {modelError && <span className="error">{modelError}</span>}

@@ -5,7 +5,11 @@ import type { CodexLogin, CodexProfile } from '../../lib/protocol/accounts';
 import type { UsageReading } from '../../lib/protocol/agents';
 import { UsageWindows } from './UsageWindows';
 
-const STATUS: Record<CodexProfile['status'], string> = { signed_out: 'Signed out', authenticated: 'Signed in', unavailable: 'Unavailable' };
+const STATUS: Record<CodexProfile['status'], string> = {
+  signed_out: 'Signed out',
+  authenticated: 'Signed in',
+  unavailable: 'Unavailable',
+};
 
 /**
  * One Codex profile (ACC-1): its status and account, then while signed out its ways to sign in
@@ -13,7 +17,19 @@ const STATUS: Record<CodexProfile['status'], string> = { signed_out: 'Signed out
  * desktop; with an API key), its plan-limit windows (ACC-7), and last, set apart, sign out,
  * rename and remove.
  */
-export function CodexProfileCard({ client, profile, usage, login, onLogin }: { client: RpcClient; profile: CodexProfile; usage: UsageReading[]; login: CodexLogin | null; onLogin: (login: CodexLogin | null) => void }) {
+export function CodexProfileCard({
+  client,
+  profile,
+  usage,
+  login,
+  onLogin,
+}: {
+  client: RpcClient;
+  profile: CodexProfile;
+  usage: UsageReading[];
+  login: CodexLogin | null;
+  onLogin: (login: CodexLogin | null) => void;
+}) {
   const [apiKey, setApiKey] = useState('');
   const [asking, setAsking] = useState<'apiKey' | 'rename' | null>(null);
   const [name, setName] = useState(profile.name);
@@ -29,7 +45,11 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
   }
   const start = (method: CodexLogin['method'], key?: string) =>
     act(async () => {
-      const { login: started } = await client.call('codex.login.start', { profileId: profile.id, method, ...(key ? { apiKey: key } : {}) });
+      const { login: started } = await client.call('codex.login.start', {
+        profileId: profile.id,
+        method,
+        ...(key ? { apiKey: key } : {}),
+      });
       onLogin(method === 'apiKey' ? null : started);
       if (started.authUrl) window.open(started.authUrl, '_blank', 'noopener');
     });
@@ -46,22 +66,31 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
     void act(() => client.call('codex.profiles.rename', { profileId: profile.id, name })).then(() => setAsking(null));
   }
   const remove = () => {
-    if (window.confirm(`Remove the Codex profile "${profile.name}"? Its sign-in and saved conversations on this computer are deleted.`)) void act(() => client.call('codex.profiles.remove', { profileId: profile.id }));
+    if (
+      window.confirm(
+        `Remove the Codex profile "${profile.name}"? Its sign-in and saved conversations on this computer are deleted.`,
+      )
+    )
+      void act(() => client.call('codex.profiles.remove', { profileId: profile.id }));
   };
 
   return (
     <section className="card" aria-label={`Codex profile ${profile.name}`} data-profile-status={profile.status}>
       <div className="row" style={{ flexWrap: 'wrap' }}>
-        <h3 className="grow ellipsis card-title">
-          {profile.name}
-        </h3>
+        <h3 className="grow ellipsis card-title">{profile.name}</h3>
         <span className="pill" data-testid="profile-status">
           {STATUS[profile.status]}
         </span>
       </div>
       {profile.status === 'authenticated' && (
         <p className="muted" style={{ margin: '4px 0' }}>
-          {[profile.email, profile.planType && `plan ${profile.planType}`, profile.authMode === 'apiKey' ? 'API key' : profile.authMode].filter(Boolean).join(' · ')}
+          {[
+            profile.email,
+            profile.planType && `plan ${profile.planType}`,
+            profile.authMode === 'apiKey' ? 'API key' : profile.authMode,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </p>
       )}
       {profile.statusReason && <p className="error">{profile.statusReason}</p>}
@@ -98,7 +127,10 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
               Sign in with a code
             </button>
             <button onClick={() => void start('browser')}>Sign in in the browser</button>
-            <button aria-expanded={asking === 'apiKey'} onClick={() => setAsking(asking === 'apiKey' ? null : 'apiKey')}>
+            <button
+              aria-expanded={asking === 'apiKey'}
+              onClick={() => setAsking(asking === 'apiKey' ? null : 'apiKey')}
+            >
               Use an API key
             </button>
           </div>
@@ -106,7 +138,15 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
       )}
       {asking === 'apiKey' && (
         <form className="row" onSubmit={submitKey} style={{ marginTop: 6 }}>
-          <input className="grow" type="password" aria-label="OpenAI API key" placeholder="sk-…" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" />
+          <input
+            className="grow"
+            type="password"
+            aria-label="OpenAI API key"
+            placeholder="sk-…"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            autoComplete="off"
+          />
           <button className="primary" type="submit" disabled={!apiKey.trim()}>
             Sign in
           </button>
@@ -127,7 +167,11 @@ export function CodexProfileCard({ client, profile, usage, login, onLogin }: { c
         </p>
       )}
       <div className="row wrap card-manage" role="group" aria-label={`Manage ${profile.name}`}>
-        {profile.status === 'authenticated' && <button onClick={() => void act(() => client.call('codex.logout', { profileId: profile.id }))}>Sign out</button>}
+        {profile.status === 'authenticated' && (
+          <button onClick={() => void act(() => client.call('codex.logout', { profileId: profile.id }))}>
+            Sign out
+          </button>
+        )}
         <button onClick={() => setAsking(asking === 'rename' ? null : 'rename')}>Rename</button>
         <button className="danger" onClick={remove}>
           Remove

@@ -16,7 +16,15 @@ const folderName = (cwd: string) => cwd.split(/[\\/]/).filter(Boolean).at(-1) ??
  * homes, newest first, a page at a time; picking one hands its path on (SRC-2). A file of the
  * person's own Codex home is marked: it is shown, not continued (SRC-4).
  */
-export function CodexRolloutPicker({ client, label = 'Open a Codex conversation file…', onPick }: { client: RpcClient; label?: string; onPick: (rollout: CodexRollout) => void }) {
+export function CodexRolloutPicker({
+  client,
+  label = 'Open a Codex conversation file…',
+  onPick,
+}: {
+  client: RpcClient;
+  label?: string;
+  onPick: (rollout: CodexRollout) => void;
+}) {
   const [open, setOpen] = useState(false);
   const [rollouts, setRollouts] = useState<CodexRollout[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -61,7 +69,12 @@ export function CodexRolloutPicker({ client, label = 'Open a Codex conversation 
           <ul className="rollout-list">
             {rollouts?.map((rollout) => (
               <li key={rollout.path}>
-                <button className="list-button" title={rollout.path} onClick={() => onPick(rollout)} data-rollout-path={rollout.path}>
+                <button
+                  className="list-button"
+                  title={rollout.path}
+                  onClick={() => onPick(rollout)}
+                  data-rollout-path={rollout.path}
+                >
                   <span className="rollout-prompt">{rollout.firstPrompt || 'No message yet'}</span>
                   <span className="muted rollout-meta">
                     <span className="pill">{rollout.profileId === null ? 'Your Codex' : 'HB Code'}</span>

@@ -17,7 +17,17 @@ const POLICIES: [CodexSettings['approvalPolicy'], string][] = [
 const EFFORTS = CodexSettingsSchema.shape.effort.unwrap().options;
 
 /** One labelled select over fixed choices. */
-function Choice<T extends string>({ label, value, choices, onChange }: { label: string; value: T; choices: [T, string][]; onChange: (value: T) => void }) {
+function Choice<T extends string>({
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  choices: [T, string][];
+  onChange: (value: T) => void;
+}) {
   return (
     <label>
       {label}
@@ -50,14 +60,20 @@ export function CodexSessionOptions({ client, value, onChange }: CodexSessionOpt
 
   useEffect(() => {
     let live = true;
-    client.call('codex.profiles.list').then((r) => live && setProfiles(r.profiles), () => undefined);
+    client.call('codex.profiles.list').then(
+      (r) => live && setProfiles(r.profiles),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
   }, [client]);
   useEffect(() => {
     let live = true;
-    client.call('agents.models', { agent: 'codex', ...(profileId ? { accountKey: profileId } : {}) }).then((r) => live && setModels(r.models), () => live && setModels([]));
+    client.call('agents.models', { agent: 'codex', ...(profileId ? { accountKey: profileId } : {}) }).then(
+      (r) => live && setModels(r.models),
+      () => live && setModels([]),
+    );
     return () => {
       live = false;
     };
@@ -80,7 +96,12 @@ export function CodexSessionOptions({ client, value, onChange }: CodexSessionOpt
         </select>
       </label>
       <Choice label="Sandbox" value={value.sandbox} choices={SANDBOXES} onChange={(sandbox) => set({ sandbox })} />
-      <Choice label="Approvals" value={value.approvalPolicy} choices={POLICIES} onChange={(approvalPolicy) => set({ approvalPolicy })} />
+      <Choice
+        label="Approvals"
+        value={value.approvalPolicy}
+        choices={POLICIES}
+        onChange={(approvalPolicy) => set({ approvalPolicy })}
+      />
       <label>
         Model
         <select value={value.model ?? ''} onChange={(e) => set({ model: e.target.value || null, effort: null })}>
@@ -94,7 +115,10 @@ export function CodexSessionOptions({ client, value, onChange }: CodexSessionOpt
       </label>
       <label>
         Effort
-        <select value={value.effort ?? ''} onChange={(e) => set({ effort: (e.target.value || null) as CodexSettings['effort'] })}>
+        <select
+          value={value.effort ?? ''}
+          onChange={(e) => set({ effort: (e.target.value || null) as CodexSettings['effort'] })}
+        >
           <option value="">Default</option>
           {efforts.map((effort) => (
             <option key={effort} value={effort}>

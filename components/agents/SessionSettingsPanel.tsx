@@ -31,10 +31,16 @@ export function SessionSettingsPanel({ client, session }: { client: RpcClient; s
     setSettings(next);
     try {
       const saved = await withGuardRailConfirmation((confirmed) =>
-        client.call('sessions.configure', { sessionId: session.id, settings: next, ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}) }),
+        client.call('sessions.configure', {
+          sessionId: session.id,
+          settings: next,
+          ...(confirmed ? { confirmLiftedGuardRails: true as const } : {}),
+        }),
       );
       // Declined: the stored settings stay, and so does what the panel shows.
-      setSettings(saved ? saved.settings : (await client.call('sessions.settings', { sessionId: session.id })).settings);
+      setSettings(
+        saved ? saved.settings : (await client.call('sessions.settings', { sessionId: session.id })).settings,
+      );
     } catch (e) {
       setError((e as Error).message);
     }
@@ -43,17 +49,33 @@ export function SessionSettingsPanel({ client, session }: { client: RpcClient; s
   if (!settings) return error ? <p className="error">{error}</p> : null;
   return (
     <div className="card" aria-label="Session settings">
-      {session.agent === 'codex' && <CodexSessionOptions client={client} value={settings.codex ?? DEFAULT_CODEX_SETTINGS} onChange={(codex) => void save({ codex })} />}
+      {session.agent === 'codex' && (
+        <CodexSessionOptions
+          client={client}
+          value={settings.codex ?? DEFAULT_CODEX_SETTINGS}
+          onChange={(codex) => void save({ codex })}
+        />
+      )}
       {session.agent === 'claude' && (
-        <ClaudeSessionOptions client={client} value={settings.claude ?? DEFAULT_CLAUDE_SETTINGS} onChange={(claude) => void save({ claude })} />
+        <ClaudeSessionOptions
+          client={client}
+          value={settings.claude ?? DEFAULT_CLAUDE_SETTINGS}
+          onChange={(claude) => void save({ claude })}
+        />
       )}
       {(session.agent === 'codex' || session.agent === 'claude') && (
         <label className="setting-check" data-setting="messages-need-approval">
           {/* MSG-4: another session's agent may send this session a message; the person may want to see it first. */}
-          <input type="checkbox" checked={settings.messages?.needApproval === true} onChange={(event) => void save({ messages: { needApproval: event.currentTarget.checked } })} />
+          <input
+            type="checkbox"
+            checked={settings.messages?.needApproval === true}
+            onChange={(event) => void save({ messages: { needApproval: event.currentTarget.checked } })}
+          />
           <span>
             Messages from other sessions wait for my approval
-            <span className="muted setting-hint">Another session’s agent can send this session a message; you then Deliver or Decline it.</span>
+            <span className="muted setting-hint">
+              Another session’s agent can send this session a message; you then Deliver or Decline it.
+            </span>
           </span>
         </label>
       )}

@@ -26,7 +26,8 @@ export function AttachmentPicker({ onFiles }: { onFiles: (files: File[]) => void
   useEffect(() => {
     if (!open) return;
     const close = (event: Event) => {
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !picker.current?.contains(event.target as Node)) setOpen(false);
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !picker.current?.contains(event.target as Node))
+        setOpen(false);
     };
     document.addEventListener('pointerdown', close);
     document.addEventListener('keydown', close);
@@ -38,7 +39,15 @@ export function AttachmentPicker({ onFiles }: { onFiles: (files: File[]) => void
 
   return (
     <div className="attach-picker" ref={picker}>
-      <button type="button" className="attach-button" aria-label="Attach" title="Attach" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((on) => !on)}>
+      <button
+        type="button"
+        className="attach-button"
+        aria-label="Attach"
+        title="Attach"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((on) => !on)}
+      >
         <PaperclipIcon />
       </button>
       {open && (
@@ -51,8 +60,23 @@ export function AttachmentPicker({ onFiles }: { onFiles: (files: File[]) => void
           </button>
         </div>
       )}
-      <input ref={files} type="file" multiple hidden data-testid="attach-files" onChange={(e) => picked(e.currentTarget)} />
-      <input ref={camera} type="file" accept="image/*" capture="environment" hidden data-testid="attach-camera" onChange={(e) => picked(e.currentTarget)} />
+      <input
+        ref={files}
+        type="file"
+        multiple
+        hidden
+        data-testid="attach-files"
+        onChange={(e) => picked(e.currentTarget)}
+      />
+      <input
+        ref={camera}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        hidden
+        data-testid="attach-camera"
+        onChange={(e) => picked(e.currentTarget)}
+      />
     </div>
   );
 }

@@ -12,7 +12,11 @@ import './attachments.css';
 const MAX_THUMBNAIL_BYTES = 32 * 1024 * 1024;
 
 /** One image, read through verified chunks once shown (FILE-2); null until it arrived. */
-function useAttachmentUrl(client: RpcClient | null, sessionId: string, attachment: MessageAttachment): { url: string | null; error: string | null } {
+function useAttachmentUrl(
+  client: RpcClient | null,
+  sessionId: string,
+  attachment: MessageAttachment,
+): { url: string | null; error: string | null } {
   const [state, setState] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
   useEffect(() => {
     if (!client) return;
@@ -25,7 +29,8 @@ function useAttachmentUrl(client: RpcClient | null, sessionId: string, attachmen
         setState({ url, error: null });
       },
       (error: unknown) => {
-        if (!abort.signal.aborted) setState({ url: null, error: error instanceof Error ? error.message : 'The image could not be read.' });
+        if (!abort.signal.aborted)
+          setState({ url: null, error: error instanceof Error ? error.message : 'The image could not be read.' });
       },
     );
     return () => {
@@ -36,16 +41,37 @@ function useAttachmentUrl(client: RpcClient | null, sessionId: string, attachmen
   return state;
 }
 
-function ImageThumbnail({ client, sessionId, attachment }: { client: RpcClient | null; sessionId: string; attachment: MessageAttachment }) {
+function ImageThumbnail({
+  client,
+  sessionId,
+  attachment,
+}: {
+  client: RpcClient | null;
+  sessionId: string;
+  attachment: MessageAttachment;
+}) {
   const { url, error } = useAttachmentUrl(client, sessionId, attachment);
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="attach-thumb" aria-label={`Open ${attachment.name} full size`} disabled={!url} onClick={() => setOpen(true)} title={error ?? attachment.name}>
+      <button
+        type="button"
+        className="attach-thumb"
+        aria-label={`Open ${attachment.name} full size`}
+        disabled={!url}
+        onClick={() => setOpen(true)}
+        title={error ?? attachment.name}
+      >
         {url ? <img src={url} alt={attachment.name} /> : <span className="muted">{error ? '!' : '…'}</span>}
       </button>
       {open && url && (
-        <div className="attach-full" role="dialog" aria-modal="true" aria-label={attachment.name} onClick={() => setOpen(false)}>
+        <div
+          className="attach-full"
+          role="dialog"
+          aria-modal="true"
+          aria-label={attachment.name}
+          onClick={() => setOpen(false)}
+        >
           <img src={url} alt={attachment.name} />
           <button type="button" className="attach-full-close" aria-label="Close" onClick={() => setOpen(false)}>
             <CloseIcon />
@@ -67,7 +93,8 @@ export function AttachmentThumbnails({ client, row }: { client: RpcClient | null
             <ImageThumbnail client={client} sessionId={row.sessionId} attachment={attachment} />
           ) : (
             <span className="attach-file">
-              <FileIcon /> <span className="ellipsis">{attachment.name}</span> <span className="muted">{formatBytes(attachment.byteLength)}</span>
+              <FileIcon /> <span className="ellipsis">{attachment.name}</span>{' '}
+              <span className="muted">{formatBytes(attachment.byteLength)}</span>
             </span>
           )}
         </li>

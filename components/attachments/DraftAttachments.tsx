@@ -17,10 +17,21 @@ export function DraftAttachments({ draft }: { draft: AttachmentDraft }) {
       <ul>
         {draft.items.map((item) => (
           <li key={item.id} className="attach-chip" data-attachment={item.name}>
-            {item.previewUrl ? <img src={item.previewUrl} alt="" /> : <span className="attach-icon"><FileIcon /></span>}
+            {item.previewUrl ? (
+              <img src={item.previewUrl} alt="" />
+            ) : (
+              <span className="attach-icon">
+                <FileIcon />
+              </span>
+            )}
             <span className="attach-name ellipsis">{item.name}</span>
             <span className="muted">{formatBytes(item.file.size)}</span>
-            <button type="button" className="attach-remove" aria-label={`Remove ${item.name}`} onClick={() => draft.remove(item.id)}>
+            <button
+              type="button"
+              className="attach-remove"
+              aria-label={`Remove ${item.name}`}
+              onClick={() => draft.remove(item.id)}
+            >
               <CloseIcon />
             </button>
           </li>

@@ -5,8 +5,18 @@ import { subscribeUploadProgress, uploadProgressOf } from '../../lib/client/atta
 import { formatBytes } from './formatBytes';
 
 /** The files of an unsent message, and how far their upload is (ATT-1). */
-export function OutboxAttachments({ operationId, attachments }: { operationId: string; attachments: OutboxAttachment[] | undefined }) {
-  const progress = useSyncExternalStore(subscribeUploadProgress, () => uploadProgressOf(operationId), () => undefined);
+export function OutboxAttachments({
+  operationId,
+  attachments,
+}: {
+  operationId: string;
+  attachments: OutboxAttachment[] | undefined;
+}) {
+  const progress = useSyncExternalStore(
+    subscribeUploadProgress,
+    () => uploadProgressOf(operationId),
+    () => undefined,
+  );
   if (!attachments?.length) return null;
   return (
     <div className="muted" data-upload={progress ? 'running' : 'idle'}>

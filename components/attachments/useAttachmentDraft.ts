@@ -86,7 +86,13 @@ export function useAttachmentDraft(): AttachmentDraft {
     setItems([]);
     setError(null);
     const ready = await Promise.all(
-      taken.map(async (item) => ({ name: item.name, mimeType: item.mimeType, byteLength: item.file.size, sha256: await item.sha256, blob: item.file as Blob })),
+      taken.map(async (item) => ({
+        name: item.name,
+        mimeType: item.mimeType,
+        byteLength: item.file.size,
+        sha256: await item.sha256,
+        blob: item.file as Blob,
+      })),
     );
     return ready;
   }, []);

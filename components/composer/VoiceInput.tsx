@@ -5,7 +5,15 @@ import type { SpeechState } from './useSpeechInput';
 const icon = { size: 22, strokeWidth: 2, 'aria-hidden': true, focusable: false } as const;
 
 /** UX-9: the microphone button; pressed while listening. */
-export function VoiceButton({ state, onStart, onStop }: { state: SpeechState; onStart: () => void; onStop: () => void }) {
+export function VoiceButton({
+  state,
+  onStart,
+  onStop,
+}: {
+  state: SpeechState;
+  onStart: () => void;
+  onStop: () => void;
+}) {
   const listening = state.kind === 'listening';
   return (
     <button
@@ -35,7 +43,8 @@ export function VoiceStatus({ state }: { state: SpeechState }) {
     <p className="voice-status muted" role="status" data-voice={state.kind}>
       {state.kind === 'listening' ? (
         <>
-          <span className="voice-dot" aria-hidden="true" /> Listening…{state.interim && <q className="voice-interim">{state.interim}</q>}
+          <span className="voice-dot" aria-hidden="true" /> Listening…
+          {state.interim && <q className="voice-interim">{state.interim}</q>}
         </>
       ) : (
         'Voice input stopped. Edit the text if needed, then send it.'

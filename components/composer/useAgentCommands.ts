@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { AgentCommand } from '../../lib/protocol/agents';
 
-export type AgentCommands = { kind: 'loading' } | { kind: 'ready'; commands: AgentCommand[] } | { kind: 'failed'; message: string };
+export type AgentCommands =
+  { kind: 'loading' } | { kind: 'ready'; commands: AgentCommand[] } | { kind: 'failed'; message: string };
 
 /**
  * UX-10: the session's agent's slash commands, asked of the runtime (`agents.commands`) the first
@@ -20,7 +21,12 @@ export function useAgentCommands(client: RpcClient | null, sessionId: string, wa
     let live = true;
     client.call('agents.commands', { sessionId }).then(
       (r) => live && setAnswer({ sessionId, commands: { kind: 'ready', commands: r.commands } }),
-      (error: unknown) => live && setAnswer({ sessionId, commands: { kind: 'failed', message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) =>
+        live &&
+        setAnswer({
+          sessionId,
+          commands: { kind: 'failed', message: error instanceof Error ? error.message : String(error) },
+        }),
     );
     return () => {
       live = false;

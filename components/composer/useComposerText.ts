@@ -1,7 +1,13 @@
 'use client';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { readDraft, readSent, rememberSent, saveDraft } from '../../lib/client/composer/composerMemory';
-import { caretAtStart, NOT_RECALLING, recallNewer, recallOlder, type RecallState } from '../../lib/client/composer/messageRecall';
+import {
+  caretAtStart,
+  NOT_RECALLING,
+  recallNewer,
+  recallOlder,
+  type RecallState,
+} from '../../lib/client/composer/messageRecall';
 
 /** A touch screen's keyboard has no Shift+Enter: there, return adds a line and Send sends (UX-3). */
 export function useCoarsePointer(): boolean {

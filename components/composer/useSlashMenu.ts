@@ -11,7 +11,12 @@ import { useAgentCommands } from './useAgentCommands';
  * word, in a Codex or Claude session, until Esc; `onKey` moves through it with ↑ ↓, chooses with
  * Enter or Tab and closes it with Esc, and answers whether it used the key.
  */
-export function useSlashMenu(client: RpcClient | null, session: Session, text: string, choose: (command: AgentCommand) => void) {
+export function useSlashMenu(
+  client: RpcClient | null,
+  session: Session,
+  text: string,
+  choose: (command: AgentCommand) => void,
+) {
   const query = session.agent === 'codex' || session.agent === 'claude' ? slashQuery(text) : null;
   const [dismissed, setDismissed] = useState(false);
   const [active, setActive] = useState(0);
@@ -31,7 +36,8 @@ export function useSlashMenu(client: RpcClient | null, session: Session, text: s
     else if (shown.length === 0) return false;
     else if (event.key === 'ArrowDown') setActive((index) => (index + 1) % shown.length);
     else if (event.key === 'ArrowUp') setActive((index) => (index - 1 + shown.length) % shown.length);
-    else if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') choose(shown[Math.min(active, shown.length - 1)]!);
+    else if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab')
+      choose(shown[Math.min(active, shown.length - 1)]!);
     else return false;
     event.preventDefault();
     return true;

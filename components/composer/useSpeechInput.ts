@@ -22,7 +22,8 @@ function recognizerClass(): RecognizerClass | null {
   return scope.SpeechRecognition ?? scope.webkitSpeechRecognition ?? null;
 }
 
-export type SpeechState = { kind: 'idle' } | { kind: 'listening'; interim: string } | { kind: 'stopped' } | { kind: 'error'; message: string };
+export type SpeechState =
+  { kind: 'idle' } | { kind: 'listening'; interim: string } | { kind: 'stopped' } | { kind: 'error'; message: string };
 
 /**
  * Voice input for the composer (UX-9): `supported` is false where the browser has no speech
@@ -96,7 +97,10 @@ export function useSpeechInput(onPhrase: (phrase: string) => void) {
   }, []);
 
   /** The status line goes once the message it was for is sent. */
-  const reset = useCallback(() => setState((current) => (current.kind === 'listening' ? current : { kind: 'idle' })), []);
+  const reset = useCallback(
+    () => setState((current) => (current.kind === 'listening' ? current : { kind: 'idle' })),
+    [],
+  );
 
   return { supported, state, start, stop, reset };
 }

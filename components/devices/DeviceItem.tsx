@@ -41,7 +41,15 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
     <li className="device" data-device-id={device.id} aria-label={device.name}>
       {mode === 'rename' ? (
         <form className="row" onSubmit={rename}>
-          <input className="grow" aria-label="Device name" value={name} onChange={(e) => setName(e.target.value)} maxLength={64} required autoFocus />
+          <input
+            className="grow"
+            aria-label="Device name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={64}
+            required
+            autoFocus
+          />
           <button className="primary" type="submit" disabled={busy || name.trim() === ''}>
             Save
           </button>
@@ -54,9 +62,11 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
           <div className="grow">
             <strong className="device-name">
               <bdi>{device.name}</bdi>
-            </strong> {device.current && <span className="pill">This device</span>}
+            </strong>{' '}
+            {device.current && <span className="pill">This device</span>}
             <div className="muted">
-              Paired {dateInWords(device.createdAt)} · {device.lastSeenAt === null ? 'never connected' : `last seen ${agoInWords(device.lastSeenAt, now)}`}
+              Paired {dateInWords(device.createdAt)} ·{' '}
+              {device.lastSeenAt === null ? 'never connected' : `last seen ${agoInWords(device.lastSeenAt, now)}`}
             </div>
           </div>
           <button onClick={() => setMode('rename')}>Rename</button>
@@ -70,7 +80,8 @@ export function DeviceItem({ device, now, onRename, onRevoke }: DeviceItemProps)
       {mode === 'confirmRevoke' && (
         <div className="row confirm" role="alertdialog" aria-label={`Revoke ${device.name}?`}>
           <span className="grow">
-            Revoke <bdi>{device.name}</bdi>? It must confirm on its own screen; then it is signed out at once and needs a new code to pair again.
+            Revoke <bdi>{device.name}</bdi>? It must confirm on its own screen; then it is signed out at once and needs
+            a new code to pair again.
           </span>
           <button className="danger" onClick={revoke} disabled={busy}>
             Ask to revoke

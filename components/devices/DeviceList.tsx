@@ -48,7 +48,11 @@ export function DeviceList({ client }: { client: RpcClient | null }) {
     if (!client) return;
     try {
       const result = await work(client);
-      setNotice('pending' in result && result.pending && device ? `Asked ${device.name} to confirm. Nothing changes until it does.` : null);
+      setNotice(
+        'pending' in result && result.pending && device
+          ? `Asked ${device.name} to confirm. Nothing changes until it does.`
+          : null,
+      );
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : 'That did not work.');
     }
@@ -74,7 +78,9 @@ export function DeviceList({ client }: { client: RpcClient | null }) {
           requests={requests}
           devices={devices}
           now={now}
-          onAnswer={(request, accept) => act((c) => c.call('devices.confirm', { requestId: request.requestId, accept }))}
+          onAnswer={(request, accept) =>
+            act((c) => c.call('devices.confirm', { requestId: request.requestId, accept }))
+          }
         />
       )}
       <ul className="device-list">

@@ -10,7 +10,8 @@ interface DeviceRequestsProps {
   onAnswer(request: DeviceRequest, accept: boolean): Promise<void>;
 }
 
-const nameOf = (devices: Device[], id: string | null) => (id === null ? 'The desktop' : (devices.find((d) => d.id === id)?.name ?? 'A removed device'));
+const nameOf = (devices: Device[], id: string | null) =>
+  id === null ? 'The desktop' : (devices.find((d) => d.id === id)?.name ?? 'A removed device');
 
 function whatIsAsked(request: DeviceRequest): string {
   return request.action === 'revoke' ? 'revoke' : 'rename';
@@ -31,7 +32,12 @@ export function DeviceRequests({ requests, devices, now, onAnswer }: DeviceReque
         const target = nameOf(devices, request.deviceId);
         const mine = request.deviceId === current;
         return (
-          <li key={request.requestId} className={mine ? 'device-request mine' : 'device-request'} role={mine ? 'alertdialog' : undefined} aria-label={mine ? `Request from ${by}` : undefined}>
+          <li
+            key={request.requestId}
+            className={mine ? 'device-request mine' : 'device-request'}
+            role={mine ? 'alertdialog' : undefined}
+            aria-label={mine ? `Request from ${by}` : undefined}
+          >
             {mine ? (
               <>
                 <p className="grow">
@@ -45,7 +51,10 @@ export function DeviceRequests({ requests, devices, now, onAnswer }: DeviceReque
                   {request.action === 'revoke' && ': it would be signed out at once and need a new code to pair again'}.
                 </p>
                 <div className="row">
-                  <button className={request.action === 'revoke' ? 'danger' : 'primary'} onClick={() => void onAnswer(request, true)}>
+                  <button
+                    className={request.action === 'revoke' ? 'danger' : 'primary'}
+                    onClick={() => void onAnswer(request, true)}
+                  >
                     {request.action === 'revoke' ? 'Sign this device out' : 'Rename this device'}
                   </button>
                   <button onClick={() => void onAnswer(request, false)}>Decline</button>
@@ -53,7 +62,8 @@ export function DeviceRequests({ requests, devices, now, onAnswer }: DeviceReque
               </>
             ) : (
               <p className="muted">
-                Waiting for <bdi className="device-name">{target}</bdi> to confirm: <bdi className="device-name">{by}</bdi> asked to {whatIsAsked(request)} it
+                Waiting for <bdi className="device-name">{target}</bdi> to confirm:{' '}
+                <bdi className="device-name">{by}</bdi> asked to {whatIsAsked(request)} it
                 {request.action === 'rename' && (
                   <>
                     {' '}

@@ -1,6 +1,13 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { currentPushSubscription, DEFAULT_PUSH_EVENTS, pushUnavailableReason, savePushEvents, turnOffPush, turnOnPush } from '../../lib/client/devices/pushOptIn';
+import {
+  currentPushSubscription,
+  DEFAULT_PUSH_EVENTS,
+  pushUnavailableReason,
+  savePushEvents,
+  turnOffPush,
+  turnOnPush,
+} from '../../lib/client/devices/pushOptIn';
 import type { RpcClient } from '../../lib/client/rpcClient';
 import type { PushEventKind, PushEvents } from '../../lib/protocol/push';
 
@@ -68,8 +75,15 @@ export function NotificationSettings({ client }: { client: RpcClient | null }) {
   return (
     <section className="card devices-section" aria-labelledby="notifications">
       <h2 id="notifications">Notifications</h2>
-      <p className="muted">Phones get notifications only when the app is opened on a real HTTPS name; on iPhone and iPad, only from the app added to the Home Screen.</p>
-      {unavailable && <p className="muted" role="note">{unavailable}</p>}
+      <p className="muted">
+        Phones get notifications only when the app is opened on a real HTTPS name; on iPhone and iPad, only from the app
+        added to the Home Screen.
+      </p>
+      {unavailable && (
+        <p className="muted" role="note">
+          {unavailable}
+        </p>
+      )}
       <fieldset className="push-events" disabled={busy}>
         <legend className="muted">Notify this device when</legend>
         {(Object.keys(EVENT_LABELS) as PushEventKind[]).map((kind) => (

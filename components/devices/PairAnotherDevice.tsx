@@ -41,7 +41,14 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
     const target = canvas.current;
     if (!code || !target) return;
     // Dark on light whatever the theme: cameras read that best.
-    void import('qrcode').then((QRCode) => QRCode.toCanvas(target, shownUrl, { width: 232, margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }));
+    void import('qrcode').then((QRCode) =>
+      QRCode.toCanvas(target, shownUrl, {
+        width: 232,
+        margin: 2,
+        errorCorrectionLevel: 'M',
+        color: { dark: '#000000', light: '#ffffff' },
+      }),
+    );
   }, [code, shownUrl]);
 
   async function createCode() {
@@ -60,7 +67,11 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
   return (
     <section className="card devices-section" aria-labelledby="pair-another">
       <h2 id="pair-another">Pair another device</h2>
-      {!code && <p className="muted">Show a code here and scan it with the other device&apos;s camera, or type the code into its pair screen.</p>}
+      {!code && (
+        <p className="muted">
+          Show a code here and scan it with the other device&apos;s camera, or type the code into its pair screen.
+        </p>
+      )}
       {usedBy !== null && (
         <p role="status" className="pairing-used">
           <strong>{usedBy}</strong> paired with this code. It cannot be used again.
@@ -96,7 +107,11 @@ export function PairAnotherDevice({ client }: { client: RpcClient | null }) {
           {error}
         </p>
       )}
-      <button className={code && !expired && usedBy === null ? undefined : 'primary'} onClick={createCode} disabled={!client}>
+      <button
+        className={code && !expired && usedBy === null ? undefined : 'primary'}
+        onClick={createCode}
+        disabled={!client}
+      >
         {code ? 'New code' : 'Show a pairing code'}
       </button>
     </section>

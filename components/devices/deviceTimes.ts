@@ -10,4 +10,5 @@ export function agoInWords(at: number, now: number): string {
   return days === 1 ? 'yesterday' : `${days} days ago`;
 }
 
-export const dateInWords = (at: number) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const dateInWords = (at: number) =>
+  new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -24,7 +24,10 @@ export function useServiceWorkerMessages(sessionOnScreen: string | null): void {
         if (target.origin === location.origin) location.hash = target.hash;
         return;
       }
-      const reply: ViewingSession = { type: 'VIEWING_SESSION', sessionId: document.visibilityState === 'visible' ? shown.current : null };
+      const reply: ViewingSession = {
+        type: 'VIEWING_SESSION',
+        sessionId: document.visibilityState === 'visible' ? shown.current : null,
+      };
       event.ports[0]?.postMessage(reply);
     };
     navigator.serviceWorker.addEventListener('message', onMessage);

@@ -19,5 +19,7 @@ function iconFor(kind: 'project' | 'directory' | 'file', name: string): LucideIc
  */
 export function EntryIcon({ kind, name }: { kind: 'project' | 'directory' | 'file'; name: string }) {
   const Icon = iconFor(kind, name);
-  return <Icon className="entry-icon" size={20} strokeWidth={1.8} aria-hidden="true" focusable="false" data-icon={kind} />;
+  return (
+    <Icon className="entry-icon" size={20} strokeWidth={1.8} aria-hidden="true" focusable="false" data-icon={kind} />
+  );
 }

@@ -36,7 +36,16 @@ interface FileViewProps {
  */
 export function FileView(props: FileViewProps) {
   const family = mediaFamilyOf(mimeTypeForPath(props.path));
-  if (family) return <MediaView client={props.client} projectDirectory={props.projectDirectory} path={props.path} family={family} notKept={<OriginalFileView {...props} />} />;
+  if (family)
+    return (
+      <MediaView
+        client={props.client}
+        projectDirectory={props.projectDirectory}
+        path={props.path}
+        family={family}
+        notKept={<OriginalFileView {...props} />}
+      />
+    );
   return <OriginalFileView {...props} />;
 }
 
@@ -55,18 +64,24 @@ function OriginalFileView({ client, projectDirectory, path, navigate }: FileView
     let head: FileHead | undefined;
     void (async () => {
       try {
-        const file = await openProjectFile(client, { projectDirectory, path }, {
-          signal: abort.signal,
-          // A large source file shows its first lines, highlighted, while the rest is read (PERF-6).
-          onHead: (chunk) => {
-            head = headOf(chunk, path) ?? undefined;
+        const file = await openProjectFile(
+          client,
+          { projectDirectory, path },
+          {
+            signal: abort.signal,
+            // A large source file shows its first lines, highlighted, while the rest is read (PERF-6).
+            onHead: (chunk) => {
+              head = headOf(chunk, path) ?? undefined;
+            },
+            onProgress: (loaded, total) =>
+              !abort.signal.aborted && setState({ kind: 'loading', loaded, total, ...(head ? { head } : {}) }),
           },
-          onProgress: (loaded, total) => !abort.signal.aborted && setState({ kind: 'loading', loaded, total, ...(head ? { head } : {}) }),
-        });
+        );
         if (abort.signal.aborted) return;
         if (!file) return setState({ kind: 'unsaved' });
         let kind = viewerKindOf(file.header.mimeType, path);
-        if (kind === 'binary' && file.blob.size <= MAX_TEXT_VIEW_BYTES && (await looksLikeText(file.blob))) kind = 'source';
+        if (kind === 'binary' && file.blob.size <= MAX_TEXT_VIEW_BYTES && (await looksLikeText(file.blob)))
+          kind = 'source';
         const isText = kind === 'source' || kind === 'markdown' || kind === 'html';
         const text = isText && file.blob.size <= MAX_TEXT_VIEW_BYTES ? await file.blob.text() : null;
         if (abort.signal.aborted) return;
@@ -103,8 +118,14 @@ function OriginalFileView({ client, projectDirectory, path, navigate }: FileView
       </p>
     );
   }
-  if (state.kind === 'unsaved') return <p className="muted">This file was not saved on this device. Connect to the computer to open it.</p>;
-  if (state.kind === 'error') return <p className="error" role="alert">{state.message}</p>;
+  if (state.kind === 'unsaved')
+    return <p className="muted">This file was not saved on this device. Connect to the computer to open it.</p>;
+  if (state.kind === 'error')
+    return (
+      <p className="error" role="alert">
+        {state.message}
+      </p>
+    );
   if (state.kind === 'private') return <PrivateFile name={name} message={state.message} allowWith={state.allowWith} />;
 
   const { file, url, kind, text } = state.loaded;
@@ -125,7 +146,13 @@ function OriginalFileView({ client, projectDirectory, path, navigate }: FileView
         </a>
       </div>
       {kind === 'markdown' && text !== null ? (
-        <ProjectMarkdown client={client} projectDirectory={projectDirectory} path={path} markdown={text} navigate={navigate} />
+        <ProjectMarkdown
+          client={client}
+          projectDirectory={projectDirectory}
+          path={path}
+          markdown={text}
+          navigate={navigate}
+        />
       ) : (
         <FileBody kind={kind} url={url} name={name} path={path} text={text} />
       )}
@@ -133,7 +160,21 @@ function OriginalFileView({ client, projectDirectory, path, navigate }: FileView
   );
 }
 
-function FileBody({ kind, url, name, path, text, partial = false }: { kind: ViewerKind; url: string; name: string; path: string; text: string | null; partial?: boolean }) {
+function FileBody({
+  kind,
+  url,
+  name,
+  path,
+  text,
+  partial = false,
+}: {
+  kind: ViewerKind;
+  url: string;
+  name: string;
+  path: string;
+  text: string | null;
+  partial?: boolean;
+}) {
   switch (kind) {
     case 'image':
       return <img className="file-media" src={url} alt={name} />;
@@ -154,12 +195,20 @@ function FileBody({ kind, url, name, path, text, partial = false }: { kind: View
       return <TooLarge />; // a Markdown file small enough to render is a ProjectMarkdown
     case 'html':
     case 'source':
-      return text === null ? <TooLarge /> : <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} partial={partial} />;
+      return text === null ? (
+        <TooLarge />
+      ) : (
+        <SourceView text={text} language={kind === 'html' ? 'html' : languageForPath(path)} partial={partial} />
+      );
     case 'binary':
       return <p className="muted">This file is not text; download it to open it.</p>;
   }
 }
 
 function TooLarge() {
-  return <p className="muted">This file is larger than {formatBytes(MAX_TEXT_VIEW_BYTES)}, too large to show as text here; download it instead.</p>;
+  return (
+    <p className="muted">
+      This file is larger than {formatBytes(MAX_TEXT_VIEW_BYTES)}, too large to show as text here; download it instead.
+    </p>
+  );
 }

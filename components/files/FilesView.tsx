@@ -46,9 +46,15 @@ function ProjectList({ client }: { client: RpcClient | null }) {
   useEffect(() => {
     readProjects(client).then(setProjects, (e: unknown) => setError((e as Error).message));
   }, [client]);
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (projects === undefined) return <p className="muted">Loading projects…</p>;
-  if (projects === null || projects.length === 0) return <p className="muted">No projects yet. Connect to the computer to browse its files.</p>;
+  if (projects === null || projects.length === 0)
+    return <p className="muted">No projects yet. Connect to the computer to browse its files.</p>;
   return (
     <ul className="folder-list" aria-label="Projects">
       {projects.map((project) => (
@@ -64,7 +70,17 @@ function ProjectList({ client }: { client: RpcClient | null }) {
   );
 }
 
-function FolderOrFile({ client, projectDirectory, path, navigate }: { client: RpcClient | null; projectDirectory: string; path: string; navigate: (route: AppRoute) => void }) {
+function FolderOrFile({
+  client,
+  projectDirectory,
+  path,
+  navigate,
+}: {
+  client: RpcClient | null;
+  projectDirectory: string;
+  path: string;
+  navigate: (route: AppRoute) => void;
+}) {
   const [answer, setAnswer] = useState<FolderAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<PrivateRefusal | null>(null);
@@ -86,11 +102,17 @@ function FolderOrFile({ client, projectDirectory, path, navigate }: { client: Rp
       live = false;
     };
   }, [client, projectDirectory, path]);
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (refusal) return <PrivateFile name={path.split('/').pop() ?? path} {...refusal} />;
   if (!answer) return <p className="muted">Loading…</p>;
   // An unknown path while offline may be a file this device saved: FileView finds out.
-  if (answer.kind !== 'folder') return <FileView client={client} projectDirectory={projectDirectory} path={path} navigate={navigate} />;
+  if (answer.kind !== 'folder')
+    return <FileView client={client} projectDirectory={projectDirectory} path={path} navigate={navigate} />;
   return (
     <>
       {answer.fromCache && <p className="muted">Showing this folder as this device saved it.</p>}

@@ -25,7 +25,11 @@ interface MediaViewProps {
 }
 
 const canPlay = (type: string) => document.createElement('video').canPlayType(type) !== '';
-const screenNow = () => ({ width: window.innerWidth, height: window.innerHeight, pixelRatio: window.devicePixelRatio || 1 });
+const screenNow = () => ({
+  width: window.innerWidth,
+  height: window.innerHeight,
+  pixelRatio: window.devicePixelRatio || 1,
+});
 
 /**
  * An image, video or audio file as a rendition made for this screen (FILE-10): images read whole
@@ -81,7 +85,9 @@ export function MediaView({ client, projectDirectory, path, family, notKept }: M
           {state.kind === 'preparing' && `Preparing ${name} for this screen…`}
           {state.kind === 'shown' && (
             <>
-              Original {formatBytes(state.shown.originalBytes)} · shown as {state.shown.mimeType.split('/')[1]?.toUpperCase()} {state.shown.growing ? 'while it is made' : formatBytes(state.shown.renditionBytes)}
+              Original {formatBytes(state.shown.originalBytes)} · shown as{' '}
+              {state.shown.mimeType.split('/')[1]?.toUpperCase()}{' '}
+              {state.shown.growing ? 'while it is made' : formatBytes(state.shown.renditionBytes)}
               {state.shown.fromDevice ? ' · saved on this device' : ''}
             </>
           )}
@@ -93,28 +99,66 @@ export function MediaView({ client, projectDirectory, path, family, notKept }: M
           {state.message}
         </p>
       )}
-      {state.kind === 'preparing' && still && <img className="file-media" src={still} alt={`First frame of ${name}`} data-still="first-frame" />}
+      {state.kind === 'preparing' && still && (
+        <img className="file-media" src={still} alt={`First frame of ${name}`} data-still="first-frame" />
+      )}
       {state.kind === 'shown' && <MediaElement family={family} shown={state.shown} name={name} poster={still} />}
     </div>
   );
 }
 
-function MediaElement({ family, shown, name, poster }: { family: MediaFamily; shown: OpenedRendition; name: string; poster: string | null }) {
+function MediaElement({
+  family,
+  shown,
+  name,
+  poster,
+}: {
+  family: MediaFamily;
+  shown: OpenedRendition;
+  name: string;
+  poster: string | null;
+}) {
   const streamed = shown.streamed ? 'range' : 'blob';
   if (family === 'image') return <img className="file-media" src={shown.url} alt={name} />;
-  if (family === 'audio') return <audio className="file-media" src={shown.url} controls preload="metadata" data-source={streamed} />;
-  return <video className="file-media" src={shown.url} controls playsInline preload="metadata" data-source={streamed} {...(poster ? { poster } : {})} />;
+  if (family === 'audio')
+    return <audio className="file-media" src={shown.url} controls preload="metadata" data-source={streamed} />;
+  return (
+    <video
+      className="file-media"
+      src={shown.url}
+      controls
+      playsInline
+      preload="metadata"
+      data-source={streamed}
+      {...(poster ? { poster } : {})}
+    />
+  );
 }
 
-type Download = { kind: 'idle' } | { kind: 'loading'; loaded: number; total: number } | { kind: 'failed'; message: string };
+type Download =
+  { kind: 'idle' } | { kind: 'loading'; loaded: number; total: number } | { kind: 'failed'; message: string };
 
 /** The original's bytes, read in verified chunks (FILE-2) and handed to the browser as a download. */
-function DownloadOriginal({ client, projectDirectory, path, name }: { client: RpcClient; projectDirectory: string; path: string; name: string }) {
+function DownloadOriginal({
+  client,
+  projectDirectory,
+  path,
+  name,
+}: {
+  client: RpcClient;
+  projectDirectory: string;
+  path: string;
+  name: string;
+}) {
   const [download, setDownload] = useState<Download>({ kind: 'idle' });
   const start = async () => {
     setDownload({ kind: 'loading', loaded: 0, total: 0 });
     try {
-      const file = await openProjectFile(client, { projectDirectory, path }, { onProgress: (loaded, total) => setDownload({ kind: 'loading', loaded, total }) });
+      const file = await openProjectFile(
+        client,
+        { projectDirectory, path },
+        { onProgress: (loaded, total) => setDownload({ kind: 'loading', loaded, total }) },
+      );
       if (!file) throw new Error('The file could not be read.');
       const url = URL.createObjectURL(file.blob);
       const link = document.createElement('a');
@@ -136,7 +180,9 @@ function DownloadOriginal({ client, projectDirectory, path, name }: { client: Rp
         </span>
       )}
       <button type="button" className="button-link" onClick={() => void start()} disabled={download.kind === 'loading'}>
-        {download.kind === 'loading' ? `Downloading… ${download.total > 0 ? `${Math.floor((100 * download.loaded) / download.total)}%` : ''}` : 'Download original'}
+        {download.kind === 'loading'
+          ? `Downloading… ${download.total > 0 ? `${Math.floor((100 * download.loaded) / download.total)}%` : ''}`
+          : 'Download original'}
       </button>
     </>
   );

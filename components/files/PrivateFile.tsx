@@ -12,7 +12,9 @@ export function privateRefusalOf(error: unknown): PrivateRefusal | null {
 }
 
 /** What a viewer shows for a failed read: the private-file notice for a FILE-6 refusal, else the error's words. */
-export function failedReadState(error: unknown): ({ kind: 'private' } & PrivateRefusal) | { kind: 'error'; message: string } {
+export function failedReadState(
+  error: unknown,
+): ({ kind: 'private' } & PrivateRefusal) | { kind: 'error'; message: string } {
   const refusal = privateRefusalOf(error);
   return refusal ? { kind: 'private', ...refusal } : { kind: 'error', message: (error as Error).message };
 }
@@ -22,7 +24,8 @@ export function failedReadState(error: unknown): ({ kind: 'private' } & PrivateR
  * start-up option that would show files of its kind, set apart so it can be copied.
  */
 export function PrivateFile({ name, message, allowWith }: { name: string; message: string; allowWith: string | null }) {
-  const [words, option] = allowWith && message.includes(allowWith) ? splitAtOption(message, allowWith) : [message, null];
+  const [words, option] =
+    allowWith && message.includes(allowWith) ? splitAtOption(message, allowWith) : [message, null];
   return (
     <section className="private-file" role="alert" aria-labelledby="private-file-title">
       <h2 id="private-file-title" className="private-file-title">
@@ -43,7 +46,18 @@ export function PrivateFile({ name, message, allowWith }: { name: string; messag
 /** A padlock drawn in the current colour (an emoji may have no font on the device). */
 function LockIcon() {
   return (
-    <svg className="private-file-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      className="private-file-icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <rect x="4" y="11" width="16" height="10" rx="2" />
       <path d="M8 11V7a4 4 0 0 1 8 0v4" />
     </svg>

@@ -10,7 +10,17 @@ type State = { kind: 'loading' } | { kind: 'shown'; url: string } | { kind: 'fai
  * An image a project's Markdown shows (FILE-4): read through the verified chunk path into a blob
  * URL, like the file viewer's own images, so the document never makes a request of its own.
  */
-export function ProjectImage({ client, projectDirectory, path, alt }: { client: RpcClient | null; projectDirectory: string; path: string; alt: string }) {
+export function ProjectImage({
+  client,
+  projectDirectory,
+  path,
+  alt,
+}: {
+  client: RpcClient | null;
+  projectDirectory: string;
+  path: string;
+  alt: string;
+}) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   useEffect(() => {
     const abort = new AbortController();
@@ -21,7 +31,8 @@ export function ProjectImage({ client, projectDirectory, path, alt }: { client: 
         if (abort.signal.aborted) return;
         if (!file) return setState({ kind: 'failed', reason: 'not saved on this device' });
         // NOTE: SVG can carry script; like the file viewer, only raster images are shown (FILE-4).
-        if (viewerKindOf(file.header.mimeType, path) !== 'image') return setState({ kind: 'failed', reason: 'not an image' });
+        if (viewerKindOf(file.header.mimeType, path) !== 'image')
+          return setState({ kind: 'failed', reason: 'not an image' });
         url = URL.createObjectURL(file.blob);
         setState({ kind: 'shown', url });
       },

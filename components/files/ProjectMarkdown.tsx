@@ -27,11 +27,14 @@ export function ProjectMarkdown({ client, projectDirectory, path, markdown, navi
     if (link.kind === 'refused' || link.kind === 'external') {
       return (
         <span data-refused-link={href}>
-          <span className="link-refused">{children}</span> <span className="muted">({link.kind === 'refused' ? link.reason : 'not a project file'})</span>
+          <span className="link-refused">{children}</span>{' '}
+          <span className="muted">({link.kind === 'refused' ? link.reason : 'not a project file'})</span>
         </span>
       );
     }
-    const route: AppRoute = opensAsPreview(link.path) ? { kind: 'preview', projectDirectory, path: link.path } : { kind: 'files', projectDirectory, path: link.path };
+    const route: AppRoute = opensAsPreview(link.path)
+      ? { kind: 'preview', projectDirectory, path: link.path }
+      : { kind: 'files', projectDirectory, path: link.path };
     return (
       <a
         href={routeHash(route)}

@@ -23,7 +23,11 @@ interface SourceLineProps {
  */
 export const SourceLine = memo(function SourceLine({ index, text, batch, top, gutterWidth }: SourceLineProps) {
   return (
-    <div className="source-line" data-line={index + 1} style={{ position: 'absolute', left: 0, right: 0, height: SOURCE_LINE_HEIGHT, top }}>
+    <div
+      className="source-line"
+      data-line={index + 1}
+      style={{ position: 'absolute', left: 0, right: 0, height: SOURCE_LINE_HEIGHT, top }}
+    >
       <span className="source-gutter" style={{ width: `${gutterWidth + 1}ch` }} aria-hidden="true">
         {index + 1}
       </span>

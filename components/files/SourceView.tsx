@@ -14,7 +14,15 @@ const OVERSCAN_LINES = 6;
  * not yet highlighted show plain until their batch arrives (HL-2). Past the stated limits the
  * view says so and stays plain.
  */
-export function SourceView({ text, language, partial = false }: { text: string; language: string | null; partial?: boolean }) {
+export function SourceView({
+  text,
+  language,
+  partial = false,
+}: {
+  text: string;
+  language: string | null;
+  partial?: boolean;
+}) {
   const lines = useMemo(() => text.split(/\r?\n/), [text]);
   /** Batches so far, and for each line the index of its batch (-1: not yet highlighted). */
   const [highlighted, setHighlighted] = useState<{ batches: TokenBatch[]; batchOfLine: Int32Array } | null>(null);
@@ -45,7 +53,11 @@ export function SourceView({ text, language, partial = false }: { text: string; 
         const batchOfLine = new Int32Array(lines.length).fill(-1);
         for await (const batch of highlightDocument(text, language, theme, abort.signal)) {
           if (abort.signal.aborted) return;
-          batchOfLine.fill(batches.push(batch) - 1, batch.firstLine, Math.min(lines.length, batch.firstLine + batch.lineCount));
+          batchOfLine.fill(
+            batches.push(batch) - 1,
+            batch.firstLine,
+            Math.min(lines.length, batch.firstLine + batch.lineCount),
+          );
           setHighlighted({ batches, batchOfLine });
         }
         // A file's first lines alone are not the file highlighted: the rest follows.

@@ -42,7 +42,12 @@ export function BranchMenu({ client, projectDirectory, repo, onClose }: BranchMe
         <ul className="git-branches">
           {branches.map((branch) => (
             <li key={`${branch.remote}:${branch.name}`}>
-              <button type="button" disabled={branch.current || repo.busy !== null} aria-current={branch.current ? 'true' : undefined} onClick={() => void run(`Switching to ${branch.name}…`, 'git.switchBranch', branch.name)}>
+              <button
+                type="button"
+                disabled={branch.current || repo.busy !== null}
+                aria-current={branch.current ? 'true' : undefined}
+                onClick={() => void run(`Switching to ${branch.name}…`, 'git.switchBranch', branch.name)}
+              >
                 {branch.current ? <Check size={16} aria-label="current" /> : <GitBranch size={16} aria-hidden="true" />}
                 <span className="mono grow git-branch-name">{branch.name}</span>
                 {branch.remote && <span className="pill">remote</span>}
@@ -58,7 +63,16 @@ export function BranchMenu({ client, projectDirectory, repo, onClose }: BranchMe
           if (name.trim()) void run(`Creating ${name.trim()}…`, 'git.createBranch', name.trim());
         }}
       >
-        <input className="grow mono" aria-label="New branch name" placeholder="new-branch-name" value={name} onChange={(e) => setName(e.target.value)} autoCapitalize="off" autoCorrect="off" spellCheck={false} />
+        <input
+          className="grow mono"
+          aria-label="New branch name"
+          placeholder="new-branch-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+        />
         <button type="submit" disabled={!name.trim() || repo.busy !== null}>
           Create
         </button>

@@ -4,7 +4,17 @@ import type { RpcClient } from '../../lib/client/rpcClient';
 import type { GitFileStatus, GitStatusLetter } from '../../lib/protocol/git';
 import { GitFileDiff } from './GitFileDiff';
 
-const LETTER_LABEL: Record<GitStatusLetter, string> = { '.': '', M: 'modified', T: 'type changed', A: 'added', D: 'deleted', R: 'renamed', C: 'copied', U: 'conflict', '?': 'new' };
+const LETTER_LABEL: Record<GitStatusLetter, string> = {
+  '.': '',
+  M: 'modified',
+  T: 'type changed',
+  A: 'added',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+  U: 'conflict',
+  '?': 'new',
+};
 
 interface GitFileGroupProps {
   client: RpcClient | null;
@@ -23,7 +33,18 @@ interface GitFileGroupProps {
 }
 
 /** One list of the Git view (GIT-9): a file per row, tapped for its diff, with its 44 px action button. */
-export function GitFileGroup({ client, projectDirectory, title, files, staged, actionLabel, onAction, disabled, openDiff, onToggleDiff }: GitFileGroupProps) {
+export function GitFileGroup({
+  client,
+  projectDirectory,
+  title,
+  files,
+  staged,
+  actionLabel,
+  onAction,
+  disabled,
+  openDiff,
+  onToggleDiff,
+}: GitFileGroupProps) {
   if (files.length === 0) return null;
   return (
     <section className="git-group" aria-label={title}>
@@ -47,10 +68,20 @@ export function GitFileGroup({ client, projectDirectory, title, files, staged, a
               <div className="git-file-row">
                 <button type="button" className="git-file-name" aria-expanded={open} onClick={() => onToggleDiff(key)}>
                   {open ? <ChevronDown size={16} aria-hidden="true" /> : <ChevronRight size={16} aria-hidden="true" />}
-                  <span className="mono grow git-file-path">{file.origPath ? `${file.origPath} → ${file.path}` : file.path}</span>
-                  <span className={`pill git-letter git-letter-${letter === '?' ? 'new' : letter}`}>{LETTER_LABEL[letter]}</span>
+                  <span className="mono grow git-file-path">
+                    {file.origPath ? `${file.origPath} → ${file.path}` : file.path}
+                  </span>
+                  <span className={`pill git-letter git-letter-${letter === '?' ? 'new' : letter}`}>
+                    {LETTER_LABEL[letter]}
+                  </span>
                 </button>
-                <button type="button" className="git-file-action" disabled={disabled} onClick={() => onAction([file.path])} aria-label={`${actionLabel} ${file.path}`}>
+                <button
+                  type="button"
+                  className="git-file-action"
+                  disabled={disabled}
+                  onClick={() => onAction([file.path])}
+                  aria-label={`${actionLabel} ${file.path}`}
+                >
                   {actionLabel}
                 </button>
               </div>

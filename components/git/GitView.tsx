@@ -54,26 +54,53 @@ export function GitView({ client, projectDirectory }: { client: RpcClient | null
   );
 }
 
-function Repository({ client, projectDirectory, repo, status }: { client: RpcClient | null; projectDirectory: string; repo: GitRepo; status: GitStatus }) {
+function Repository({
+  client,
+  projectDirectory,
+  repo,
+  status,
+}: {
+  client: RpcClient | null;
+  projectDirectory: string;
+  repo: GitRepo;
+  status: GitStatus;
+}) {
   const [branchMenu, setBranchMenu] = useState(false);
   const [openDiff, setOpenDiff] = useState<string | null>(null);
   const groups = groupsOf(status.files);
   const busy = repo.busy !== null || !client;
   const stage = (paths: string[]) => void repo.act('Staging…', (c) => c.call('git.stage', { projectDirectory, paths }));
-  const unstage = (paths: string[]) => void repo.act('Unstaging…', (c) => c.call('git.unstage', { projectDirectory, paths }));
-  const remote = (method: 'git.pull' | 'git.push', label: string) => void repo.act(label, async (c) => (await c.call(method, { projectDirectory })).output);
-  const group = { client, projectDirectory, disabled: busy, openDiff, onToggleDiff: (key: string) => setOpenDiff((open) => (open === key ? null : key)) };
+  const unstage = (paths: string[]) =>
+    void repo.act('Unstaging…', (c) => c.call('git.unstage', { projectDirectory, paths }));
+  const remote = (method: 'git.pull' | 'git.push', label: string) =>
+    void repo.act(label, async (c) => (await c.call(method, { projectDirectory })).output);
+  const group = {
+    client,
+    projectDirectory,
+    disabled: busy,
+    openDiff,
+    onToggleDiff: (key: string) => setOpenDiff((open) => (open === key ? null : key)),
+  };
 
   return (
     <>
       <section className="card git-head" aria-label="Branch">
         <div className="row git-branch-row">
-          <button type="button" className="git-branch-button" aria-expanded={branchMenu} onClick={() => setBranchMenu((o) => !o)} disabled={!client}>
+          <button
+            type="button"
+            className="git-branch-button"
+            aria-expanded={branchMenu}
+            onClick={() => setBranchMenu((o) => !o)}
+            disabled={!client}
+          >
             <GitBranch size={18} aria-hidden="true" />
             <span className="mono ellipsis">{status.branch ?? `detached at ${status.head?.slice(0, 7) ?? '?'}`}</span>
           </button>
           {status.upstream && (
-            <span className="muted git-track" aria-label={`${status.ahead ?? 0} ahead, ${status.behind ?? 0} behind ${status.upstream}`}>
+            <span
+              className="muted git-track"
+              aria-label={`${status.ahead ?? 0} ahead, ${status.behind ?? 0} behind ${status.upstream}`}
+            >
               <ArrowUp size={14} aria-hidden="true" />
               {status.ahead ?? 0} <ArrowDown size={14} aria-hidden="true" />
               {status.behind ?? 0} <span className="ellipsis">{status.upstream}</span>
@@ -87,12 +114,25 @@ function Repository({ client, projectDirectory, repo, status }: { client: RpcCli
           <button type="button" disabled={busy} onClick={() => remote('git.push', 'Pushing…')}>
             <ArrowUp size={16} aria-hidden="true" /> Push
           </button>
-          <button type="button" disabled={busy} onClick={repo.refresh} aria-label="Refresh status" title="Refresh status">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={repo.refresh}
+            aria-label="Refresh status"
+            title="Refresh status"
+          >
             <RefreshCw size={16} aria-hidden="true" />
           </button>
         </div>
       </section>
-      {branchMenu && <BranchMenu client={client} projectDirectory={projectDirectory} repo={repo} onClose={() => setBranchMenu(false)} />}
+      {branchMenu && (
+        <BranchMenu
+          client={client}
+          projectDirectory={projectDirectory}
+          repo={repo}
+          onClose={() => setBranchMenu(false)}
+        />
+      )}
       {repo.busy && (
         <p className="muted" role="status">
           {repo.busy}
@@ -107,14 +147,44 @@ function Repository({ client, projectDirectory, repo, status }: { client: RpcCli
         status={status}
         conflicts={groups.conflicts}
         disabled={busy}
-        onAbort={() => void repo.act(status.rebasing ? 'Aborting the rebase…' : 'Aborting the merge…', (c) => c.call('git.abortMerge', { projectDirectory }))}
+        onAbort={() =>
+          void repo.act(status.rebasing ? 'Aborting the rebase…' : 'Aborting the merge…', (c) =>
+            c.call('git.abortMerge', { projectDirectory }),
+          )
+        }
       />
-      <GitFileGroup {...group} title="Conflicts" files={groups.conflicts} staged={false} actionLabel="Mark resolved" onAction={stage} />
+      <GitFileGroup
+        {...group}
+        title="Conflicts"
+        files={groups.conflicts}
+        staged={false}
+        actionLabel="Mark resolved"
+        onAction={stage}
+      />
       <GitFileGroup {...group} title="Staged" files={groups.staged} staged actionLabel="Unstage" onAction={unstage} />
-      <GitFileGroup {...group} title="Changes" files={groups.changed} staged={false} actionLabel="Stage" onAction={stage} />
-      <GitFileGroup {...group} title="Untracked" files={groups.untracked} staged={false} actionLabel="Stage" onAction={stage} />
+      <GitFileGroup
+        {...group}
+        title="Changes"
+        files={groups.changed}
+        staged={false}
+        actionLabel="Stage"
+        onAction={stage}
+      />
+      <GitFileGroup
+        {...group}
+        title="Untracked"
+        files={groups.untracked}
+        staged={false}
+        actionLabel="Stage"
+        onAction={stage}
+      />
       {status.files.length === 0 && <p className="muted">Nothing to commit: the work tree is clean.</p>}
-      {status.privateCount > 0 && <p className="muted">{status.privateCount === 1 ? '1 changed file is' : `${status.privateCount} changed files are`} kept private (credentials) and not shown.</p>}
+      {status.privateCount > 0 && (
+        <p className="muted">
+          {status.privateCount === 1 ? '1 changed file is' : `${status.privateCount} changed files are`} kept private
+          (credentials) and not shown.
+        </p>
+      )}
       {status.truncated && <p className="muted">More files changed than this view lists.</p>}
       <CommitBox projectDirectory={projectDirectory} repo={repo} stagedCount={groups.staged.length} />
     </>

@@ -21,7 +21,12 @@ export function SessionGitLink({ client, projectId }: { client: RpcClient | null
   }, [client, projectId]);
   if (!directory) return null;
   return (
-    <a className="button-link session-git-link" href={routeHash({ kind: 'git', projectDirectory: directory })} aria-label="Git" title="Git of this project">
+    <a
+      className="button-link session-git-link"
+      href={routeHash({ kind: 'git', projectDirectory: directory })}
+      aria-label="Git"
+      title="Git of this project"
+    >
       <GitBranch size={18} aria-hidden="true" focusable="false" />
     </a>
   );

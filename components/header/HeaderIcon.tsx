@@ -1,4 +1,13 @@
-import { Download, FolderOpen, Globe, MessagesSquare, MonitorSmartphone, Settings, UserRound, type LucideIcon } from 'lucide-react';
+import {
+  Download,
+  FolderOpen,
+  Globe,
+  MessagesSquare,
+  MonitorSmartphone,
+  Settings,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
 
 /** The header's destinations as Lucide outline icons; on a phone they sit above each label (UX-4). */
 const ICONS = {

@@ -3,4 +3,7 @@
 // shown (UX-5).
 import dynamic from 'next/dynamic';
 
-export const LazyFileDiff = dynamic(() => import('../timeline/diff/FileDiff').then((m) => m.FileDiff), { ssr: false, loading: () => null });
+export const LazyFileDiff = dynamic(() => import('../timeline/diff/FileDiff').then((m) => m.FileDiff), {
+  ssr: false,
+  loading: () => null,
+});

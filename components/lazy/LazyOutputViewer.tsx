@@ -4,4 +4,7 @@
 import dynamic from 'next/dynamic';
 import { ViewLoading } from './ViewLoading';
 
-export const LazyOutputViewer = dynamic(() => import('../OutputViewer').then((m) => m.OutputViewer), { ssr: false, loading: () => <ViewLoading /> });
+export const LazyOutputViewer = dynamic(() => import('../OutputViewer').then((m) => m.OutputViewer), {
+  ssr: false,
+  loading: () => <ViewLoading />,
+});

@@ -3,4 +3,7 @@
 import dynamic from 'next/dynamic';
 import { ViewLoading } from './ViewLoading';
 
-export const LazyTerminalView = dynamic(() => import('../terminal/TerminalView').then((m) => m.TerminalView), { ssr: false, loading: () => <ViewLoading /> });
+export const LazyTerminalView = dynamic(() => import('../terminal/TerminalView').then((m) => m.TerminalView), {
+  ssr: false,
+  loading: () => <ViewLoading />,
+});

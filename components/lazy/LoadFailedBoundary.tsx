@@ -22,7 +22,10 @@ class LoadFailedBoundary extends Component<{ children: ReactNode }, { failed: bo
     if (!this.state.failed) return this.props.children;
     return (
       <div className="view-loading card" role="alert">
-        <p>This screen is not saved on this device yet, and your computer cannot be reached to load it. Reload once you are connected.</p>
+        <p>
+          This screen is not saved on this device yet, and your computer cannot be reached to load it. Reload once you
+          are connected.
+        </p>
         <button onClick={() => window.location.reload()}>Reload</button>
       </div>
     );

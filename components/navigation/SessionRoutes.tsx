@@ -25,7 +25,14 @@ interface SessionRoutesProps extends Pick<AppNavigation, 'navigate' | 'goUp' | '
  * The list, a session's timeline and a command's output, each at its own address (UX-1): a
  * session opens from its id (on any paired device), an output from its run and command ids.
  */
-export function SessionRoutes({ client, route, navigate, goUp, landOnList, besidePreview = false }: SessionRoutesProps) {
+export function SessionRoutes({
+  client,
+  route,
+  navigate,
+  goUp,
+  landOnList,
+  besidePreview = false,
+}: SessionRoutesProps) {
   const wide = useWideLayout();
   /** The session last opened from the list: shown at once, before the runtime answers. */
   const [opened, setOpened] = useState<Session | null>(null);
@@ -44,7 +51,8 @@ export function SessionRoutes({ client, route, navigate, goUp, landOnList, besid
     [navigate],
   );
   const openOutput = useCallback(
-    (row: CommandRow) => navigate({ kind: 'output', sessionId: row.sessionId, runId: row.runId, commandId: row.commandId, at: null }),
+    (row: CommandRow) =>
+      navigate({ kind: 'output', sessionId: row.sessionId, runId: row.runId, commandId: row.commandId, at: null }),
     [navigate],
   );
   const outputPosition = useCallback(
@@ -61,7 +69,14 @@ export function SessionRoutes({ client, route, navigate, goUp, landOnList, besid
       client={client}
       session={found.session}
       onBack={goUp}
-      routing={{ output: route.kind === 'output' ? route : null, onOpenOutput: openOutput, onCloseOutput: goUp, onOutputPosition: outputPosition, onOutputMissing: landOnList, onRenamed: setOpened }}
+      routing={{
+        output: route.kind === 'output' ? route : null,
+        onOpenOutput: openOutput,
+        onCloseOutput: goUp,
+        onOutputPosition: outputPosition,
+        onOutputMissing: landOnList,
+        onRenamed: setOpened,
+      }}
     />
   ) : found.kind === 'missing' && besidePreview ? (
     <EmptyPane message={found.reason} />
@@ -78,7 +93,11 @@ export function SessionRoutes({ client, route, navigate, goUp, landOnList, besid
         <aside className="pane list-pane" aria-label="Sessions">
           {list}
         </aside>
-        <div className="pane">{session ?? <EmptyPane message="No session is open. Pick one from the list, or start one with New session." />}</div>
+        <div className="pane">
+          {session ?? (
+            <EmptyPane message="No session is open. Pick one from the list, or start one with New session." />
+          )}
+        </div>
       </div>
     );
   }

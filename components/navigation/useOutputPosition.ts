@@ -11,7 +11,12 @@ const SETTLE_MS = 300;
  * (UX-1: a reload or a shared link opens there again), or null while it follows the tail. Only a
  * settled view counts: while a jump reads its pages the top line is not yet the place asked for.
  */
-export function useOutputPosition(output: OutputWindowState, follow: boolean, scrollBox: RefObject<HTMLDivElement | null>, onPosition: ((offset: number | null) => void) | undefined) {
+export function useOutputPosition(
+  output: OutputWindowState,
+  follow: boolean,
+  scrollBox: RefObject<HTMLDivElement | null>,
+  onPosition: ((offset: number | null) => void) | undefined,
+) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef({ output, follow, onPosition });
   useEffect(() => {

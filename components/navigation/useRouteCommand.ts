@@ -10,9 +10,11 @@ export interface CommandAddress {
   commandId: string;
 }
 
-export type RouteCommand = { kind: 'loading' } | { kind: 'found'; row: CommandRow } | { kind: 'missing'; reason: string };
+export type RouteCommand =
+  { kind: 'loading' } | { kind: 'found'; row: CommandRow } | { kind: 'missing'; reason: string };
 
-const matches = (row: CommandRow, address: CommandAddress) => row.sessionId === address.sessionId && row.runId === address.runId && row.commandId === address.commandId;
+const matches = (row: CommandRow, address: CommandAddress) =>
+  row.sessionId === address.sessionId && row.runId === address.runId && row.commandId === address.commandId;
 
 /** Offline: the row as the newest saved timeline page has it (TL-4), if this device read it. */
 async function savedCommandRow(address: CommandAddress): Promise<CommandRow | null> {
@@ -26,7 +28,11 @@ async function savedCommandRow(address: CommandAddress): Promise<CommandRow | nu
  * else the saved timeline offline. It follows the row's live updates, so the viewer follows the
  * output (SES-4).
  */
-export function useRouteCommand(client: RpcClient | null, address: CommandAddress | null, tapped: CommandRow | null): RouteCommand {
+export function useRouteCommand(
+  client: RpcClient | null,
+  address: CommandAddress | null,
+  tapped: CommandRow | null,
+): RouteCommand {
   const [state, setState] = useState<{ key: string; found: RouteCommand } | null>(null);
   const key = address ? `${address.sessionId}\0${address.runId}\0${address.commandId}` : '';
 
@@ -39,7 +45,11 @@ export function useRouteCommand(client: RpcClient | null, address: CommandAddres
       client.call('sessions.command', { sessionId, runId, commandId }).then(
         ({ row }) => set({ kind: 'found', row }),
         (e: unknown) => {
-          if (e instanceof RpcError && e.code === 'not_found') set({ kind: 'missing', reason: 'That output is not on this computer any more, so here are your sessions.' });
+          if (e instanceof RpcError && e.code === 'not_found')
+            set({
+              kind: 'missing',
+              reason: 'That output is not on this computer any more, so here are your sessions.',
+            });
           else console.warn('Could not read the command row', e);
         },
       );
@@ -50,7 +60,8 @@ export function useRouteCommand(client: RpcClient | null, address: CommandAddres
       );
     }
     const stop = client?.onNotification('timeline.row', ({ sessionId, row }) => {
-      if (sessionId === address.sessionId && row.kind === 'command' && matches(row, address)) set({ kind: 'found', row });
+      if (sessionId === address.sessionId && row.kind === 'command' && matches(row, address))
+        set({ kind: 'found', row });
     });
     return () => {
       live = false;

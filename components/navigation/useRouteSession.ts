@@ -4,13 +4,21 @@ import type { RpcClient } from '../../lib/client/rpcClient';
 import { readSessionsSnapshot } from '../../lib/client/snapshotCache';
 import type { Session } from '../../lib/protocol/rows';
 
-export type RouteSession = { kind: 'none' } | { kind: 'loading'; note: string | null } | { kind: 'found'; session: Session } | { kind: 'missing'; reason: string };
+export type RouteSession =
+  | { kind: 'none' }
+  | { kind: 'loading'; note: string | null }
+  | { kind: 'found'; session: Session }
+  | { kind: 'missing'; reason: string };
 
 /**
  * The session an address names (UX-1): the one the app just opened, else the runtime's list,
  * else, offline, the list this device saved (PWA-3). Follows renames from any device.
  */
-export function useRouteSession(client: RpcClient | null, sessionId: string | null, known: Session | null): RouteSession {
+export function useRouteSession(
+  client: RpcClient | null,
+  sessionId: string | null,
+  known: Session | null,
+): RouteSession {
   const [looked, setLooked] = useState<{ id: string; session: Session | null; authoritative: boolean } | null>(null);
 
   useEffect(() => {
@@ -19,11 +27,17 @@ export function useRouteSession(client: RpcClient | null, sessionId: string | nu
     const lookUp = async () => {
       if (client) {
         const { sessions } = await client.call('sessions.list');
-        if (live) setLooked({ id: sessionId, session: sessions.find((s) => s.id === sessionId) ?? null, authoritative: true });
+        if (live)
+          setLooked({ id: sessionId, session: sessions.find((s) => s.id === sessionId) ?? null, authoritative: true });
         return;
       }
       const saved = await readSessionsSnapshot();
-      if (live) setLooked({ id: sessionId, session: saved?.value.sessions.find((s) => s.id === sessionId) ?? null, authoritative: false });
+      if (live)
+        setLooked({
+          id: sessionId,
+          session: saved?.value.sessions.find((s) => s.id === sessionId) ?? null,
+          authoritative: false,
+        });
     };
     lookUp().catch((e: unknown) => console.warn('Could not look the session up', e));
     const stop = client?.onNotification('sessions.changed', (params) => {

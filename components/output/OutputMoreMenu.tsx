@@ -26,7 +26,12 @@ export function OutputMoreMenu({ children }: { children: ReactNode }) {
       // A choice closes the menu; the click still reaches the chosen button first.
       onClick={(e) => e.target instanceof Element && e.target.closest('.output-more-items button') && setOpen(false)}
     >
-      <button className="icon-button output-more-toggle" aria-label="More output controls" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button
+        className="icon-button output-more-toggle"
+        aria-label="More output controls"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         ⋯
       </button>
       <div className="output-more-items">{children}</div>

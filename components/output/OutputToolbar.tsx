@@ -54,12 +54,23 @@ export function OutputToolbar(props: OutputToolbarProps) {
         onChange={(e) => props.onQueryChange(e.target.value)}
         onKeyDown={props.onFindKey}
       />
-      <button className="icon-button" onClick={() => props.onFind('previous')} disabled={!query} aria-label="Previous match">↑</button>
-      <button className="icon-button" onClick={() => props.onFind('next')} disabled={!query} aria-label="Next match">↓</button>
+      <button
+        className="icon-button"
+        onClick={() => props.onFind('previous')}
+        disabled={!query}
+        aria-label="Previous match"
+      >
+        ↑
+      </button>
+      <button className="icon-button" onClick={() => props.onFind('next')} disabled={!query} aria-label="Next match">
+        ↓
+      </button>
       <OutputMoreMenu>
         <button onClick={props.onStart}>Start</button>
         <button onClick={props.onEnd}>End</button>
-        <button aria-pressed={wrap} onClick={() => props.onWrapChange(!wrap)}>Wrap</button>
+        <button aria-pressed={wrap} onClick={() => props.onWrapChange(!wrap)}>
+          Wrap
+        </button>
         <button onClick={props.onCopy}>Copy</button>
       </OutputMoreMenu>
     </div>

@@ -19,7 +19,8 @@ export function useFollowTail(output: OutputWindowState, row: CommandRow, starts
     const movedUp = view.scrollTop < lastScrollTop.current - 1;
     lastScrollTop.current = view.scrollTop;
     const atBottom = isAtBottom(view);
-    if (follow && movedUp && !atBottom && !output.jumping.current && output.pendingScroll.current === null) setFollow(false);
+    if (follow && movedUp && !atBottom && !output.jumping.current && output.pendingScroll.current === null)
+      setFollow(false);
     if (!follow && atBottom && output.win.current.atEnd && !row.complete) setFollow(true);
   }
 

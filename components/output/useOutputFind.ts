@@ -1,6 +1,11 @@
 'use client';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { findRenderedNext, findRenderedPrevious, nextMatchIndex, type MatchPlace } from '../../lib/terminal/renderedSearch';
+import {
+  findRenderedNext,
+  findRenderedPrevious,
+  nextMatchIndex,
+  type MatchPlace,
+} from '../../lib/terminal/renderedSearch';
 import { readOutputPage } from '../../lib/client/output/readOutputPage';
 import { RpcError, type RpcClient } from '../../lib/client/rpcClient';
 import { JSONRPC_CODES } from '../../lib/protocol/errors';
@@ -29,7 +34,8 @@ interface DesktopMatches {
   searchedBytes: number;
 }
 
-const matchCount = (found: DesktopMatches) => `${found.matches.length.toLocaleString('en-US')}${found.complete ? '' : '+'}`;
+const matchCount = (found: DesktopMatches) =>
+  `${found.matches.length.toLocaleString('en-US')}${found.complete ? '' : '+'}`;
 
 /**
  * Find in a command's output (PWA-2). While connected the runtime searches the whole output where
@@ -65,13 +71,32 @@ export function useOutputFind(target: FindTarget) {
   async function matchesFromDesktop(client: RpcClient, abort: AbortController): Promise<DesktopMatches | null> {
     const { sessionId, row, generation, total } = target;
     const known = desktopMatches.current;
-    if (known && known.query === query && known.generation === generation && (row.complete || known.searchedBytes >= total)) return known;
+    if (
+      known &&
+      known.query === query &&
+      known.generation === generation &&
+      (row.complete || known.searchedBytes >= total)
+    )
+      return known;
     const searchId = crypto.randomUUID();
     const cancel = () => void client.call('run.chatCommandOutputFindCancel', { searchId }).catch(() => undefined);
     abort.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const answer = await client.call('run.chatCommandOutputFind', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation, query, searchId });
-      const found = { query, generation: answer.generation, matches: answer.matches, complete: answer.complete, searchedBytes: answer.searchedBytes };
+      const answer = await client.call('run.chatCommandOutputFind', {
+        appSessionId: sessionId,
+        runId: row.runId,
+        commandId: row.commandId,
+        generation,
+        query,
+        searchId,
+      });
+      const found = {
+        query,
+        generation: answer.generation,
+        matches: answer.matches,
+        complete: answer.complete,
+        searchedBytes: answer.searchedBytes,
+      };
       if (!abort.signal.aborted) desktopMatches.current = found;
       return found;
     } catch (error) {
@@ -85,15 +110,33 @@ export function useOutputFind(target: FindTarget) {
     }
   }
 
-  async function findInPages(direction: 'next' | 'previous', here: MatchPlace, abort: AbortController): Promise<MatchPlace | null> {
+  async function findInPages(
+    direction: 'next' | 'previous',
+    here: MatchPlace,
+    abort: AbortController,
+  ): Promise<MatchPlace | null> {
     const { client, sessionId, row, generation, total } = target;
     const read = async (offset: number, length: number) => {
-      const page = await readOutputPage(client, { sessionId, row, generation, offset, length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES) });
+      const page = await readOutputPage(client, {
+        sessionId,
+        row,
+        generation,
+        offset,
+        length: Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
+      });
       if (!page) throw new Error('Part of this output is not saved on this device.');
       return page.bytes;
     };
     return direction === 'next'
-      ? findRenderedNext(read, total, query, here, lastMatch.current === null, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal)
+      ? findRenderedNext(
+          read,
+          total,
+          query,
+          here,
+          lastMatch.current === null,
+          MAX_COMMAND_OUTPUT_RANGE_BYTES,
+          abort.signal,
+        )
       : findRenderedPrevious(read, total, query, here, MAX_COMMAND_OUTPUT_RANGE_BYTES, abort.signal);
   }
 
@@ -120,12 +163,21 @@ export function useOutputFind(target: FindTarget) {
         const wrapped = first && index === -1;
         if (wrapped) index = direction === 'next' ? 0 : found.matches.length - 1;
         at = index === -1 ? null : found.matches[index]!;
-        if (at) setFindState(`Match ${(index + 1).toLocaleString('en-US')} of ${matchCount(found)}${wrapped ? (direction === 'next' ? ' (from the top)' : ' (from the end)') : ''}`);
-        else setFindState(direction === 'next' ? `No more matches below (${matchCount(found)} in all).` : `No more matches above (${matchCount(found)} in all).`);
+        if (at)
+          setFindState(
+            `Match ${(index + 1).toLocaleString('en-US')} of ${matchCount(found)}${wrapped ? (direction === 'next' ? ' (from the top)' : ' (from the end)') : ''}`,
+          );
+        else
+          setFindState(
+            direction === 'next'
+              ? `No more matches below (${matchCount(found)} in all).`
+              : `No more matches above (${matchCount(found)} in all).`,
+          );
       } else {
         at = await findInPages(direction, here, abort);
         // As above: a first search with nothing below the view goes round once.
-        if (!at && lastMatch.current === null && direction === 'next' && here.offset > 0) at = await findInPages(direction, { offset: 0, column: 0 }, abort);
+        if (!at && lastMatch.current === null && direction === 'next' && here.offset > 0)
+          at = await findInPages(direction, { offset: 0, column: 0 }, abort);
         if (abort.signal.aborted) return;
         setFindState(at ? null : direction === 'next' ? 'No more matches below.' : 'No more matches above.');
       }

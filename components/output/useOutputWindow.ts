@@ -14,7 +14,15 @@ type Range = { offset: number; length: number };
  * into it, `jumpTo` shows a byte offset (reading a new window there unless this one holds it), and
  * `pendingScroll` says where the view goes once the lines are rendered (useScrollPlacement).
  */
-export function useOutputWindow({ client, sessionId, row }: { client: RpcClient | null; sessionId: string; row: CommandRow }) {
+export function useOutputWindow({
+  client,
+  sessionId,
+  row,
+}: {
+  client: RpcClient | null;
+  sessionId: string;
+  row: CommandRow;
+}) {
   const win = useRef(new OutputWindow(row.byteLength));
   const [version, rerender] = useReducer((n: number) => n + 1, 0);
   const [generation, setGeneration] = useState(row.generation);
@@ -56,7 +64,13 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
   async function readInto(range: Range, mode: 'reset' | 'add'): Promise<boolean> {
     const into = win.current;
     try {
-      const page = await readOutputPage(client, { sessionId, row, generation, offset: range.offset, length: Math.max(1, range.length) });
+      const page = await readOutputPage(client, {
+        sessionId,
+        row,
+        generation,
+        offset: range.offset,
+        length: Math.max(1, range.length),
+      });
       // A new generation replaced the window while this page was read: the page is of the old one.
       if (win.current !== into) return false;
       if (!page) {
@@ -70,7 +84,12 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
       rerender();
       return true;
     } catch (e) {
-      if (e instanceof RpcError && e.code === 'conflict' && typeof e.data.generation === 'number' && e.data.generation !== generation) {
+      if (
+        e instanceof RpcError &&
+        e.code === 'conflict' &&
+        typeof e.data.generation === 'number' &&
+        e.data.generation !== generation
+      ) {
         startOver(e.data.generation);
       } else {
         setError((e as Error).message);
@@ -117,7 +136,22 @@ export function useOutputWindow({ client, sessionId, row }: { client: RpcClient 
     [load, total],
   );
 
-  return { win, lines, total, version, rerender, generation, error, unsaved, busy, jumping, pendingScroll, load, jumpTo, startOver };
+  return {
+    win,
+    lines,
+    total,
+    version,
+    rerender,
+    generation,
+    error,
+    unsaved,
+    busy,
+    jumping,
+    pendingScroll,
+    load,
+    jumpTo,
+    startOver,
+  };
 }
 
 export type OutputWindowState = ReturnType<typeof useOutputWindow>;

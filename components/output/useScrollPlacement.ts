@@ -8,7 +8,12 @@ import type { VirtualLines } from './useVirtualLines';
  * Puts the view where the window's pending scroll asks (PWA-2), once the lines it refers to are
  * rendered, and keeps the top line still while pages come and go above it (`anchorTop`).
  */
-export function useScrollPlacement(output: OutputWindowState, list: VirtualLines, wrap: boolean, scrollBox: RefObject<HTMLDivElement | null>) {
+export function useScrollPlacement(
+  output: OutputWindowState,
+  list: VirtualLines,
+  wrap: boolean,
+  scrollBox: RefObject<HTMLDivElement | null>,
+) {
   const { lines, version, jumping, pendingScroll } = output;
   const { virtualizer, firstIndex } = list;
 
@@ -33,7 +38,11 @@ export function useScrollPlacement(output: OutputWindowState, list: VirtualLines
   const anchorTop = useCallback(() => {
     const first = lines[firstIndex];
     if (!first || !scrollBox.current) return;
-    pendingScroll.current = { offset: first.offset, align: 'start', delta: firstIndex * LINE_HEIGHT - scrollBox.current.scrollTop };
+    pendingScroll.current = {
+      offset: first.offset,
+      align: 'start',
+      delta: firstIndex * LINE_HEIGHT - scrollBox.current.scrollTop,
+    };
   }, [lines, firstIndex]);
 
   return { anchorTop };

@@ -31,8 +31,18 @@ interface WindowReadsInput {
  * NOTE: the effects run in this order on purpose: edge reads see the total before following
  * updates it, and following reads the old window before a new generation replaces it.
  */
-export function useWindowReads({ output, row, follow, firstIndex, lastIndex, scrubbing, anchorTop, startAt = null }: WindowReadsInput) {
-  const { win, total, generation, version, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } = output;
+export function useWindowReads({
+  output,
+  row,
+  follow,
+  firstIndex,
+  lastIndex,
+  scrubbing,
+  anchorTop,
+  startAt = null,
+}: WindowReadsInput) {
+  const { win, total, generation, version, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } =
+    output;
   /** The address's place is for the first read only; a new generation starts where the view was. */
   const firstPlace = useRef(startAt);
 

@@ -23,7 +23,8 @@ export function ReaderImage({ client, src, alt }: { client: RpcClient | null; sr
         objectUrl = URL.createObjectURL(blob);
         setShown({ kind: 'image', src: objectUrl });
       },
-      (error: unknown) => live && setShown({ kind: 'missing', why: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        live && setShown({ kind: 'missing', why: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       live = false;
@@ -33,7 +34,11 @@ export function ReaderImage({ client, src, alt }: { client: RpcClient | null; sr
   }, [src, connected]);
   if (shown.kind === 'image') return <img src={shown.src} alt={alt} className="reader-image" />;
   return (
-    <span className="reader-image-missing" data-image-state={shown.kind} title={shown.kind === 'missing' ? `Image not shown: ${shown.why}` : undefined}>
+    <span
+      className="reader-image-missing"
+      data-image-state={shown.kind}
+      title={shown.kind === 'missing' ? `Image not shown: ${shown.why}` : undefined}
+    >
       {alt ? `[${alt}]` : '[image]'}
       {shown.kind === 'missing' && <span className="muted"> · not shown: {shown.why}</span>}
     </span>

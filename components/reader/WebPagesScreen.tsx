@@ -39,7 +39,9 @@ export function WebPagesScreen({ onOpen }: { onOpen: (url: string) => void }) {
     <main className="scroll web-pages">
       <section className="card" aria-labelledby="web-open-title">
         <h2 id="web-open-title">Read a web page</h2>
-        <p className="muted">Your computer fetches the page; this device shows it as Markdown and keeps it for reading offline.</p>
+        <p className="muted">
+          Your computer fetches the page; this device shows it as Markdown and keeps it for reading offline.
+        </p>
         <OpenWebPageForm onOpen={onOpen} />
       </section>
       <section className="card" aria-labelledby="web-saved-title">
@@ -59,7 +61,8 @@ export function WebPagesScreen({ onOpen }: { onOpen: (url: string) => void }) {
                 >
                   <span className="saved-page-title">{page.title || page.url}</span>
                   <span className="muted saved-page-meta">
-                    <bdi>{hostOf(page.finalUrl)}</bdi> · <time title={new Date(page.savedAt).toLocaleString()}>saved {shortTime(page.savedAt, now)}</time>
+                    <bdi>{hostOf(page.finalUrl)}</bdi> ·{' '}
+                    <time title={new Date(page.savedAt).toLocaleString()}>saved {shortTime(page.savedAt, now)}</time>
                   </span>
                 </a>
               </li>

@@ -47,7 +47,11 @@ export function RecentConversations({
 
   const now = Date.now();
   return (
-    <div className="recent-conversations" role="radiogroup" aria-label={`Continue a ${AGENT_NAMES[agent]} conversation`}>
+    <div
+      className="recent-conversations"
+      role="radiogroup"
+      aria-label={`Continue a ${AGENT_NAMES[agent]} conversation`}
+    >
       <span>Conversation</span>
       {error && <p className="error">{error}</p>}
       <ul>
@@ -58,9 +62,18 @@ export function RecentConversations({
         </li>
         {conversations?.map((c) => (
           <li key={c.id}>
-            <button type="button" role="radio" aria-checked={value === c.id} data-conversation-id={c.id} disabled={c.openInSessionId !== null} onClick={() => onChange({ id: c.id, title: c.title })}>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={value === c.id}
+              data-conversation-id={c.id}
+              disabled={c.openInSessionId !== null}
+              onClick={() => onChange({ id: c.id, title: c.title })}
+            >
               <span className="conversation-title">{c.title}</span>
-              {c.firstPrompt && c.firstPrompt !== c.title && <span className="conversation-prompt muted">{c.firstPrompt}</span>}
+              {c.firstPrompt && c.firstPrompt !== c.title && (
+                <span className="conversation-prompt muted">{c.firstPrompt}</span>
+              )}
               <span className="conversation-meta muted">
                 <time dateTime={new Date(c.updatedAt).toISOString()} title={new Date(c.updatedAt).toLocaleString()}>
                   {shortTime(c.updatedAt, now)}
@@ -76,7 +89,9 @@ export function RecentConversations({
         ))}
       </ul>
       {!conversations && !error && <p className="muted">Looking for saved {AGENT_NAMES[agent]} conversations…</p>}
-      {conversations?.length === 0 && <p className="muted">{AGENT_NAMES[agent]} has no saved conversation for this folder yet.</p>}
+      {conversations?.length === 0 && (
+        <p className="muted">{AGENT_NAMES[agent]} has no saved conversation for this folder yet.</p>
+      )}
     </div>
   );
 }

@@ -5,7 +5,15 @@ import type { RpcClient } from '../../lib/client/rpcClient';
 import type { Session } from '../../lib/protocol/rows';
 
 /** The open session's title, renamed in place for every device (UX-3); renaming needs the computer. */
-export function SessionTitle({ client, session, onRenamed }: { client: RpcClient | null; session: Session; onRenamed?: (session: Session) => void }) {
+export function SessionTitle({
+  client,
+  session,
+  onRenamed,
+}: {
+  client: RpcClient | null;
+  session: Session;
+  onRenamed?: (session: Session) => void;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -34,7 +42,13 @@ export function SessionTitle({ client, session, onRenamed }: { client: RpcClient
           {session.title}
         </h2>
         {/* A pencil, not a word: on a phone the title keeps the width (UX-4). */}
-        <button type="button" aria-label="Rename" disabled={!client} title={client ? 'Rename' : 'Renaming needs the computer'} onClick={() => setDraft(session.title)}>
+        <button
+          type="button"
+          aria-label="Rename"
+          disabled={!client}
+          title={client ? 'Rename' : 'Renaming needs the computer'}
+          onClick={() => setDraft(session.title)}
+        >
           <Pencil size={16} aria-hidden />
         </button>
       </>

@@ -9,7 +9,8 @@ import { useInstallOffer } from './useInstallOffer';
 export function IosInstallSteps() {
   return (
     <p className="install-steps">
-      To install HB Code, tap <Share size={16} aria-label="Share" /> <strong>Share</strong>, then <strong>Add to Home Screen</strong>.
+      To install HB Code, tap <Share size={16} aria-label="Share" /> <strong>Share</strong>, then{' '}
+      <strong>Add to Home Screen</strong>.
     </p>
   );
 }
@@ -27,7 +28,11 @@ export function InstallButton() {
       <button
         className="header-action install"
         aria-expanded={offer.kind === 'ios' ? showSteps : undefined}
-        onClick={() => (offer.kind === 'ios' ? setShowSteps(!showSteps) : void promptInstall().catch((e: unknown) => console.warn('The install dialog failed', e)))}
+        onClick={() =>
+          offer.kind === 'ios'
+            ? setShowSteps(!showSteps)
+            : void promptInstall().catch((e: unknown) => console.warn('The install dialog failed', e))
+        }
       >
         <HeaderIcon name="install" />
         <span>Install</span>

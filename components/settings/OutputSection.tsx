@@ -8,7 +8,11 @@ export function OutputSection() {
     <section className="card" aria-labelledby="output-settings-title">
       <h2 id="output-settings-title">Output</h2>
       <label className="setting-check">
-        <input type="checkbox" checked={start === 'start'} onChange={(event) => setFinishedOutputStart(event.currentTarget.checked ? 'start' : 'end')} />
+        <input
+          type="checkbox"
+          checked={start === 'start'}
+          onChange={(event) => setFinishedOutputStart(event.currentTarget.checked ? 'start' : 'end')}
+        />
         <span>
           Open a finished command’s output at its first line
           <span className="muted setting-hint">Otherwise it opens at its end, where the result is.</span>

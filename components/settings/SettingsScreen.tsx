@@ -22,7 +22,11 @@ export function SettingsScreen() {
           </div>
         )}
         {offer.kind === 'ios' && <IosInstallSteps />}
-        {offer.kind === 'none' && <p className="muted">This browser has not offered to install HB Code here; its menu may have Install or Add to Home Screen.</p>}
+        {offer.kind === 'none' && (
+          <p className="muted">
+            This browser has not offered to install HB Code here; its menu may have Install or Add to Home Screen.
+          </p>
+        )}
       </section>
       <OutputSection />
       <StorageSection />

@@ -45,7 +45,10 @@ export function StorageSection() {
           </p>
         </>
       )}
-      <p className="muted">Clearing removes the output, files, pages and timelines saved to read offline. This device stays paired, and messages not sent yet stay queued.</p>
+      <p className="muted">
+        Clearing removes the output, files, pages and timelines saved to read offline. This device stays paired, and
+        messages not sent yet stay queued.
+      </p>
       {clearing === 'asking' ? (
         <div className="row" role="alertdialog" aria-label="Clear what this device saved?">
           <span className="grow">Clear what this device saved to read offline?</span>

@@ -1,6 +1,11 @@
 'use client';
 import { useEffect, useSyncExternalStore } from 'react';
-import { currentInstallOffer, subscribeInstallOffer, watchInstallOffer, type InstallOffer } from '../../lib/client/install/installPrompt';
+import {
+  currentInstallOffer,
+  subscribeInstallOffer,
+  watchInstallOffer,
+  type InstallOffer,
+} from '../../lib/client/install/installPrompt';
 
 const SERVER_OFFER: InstallOffer = { kind: 'none' };
 

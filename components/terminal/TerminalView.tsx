@@ -12,8 +12,18 @@ import { replayRow, replayStarts } from '../../lib/client/terminalReplay';
 import type { CommandRow, Session } from '../../lib/protocol/rows';
 import { SessionTitle } from '../sessions/SessionTitle';
 
-const LIGHT: ITheme = { background: '#ffffff', foreground: '#1b1c1e', cursor: '#3451d1', selectionBackground: '#b9c6ff' };
-const DARK: ITheme = { background: '#0b0c0e', foreground: '#e8e9eb', cursor: '#7b93ff', selectionBackground: '#3b4a8a' };
+const LIGHT: ITheme = {
+  background: '#ffffff',
+  foreground: '#1b1c1e',
+  cursor: '#3451d1',
+  selectionBackground: '#b9c6ff',
+};
+const DARK: ITheme = {
+  background: '#0b0c0e',
+  foreground: '#e8e9eb',
+  cursor: '#7b93ff',
+  selectionBackground: '#3b4a8a',
+};
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
 /** A shell that ended before the one that follows it on the screen. */
 const SHELL_ENDED = '\r\n\x1b[2m[shell ended]\x1b[0m\r\n';
@@ -34,7 +44,17 @@ type Phase = 'opening' | 'live' | 'ended' | 'offline' | 'failed';
  * open (TERM-3), then the live bytes every device gets (TERM-4); keys, a phone key row with a
  * sticky Ctrl, copy and paste.
  */
-export function TerminalView({ client, session, onBack, onRenamed }: { client: RpcClient | null; session: Session; onBack: () => void; onRenamed?: (session: Session) => void }) {
+export function TerminalView({
+  client,
+  session,
+  onBack,
+  onRenamed,
+}: {
+  client: RpcClient | null;
+  session: Session;
+  onBack: () => void;
+  onRenamed?: (session: Session) => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<Terminal | null>(null);
   const fit = useRef<FitAddon | null>(null);
@@ -158,10 +178,30 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
     let rowsByRun = new Map<string, CommandRow>();
     /** The row to read a gap from; a shell started after the open has none yet, only its ids. */
     const rowOf = (runId: string, commandId: string): CommandRow =>
-      rowsByRun.get(runId) ?? { kind: 'command', id: `c:${runId}:${commandId}`, sessionId, runId, commandId, command: '', status: 'running', exitCode: null, byteLength: 0, generation: 1, complete: false, sourceIncomplete: true, startedAt: Date.now(), endedAt: null };
+      rowsByRun.get(runId) ?? {
+        kind: 'command',
+        id: `c:${runId}:${commandId}`,
+        sessionId,
+        runId,
+        commandId,
+        command: '',
+        status: 'running',
+        exitCode: null,
+        byteLength: 0,
+        generation: 1,
+        complete: false,
+        sourceIncomplete: true,
+        startedAt: Date.now(),
+        endedAt: null,
+      };
     const stop = client?.onNotification('terminal.output', (params) => {
       if (params.sessionId !== sessionId) return;
-      const item = { runId: params.runId, offset: params.offset, bytes: base64Bytes(params.dataBase64), row: rowOf(params.runId, params.commandId) };
+      const item = {
+        runId: params.runId,
+        offset: params.offset,
+        bytes: base64Bytes(params.dataBase64),
+        row: rowOf(params.runId, params.commandId),
+      };
       if (phaseRef.current === 'opening') early.push(item);
       else chain = chain.then(() => (live ? apply(item.runId, item.offset, item.bytes, item.row) : undefined));
       if (phaseRef.current === 'ended') setPhaseBoth('live');
@@ -193,7 +233,8 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
         if (!live) return;
       }
       // Bytes that arrived during the replay, in order; then live ones go straight to the screen.
-      for (let item = early.shift(); item; item = early.shift()) await apply(item.runId, item.offset, item.bytes, rowsByRun.get(item.runId) ?? item.row);
+      for (let item = early.shift(); item; item = early.shift())
+        await apply(item.runId, item.offset, item.bytes, rowsByRun.get(item.runId) ?? item.row);
       if (!live) return;
       setPhaseBoth(client ? (running ? 'live' : 'ended') : 'offline');
       if (client && running) terminal.focus();
@@ -216,7 +257,10 @@ export function TerminalView({ client, session, onBack, onRenamed }: { client: R
   const arrow = (which: ArrowKey) => key(arrowKey(which, term.current?.modes.applicationCursorKeysMode ?? false));
   const copy = () => {
     const text = term.current?.getSelection() ?? '';
-    if (text) void navigator.clipboard.writeText(text).catch((e: unknown) => setProblem(`Could not copy: ${(e as Error).message}`));
+    if (text)
+      void navigator.clipboard
+        .writeText(text)
+        .catch((e: unknown) => setProblem(`Could not copy: ${(e as Error).message}`));
     term.current?.focus();
   };
   const paste = () => {

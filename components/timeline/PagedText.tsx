@@ -14,7 +14,19 @@ const STEP_LINES = 500;
  * the rest of what is here, then the next 256 KiB slice from the runtime. Whatever is not shown
  * is counted on the buttons: a text is never cut silently.
  */
-export function PagedText({ client, source, body, initialLines = 12, label }: { client: RpcClient | null; source: ItemTextSource; body: TextBody; initialLines?: number; label: string }) {
+export function PagedText({
+  client,
+  source,
+  body,
+  initialLines = 12,
+  label,
+}: {
+  client: RpcClient | null;
+  source: ItemTextSource;
+  body: TextBody;
+  initialLines?: number;
+  label: string;
+}) {
   const item = useItemText(client, source, body);
   const [shownLines, setShownLines] = useState(initialLines);
   const end = useMemo(() => endOfLines(item.text, shownLines), [item.text, shownLines]);
@@ -29,7 +41,8 @@ export function PagedText({ client, source, body, initialLines = 12, label }: { 
       <div className="row paged-text-actions">
         {hiddenLines > 0 && (
           <button type="button" onClick={() => setShownLines((n) => n + STEP_LINES)}>
-            Show {Math.min(STEP_LINES, hiddenLines).toLocaleString('en')} more of {hiddenLines.toLocaleString('en')} lines
+            Show {Math.min(STEP_LINES, hiddenLines).toLocaleString('en')} more of {hiddenLines.toLocaleString('en')}{' '}
+            lines
           </button>
         )}
         <ReadRestButton client={client} item={item} offer={hiddenLines === 0} />

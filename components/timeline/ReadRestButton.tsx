@@ -12,7 +12,11 @@ export function ReadRestButton({ client, item, offer }: { client: RpcClient | nu
     <>
       {offer && !item.complete && (
         <button type="button" onClick={item.loadMore} disabled={!client || item.loading}>
-          {item.loading ? 'Reading…' : client ? `Read more (${formatBytes(item.remainingBytes)} left)` : `${formatBytes(item.remainingBytes)} more: connect to read`}
+          {item.loading
+            ? 'Reading…'
+            : client
+              ? `Read more (${formatBytes(item.remainingBytes)} left)`
+              : `${formatBytes(item.remainingBytes)} more: connect to read`}
         </button>
       )}
       {item.error && (

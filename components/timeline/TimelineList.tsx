@@ -23,14 +23,35 @@ export interface TimelineListProps {
 }
 
 /** Every row kind of a timeline in one virtualized, scrolling list (TL-1, TL-4). */
-export function TimelineList({ entries, context, hasOlder, loadingOlder, onLoadOlder, footer, label = 'Timeline' }: TimelineListProps) {
+export function TimelineList({
+  entries,
+  context,
+  hasOlder,
+  loadingOlder,
+  onLoadOlder,
+  footer,
+  label = 'Timeline',
+}: TimelineListProps) {
   const scrollBox = useRef<HTMLDivElement>(null);
-  const { virtualizer, total, onScroll } = useTimelineScroll({ entries, scrollBox, hasOlder, loadingOlder, onLoadOlder });
+  const { virtualizer, total, onScroll } = useTimelineScroll({
+    entries,
+    scrollBox,
+    hasOlder,
+    loadingOlder,
+    onLoadOlder,
+  });
   const items = virtualizer.getVirtualItems();
   const viewTop = virtualizer.scrollOffset ?? 0;
   const shows = useRowReveal(items, viewTop, viewTop + (virtualizer.scrollRect?.height ?? 0));
   return (
-    <div ref={scrollBox} className="scroll timeline-scroll" aria-label={label} role="log" onScroll={onScroll} data-testid="timeline">
+    <div
+      ref={scrollBox}
+      className="scroll timeline-scroll"
+      aria-label={label}
+      role="log"
+      onScroll={onScroll}
+      data-testid="timeline"
+    >
       <div className="timeline-older muted" style={{ height: OLDER_BAR_PX }}>
         {loadingOlder ? (
           <span role="status">Loading older rows…</span>
@@ -48,8 +69,20 @@ export function TimelineList({ entries, context, hasOlder, loadingOlder, onLoadO
           if (!entry) return null;
           const shown = shows(entry.key);
           return (
-            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} data-row-id={entry.key} data-pending={shown ? undefined : ''} className="timeline-item" style={{ transform: `translateY(${item.start - OLDER_BAR_PX}px)` }}>
-              {shown ? <TimelineRowView row={entry.row} command={entry.command} context={context} /> : <div className="card timeline-placeholder" style={{ height: Math.max(0, item.size - ROW_GAP_PX) }} />}
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              data-row-id={entry.key}
+              data-pending={shown ? undefined : ''}
+              className="timeline-item"
+              style={{ transform: `translateY(${item.start - OLDER_BAR_PX}px)` }}
+            >
+              {shown ? (
+                <TimelineRowView row={entry.row} command={entry.command} context={context} />
+              ) : (
+                <div className="card timeline-placeholder" style={{ height: Math.max(0, item.size - ROW_GAP_PX) }} />
+              )}
             </div>
           );
         })}

@@ -8,7 +8,19 @@ import { CodexRolloutPicker } from '../agents/CodexRolloutPicker';
  * unreadable offers to choose it again (SRC-2, the only error that does), a file changed under
  * the rows shown offers Reload (SRC-3); anything else is said as it is.
  */
-export function TimelineLoadError({ client, sessionId, error, errorCode, onReload }: { client: RpcClient | null; sessionId: string; error: string; errorCode: string | null; onReload: () => void }) {
+export function TimelineLoadError({
+  client,
+  sessionId,
+  error,
+  errorCode,
+  onReload,
+}: {
+  client: RpcClient | null;
+  sessionId: string;
+  error: string;
+  errorCode: string | null;
+  onReload: () => void;
+}) {
   const [choosing, setChoosing] = useState<string | null>(null);
   if (errorCode === 'source_unavailable' && client) {
     const choose = async (path: string) => {
@@ -24,7 +36,11 @@ export function TimelineLoadError({ client, sessionId, error, errorCode, onReloa
       <div className="source-problem" role="alert" data-source-error={errorCode}>
         <p className="error">{error}</p>
         {choosing && <p className="error">{choosing}</p>}
-        <CodexRolloutPicker client={client} label="Choose the file again" onPick={(rollout) => void choose(rollout.path)} />
+        <CodexRolloutPicker
+          client={client}
+          label="Choose the file again"
+          onPick={(rollout) => void choose(rollout.path)}
+        />
       </div>
     );
   }

@@ -17,7 +17,15 @@ import { TurnEndRowView } from './rows/TurnEndRowView';
 import { UserTextRowView } from './rows/UserTextRowView';
 
 /** The view of one timeline row, by kind (TL-1); `command` is the shell command folded into its message. */
-export const TimelineRowView = memo(function TimelineRowView({ row, command, context }: { row: TimelineRow; command: CommandRow | null; context: RowContext }) {
+export const TimelineRowView = memo(function TimelineRowView({
+  row,
+  command,
+  context,
+}: {
+  row: TimelineRow;
+  command: CommandRow | null;
+  context: RowContext;
+}) {
   switch (row.kind) {
     case 'message':
       return <MessageRowView row={row} command={command} context={context} />;

@@ -12,7 +12,8 @@ export function timelineEntries(rows: readonly TimelineRow[], shell: boolean): T
   if (!shell) return rows.map((row) => ({ key: row.id, row, command: null }));
   const messageRuns = new Set(rows.flatMap((row) => (row.kind === 'message' ? [row.runId] : [])));
   const commands = new Map<string, CommandRow>();
-  for (const row of rows) if (row.kind === 'command' && messageRuns.has(row.runId) && !commands.has(row.runId)) commands.set(row.runId, row);
+  for (const row of rows)
+    if (row.kind === 'command' && messageRuns.has(row.runId) && !commands.has(row.runId)) commands.set(row.runId, row);
   const folded = new Set([...commands.values()].map((row) => row.id));
   return rows.flatMap((row) => {
     if (folded.has(row.id)) return [];

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'react';
 import type { TimelineRow } from '../../lib/protocol/rows';
 
-const isRunning = (row: TimelineRow) => (row.kind === 'command' && row.status === 'running') || (row.kind === 'message' && row.state === 'running');
+const isRunning = (row: TimelineRow) =>
+  (row.kind === 'command' && row.status === 'running') || (row.kind === 'message' && row.state === 'running');
 
 /** The time running rows count against: ticks twice a second while something runs, still otherwise. */
 export function useClock(rows: readonly TimelineRow[]): number {

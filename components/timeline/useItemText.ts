@@ -42,7 +42,10 @@ interface ReadState {
  * text carries the cut bytes over to the next slice.
  */
 export function useItemText(client: RpcClient | null, source: ItemTextSource, body: TextBody): ItemText {
-  const initial = useCallback((): ReadState => ({ text: body.text, bytesRead: new TextEncoder().encode(body.text).length }), [body.text]);
+  const initial = useCallback(
+    (): ReadState => ({ text: body.text, bytesRead: new TextEncoder().encode(body.text).length }),
+    [body.text],
+  );
   const [state, setState] = useState<ReadState>(initial);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -64,17 +67,35 @@ export function useItemText(client: RpcClient | null, source: ItemTextSource, bo
     setError(null);
     const offset = state.bytesRead;
     client
-      .call('sessions.itemText', { sessionId, ...(parentItemId ? { parentItemId } : {}), itemId, field, offset, length: MAX_COMMAND_OUTPUT_RANGE_BYTES })
+      .call('sessions.itemText', {
+        sessionId,
+        ...(parentItemId ? { parentItemId } : {}),
+        itemId,
+        field,
+        offset,
+        length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
+      })
       .then((slice) => {
         const bytes = bytesFromBase64(slice.dataBase64);
         const end = slice.offset + slice.byteCount;
         const last = end >= slice.availableBytes || slice.byteCount === 0;
         const more = decoder.current.decode(bytes, { stream: !last });
-        setState((current) => (current.bytesRead === offset ? { text: current.text + more, bytesRead: last ? Math.max(end, body.byteLength) : end } : current));
+        setState((current) =>
+          current.bytesRead === offset
+            ? { text: current.text + more, bytesRead: last ? Math.max(end, body.byteLength) : end }
+            : current,
+        );
       })
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)))
       .finally(() => setLoading(false));
   }, [client, complete, loading, state.bytesRead, sessionId, parentItemId, itemId, field, body.byteLength]);
 
-  return { text: state.text, complete, remainingBytes: complete ? 0 : body.byteLength - state.bytesRead, loading, error, loadMore };
+  return {
+    text: state.text,
+    complete,
+    remainingBytes: complete ? 0 : body.byteLength - state.bytesRead,
+    loading,
+    error,
+    loadMore,
+  };
 }

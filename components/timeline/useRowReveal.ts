@@ -12,8 +12,12 @@ import { useEffect, useState } from 'react';
 export function useRowReveal(items: VirtualItem[], viewTop: number, viewBottom: number): (key: string) => boolean {
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
   const pending = items.filter((item) => !revealed.has(String(item.key)));
-  const distance = (item: VirtualItem) => (item.end < viewTop ? viewTop - item.end : item.start > viewBottom ? item.start - viewBottom : 0);
-  const next = pending.length === 0 ? null : String(pending.reduce((best, item) => (distance(item) < distance(best) ? item : best)).key);
+  const distance = (item: VirtualItem) =>
+    item.end < viewTop ? viewTop - item.end : item.start > viewBottom ? item.start - viewBottom : 0;
+  const next =
+    pending.length === 0
+      ? null
+      : String(pending.reduce((best, item) => (distance(item) < distance(best) ? item : best)).key);
   const mounted = items.map((item) => String(item.key)).join('\n');
 
   useEffect(() => {

@@ -29,13 +29,28 @@ export interface AppDbSchema extends DBSchema {
   /** Output pages once read, for reading again offline (PWA-3). Key: source|generation|offset. */
   outputPages: {
     key: string;
-    value: { key: string; source: string; generation: number; offset: number; bytes: ArrayBuffer; byteLength: number; lastUsed: number };
+    value: {
+      key: string;
+      source: string;
+      generation: number;
+      offset: number;
+      bytes: ArrayBuffer;
+      byteLength: number;
+      lastUsed: number;
+    };
     indexes: { byLastUsed: number; bySource: string };
   };
   /** Session lists and timelines as last seen (PWA-3). */
   snapshots: {
     key: string; // "sessions" | `timeline:${sessionId}` | `folder:${JSON.stringify([projectDirectory, path])}`
-    value: { key: string; projects?: Project[]; sessions?: Session[]; rows?: TimelineRow[]; entries?: FileEntry[]; savedAt: number };
+    value: {
+      key: string;
+      projects?: Project[];
+      sessions?: Session[];
+      rows?: TimelineRow[];
+      entries?: FileEntry[];
+      savedAt: number;
+    };
   };
   /**
    * Running totals of bounded caches (key "outputPages": the bytes held in `outputPages`), kept in
@@ -48,7 +63,15 @@ export interface AppDbSchema extends DBSchema {
   /** Verified file chunks (FILE-2) for reading again offline (PWA-3); total under cacheUsage "fileChunks". */
   fileChunks: {
     key: [string, string, string, number]; // projectDirectory, path, contentVersion, offset
-    value: { projectDirectory: string; path: string; contentVersion: string; offset: number; header: ChunkHeader; bytes: ArrayBuffer; lastUsed: number };
+    value: {
+      projectDirectory: string;
+      path: string;
+      contentVersion: string;
+      offset: number;
+      header: ChunkHeader;
+      bytes: ArrayBuffer;
+      lastUsed: number;
+    };
     indexes: { byLastUsed: number; byFile: [string, string] };
   };
   /** Web pages converted to Markdown, for reading again offline (MD-1, PWA-3). Key: the address asked for. */
@@ -87,7 +110,9 @@ function appDb(): Promise<IDBPDatabase<AppDbSchema>> {
         if (oldVersion >= 1) void transaction.objectStore('outputPages').clear();
       }
       if (oldVersion < 3) {
-        const chunks = db.createObjectStore('fileChunks', { keyPath: ['projectDirectory', 'path', 'contentVersion', 'offset'] });
+        const chunks = db.createObjectStore('fileChunks', {
+          keyPath: ['projectDirectory', 'path', 'contentVersion', 'offset'],
+        });
         chunks.createIndex('byLastUsed', 'lastUsed');
         chunks.createIndex('byFile', ['projectDirectory', 'path']);
       }
@@ -132,7 +157,9 @@ export async function queueSignOut(pairing: DevicePairing): Promise<void> {
 }
 
 export async function loadPendingSignOut(): Promise<DevicePairing | undefined> {
-  return checkedRecord('settings', PairingRecordSchema, await (await appDb()).get('settings', 'pendingSignOut')) ?? undefined;
+  return (
+    checkedRecord('settings', PairingRecordSchema, await (await appDb()).get('settings', 'pendingSignOut')) ?? undefined
+  );
 }
 
 export async function forgetPendingSignOut(): Promise<void> {
@@ -144,11 +171,11 @@ export async function forgetPendingSignOut(): Promise<void> {
  * this transaction: awaiting anything else lets the transaction commit early (STYLE: IndexedDB).
  * A throw aborts the transaction, so nothing of it is kept.
  */
-export async function withTransaction<const Stores extends readonly StoreNames<AppDbSchema>[], Mode extends IDBTransactionMode, T>(
-  stores: Stores,
-  mode: Mode,
-  work: (tx: IDBPTransaction<AppDbSchema, Stores, Mode>) => Promise<T>,
-): Promise<T> {
+export async function withTransaction<
+  const Stores extends readonly StoreNames<AppDbSchema>[],
+  Mode extends IDBTransactionMode,
+  T,
+>(stores: Stores, mode: Mode, work: (tx: IDBPTransaction<AppDbSchema, Stores, Mode>) => Promise<T>): Promise<T> {
   const tx = (await appDb()).transaction(stores, mode);
   try {
     const result = await work(tx);

@@ -73,7 +73,9 @@ function toRoute(name: ViewName, params: Record<string, string>): AppRoute {
     case '': {
       const { session, approval } = VIEWS[''].parse(params);
       if (!session) return LIST;
-      return approval ? { kind: 'sessions', sessionId: session, approvalId: approval } : { kind: 'sessions', sessionId: session };
+      return approval
+        ? { kind: 'sessions', sessionId: session, approvalId: approval }
+        : { kind: 'sessions', sessionId: session };
     }
     case 'output': {
       const p = VIEWS.output.parse(params);

@@ -150,7 +150,8 @@ export class RuntimeConnection {
       return;
     }
     // Only a close the far side chose for a reason (the private 4xxx range) is worth keeping on screen.
-    const before = this.state.kind === 'waiting' && (this.state.closeCode ?? 0) >= 4000 ? this.state.closeCode : undefined;
+    const before =
+      this.state.kind === 'waiting' && (this.state.closeCode ?? 0) >= 4000 ? this.state.closeCode : undefined;
     this.set({ kind: 'connecting', attempt: this.attempt, ...(before === undefined ? {} : { closeCode: before }) });
     let socket: WebSocketLike;
     try {
@@ -168,8 +169,14 @@ export class RuntimeConnection {
     }, this.options.openTimeoutMs ?? OPEN_TIMEOUT_MS);
     void client.closed.then(({ code, reason }) => {
       if (generation !== this.generation) return;
-      if (code === CLOSE_CODES.unauthorized) this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
-      else this.scheduleRetry(generation, reason ? `connection closed (${code}: ${reason})` : `connection closed (${code})`, code);
+      if (code === CLOSE_CODES.unauthorized)
+        this.set({ kind: 'unauthorized', reason: reason || 'This device is no longer paired.' });
+      else
+        this.scheduleRetry(
+          generation,
+          reason ? `connection closed (${code}: ${reason})` : `connection closed (${code})`,
+          code,
+        );
     });
     client.opened
       .then(() => client.call('auth.hello', { token: this.options.token, protocolVersion: PROTOCOL_VERSION }))
@@ -207,7 +214,13 @@ export class RuntimeConnection {
     this.env.clearCookies();
     const delay = backoffDelay(this.attempt++, APP_RECONNECT_BACKOFF);
     const nextGeneration = this.generation;
-    this.set({ kind: 'waiting', attempt: this.attempt, retryAt: this.env.now() + delay, reason, ...(closeCode === undefined ? {} : { closeCode }) });
+    this.set({
+      kind: 'waiting',
+      attempt: this.attempt,
+      retryAt: this.env.now() + delay,
+      reason,
+      ...(closeCode === undefined ? {} : { closeCode }),
+    });
     this.timer = this.env.setTimer(() => {
       if (nextGeneration === this.generation) this.connect();
     }, delay);

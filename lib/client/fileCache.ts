@@ -1,5 +1,11 @@
 import { withTransaction } from './appDb';
-import { checkedBoundedRecord, deleteRecords, putWithinBound, readAndMarkUsed, storedBytes } from './storage/boundedStore';
+import {
+  checkedBoundedRecord,
+  deleteRecords,
+  putWithinBound,
+  readAndMarkUsed,
+  storedBytes,
+} from './storage/boundedStore';
 import { requestPersistenceAfterSave } from './storage/persistence';
 import type { ProjectFileRef } from './fileChunks';
 import type { ChunkHeader, ReadChunk, VerifiedChunk } from './verifiedChunks';
@@ -13,11 +19,26 @@ export const MAX_CACHED_FILE_BYTES = 64 * 1024 * 1024;
  * Saves one verified chunk under project, path, version and offset, then evicts least recently
  * used chunks until the cache fits its bound, in one transaction (lib/client/storage).
  */
-export async function saveFileChunk(ref: ProjectFileRef, chunk: VerifiedChunk, maxBytes = DEFAULT_FILE_CACHE_BYTES): Promise<void> {
+export async function saveFileChunk(
+  ref: ProjectFileRef,
+  chunk: VerifiedChunk,
+  maxBytes = DEFAULT_FILE_CACHE_BYTES,
+): Promise<void> {
   const { header } = chunk;
   // NOTE: a copy, because the chunk is a view into a larger frame buffer.
   const bytes = chunk.data.slice().buffer;
-  await putWithinBound('fileChunks', { projectDirectory: ref.projectDirectory, path: ref.path, contentVersion: header.contentVersion, offset: header.offset, header, bytes }, maxBytes);
+  await putWithinBound(
+    'fileChunks',
+    {
+      projectDirectory: ref.projectDirectory,
+      path: ref.path,
+      contentVersion: header.contentVersion,
+      offset: header.offset,
+      header,
+      bytes,
+    },
+    maxBytes,
+  );
   void requestPersistenceAfterSave();
 }
 

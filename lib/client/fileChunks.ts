@@ -22,15 +22,28 @@ export const HTTP_FILE_CHUNKS_IN_FLIGHT = 4;
 /** One `files.readBinary` chunk as a binary frame (FILE-2). */
 function fileChunkReader(client: Pick<RpcClient, 'callBinary'>, ref: ProjectFileRef): ReadChunk {
   return async (offset) => {
-    const { result, data } = await client.callBinary('files.readBinary', { projectDirectory: ref.projectDirectory, path: ref.path, offset, length: FILE_CHUNK_READ_BYTES });
+    const { result, data } = await client.callBinary('files.readBinary', {
+      projectDirectory: ref.projectDirectory,
+      path: ref.path,
+      offset,
+      length: FILE_CHUNK_READ_BYTES,
+    });
     const { dataBase64: _unused, ...header } = result;
     return { header, data };
   };
 }
 
 /** A whole file from the runtime as verified chunks, in order (FILE-2); any change midway rejects it. */
-export function readProjectFileChunks(client: Pick<RpcClient, 'callBinary'> & Partial<Pick<RpcClient, 'httpBytes'>>, ref: ProjectFileRef, options: { signal?: AbortSignal } = {}): AsyncGenerator<VerifiedChunk> {
+export function readProjectFileChunks(
+  client: Pick<RpcClient, 'callBinary'> & Partial<Pick<RpcClient, 'httpBytes'>>,
+  ref: ProjectFileRef,
+  options: { signal?: AbortSignal } = {},
+): AsyncGenerator<VerifiedChunk> {
   // The same checks either way: each chunk's SHA-256, offsets and the pinned version (FILE-2).
-  if (client.httpBytes) return readVerifiedChunks(httpFileChunkReader(client.httpBytes, ref, HTTP_FILE_CHUNK_READ_BYTES), { inFlight: HTTP_FILE_CHUNKS_IN_FLIGHT, signal: options.signal });
+  if (client.httpBytes)
+    return readVerifiedChunks(httpFileChunkReader(client.httpBytes, ref, HTTP_FILE_CHUNK_READ_BYTES), {
+      inFlight: HTTP_FILE_CHUNKS_IN_FLIGHT,
+      signal: options.signal,
+    });
   return readVerifiedChunks(fileChunkReader(client, ref), { inFlight: FILE_CHUNKS_IN_FLIGHT, signal: options.signal });
 }

@@ -2,7 +2,15 @@ import { wrap, type Remote } from 'comlink';
 import { z } from 'zod';
 import type { HighlightService } from '../highlight/highlightService';
 import { BATCH_LINES, FIRST_BATCH_LINES } from '../highlight/limits';
-import { ThemeColorsSchema, TokenBatchSchema, TokenLineSchema, type ThemeColors, type ThemeName, type TokenBatch, type TokenLine } from '../highlight/tokens';
+import {
+  ThemeColorsSchema,
+  TokenBatchSchema,
+  TokenLineSchema,
+  type ThemeColors,
+  type ThemeName,
+  type TokenBatch,
+  type TokenLine,
+} from '../highlight/tokens';
 
 let remote: Remote<HighlightService> | null = null;
 
@@ -27,7 +35,12 @@ let documentCount = 0;
  * once, then the rest. Ends early when `signal` aborts; yields nothing when the worker declines
  * (unknown language or past the stated size limit). Every reply is checked at this edge.
  */
-export async function* highlightDocument(text: string, language: string, theme: ThemeName, signal?: AbortSignal): AsyncGenerator<TokenBatch> {
+export async function* highlightDocument(
+  text: string,
+  language: string,
+  theme: ThemeName,
+  signal?: AbortSignal,
+): AsyncGenerator<TokenBatch> {
   const worker = highlightWorker();
   const id = `doc-${++documentCount}`;
   if (!(await worker.open(id, text, language, theme))) return;

@@ -1,5 +1,10 @@
 import { wrap, type Remote } from 'comlink';
-import { ConvertedPageSchema, type ConvertedPage, type ConvertOptions, type MarkdownWorkerApi } from '../markdown/convertedPage';
+import {
+  ConvertedPageSchema,
+  type ConvertedPage,
+  type ConvertOptions,
+  type MarkdownWorkerApi,
+} from '../markdown/convertedPage';
 
 /** A conversion that failed in the worker, rebuilt on this side with a stable code. */
 export class MarkdownConversionError extends Error {
@@ -55,7 +60,12 @@ function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
   const expired = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       stopWorker();
-      reject(new MarkdownConversionError(`Converting this page took longer than ${deadlineMs / 1000} s and was stopped.`, 'conversion_timeout'));
+      reject(
+        new MarkdownConversionError(
+          `Converting this page took longer than ${deadlineMs / 1000} s and was stopped.`,
+          'conversion_timeout',
+        ),
+      );
     }, deadlineMs);
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
@@ -70,17 +80,27 @@ function stopWhenIdle(): void {
  * Converts a page in the Markdown worker (started lazily); the reply is checked before use. A
  * conversion past its deadline rejects with `conversion_timeout` and the worker is replaced.
  */
-export function convertInWorker(html: string, url: string, options: ConvertOptions, limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS }): Promise<ConvertedPage> {
+export function convertInWorker(
+  html: string,
+  url: string,
+  options: ConvertOptions,
+  limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS },
+): Promise<ConvertedPage> {
   const job = queue.then(async () => {
     if (idleTimer) clearTimeout(idleTimer);
     try {
       const reply: unknown = await withinDeadline(started().convert(html, url, options), limits.deadlineMs);
       const parsed = ConvertedPageSchema.safeParse(reply);
-      if (!parsed.success) throw new MarkdownConversionError(`The Markdown worker answered with an unexpected shape: ${parsed.error.message}`);
+      if (!parsed.success)
+        throw new MarkdownConversionError(
+          `The Markdown worker answered with an unexpected shape: ${parsed.error.message}`,
+        );
       return parsed.data;
     } catch (error) {
       if (error instanceof MarkdownConversionError) throw error;
-      throw new MarkdownConversionError(`This page could not be converted to Markdown: ${error instanceof Error ? error.message : String(error)}`);
+      throw new MarkdownConversionError(
+        `This page could not be converted to Markdown: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       stopWhenIdle();
     }

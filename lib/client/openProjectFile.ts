@@ -1,4 +1,10 @@
-import { cachedChunkReader, findCachedFile, forgetOtherVersions, MAX_CACHED_FILE_BYTES, saveFileChunk } from './fileCache';
+import {
+  cachedChunkReader,
+  findCachedFile,
+  forgetOtherVersions,
+  MAX_CACHED_FILE_BYTES,
+  saveFileChunk,
+} from './fileCache';
 import { FILE_CHUNKS_IN_FLIGHT, readProjectFileChunks, type ProjectFileRef } from './fileChunks';
 import { RpcError, type RpcClient } from './rpcClient';
 import { readVerifiedChunks, type ChunkHeader, type VerifiedChunk } from './verifiedChunks';
@@ -18,7 +24,11 @@ export interface OpenOptions {
   onHead?: (chunk: VerifiedChunk) => void;
 }
 
-async function collect(chunks: AsyncGenerator<VerifiedChunk>, options: OpenOptions, onChunk?: (chunk: VerifiedChunk) => void): Promise<{ header: ChunkHeader; blob: Blob } | null> {
+async function collect(
+  chunks: AsyncGenerator<VerifiedChunk>,
+  options: OpenOptions,
+  onChunk?: (chunk: VerifiedChunk) => void,
+): Promise<{ header: ChunkHeader; blob: Blob } | null> {
   const parts: Uint8Array<ArrayBuffer>[] = [];
   let header: ChunkHeader | null = null;
   let loaded = 0;
@@ -38,14 +48,20 @@ async function collect(chunks: AsyncGenerator<VerifiedChunk>, options: OpenOptio
  * saving chunks for offline reading (PWA-3); from this device's cache when there is no
  * connection. Null when it was never saved here and the runtime cannot be asked.
  */
-export async function openProjectFile(client: RpcClient | null, ref: ProjectFileRef, options: OpenOptions = {}): Promise<OpenedFile | null> {
+export async function openProjectFile(
+  client: RpcClient | null,
+  ref: ProjectFileRef,
+  options: OpenOptions = {},
+): Promise<OpenedFile | null> {
   if (client) {
     try {
       let saving = Promise.resolve();
       const opened = await collect(readProjectFileChunks(client, ref, options), options, (chunk) => {
         if (chunk.header.size > MAX_CACHED_FILE_BYTES) return;
         // NOTE: best effort and in order; a full disk must not stop the viewer.
-        saving = saving.then(() => saveFileChunk(ref, chunk)).catch((error: unknown) => console.warn('Could not save a file chunk on this device', error));
+        saving = saving
+          .then(() => saveFileChunk(ref, chunk))
+          .catch((error: unknown) => console.warn('Could not save a file chunk on this device', error));
       });
       if (!opened) throw new Error('The file answered no chunk.');
       void saving.then(() => forgetOtherVersions(ref, opened.header.contentVersion)).catch(() => undefined);
@@ -56,7 +72,10 @@ export async function openProjectFile(client: RpcClient | null, ref: ProjectFile
   }
   const saved = await findCachedFile(ref);
   if (!saved) return null;
-  const read = readVerifiedChunks(cachedChunkReader(ref, saved.contentVersion), { inFlight: FILE_CHUNKS_IN_FLIGHT, signal: options.signal });
+  const read = readVerifiedChunks(cachedChunkReader(ref, saved.contentVersion), {
+    inFlight: FILE_CHUNKS_IN_FLIGHT,
+    signal: options.signal,
+  });
   const opened = await collect(read, options);
   return opened ? { ...opened, fromCache: true } : null;
 }

@@ -1,5 +1,13 @@
 import { withTransaction, type OutboxEntry } from './appDb';
-import { claimEntry, classifySendFailure, isExpiredSent, pickNextToSend, retryEntry, settleEntry, type SendOutcome } from './outboxRules';
+import {
+  claimEntry,
+  classifySendFailure,
+  isExpiredSent,
+  pickNextToSend,
+  retryEntry,
+  settleEntry,
+  type SendOutcome,
+} from './outboxRules';
 import type { RpcClient } from './rpcClient';
 import type { OutboxAttachment } from './attachments/outboxAttachment';
 import { uploadEntryAttachments } from './attachments/uploadEntryAttachments';
@@ -43,7 +51,11 @@ export function subscribeOutbox(listener: () => void): () => void {
 const sessionRange = (sessionId: string) => IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
 
 /** Puts a message in the outbox, last in its session's order; the sender delivers it when it can. */
-export async function enqueueMessage(sessionId: string, text: string, options: { mode?: 'steer'; attachments?: OutboxAttachment[] } = {}): Promise<OutboxEntry> {
+export async function enqueueMessage(
+  sessionId: string,
+  text: string,
+  options: { mode?: 'steer'; attachments?: OutboxAttachment[] } = {},
+): Promise<OutboxEntry> {
   const { mode, attachments = [] } = options;
   const entry = await withTransaction(['outbox'], 'readwrite', async (tx) => {
     const last = await tx.objectStore('outbox').index('bySession').openCursor(sessionRange(sessionId), 'prev');
@@ -67,7 +79,9 @@ export async function enqueueMessage(sessionId: string, text: string, options: {
 
 /** This device's entries for one session, in send order. */
 export async function sessionOutbox(sessionId: string): Promise<OutboxEntry[]> {
-  return withTransaction(['outbox'], 'readonly', (tx) => tx.objectStore('outbox').index('bySession').getAll(sessionRange(sessionId)));
+  return withTransaction(['outbox'], 'readonly', (tx) =>
+    tx.objectStore('outbox').index('bySession').getAll(sessionRange(sessionId)),
+  );
 }
 
 /** Changes one entry in one transaction; `change` returns null to leave it as it is. */
@@ -133,23 +147,29 @@ async function liveTabs(): Promise<Set<string> | null> {
   // NOTE: held only: a pending request for a tab's lock is another tab waiting for it to close.
   const { held = [] } = await navigator.locks.query();
   const names = held.map((lock) => lock.name ?? '');
-  return new Set(names.filter((name) => name.startsWith(TAB_LOCK_PREFIX)).map((name) => name.slice(TAB_LOCK_PREFIX.length)));
+  return new Set(
+    names.filter((name) => name.startsWith(TAB_LOCK_PREFIX)).map((name) => name.slice(TAB_LOCK_PREFIX.length)),
+  );
 }
 
 /** Resolves when the tab `id` closes (its lock is released), or never without Web Locks. */
 function whenTabCloses(id: string, signal: AbortSignal): Promise<void> {
   if (!('locks' in navigator)) return new Promise(() => {});
-  return navigator.locks.request(TAB_LOCK_PREFIX + id, { signal }, () => undefined).then(
-    () => undefined,
-    () => new Promise<void>(() => {}),
-  );
+  return navigator.locks
+    .request(TAB_LOCK_PREFIX + id, { signal }, () => undefined)
+    .then(
+      () => undefined,
+      () => new Promise<void>(() => {}),
+    );
 }
 
 /**
  * Claims the next entry to send in one transaction, so two tabs never claim the same entry at
  * once. The open tabs are looked up first: nothing but database work runs inside the transaction.
  */
-async function claimNextEntry(tab: string): Promise<{ entry: OutboxEntry | null; recheckAt: number | null; blockedBy: string[] }> {
+async function claimNextEntry(
+  tab: string,
+): Promise<{ entry: OutboxEntry | null; recheckAt: number | null; blockedBy: string[] }> {
   const context = { now: Date.now(), liveTabs: await liveTabs() };
   const claimed = await withTransaction(['outbox'], 'readwrite', async (tx) => {
     const next = pickNextToSend(await tx.objectStore('outbox').getAll(), context);
@@ -168,7 +188,13 @@ async function sendEntry(client: RpcClient, entry: OutboxEntry, tab: string): Pr
     // ATT-1: the files first, each until the runtime confirmed all of it; the message goes once, after.
     const uploadIds = await uploadEntryAttachments(client, entry);
     const attachments = uploadIds.length > 0 ? { attachments: uploadIds.map((uploadId) => ({ uploadId })) } : {};
-    const answer = await client.call('chat.send', { sessionId: entry.sessionId, operationId: entry.operationId, text: entry.text, ...attachments, ...(entry.mode ? { mode: entry.mode } : {}) });
+    const answer = await client.call('chat.send', {
+      sessionId: entry.sessionId,
+      operationId: entry.operationId,
+      text: entry.text,
+      ...attachments,
+      ...(entry.mode ? { mode: entry.mode } : {}),
+    });
     outcome = { kind: 'sent', runId: answer.runId, runState: answer.state };
   } catch (error) {
     outcome = classifySendFailure(error, client.isClosed);

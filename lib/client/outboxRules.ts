@@ -35,9 +35,7 @@ export interface ClaimContext {
 }
 
 export type SendOutcome =
-  | { kind: 'sent'; runId: string; runState: MessageState }
-  | { kind: 'requeue' }
-  | { kind: 'fail'; message: string };
+  { kind: 'sent'; runId: string; runState: MessageState } | { kind: 'requeue' } | { kind: 'fail'; message: string };
 
 /** A claim whose tab closed, or whose lease ran out, may be taken over (the send is idempotent). */
 function isClaimLapsed(entry: OutboxRecord, context: ClaimContext): boolean {
@@ -53,7 +51,10 @@ function isClaimLapsed(entry: OutboxRecord, context: ClaimContext): boolean {
  * `recheckAt` is when the first live claim that holds a session back lapses; `blockedBy` names the
  * tabs holding them (their closing frees the session at once).
  */
-export function pickNextToSend<E extends OutboxRecord>(entries: readonly E[], context: ClaimContext): { entry: E | null; recheckAt: number | null; blockedBy: string[] } {
+export function pickNextToSend<E extends OutboxRecord>(
+  entries: readonly E[],
+  context: ClaimContext,
+): { entry: E | null; recheckAt: number | null; blockedBy: string[] } {
   const heads = new Map<string, E>();
   for (const entry of entries) {
     // NOTE: a failed entry does not hold back later ones: it waits for the user (Retry or
@@ -71,7 +72,8 @@ export function pickNextToSend<E extends OutboxRecord>(entries: readonly E[], co
       if (head.claimedBy !== undefined) blockedBy.add(head.claimedBy);
       continue;
     }
-    if (!next || head.createdAt < next.createdAt || (head.createdAt === next.createdAt && head.seq < next.seq)) next = head;
+    if (!next || head.createdAt < next.createdAt || (head.createdAt === next.createdAt && head.seq < next.seq))
+      next = head;
   }
   return { entry: next, recheckAt, blockedBy: [...blockedBy] };
 }
@@ -79,7 +81,13 @@ export function pickNextToSend<E extends OutboxRecord>(entries: readonly E[], co
 /** The entry as claimed by `tabId` for one send attempt. */
 export function claimEntry<E extends OutboxRecord>(entry: E, tabId: string, now: number): E {
   const { error: _error, ...rest } = entry;
-  return { ...rest, state: 'sending', attempts: entry.attempts + 1, claimedBy: tabId, claimedUntil: now + CLAIM_LEASE_MS } as E;
+  return {
+    ...rest,
+    state: 'sending',
+    attempts: entry.attempts + 1,
+    claimedBy: tabId,
+    claimedUntil: now + CLAIM_LEASE_MS,
+  } as E;
 }
 
 /**
@@ -106,7 +114,12 @@ function withoutClaim<E extends OutboxRecord>(entry: E): E {
  * confirmation always wins (it is the runtime's word); a requeue only undoes this tab's own
  * claim; a failure never overrides a confirmation another tab got meanwhile.
  */
-export function settleEntry<E extends OutboxRecord>(entry: E, outcome: SendOutcome, tabId: string, now: number): E | null {
+export function settleEntry<E extends OutboxRecord>(
+  entry: E,
+  outcome: SendOutcome,
+  tabId: string,
+  now: number,
+): E | null {
   switch (outcome.kind) {
     case 'sent': {
       if (entry.state === 'sent') return null;
@@ -134,7 +147,10 @@ export function retryEntry<E extends OutboxRecord>(entry: E): E | null {
  * sent ones until the runtime's timeline has their message (same operation id), so no message
  * shows twice. A failed entry always shows: it needs the user.
  */
-export function entriesToShow<E extends OutboxRecord>(entries: readonly E[], timelineOperationIds: ReadonlySet<string>): E[] {
+export function entriesToShow<E extends OutboxRecord>(
+  entries: readonly E[],
+  timelineOperationIds: ReadonlySet<string>,
+): E[] {
   return entries
     .filter((entry) => entry.state === 'failed' || !timelineOperationIds.has(entry.operationId))
     .sort((a, b) => a.seq - b.seq);

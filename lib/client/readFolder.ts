@@ -18,21 +18,30 @@ export type FolderAnswer =
  * One folder of a project (FILE-4): from the runtime while connected, saved for offline browsing
  * (PWA-3); from this device otherwise. A file path answers `file`, so a link to a file reloads.
  */
-export async function readFolder(client: RpcClient | null, projectDirectory: string, path: string): Promise<FolderAnswer> {
+export async function readFolder(
+  client: RpcClient | null,
+  projectDirectory: string,
+  path: string,
+): Promise<FolderAnswer> {
   const key = folderKey(projectDirectory, path);
   if (client) {
     try {
       const { entries } = await client.call('files.list', { projectDirectory, path });
-      withTransaction(['snapshots'], 'readwrite', (tx) => tx.objectStore('snapshots').put({ key, entries, savedAt: Date.now() })).catch((error: unknown) =>
-        console.warn('Could not save a folder listing on this device', error),
-      );
+      withTransaction(['snapshots'], 'readwrite', (tx) =>
+        tx.objectStore('snapshots').put({ key, entries, savedAt: Date.now() }),
+      ).catch((error: unknown) => console.warn('Could not save a folder listing on this device', error));
       return { kind: 'folder', entries, fromCache: false };
     } catch (error) {
-      if (error instanceof RpcError && error.code === 'invalid_params' && error.data.kind === 'file') return { kind: 'file' };
+      if (error instanceof RpcError && error.code === 'invalid_params' && error.data.kind === 'file')
+        return { kind: 'file' };
       if (!(error instanceof RpcError && error.code === 'closed')) throw error;
     }
   }
-  const saved = checkedRecord('snapshots', SnapshotRecordSchema, await withTransaction(['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(key)));
+  const saved = checkedRecord(
+    'snapshots',
+    SnapshotRecordSchema,
+    await withTransaction(['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(key)),
+  );
   return saved?.entries ? { kind: 'folder', entries: saved.entries, fromCache: true } : { kind: 'unknown' };
 }
 

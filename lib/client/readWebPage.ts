@@ -1,5 +1,10 @@
 import type { ConvertedPage, PageView } from '../markdown/convertedPage';
-import { CONVERSION_DEADLINE_MS, convertInWorker, MarkdownConversionError, type ConversionLimits } from './markdownWorker';
+import {
+  CONVERSION_DEADLINE_MS,
+  convertInWorker,
+  MarkdownConversionError,
+  type ConversionLimits,
+} from './markdownWorker';
 import { readSavedReaderPage, saveReaderPage } from './readerCache';
 import { RpcError, type RpcClient } from './rpcClient';
 
@@ -35,7 +40,14 @@ export async function readWebPage(client: RpcClient | null, url: string): Promis
       const fetched = await client.call('web.fetchPage', { url });
       const html = utf8FromBase64(fetched.dataBase64);
       const page = await convertOrShowText(html, fetched.finalUrl);
-      const result: ReaderPage = { url, finalUrl: fetched.finalUrl, views: { [page.view]: page }, preferred: page.view, html, savedAt: null };
+      const result: ReaderPage = {
+        url,
+        finalUrl: fetched.finalUrl,
+        views: { [page.view]: page },
+        preferred: page.view,
+        html,
+        savedAt: null,
+      };
       void saveBothViews(result, html);
       return result;
     } catch (error) {
@@ -52,7 +64,11 @@ export async function readWebPage(client: RpcClient | null, url: string): Promis
 }
 
 /** The page as Markdown; when converting it ran out of time, its text only, saying why (SEC-9). */
-export async function convertOrShowText(html: string, url: string, limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS }): Promise<ConvertedPage> {
+export async function convertOrShowText(
+  html: string,
+  url: string,
+  limits: ConversionLimits = { deadlineMs: CONVERSION_DEADLINE_MS },
+): Promise<ConvertedPage> {
   try {
     return await convertInWorker(html, url, { view: 'auto' }, limits);
   } catch (error) {
@@ -69,18 +85,30 @@ export function readSavedWebPage(url: string): Promise<ReaderPage | null> {
 
 async function savedPage(url: string, refreshError: string | null): Promise<ReaderPage | null> {
   const saved = await readSavedReaderPage(url);
-  return saved ? { url, finalUrl: saved.finalUrl, views: saved.views, preferred: saved.preferred, html: null, savedAt: saved.savedAt, refreshError } : null;
+  return saved
+    ? {
+        url,
+        finalUrl: saved.finalUrl,
+        views: saved.views,
+        preferred: saved.preferred,
+        html: null,
+        savedAt: saved.savedAt,
+        refreshError,
+      }
+    : null;
 }
 
 /** Converts the other view of a page already read in this visit. */
 export function convertOtherView(page: ReaderPage, view: PageView): Promise<ConvertedPage> {
-  if (page.html === null) return Promise.reject(new Error('This view was not saved on this device; open the page again while connected.'));
+  if (page.html === null)
+    return Promise.reject(new Error('This view was not saved on this device; open the page again while connected.'));
   return convertInWorker(page.html, page.finalUrl, { view });
 }
 
 /** Saves the page at once, then again with its other view, so switching works offline too (MD-3). */
 async function saveBothViews(page: ReaderPage, html: string): Promise<void> {
-  const save = (views: ReaderPage['views']) => saveReaderPage({ url: page.url, finalUrl: page.finalUrl, views, preferred: page.preferred });
+  const save = (views: ReaderPage['views']) =>
+    saveReaderPage({ url: page.url, finalUrl: page.finalUrl, views, preferred: page.preferred });
   try {
     await save(page.views);
     const shown = page.views[page.preferred];

@@ -9,7 +9,10 @@ export type SavedReaderPage = Omit<ReaderPageRecord, 'byteLength' | 'savedAt' | 
 
 function markdownBytes(page: SavedReaderPage): number {
   const encoder = new TextEncoder();
-  return Object.values(page.views).reduce((sum, view) => sum + (view ? encoder.encode(view.markdown).byteLength : 0), 0);
+  return Object.values(page.views).reduce(
+    (sum, view) => sum + (view ? encoder.encode(view.markdown).byteLength : 0),
+    0,
+  );
 }
 
 /** A saved page, marked as just read; null when this device never saved it. */

@@ -43,6 +43,7 @@ function byobReader(answer: Response): ReadableStreamBYOBReader | null {
 }
 
 function exactly(bytes: Uint8Array<ArrayBuffer>, byteCount: number): Uint8Array<ArrayBuffer> {
-  if (bytes.byteLength !== byteCount) throw new ChunkIntegrityError(`${bytes.byteLength} bytes, announced ${byteCount}`);
+  if (bytes.byteLength !== byteCount)
+    throw new ChunkIntegrityError(`${bytes.byteLength} bytes, announced ${byteCount}`);
   return bytes;
 }

@@ -4,7 +4,12 @@ import { ERROR_CODES, type ErrorCode } from '../protocol/errors';
 import { ErrorObjectSchema, NotificationEnvelopeSchema, ResponseEnvelopeSchema } from '../protocol/jsonrpc';
 import { methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
 import type { HttpBytesRoute } from './httpBytes';
-import { isNotificationName, notifications, type NotificationName, type NotificationParams } from '../protocol/notifications';
+import {
+  isNotificationName,
+  notifications,
+  type NotificationName,
+  type NotificationParams,
+} from '../protocol/notifications';
 
 /** The part of the WebSocket API the client needs: the browser's, or `ws` in Node. */
 export interface WebSocketLike {
@@ -12,7 +17,10 @@ export interface WebSocketLike {
   /** Text frames; a Uint8Array goes as one binary frame (binary requests, ATT-1). */
   send(data: string | Uint8Array<ArrayBuffer>): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'close' | 'error' | 'message', listener: (event: { data?: unknown; code?: number; reason?: string }) => void): void;
+  addEventListener(
+    type: 'open' | 'close' | 'error' | 'message',
+    listener: (event: { data?: unknown; code?: number; reason?: string }) => void,
+  ): void;
 }
 
 /** An error answer from the runtime, with its stable code (RPC-3). */
@@ -84,7 +92,10 @@ export class RpcClient {
     this.closed = new Promise((resolve) => {
       socket.addEventListener('close', (event) => {
         this.closeInfo = { code: event.code ?? 1006, reason: event.reason ?? '' };
-        for (const call of this.pending.values()) call.reject(new RpcError('closed', `The connection closed (${this.closeInfo.code} ${this.closeInfo.reason}).`));
+        for (const call of this.pending.values())
+          call.reject(
+            new RpcError('closed', `The connection closed (${this.closeInfo.code} ${this.closeInfo.reason}).`),
+          );
         this.pending.clear();
         resolve(this.closeInfo);
       });
@@ -104,7 +115,8 @@ export class RpcClient {
    */
   private drop(reason: string): void {
     this.dropped++;
-    if (this.dropped <= REPORTED_DROPS || this.dropped % 100 === 0) console.warn(`Dropped ${reason} (${this.dropped} dropped on this connection).`);
+    if (this.dropped <= REPORTED_DROPS || this.dropped % 100 === 0)
+      console.warn(`Dropped ${reason} (${this.dropped} dropped on this connection).`);
   }
 
   /** Listens to one notification; the listener gets that notification's params, validated. */
@@ -124,7 +136,10 @@ export class RpcClient {
     for (const listener of listeners) listener(params.data);
   }
 
-  call<M extends MethodName>(method: M, ...args: undefined extends MethodParams<M> ? [params?: MethodParams<M>] : [params: MethodParams<M>]): Promise<MethodResult<M>> {
+  call<M extends MethodName>(
+    method: M,
+    ...args: undefined extends MethodParams<M> ? [params?: MethodParams<M>] : [params: MethodParams<M>]
+  ): Promise<MethodResult<M>> {
     return this.send(method, args[0], false) as Promise<MethodResult<M>>;
   }
 
@@ -132,15 +147,25 @@ export class RpcClient {
    * Calls a read method with `transfer: "binary"`: the bytes arrive raw in one binary frame
    * (lib/protocol/binaryFrame.ts) and come back as `data`; `dataBase64` is empty.
    */
-  callBinary<M extends BinaryMethodName>(method: M, params: Omit<MethodParams<M>, 'transfer'>): Promise<{ result: MethodResult<M>; data: Uint8Array }> {
-    return this.send(method, { ...params, transfer: 'binary' }, true) as Promise<{ result: MethodResult<M>; data: Uint8Array }>;
+  callBinary<M extends BinaryMethodName>(
+    method: M,
+    params: Omit<MethodParams<M>, 'transfer'>,
+  ): Promise<{ result: MethodResult<M>; data: Uint8Array }> {
+    return this.send(method, { ...params, transfer: 'binary' }, true) as Promise<{
+      result: MethodResult<M>;
+      data: Uint8Array;
+    }>;
   }
 
   /**
    * Calls a method that takes bytes (BINARY_REQUEST_METHODS) with the bytes raw after the
    * request in one binary frame (lib/protocol/binaryFrame.ts), without base64.
    */
-  callWithBytes<M extends BinaryRequestMethodName>(method: M, params: MethodParams<M>, bytes: Uint8Array): Promise<MethodResult<M>> {
+  callWithBytes<M extends BinaryRequestMethodName>(
+    method: M,
+    params: MethodParams<M>,
+    bytes: Uint8Array,
+  ): Promise<MethodResult<M>> {
     return this.send(method, params, false, bytes) as Promise<MethodResult<M>>;
   }
 
@@ -173,7 +198,8 @@ export class RpcClient {
     }
     const notification = NotificationEnvelopeSchema.safeParse(message);
     if (notification.success && !('id' in (message as object))) {
-      if (isNotificationName(notification.data.method)) this.deliver(notification.data.method, notification.data.params);
+      if (isNotificationName(notification.data.method))
+        this.deliver(notification.data.method, notification.data.params);
       else this.drop(`a notification this app does not know (${notification.data.method})`);
       return;
     }
@@ -191,12 +217,26 @@ export class RpcClient {
     if ('error' in response.data) {
       const error = ErrorObjectSchema.parse(response.data.error);
       const code = error.data?.code;
-      call.reject(new RpcError(code && (ERROR_CODES as readonly string[]).includes(code) ? code : 'invalid_response', error.message, error.data ?? {}, error.code));
+      call.reject(
+        new RpcError(
+          code && (ERROR_CODES as readonly string[]).includes(code) ? code : 'invalid_response',
+          error.message,
+          error.data ?? {},
+          error.code,
+        ),
+      );
       return;
     }
     const result = methods[call.method].result.safeParse(response.data.result);
-    if (!result.success) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`));
-    else if (call.binary) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} without a binary frame.`));
+    if (!result.success)
+      call.reject(
+        new RpcError(
+          'invalid_response',
+          `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`,
+        ),
+      );
+    else if (call.binary)
+      call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} without a binary frame.`));
     else call.resolve(result.data);
   }
 
@@ -220,7 +260,13 @@ export class RpcClient {
     }
     this.pending.delete(response.data.id);
     const result = methods[call.method].result.safeParse(response.data.result);
-    if (!result.success) call.reject(new RpcError('invalid_response', `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`));
+    if (!result.success)
+      call.reject(
+        new RpcError(
+          'invalid_response',
+          `The runtime answered ${call.method} with an unexpected shape: ${result.error.message}`,
+        ),
+      );
     else call.resolve(call.binary ? { result: result.data, data: decoded.data } : result.data);
   }
 }

@@ -20,7 +20,8 @@ function sameOriginPaths(entries: readonly PerformanceEntry[]): string[] {
  * Returns a function that stops it.
  */
 export function shareUsedAppFiles(registration: ServiceWorkerRegistration): () => void {
-  const post = (message: FilesUsedMessage | WarmFilesMessage) => (registration.active ?? registration.waiting ?? registration.installing)?.postMessage(message);
+  const post = (message: FilesUsedMessage | WarmFilesMessage) =>
+    (registration.active ?? registration.waiting ?? registration.installing)?.postMessage(message);
   const report = (entries: readonly PerformanceEntry[]) => {
     if (navigator.serviceWorker.controller) return;
     const paths = sameOriginPaths(entries);

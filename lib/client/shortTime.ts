@@ -6,6 +6,7 @@ export function shortTime(at: number, now: number, locale?: string): string {
   const date = new Date(at);
   const today = new Date(now);
   if (date.toDateString() === today.toDateString()) return date.toLocaleTimeString(locale, { timeStyle: 'short' });
-  if (date.getFullYear() === today.getFullYear()) return date.toLocaleDateString(locale, { month: 'short', day: 'numeric' });
+  if (date.getFullYear() === today.getFullYear())
+    return date.toLocaleDateString(locale, { month: 'short', day: 'numeric' });
   return date.toLocaleDateString(locale, { dateStyle: 'medium' });
 }

@@ -14,7 +14,9 @@ const timelineKey = (sessionId: string) => `timeline:${sessionId}`;
 export function readSessionsSnapshot(): Promise<Saved<{ projects: Project[]; sessions: Session[] }> | null> {
   return withTransaction(['snapshots'], 'readonly', async (tx) => {
     const saved = checkedRecord('snapshots', SnapshotRecordSchema, await tx.objectStore('snapshots').get(SESSIONS_KEY));
-    return saved?.sessions ? { value: { projects: saved.projects ?? [], sessions: saved.sessions }, savedAt: saved.savedAt } : null;
+    return saved?.sessions
+      ? { value: { projects: saved.projects ?? [], sessions: saved.sessions }, savedAt: saved.savedAt }
+      : null;
   });
 }
 
@@ -26,7 +28,11 @@ export function saveSessionsSnapshot(projects: Project[], sessions: Session[]): 
 
 export function readTimelineSnapshot(sessionId: string): Promise<Saved<TimelineRow[]> | null> {
   return withTransaction(['snapshots'], 'readonly', async (tx) => {
-    const saved = checkedRecord('snapshots', SnapshotRecordSchema, await tx.objectStore('snapshots').get(timelineKey(sessionId)));
+    const saved = checkedRecord(
+      'snapshots',
+      SnapshotRecordSchema,
+      await tx.objectStore('snapshots').get(timelineKey(sessionId)),
+    );
     return saved?.rows ? { value: saved.rows, savedAt: saved.savedAt } : null;
   });
 }
@@ -38,5 +44,7 @@ export function saveTimelineSnapshot(sessionId: string, rows: TimelineRow[]): Pr
 }
 
 export function forgetTimelineSnapshot(sessionId: string): Promise<void> {
-  return withTransaction(['snapshots'], 'readwrite', (tx) => tx.objectStore('snapshots').delete(timelineKey(sessionId)));
+  return withTransaction(['snapshots'], 'readwrite', (tx) =>
+    tx.objectStore('snapshots').delete(timelineKey(sessionId)),
+  );
 }

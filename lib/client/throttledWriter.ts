@@ -9,7 +9,11 @@ export interface ThrottledWriter<T> {
  * The first value is written at once; values pushed within `intervalMs` of a write are coalesced
  * into one trailing write of the newest.
  */
-export function throttledWriter<T>(write: (value: T) => void, intervalMs: number, now: () => number = Date.now): ThrottledWriter<T> {
+export function throttledWriter<T>(
+  write: (value: T) => void,
+  intervalMs: number,
+  now: () => number = Date.now,
+): ThrottledWriter<T> {
   let pending: { value: T } | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastWrite = -Infinity;

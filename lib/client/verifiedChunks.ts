@@ -45,14 +45,23 @@ export async function sha256Hex(data: Uint8Array): Promise<string> {
 }
 
 /** Checks one chunk, whose bytes hash to `sha256`, against its own header and against the version and size pinned by the first. */
-export function verifyChunk(chunk: VerifiedChunk, sha256: string, expectedOffset: number, pinned: ChunkHeader | null): void {
+export function verifyChunk(
+  chunk: VerifiedChunk,
+  sha256: string,
+  expectedOffset: number,
+  pinned: ChunkHeader | null,
+): void {
   const { header, data } = chunk;
-  if (pinned && (header.contentVersion !== pinned.contentVersion || header.size !== pinned.size)) throw new FileChangedError();
-  if (header.offset !== expectedOffset) throw new ChunkIntegrityError(`offset ${header.offset}, expected ${expectedOffset}`);
-  if (data.byteLength !== header.byteCount) throw new ChunkIntegrityError(`${data.byteLength} bytes, announced ${header.byteCount}`);
+  if (pinned && (header.contentVersion !== pinned.contentVersion || header.size !== pinned.size))
+    throw new FileChangedError();
+  if (header.offset !== expectedOffset)
+    throw new ChunkIntegrityError(`offset ${header.offset}, expected ${expectedOffset}`);
+  if (data.byteLength !== header.byteCount)
+    throw new ChunkIntegrityError(`${data.byteLength} bytes, announced ${header.byteCount}`);
   const end = header.offset + header.byteCount;
   const expectedNext = end >= header.size ? null : end;
-  if (header.nextOffset !== expectedNext || end > header.size) throw new ChunkIntegrityError('inconsistent next offset');
+  if (header.nextOffset !== expectedNext || end > header.size)
+    throw new ChunkIntegrityError('inconsistent next offset');
   if (header.byteCount === 0 && expectedNext !== null) throw new ChunkIntegrityError('empty chunk before the end');
   if (sha256 !== header.sha256) throw new ChunkIntegrityError('SHA-256 mismatch');
 }
@@ -70,7 +79,11 @@ async function arrived(read: ReadChunk, offset: number): Promise<{ chunk: Verifi
  */
 export async function* readVerifiedChunks(
   read: ReadChunk,
-  options: { inFlight?: number; signal?: AbortSignal; /** Where to start (a ranged read); 0 by default. */ start?: number } = {},
+  options: {
+    inFlight?: number;
+    signal?: AbortSignal;
+    /** Where to start (a ranged read); 0 by default. */ start?: number;
+  } = {},
 ): AsyncGenerator<VerifiedChunk> {
   const inFlight = Math.max(1, options.inFlight ?? 4);
   const start = options.start ?? 0;

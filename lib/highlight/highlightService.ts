@@ -45,7 +45,12 @@ export function createHighlightService(): HighlightService {
       if (!doc || !engine) throw new Error('This document is not open for highlighting.');
       const firstLine = doc.next;
       const end = Math.min(doc.lines.length, firstLine + Math.max(1, count));
-      const { lines, state } = engine.tokenize(doc.lines.slice(firstLine, end).join('\n'), doc.language, doc.theme, doc.state);
+      const { lines, state } = engine.tokenize(
+        doc.lines.slice(firstLine, end).join('\n'),
+        doc.language,
+        doc.theme,
+        doc.state,
+      );
       doc.next = end;
       doc.state = state;
       const done = end >= doc.lines.length;

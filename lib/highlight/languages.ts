@@ -31,10 +31,30 @@ const LOADERS: Record<string, () => Promise<LanguageModule>> = {
 };
 
 const ALIASES: Record<string, string> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  py: 'python', rs: 'rust', sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', shell: 'shellscript',
-  yml: 'yaml', md: 'markdown', htm: 'html', h: 'c', hpp: 'cpp', cc: 'cpp', 'c++': 'cpp', rb: 'ruby', svg: 'xml', patch: 'diff',
-  jsonc: 'json', json5: 'json',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  rs: 'rust',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  zsh: 'shellscript',
+  shell: 'shellscript',
+  yml: 'yaml',
+  md: 'markdown',
+  htm: 'html',
+  h: 'c',
+  hpp: 'cpp',
+  cc: 'cpp',
+  'c++': 'cpp',
+  rb: 'ruby',
+  svg: 'xml',
+  patch: 'diff',
+  jsonc: 'json',
+  json5: 'json',
 };
 
 /** A shipped language id for a fence tag or an extension, or null (then the text stays plain). */

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const ColourSchema = z.string().regex(/^#[0-9a-fA-F]{3,8}$/).or(z.literal(''));
+const ColourSchema = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{3,8}$/)
+  .or(z.literal(''));
 
 /**
  * One token as a view renders it: text, colour (`#rrggbb`, '' for the default foreground) and
@@ -38,9 +41,14 @@ export const TokenBatchSchema = z
   .superRefine((batch, ctx) => {
     const starts = batch.lineTokenStarts;
     const tokens = batch.tokenEnds.length;
-    let consistent = starts.length === batch.lineCount + 1 && starts[0] === 0 && starts[batch.lineCount] === tokens && batch.tokenStyles.length === tokens;
+    let consistent =
+      starts.length === batch.lineCount + 1 &&
+      starts[0] === 0 &&
+      starts[batch.lineCount] === tokens &&
+      batch.tokenStyles.length === tokens;
     for (let i = 1; consistent && i < starts.length; i++) consistent = starts[i]! >= starts[i - 1]!;
-    for (let t = 0; consistent && t < tokens; t++) consistent = (batch.tokenStyles[t]! & (MAX_PALETTE - 1)) < batch.palette.length;
+    for (let t = 0; consistent && t < tokens; t++)
+      consistent = (batch.tokenStyles[t]! & (MAX_PALETTE - 1)) < batch.palette.length;
     if (!consistent) ctx.addIssue({ code: 'custom', message: 'a token batch whose offsets or styles do not add up' });
   });
 export type TokenBatch = z.infer<typeof TokenBatchSchema>;

@@ -30,7 +30,24 @@ const MIN_LINK_ITEMS = 2;
 /** A heading or label right above a list of stories ("More from UK") goes with it. */
 const LABEL_WORDS = 8;
 
-const INLINE = new Set(['A', 'SPAN', 'STRONG', 'EM', 'B', 'I', 'U', 'SMALL', 'MARK', 'CITE', 'Q', 'SUB', 'SUP', 'ABBR', 'TIME', 'FONT']);
+const INLINE = new Set([
+  'A',
+  'SPAN',
+  'STRONG',
+  'EM',
+  'B',
+  'I',
+  'U',
+  'SMALL',
+  'MARK',
+  'CITE',
+  'Q',
+  'SUB',
+  'SUP',
+  'ABBR',
+  'TIME',
+  'FONT',
+]);
 
 const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, div, section, span, center, small, dt, dd, figcaption, header';
 
@@ -43,7 +60,8 @@ const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, div, section, span, center, small
  */
 export function removeBoilerplate(content: MarkupElement, pageAddress: URL | null = null): void {
   const total = wordCount(content);
-  const removable = (element: MarkupElement, share: number) => element !== content && wordCount(element) <= total * share;
+  const removable = (element: MarkupElement, share: number) =>
+    element !== content && wordCount(element) <= total * share;
   removeFurnitureElements(content, (element) => removable(element, MAX_REMOVED_SHARE));
   removeNamedFurniture(content, (element) => removable(element, MAX_REMOVED_SHARE));
   // Before the short blocks go: their labels ("Related stories") tell a list of stories.
@@ -66,7 +84,13 @@ export function removeLinkParagraphs(content: MarkupElement): void {
 
 /** nav, aside, form, footer and landmark roles that are not the article; figure captions. */
 export function removeFurnitureElements(content: MarkupElement, removable: (element: MarkupElement) => boolean): void {
-  const selector = [...FURNITURE_ELEMENTS, ...FURNITURE_ROLES.map((role) => `[role="${role}"]`), 'figcaption', '[hidden]', '[aria-hidden="true"]'].join(', ');
+  const selector = [
+    ...FURNITURE_ELEMENTS,
+    ...FURNITURE_ROLES.map((role) => `[role="${role}"]`),
+    'figcaption',
+    '[hidden]',
+    '[aria-hidden="true"]',
+  ].join(', ');
   for (const element of all(content, selector)) if (removable(element)) element.remove();
 }
 
@@ -86,7 +110,8 @@ export function removeShortFurnitureBlocks(content: MarkupElement): void {
     const furniture =
       isFurnitureText(text) ||
       (words <= SHORT_BLOCK_WORDS && (isCreditText(text) || isDatelineText(text))) ||
-      (words <= LEAD_IN_WORDS && (isPromptText(text) || (isLeadIn(text) && (words <= LABEL_WORDS || linkShare(block) >= 0.5))));
+      (words <= LEAD_IN_WORDS &&
+        (isPromptText(text) || (isLeadIn(text) && (words <= LABEL_WORDS || linkShare(block) >= 0.5))));
     if (furniture) block.remove();
   }
 }
@@ -97,19 +122,29 @@ export function removeShortFurnitureBlocks(content: MarkupElement): void {
  * own site: lists of other stories, removed with their label. One linked line in a row of prose,
  * or a plain list of links elsewhere (sources, bugs fixed), is part of the story.
  */
-export function removeLinkLists(content: MarkupElement, removable: (element: MarkupElement) => boolean, pageAddress: URL | null = null): void {
-  const ownSite = (item: MarkupElement) => pageAddress !== null && linksOf(item).every((link) => sameSite(link.getAttribute('href'), pageAddress));
+export function removeLinkLists(
+  content: MarkupElement,
+  removable: (element: MarkupElement) => boolean,
+  pageAddress: URL | null = null,
+): void {
+  const ownSite = (item: MarkupElement) =>
+    pageAddress !== null && linksOf(item).every((link) => sameSite(link.getAttribute('href'), pageAddress));
   for (const parent of [content, ...all(content, '*')]) {
     // Inline links are items of a list only where their parent holds little but links.
     const inlineItems = linkShare(parent) >= LINK_ITEM_LINK_SHARE;
     let run: MarkupElement[] = [];
     const flush = () => {
       if (run.length >= MIN_LINK_ITEMS && run.every(removable)) {
-        const wholeParent = parent !== content && run.length === elementChildren(parent).filter((child) => wordCount(child) > 0).length && !ownText(parent);
+        const wholeParent =
+          parent !== content &&
+          run.length === elementChildren(parent).filter((child) => wordCount(child) > 0).length &&
+          !ownText(parent);
         const label = previousElement(run[0]!);
         const listLabel = wholeParent ? previousElement(parent) : null;
         const labelled = (label && isLabel(label)) || (listLabel && isLabel(listLabel));
-        const headlines = run.every((item) => item.querySelectorAll('h1, h2, h3, h4, h5, h6, img').length > 0 || /^H[1-6]$/.test(item.nodeName));
+        const headlines = run.every(
+          (item) => item.querySelectorAll('h1, h2, h3, h4, h5, h6, img').length > 0 || /^H[1-6]$/.test(item.nodeName),
+        );
         // Without a label, headlines or links to the site's own pages it may be the story's own
         // list (sources, changes, bugs fixed).
         if (!labelled && !headlines && !run.every(ownSite)) {
@@ -133,7 +168,10 @@ export function removeLinkLists(content: MarkupElement, removable: (element: Mar
       const element = child as MarkupElement;
       const words = wordCount(element);
       if (words === 0) continue;
-      const item = (inlineItems || !INLINE.has(element.nodeName)) && words <= LINK_ITEM_WORDS && linkShare(element) >= LINK_ITEM_LINK_SHARE;
+      const item =
+        (inlineItems || !INLINE.has(element.nodeName)) &&
+        words <= LINK_ITEM_WORDS &&
+        linkShare(element) >= LINK_ITEM_LINK_SHARE;
       if (item) run.push(element);
       else flush();
     }
@@ -203,6 +241,7 @@ function wordCount(element: MarkupElement): number {
 function linkShare(element: MarkupElement): number {
   const words = wordCount(element);
   if (words === 0) return 0;
-  const linked = all(element, 'a').reduce((sum, link) => sum + wordCount(link), 0) + (element.nodeName === 'A' ? words : 0);
+  const linked =
+    all(element, 'a').reduce((sum, link) => sum + wordCount(link), 0) + (element.nodeName === 'A' ? words : 0);
   return Math.min(1, linked / words);
 }

@@ -11,7 +11,11 @@ const collapse = (text: string | null | undefined) => (text ?? '').replace(/\s+/
  * found (og:title, the document's title), without the site name that pages append or prepend
  * (the header shows the site apart).
  */
-export function articleTitle(content: MarkupElement, foundTitle: string, siteName: string | null): { title: string; heading: MarkupElement | null } {
+export function articleTitle(
+  content: MarkupElement,
+  foundTitle: string,
+  siteName: string | null,
+): { title: string; heading: MarkupElement | null } {
   // Readability turns the article's h1 into an h2 (the h1 being the title shown apart).
   const heading = content.querySelectorAll('h1, h2')[0];
   const headingText = collapse(heading?.textContent);

@@ -3,7 +3,13 @@
  * CommonMark), `lang-x` (Prettify, Stack Overflow), `highlight-source-x` (GitHub), `brush: x`
  * (SyntaxHighlighter). Checked on the `<pre>`, its `<code>` and the wrapper around them.
  */
-const PATTERNS = [/(?:^|\s)language-([\w#+.-]+)/i, /(?:^|\s)lang-([\w#+.-]+)/i, /(?:^|\s)highlight-source-([\w#+.-]+)/i, /(?:^|\s)highlight-([\w#+.-]+)/i, /brush:\s*([\w#+.-]+)/i];
+const PATTERNS = [
+  /(?:^|\s)language-([\w#+.-]+)/i,
+  /(?:^|\s)lang-([\w#+.-]+)/i,
+  /(?:^|\s)highlight-source-([\w#+.-]+)/i,
+  /(?:^|\s)highlight-([\w#+.-]+)/i,
+  /brush:\s*([\w#+.-]+)/i,
+];
 
 const NOT_LANGUAGES = new Set(['none', 'plain', 'plaintext', 'text', 'nohighlight', 'source']);
 

@@ -5,7 +5,13 @@ import { extractArticle } from './extractArticle';
 import { markdownService, removeNonContent } from './markdownService';
 import { tooComplexReason } from './markupShape';
 import { pageText } from './pageText';
-import { baseAddress, makeAddressesAbsolute, parsePageDocument, pinBaseAddress, type MarkupElement } from './pageDocument';
+import {
+  baseAddress,
+  makeAddressesAbsolute,
+  parsePageDocument,
+  pinBaseAddress,
+  type MarkupElement,
+} from './pageDocument';
 import { titleHeader } from './titleHeader';
 
 /** An article shorter than this many characters of text may be what extraction left of a page… */
@@ -24,7 +30,13 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
   const { view, bodyOnly, textOnly } = ConvertOptionsSchema.parse(options);
   if (textOnly) return textOnlyPage(html, url, bodyOnly, 'Showing the text of this page only.');
   const tooComplex = tooComplexReason(html);
-  if (tooComplex) return textOnlyPage(html, url, bodyOnly, `This page is too complex to extract an article from: ${tooComplex}. Showing its text only.`);
+  if (tooComplex)
+    return textOnlyPage(
+      html,
+      url,
+      bodyOnly,
+      `This page is too complex to extract an article from: ${tooComplex}. Showing its text only.`,
+    );
   const document = parsePageDocument(html);
   const base = baseAddress(document, url);
   const sourceUrl = url;
@@ -72,7 +84,13 @@ export function convertPage(html: string, url: string, options: ConvertOptions =
 function textOnlyPage(html: string, url: string, bodyOnly: boolean, notice: string): ConvertedPage {
   const text = pageText(html);
   const details = { title: text.title, byline: null, siteName: null, publishedTime: null, sourceUrl: url };
-  return { markdown: bodyOnly ? text.markdown : titleHeader(details) + text.markdown, view: 'fullPage', articleFound: false, ...details, notice };
+  return {
+    markdown: bodyOnly ? text.markdown : titleHeader(details) + text.markdown,
+    view: 'fullPage',
+    articleFound: false,
+    ...details,
+    notice,
+  };
 }
 
 /** Whether an article of this much text is worth showing instead of its page (MD-3). */

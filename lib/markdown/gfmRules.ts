@@ -17,7 +17,9 @@ export function useGfmRules(service: TurndownService): void {
   service.addRule('taskListItemCheckbox', {
     filter: (node) => {
       const input = node as unknown as MarkupNode;
-      return input.nodeName === 'INPUT' && attribute(input, 'type')?.toLowerCase() === 'checkbox' && insideListItem(input);
+      return (
+        input.nodeName === 'INPUT' && attribute(input, 'type')?.toLowerCase() === 'checkbox' && insideListItem(input)
+      );
     },
     replacement: (_content, node) => (attribute(node as unknown as MarkupNode, 'checked') !== null ? '[x] ' : '[ ] '),
   });
@@ -27,7 +29,12 @@ export function useGfmRules(service: TurndownService): void {
     replacement: (_content, node) => {
       const pre = node as unknown as MarkupNode;
       const code = elementChildren(pre).find((child) => child.nodeName === 'CODE') ?? null;
-      const language = languageFromClassNames(attribute(code, 'class'), attribute(pre, 'class'), attribute(pre.parentNode, 'class'), attribute(pre.parentNode?.parentNode, 'class'));
+      const language = languageFromClassNames(
+        attribute(code, 'class'),
+        attribute(pre, 'class'),
+        attribute(pre.parentNode, 'class'),
+        attribute(pre.parentNode?.parentNode, 'class'),
+      );
       return fencedCodeBlock(codeText(pre), language);
     },
   });
@@ -94,7 +101,10 @@ function codeText(node: MarkupNode): string {
 
 function tableCell(content: string): string {
   // A cell is one line of Markdown: block breaks become spaces, pipes are escaped.
-  const oneLine = content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  const oneLine = content
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
   return ` ${oneLine} |`;
 }
 
@@ -108,7 +118,8 @@ function rowsOf(table: MarkupNode): MarkupNode[] {
   const rows: MarkupNode[] = [];
   for (const child of elementChildren(table)) {
     if (child.nodeName === 'TR') rows.push(child);
-    else if (['THEAD', 'TBODY', 'TFOOT'].includes(child.nodeName)) rows.push(...elementChildren(child).filter((c) => c.nodeName === 'TR'));
+    else if (['THEAD', 'TBODY', 'TFOOT'].includes(child.nodeName))
+      rows.push(...elementChildren(child).filter((c) => c.nodeName === 'TR'));
   }
   return rows;
 }

@@ -3,7 +3,29 @@ import { useGfmRules } from './gfmRules';
 import type { MarkupElement } from './pageDocument';
 
 /** Elements that never carry reading content; Turndown would otherwise print their text. */
-export const NOT_CONTENT = ['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'button', 'select', 'textarea', 'head', 'title', 'meta', 'link', 'source', 'track', 'wbr', 'area', 'param'] as const;
+export const NOT_CONTENT = [
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'button',
+  'select',
+  'textarea',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'source',
+  'track',
+  'wbr',
+  'area',
+  'param',
+] as const;
 
 /**
  * Removes what never carries reading content before Turndown runs. NOTE: removing them with a

@@ -79,7 +79,14 @@ export class ConnectionGovernor {
       }
       this.drop(victim, 503, 'Service Unavailable');
     }
-    const entry: Tracked = { socket, address: socket.remoteAddress ?? '', waitingSince: this.now(), headStart: 0, busy: false, served: false };
+    const entry: Tracked = {
+      socket,
+      address: socket.remoteAddress ?? '',
+      waitingSince: this.now(),
+      headStart: 0,
+      busy: false,
+      served: false,
+    };
     this.tracked.set(socket, entry);
     socket.once('close', () => this.tracked.delete(socket));
   }
@@ -102,7 +109,9 @@ export class ConnectionGovernor {
     if (unfinished.length > 0) {
       const perAddress = new Map<string, number>();
       for (const entry of unfinished) perAddress.set(entry.address, (perAddress.get(entry.address) ?? 0) + 1);
-      unfinished.sort((a, b) => perAddress.get(b.address)! - perAddress.get(a.address)! || a.waitingSince - b.waitingSince);
+      unfinished.sort(
+        (a, b) => perAddress.get(b.address)! - perAddress.get(a.address)! || a.waitingSince - b.waitingSince,
+      );
       return unfinished[0]!;
     }
     const idle = [...this.tracked.values()].filter((e) => !e.busy).sort((a, b) => a.waitingSince - b.waitingSince);

@@ -63,7 +63,10 @@ export const ApprovalSchema = z.object({
 export type Approval = z.output<typeof ApprovalSchema>;
 
 /** What an adapter asks (ACC-4); the runtime adds id, session, run, time and the answer. */
-export type ApprovalAsk = Pick<Approval, 'kind' | 'itemId' | 'command' | 'reason' | 'detail' | 'questions' | 'suggestions'>;
+export type ApprovalAsk = Pick<
+  Approval,
+  'kind' | 'itemId' | 'command' | 'reason' | 'detail' | 'questions' | 'suggestions'
+>;
 
 /** Per-session agent settings, chosen at creation and changeable between turns (ACC-5). */
 export const CodexSettingsSchema = z.object({
@@ -87,7 +90,13 @@ export const SessionAgentSettingsSchema = z.object({
 export type CodexSettings = z.infer<typeof CodexSettingsSchema>;
 export type ClaudeSettings = z.infer<typeof ClaudeSettingsSchema>;
 export type SessionAgentSettings = z.infer<typeof SessionAgentSettingsSchema>;
-export const DEFAULT_CODEX_SETTINGS: CodexSettings = { profileId: null, sandbox: 'workspace-write', approvalPolicy: 'on-request', model: null, effort: null };
+export const DEFAULT_CODEX_SETTINGS: CodexSettings = {
+  profileId: null,
+  sandbox: 'workspace-write',
+  approvalPolicy: 'on-request',
+  model: null,
+  effort: null,
+};
 export const DEFAULT_CLAUDE_SETTINGS: ClaudeSettings = { permissionMode: 'default', model: null };
 
 /** One plan-limit reading (ACC-7): an account's window, how much is used, when it resets. */

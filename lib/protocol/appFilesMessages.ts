@@ -5,7 +5,10 @@ import { z } from 'zod';
  * files are cached on first use. A page the worker does not control yet (the first visit) fetches
  * them past the worker, so it names them here for the worker to keep.
  */
-export const FilesUsedMessageSchema = z.object({ type: z.literal('FILES_USED'), paths: z.array(z.string().max(2048)).max(1000) });
+export const FilesUsedMessageSchema = z.object({
+  type: z.literal('FILES_USED'),
+  paths: z.array(z.string().max(2048)).max(1000),
+});
 export type FilesUsedMessage = z.infer<typeof FilesUsedMessageSchema>;
 
 /** The page is idle: the worker may fetch, one at a time, the files not cached yet. */

@@ -26,7 +26,10 @@ export const AttachmentNameSchema = z
   .string()
   .min(1)
   .max(255)
-  .refine((name) => !name.includes('/') && !name.includes('\\') && !name.includes('\u0000'), 'a file name has no slash, backslash or NUL');
+  .refine(
+    (name) => !name.includes('/') && !name.includes('\\') && !name.includes('\u0000'),
+    'a file name has no slash, backslash or NUL',
+  );
 export const MimeTypeSchema = z
   .string()
   .max(127)

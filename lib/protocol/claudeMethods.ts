@@ -38,7 +38,9 @@ export const claudeMethods = {
     result: z.object({ models: z.array(AgentModelSchema) }),
   },
   'claude.sessions.list': {
-    params: z.object({ projectId: z.string().min(1).max(200), limit: z.number().int().min(1).max(200).optional() }).strict(),
+    params: z
+      .object({ projectId: z.string().min(1).max(200), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
     result: z.object({ sessions: z.array(SavedClaudeSessionSchema) }),
   },
 } as const;

@@ -1,24 +1,71 @@
 import { z } from 'zod';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from './version';
-import { FILE_CHUNK_BYTES, FileChunkSchema, FileEntrySchema, MAX_RENDITION_DIMENSION, MediaChunkSchema, PreviewIdSchema, RenditionKindSchema, RequestPathSchema } from './files';
+import {
+  FILE_CHUNK_BYTES,
+  FileChunkSchema,
+  FileEntrySchema,
+  MAX_RENDITION_DIMENSION,
+  MediaChunkSchema,
+  PreviewIdSchema,
+  RenditionKindSchema,
+  RequestPathSchema,
+} from './files';
 import { WebImageSchema, WebPageSchema } from './webPage';
 import { PushEventsSchema, PushSubscriptionSchema } from './push';
 import { claudeMethods } from './claudeMethods';
 import { terminalMethods } from './terminal';
 import { gitMethods } from './git';
-import { AgentCommandSchema, AgentInfoSchema, AgentKindWithModelsSchema, AgentModelSchema, ApprovalDecisionSchema, RecentConversationSchema, ApprovalSchema, SessionAgentSettingsSchema, UsageReadingSchema } from './agents';
-import { CodexLoginMethodSchema, CodexLoginSchema, CodexProfileSchema, CodexRolloutSchema, CodexThreadSchema } from './accounts';
-import { ATTACHMENT_CHUNK_BYTES, AttachmentNameSchema, MAX_ATTACHMENT_BYTES, MAX_MESSAGE_ATTACHMENTS, MimeTypeSchema, Sha256HexSchema, UploadIdSchema, UploadStatusSchema } from './attachments';
+import {
+  AgentCommandSchema,
+  AgentInfoSchema,
+  AgentKindWithModelsSchema,
+  AgentModelSchema,
+  ApprovalDecisionSchema,
+  RecentConversationSchema,
+  ApprovalSchema,
+  SessionAgentSettingsSchema,
+  UsageReadingSchema,
+} from './agents';
+import {
+  CodexLoginMethodSchema,
+  CodexLoginSchema,
+  CodexProfileSchema,
+  CodexRolloutSchema,
+  CodexThreadSchema,
+} from './accounts';
+import {
+  ATTACHMENT_CHUNK_BYTES,
+  AttachmentNameSchema,
+  MAX_ATTACHMENT_BYTES,
+  MAX_MESSAGE_ATTACHMENTS,
+  MimeTypeSchema,
+  Sha256HexSchema,
+  UploadIdSchema,
+  UploadStatusSchema,
+} from './attachments';
 import { DeviceRequestSchema } from './devices';
 import { DeviceNameSchema } from './names';
-import { AgentKindSchema, CommandRowSchema, DeviceSchema, MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from './rows';
+import {
+  AgentKindSchema,
+  CommandRowSchema,
+  DeviceSchema,
+  MessageStateSchema,
+  ProjectSchema,
+  SessionSchema,
+  TimelineRowSchema,
+} from './rows';
 
 const Id = z.string().min(1).max(200);
 /** `binary` answers with one binary frame (see binaryFrame.ts) instead of base64 in JSON. */
 const TransferSchema = z.enum(['base64', 'binary']);
 const Empty = z.object({}).strict();
 /** A new branch's name (SES-10): git checks the rest; a leading `-` could read as an option. */
-const BranchNameSchema = z.string().trim().min(1).max(200).regex(/^[^-\s]/, 'A branch name cannot start with "-".');
+const BranchNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[^-\s]/, 'A branch name cannot start with "-".');
 /** Which command output a read or a find is of: one generation of one command of a session's run (OUT-5). */
 const commandOutputOf = { appSessionId: Id, runId: Id, commandId: Id, generation: z.number().int().min(1) };
 
@@ -38,7 +85,12 @@ export const methods = {
   'pair.create': {
     params: Empty.optional(),
     /** `relayUrl`: the same code's link on the desktop's own relay name (`https://<desktopId>.HOST/pair#code=…`), when it links to a relay (RLY-2). */
-    result: z.object({ code: z.string(), expiresAt: z.number().int(), url: z.string(), relayUrl: z.string().optional() }),
+    result: z.object({
+      code: z.string(),
+      expiresAt: z.number().int(),
+      url: z.string(),
+      relayUrl: z.string().optional(),
+    }),
   },
   'devices.list': {
     params: Empty.optional(),
@@ -62,7 +114,10 @@ export const methods = {
   /** This device's Web Push subscriptions and the key to subscribe with (PUSH-1). */
   'push.status': {
     params: Empty.optional(),
-    result: z.object({ vapidPublicKey: z.string(), subscriptions: z.array(z.object({ endpoint: z.string(), events: PushEventsSchema })) }),
+    result: z.object({
+      vapidPublicKey: z.string(),
+      subscriptions: z.array(z.object({ endpoint: z.string(), events: PushEventsSchema })),
+    }),
   },
   /** Saves (or updates the events of) this device's subscription. */
   'push.subscribe': {
@@ -117,7 +172,13 @@ export const methods = {
   },
   /** Changes a session's agent settings; the next turn runs with them (ACC-5). */
   'sessions.configure': {
-    params: z.object({ sessionId: Id, settings: SessionAgentSettingsSchema, confirmLiftedGuardRails: z.literal(true).optional() }).strict(),
+    params: z
+      .object({
+        sessionId: Id,
+        settings: SessionAgentSettingsSchema,
+        confirmLiftedGuardRails: z.literal(true).optional(),
+      })
+      .strict(),
     result: z.object({ settings: SessionAgentSettingsSchema }),
   },
   'sessions.list': {
@@ -178,7 +239,12 @@ export const methods = {
         length: z.number().int().min(1).max(MAX_COMMAND_OUTPUT_RANGE_BYTES),
       })
       .strict(),
-    result: z.object({ offset: z.number().int(), dataBase64: z.string(), byteCount: z.number().int(), availableBytes: z.number().int() }),
+    result: z.object({
+      offset: z.number().int(),
+      dataBase64: z.string(),
+      byteCount: z.number().int(),
+      availableBytes: z.number().int(),
+    }),
   },
   'sessions.delete': {
     params: z
@@ -190,7 +256,10 @@ export const methods = {
         force: z.boolean().optional(),
       })
       .strict()
-      .refine((p) => p.force === undefined || p.removeWorktree === true, { message: 'force only applies with removeWorktree: true.', path: ['force'] }),
+      .refine((p) => p.force === undefined || p.removeWorktree === true, {
+        message: 'force only applies with removeWorktree: true.',
+        path: ['force'],
+      }),
     result: z.object({}),
   },
   'chat.send': {
@@ -198,11 +267,18 @@ export const methods = {
       .object({
         sessionId: Id,
         operationId: Id,
-        text: z.string().min(1).max(1024 * 1024),
+        text: z
+          .string()
+          .min(1)
+          .max(1024 * 1024),
         /** While a turn runs (ACC-6): `queue` waits for it (the default), `steer` gives the text to it. */
         mode: z.enum(['queue', 'steer']).optional(),
         /** Addition (ATT-1): complete uploads of this session, in the order the message shows them. */
-        attachments: z.array(z.object({ uploadId: UploadIdSchema }).strict()).min(1).max(MAX_MESSAGE_ATTACHMENTS).optional(),
+        attachments: z
+          .array(z.object({ uploadId: UploadIdSchema }).strict())
+          .min(1)
+          .max(MAX_MESSAGE_ATTACHMENTS)
+          .optional(),
       })
       .strict(),
     result: z.object({ operationId: z.string(), runId: z.string(), state: MessageStateSchema }),
@@ -340,7 +416,12 @@ export const methods = {
    */
   'agents.recentConversations': {
     params: z
-      .object({ projectDirectory: z.string().min(1).max(4096), agent: AgentKindWithModelsSchema, accountKey: Id.optional(), limit: z.number().int().min(1).max(200).optional() })
+      .object({
+        projectDirectory: z.string().min(1).max(4096),
+        agent: AgentKindWithModelsSchema,
+        accountKey: Id.optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+      })
       .strict(),
     result: z.object({ conversations: z.array(RecentConversationSchema) }),
   },
@@ -374,7 +455,9 @@ export const methods = {
   },
   /** Starts a sign-in (ACC-1); completion arrives as `codex.profile.changed`. */
   'codex.login.start': {
-    params: z.object({ profileId: Id, method: CodexLoginMethodSchema, apiKey: z.string().min(1).max(4096).optional() }).strict(),
+    params: z
+      .object({ profileId: Id, method: CodexLoginMethodSchema, apiKey: z.string().min(1).max(4096).optional() })
+      .strict(),
     result: z.object({ login: CodexLoginSchema, profile: CodexProfileSchema }),
   },
   'codex.logout': {
@@ -388,7 +471,10 @@ export const methods = {
   },
   /** SRC-1: the Codex conversation files of this computer's Codex homes, newest first, a page at a time. */
   'codex.rollouts.list': {
-    params: z.object({ cursor: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(200).optional() }).strict().optional(),
+    params: z
+      .object({ cursor: z.string().min(1).max(4096).optional(), limit: z.number().int().min(1).max(200).optional() })
+      .strict()
+      .optional(),
     result: z.object({ rollouts: z.array(CodexRolloutSchema), next: z.string().nullable() }),
   },
   /** SRC-2, SRC-4: the file a Codex session reads its conversation from (null: none chosen), and whether it takes messages. */
@@ -461,7 +547,9 @@ export const methods = {
     result: MediaChunkSchema,
   },
   'preview.open': {
-    params: z.object({ previewId: PreviewIdSchema, projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema }).strict(),
+    params: z
+      .object({ previewId: PreviewIdSchema, projectDirectory: z.string().min(1).max(4096), path: RequestPathSchema })
+      .strict(),
     result: z.object({
       previewId: z.string(),
       origin: z.string(),

@@ -13,7 +13,10 @@ export const DeviceNameSchema = z
   .trim()
   .min(1, 'A device name cannot be empty.')
   .max(64, 'A device name is at most 64 characters.')
-  .refine((name) => !UNSAFE_NAME_CHARACTERS.test(name), 'A device name cannot hold control characters, line breaks or text-direction overrides.')
+  .refine(
+    (name) => !UNSAFE_NAME_CHARACTERS.test(name),
+    'A device name cannot hold control characters, line breaks or text-direction overrides.',
+  )
   .refine((name) => !/[<>]/.test(name), 'A device name cannot hold < or >.');
 
 /**
@@ -24,4 +27,7 @@ export const DeviceNameSchema = z
 export const ModelNameSchema = z
   .string()
   .max(128, 'A model name is at most 128 characters.')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@+-]*(\/[A-Za-z0-9][A-Za-z0-9._:@+-]*)*$/, 'A model name is letters, digits and . _ - : @ +, in parts separated by / that each start with a letter or digit.');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:@+-]*(\/[A-Za-z0-9][A-Za-z0-9._:@+-]*)*$/,
+    'A model name is letters, digits and . _ - : @ +, in parts separated by / that each start with a letter or digit.',
+  );

@@ -7,9 +7,17 @@ import { TerminalOutputSchema } from './terminal';
 
 /** Server → client notifications (SES-4). */
 export const notifications = {
-  'timeline.row': z.object({ sessionId: z.string(), row: TimelineRowSchema, revision: z.number().int().nonnegative().optional() }),
+  'timeline.row': z.object({
+    sessionId: z.string(),
+    row: TimelineRowSchema,
+    revision: z.number().int().nonnegative().optional(),
+  }),
   /** Live rows the agent's saved history did not keep, gone after reconciliation (TL-3). */
-  'timeline.removed': z.object({ sessionId: z.string(), ids: z.array(z.string()), revision: z.number().int().nonnegative() }),
+  'timeline.removed': z.object({
+    sessionId: z.string(),
+    ids: z.array(z.string()),
+    revision: z.number().int().nonnegative(),
+  }),
   'sessions.changed': z.object({ sessionId: z.string(), deleted: z.boolean() }),
   /** A file under a preview's root changed on disk (PRV-6): the app reloads that preview. */
   'preview.changed': z.object({ previewId: z.string(), path: z.string() }),
@@ -33,7 +41,9 @@ export type NotificationName = keyof typeof notifications;
 export type NotificationParams<N extends NotificationName> = z.output<(typeof notifications)[N]>;
 
 /** One notification as data, its params matching its method: what the runtime emits and a socket forwards. */
-export type RpcNotification = { [N in NotificationName]: { method: N; params: NotificationParams<N> } }[NotificationName];
+export type RpcNotification = {
+  [N in NotificationName]: { method: N; params: NotificationParams<N> };
+}[NotificationName];
 
 export function isNotificationName(name: string): name is NotificationName {
   return Object.hasOwn(notifications, name);

@@ -22,4 +22,3 @@ export const PushSubscriptionSchema = z
   })
   .strip();
 export type PushSubscriptionKeys = z.infer<typeof PushSubscriptionSchema>;
-

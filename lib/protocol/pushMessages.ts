@@ -48,7 +48,11 @@ export const PushPayloadSchema = z.object({
 export type PushPayload = z.infer<typeof PushPayloadSchema>;
 
 /** What a shown notification keeps, for its tap (PUSH-1). */
-export const NotificationDataSchema = z.object({ url: z.string(), sessionId: z.string(), approvalId: z.nullable(z.string()) });
+export const NotificationDataSchema = z.object({
+  url: z.string(),
+  sessionId: z.string(),
+  approvalId: z.nullable(z.string()),
+});
 
 /**
  * Service worker → page: `WHICH_SESSION` asks (with a reply port) which session the page shows,
@@ -62,4 +66,7 @@ export const WorkerToPageMessageSchema = z.discriminatedUnion('type', [
 export type WorkerToPageMessage = z.infer<typeof WorkerToPageMessageSchema>;
 
 /** Page → service worker, on the reply port: the session on screen, null when none (or hidden). */
-export const ViewingSessionMessageSchema = z.object({ type: z.literal('VIEWING_SESSION'), sessionId: z.nullable(z.string()) });
+export const ViewingSessionMessageSchema = z.object({
+  type: z.literal('VIEWING_SESSION'),
+  sessionId: z.nullable(z.string()),
+});

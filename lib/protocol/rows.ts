@@ -70,7 +70,13 @@ const MessageRowSchema = z.object({
   state: MessageStateSchema,
   createdAt: z.number().int(),
   /** Why a failed message failed, in words the user can act on (ACC-3); `action` names the fix the app offers. */
-  failure: z.object({ code: z.string(), message: z.string(), action: z.enum(['codexSignIn', 'claudeSignIn', 'install', 'resend']).nullable() }).optional(),
+  failure: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      action: z.enum(['codexSignIn', 'claudeSignIn', 'install', 'resend']).nullable(),
+    })
+    .optional(),
   /**
    * Addition (ACC-6): a message that steers a running turn. `sending` while the agent is asked,
    * `accepted` once the agent acknowledged it, `delivered` (state `done`) once the agent's own
@@ -156,13 +162,28 @@ export type ItemStatus = z.infer<typeof ItemStatusSchema>;
 /** A user message found in the agent's history that no app run of this session sent (TL-1). */
 const UserTextRowSchema = z.object({ ...AgentItemBase, kind: z.literal('userText'), text: z.string() });
 /** Agent text, Markdown without raw HTML; `streaming` while deltas still arrive (TL-1). */
-const AgentTextRowSchema = z.object({ ...AgentItemBase, kind: z.literal('agentText'), text: z.string(), streaming: z.boolean() });
+const AgentTextRowSchema = z.object({
+  ...AgentItemBase,
+  kind: z.literal('agentText'),
+  text: z.string(),
+  streaming: z.boolean(),
+});
 /** A reasoning summary, shown collapsed (TL-1). */
-const ReasoningRowSchema = z.object({ ...AgentItemBase, kind: z.literal('reasoning'), text: z.string(), streaming: z.boolean() });
+const ReasoningRowSchema = z.object({
+  ...AgentItemBase,
+  kind: z.literal('reasoning'),
+  text: z.string(),
+  streaming: z.boolean(),
+});
 
 export const PlanEntrySchema = z.object({ text: z.string(), status: z.enum(['pending', 'inProgress', 'completed']) });
 /** A plan or todo list, updated in place (TL-1). */
-const PlanRowSchema = z.object({ ...AgentItemBase, kind: z.literal('plan'), explanation: z.string().nullable(), entries: z.array(PlanEntrySchema) });
+const PlanRowSchema = z.object({
+  ...AgentItemBase,
+  kind: z.literal('plan'),
+  explanation: z.string().nullable(),
+  entries: z.array(PlanEntrySchema),
+});
 
 export const FileChangeSchema = z.object({
   path: z.string(),
@@ -177,7 +198,12 @@ export const FileChangeSchema = z.object({
 });
 export type FileChange = z.infer<typeof FileChangeSchema>;
 /** Files the agent edited or created, each with its diff (TL-1). */
-const FileChangeRowSchema = z.object({ ...AgentItemBase, kind: z.literal('fileChange'), status: ItemStatusSchema, files: z.array(FileChangeSchema) });
+const FileChangeRowSchema = z.object({
+  ...AgentItemBase,
+  kind: z.literal('fileChange'),
+  status: ItemStatusSchema,
+  files: z.array(FileChangeSchema),
+});
 
 /** Any other tool (Read, Grep, WebSearch, MCP, image view…): one row completed in place (TL-1). */
 const ToolCallRowSchema = z.object({
@@ -223,9 +249,19 @@ const TurnEndRowSchema = z.object({
 /** The agent compacted its context (TL-1). */
 const CompactionRowSchema = z.object({ ...AgentItemBase, kind: z.literal('compaction'), text: z.string().nullable() });
 /** An error the agent reported (TL-1). */
-const AgentErrorRowSchema = z.object({ ...AgentItemBase, kind: z.literal('agentError'), message: z.string(), detail: TextBodySchema.nullable() });
+const AgentErrorRowSchema = z.object({
+  ...AgentItemBase,
+  kind: z.literal('agentError'),
+  message: z.string(),
+  detail: TextBodySchema.nullable(),
+});
 /** Anything this version does not know or could not decode: the raw text, paged (TL-1). */
-const RawItemRowSchema = z.object({ ...AgentItemBase, kind: z.literal('rawItem'), label: z.string(), text: TextBodySchema });
+const RawItemRowSchema = z.object({
+  ...AgentItemBase,
+  kind: z.literal('rawItem'),
+  label: z.string(),
+  text: TextBodySchema,
+});
 
 export const AGENT_ITEM_ROW_SCHEMAS = [
   UserTextRowSchema,
@@ -244,9 +280,18 @@ export const AgentItemRowSchema = z.discriminatedUnion('kind', AGENT_ITEM_ROW_SC
 export type AgentItemRow = z.infer<typeof AgentItemRowSchema>;
 export type AgentItemKind = AgentItemRow['kind'];
 /** What an agent adapter reports: the row without the fields the runtime fills in. */
-export type AgentItem = AgentItemRow extends infer R ? (R extends AgentItemRow ? Omit<R, 'id' | 'sessionId' | 'runId' | 'source'> : never) : never;
+export type AgentItem = AgentItemRow extends infer R
+  ? R extends AgentItemRow
+    ? Omit<R, 'id' | 'sessionId' | 'runId' | 'source'>
+    : never
+  : never;
 
-export const TimelineRowSchema = z.discriminatedUnion('kind', [MessageRowSchema, CommandRowSchema, SettledRowSchema, ...AGENT_ITEM_ROW_SCHEMAS]);
+export const TimelineRowSchema = z.discriminatedUnion('kind', [
+  MessageRowSchema,
+  CommandRowSchema,
+  SettledRowSchema,
+  ...AGENT_ITEM_ROW_SCHEMAS,
+]);
 export type TimelineRow = z.infer<typeof TimelineRowSchema>;
 
 export const DeviceSchema = z.object({

@@ -91,20 +91,24 @@ function joinHandshakeRecords(bytes: Uint8Array): { body: Uint8Array } | ClientH
     const length = (bytes[offset + 3]! << 8) | bytes[offset + 4]!;
     if (type !== RECORD_HANDSHAKE) return { status: 'invalid', reason: 'not a TLS handshake record' };
     if (bytes[offset + 1] !== 3) return { status: 'invalid', reason: 'not a TLS record version' };
-    if (length === 0 || length > MAX_TLS_RECORD_BYTES) return { status: 'invalid', reason: 'a TLS record length out of range' };
+    if (length === 0 || length > MAX_TLS_RECORD_BYTES)
+      return { status: 'invalid', reason: 'a TLS record length out of range' };
     const available = Math.min(length, bytes.length - offset - 5);
     fragments.push(bytes.subarray(offset + 5, offset + 5 + available));
     joined += available;
     if (needed === null && joined >= 4) {
       const head = concat(fragments, 4);
-      if (head[0] !== HANDSHAKE_CLIENT_HELLO) return { status: 'invalid', reason: 'the first handshake message is not a ClientHello' };
+      if (head[0] !== HANDSHAKE_CLIENT_HELLO)
+        return { status: 'invalid', reason: 'the first handshake message is not a ClientHello' };
       const bodyLength = (head[1]! << 16) | (head[2]! << 8) | head[3]!;
       if (bodyLength > MAX_CLIENT_HELLO_BYTES) return { status: 'invalid', reason: 'the ClientHello is too large' };
       needed = 4 + bodyLength;
     }
     if (available < length) {
       // The record is cut short; its header already said everything there is to check.
-      return needed !== null && joined >= needed ? { body: concat(fragments, needed).subarray(4) } : { status: 'need-more' };
+      return needed !== null && joined >= needed
+        ? { body: concat(fragments, needed).subarray(4) }
+        : { status: 'need-more' };
     }
     offset += 5 + length;
   }
@@ -113,8 +117,10 @@ function joinHandshakeRecords(bytes: Uint8Array): { body: Uint8Array } | ClientH
 
 /** A first record header cut short: refused as soon as its first bytes show it is not TLS. */
 function validPrefix(bytes: Uint8Array, offset: number): ClientHelloRead | null {
-  if (bytes.length > offset && bytes[offset] !== RECORD_HANDSHAKE) return { status: 'invalid', reason: 'not a TLS handshake record' };
-  if (bytes.length > offset + 1 && bytes[offset + 1] !== 3) return { status: 'invalid', reason: 'not a TLS record version' };
+  if (bytes.length > offset && bytes[offset] !== RECORD_HANDSHAKE)
+    return { status: 'invalid', reason: 'not a TLS handshake record' };
+  if (bytes.length > offset + 1 && bytes[offset + 1] !== 3)
+    return { status: 'invalid', reason: 'not a TLS record version' };
   return null;
 }
 

@@ -167,10 +167,12 @@ export function decodeLinkFrame(bytes: Uint8Array): LinkFrame {
       return { type, connectionId };
     case LINK_FRAME.data:
       if (payload.length === 0) throw new Error('A DATA link frame carries bytes.');
-      if (payload.length > MAX_CHANNEL_FRAME_BYTES) throw new Error(`A DATA link frame may carry at most ${MAX_CHANNEL_FRAME_BYTES} bytes.`);
+      if (payload.length > MAX_CHANNEL_FRAME_BYTES)
+        throw new Error(`A DATA link frame may carry at most ${MAX_CHANNEL_FRAME_BYTES} bytes.`);
       return { type, connectionId, payload };
     case LINK_FRAME.close: {
-      if (payload.length < 2 || payload.length > 2 + 4 * MAX_CLOSE_REASON_CHARACTERS) throw new Error('A CLOSE link frame carries a code and a short reason.');
+      if (payload.length < 2 || payload.length > 2 + 4 * MAX_CLOSE_REASON_CHARACTERS)
+        throw new Error('A CLOSE link frame carries a code and a short reason.');
       const code = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint16(0);
       let reason: string;
       try {

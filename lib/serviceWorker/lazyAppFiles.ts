@@ -15,7 +15,8 @@ export const LAZY_FILES_CACHE = 'hbcode-app-files';
  */
 export function startLazyAppFiles(self: ServiceWorkerGlobalScope, files: readonly AppFileEntry[]): void {
   const byPath = new Map(files.map((file) => [file.url, file]));
-  const keyOf = (file: AppFileEntry) => new URL(`${file.url}?hbcode-revision=${file.revision}`, self.location.origin).href;
+  const keyOf = (file: AppFileEntry) =>
+    new URL(`${file.url}?hbcode-revision=${file.revision}`, self.location.origin).href;
   const current = new Set(files.map(keyOf));
   let warming: Promise<void> | null = null;
 

@@ -6,7 +6,11 @@ import { relayThroughPage } from './relayThroughPage';
 const HEAD_TIMEOUT_MS = 30_000;
 const ALWAYS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
-const plain = (status: number) => new Response(status === 405 ? 'Method not allowed' : 'Not found', { status, headers: { ...ALWAYS, 'content-type': 'text/plain; charset=utf-8' } });
+const plain = (status: number) =>
+  new Response(status === 405 ? 'Method not allowed' : 'Not found', {
+    status,
+    headers: { ...ALWAYS, 'content-type': 'text/plain; charset=utf-8' },
+  });
 
 /**
  * FILE-13: requests for a rendition's URL go to the page that made them (a media element's
@@ -23,7 +27,12 @@ export function startMediaRenditionRoute(sw: ServiceWorkerGlobalScope): void {
       (async () => {
         const page = event.clientId ? await sw.clients.get(event.clientId) : undefined;
         if (!page) return plain(404);
-        const message: MediaRequest = { type: MEDIA_REQUEST, method, path: url.pathname, range: event.request.headers.get('range') };
+        const message: MediaRequest = {
+          type: MEDIA_REQUEST,
+          method,
+          path: url.pathname,
+          range: event.request.headers.get('range'),
+        };
         return relayThroughPage(page, message, ALWAYS, HEAD_TIMEOUT_MS, () => plain(404));
       })(),
     );

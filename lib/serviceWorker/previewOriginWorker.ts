@@ -1,5 +1,11 @@
 /// <reference lib="webworker" />
-import { PREVIEW_HOST_PAGE_PATH, PREVIEW_REQUEST, PREVIEW_WORKER_PATH, SHARED_PREVIEW_PREFIX, type PreviewRequest } from '../protocol/previewBridge';
+import {
+  PREVIEW_HOST_PAGE_PATH,
+  PREVIEW_REQUEST,
+  PREVIEW_WORKER_PATH,
+  SHARED_PREVIEW_PREFIX,
+  type PreviewRequest,
+} from '../protocol/previewBridge';
 import { relayThroughPage } from './relayThroughPage';
 
 /** How long a request waits for the app to start answering before it fails. */

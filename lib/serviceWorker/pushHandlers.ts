@@ -1,5 +1,11 @@
 /// <reference lib="webworker" />
-import { NotificationDataSchema, PushPayloadSchema, ViewingSessionMessageSchema, type PushMessage, type WorkerToPageMessage } from '../protocol/pushMessages';
+import {
+  NotificationDataSchema,
+  PushPayloadSchema,
+  ViewingSessionMessageSchema,
+  type PushMessage,
+  type WorkerToPageMessage,
+} from '../protocol/pushMessages';
 
 /** How long a page has to say which session it shows before the notification is shown anyway. */
 const PAGE_REPLY_TIMEOUT_MS = 1000;
@@ -42,12 +48,22 @@ async function showAndClose(self: ServiceWorkerGlobalScope, tag: string, title: 
 }
 
 /** A push that is not ours (or from a newer runtime the worker cannot read): still shown (PWA-7). */
-const UNREADABLE = { tag: 'hbcode-news', title: 'HB Code', body: 'Something happened on your desktop. Open the app to see it.' };
+const UNREADABLE = {
+  tag: 'hbcode-news',
+  title: 'HB Code',
+  body: 'Something happened on your desktop. Open the app to see it.',
+};
 
-async function receivePush(self: ServiceWorkerGlobalScope, message: PushMessage, title: string, body: string): Promise<void> {
+async function receivePush(
+  self: ServiceWorkerGlobalScope,
+  message: PushMessage,
+  title: string,
+  body: string,
+): Promise<void> {
   // An approval answered on any device: its notification goes away everywhere (PUSH-1).
   if (message.type === 'withdraw') return showAndClose(self, message.tag, title, body);
-  if (await isSessionOnScreen(self, message.sessionId)) return showAndClose(self, message.tag, message.title, message.body);
+  if (await isSessionOnScreen(self, message.sessionId))
+    return showAndClose(self, message.tag, message.title, message.body);
   await self.registration.showNotification(message.title, {
     body: message.body,
     tag: message.tag,
@@ -86,7 +102,13 @@ export function startPushHandlers(self: ServiceWorkerGlobalScope): void {
     }
     const parsed = PushPayloadSchema.safeParse(payload);
     if (!parsed.success) {
-      event.waitUntil(self.registration.showNotification(UNREADABLE.title, { body: UNREADABLE.body, tag: UNREADABLE.tag, icon: '/icons/icon-192.png' }));
+      event.waitUntil(
+        self.registration.showNotification(UNREADABLE.title, {
+          body: UNREADABLE.body,
+          tag: UNREADABLE.tag,
+          icon: '/icons/icon-192.png',
+        }),
+      );
       return;
     }
     const { notification } = parsed.data;

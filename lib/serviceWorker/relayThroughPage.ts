@@ -14,7 +14,11 @@ function bodyStream(inbox: PortInbox<ResponsePart>): ReadableStream<Uint8Array> 
           controller.close();
           inbox.close();
         } else {
-          controller.error(new Error(part?.type === 'fail' ? `The page could not read it (${part.code}).` : 'The page stopped answering.'));
+          controller.error(
+            new Error(
+              part?.type === 'fail' ? `The page could not read it (${part.code}).` : 'The page stopped answering.',
+            ),
+          );
           inbox.close();
         }
       },
@@ -32,7 +36,13 @@ function bodyStream(inbox: PortInbox<ResponsePart>): ReadableStream<Uint8Array> 
  * request goes to `page` with a port of its own, the page answers a head and then one body piece
  * per pull. `headers` are added to every answer; `missing` answers when the page says nothing.
  */
-export async function relayThroughPage(page: Client, message: { method: 'GET' | 'HEAD' }, headers: Record<string, string>, headTimeoutMs: number, missing: () => Response): Promise<Response> {
+export async function relayThroughPage(
+  page: Client,
+  message: { method: 'GET' | 'HEAD' },
+  headers: Record<string, string>,
+  headTimeoutMs: number,
+  missing: () => Response,
+): Promise<Response> {
   const channel = new MessageChannel();
   const inbox = new PortInbox(channel.port1, ResponsePartSchema);
   page.postMessage(message, [channel.port2]);

@@ -16,12 +16,23 @@ export async function fetchVerified(file: AppFileEntry): Promise<{ response: Res
     console.warn(`${file.url} does not match the installed build: refused`);
     return null;
   }
-  return { response: new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers }), verified: true };
+  return {
+    response: new Response(bytes, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+    verified: true,
+  };
 }
 
 /** What a page gets for a file whose bytes are not the build's. */
 export function mismatchResponse(file: AppFileEntry): Response {
-  return new Response(`${file.url} does not match the installed app build.`, { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/plain' } });
+  return new Response(`${file.url} does not match the installed app build.`, {
+    status: 502,
+    statusText: 'Bad Gateway',
+    headers: { 'content-type': 'text/plain' },
+  });
 }
 
 /**

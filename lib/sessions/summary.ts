@@ -52,7 +52,12 @@ export function plainTextPreview(markdown: string, max: number): string {
  * title it was created with, the one its agent gave the conversation (Codex's thread name,
  * Claude's summary), else its first message's first line.
  */
-export function displayTitle(title: string, agent: AgentKind, firstMessage: string | null, agentTitle: string | null = null): string {
+export function displayTitle(
+  title: string,
+  agent: AgentKind,
+  firstMessage: string | null,
+  agentTitle: string | null = null,
+): string {
   // A shell or terminal session's first line is a command, not what the session is about.
   if ((agent !== 'codex' && agent !== 'claude') || title !== defaultSessionTitle(agent)) return title;
   const own = agentTitle === null ? undefined : plainTextLines(agentTitle)[0];
@@ -66,7 +71,12 @@ export function displayTitle(title: string, agent: AgentKind, firstMessage: stri
  * opened it, and nothing else needs the person. A session this device never opened counts as
  * unseen.
  */
-export function hasUnreadChanges(facts: { state: SessionState; runState: MessageState | null; finishedAt: number | null; seenAt: number | null }): boolean {
+export function hasUnreadChanges(facts: {
+  state: SessionState;
+  runState: MessageState | null;
+  finishedAt: number | null;
+  seenAt: number | null;
+}): boolean {
   if (facts.state !== 'idle' || facts.runState !== 'done' || facts.finishedAt === null) return false;
   return facts.seenAt === null || facts.finishedAt > facts.seenAt;
 }
@@ -75,7 +85,11 @@ export function hasUnreadChanges(facts: { state: SessionState; runState: Message
  * What a session needs from the person, for the list (UX-8): an approval waits on them first,
  * then a turn under way, then a turn that failed; anything else is idle.
  */
-export function sessionState(facts: { pendingApprovals: number; runState: MessageState | null; runningCommands: number }): SessionState {
+export function sessionState(facts: {
+  pendingApprovals: number;
+  runState: MessageState | null;
+  runningCommands: number;
+}): SessionState {
   if (facts.pendingApprovals > 0) return 'waitingApproval';
   if (facts.runState === 'running' || facts.runState === 'queued' || facts.runningCommands > 0) return 'running';
   if (facts.runState === 'failed') return 'failed';

@@ -13,7 +13,13 @@ const integerFlagSchema = (range: IntegerRange) =>
     .string()
     .regex(/^\d+$/)
     .transform(Number)
-    .pipe(z.number().int().min(range.min).max(range.max ?? Number.MAX_SAFE_INTEGER));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(range.min)
+        .max(range.max ?? Number.MAX_SAFE_INTEGER),
+    );
 
 function expected({ min, max, unit }: IntegerRange): string {
   const bounds = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;

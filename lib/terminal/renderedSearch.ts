@@ -56,19 +56,27 @@ function* matchesIn(lines: readonly TerminalLine[], needle: string): Generator<M
   let column = 0;
   for (const [i, line] of lines.entries()) {
     const haystack = line.text.toLowerCase();
-    for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) yield { offset: line.offset, column: column + at };
+    for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1))
+      yield { offset: line.offset, column: column + at };
     column = line.continues && lines[i + 1]?.offset === line.offset ? column + line.text.length : 0;
   }
 }
 
 /** Which of `matches` (in order) comes next from `here` (at it too with `inclusive`), or last before it; -1 for none. */
-export function nextMatchIndex(matches: readonly MatchPlace[], here: MatchPlace, direction: 'next' | 'previous', inclusive: boolean): number {
-  if (direction === 'next') return matches.findIndex((m) => compare(m, here) > 0 || (inclusive && compare(m, here) === 0));
+export function nextMatchIndex(
+  matches: readonly MatchPlace[],
+  here: MatchPlace,
+  direction: 'next' | 'previous',
+  inclusive: boolean,
+): number {
+  if (direction === 'next')
+    return matches.findIndex((m) => compare(m, here) > 0 || (inclusive && compare(m, here) === 0));
   return matches.findLastIndex((m) => compare(m, here) < 0);
 }
 
 /** Rendered lines of whole stored lines starting at `offset` (a line start). */
-const renderedLines = (bytes: Uint8Array, offset: number, unfinished: boolean) => renderTerminalLines(splitSourceLines(bytes, offset, unfinished)).lines;
+const renderedLines = (bytes: Uint8Array, offset: number, unfinished: boolean) =>
+  renderTerminalLines(splitSourceLines(bytes, offset, unfinished)).lines;
 
 /**
  * Every match after `from` (at it too with `inclusive`), in order, reading pages forward; a
@@ -86,13 +94,20 @@ export async function* renderedMatchesAfter(
   const needle = query.toLowerCase();
   if (needle.length === 0) return;
   let carry: Uint8Array = new Uint8Array(0);
-  for (let pageStart = pageStartOf(Math.max(0, from.offset), pageBytes); pageStart < totalBytes; pageStart += pageBytes) {
+  for (
+    let pageStart = pageStartOf(Math.max(0, from.offset), pageBytes);
+    pageStart < totalBytes;
+    pageStart += pageBytes
+  ) {
     signal?.throwIfAborted();
     const wanted = Math.min(pageBytes, totalBytes - pageStart);
     const page = await read(pageStart, wanted);
     const last = page.length < wanted || pageStart + page.length >= totalBytes;
     // The first read begins at the row searched from, a line start.
-    const fresh = carry.length === 0 && from.offset > pageStart ? page.subarray(Math.min(page.length, from.offset - pageStart)) : page;
+    const fresh =
+      carry.length === 0 && from.offset > pageStart
+        ? page.subarray(Math.min(page.length, from.offset - pageStart))
+        : page;
     const chunk = joined(carry, fresh);
     const chunkStart = pageStart + page.length - chunk.length;
     const lastNewline = chunk.lastIndexOf(NEWLINE);
@@ -118,7 +133,8 @@ export async function findRenderedNext(
   pageBytes: number,
   signal?: AbortSignal,
 ): Promise<MatchPlace | null> {
-  for await (const place of renderedMatchesAfter(read, totalBytes, query, from, inclusive, pageBytes, signal)) return place;
+  for await (const place of renderedMatchesAfter(read, totalBytes, query, from, inclusive, pageBytes, signal))
+    return place;
   return null;
 }
 
@@ -135,7 +151,11 @@ export async function findRenderedPrevious(
   if (needle.length === 0 || totalBytes === 0) return null;
   // The rest of the last line of the page being read: the start of the page after it.
   let rest: Uint8Array = new Uint8Array(0);
-  for (let pageStart = pageStartOf(Math.min(before.offset, totalBytes - 1), pageBytes); pageStart >= 0; pageStart -= pageBytes) {
+  for (
+    let pageStart = pageStartOf(Math.min(before.offset, totalBytes - 1), pageBytes);
+    pageStart >= 0;
+    pageStart -= pageBytes
+  ) {
     signal?.throwIfAborted();
     const page = await read(pageStart, Math.min(pageBytes, totalBytes - pageStart));
     // Lines start after the page's first newline; what is before it ends the page before's last line.

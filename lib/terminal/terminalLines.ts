@@ -229,18 +229,26 @@ export function renderTerminalLines(
   const screen = new Screen(carry);
   const carriesAt: TerminalCarry[] = [];
   for (const line of source) {
-    while (carriesAt.length < carryOffsets.length && carryOffsets[carriesAt.length]! <= line.offset) carriesAt.push({ style: screen.style, link: screen.link });
+    while (carriesAt.length < carryOffsets.length && carryOffsets[carriesAt.length]! <= line.offset)
+      carriesAt.push({ style: screen.style, link: screen.link });
     screen.render(line);
   }
   const lines: TerminalLine[] = [];
   for (const row of screen.rows) {
     const pieces = segmentPieces(row.segments, row.length, MAX_LINE_CHARS);
     pieces.forEach((segments, i) => {
-      lines.push({ offset: row.offset, end: row.end, text: segments.map((s) => s.text).join(''), segments, continues: i < pieces.length - 1 });
+      lines.push({
+        offset: row.offset,
+        end: row.end,
+        text: segments.map((s) => s.text).join(''),
+        segments,
+        continues: i < pieces.length - 1,
+      });
     });
   }
   return { lines, carry: { style: screen.style, link: screen.link }, carriesAt };
 }
 
 /** The rendered text of lines, as a terminal would show it: a long row's pieces joined again. */
-export const renderedText = (lines: readonly TerminalLine[]) => lines.map((line) => line.text + (line.continues ? '' : '\n')).join('');
+export const renderedText = (lines: readonly TerminalLine[]) =>
+  lines.map((line) => line.text + (line.continues ? '' : '\n')).join('');

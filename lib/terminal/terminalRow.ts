@@ -12,7 +12,8 @@ export interface TerminalSegment {
 }
 
 const NO_STYLE: AnsiStyle = {};
-const sameLook = (a: TerminalSegment, style: AnsiStyle, link: string | undefined) => a.style === style && a.link === link;
+const sameLook = (a: TerminalSegment, style: AnsiStyle, link: string | undefined) =>
+  a.style === style && a.link === link;
 
 /** The segments covering columns [from, to) of `segments`. */
 function sliceSegments(segments: readonly TerminalSegment[], from: number, to: number): TerminalSegment[] {
@@ -25,7 +26,11 @@ function sliceSegments(segments: readonly TerminalSegment[], from: number, to: n
     if (end <= from) continue;
     if (start >= to) break;
     if (start >= from && end <= to) out.push(segment);
-    else out.push({ ...segment, text: segment.text.slice(Math.max(0, from - start), Math.min(segment.text.length, to - start)) });
+    else
+      out.push({
+        ...segment,
+        text: segment.text.slice(Math.max(0, from - start), Math.min(segment.text.length, to - start)),
+      });
   }
   return out;
 }
@@ -75,14 +80,19 @@ export class TerminalRow {
 
   private append(text: string, style: AnsiStyle, link: string | undefined): void {
     const last = this.segments[this.segments.length - 1];
-    if (last && sameLook(last, style, link)) this.segments[this.segments.length - 1] = { ...last, text: last.text + text };
+    if (last && sameLook(last, style, link))
+      this.segments[this.segments.length - 1] = { ...last, text: last.text + text };
     else this.segments.push(link === undefined ? { text, style } : { text, style, link });
     this.length += text.length;
   }
 }
 
 /** A row's segments cut into pieces of at most `maxChars` characters. */
-export function segmentPieces(segments: readonly TerminalSegment[], length: number, maxChars: number): TerminalSegment[][] {
+export function segmentPieces(
+  segments: readonly TerminalSegment[],
+  length: number,
+  maxChars: number,
+): TerminalSegment[][] {
   if (length <= maxChars) return [segments.slice()];
   const pieces: TerminalSegment[][] = [];
   for (let from = 0; from < length; from += maxChars) pieces.push(sliceSegments(segments, from, from + maxChars));

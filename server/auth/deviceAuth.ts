@@ -13,7 +13,12 @@ const CODE_LENGTH = 10;
 const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret, 'utf8').digest();
 
 /** Codes are compared case-insensitively and without the separator people type. */
-const normaliseCode = (code: string) => code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+const normaliseCode = (code: string) =>
+  code
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
 
 function randomCode(): string {
   const bytes = crypto.randomBytes(CODE_LENGTH);
@@ -29,7 +34,8 @@ function waitInWords(ms: number): string {
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
-const REVOKED_REASON = "This device's token was revoked: it was signed out or removed from the device list. Pair it again with a new code.";
+const REVOKED_REASON =
+  "This device's token was revoked: it was signed out or removed from the device list. Pair it again with a new code.";
 
 /** A device a pairing code just added, and that code's expiry (which tells the screen showing it that it was used). */
 export interface PairedDevice {
@@ -64,17 +70,23 @@ export class DeviceAuth {
     this.guessLimit = new PairingGuessLimit(guessLimit);
     this.stmts = {
       insertCode: db.prepare('INSERT INTO pairing_codes (code_hash, expires_at) VALUES (?, ?)'),
-      redeemCode: db.prepare<[number, Buffer, number], { expires_at: number }>('UPDATE pairing_codes SET redeemed_at = ? WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ? RETURNING expires_at'),
+      redeemCode: db.prepare<[number, Buffer, number], { expires_at: number }>(
+        'UPDATE pairing_codes SET redeemed_at = ? WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ? RETURNING expires_at',
+      ),
       purgeCodes: db.prepare('DELETE FROM pairing_codes WHERE expires_at <= ? OR redeemed_at IS NOT NULL'),
       insertDevice: db.prepare('INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)'),
-      deviceByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL'),
+      deviceByToken: db.prepare<[Buffer], { id: string }>(
+        'SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL',
+      ),
       touchDevice: db.prepare('UPDATE devices SET last_seen_at = ? WHERE id = ?'),
       devices: db.prepare<[], { id: string; name: string; created_at: number; last_seen_at: number | null }>(
         'SELECT id, name, created_at, last_seen_at FROM devices WHERE revoked_at IS NULL ORDER BY created_at',
       ),
       revoke: db.prepare('UPDATE devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       deviceActive: db.prepare<[string], { id: string }>('SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL'),
-      revokedByToken: db.prepare<[Buffer], { id: string }>('SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NOT NULL'),
+      revokedByToken: db.prepare<[Buffer], { id: string }>(
+        'SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NOT NULL',
+      ),
       rename: db.prepare('UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL'),
     };
   }
@@ -107,9 +119,19 @@ export class DeviceAuth {
   }
 
   /** Uses the code up and runs `create` in one transaction; null for a wrong code, which counts against the guess limit (SEC-9). */
-  private useCode<T extends { deviceId: string }>(code: string, deviceName: string, now: number, create: () => T): T | null {
+  private useCode<T extends { deviceId: string }>(
+    code: string,
+    deviceName: string,
+    now: number,
+    create: () => T,
+  ): T | null {
     const retryAfterMs = this.guessLimit.retryAfterMs(now);
-    if (retryAfterMs > 0) throw new RuntimeError('rate_limited', `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`, { retryAfterMs });
+    if (retryAfterMs > 0)
+      throw new RuntimeError(
+        'rate_limited',
+        `Too many pairing attempts on this computer. Try again in ${waitInWords(retryAfterMs)}.`,
+        { retryAfterMs },
+      );
     const used = this.db.transaction(() => {
       const row = this.stmts.redeemCode.get(now, hashSecret(normaliseCode(code)), now);
       return row ? { created: create(), codeExpiresAt: row.expires_at } : null;
@@ -118,7 +140,8 @@ export class DeviceAuth {
       this.guessLimit.recordWrongGuess(now);
       return null;
     }
-    for (const listener of this.pairedListeners) listener({ deviceId: used.created.deviceId, name: deviceName, codeExpiresAt: used.codeExpiresAt });
+    for (const listener of this.pairedListeners)
+      listener({ deviceId: used.created.deviceId, name: deviceName, codeExpiresAt: used.codeExpiresAt });
     return used.created;
   }
 
@@ -141,7 +164,9 @@ export class DeviceAuth {
   }
 
   isActive(identity: Identity): boolean {
-    return identity.deviceId === null ? this.envTokenHash !== null : this.stmts.deviceActive.get(identity.deviceId) !== undefined;
+    return identity.deviceId === null
+      ? this.envTokenHash !== null
+      : this.stmts.deviceActive.get(identity.deviceId) !== undefined;
   }
 
   devices(currentDeviceId: string | null): Device[] {

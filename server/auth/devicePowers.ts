@@ -55,9 +55,13 @@ export class DevicePowers {
   confirm(answeringDeviceId: string | null, requestId: string, accept: boolean): void {
     this.expire();
     const request = this.requests.get(requestId);
-    if (!request) throw notFound('No such request: it was answered, it expired, or the desktop restarted.', { requestId });
+    if (!request)
+      throw notFound('No such request: it was answered, it expired, or the desktop restarted.', { requestId });
     if (answeringDeviceId !== request.deviceId) {
-      throw new RuntimeError('conflict', 'Only the device this request is about can confirm or decline it.', { reason: 'not_your_request', deviceId: request.deviceId });
+      throw new RuntimeError('conflict', 'Only the device this request is about can confirm or decline it.', {
+        reason: 'not_your_request',
+        deviceId: request.deviceId,
+      });
     }
     this.requests.delete(requestId);
     if (!accept) {
@@ -78,15 +82,30 @@ export class DevicePowers {
   }
 
   private requireDevice(deviceId: string): void {
-    if (!this.options.auth.devices(null).some((d) => d.id === deviceId)) throw notFound('No such device.', { deviceId });
+    if (!this.options.auth.devices(null).some((d) => d.id === deviceId))
+      throw notFound('No such device.', { deviceId });
   }
 
-  private ask(byDeviceId: string | null, deviceId: string, action: DeviceRequest['action'], name: string | null): DeviceRequest {
+  private ask(
+    byDeviceId: string | null,
+    deviceId: string,
+    action: DeviceRequest['action'],
+    name: string | null,
+  ): DeviceRequest {
     this.expire();
     // One open request per device and action: asking again replaces the earlier one.
-    for (const [id, earlier] of this.requests) if (earlier.deviceId === deviceId && earlier.action === action) this.requests.delete(id);
+    for (const [id, earlier] of this.requests)
+      if (earlier.deviceId === deviceId && earlier.action === action) this.requests.delete(id);
     const createdAt = this.now();
-    const request: DeviceRequest = { requestId: crypto.randomUUID(), action, deviceId, byDeviceId, name, createdAt, expiresAt: createdAt + this.ttlMs };
+    const request: DeviceRequest = {
+      requestId: crypto.randomUUID(),
+      action,
+      deviceId,
+      byDeviceId,
+      name,
+      createdAt,
+      expiresAt: createdAt + this.ttlMs,
+    };
     this.requests.set(request.requestId, request);
     this.options.announce({ change: 'requested', request });
     return request;
@@ -98,7 +117,8 @@ export class DevicePowers {
   }
 
   private applyRevoke(byDeviceId: string | null, deviceId: string): void {
-    for (const [id, request] of this.requests) if (request.deviceId === deviceId || request.byDeviceId === deviceId) this.requests.delete(id);
+    for (const [id, request] of this.requests)
+      if (request.deviceId === deviceId || request.byDeviceId === deviceId) this.requests.delete(id);
     // Announced first: the revoked device's sockets close with the revoke.
     this.options.announce({ change: 'revoked', deviceId, byDeviceId });
     this.options.revoke(deviceId);

@@ -27,7 +27,10 @@ const CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
  * The coding to answer with for an `Accept-Encoding` header (RFC 9110 §12.5.3): the acceptable
  * one (q > 0, named or through `*`) with the highest weight, brotli on a tie; null for identity.
  */
-export function chooseContentCoding(header: string | undefined, available: Partial<Record<ContentCoding, string>>): ContentCoding | null {
+export function chooseContentCoding(
+  header: string | undefined,
+  available: Partial<Record<ContentCoding, string>>,
+): ContentCoding | null {
   if (!header) return null;
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {
@@ -61,7 +64,8 @@ const FRAME_SOURCE_SLOT = '{frame-src}';
 function contentSecurityPolicy(html: string): string {
   const hashes = new Set<string>();
   for (const match of html.matchAll(INLINE_SCRIPT)) {
-    if (match[1]!.length > 0) hashes.add(`'sha256-${crypto.createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`);
+    if (match[1]!.length > 0)
+      hashes.add(`'sha256-${crypto.createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`);
   }
   return [
     "default-src 'self'",
@@ -128,7 +132,8 @@ export class AppStatic {
       const headers: Record<string, string> = { 'cache-control': cacheControl(rel) };
       if (ext === '.html') headers['content-security-policy'] = contentSecurityPolicy(fs.readFileSync(file, 'utf8'));
       if (rel === '/sw.js') headers['service-worker-allowed'] = '/';
-      if (/^\/workers\/[^/]+\.worker\.js$/.test(rel)) headers['content-security-policy'] = workerContentSecurityPolicy(rel);
+      if (/^\/workers\/[^/]+\.worker\.js$/.test(rel))
+        headers['content-security-policy'] = workerContentSecurityPolicy(rel);
       const encoded: StaticFile['encoded'] = {};
       for (const coding of CODINGS) {
         const copy = path.join(outDir, '.compressed', `${rel.slice(1)}.${CODING_SUFFIX[coding]}`);
@@ -164,11 +169,21 @@ export class AppStatic {
     }
     const chosen = chooseContentCoding(req.headers['accept-encoding'], entry.encoded);
     // A copy older than its file (the file changed after the build) is stale: the file itself goes.
-    const coding = chosen && fs.statSync(entry.encoded[chosen]!).mtimeMs >= fs.statSync(entry.file).mtimeMs ? chosen : null;
+    const coding =
+      chosen && fs.statSync(entry.encoded[chosen]!).mtimeMs >= fs.statSync(entry.file).mtimeMs ? chosen : null;
     const body = fs.readFileSync(coding ? entry.encoded[coding]! : entry.file);
     const headers: Record<string, string> = { ...entry.headers, ...(coding ? { 'content-encoding': coding } : {}) };
-    if (headers['content-security-policy']) headers['content-security-policy'] = headers['content-security-policy'].replace(FRAME_SOURCE_SLOT, this.frameSource() ?? "'none'");
-    res.writeHead(found ? 200 : 404, { ...common, ...headers, 'content-type': entry.contentType, 'content-length': String(body.length) });
+    if (headers['content-security-policy'])
+      headers['content-security-policy'] = headers['content-security-policy'].replace(
+        FRAME_SOURCE_SLOT,
+        this.frameSource() ?? "'none'",
+      );
+    res.writeHead(found ? 200 : 404, {
+      ...common,
+      ...headers,
+      'content-type': entry.contentType,
+      'content-length': String(body.length),
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 }

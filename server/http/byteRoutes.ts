@@ -1,8 +1,18 @@
 import type http from 'node:http';
 import { z } from 'zod';
-import { ATTACHMENT_CHUNK_BYTES, MAX_ATTACHMENT_BYTES, Sha256HexSchema, UploadIdSchema } from '../../lib/protocol/attachments';
+import {
+  ATTACHMENT_CHUNK_BYTES,
+  MAX_ATTACHMENT_BYTES,
+  Sha256HexSchema,
+  UploadIdSchema,
+} from '../../lib/protocol/attachments';
 import { FILE_CHUNK_BYTES } from '../../lib/protocol/files';
-import { CHUNK_HEADER, HTTP_ATTACHMENT_CHUNK_PATH, HTTP_FILE_CHUNK_PATH, PINNED_VERSION_HEADER } from '../../lib/protocol/httpBytes';
+import {
+  CHUNK_HEADER,
+  HTTP_ATTACHMENT_CHUNK_PATH,
+  HTTP_FILE_CHUNK_PATH,
+  PINNED_VERSION_HEADER,
+} from '../../lib/protocol/httpBytes';
 import { methods } from '../../lib/protocol/methods';
 import type { ErrorCode } from '../../lib/protocol/errors';
 import { frameForThrown } from '../rpc/rpcErrors';
@@ -52,14 +62,18 @@ const AttachmentChunkQuerySchema = z
 /** Query strings carry numbers and flags as text; the readBinary schema wants them typed. */
 function fileChunkParams(search: URLSearchParams) {
   const raw: Record<string, unknown> = Object.fromEntries(search);
-  for (const key of ['offset', 'length']) if (typeof raw[key] === 'string') raw[key] = raw[key] === '' ? NaN : Number(raw[key]);
+  for (const key of ['offset', 'length'])
+    if (typeof raw[key] === 'string') raw[key] = raw[key] === '' ? NaN : Number(raw[key]);
   if (raw.allowExternalFile !== undefined) raw.allowExternalFile = raw.allowExternalFile === 'true';
   return parsed(FileChunkQuerySchema, raw);
 }
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalidParams(`Invalid request: ${result.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ')}`);
+  if (!result.success)
+    throw invalidParams(
+      `Invalid request: ${result.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ')}`,
+    );
   return result.data;
 }
 
@@ -72,8 +86,14 @@ function bearerToken(req: http.IncomingMessage): string | null {
 /** Reads a request body of at most `limit` bytes, announced by Content-Length. */
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   const length = Number(req.headers['content-length']);
-  if (!Number.isSafeInteger(length) || length < 0) return Promise.reject(invalidParams('A chunk needs a Content-Length.'));
-  if (length > limit) return Promise.reject(new RuntimeError('too_large', `A chunk is at most ${limit} bytes; this one has ${length}.`, { reason: 'chunk_size' }));
+  if (!Number.isSafeInteger(length) || length < 0)
+    return Promise.reject(invalidParams('A chunk needs a Content-Length.'));
+  if (length > limit)
+    return Promise.reject(
+      new RuntimeError('too_large', `A chunk is at most ${limit} bytes; this one has ${length}.`, {
+        reason: 'chunk_size',
+      }),
+    );
   const body = Buffer.allocUnsafe(length);
   let at = 0;
   return new Promise((resolve, reject) => {
@@ -109,9 +129,21 @@ export function createByteRoutes(runtime: ByteRuntime, appOrigin: () => string, 
   });
   const fail = (req: http.IncomingMessage, res: http.ServerResponse, thrown: unknown) => {
     const { frame, internal, faultId } = frameForThrown(null, thrown);
-    if (internal) log.error('byte request failed', { path: req.url?.split('?')[0] ?? '', faultId: faultId ?? null, reason: thrown instanceof Error ? thrown.message : String(thrown) }, thrown);
+    if (internal)
+      log.error(
+        'byte request failed',
+        {
+          path: req.url?.split('?')[0] ?? '',
+          faultId: faultId ?? null,
+          reason: thrown instanceof Error ? thrown.message : String(thrown),
+        },
+        thrown,
+      );
     const body = JSON.stringify({ error: frame.error });
-    res.writeHead(internal ? 500 : (STATUS_BY_REASON[String(frame.error.data.reason)] ?? HTTP_STATUS[frame.error.data.code]), { ...headersOf(req), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.writeHead(
+      internal ? 500 : (STATUS_BY_REASON[String(frame.error.data.reason)] ?? HTTP_STATUS[frame.error.data.code]),
+      { ...headersOf(req), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    );
     res.end(body);
   };
 
@@ -123,18 +155,35 @@ export function createByteRoutes(runtime: ByteRuntime, appOrigin: () => string, 
       throw new RuntimeError('unauthorized', 'Only the app itself may ask for these bytes.', { reason: 'origin' });
     }
     const token = bearerToken(req);
-    if (!token || !runtime.auth.authenticate(token)) throw new RuntimeError('unauthorized', 'A valid token in an Authorization: Bearer header is needed.');
+    if (!token || !runtime.auth.authenticate(token))
+      throw new RuntimeError('unauthorized', 'A valid token in an Authorization: Bearer header is needed.');
   };
 
   const readFileChunk = (req: http.IncomingMessage, res: http.ServerResponse, search: URLSearchParams) => {
     const params = fileChunkParams(search);
     const lease = buffers.acquire();
     res.once('close', () => buffers.release(lease));
-    const { bytes, ...header } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, (n) => lease.subarray(0, n), params.allowExternalFile, params.length);
+    const { bytes, ...header } = runtime.files.readBinary(
+      params.projectDirectory,
+      params.path,
+      params.offset,
+      (n) => lease.subarray(0, n),
+      params.allowExternalFile,
+      params.length,
+    );
     const pinned = req.headers[PINNED_VERSION_HEADER];
     // FILE-2: a read that pinned a version gets no bytes of another one.
-    if (typeof pinned === 'string' && pinned !== header.contentVersion) throw conflict('File changed while loading. Open it again.', { reason: 'file_changed', contentVersion: header.contentVersion });
-    res.writeHead(200, { ...headersOf(req), 'content-type': 'application/octet-stream', 'content-length': String(bytes.length), [CHUNK_HEADER]: JSON.stringify(header) });
+    if (typeof pinned === 'string' && pinned !== header.contentVersion)
+      throw conflict('File changed while loading. Open it again.', {
+        reason: 'file_changed',
+        contentVersion: header.contentVersion,
+      });
+    res.writeHead(200, {
+      ...headersOf(req),
+      'content-type': 'application/octet-stream',
+      'content-length': String(bytes.length),
+      [CHUNK_HEADER]: JSON.stringify(header),
+    });
     res.end(req.method === 'HEAD' ? undefined : bytes);
   };
 
@@ -144,19 +193,29 @@ export function createByteRoutes(runtime: ByteRuntime, appOrigin: () => string, 
     const bytes = await readBody(req, ATTACHMENT_CHUNK_BYTES);
     const status = await runtime.attachments.chunkInAnyOrder(params, bytes);
     const body = JSON.stringify(status);
-    res.writeHead(200, { ...headersOf(req), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.writeHead(200, {
+      ...headersOf(req),
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    });
     res.end(body);
   };
 
   return {
     /** True when the request was one of these routes (answered here, refusals included). */
     handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL): boolean {
-      const route = url.pathname === HTTP_FILE_CHUNK_PATH ? 'file' : url.pathname === HTTP_ATTACHMENT_CHUNK_PATH ? 'attachment' : null;
+      const route =
+        url.pathname === HTTP_FILE_CHUNK_PATH
+          ? 'file'
+          : url.pathname === HTTP_ATTACHMENT_CHUNK_PATH
+            ? 'attachment'
+            : null;
       if (!route) return false;
       const method = route === 'file' ? ['GET', 'HEAD'] : ['PUT'];
       void (async () => {
         // A preflight (OPTIONS) from another origin gets no CORS headers, so the browser stops it there.
-        if (!method.includes(req.method ?? '')) throw new RuntimeError('invalid_params', `Use ${method.join(' or ')} here.`, { reason: 'method' });
+        if (!method.includes(req.method ?? ''))
+          throw new RuntimeError('invalid_params', `Use ${method.join(' or ')} here.`, { reason: 'method' });
         admit(req);
         if (route === 'file') readFileChunk(req, res, url.searchParams);
         else await writeAttachmentChunk(req, res, url.searchParams);

@@ -30,7 +30,12 @@ const COMMON_HEADERS = {
 };
 
 function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body = ''): void {
-  res.writeHead(status, { ...COMMON_HEADERS, ...cookieClearingHeaders(res.req), 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    ...cookieClearingHeaders(res.req),
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
@@ -56,7 +61,12 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname === '/healthz' && (route.kind === 'app' || route.kind === 'loopback')) {
       const ready = handlers.ready();
-      send(res, ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ ok: ready }));
+      send(
+        res,
+        ready ? 200 : 503,
+        { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        JSON.stringify({ ok: ready }),
+      );
       return;
     }
     switch (route.kind) {
@@ -100,7 +110,8 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
     const route = routeHost(req.headers.host, origins);
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (route.kind === 'loopback' && handlers.loopback?.upgrade(req, socket, head)) return;
-    if (route.kind !== 'app' || path !== '/rpc' || !handlers.upgradeRpc) return refuseUpgrade(req, socket, 404, 'Not Found');
+    if (route.kind !== 'app' || path !== '/rpc' || !handlers.upgradeRpc)
+      return refuseUpgrade(req, socket, 404, 'Not Found');
     if (req.headers.origin !== origins.app.origin) return refuseUpgrade(req, socket, 403, 'Forbidden');
     handlers.upgradeRpc(req, socket, head);
   });
@@ -118,6 +129,8 @@ export function createHttpServer(handlers: HttpHandlers): http.Server {
   });
   // NOTE: not server.maxConnections, which refuses the newest connection: under a flood of
   // reconnecting slow clients that is nearly always a real one (SEC-9).
-  new ConnectionGovernor(server, connectionGovernorOptions(handlers.limits), (socket, status, reason) => answerAndClose(socket, status, reason));
+  new ConnectionGovernor(server, connectionGovernorOptions(handlers.limits), (socket, status, reason) =>
+    answerAndClose(socket, status, reason),
+  );
   return server;
 }

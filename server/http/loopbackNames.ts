@@ -80,14 +80,33 @@ export function createLoopbackEntry(entry: LoopbackEntry) {
         return;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        send(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain', 'cache-control': 'no-store' }, 'Method not allowed');
+        send(
+          res,
+          405,
+          { allow: 'GET, HEAD', 'content-type': 'text/plain', 'cache-control': 'no-store' },
+          'Method not allowed',
+        );
         return;
       }
       if (url.pathname === NAME_PROBE_SCRIPT_PATH) {
-        send(res, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, NAME_PROBE_SCRIPT);
+        send(
+          res,
+          200,
+          { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+          NAME_PROBE_SCRIPT,
+        );
         return;
       }
-      send(res, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': contentSecurityPolicy }, probePage(entry));
+      send(
+        res,
+        200,
+        {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': contentSecurityPolicy,
+        },
+        probePage(entry),
+      );
     },
     /** The fallback origin's `/rpc`; true when it took the request. */
     upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {

@@ -5,7 +5,8 @@ import path from 'node:path';
 /** Built by scripts/build-app.mjs from lib/client/preview/hostPage.ts; a dot name, so the app origin never serves it. */
 const HOST_SCRIPT_FILE = '.preview-host.js';
 
-const HOST_STYLE = 'html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}';
+const HOST_STYLE =
+  'html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}';
 
 const sha256 = (text: string) => `'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 

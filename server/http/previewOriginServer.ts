@@ -20,7 +20,14 @@ const NO_STORE = { 'cache-control': 'no-store', 'origin-agent-cluster': '?1' };
  * worker script, nothing else. Every file of the previewed site reaches the page through the
  * worker and the app's authenticated connection, never from here.
  */
-export function servePreviewOrigin(req: http.IncomingMessage, res: http.ServerResponse, urlPath: string, outDir: string, appOrigin: string, send: Send): void {
+export function servePreviewOrigin(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  urlPath: string,
+  outDir: string,
+  appOrigin: string,
+  send: Send,
+): void {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
     send(res, 405, { ...NO_STORE, allow: 'GET, HEAD', 'content-type': 'text/plain' }, 'Method not allowed');
@@ -29,7 +36,16 @@ export function servePreviewOrigin(req: http.IncomingMessage, res: http.ServerRe
   if (urlPath === PREVIEW_HOST_PAGE_PATH) {
     const page = previewHostPage(outDir, appOrigin);
     if (page) {
-      send(res, 200, { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.contentSecurityPolicy }, page.html);
+      send(
+        res,
+        200,
+        {
+          ...NO_STORE,
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': page.contentSecurityPolicy,
+        },
+        page.html,
+      );
       return;
     }
   }
@@ -41,7 +57,12 @@ export function servePreviewOrigin(req: http.IncomingMessage, res: http.ServerRe
       // Not built yet: 404 below.
     }
     if (script !== null) {
-      send(res, 200, { ...NO_STORE, 'content-type': 'text/javascript; charset=utf-8', 'service-worker-allowed': '/' }, script);
+      send(
+        res,
+        200,
+        { ...NO_STORE, 'content-type': 'text/javascript; charset=utf-8', 'service-worker-allowed': '/' },
+        script,
+      );
       return;
     }
   }

@@ -19,7 +19,9 @@ function escapeRegExp(text: string): string {
 
 /** The origin that serves `previewId`. */
 export function previewOriginOf(config: PreviewOrigins, previewId: string): string {
-  return config.kind === 'shared' ? config.origin : new URL(config.template.replace(PREVIEW_ID_PLACEHOLDER, previewId)).origin;
+  return config.kind === 'shared'
+    ? config.origin
+    : new URL(config.template.replace(PREVIEW_ID_PLACEHOLDER, previewId)).origin;
 }
 
 /** Where the preview's document path starts on its origin: `/` alone, or `/p-<id>/` when shared. */

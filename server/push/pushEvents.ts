@@ -27,11 +27,28 @@ export function sessionLink(sessionId: string, approvalId: string | null): strin
 
 export const approvalTag = (approvalId: string) => `approval:${approvalId}`;
 
-function shown(event: PushEventKind, onceKey: string, tag: string, names: SessionNames, sessionId: string, body: string, approvalId: string | null = null): PushIntent {
+function shown(
+  event: PushEventKind,
+  onceKey: string,
+  tag: string,
+  names: SessionNames,
+  sessionId: string,
+  body: string,
+  approvalId: string | null = null,
+): PushIntent {
   return {
     event,
     onceKey,
-    message: { type: 'show', event, tag, title: `${names.projectName} · ${names.sessionTitle}`, body, sessionId, approvalId, url: sessionLink(sessionId, approvalId) },
+    message: {
+      type: 'show',
+      event,
+      tag,
+      title: `${names.projectName} · ${names.sessionTitle}`,
+      body,
+      sessionId,
+      approvalId,
+      url: sessionLink(sessionId, approvalId),
+    },
   };
 }
 
@@ -42,17 +59,45 @@ const oneLine = (text: string, max = 140) => {
 
 function approvalIntent(approval: Approval, names: SessionNames): PushIntent | null {
   if (approval.expired !== null) return null;
-  if (approval.decision === null) return shown('approval', `approval:${approval.id}:asked`, approvalTag(approval.id), names, approval.sessionId, `Approval needed: ${oneLine(approval.command)}`, approval.id);
+  if (approval.decision === null)
+    return shown(
+      'approval',
+      `approval:${approval.id}:asked`,
+      approvalTag(approval.id),
+      names,
+      approval.sessionId,
+      `Approval needed: ${oneLine(approval.command)}`,
+      approval.id,
+    );
   // Answered here or on any device: every device withdraws its notification of it (PUSH-1).
-  return { event: 'approval', onceKey: `approval:${approval.id}:answered`, message: { type: 'withdraw', tag: approvalTag(approval.id) } };
+  return {
+    event: 'approval',
+    onceKey: `approval:${approval.id}:answered`,
+    message: { type: 'withdraw', tag: approvalTag(approval.id) },
+  };
 }
 
 function messageIntent(row: MessageRow, names: SessionNames): PushIntent | null {
   const tag = `run:${row.runId}`;
-  if (row.state === 'done') return shown('turnFinished', `run:${row.runId}:done`, tag, names, row.sessionId, `Turn finished: ${oneLine(row.text)}`);
+  if (row.state === 'done')
+    return shown(
+      'turnFinished',
+      `run:${row.runId}:done`,
+      tag,
+      names,
+      row.sessionId,
+      `Turn finished: ${oneLine(row.text)}`,
+    );
   if (row.state === 'failed') {
     const why = row.failure ? ` — ${oneLine(row.failure.message)}` : '';
-    return shown('failed', `run:${row.runId}:failed`, tag, names, row.sessionId, `Turn failed: ${oneLine(row.text)}${why}`);
+    return shown(
+      'failed',
+      `run:${row.runId}:failed`,
+      tag,
+      names,
+      row.sessionId,
+      `Turn failed: ${oneLine(row.text)}${why}`,
+    );
   }
   return null;
 }
@@ -61,7 +106,14 @@ function commandIntent(row: CommandRow, names: SessionNames): PushIntent | null 
   const failed = row.status === 'failed' || (row.status === 'exited' && row.exitCode !== null && row.exitCode !== 0);
   if (!failed) return null;
   const how = row.status === 'failed' ? (row.error ? oneLine(row.error) : 'could not run') : `exit ${row.exitCode}`;
-  return shown('failed', `command:${row.runId}:${row.commandId}:${row.generation}`, `command:${row.runId}:${row.commandId}`, names, row.sessionId, `Command failed (${how}): ${oneLine(row.command)}`);
+  return shown(
+    'failed',
+    `command:${row.runId}:${row.commandId}:${row.generation}`,
+    `command:${row.runId}:${row.commandId}`,
+    names,
+    row.sessionId,
+    `Command failed (${how}): ${oneLine(row.command)}`,
+  );
 }
 
 /**
@@ -69,7 +121,10 @@ function commandIntent(row: CommandRow, names: SessionNames): PushIntent | null 
  * a turn done or failed, a command failed. Read from what the runtime publishes, so the agents
  * and the approvals store need not know about push.
  */
-export function pushIntentFor(notification: RpcNotification, namesOf: (sessionId: string) => SessionNames | null): PushIntent | null {
+export function pushIntentFor(
+  notification: RpcNotification,
+  namesOf: (sessionId: string) => SessionNames | null,
+): PushIntent | null {
   if (notification.method === 'approval.changed') {
     const names = namesOf(notification.params.sessionId);
     return names && approvalIntent(notification.params.approval, names);

@@ -41,7 +41,12 @@ export class PushNotifications {
     const keys = loadOrCreateVapidKeys(options.dataDir);
     this.publicKey = keys.publicKey;
     this.store = new PushSubscriptionStore(options.db);
-    const sender = new PushSender(keys, options.vapidSubject, options.log, pushAgent(options.allowPrivateEndpoints === true));
+    const sender = new PushSender(
+      keys,
+      options.vapidSubject,
+      options.log,
+      pushAgent(options.allowPrivateEndpoints === true),
+    );
     this.send = options.send ?? ((subscription, message) => sender.send(subscription, message));
   }
 
@@ -76,7 +81,8 @@ export class PushNotifications {
   private firstTime(intent: PushIntent): boolean {
     if (this.pushed.has(intent.onceKey)) return false;
     // A withdrawal is sent only for a notification this runtime showed.
-    if (intent.message.type === 'withdraw' && !this.pushed.has(intent.onceKey.replace(/:answered$/, ':asked'))) return false;
+    if (intent.message.type === 'withdraw' && !this.pushed.has(intent.onceKey.replace(/:answered$/, ':asked')))
+      return false;
     this.pushed.add(intent.onceKey);
     if (this.pushed.size > REMEMBERED_KEYS) this.pushed.delete(this.pushed.values().next().value!);
     return true;
@@ -84,14 +90,17 @@ export class PushNotifications {
 
   private deliver(intent: PushIntent): void {
     for (const subscription of this.store.wanting(intent.event)) {
-      const sending = this
-        .send(subscription, intent.message)
+      const sending = this.send(subscription, intent.message)
         .then((outcome) => {
           if (outcome !== 'gone') return;
           this.store.removeEndpoint(subscription.endpoint);
           this.options.log.info('push subscription expired; deleted', { deviceId: subscription.deviceId });
         })
-        .catch((error: unknown) => this.options.log.error('push bookkeeping failed', { reason: error instanceof Error ? error.message : String(error) }));
+        .catch((error: unknown) =>
+          this.options.log.error('push bookkeeping failed', {
+            reason: error instanceof Error ? error.message : String(error),
+          }),
+        );
       this.inFlight.add(sending);
       void sending.finally(() => this.inFlight.delete(sending));
     }

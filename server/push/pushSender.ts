@@ -23,19 +23,26 @@ export class PushSender {
 
   async send(subscription: StoredPushSubscription, message: PushMessage): Promise<PushOutcome> {
     try {
-      await webPush.sendNotification({ endpoint: subscription.endpoint, keys: subscription.keys }, JSON.stringify(toPushPayload(message, subscription.appOrigin)), {
-        vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
-        TTL: PUSH_TTL_SECONDS,
-        contentEncoding: 'aes128gcm',
-        ...(this.agent ? { agent: this.agent } : {}),
-        urgency: message.type === 'show' && message.event === 'approval' ? 'high' : 'normal',
-      });
+      await webPush.sendNotification(
+        { endpoint: subscription.endpoint, keys: subscription.keys },
+        JSON.stringify(toPushPayload(message, subscription.appOrigin)),
+        {
+          vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+          TTL: PUSH_TTL_SECONDS,
+          contentEncoding: 'aes128gcm',
+          ...(this.agent ? { agent: this.agent } : {}),
+          urgency: message.type === 'show' && message.event === 'approval' ? 'high' : 'normal',
+        },
+      );
       return 'sent';
     } catch (error) {
       // PUSH-1: 404 and 410 mean the browser dropped this subscription: it is never tried again.
       if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) return 'gone';
       const status = error instanceof WebPushError ? error.statusCode : null;
-      this.log.warn('push message not sent', { status, reason: error instanceof Error ? error.message : String(error) });
+      this.log.warn('push message not sent', {
+        status,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       return 'failed';
     }
   }

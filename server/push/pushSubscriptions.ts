@@ -1,4 +1,9 @@
-import { PushEventsSchema, type PushEventKind, type PushEvents, type PushSubscriptionKeys } from '../../lib/protocol/push';
+import {
+  PushEventsSchema,
+  type PushEventKind,
+  type PushEvents,
+  type PushSubscriptionKeys,
+} from '../../lib/protocol/push';
 import type { Db } from '../runtime/store/database';
 
 export interface StoredPushSubscription extends PushSubscriptionKeys {
@@ -35,16 +40,34 @@ export class PushSubscriptionStore {
         `INSERT INTO push_subscriptions (endpoint, device_id, p256dh, auth, events, app_origin, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (endpoint) DO UPDATE SET device_id = excluded.device_id, p256dh = excluded.p256dh, auth = excluded.auth, events = excluded.events, app_origin = excluded.app_origin`,
       ),
-      all: db.prepare<[], SubscriptionRow>('SELECT endpoint, device_id, p256dh, auth, events, app_origin FROM push_subscriptions ORDER BY created_at'),
-      ofDevice: db.prepare<[string], SubscriptionRow>('SELECT endpoint, device_id, p256dh, auth, events, app_origin FROM push_subscriptions WHERE device_id = ? ORDER BY created_at'),
+      all: db.prepare<[], SubscriptionRow>(
+        'SELECT endpoint, device_id, p256dh, auth, events, app_origin FROM push_subscriptions ORDER BY created_at',
+      ),
+      ofDevice: db.prepare<[string], SubscriptionRow>(
+        'SELECT endpoint, device_id, p256dh, auth, events, app_origin FROM push_subscriptions WHERE device_id = ? ORDER BY created_at',
+      ),
       deleteOfDevice: db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id = ?'),
       deleteEndpoint: db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ?'),
       deleteDevice: db.prepare('DELETE FROM push_subscriptions WHERE device_id = ?'),
     };
   }
 
-  save(deviceId: string, subscription: PushSubscriptionKeys, events: PushEvents, appOrigin: string, now = Date.now()): void {
-    this.stmts.upsert.run(subscription.endpoint, deviceId, subscription.keys.p256dh, subscription.keys.auth, JSON.stringify(events), appOrigin, now);
+  save(
+    deviceId: string,
+    subscription: PushSubscriptionKeys,
+    events: PushEvents,
+    appOrigin: string,
+    now = Date.now(),
+  ): void {
+    this.stmts.upsert.run(
+      subscription.endpoint,
+      deviceId,
+      subscription.keys.p256dh,
+      subscription.keys.auth,
+      JSON.stringify(events),
+      appOrigin,
+      now,
+    );
   }
 
   ofDevice(deviceId: string): StoredPushSubscription[] {
@@ -53,7 +76,10 @@ export class PushSubscriptionStore {
 
   /** Every subscription that chose this event. */
   wanting(event: PushEventKind): StoredPushSubscription[] {
-    return this.stmts.all.all().map(rowToSubscription).filter((s) => s.events[event]);
+    return this.stmts.all
+      .all()
+      .map(rowToSubscription)
+      .filter((s) => s.events[event]);
   }
 
   /** A device removes only its own subscriptions. */

@@ -4,7 +4,9 @@ export const DEFAULT_VAPID_SUBJECT = 'mailto:hbcode-runtime@example.com';
 /** Loopback and `.localhost` names: the iOS push service refuses a VAPID subject naming one (PUSH-1). */
 function isLocalHostname(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0';
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0'
+  );
 }
 
 /**
@@ -21,11 +23,13 @@ export function parseVapidSubject(value: string): string {
   if (url.protocol === 'mailto:') {
     const domain = url.pathname.split('@')[1];
     if (!domain) throw new Error(`--vapid-subject "${value}" is not an e-mail address.`);
-    if (isLocalHostname(domain)) throw new Error(`--vapid-subject may not name localhost ("${value}"): push services refuse it.`);
+    if (isLocalHostname(domain))
+      throw new Error(`--vapid-subject may not name localhost ("${value}"): push services refuse it.`);
     return value;
   }
   if (url.protocol === 'https:') {
-    if (isLocalHostname(url.hostname)) throw new Error(`--vapid-subject may not name localhost ("${value}"): push services refuse it.`);
+    if (isLocalHostname(url.hostname))
+      throw new Error(`--vapid-subject may not name localhost ("${value}"): push services refuse it.`);
     return url.href;
   }
   throw new Error(`--vapid-subject must be a mailto: address or an https: URL, not "${value}".`);

@@ -83,7 +83,12 @@ export class LinkStream extends Duplex implements LinkWaiter {
       // Both halves ended: the node closes the connection itself and says so; a CLOSE now would cross its.
       this.writer.forget(this);
     } else {
-      this.writer.sendControl({ type: LINK_FRAME.close, connectionId: this.connectionId, code: 1000, reason: 'The desktop closed the stream.' });
+      this.writer.sendControl({
+        type: LINK_FRAME.close,
+        connectionId: this.connectionId,
+        code: 1000,
+        reason: 'The desktop closed the stream.',
+      });
       this.forget();
     }
     for (const queued of this.queue.splice(0)) queued.done(new Error('The stream closed.'));
@@ -101,7 +106,10 @@ export class LinkStream extends Duplex implements LinkWaiter {
       }
       this.queue.shift();
       this.unacked += next.chunk.length;
-      this.writer.sendData(encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: next.chunk }), () => {});
+      this.writer.sendData(
+        encodeLinkFrame({ type: LINK_FRAME.data, connectionId: this.connectionId, payload: next.chunk }),
+        () => {},
+      );
       next.done();
     }
     if (this.ending) {

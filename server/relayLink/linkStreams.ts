@@ -60,7 +60,12 @@ export class LinkStreams {
 
   private opened(connectionId: string): void {
     if (this.streams.size >= MAX_STREAMS) {
-      this.writer.sendControl({ type: LINK_FRAME.close, connectionId, code: CLOSE_CODES.tryAgainLater, reason: 'Too many connections to this desktop; try again later.' });
+      this.writer.sendControl({
+        type: LINK_FRAME.close,
+        connectionId,
+        code: CLOSE_CODES.tryAgainLater,
+        reason: 'Too many connections to this desktop; try again later.',
+      });
       return;
     }
     const stream = new LinkStream(connectionId, this.writer, () => this.streams.delete(connectionId));

@@ -47,7 +47,11 @@ function readOrCreate(dataDir: string): RelayIdentityFile {
 export async function loadOrCreateRelayIdentity(dataDir: string): Promise<RelayIdentity> {
   const stored = readOrCreate(dataDir);
   const signingPublicKey = Buffer.from(stored.ed25519.publicKey, 'base64url');
-  const signingKey = crypto.createPrivateKey({ key: Buffer.from(stored.ed25519.privateKeyPkcs8, 'base64url'), format: 'der', type: 'pkcs8' });
+  const signingKey = crypto.createPrivateKey({
+    key: Buffer.from(stored.ed25519.privateKeyPkcs8, 'base64url'),
+    format: 'der',
+    type: 'pkcs8',
+  });
   return {
     desktopId: desktopIdOf(signingPublicKey),
     signingPublicKey,

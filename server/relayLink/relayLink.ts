@@ -25,15 +25,20 @@ const REGISTER_TIMEOUT_MS = 15_000;
 /** After a takeover, reconnect delays start this far up the backoff (about 16 s). */
 const TAKEOVER_BACKOFF_ATTEMPT = 5;
 
-const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
-const bytesOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
+const textOf = (data: RawData) =>
+  (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+const bytesOf = (data: RawData) =>
+  Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
 
 /**
  * `*.localhost` names are loopback (RFC 6761), as browsers treat them; Node's resolver may not
  * know them, so a relay on such a name is reached on 127.0.0.1 (its Host header still names it).
  */
 const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
-  if ((options as dns.LookupAllOptions).all) (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  if ((options as dns.LookupAllOptions).all)
+    (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, [
+      { address: '127.0.0.1', family: 4 },
+    ]);
   else callback(null, '127.0.0.1', 4);
 };
 
@@ -209,7 +214,8 @@ export class RelayLink implements RelayLinkState {
     const challenge = RelayChallengeSchema.safeParse(text === null ? null : safeJson(text));
     if (!challenge.success) return this.refuseRelay(ws, 'the relay sent no valid challenge');
     const { publicUrl, nonce } = challenge.data;
-    if (publicUrl !== relayUrl.origin) return this.refuseRelay(ws, `the relay calls itself ${publicUrl}, not ${relayUrl.origin}`);
+    if (publicUrl !== relayUrl.origin)
+      return this.refuseRelay(ws, `the relay calls itself ${publicUrl}, not ${relayUrl.origin}`);
     const register: RelayRegister = {
       type: 'register',
       desktopId: identity.desktopId,

@@ -28,7 +28,11 @@ export function relayNamesFor(relayUrl: URL, desktopId: string, tlsPort: number)
   const port = tlsPort === 443 ? '' : `:${tlsPort}`;
   const app = `${desktopId}.${host}`;
   const preview = `p-${desktopId}.${host}`;
-  return { appOrigin: `https://${app}${port}`, previewOrigin: `https://${preview}${port}`, serverNames: [app, preview] };
+  return {
+    appOrigin: `https://${app}${port}`,
+    previewOrigin: `https://${preview}${port}`,
+    serverNames: [app, preview],
+  };
 }
 
 /**
@@ -36,8 +40,19 @@ export function relayNamesFor(relayUrl: URL, desktopId: string, tlsPort: number)
  * `--preview-origin` (ORG-3), the app origin being the desktop's relay name. It listens nowhere:
  * each TLS socket terminated from a relay stream is handed to it.
  */
-export function createRelayNameServer(names: RelayNames, tlsPort: number, runtime: Runtime, rpc: RpcSocketServer, limits: HttpLimits, log: Logger): http.Server {
-  const origins: Origins = { app: new URL(names.appOrigin), port: tlsPort, previews: { kind: 'shared', origin: names.previewOrigin } };
+export function createRelayNameServer(
+  names: RelayNames,
+  tlsPort: number,
+  runtime: Runtime,
+  rpc: RpcSocketServer,
+  limits: HttpLimits,
+  log: Logger,
+): http.Server {
+  const origins: Origins = {
+    app: new URL(names.appOrigin),
+    port: tlsPort,
+    previews: { kind: 'shared', origin: names.previewOrigin },
+  };
   // pair.create on these connections hands out this origin's own pairing link (`/pair#code=…`).
   const surface = { handlers: createMethodHandlers(runtime, origins.previews), appOrigin: names.appOrigin };
   const byteRoutes = createByteRoutes(runtime, () => names.appOrigin, log);

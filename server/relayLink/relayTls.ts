@@ -37,14 +37,20 @@ export function certificateFiles(certPath: string, keyPath: string, names: reado
   try {
     context = tls.createSecureContext({ cert: fs.readFileSync(certPath), key: fs.readFileSync(keyPath) });
   } catch (error) {
-    throw new Error(`--relay-cert and --relay-key must be a readable PEM certificate and its private key: ${(error as Error).message}`);
+    throw new Error(
+      `--relay-cert and --relay-key must be a readable PEM certificate and its private key: ${(error as Error).message}`,
+    );
   }
   const served = new Set(names.map((name) => name.toLowerCase()));
   return { contextFor: (serverName) => (served.has(serverName) ? context : null) };
 }
 
 /** The context a hello gets: the ACME challenge's for `acme-tls/1`, else the name's own; null closes the connection. */
-export function chooseSecureContext(certificates: RelayCertificates, serverName: string | null, alpn: readonly string[]): { context: tls.SecureContext; acme: boolean } | null {
+export function chooseSecureContext(
+  certificates: RelayCertificates,
+  serverName: string | null,
+  alpn: readonly string[],
+): { context: tls.SecureContext; acme: boolean } | null {
   if (serverName === null) return null;
   if (alpn.includes(ACME_TLS_ALPN)) {
     const context = certificates.alpnChallengeFor?.(serverName) ?? null;
@@ -59,7 +65,12 @@ export function chooseSecureContext(certificates: RelayCertificates, serverName:
  * the stream) to choose the secure context by SNI and ALPN, then hands the decrypted socket to
  * `server`, the HTTP server of the relay names, once the handshake is done.
  */
-export function terminateRelayTls(stream: Duplex, certificates: RelayCertificates, server: http.Server, log: Logger): void {
+export function terminateRelayTls(
+  stream: Duplex,
+  certificates: RelayCertificates,
+  server: http.Server,
+  log: Logger,
+): void {
   const chunks: Buffer[] = [];
   let bytes = 0;
   const timer = setTimeout(() => stream.destroy(), TLS_HANDSHAKE_TIMEOUT_MS);
@@ -76,12 +87,18 @@ export function terminateRelayTls(stream: Duplex, certificates: RelayCertificate
     stream.pause();
     const chosen = read.status === 'complete' ? chooseSecureContext(certificates, read.serverName, read.alpn) : null;
     if (!chosen) {
-      log.warn('closing a relay TLS connection: no certificate for it', { serverName: read.status === 'complete' ? read.serverName : null });
+      log.warn('closing a relay TLS connection: no certificate for it', {
+        serverName: read.status === 'complete' ? read.serverName : null,
+      });
       stream.destroy();
       return;
     }
     stream.unshift(joined);
-    const socket = new tls.TLSSocket(stream, { isServer: true, secureContext: chosen.context, ALPNProtocols: chosen.acme ? [ACME_TLS_ALPN] : ['http/1.1'] });
+    const socket = new tls.TLSSocket(stream, {
+      isServer: true,
+      secureContext: chosen.context,
+      ALPNProtocols: chosen.acme ? [ACME_TLS_ALPN] : ['http/1.1'],
+    });
     socket.on('error', () => socket.destroy());
     socket.once('close', () => stream.destroy());
     socket.once('secure', () => {

@@ -25,7 +25,14 @@ export interface RelayPassthroughOptions {
  * over TLS this desktop ends with its own certificate. Local `pair.create` answers also carry the
  * pairing link on the desktop's relay name (`https://<desktopId>.HOST/pair#code=…`).
  */
-export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Runtime, rpc: RpcSocketServer, log: Logger, passthrough: RelayPassthroughOptions): Promise<RelayLink> {
+export async function startRelayLink(
+  relayUrl: URL,
+  dataDir: string,
+  runtime: Runtime,
+  rpc: RpcSocketServer,
+  log: Logger,
+  passthrough: RelayPassthroughOptions,
+): Promise<RelayLink> {
   const identity = await loadOrCreateRelayIdentity(dataDir);
   const names = relayNamesFor(relayUrl, identity.desktopId, passthrough.tlsPort);
   const server = createRelayNameServer(names, passthrough.tlsPort, runtime, rpc, passthrough.limits, log);
@@ -35,7 +42,11 @@ export async function startRelayLink(relayUrl: URL, dataDir: string, runtime: Ru
     relayUrl,
     identity,
     log,
-    passthrough: { origin: names.appOrigin, server, acceptStream: (stream: LinkStream) => terminateRelayTls(stream, certificates, server, log) },
+    passthrough: {
+      origin: names.appOrigin,
+      server,
+      acceptStream: (stream: LinkStream) => terminateRelayTls(stream, certificates, server, log),
+    },
     pingMs: rpc.limits.relayPingMs,
   });
   link.start();

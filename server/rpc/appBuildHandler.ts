@@ -21,7 +21,8 @@ export function createAppBuildHandler(file = BUILD_INFO_FILE) {
   }
   return {
     'app.build'(): MethodResult<'app.build'> {
-      if (!digest) throw unavailable('This desktop has no built app. Build it with npm run build, then restart the runtime.');
+      if (!digest)
+        throw unavailable('This desktop has no built app. Build it with npm run build, then restart the runtime.');
       return { digest };
     },
   };

@@ -8,7 +8,8 @@ import type { CallContext } from './methodHandlers';
 /** The chunk's bytes: raw after the request in a binary frame, or base64 in the request (ATT-1). */
 function chunkBytes(params: MethodParamsParsed<'attachments.chunk'>, ctx: CallContext): Buffer {
   if (ctx.requestBytes) {
-    if (params.dataBase64 !== '') throw invalidParams('A chunk sent as a binary frame carries its bytes after the request: dataBase64 must be "".');
+    if (params.dataBase64 !== '')
+      throw invalidParams('A chunk sent as a binary frame carries its bytes after the request: dataBase64 must be "".');
     return ctx.requestBytes;
   }
   return Buffer.from(params.dataBase64, 'base64');
@@ -19,11 +20,17 @@ export function createAttachmentHandlers(runtime: Runtime) {
   const frames = new BinaryFramePool(FILE_CHUNK_BYTES);
   const attachments = runtime.attachments;
   return {
-    'attachments.begin'(params: MethodParamsParsed<'attachments.begin'>, ctx: CallContext): MethodResult<'attachments.begin'> {
+    'attachments.begin'(
+      params: MethodParamsParsed<'attachments.begin'>,
+      ctx: CallContext,
+    ): MethodResult<'attachments.begin'> {
       runtime.requireUploadSession(params.sessionId);
       return attachments.begin(params, ctx.identity?.deviceId ?? null);
     },
-    async 'attachments.chunk'(params: MethodParamsParsed<'attachments.chunk'>, ctx: CallContext): Promise<MethodResult<'attachments.chunk'>> {
+    async 'attachments.chunk'(
+      params: MethodParamsParsed<'attachments.chunk'>,
+      ctx: CallContext,
+    ): Promise<MethodResult<'attachments.chunk'>> {
       runtime.requireUploadSession(params.sessionId);
       return attachments.chunk(params, chunkBytes(params, ctx));
     },
@@ -34,7 +41,13 @@ export function createAttachmentHandlers(runtime: Runtime) {
     'attachments.read'(params: MethodParamsParsed<'attachments.read'>): MethodResult<'attachments.read'> | BinaryReply {
       runtime.requireUploadSession(params.sessionId);
       return answerWithBytes(frames, params.transfer, (into) => {
-        const { bytes, header } = attachments.read(params.sessionId, params.uploadId, params.offset, params.length ?? FILE_CHUNK_BYTES, into);
+        const { bytes, header } = attachments.read(
+          params.sessionId,
+          params.uploadId,
+          params.offset,
+          params.length ?? FILE_CHUNK_BYTES,
+          into,
+        );
         return { bytes, result: header };
       });
     },

@@ -40,7 +40,8 @@ export class BinaryReply {
 
   /** Where the answer's `n` bytes go. */
   data(n: number): Buffer {
-    if (HEADER_ROOM + n > this.frame.length) throw new Error(`binary answers carry at most ${this.frame.length - HEADER_ROOM} bytes`);
+    if (HEADER_ROOM + n > this.frame.length)
+      throw new Error(`binary answers carry at most ${this.frame.length - HEADER_ROOM} bytes`);
     return this.frame.subarray(HEADER_ROOM, HEADER_ROOM + n);
   }
 

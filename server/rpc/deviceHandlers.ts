@@ -6,7 +6,8 @@ import type { Runtime } from '../runtime/runtime';
 
 /** Subscriptions belong to a paired device; the scripts' token (HBCODE_TOKEN) is none. */
 function deviceOf(identity: Identity | null): string {
-  if (!identity?.deviceId) throw invalidParams('Only a paired device can receive notifications; this token belongs to no device.');
+  if (!identity?.deviceId)
+    throw invalidParams('Only a paired device can receive notifications; this token belongs to no device.');
   return identity.deviceId;
 }
 
@@ -32,7 +33,10 @@ export function createDeviceHandlers(runtime: Runtime) {
     },
     'push.status'(_params: unknown, ctx: Caller): MethodResult<'push.status'> {
       const deviceId = ctx.identity?.deviceId;
-      return { vapidPublicKey: runtime.push.publicKey, subscriptions: deviceId ? runtime.push.subscriptionsOf(deviceId) : [] };
+      return {
+        vapidPublicKey: runtime.push.publicKey,
+        subscriptions: deviceId ? runtime.push.subscriptionsOf(deviceId) : [],
+      };
     },
     'push.subscribe'(params: MethodParamsParsed<'push.subscribe'>, ctx: Caller): MethodResult<'push.subscribe'> {
       runtime.push.subscribe(deviceOf(ctx.identity), params.subscription, params.events, ctx.appOrigin);

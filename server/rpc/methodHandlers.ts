@@ -37,8 +37,12 @@ export interface CallContext {
 }
 
 /** A result, or for a method whose result (or one of its variants) carries bytes, a binary reply. */
-type Answer<M extends MethodName> = MethodResult<M> | ([Extract<MethodResult<M>, { dataBase64: string }>] extends [never] ? never : BinaryReply);
-type Handler<M extends MethodName> = (params: MethodParamsParsed<M>, ctx: CallContext) => Answer<M> | Promise<Answer<M>>;
+type Answer<M extends MethodName> =
+  MethodResult<M> | ([Extract<MethodResult<M>, { dataBase64: string }>] extends [never] ? never : BinaryReply);
+type Handler<M extends MethodName> = (
+  params: MethodParamsParsed<M>,
+  ctx: CallContext,
+) => Answer<M> | Promise<Answer<M>>;
 export type MethodHandlers = { [M in MethodName]: Handler<M> };
 
 export const pairingUrl = (appOrigin: string, code: string) => `${appOrigin}/pair#code=${encodeURIComponent(code)}`;
@@ -72,16 +76,28 @@ export function createMethodHandlers(
     },
     'pair.redeem'(params) {
       const redeemed = runtime.auth.redeem(params.code, params.deviceName);
-      if (!redeemed) throw new RuntimeError('unauthorized', 'This pairing code is wrong, used or expired. Ask the computer for a new one.');
+      if (!redeemed)
+        throw new RuntimeError(
+          'unauthorized',
+          'This pairing code is wrong, used or expired. Ask the computer for a new one.',
+        );
       return redeemed;
     },
     'pair.create'(_params, ctx) {
       const { code, expiresAt } = runtime.auth.createPairingCode();
       const relayLink = relayPairingLink();
-      return { code, expiresAt, url: pairingUrl(ctx.appOrigin, code), ...(relayLink ? { relayUrl: relayLink(code) } : {}) };
+      return {
+        code,
+        expiresAt,
+        url: pairingUrl(ctx.appOrigin, code),
+        ...(relayLink ? { relayUrl: relayLink(code) } : {}),
+      };
     },
     'devices.list'(_params, ctx) {
-      return { devices: runtime.auth.devices(ctx.identity?.deviceId ?? null), requests: runtime.devicePowers.pending() };
+      return {
+        devices: runtime.auth.devices(ctx.identity?.deviceId ?? null),
+        requests: runtime.devicePowers.pending(),
+      };
     },
     ...createDeviceHandlers(runtime),
     ...createAppBuildHandler(),
@@ -93,7 +109,8 @@ export function createMethodHandlers(
       requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
       const { confirmLiftedGuardRails: _confirmed, ...request } = params;
       const session = await runtime.createSession(request);
-      if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, session.id, lifted);
+      if (lifted.length > 0)
+        runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, session.id, lifted);
       return { session };
     },
     'sessions.settings'(params) {
@@ -103,7 +120,8 @@ export function createMethodHandlers(
       const lifted = liftedGuardRails(params.settings, runtime.sessionSettings(params.sessionId));
       requireGuardRailConfirmation(lifted, params.confirmLiftedGuardRails);
       const settings = runtime.configureSession(params.sessionId, params.settings);
-      if (lifted.length > 0) runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, params.sessionId, lifted);
+      if (lifted.length > 0)
+        runtime.devicePowers.announceLiftedGuardRails(ctx.identity?.deviceId ?? null, params.sessionId, lifted);
       return { settings };
     },
     async 'agents.recentConversations'(params) {
@@ -136,7 +154,11 @@ export function createMethodHandlers(
       return { session: runtime.renameSession(params.sessionId, params.title, viewerOf(ctx.identity?.deviceId)) };
     },
     'sessions.seen'(params, ctx) {
-      sessionsShown.show(ctx, params.sessionId, runtime.markSessionSeen(params.sessionId, viewerOf(ctx.identity?.deviceId), params.open));
+      sessionsShown.show(
+        ctx,
+        params.sessionId,
+        runtime.markSessionSeen(params.sessionId, viewerOf(ctx.identity?.deviceId), params.open),
+      );
       return {};
     },
     'sessions.command'(params) {
@@ -153,23 +175,42 @@ export function createMethodHandlers(
       return {};
     },
     'chat.send'(params) {
-      return runtime.chatSend(params.sessionId, params.operationId, params.text, { mode: params.mode, uploadIds: params.attachments?.map((a) => a.uploadId) });
+      return runtime.chatSend(params.sessionId, params.operationId, params.text, {
+        mode: params.mode,
+        uploadIds: params.attachments?.map((a) => a.uploadId),
+      });
     },
     'run.cancel'(params) {
       runtime.cancelRun(params.sessionId, params.runId);
       return {};
     },
     'run.chatCommandOutputRead'(params) {
-      if (runtime.isHistoryOutput(params.runId, params.commandId)) return readHistoryOutput(runtime, params, outputFrames);
+      if (runtime.isHistoryOutput(params.runId, params.commandId))
+        return readHistoryOutput(runtime, params, outputFrames);
       return answerWithBytes(outputFrames, params.transfer, (into) => {
-        const { bytes, ...result } = runtime.readCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length, into);
+        const { bytes, ...result } = runtime.readCommandOutput(
+          params.appSessionId,
+          params.runId,
+          params.commandId,
+          params.generation,
+          params.offset,
+          params.length,
+          into,
+        );
         return { bytes, result };
       });
     },
     async 'run.chatCommandOutputFind'(params, ctx) {
       const search = searches.start(ctx, params.searchId);
       try {
-        return await runtime.findCommandOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.query, search.signal);
+        return await runtime.findCommandOutput(
+          params.appSessionId,
+          params.runId,
+          params.commandId,
+          params.generation,
+          params.query,
+          search.signal,
+        );
       } finally {
         searches.end(ctx, params.searchId, search);
       }
@@ -186,7 +227,14 @@ export function createMethodHandlers(
     },
     'files.readBinary'(params) {
       return answerWithBytes(fileFrames, params.transfer, (into) => {
-        const { bytes, ...result } = runtime.files.readBinary(params.projectDirectory, params.path, params.offset, into, params.allowExternalFile, params.length);
+        const { bytes, ...result } = runtime.files.readBinary(
+          params.projectDirectory,
+          params.path,
+          params.offset,
+          into,
+          params.allowExternalFile,
+          params.length,
+        );
         return { bytes, result };
       });
     },
@@ -229,7 +277,14 @@ async function readHistoryOutput(
   params: MethodParamsParsed<'run.chatCommandOutputRead'>,
   frames: BinaryFramePool,
 ): Promise<Answer<'run.chatCommandOutputRead'>> {
-  const { bytes: read, ...result } = await runtime.readHistoryOutput(params.appSessionId, params.runId, params.commandId, params.generation, params.offset, params.length);
+  const { bytes: read, ...result } = await runtime.readHistoryOutput(
+    params.appSessionId,
+    params.runId,
+    params.commandId,
+    params.generation,
+    params.offset,
+    params.length,
+  );
   return answerWithBytes(frames, params.transfer, (into) => {
     const bytes = into(read.length);
     read.copy(bytes);

@@ -12,7 +12,12 @@ const subjectOf: { [N in NotificationName]: (params: NotificationParams<N>) => s
   'approval.changed': (p) => `${p.sessionId}/${p.approval.id}`,
   'codex.profile.changed': (p) => `${p.profile.id}/${p.login?.loginId ?? ''}`,
   'usage.changed': (p) => `${p.reading.agent}/${p.reading.accountKey}/${p.reading.window}`,
-  'devices.changed': (p) => (p.change === 'requested' || p.change === 'declined' ? `${p.change}/${p.request.requestId}` : p.change === 'guardRailsLifted' ? `${p.change}/${p.sessionId}` : `${p.change}/${p.deviceId}`),
+  'devices.changed': (p) =>
+    p.change === 'requested' || p.change === 'declined'
+      ? `${p.change}/${p.request.requestId}`
+      : p.change === 'guardRailsLifted'
+        ? `${p.change}/${p.sessionId}`
+        : `${p.change}/${p.deviceId}`,
   // Each removal names its own rows: never folded into another.
   'timeline.removed': (p) => `${p.sessionId}/${p.revision}`,
   // Bytes of a stream: each piece is its own (a client that missed one reads it from the store).

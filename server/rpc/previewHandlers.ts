@@ -34,10 +34,16 @@ export function createPreviewHandlers(previews: Previews, origins: PreviewOrigin
       return {};
     },
     'files.readHtmlPreviewResource'(params: MethodParamsParsed<'files.readHtmlPreviewResource'>): ResourceAnswer {
-      return answerWithBytes<{ status: 200 } & Omit<FileChunk, 'dataBase64'>, { status: 404 }>(frames, params.transfer, (into) => {
-        const answer = previews.readResource(params.previewId, params.path, params.offset, into);
-        return answer.status === 404 ? { bytes: null, result: { status: 404 } } : { bytes: answer.bytes, result: { status: 200, ...answer.chunk } };
-      });
+      return answerWithBytes<{ status: 200 } & Omit<FileChunk, 'dataBase64'>, { status: 404 }>(
+        frames,
+        params.transfer,
+        (into) => {
+          const answer = previews.readResource(params.previewId, params.path, params.offset, into);
+          return answer.status === 404
+            ? { bytes: null, result: { status: 404 } }
+            : { bytes: answer.bytes, result: { status: 200, ...answer.chunk } };
+        },
+      );
     },
   };
 }

@@ -3,7 +3,13 @@ import { CLOSE_CODES } from '../../lib/protocol/closeCodes';
 import { JSONRPC_CODES } from '../../lib/protocol/errors';
 import { RequestEnvelopeSchema, RequestIdSchema, type RequestId } from '../../lib/protocol/jsonrpc';
 import { decodeBinaryFrame } from '../../lib/protocol/binaryFrame';
-import { BINARY_REQUEST_METHODS, isMethodName, methods, UNAUTHENTICATED_METHODS, type MethodName } from '../../lib/protocol/methods';
+import {
+  BINARY_REQUEST_METHODS,
+  isMethodName,
+  methods,
+  UNAUTHENTICATED_METHODS,
+  type MethodName,
+} from '../../lib/protocol/methods';
 import type { RpcNotification } from '../../lib/protocol/notifications';
 import type { Identity } from '../auth/deviceAuth';
 import type { Logger } from '../runtime/log';
@@ -63,7 +69,10 @@ export class RpcConnection {
     private readonly limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
   ) {
     // RPC-2 / SEC-9: dropped, not closed politely: a polite close would keep reading for 30 s more.
-    this.authTimer = setTimeout(() => this.terminate(CLOSE_CODES.authTimeout, 'auth.hello was not sent in time'), limits.authTimeoutMs);
+    this.authTimer = setTimeout(
+      () => this.terminate(CLOSE_CODES.authTimeout, 'auth.hello was not sent in time'),
+      limits.authTimeoutMs,
+    );
     this.authTimer.unref();
     this.pressure = new SendBackpressure(socket, limits, {
       released: () => this.releaseHeld(),
@@ -97,7 +106,8 @@ export class RpcConnection {
     const key = notificationKey(notification);
     this.heldNotifications.delete(key);
     this.heldNotifications.set(key, text);
-    if (this.heldNotifications.size > this.limits.maxHeldNotifications) this.close(CLOSE_CODES.tryAgainLater, TOO_MANY_HELD_UPDATES);
+    if (this.heldNotifications.size > this.limits.maxHeldNotifications)
+      this.close(CLOSE_CODES.tryAgainLater, TOO_MANY_HELD_UPDATES);
   }
 
   close(code: number, reason: string): void {
@@ -150,7 +160,10 @@ export class RpcConnection {
     this.bytesBeforeAuth += n;
     if (this.bytesBeforeAuth > this.limits.preAuthBytes) {
       this.log.warn('dropping a socket that sent too much before auth.hello', { bytes: this.bytesBeforeAuth });
-      this.terminate(CLOSE_CODES.tooLargeBeforeAuth, `At most ${this.limits.preAuthBytes} bytes may be sent before auth.hello.`);
+      this.terminate(
+        CLOSE_CODES.tooLargeBeforeAuth,
+        `At most ${this.limits.preAuthBytes} bytes may be sent before auth.hello.`,
+      );
     }
   }
 
@@ -203,7 +216,9 @@ export class RpcConnection {
     const limit = this.limits.maxFrameBytes;
     if (data.length > limit) {
       const id = sniffRequestId(data.subarray(0, 512).toString('utf8'));
-      this.reply(errorFrame(id, 'too_large', `Frame of ${data.length} bytes is over the ${limit}-byte limit.`, { limit }));
+      this.reply(
+        errorFrame(id, 'too_large', `Frame of ${data.length} bytes is over the ${limit}-byte limit.`, { limit }),
+      );
       return;
     }
     let parsed: unknown;
@@ -219,7 +234,15 @@ export class RpcConnection {
       }
     } catch {
       if (isBinary) {
-        this.reply(errorFrame(null, 'invalid_params', 'Frames must be JSON text, or a binary request of a method that takes bytes.', {}, -32600));
+        this.reply(
+          errorFrame(
+            null,
+            'invalid_params',
+            'Frames must be JSON text, or a binary request of a method that takes bytes.',
+            {},
+            -32600,
+          ),
+        );
         return;
       }
       const id = sniffRequestId(data.subarray(0, 512).toString('utf8'));
@@ -231,12 +254,16 @@ export class RpcConnection {
       const rawId = typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
       const knownId = RequestIdSchema.safeParse(rawId);
       const id = knownId.success ? knownId.data : null;
-      this.reply(errorFrame(id, 'invalid_params', `Not a JSON-RPC 2.0 request: ${describeIssues(envelope.error)}`, {}, -32600));
+      this.reply(
+        errorFrame(id, 'invalid_params', `Not a JSON-RPC 2.0 request: ${describeIssues(envelope.error)}`, {}, -32600),
+      );
       return;
     }
     const { id, method, params } = envelope.data;
     if (requestBytes && !BINARY_REQUEST_METHODS.has(method as MethodName)) {
-      this.reply(errorFrame(id, 'invalid_params', `${method} takes no bytes: send it as a JSON text frame.`, {}, -32600));
+      this.reply(
+        errorFrame(id, 'invalid_params', `${method} takes no bytes: send it as a JSON text frame.`, {}, -32600),
+      );
       return;
     }
 
@@ -246,7 +273,9 @@ export class RpcConnection {
       return;
     }
     if (!isMethodName(method)) {
-      this.reply(errorFrame(id, 'not_found', `Unknown method "${method}".`, { method }, JSONRPC_CODES.method_not_found));
+      this.reply(
+        errorFrame(id, 'not_found', `Unknown method "${method}".`, { method }, JSONRPC_CODES.method_not_found),
+      );
       return;
     }
     await this.dispatch(id, method, params, requestBytes);
@@ -280,10 +309,24 @@ export class RpcConnection {
       }
     } catch (thrown) {
       const { frame, internal, faultId } = frameForThrown(id, thrown);
-      if (internal) this.log.error('request failed', { method, requestId: String(id), faultId: faultId ?? null, reason: thrown instanceof Error ? thrown.message : String(thrown) }, thrown);
+      if (internal)
+        this.log.error(
+          'request failed',
+          {
+            method,
+            requestId: String(id),
+            faultId: faultId ?? null,
+            reason: thrown instanceof Error ? thrown.message : String(thrown),
+          },
+          thrown,
+        );
       this.reply(frame);
       if (method === 'auth.hello' && !this.authenticated) this.close(CLOSE_CODES.unauthorized, 'unauthorized');
-      if (method === 'pair.redeem' && frame.error.data.code === 'unauthorized' && ++this.pairingFailures >= MAX_PAIRING_FAILURES) {
+      if (
+        method === 'pair.redeem' &&
+        frame.error.data.code === 'unauthorized' &&
+        ++this.pairingFailures >= MAX_PAIRING_FAILURES
+      ) {
         this.close(CLOSE_CODES.unauthorized, 'too many wrong pairing codes');
       }
     }

@@ -9,7 +9,13 @@ export interface ErrorFrame {
   error: { code: number; message: string; data: { code: ErrorCode } & Record<string, unknown> };
 }
 
-export function errorFrame(id: RequestId | null, code: ErrorCode, message: string, data: Record<string, unknown> = {}, jsonrpcCode = JSONRPC_CODES[code]): ErrorFrame {
+export function errorFrame(
+  id: RequestId | null,
+  code: ErrorCode,
+  message: string,
+  data: Record<string, unknown> = {},
+  jsonrpcCode = JSONRPC_CODES[code],
+): ErrorFrame {
   return { jsonrpc: '2.0', id, error: { code: jsonrpcCode, message, data: { ...data, code } } };
 }
 
@@ -18,15 +24,25 @@ export function errorFrame(id: RequestId | null, code: ErrorCode, message: strin
  * file write, is a `storage` error the user can act on (RPC-3); anything else is internal, and
  * gets a fault id that the answer and the runtime's log line (with the stack) both carry.
  */
-export function frameForThrown(id: RequestId | null, thrown: unknown): { frame: ErrorFrame; internal: boolean; faultId?: string } {
-  if (thrown instanceof RuntimeError) return { frame: errorFrame(id, thrown.code, thrown.message, thrown.data), internal: false };
+export function frameForThrown(
+  id: RequestId | null,
+  thrown: unknown,
+): { frame: ErrorFrame; internal: boolean; faultId?: string } {
+  if (thrown instanceof RuntimeError)
+    return { frame: errorFrame(id, thrown.code, thrown.message, thrown.data), internal: false };
   if (isDiskFull(thrown)) {
     const full = diskFull();
     return { frame: errorFrame(id, full.code, full.message, full.data), internal: false };
   }
   const faultId = crypto.randomBytes(4).toString('hex');
   return {
-    frame: errorFrame(id, 'unavailable', `The runtime could not complete this request (fault ${faultId}; the desktop's log has the details).`, { faultId }, -32603),
+    frame: errorFrame(
+      id,
+      'unavailable',
+      `The runtime could not complete this request (fault ${faultId}; the desktop's log has the details).`,
+      { faultId },
+      -32603,
+    ),
     internal: true,
     faultId,
   };

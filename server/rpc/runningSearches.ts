@@ -21,7 +21,8 @@ export class RunningSearches {
   }
 
   end(ctx: CallContext, searchId: string | undefined, search: AbortController): void {
-    if (searchId !== undefined && this.running.get(keyOf(ctx, searchId)) === search) this.running.delete(keyOf(ctx, searchId));
+    if (searchId !== undefined && this.running.get(keyOf(ctx, searchId)) === search)
+      this.running.delete(keyOf(ctx, searchId));
     // Ends the listener on the socket's signal too.
     search.abort();
   }

@@ -20,10 +20,14 @@ export class ShownSessions {
       const created = new Map<string, () => void>();
       shown = created;
       this.bySocket.set(signal, created);
-      signal.addEventListener('abort', () => {
-        for (const stop of created.values()) stop();
-        created.clear();
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const stop of created.values()) stop();
+          created.clear();
+        },
+        { once: true },
+      );
     }
     shown.get(sessionId)?.();
     shown.delete(sessionId);

@@ -26,8 +26,18 @@ export interface RpcSurface {
 }
 
 /** Adapts `ws` to RpcConnection and forwards the runtime's notifications to authenticated sockets. */
-export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: Logger, previewOrigins: PreviewOrigins, limits: SocketLimits = socketLimitsFromEnv(process.env)) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: READ_LIMIT_FRAMES * limits.maxFrameBytes, perMessageDeflate: false });
+export function createRpcSocketServer(
+  runtime: Runtime,
+  appOrigin: string,
+  log: Logger,
+  previewOrigins: PreviewOrigins,
+  limits: SocketLimits = socketLimitsFromEnv(process.env),
+) {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: READ_LIMIT_FRAMES * limits.maxFrameBytes,
+    perMessageDeflate: false,
+  });
   let relayPairingLink: ((code: string) => string) | null = null;
   const handlers = createMethodHandlers(runtime, previewOrigins, () => relayPairingLink);
   const connections = new Set<RpcConnection>();
@@ -50,7 +60,9 @@ export function createRpcSocketServer(runtime: Runtime, appOrigin: string, log: 
     const socket = wsRpcSocket(ws);
     // SEC-9: each waiting socket may hold a little memory until it authenticates; their number is capped.
     if (unauthenticatedCount() >= limits.maxUnauthenticatedSockets) {
-      log.warn('refusing a socket: too many are waiting to authenticate', { waiting: limits.maxUnauthenticatedSockets });
+      log.warn('refusing a socket: too many are waiting to authenticate', {
+        waiting: limits.maxUnauthenticatedSockets,
+      });
       socket.terminate(CLOSE_CODES.tryAgainLater, 'Too many connections are waiting to authenticate; try again later.');
       return;
     }

@@ -32,7 +32,12 @@ export function wsRpcSocket(ws: WebSocket): RpcSocket {
  * taken each chunk, so a frame that completed `auth.hello` in that chunk is already counted as
  * authenticated (frames are delivered synchronously) and pipelined calls behind it are not charged.
  */
-export function listenToWs(ws: WebSocket, wire: Duplex, listener: SocketListener, onError: (error: Error) => void): void {
+export function listenToWs(
+  ws: WebSocket,
+  wire: Duplex,
+  listener: SocketListener,
+  onError: (error: Error) => void,
+): void {
   wire.on('data', (chunk: Buffer) => listener.countIncomingBytes(chunk.length));
   ws.on('message', (data, isBinary) => {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);

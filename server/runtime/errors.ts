@@ -15,14 +15,20 @@ export class RuntimeError extends Error {
   }
 }
 
-export const notFound = (message: string, data?: Record<string, unknown>) => new RuntimeError('not_found', message, data);
-export const conflict = (message: string, data?: Record<string, unknown>) => new RuntimeError('conflict', message, data);
-export const invalidParams = (message: string, data?: Record<string, unknown>) => new RuntimeError('invalid_params', message, data);
-export const storageError = (message: string, data?: Record<string, unknown>) => new RuntimeError('storage', message, data);
-export const unavailable = (message: string, data?: Record<string, unknown>) => new RuntimeError('unavailable', message, data);
+export const notFound = (message: string, data?: Record<string, unknown>) =>
+  new RuntimeError('not_found', message, data);
+export const conflict = (message: string, data?: Record<string, unknown>) =>
+  new RuntimeError('conflict', message, data);
+export const invalidParams = (message: string, data?: Record<string, unknown>) =>
+  new RuntimeError('invalid_params', message, data);
+export const storageError = (message: string, data?: Record<string, unknown>) =>
+  new RuntimeError('storage', message, data);
+export const unavailable = (message: string, data?: Record<string, unknown>) =>
+  new RuntimeError('unavailable', message, data);
 
 /** What the app shows when the desktop ran out of space (RPC-3 `storage`, `data.reason: "disk_full"`). */
-export const DISK_FULL_MESSAGE = "The desktop's disk is full, so the runtime could not save this. Free some space on the desktop, then try again.";
+export const DISK_FULL_MESSAGE =
+  "The desktop's disk is full, so the runtime could not save this. Free some space on the desktop, then try again.";
 
 /** SQLite's "database or disk is full", and the system's "no space left" and "quota exceeded". */
 const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);

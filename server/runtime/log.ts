@@ -14,15 +14,30 @@ export interface Logger {
 /** The stack of an error and of each cause under it, indented under the log line. */
 export function stackLines(error: unknown): string {
   const lines: string[] = [];
-  for (let at = error, depth = 0; at !== undefined && at !== null && depth < 5; at = at instanceof Error ? at.cause : undefined, depth++) {
+  for (
+    let at = error, depth = 0;
+    at !== undefined && at !== null && depth < 5;
+    at = at instanceof Error ? at.cause : undefined, depth++
+  ) {
     const text = at instanceof Error ? (at.stack ?? `${at.name}: ${at.message}`) : String(at);
     lines.push(...(depth === 0 ? text : `caused by ${text}`).split('\n'));
   }
   return lines.map((line) => `    ${line.trim()}`).join('\n');
 }
 
-export function formatLogLine(level: string, message: string, fields?: LogFields, error?: unknown, at = new Date()): string {
-  const extra = fields ? ' ' + Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ') : '';
+export function formatLogLine(
+  level: string,
+  message: string,
+  fields?: LogFields,
+  error?: unknown,
+  at = new Date(),
+): string {
+  const extra = fields
+    ? ' ' +
+      Object.entries(fields)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(' ')
+    : '';
   return `${at.toISOString()} ${level} ${message}${extra}\n${error === undefined ? '' : stackLines(error) + '\n'}`;
 }
 

@@ -6,7 +6,15 @@ import { DeviceAuth } from '../auth/deviceAuth';
 import { PushNotifications } from '../push/pushNotifications';
 import { DEFAULT_VAPID_SUBJECT } from '../push/vapidSubject';
 import type { PairingGuessLimitOptions } from '../auth/pairingGuessLimit';
-import type { AgentCommand, AgentInfo, Approval, ApprovalDecision, RecentConversation, SessionAgentSettings, UsageReading } from '../../lib/protocol/agents';
+import type {
+  AgentCommand,
+  AgentInfo,
+  Approval,
+  ApprovalDecision,
+  RecentConversation,
+  SessionAgentSettings,
+  UsageReading,
+} from '../../lib/protocol/agents';
 import type { AgentModel } from './agents/agent';
 import { UsageSamples } from './agents/usage/usageSamples';
 import { SessionSettings, defaultSettings } from './sessions/sessionSettings';
@@ -116,7 +124,8 @@ export interface NewSessionRequest {
   worktree?: { branch?: string };
 }
 
-export type RuntimeEvent = { type: 'notification'; notification: RpcNotification } | { type: 'device.revoked'; deviceId: string };
+export type RuntimeEvent =
+  { type: 'notification'; notification: RpcNotification } | { type: 'device.revoked'; deviceId: string };
 
 const LEDGER_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const DEFAULT_AGENT_STALL_MS = 3 * 60 * 1000;
@@ -185,7 +194,9 @@ export class Runtime {
       announce: (change) => this.publish({ method: 'devices.changed', params: change }),
       revoke: (deviceId) => this.revokeDevice(deviceId),
     });
-    this.auth.onPaired((paired) => this.publish({ method: 'devices.changed', params: { change: 'paired', ...paired } }));
+    this.auth.onPaired((paired) =>
+      this.publish({ method: 'devices.changed', params: { change: 'paired', ...paired } }),
+    );
     // PUSH-1: push follows what the runtime publishes, so agents and approvals need not know about it.
     this.push = new PushNotifications({
       db,
@@ -212,7 +223,12 @@ export class Runtime {
       allowedTypes: options.allowSecretFiles,
       protectedFolders: [options.dataDir, codexProfilesRoot(options.dataDir), accountsRoot(options.dataDir)],
     });
-    this.attachments = new Attachments(new UploadCatalog(db), path.join(options.dataDir, 'pasted-images'), secrets, options.attachments);
+    this.attachments = new Attachments(
+      new UploadCatalog(db),
+      path.join(options.dataDir, 'pasted-images'),
+      secrets,
+      options.attachments,
+    );
     this.approvals = new ApprovalRequests(
       db,
       (approval) => this.publish({ method: 'approval.changed', params: { sessionId: approval.sessionId, approval } }),
@@ -236,15 +252,25 @@ export class Runtime {
       hostIdleMs: options.claudeHostIdleMs,
       graces,
     });
-    this.codex = new CodexAgent(db, options.dataDir, this.approvals, options.log, process.env, processes, {
-      recordUsage: (reading) => this.recordUsage(reading),
-      profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
-      threadNamed: (sessionId, name) => this.agentTitled(sessionId, name),
-      sessionTools: toolServerOf,
-    }, graces.codexStopMs);
+    this.codex = new CodexAgent(
+      db,
+      options.dataDir,
+      this.approvals,
+      options.log,
+      process.env,
+      processes,
+      {
+        recordUsage: (reading) => this.recordUsage(reading),
+        profileChanged: (params) => this.publish({ method: 'codex.profile.changed', params }),
+        threadNamed: (sessionId, name) => this.agentTitled(sessionId, name),
+        sessionTools: toolServerOf,
+      },
+      graces.codexStopMs,
+    );
     this.terminals = new TerminalAgent(
       processes,
-      ({ bytes, ...where }) => this.publish({ method: 'terminal.output', params: { ...where, dataBase64: bytes.toString('base64') } }),
+      ({ bytes, ...where }) =>
+        this.publish({ method: 'terminal.output', params: { ...where, dataBase64: bytes.toString('base64') } }),
       graces.terminalHangupMs,
     );
     this.agents = new Map<AgentKind, Agent>([
@@ -263,18 +289,33 @@ export class Runtime {
     );
     this.files = new ProjectFiles(this.projects, options.allowExternalFiles === true, secrets);
     this.git = new GitRepositories(this.projects, secrets);
-    this.media = new MediaRenditions(this.files, path.join(options.dataDir, 'media-renditions'), options.media ?? DEFAULT_MEDIA_LIMITS, options.log);
+    this.media = new MediaRenditions(
+      this.files,
+      path.join(options.dataDir, 'media-renditions'),
+      options.media ?? DEFAULT_MEDIA_LIMITS,
+      options.log,
+    );
     this.allowPrivateFetch = options.allowPrivateFetch === true;
     const sessionDirectory = (session: Session) => this.sessionDirectory(session);
     const publishRow = (sessionId: string, row: TimelineRow, revision?: number) =>
-      this.publish({ method: 'timeline.row', params: revision === undefined ? { sessionId, row } : { sessionId, row, revision } });
+      this.publish({
+        method: 'timeline.row',
+        params: revision === undefined ? { sessionId, row } : { sessionId, row, revision },
+      });
     this.overlay = new LiveOverlayStore(db);
     this.liveItems = new LiveItems({ overlay: this.overlay, publish: publishRow, log: options.log });
-    const history = { sessions: this.sessions, overlay: this.overlay, agents: this.agents, sessionDirectory, log: options.log };
+    const history = {
+      sessions: this.sessions,
+      overlay: this.overlay,
+      agents: this.agents,
+      sessionDirectory,
+      log: options.log,
+    };
     this.reconciler = new Reconciler({
       ...history,
       publishRow,
-      publishRemoved: (sessionId, ids, revision) => this.publish({ method: 'timeline.removed', params: { sessionId, ids, revision } }),
+      publishRemoved: (sessionId, ids, revision) =>
+        this.publish({ method: 'timeline.removed', params: { sessionId, ids, revision } }),
     });
     this.timelinePages = new TimelinePages(history);
     this.scheduler = new RunScheduler({
@@ -323,7 +364,11 @@ export class Runtime {
       db = openDatabase(path.join(options.dataDir, 'hbcode.db'), MIGRATIONS_DIR);
       const processes = new ProcessGroupLedger(db);
       // SES-5: what a runtime killed by SIGKILL left running is stopped before its rows are marked.
-      const survivors = await stopSurvivingGroups(processes, (options.stopGraces ?? DEFAULT_STOP_GRACES).commandKillMs, options.log);
+      const survivors = await stopSurvivingGroups(
+        processes,
+        (options.stopGraces ?? DEFAULT_STOP_GRACES).commandKillMs,
+        options.log,
+      );
       await sessionTools.start();
       return new Runtime(db, releaseLock, options, processes, survivors, sessionTools);
     } catch (error) {
@@ -346,7 +391,10 @@ export class Runtime {
     if (!sessionId) return;
     // A turn that ends on a device's screen is seen there (UX-8): no "unread" for it.
     this.views.changedUnderWatch(sessionId, Date.now());
-    this.emit({ type: 'notification', notification: { method: 'sessions.changed', params: { sessionId, deleted: false } } });
+    this.emit({
+      type: 'notification',
+      notification: { method: 'sessions.changed', params: { sessionId, deleted: false } },
+    });
   }
 
   /** Run states last published, by run id, so only a change of state reaches the list (UX-8). */
@@ -381,7 +429,9 @@ export class Runtime {
   /** Which agents can run here (SES-2); the app offers only these. */
   listAgents(): AgentInfo[] {
     return [...this.agents.values()].map((agent) =>
-      agent.available() ? { agent: agent.kind, available: true } : { agent: agent.kind, available: false, reason: agent.unavailableReason?.() ?? 'Not installed.' },
+      agent.available()
+        ? { agent: agent.kind, available: true }
+        : { agent: agent.kind, available: false, reason: agent.unavailableReason?.() ?? 'Not installed.' },
     );
   }
 
@@ -417,8 +467,14 @@ export class Runtime {
   configureSession(sessionId: string, settings: SessionAgentSettings): SessionAgentSettings {
     const session = this.sessions.session(sessionId);
     if (!session) throw notFound('No such session.', { sessionId });
-    if (settings.codex?.profileId && settings.codex.profileId !== this.settings.of(sessionId, session.agent).codex?.profileId && this.codex.linkedProfile(sessionId)) {
-      throw invalidParams('This session already continues a thread of its profile; start a new session for another profile.');
+    if (
+      settings.codex?.profileId &&
+      settings.codex.profileId !== this.settings.of(sessionId, session.agent).codex?.profileId &&
+      this.codex.linkedProfile(sessionId)
+    ) {
+      throw invalidParams(
+        'This session already continues a thread of its profile; start a new session for another profile.',
+      );
     }
     if (settings.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
     return this.settings.save(sessionId, session.agent, settings);
@@ -426,9 +482,11 @@ export class Runtime {
 
   /** ACC-11: conversations an agent saved for a project folder, from the app or a terminal. */
   recentConversations(request: RecentConversationsRequest): Promise<RecentConversation[]> {
-    if (!this.projects.some((p) => p.directory === request.projectDirectory)) throw notFound('This folder is not a project of this runtime.', { projectDirectory: request.projectDirectory });
+    if (!this.projects.some((p) => p.directory === request.projectDirectory))
+      throw notFound('This folder is not a project of this runtime.', { projectDirectory: request.projectDirectory });
     const adapter = this.agents.get(request.agent);
-    if (!adapter?.available()) throw unavailable(`The ${request.agent} agent is not available on this computer.`, { agent: request.agent });
+    if (!adapter?.available())
+      throw unavailable(`The ${request.agent} agent is not available on this computer.`, { agent: request.agent });
     return recentConversations({ claude: this.claude, codex: this.codex }, request);
   }
 
@@ -459,25 +517,45 @@ export class Runtime {
     if (!project) throw notFound('No such project.', { projectId });
     const adapter = this.agents.get(agent);
     if (!adapter || !adapter.available()) {
-      throw unavailable(`The ${agent} agent is not available on this computer.`, { agent, reason: adapter?.unavailableReason?.() ?? null });
+      throw unavailable(`The ${agent} agent is not available on this computer.`, {
+        agent,
+        reason: adapter?.unavailableReason?.() ?? null,
+      });
     }
-    if (claudeSessionId !== undefined && agent !== 'claude') throw invalidParams('claudeSessionId is only for Claude sessions.');
-    if (codexThreadId !== undefined && agent !== 'codex') throw invalidParams('codexThreadId is only for Codex sessions.');
-    if (codexRolloutPath !== undefined && (agent !== 'codex' || codexThreadId !== undefined)) throw invalidParams('codexRolloutPath is only for Codex sessions, without codexThreadId.');
+    if (claudeSessionId !== undefined && agent !== 'claude')
+      throw invalidParams('claudeSessionId is only for Claude sessions.');
+    if (codexThreadId !== undefined && agent !== 'codex')
+      throw invalidParams('codexThreadId is only for Codex sessions.');
+    if (codexRolloutPath !== undefined && (agent !== 'codex' || codexThreadId !== undefined))
+      throw invalidParams('codexRolloutPath is only for Codex sessions, without codexThreadId.');
     if (settings?.codex) this.codex.accounts.requireProfile(settings.codex.profileId);
-    const worktree = request.worktree ? await createSessionWorktree(project.directory, request.worktree.branch) : undefined;
+    const worktree = request.worktree
+      ? await createSessionWorktree(project.directory, request.worktree.branch)
+      : undefined;
     let session: Session;
     try {
       session = this.db.transaction(() => {
-        const created = this.sessions.createSession(projectId, agent, title?.trim() || `New ${agent} session`, worktree);
+        const created = this.sessions.createSession(
+          projectId,
+          agent,
+          title?.trim() || `New ${agent} session`,
+          worktree,
+        );
         if (agent === 'claude') this.claude.store.linkSession(created.id, claudeSessionId);
         const saved = this.settings.save(created.id, agent, settings ?? defaultSettings(agent));
-        if (codexThreadId !== undefined) this.codex.continueThread(created.id, saved.codex?.profileId ?? null, codexThreadId);
-        if (codexRolloutPath !== undefined) this.codex.openRollout(created.id, saved.codex?.profileId ?? null, codexRolloutPath);
+        if (codexThreadId !== undefined)
+          this.codex.continueThread(created.id, saved.codex?.profileId ?? null, codexThreadId);
+        if (codexRolloutPath !== undefined)
+          this.codex.openRollout(created.id, saved.codex?.profileId ?? null, codexRolloutPath);
         return created;
       })();
     } catch (error) {
-      if (worktree) await removeSessionWorktree(project.directory, worktree, false).catch((e: unknown) => this.options.log.warn('could not remove the worktree of a session that was not saved', { error: (e as Error).message }));
+      if (worktree)
+        await removeSessionWorktree(project.directory, worktree, false).catch((e: unknown) =>
+          this.options.log.warn('could not remove the worktree of a session that was not saved', {
+            error: (e as Error).message,
+          }),
+        );
       throw error;
     }
     this.publish({ method: 'sessions.changed', params: { sessionId: session.id, deleted: false } });
@@ -489,7 +567,8 @@ export class Runtime {
   private terminalSession(sessionId: string): Session {
     const session = this.sessions.session(sessionId);
     if (!session || this.deleting.has(sessionId)) throw notFound('No such session.', { sessionId });
-    if (session.agent !== 'terminal') throw invalidParams('This is not a terminal session.', { sessionId, agent: session.agent });
+    if (session.agent !== 'terminal')
+      throw invalidParams('This is not a terminal session.', { sessionId, agent: session.agent });
     return session;
   }
 
@@ -576,7 +655,8 @@ export class Runtime {
   /** One command row of a session (UX-1: an output viewer opened from its address). */
   commandOfSession(sessionId: string, runId: string, commandId: string): CommandRow {
     const row = this.sessions.commandRow(runId, commandId);
-    if (!row || row.sessionId !== sessionId) throw notFound('This command is not in the session.', { sessionId, runId, commandId });
+    if (!row || row.sessionId !== sessionId)
+      throw notFound('This command is not in the session.', { sessionId, runId, commandId });
     return row;
   }
 
@@ -588,7 +668,15 @@ export class Runtime {
 
   /** A slice of one long text of an agent item (TL-1): live rows from the overlay, saved ones through the agent. */
   itemText(request: ItemTextRequest): Promise<ItemTextSlice> {
-    return readItemText({ sessions: this.sessions, overlay: this.overlay, agents: this.agents, sessionDirectory: (session) => this.sessionDirectory(session) }, request);
+    return readItemText(
+      {
+        sessions: this.sessions,
+        overlay: this.overlay,
+        agents: this.agents,
+        sessionDirectory: (session) => this.sessionDirectory(session),
+      },
+      request,
+    );
   }
 
   commandRow(runId: string, commandId: string): CommandRow | undefined {
@@ -631,7 +719,12 @@ export class Runtime {
     return this.approvals.pending(sessionId);
   }
 
-  answerApproval(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Approval['answers']): Approval {
+  answerApproval(
+    sessionId: string,
+    approvalId: string,
+    decision: ApprovalDecision,
+    answers?: Approval['answers'],
+  ): Approval {
     const asked = this.approvals.pending(sessionId).find((a) => a.id === approvalId);
     // MSG-4: a message's approval hands the message on, or declines it, with the answer.
     if (asked?.kind === 'message' && !answers) return this.messaging.answerApproval(sessionId, asked, decision);
@@ -643,9 +736,15 @@ export class Runtime {
    * turn (ACC-6), done once its model was sent it, or queues it when no turn takes it. A message with
    * attachments always waits for a turn of its own: steering carries text only (ATT-2).
    */
-  async chatSend(sessionId: string, operationId: string, text: string, options: { mode?: 'queue' | 'steer'; uploadIds?: readonly string[] } = {}): Promise<ChatSendAnswer> {
+  async chatSend(
+    sessionId: string,
+    operationId: string,
+    text: string,
+    options: { mode?: 'queue' | 'steer'; uploadIds?: readonly string[] } = {},
+  ): Promise<ChatSendAnswer> {
     if (this.deleting.has(sessionId)) throw notFound('This session is being deleted.', { sessionId });
-    if (this.sessions.session(sessionId)?.agent === 'terminal') throw invalidParams('A terminal session takes keystrokes (terminal.input), not messages.', { sessionId });
+    if (this.sessions.session(sessionId)?.agent === 'terminal')
+      throw invalidParams('A terminal session takes keystrokes (terminal.input), not messages.', { sessionId });
     // SRC-4: the person's own Codex conversation is shown, never written to.
     const readOnly = this.sessions.session(sessionId)?.agent === 'codex' ? this.codex.readOnlyReason(sessionId) : null;
     if (readOnly) throw invalidParams(readOnly, { sessionId, reason: 'read_only_source' });
@@ -653,7 +752,10 @@ export class Runtime {
     if (!this.reserve.ensure()) throw diskFull();
     const { uploadIds } = options;
     if (uploadIds) this.attachments.checkForMessage(sessionId, uploadIds);
-    const attachments = uploadIds && { identity: uploadIds, attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds) };
+    const attachments = uploadIds && {
+      identity: uploadIds,
+      attach: (runId: string) => this.attachments.catalog.attachToRun(runId, uploadIds),
+    };
     const outcome = this.outbox.acceptChatMessage(sessionId, operationId, text, attachments);
     const run = outcome.created;
     if (!run) return outcome.answer;
@@ -666,7 +768,8 @@ export class Runtime {
 
   /** The session an attachment call names must exist and not be going away (ATT-1). */
   requireUploadSession(sessionId: string): void {
-    if (this.deleting.has(sessionId) || !this.sessions.session(sessionId)) throw notFound('No such session.', { sessionId });
+    if (this.deleting.has(sessionId) || !this.sessions.session(sessionId))
+      throw notFound('No such session.', { sessionId });
   }
 
   cancelRun(sessionId: string, runId: string): void {
@@ -694,34 +797,77 @@ export class Runtime {
   }
 
   /** OUT-7: a slice of output that only the agent's history holds, read through the agent. */
-  async readHistoryOutput(sessionId: string, runId: string, commandId: string, generation: number, offset: number, length: number): Promise<OutputRange> {
+  async readHistoryOutput(
+    sessionId: string,
+    runId: string,
+    commandId: string,
+    generation: number,
+    offset: number,
+    length: number,
+  ): Promise<OutputRange> {
     const pointer = this.sessions.outputPointer(runId, commandId);
     const row = this.sessions.commandRow(runId, commandId);
     if (!pointer || !row) throw notFound('No such command output.', { runId, commandId });
     if (row.sessionId !== sessionId) throw conflict('This command output belongs to another session.');
-    if (generation !== 1) throw conflict(`Command output generation ${generation} was replaced by generation 1; refresh the row and read again.`, { generation: 1 });
+    if (generation !== 1)
+      throw conflict(
+        `Command output generation ${generation} was replaced by generation 1; refresh the row and read again.`,
+        { generation: 1 },
+      );
     const session = this.sessions.session(sessionId);
     const cwd = session && this.sessionDirectory(session);
     const agent = session && this.agents.get(session.agent);
     if (!cwd || !agent?.readHistoryOutput) throw unavailable('This agent cannot read its history here.');
     const slice = await agent.readHistoryOutput(sessionId, cwd, pointer, offset, length);
-    return { offset, bytes: slice.bytes, availableBytes: slice.availableBytes, generation: 1, complete: true, sourceIncomplete: false };
+    return {
+      offset,
+      bytes: slice.bytes,
+      availableBytes: slice.availableBytes,
+      generation: 1,
+      complete: true,
+      sourceIncomplete: false,
+    };
   }
 
   /**
    * PWA-2: every place `query` shows in a command's output as a terminal shows it, searched here
    * where the bytes are; output only the agent's history holds is read through the agent (OUT-7).
    */
-  async findCommandOutput(sessionId: string, runId: string, commandId: string, generation: number, query: string, signal: AbortSignal): Promise<FindAnswer & { generation: number }> {
+  async findCommandOutput(
+    sessionId: string,
+    runId: string,
+    commandId: string,
+    generation: number,
+    query: string,
+    signal: AbortSignal,
+  ): Promise<FindAnswer & { generation: number }> {
     if (this.isHistoryOutput(runId, commandId)) {
-      const readSlice = (offset: number, length: number) => this.readHistoryOutput(sessionId, runId, commandId, generation, offset, Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES));
+      const readSlice = (offset: number, length: number) =>
+        this.readHistoryOutput(
+          sessionId,
+          runId,
+          commandId,
+          generation,
+          offset,
+          Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES),
+        );
       const first = await readSlice(0, 1);
-      const answer = await findInOutput(async (offset, length) => (await readSlice(offset, length)).bytes, first.availableBytes, query, { ...DEFAULT_FIND_LIMITS, pageBytes: MAX_COMMAND_OUTPUT_RANGE_BYTES }, signal);
+      const answer = await findInOutput(
+        async (offset, length) => (await readSlice(offset, length)).bytes,
+        first.availableBytes,
+        query,
+        { ...DEFAULT_FIND_LIMITS, pageBytes: MAX_COMMAND_OUTPUT_RANGE_BYTES },
+        signal,
+      );
       return { ...answer, generation: 1 };
     }
     const first = this.readCommandOutput(sessionId, runId, commandId, generation, 0, 0);
-    const read = async (offset: number, length: number) => this.readCommandOutput(sessionId, runId, commandId, generation, offset, length).bytes;
-    return { ...(await findInOutput(read, first.availableBytes, query, DEFAULT_FIND_LIMITS, signal)), generation: first.generation };
+    const read = async (offset: number, length: number) =>
+      this.readCommandOutput(sessionId, runId, commandId, generation, offset, length).bytes;
+    return {
+      ...(await findInOutput(read, first.availableBytes, query, DEFAULT_FIND_LIMITS, signal)),
+      generation: first.generation,
+    };
   }
 
   /** Stops running commands (recorded as stopped), then closes the store. */

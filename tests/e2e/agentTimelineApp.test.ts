@@ -17,7 +17,14 @@ import {
 import type { ScriptedReply } from '../fixtures/fakeModelServer';
 import { waitUntil } from '../fixtures/waitUntil';
 import { waitForRows } from '../fixtures/agentSessions';
-import { DESKTOP_CONTEXT, keptScreenshotPath, PHONE_CONTEXT, scrollRowIntoView, sendCommand, waitConnected } from './appHarness';
+import {
+  DESKTOP_CONTEXT,
+  keptScreenshotPath,
+  PHONE_CONTEXT,
+  scrollRowIntoView,
+  sendCommand,
+  waitConnected,
+} from './appHarness';
 import { pairedPage, useModelAppSuite } from './appSuite';
 const TURN_MS = 180_000;
 
@@ -69,7 +76,11 @@ async function expectTurnRows(page: Page): Promise<void> {
   expect(await reasoning.locator('summary').textContent()).toContain('Looking at the story.');
 
   const change = await findRow(page, '[data-row="fileChange"]');
-  await waitUntil(async () => (await change.locator('.diff-count-added').first().textContent()) === '+2', 'the change counts its added lines', TURN_MS);
+  await waitUntil(
+    async () => (await change.locator('.diff-count-added').first().textContent()) === '+2',
+    'the change counts its added lines',
+    TURN_MS,
+  );
   expect(await change.locator('.diff-count-removed').first().textContent()).toBe('−1');
   const story = change.locator('[data-file="story.txt"]');
   expect(await story.getByLabel('1 lines added').textContent()).toBe('+1');
@@ -90,7 +101,12 @@ async function expectTurnRows(page: Page): Promise<void> {
 describe('TL-1 a real Codex turn in the app at phone size, live and after a reload', () => {
   const queue: ScriptedReply[] = [];
   const suite = useModelAppSuite(queuedReplies(queue), {
-    runtime: ({ modelUrl }) => ({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(modelUrl) } }),
+    runtime: ({ modelUrl }) => ({
+      env: {
+        HBCODE_CODEX_BIN: installedAgents().codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexTimelineConfigToml(modelUrl),
+      },
+    }),
     timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
   });
   let page: Page;
@@ -100,54 +116,63 @@ describe('TL-1 a real Codex turn in the app at phone size, live and after a relo
     page = await pairedPage(suite, PHONE_CONTEXT);
   }, AGENT_INSTALL_TIMEOUT_MS);
 
-  it('TL-1 a Codex session made in the app shows Markdown text, collapsed reasoning, the diff with its counts, tool results and the turn end; a reload shows the saved rows', async () => {
-    await page.goto(`${suite.runtime.appOrigin}/#/`);
-    await page.getByLabel('Agent').first().selectOption('codex');
-    // Full access (ACC-5): in the sandbox the login shell complains that it cannot write its home,
-    // and that line, naming this machine's folders, would land in the command's shown output.
-    await page.getByRole('button', { name: 'Options' }).first().tap();
-    await page.getByRole('group', { name: 'Codex options' }).getByLabel('Sandbox').selectOption('danger-full-access');
-    // DEV-2: full access is confirmed on the device in a dialog before the session is made.
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'New session' }).first().tap();
-    queue.push(
-      streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(STORY_PATCH)]),
-      commandReply('cat story.txt'),
-      searchAndLookupReply('story structure', 'plot'),
-      messageReply('Finished.'),
-    );
-    await sendCommand(page, 'Edit the story');
-    await expectTurnRows(page);
-    // The patch really ran in the project.
-    expect(fs.readFileSync(path.join(suite.runtime.projectDir, 'story.txt'), 'utf8')).toBe('first\nSECOND\nthird\n');
+  it(
+    'TL-1 a Codex session made in the app shows Markdown text, collapsed reasoning, the diff with its counts, tool results and the turn end; a reload shows the saved rows',
+    async () => {
+      await page.goto(`${suite.runtime.appOrigin}/#/`);
+      await page.getByLabel('Agent').first().selectOption('codex');
+      // Full access (ACC-5): in the sandbox the login shell complains that it cannot write its home,
+      // and that line, naming this machine's folders, would land in the command's shown output.
+      await page.getByRole('button', { name: 'Options' }).first().tap();
+      await page.getByRole('group', { name: 'Codex options' }).getByLabel('Sandbox').selectOption('danger-full-access');
+      // DEV-2: full access is confirmed on the device in a dialog before the session is made.
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'New session' }).first().tap();
+      queue.push(
+        streamedReply(['Looking ', 'at the story.'], ['Changing ', 'the **story**', ' now.'], [patchCall(STORY_PATCH)]),
+        commandReply('cat story.txt'),
+        searchAndLookupReply('story structure', 'plot'),
+        messageReply('Finished.'),
+      );
+      await sendCommand(page, 'Edit the story');
+      await expectTurnRows(page);
+      // The patch really ran in the project.
+      expect(fs.readFileSync(path.join(suite.runtime.projectDir, 'story.txt'), 'utf8')).toBe('first\nSECOND\nthird\n');
 
-    // Saved rows: once the runtime has replaced every live row by its saved one, a reload reads
-    // those back (TL-1 rows are the same live and saved).
-    const client = await suite.runtime.connect();
-    try {
-      const [session] = (await client.call('sessions.list')).sessions.filter((s) => s.agent === 'codex');
-      await waitForRows(client, session!.id, (rows) => {
-        const items = rows.filter((r) => 'source' in r);
-        return items.length >= 6 && items.every((r) => r.source === 'saved');
-      }, TURN_MS);
-    } finally {
-      client.close();
-    }
-    // A reload keeps the session open: it is in the app's address (UX-1).
-    await page.reload();
-    await waitConnected(page);
-    await expectTurnRows(page);
+      // Saved rows: once the runtime has replaced every live row by its saved one, a reload reads
+      // those back (TL-1 rows are the same live and saved).
+      const client = await suite.runtime.connect();
+      try {
+        const [session] = (await client.call('sessions.list')).sessions.filter((s) => s.agent === 'codex');
+        await waitForRows(
+          client,
+          session!.id,
+          (rows) => {
+            const items = rows.filter((r) => 'source' in r);
+            return items.length >= 6 && items.every((r) => r.source === 'saved');
+          },
+          TURN_MS,
+        );
+      } finally {
+        client.close();
+      }
+      // A reload keeps the session open: it is in the app's address (UX-1).
+      await page.reload();
+      await waitConnected(page);
+      await expectTurnRows(page);
 
-    await scrollRowIntoView(await findRow(page, '[data-row="fileChange"]'));
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: docScreenshot('phone-light') });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: docScreenshot('phone-dark') });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await scrollRowIntoView(await findRow(page, '[data-row="turnEnd"]'));
-    await page.screenshot({ path: docScreenshot('phone-end-light') });
-    await page.setViewportSize(DESKTOP_CONTEXT.viewport!);
-    await scrollRowIntoView(await findRow(page, '[data-row="fileChange"]'));
-    await page.screenshot({ path: docScreenshot('desktop-light'), scale: 'css' });
-  }, AGENT_TEST_TIMEOUT_MS);
+      await scrollRowIntoView(await findRow(page, '[data-row="fileChange"]'));
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.screenshot({ path: docScreenshot('phone-light') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: docScreenshot('phone-dark') });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await scrollRowIntoView(await findRow(page, '[data-row="turnEnd"]'));
+      await page.screenshot({ path: docScreenshot('phone-end-light') });
+      await page.setViewportSize(DESKTOP_CONTEXT.viewport!);
+      await scrollRowIntoView(await findRow(page, '[data-row="fileChange"]'));
+      await page.screenshot({ path: docScreenshot('desktop-light'), scale: 'css' });
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

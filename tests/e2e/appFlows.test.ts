@@ -84,7 +84,7 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     dirs?.remove();
   });
 
-  it('RPC-2 pairing with a wrong code shows the runtime\'s refusal and stores nothing', async () => {
+  it("RPC-2 pairing with a wrong code shows the runtime's refusal and stores nothing", async () => {
     const stranger = await browser.newContext();
     watchCookies(stranger);
     const strangerPage = await stranger.newPage();
@@ -133,17 +133,22 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     const stored = await readStoredPairing(page);
     expect(stored?.token.length).toBeGreaterThanOrEqual(32);
     const elsewhere = await page.evaluate(() => {
-      const values = (storage: Storage) => Array.from({ length: storage.length }, (_, i) => `${storage.key(i)}=${storage.getItem(storage.key(i)!)}`);
+      const values = (storage: Storage) =>
+        Array.from({ length: storage.length }, (_, i) => `${storage.key(i)}=${storage.getItem(storage.key(i)!)}`);
       return [...values(localStorage), ...values(sessionStorage), document.cookie, location.href].join('\n');
     });
     expect(elsewhere).not.toContain(stored!.token);
     expect(await context.cookies()).toEqual([]);
   });
 
-  it('SEC-3 the app page\'s CSP runs its own hashed scripts but blocks injected inline scripts and inline handlers', async () => {
+  it("SEC-3 the app page's CSP runs its own hashed scripts but blocks injected inline scripts and inline handlers", async () => {
     const response = await page.reload();
     const csp = response?.headers()['content-security-policy'] ?? '';
-    const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src ')) ?? '';
+    const scriptSrc =
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('script-src ')) ?? '';
     expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/]+=*'/);
     expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     // The page's own inline bootstrap scripts ran (the app rendered) without a single violation.
@@ -163,7 +168,10 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     });
     expect(await page.evaluate(() => window.__injectedRan)).toEqual([]);
     const violations = (await page.evaluate(() => window.__cspViolations)) ?? [];
-    expect(violations.map((v) => `${v.directive} ${v.blocked}`).sort()).toEqual(['script-src-attr inline', 'script-src-elem inline']);
+    expect(violations.map((v) => `${v.directive} ${v.blocked}`).sort()).toEqual([
+      'script-src-attr inline',
+      'script-src-elem inline',
+    ]);
   });
 
   it('SES-3 SES-4 a shell command streams into the timeline: its row goes from running to "exit 0" while its size grows', async () => {
@@ -191,9 +199,14 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     const finished = samples.filter((s) => s.status !== 'running');
     expect(running.length, JSON.stringify(samples)).toBeGreaterThan(0);
     // Live updates (timeline.row), not one jump at the end: several sizes between 0 and the total.
-    expect(new Set(running.filter((n) => n > 0 && n < STREAMING_BYTES)).size, JSON.stringify(samples)).toBeGreaterThanOrEqual(3);
+    expect(
+      new Set(running.filter((n) => n > 0 && n < STREAMING_BYTES)).size,
+      JSON.stringify(samples),
+    ).toBeGreaterThanOrEqual(3);
     expect(running).toEqual([...running].sort((a, b) => a - b));
-    expect(samples.findIndex((s) => s.status !== 'running')).toBeGreaterThan(samples.findLastIndex((s) => s.status === 'running'));
+    expect(samples.findIndex((s) => s.status !== 'running')).toBeGreaterThan(
+      samples.findLastIndex((s) => s.status === 'running'),
+    );
     expect(finished.at(-1)?.status).toBe('exit 0');
     expect(parseSize(finished.at(-1)!.summary)).toBe(STREAMING_BYTES);
     // The message that ran it is in the timeline too.
@@ -205,10 +218,18 @@ describe('The app in Chromium against the real runtime: pairing, sessions, live 
     await page.setViewportSize({ width: 390, height: 700 });
     try {
       await commandRow(page, STREAMING_COMMAND).click();
-      await waitUntil(() => textInView(page, '[data-testid="output"]', 'line 50'), '"line 50" is in view: the viewer opens at the end', 10_000);
+      await waitUntil(
+        () => textInView(page, '[data-testid="output"]', 'line 50'),
+        '"line 50" is in view: the viewer opens at the end',
+        10_000,
+      );
       expect(await textInView(page, '[data-testid="output"]', 'line 1')).toBe(false);
       await clickOutputControl(page, 'Start');
-      await waitUntil(() => textInView(page, '[data-testid="output"]', 'line 1'), '"line 1" scrolls into view after "Start"', 5000);
+      await waitUntil(
+        () => textInView(page, '[data-testid="output"]', 'line 1'),
+        '"line 1" scrolls into view after "Start"',
+        5000,
+      );
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });
     }

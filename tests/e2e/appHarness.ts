@@ -102,7 +102,8 @@ export async function createShellSession(page: Page): Promise<void> {
 export async function sendCommand(page: Page, command: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(command);
-  if (await page.evaluate(() => matchMedia('(pointer: coarse)').matches)) await page.locator('form.composer button[type="submit"]').click();
+  if (await page.evaluate(() => matchMedia('(pointer: coarse)').matches))
+    await page.locator('form.composer button[type="submit"]').click();
   else await box.press('Enter');
 }
 
@@ -115,7 +116,11 @@ export function commandRow(page: Page, command: string) {
 export async function waitCommandFinished(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
   const status = commandRow(page, command).locator('[data-status]');
   await status.waitFor();
-  await waitUntil(async () => (await status.getAttribute('data-status')) !== 'running', `"${command}" finishes`, timeoutMs);
+  await waitUntil(
+    async () => (await status.getAttribute('data-status')) !== 'running',
+    `"${command}" finishes`,
+    timeoutMs,
+  );
   return (await status.textContent()) ?? '';
 }
 
@@ -153,7 +158,12 @@ export function textInView(page: Page, scroller: string, text: string): Promise<
 }
 
 /** A phone (390x844, touch) and a desktop browser, the two sizes every screen is checked at. */
-export const PHONE_CONTEXT: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const PHONE_CONTEXT: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 export const DESKTOP_CONTEXT: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
 /** A screenshot kept in docs/screenshots, named `<prefix>-<name>.png` after the feature it shows. */
@@ -198,15 +208,18 @@ export function copyRuntimeWithApp(appDir = path.join(REPO_ROOT, 'out')): Runtim
   const bundle = path.join(REPO_ROOT, BUNDLE_FOLDER);
   fs.mkdirSync(path.join(root, BUNDLE_FOLDER));
   for (const name of fs.readdirSync(bundle)) {
-    if (name.endsWith('.mjs') || name.endsWith('.map')) fs.copyFileSync(path.join(bundle, name), path.join(root, BUNDLE_FOLDER, name));
+    if (name.endsWith('.mjs') || name.endsWith('.map'))
+      fs.copyFileSync(path.join(bundle, name), path.join(root, BUNDLE_FOLDER, name));
   }
   fs.cpSync(appDir, path.join(root, 'out'), { recursive: true });
   fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(root, 'package.json'));
-  for (const linked of ['lib', 'migrations', 'node_modules', 'scripts', 'server']) fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
+  for (const linked of ['lib', 'migrations', 'node_modules', 'scripts', 'server'])
+    fs.symlinkSync(path.join(REPO_ROOT, linked), path.join(root, linked), 'dir');
   const checkoutMain = path.join(bundle, 'main.mjs');
   return {
     outDir: path.join(root, 'out'),
-    wrap: (command) => command.map((word) => (word === checkoutMain ? path.join(root, BUNDLE_FOLDER, 'main.mjs') : word)),
+    wrap: (command) =>
+      command.map((word) => (word === checkoutMain ? path.join(root, BUNDLE_FOLDER, 'main.mjs') : word)),
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }
@@ -242,5 +255,8 @@ export async function playsPast(page: Page, selector: string, seconds: number): 
     media.muted = true;
     void media.play();
   });
-  await waitUntil(() => page.locator(selector).evaluate((el, past) => (el as HTMLMediaElement).currentTime > past, seconds), `${selector} plays past ${seconds} s`);
+  await waitUntil(
+    () => page.locator(selector).evaluate((el, past) => (el as HTMLMediaElement).currentTime > past, seconds),
+    `${selector} plays past ${seconds} s`,
+  );
 }

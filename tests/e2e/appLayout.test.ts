@@ -17,11 +17,16 @@ import { waitUntil } from '../fixtures/waitUntil';
 const SESSION_TITLE = 'Build and test';
 const LONG_WORD = 'x'.repeat(240);
 /** Seeded commands: many lines, one line far wider than a phone, and a failure on stderr. */
-const SEEDED_COMMANDS = [`for i in $(seq 1 60); do echo "line $i of the build output"; done`, `echo ${LONG_WORD}`, 'ls /no-such-folder-here'];
+const SEEDED_COMMANDS = [
+  `for i in $(seq 1 60); do echo "line $i of the build output"; done`,
+  `echo ${LONG_WORD}`,
+  'ls /no-such-folder-here',
+];
 const MIN_TARGET_PX = 44;
 
 /** The list entry that opens the seeded session (not its Delete icon, named after it too). */
-const sessionButton = (page: Page) => page.getByRole('button', { name: SESSION_TITLE }).filter({ hasText: SESSION_TITLE });
+const sessionButton = (page: Page) =>
+  page.getByRole('button', { name: SESSION_TITLE }).filter({ hasText: SESSION_TITLE });
 
 interface LayoutFacts {
   viewportWidth: number;
@@ -38,7 +43,8 @@ function layoutFacts(page: Page): Promise<LayoutFacts> {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
       const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? '';
-      if (r.height < min - 0.5 || r.width < min - 0.5) smallTargets.push(`${el.tagName.toLowerCase()} '${name}' ${Math.round(r.width)}x${Math.round(r.height)}`);
+      if (r.height < min - 0.5 || r.width < min - 0.5)
+        smallTargets.push(`${el.tagName.toLowerCase()} '${name}' ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
     return { viewportWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth, smallTargets };
   }, MIN_TARGET_PX);
@@ -93,7 +99,9 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
           const facts = await layoutFacts(page);
           // Soft: one screen's fault still leaves the screenshots and facts of the others.
           expect.soft(facts.viewportWidth, `${screen} ${colorScheme}`).toBe(width);
-          expect.soft(facts.scrollWidth, `${screen} ${colorScheme}: nothing overflows sideways`).toBeLessThanOrEqual(width);
+          expect
+            .soft(facts.scrollWidth, `${screen} ${colorScheme}: nothing overflows sideways`)
+            .toBeLessThanOrEqual(width);
           expect.soft(facts.smallTargets, `${screen} ${colorScheme}: controls under ${MIN_TARGET_PX} px`).toEqual([]);
         }
         await page.emulateMedia({ colorScheme: 'light' });
@@ -101,7 +109,9 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
         await page.emulateMedia({ colorScheme: 'dark' });
         const dark = await pageColours(page);
         expect(dark.background, `${screen}: dark background`).not.toBe(light.background);
-        expect(luminance(dark.background), `${screen}: the dark theme is dark`).toBeLessThan(luminance(light.background));
+        expect(luminance(dark.background), `${screen}: the dark theme is dark`).toBeLessThan(
+          luminance(light.background),
+        );
         expect(contrast(light.text, light.background), `${screen}: light text contrast`).toBeGreaterThanOrEqual(4.5);
         expect(contrast(dark.text, dark.background), `${screen}: dark text contrast`).toBeGreaterThanOrEqual(4.5);
         await page.emulateMedia({ colorScheme: 'light' });
@@ -117,8 +127,13 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
           const titleEl = [...document.querySelectorAll('button span')].find((el) => el.textContent === title);
           return { title: shown(titleEl), project: shown(document.querySelector('section h2') ?? undefined) };
         }, SESSION_TITLE);
-        expect(names.title, 'the session title is shown whole').toEqual({ visible: names.title!.needed, needed: names.title!.needed });
-        expect(names.project!.visible, 'the project name gets at least 120 px').toBeGreaterThanOrEqual(Math.min(120, names.project!.needed));
+        expect(names.title, 'the session title is shown whole').toEqual({
+          visible: names.title!.needed,
+          needed: names.title!.needed,
+        });
+        expect(names.project!.visible, 'the project name gets at least 120 px').toBeGreaterThanOrEqual(
+          Math.min(120, names.project!.needed),
+        );
 
         await openSession.click();
         for (const command of SEEDED_COMMANDS) await commandRow(page, command).waitFor();
@@ -167,7 +182,10 @@ describe('PWA-5 one-handed on a phone, usable on a desktop, light and dark', () 
     try {
       const code = await newPairingCode(runtime);
       await page.goto(`${runtime.appOrigin}/pair#code=${encodeURIComponent(code)}`);
-      await waitUntil(async () => (await page.getByLabel('Pairing code').inputValue()) === code, 'the link fills in the code');
+      await waitUntil(
+        async () => (await page.getByLabel('Pairing code').inputValue()) === code,
+        'the link fills in the code',
+      );
       await tabTo(page, '"Pair"', (name) => name === 'Pair');
       expect(await focusRing(page)).toBe(true);
       await page.keyboard.press('Enter');

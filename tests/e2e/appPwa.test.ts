@@ -7,7 +7,14 @@ import { launchChromiumProfile } from '../fixtures/browser';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { copyRuntimeWithApp, createShellSession, pairThroughLink, startupPairingCode, waitConnected, type RuntimeCopy } from './appHarness';
+import {
+  copyRuntimeWithApp,
+  createShellSession,
+  pairThroughLink,
+  startupPairingCode,
+  waitConnected,
+  type RuntimeCopy,
+} from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 interface ManifestIcon {
@@ -61,7 +68,11 @@ describe('PWA-1 the app installs and its shell loads offline', () => {
     await page.goto(`${runtime.appOrigin}/`);
     const served = await page.evaluate(async () => {
       const response = await fetch('/manifest.webmanifest', { cache: 'no-store' });
-      return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text: await response.text(),
+      };
     });
     expect(served.status).toBe(200);
     expect(served.contentType).toMatch(/^application\/manifest\+json\b/);
@@ -80,7 +91,8 @@ describe('PWA-1 the app installs and its shell loads offline', () => {
 
     const icons = manifest.icons ?? [];
     const purposes = (icon: ManifestIcon) => (icon.purpose ?? 'any').split(/\s+/);
-    const has = (size: string, purpose: string) => icons.some((i) => i.sizes.split(/\s+/).includes(size) && i.type === 'image/png' && purposes(i).includes(purpose));
+    const has = (size: string, purpose: string) =>
+      icons.some((i) => i.sizes.split(/\s+/).includes(size) && i.type === 'image/png' && purposes(i).includes(purpose));
     expect(has('192x192', 'any')).toBe(true);
     expect(has('512x512', 'any')).toBe(true);
     expect(icons.some((i) => purposes(i).includes('maskable') && i.type === 'image/png')).toBe(true);
@@ -136,10 +148,12 @@ describe('PWA-1 the app installs and its shell loads offline', () => {
 
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+      for (const name of await caches.keys())
+        for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
       return urls;
     });
-    for (const shellFile of ['/index.html', '/manifest.webmanifest', '/icons/icon-192.png']) expect(cached).toContain(shellFile);
+    for (const shellFile of ['/index.html', '/manifest.webmanifest', '/icons/icon-192.png'])
+      expect(cached).toContain(shellFile);
     expect(cached.some((p) => p.startsWith('/_next/static/'))).toBe(true);
   });
 
@@ -158,7 +172,10 @@ describe('PWA-1 the app installs and its shell loads offline', () => {
     expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
     await page.getByRole('heading', { name: 'HB Code' }).waitFor();
     const status = page.locator('[data-connection]');
-    await waitUntil(async () => (await status.getAttribute('data-connection')) !== 'connecting', 'the app gives up its first connection attempt');
+    await waitUntil(
+      async () => (await status.getAttribute('data-connection')) !== 'connecting',
+      'the app gives up its first connection attempt',
+    );
     expect(await status.getAttribute('data-connection')).not.toBe('open');
 
     // A deep link the runtime would have served as its own page opens the same shell offline.
@@ -241,7 +258,10 @@ describe('PWA-1 a new version is offered, never forced', () => {
 
     const waiting = await page.evaluate(async () => {
       const registration = await navigator.serviceWorker.getRegistration();
-      return { waiting: registration?.waiting?.state ?? null, activeIsController: registration?.active === navigator.serviceWorker.controller };
+      return {
+        waiting: registration?.waiting?.state ?? null,
+        activeIsController: registration?.active === navigator.serviceWorker.controller,
+      };
     });
     expect(waiting).toEqual({ waiting: 'installed', activeIsController: true });
     // Not forced: a while later the old worker still controls the same document, draft intact.
@@ -256,7 +276,9 @@ describe('PWA-1 a new version is offered, never forced', () => {
     await waitConnected(page);
     expect(await page.evaluate(() => window.__hbcodeSameDocument)).toBeUndefined();
     expect(await askControllerVersion(page)).toBe('second');
-    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state ?? null)).toBeNull();
+    expect(
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state ?? null),
+    ).toBeNull();
     expect(await prompt.count()).toBe(0);
   });
 });

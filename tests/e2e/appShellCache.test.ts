@@ -16,7 +16,8 @@ const LAZY_CACHE = 'hbcode-app-files';
 /** Paths held by the service worker's caches, by cache: the shell's precache and the lazy one. */
 function cachedPaths(page: Page): Promise<{ precache: string[]; lazy: string[] }> {
   return page.evaluate(async (lazyName) => {
-    const paths = async (name: string) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname);
+    const paths = async (name: string) =>
+      (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname);
     const names = await caches.keys();
     const precache = (await Promise.all(names.filter((name) => name.startsWith('workbox-precache')).map(paths))).flat();
     return { precache, lazy: names.includes(lazyName) ? await paths(lazyName) : [] };
@@ -54,14 +55,17 @@ describe('PWA-1 UX-7 the service worker installs the shell only and caches the r
         .map((url) => url.pathname),
     );
     const { precache } = await cachedPaths(page);
-    for (const shellFile of ['/index.html', '/pair.html', '/manifest.webmanifest', '/icons/icon-192.png']) expect(precache).toContain(shellFile);
+    for (const shellFile of ['/index.html', '/pair.html', '/manifest.webmanifest', '/icons/icon-192.png'])
+      expect(precache).toContain(shellFile);
     // The first screen's own code is in the shell…
     expect(firstScreen.filter((p) => p.startsWith('/_next/static/') && !precache.includes(p))).toEqual([]);
     // …and nothing else: no worker script, no grammar, most of the build's code left for later.
     const code = builtCode();
     const precachedCode = precache.filter((p) => code.includes(p));
     expect(precachedCode.some((p) => p.startsWith('/workers/'))).toBe(false);
-    const pages = ['index.html', 'pair.html', '404.html', '_not-found.html'].map((page) => fs.readFileSync(path.join(OUT, page), 'utf8')).join('\n');
+    const pages = ['index.html', 'pair.html', '404.html', '_not-found.html']
+      .map((page) => fs.readFileSync(path.join(OUT, page), 'utf8'))
+      .join('\n');
     expect(precachedCode.filter((p) => !pages.includes(p))).toEqual([]);
     expect(bytesOf(precachedCode)).toBeLessThan(bytesOf(code) / 2);
 

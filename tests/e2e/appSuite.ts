@@ -8,7 +8,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { AGENT_INSTALL_TIMEOUT_MS, installedAgents } from '../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, type CodexStep } from '../fixtures/fakeCodexModel';
 import { connectChromium } from '../fixtures/sharedChromium';
-import { startFakeModelServer, type FakeModelServer, type RecordedRequest, type ScriptedReply } from '../fixtures/fakeModelServer';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fixtures/fakeModelServer';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess, type RuntimeProcessOptions } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
@@ -97,16 +102,19 @@ export function useModelAppSuite(script: ModelScript, options: SuiteOptions = {}
  * not found.
  */
 export function useSandboxedCodexAppSuite(steps: CodexStep[], otherwise: CodexStep): ModelAppSuite {
-  return useModelAppSuite(codexTurnScript(() => steps.shift() ?? otherwise), {
-    runtime: ({ modelUrl }) => ({
-      env: {
-        HBCODE_CODEX_BIN: installedAgents().codexBin,
-        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),
-        HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
-      },
-    }),
-    timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
-  });
+  return useModelAppSuite(
+    codexTurnScript(() => steps.shift() ?? otherwise),
+    {
+      runtime: ({ modelUrl }) => ({
+        env: {
+          HBCODE_CODEX_BIN: installedAgents().codexBin,
+          HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl, 'sandbox_mode = "workspace-write"'),
+          HBCODE_AGENT_CACHE: path.join(os.tmpdir(), 'hbcode-no-agent-packages'),
+        },
+      }),
+      timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
+    },
+  );
 }
 
 /**
@@ -114,7 +122,12 @@ export function useSandboxedCodexAppSuite(steps: CodexStep[], otherwise: CodexSt
  * connected. `code`: a pairing code (by default the one the runtime printed at start-up, which is
  * single-use); `permissions`: granted to the app's origin first (e.g. the clipboard).
  */
-export async function pairedPage(suite: AppSuite, contextOptions: BrowserContextOptions = {}, code?: string, permissions: string[] = []): Promise<Page> {
+export async function pairedPage(
+  suite: AppSuite,
+  contextOptions: BrowserContextOptions = {},
+  code?: string,
+  permissions: string[] = [],
+): Promise<Page> {
   const context = await suite.browser.newContext(contextOptions);
   if (permissions.length > 0) await context.grantPermissions(permissions, { origin: suite.runtime.appOrigin });
   const page = await context.newPage();
@@ -132,12 +145,17 @@ export async function phoneAndDesktop(suite: AppSuite): Promise<{ phone: Page; d
  * A shell session titled `title` in the first project, made over the protocol like any other
  * client, with `commands` sent in order; resolves once every one has finished and is complete.
  */
-export async function seedShellSession(runtime: RuntimeProcess, title: string, commands: readonly string[]): Promise<void> {
+export async function seedShellSession(
+  runtime: RuntimeProcess,
+  title: string,
+  commands: readonly string[],
+): Promise<void> {
   const client = await runtime.connect();
   try {
     const { projects } = await client.call('projects.list');
     const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title });
-    for (const [i, text] of commands.entries()) await client.call('chat.send', { sessionId: session.id, operationId: `seed-${i}`, text });
+    for (const [i, text] of commands.entries())
+      await client.call('chat.send', { sessionId: session.id, operationId: `seed-${i}`, text });
     await waitUntil(async () => {
       const { rows } = await client.call('sessions.timeline', { sessionId: session.id });
       const finished = rows.filter((r) => r.kind === 'command');

@@ -21,7 +21,12 @@ import { commandRow, newPairingCode, pairThroughLink, startupPairingCode, waitCo
 // ATT-1 and ATT-2 in real Chromium at phone size against the real runtime, a real Codex and a
 // real Claude Code (each talking to a fake model server that records what it receives).
 
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 const MIN_TARGET_PX = 44;
 
@@ -48,10 +53,13 @@ async function screenshots(page: Page, name: string): Promise<void> {
 function smallAttachmentTargets(page: Page): Promise<string[]> {
   return page.evaluate((min) => {
     const small: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('.attach-button, .attach-remove, .attach-thumb, .attach-full-close, .composer button')) {
+    for (const el of document.querySelectorAll<HTMLElement>(
+      '.attach-button, .attach-remove, .attach-thumb, .attach-full-close, .composer button',
+    )) {
       const r = el.getBoundingClientRect();
       if (r.width === 0) continue;
-      if (r.width < min - 0.5 || r.height < min - 0.5) small.push(`${el.getAttribute('aria-label') ?? el.textContent} ${Math.round(r.width)}x${Math.round(r.height)}`);
+      if (r.width < min - 0.5 || r.height < min - 0.5)
+        small.push(`${el.getAttribute('aria-label') ?? el.textContent} ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
     return small;
   }, MIN_TARGET_PX);
@@ -72,7 +80,11 @@ async function backToSessions(page: Page): Promise<void> {
 async function thumbnailWidth(page: Page, name: string): Promise<number> {
   const img = page.locator(`[data-row="message"] [data-attachment="${name}"] img`);
   await img.waitFor({ timeout: 60_000 });
-  return waitUntil(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), `the thumbnail of ${name} loads`, 60_000);
+  return waitUntil(
+    () => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth),
+    `the thumbnail of ${name} loads`,
+    60_000,
+  );
 }
 
 describe('ATT-1 ATT-2 attachments from the app', () => {
@@ -89,7 +101,11 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
     claudeModel = await startFakeModelServer(claudeTurnScript(() => ({ message: 'Noise, in colour.' })));
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-claude-config-'));
     runtime = await startRuntimeProcess({
-      env: { ...claudeEnv(claudeModel.url, configDir, agents.claudeBin), HBCODE_CODEX_BIN: agents.codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url) },
+      env: {
+        ...claudeEnv(claudeModel.url, configDir, agents.claudeBin),
+        HBCODE_CODEX_BIN: agents.codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(codexModel.url),
+      },
     });
     browser = await connectChromium();
     phone = await (await browser.newContext(PHONE)).newPage();
@@ -104,63 +120,83 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
-  it('ATT-2 a 5 MiB photo from the phone camera input reaches a real Codex turn byte for byte, shows as a thumbnail and opens full size', async () => {
-    expect(IMAGE.length).toBeGreaterThan(5 * 1024 * 1024);
-    await newAgentSession(phone, 'codex');
-    expect(await phone.getByTestId('attach-camera').getAttribute('accept')).toBe('image/*');
-    expect(await phone.getByTestId('attach-camera').getAttribute('capture')).toBe('environment');
-    await phone.getByTestId('attach-camera').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: IMAGE });
-    await phone.locator('.attach-chip[data-attachment="photo.png"] img').waitFor();
-    await phone.getByRole('textbox', { name: 'Message' }).fill('What does the picture show?');
-    expect(await smallAttachmentTargets(phone)).toEqual([]);
-    await screenshots(phone, 'draft-phone');
-    await phone.getByRole('button', { name: 'Send' }).click();
+  it(
+    'ATT-2 a 5 MiB photo from the phone camera input reaches a real Codex turn byte for byte, shows as a thumbnail and opens full size',
+    async () => {
+      expect(IMAGE.length).toBeGreaterThan(5 * 1024 * 1024);
+      await newAgentSession(phone, 'codex');
+      expect(await phone.getByTestId('attach-camera').getAttribute('accept')).toBe('image/*');
+      expect(await phone.getByTestId('attach-camera').getAttribute('capture')).toBe('environment');
+      await phone
+        .getByTestId('attach-camera')
+        .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: IMAGE });
+      await phone.locator('.attach-chip[data-attachment="photo.png"] img').waitFor();
+      await phone.getByRole('textbox', { name: 'Message' }).fill('What does the picture show?');
+      expect(await smallAttachmentTargets(phone)).toEqual([]);
+      await screenshots(phone, 'draft-phone');
+      await phone.getByRole('button', { name: 'Send' }).click();
 
-    expect(await thumbnailWidth(phone, 'photo.png')).toBe(1400);
-    const sent = await waitUntil(() => codexModel.requests.flatMap(responsesInputImages)[0], 'Codex sends the image to the model', { timeoutMs: 120_000, intervalMs: 200 });
-    expect(sent.mimeType).toBe('image/png');
-    expect(sha256Of(sent.bytes)).toBe(sha256Of(IMAGE));
-    await phone.locator('[data-row="agentText"]').filter({ hasText: 'Noise, in colour.' }).waitFor({ timeout: 120_000 });
-    await screenshots(phone, 'timeline-phone');
+      expect(await thumbnailWidth(phone, 'photo.png')).toBe(1400);
+      const sent = await waitUntil(
+        () => codexModel.requests.flatMap(responsesInputImages)[0],
+        'Codex sends the image to the model',
+        { timeoutMs: 120_000, intervalMs: 200 },
+      );
+      expect(sent.mimeType).toBe('image/png');
+      expect(sha256Of(sent.bytes)).toBe(sha256Of(IMAGE));
+      await phone
+        .locator('[data-row="agentText"]')
+        .filter({ hasText: 'Noise, in colour.' })
+        .waitFor({ timeout: 120_000 });
+      await screenshots(phone, 'timeline-phone');
 
-    await phone.getByRole('button', { name: 'Open photo.png full size' }).click();
-    const full = phone.getByRole('dialog', { name: 'photo.png' });
-    expect(await full.locator('img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1400);
-    expect(await smallAttachmentTargets(phone)).toEqual([]);
-    await full.getByRole('button', { name: 'Close' }).click();
-    await full.waitFor({ state: 'detached' });
+      await phone.getByRole('button', { name: 'Open photo.png full size' }).click();
+      const full = phone.getByRole('dialog', { name: 'photo.png' });
+      expect(await full.locator('img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1400);
+      expect(await smallAttachmentTargets(phone)).toEqual([]);
+      await full.getByRole('button', { name: 'Close' }).click();
+      await full.waitFor({ state: 'detached' });
 
-    // The same timeline on a desktop.
-    const desktop = await (await browser.newContext(DESKTOP)).newPage();
-    await pairThroughLink(desktop, runtime.appOrigin, await newPairingCode(runtime));
-    await desktop.getByRole('button', { name: /What does the picture show\?/ }).first().click();
-    expect(await thumbnailWidth(desktop, 'photo.png')).toBe(1400);
-    await screenshots(desktop, 'timeline-desktop');
-    await desktop.context().close();
-    await backToSessions(phone);
-  }, AGENT_TEST_TIMEOUT_MS);
+      // The same timeline on a desktop.
+      const desktop = await (await browser.newContext(DESKTOP)).newPage();
+      await pairThroughLink(desktop, runtime.appOrigin, await newPairingCode(runtime));
+      await desktop
+        .getByRole('button', { name: /What does the picture show\?/ })
+        .first()
+        .click();
+      expect(await thumbnailWidth(desktop, 'photo.png')).toBe(1400);
+      await screenshots(desktop, 'timeline-desktop');
+      await desktop.context().close();
+      await backToSessions(phone);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('ATT-2 images picked on the phone reach a real Claude turn as image blocks: a small one byte for byte, a 5 MiB one as Claude Code re-encodes it', async () => {
-    await newAgentSession(phone, 'claude');
-    await phone.getByTestId('attach-files').setInputFiles([
-      { name: 'small.png', mimeType: 'image/png', buffer: SMALL_IMAGE },
-      { name: 'photo.png', mimeType: 'image/png', buffer: IMAGE },
-    ]);
-    await phone.getByRole('textbox', { name: 'Message' }).fill('And these?');
-    await phone.getByRole('button', { name: 'Send' }).click();
-    const images = await waitUntil(
-      () => claudeModel.requests.map(messagesImages).find((list) => list.length === 2),
-      'Claude Code sends both images to the model',
-      { timeoutMs: 120_000, intervalMs: 200 },
-    );
-    expect(images[0]!.mimeType).toBe('image/png');
-    expect(sha256Of(images[0]!.bytes)).toBe(sha256Of(SMALL_IMAGE));
-    // NOTE: Claude Code shrinks every image block over 512,000 bytes itself, as JPEG, before the model sees it.
-    expect(images[1]!.mimeType).toBe('image/jpeg');
-    expect(images[1]!.bytes.length).toBeLessThanOrEqual(512_000);
-    expect(await thumbnailWidth(phone, 'small.png')).toBe(350);
-    await backToSessions(phone);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'ATT-2 images picked on the phone reach a real Claude turn as image blocks: a small one byte for byte, a 5 MiB one as Claude Code re-encodes it',
+    async () => {
+      await newAgentSession(phone, 'claude');
+      await phone.getByTestId('attach-files').setInputFiles([
+        { name: 'small.png', mimeType: 'image/png', buffer: SMALL_IMAGE },
+        { name: 'photo.png', mimeType: 'image/png', buffer: IMAGE },
+      ]);
+      await phone.getByRole('textbox', { name: 'Message' }).fill('And these?');
+      await phone.getByRole('button', { name: 'Send' }).click();
+      const images = await waitUntil(
+        () => claudeModel.requests.map(messagesImages).find((list) => list.length === 2),
+        'Claude Code sends both images to the model',
+        { timeoutMs: 120_000, intervalMs: 200 },
+      );
+      expect(images[0]!.mimeType).toBe('image/png');
+      expect(sha256Of(images[0]!.bytes)).toBe(sha256Of(SMALL_IMAGE));
+      // NOTE: Claude Code shrinks every image block over 512,000 bytes itself, as JPEG, before the model sees it.
+      expect(images[1]!.mimeType).toBe('image/jpeg');
+      expect(images[1]!.bytes.length).toBeLessThanOrEqual(512_000);
+      expect(await thumbnailWidth(phone, 'small.png')).toBe(350);
+      await backToSessions(phone);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
   describe('ATT-1 an upload cut off by the network', () => {
     let page: Page;
@@ -232,55 +268,79 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
       await pairThroughLink(page, runtime.appOrigin, await newPairingCode(runtime));
     });
 
-    it('ATT-1 the network cut after 2 chunks: the upload resumes at 2 MiB after reconnecting, and the message is delivered once', async () => {
-      await newAgentSession(page, 'shell');
-      cutAfterChunks = 2;
-      await page.getByTestId('attach-files').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: IMAGE });
-      await page.getByRole('textbox', { name: 'Message' }).fill('wc -c');
-      await page.getByRole('button', { name: 'Send' }).click();
-      await waitUntil(() => offline, 'the network is cut after 2 chunks', 60_000);
-      // Chunk requests travel on several HTTP connections: which offsets got through matters, not their order.
-      const inOrder = () => [...forwarded].sort((a, b) => a - b);
-      expect(inOrder()).toEqual([0, ATTACHMENT_CHUNK_BYTES]);
-      await page.locator('[data-row="outbox"][data-outbox-state="queued"]').waitFor();
-      await screenshots(page, 'offline-phone');
+    it(
+      'ATT-1 the network cut after 2 chunks: the upload resumes at 2 MiB after reconnecting, and the message is delivered once',
+      async () => {
+        await newAgentSession(page, 'shell');
+        cutAfterChunks = 2;
+        await page
+          .getByTestId('attach-files')
+          .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: IMAGE });
+        await page.getByRole('textbox', { name: 'Message' }).fill('wc -c');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await waitUntil(() => offline, 'the network is cut after 2 chunks', 60_000);
+        // Chunk requests travel on several HTTP connections: which offsets got through matters, not their order.
+        const inOrder = () => [...forwarded].sort((a, b) => a - b);
+        expect(inOrder()).toEqual([0, ATTACHMENT_CHUNK_BYTES]);
+        await page.locator('[data-row="outbox"][data-outbox-state="queued"]').waitFor();
+        await screenshots(page, 'offline-phone');
 
-      const observer = await runtime.connect();
-      try {
-        const { sessions } = await observer.call('sessions.list');
-        const sessionId = sessions.find((s) => s.agent === 'shell')!.id;
-        // begin is idempotent for the same file: it tells where the runtime stands.
-        const standing = await observer.call('attachments.begin', { sessionId, name: 'photo.png', mimeType: 'image/png', byteLength: IMAGE.length, sha256: sha256Of(IMAGE) });
-        expect(standing).toMatchObject({ confirmedOffset: 2 * ATTACHMENT_CHUNK_BYTES, complete: false });
-        expect((await observer.call('sessions.timeline', { sessionId })).rows).toEqual([]);
+        const observer = await runtime.connect();
+        try {
+          const { sessions } = await observer.call('sessions.list');
+          const sessionId = sessions.find((s) => s.agent === 'shell')!.id;
+          // begin is idempotent for the same file: it tells where the runtime stands.
+          const standing = await observer.call('attachments.begin', {
+            sessionId,
+            name: 'photo.png',
+            mimeType: 'image/png',
+            byteLength: IMAGE.length,
+            sha256: sha256Of(IMAGE),
+          });
+          expect(standing).toMatchObject({ confirmedOffset: 2 * ATTACHMENT_CHUNK_BYTES, complete: false });
+          expect((await observer.call('sessions.timeline', { sessionId })).rows).toEqual([]);
 
-        cutAfterChunks = null;
-        pastCutSeen = false;
-        forwarded.length = 0;
-        offline = false;
-        await page.evaluate(() => window.dispatchEvent(new Event('online')));
-        const stored = path.join(runtime.dataDir, 'pasted-images', sessionId, standing.uploadId, 'photo.png');
-        expect(await waitCommandFinished(page, `wc -c '${stored}'`)).toBe('exit 0');
-        expect(inOrder()).toEqual([2, 3, 4, 5].map((i) => i * ATTACHMENT_CHUNK_BYTES));
-        expect(fs.readFileSync(stored).equals(IMAGE)).toBe(true);
-        const messages = (await observer.call('sessions.timeline', { sessionId })).rows.filter((r): r is MessageRow => r.kind === 'message');
-        expect(messages).toHaveLength(1);
-        expect(messages[0]!.attachments?.map((a) => a.uploadId)).toEqual([standing.uploadId]);
-        expect(await thumbnailWidth(page, 'photo.png')).toBe(1400);
-        await commandRow(page, `wc -c '${stored}'`).waitFor();
-      } finally {
-        observer.close();
-      }
-    }, AGENT_TEST_TIMEOUT_MS);
+          cutAfterChunks = null;
+          pastCutSeen = false;
+          forwarded.length = 0;
+          offline = false;
+          await page.evaluate(() => window.dispatchEvent(new Event('online')));
+          const stored = path.join(runtime.dataDir, 'pasted-images', sessionId, standing.uploadId, 'photo.png');
+          expect(await waitCommandFinished(page, `wc -c '${stored}'`)).toBe('exit 0');
+          expect(inOrder()).toEqual([2, 3, 4, 5].map((i) => i * ATTACHMENT_CHUNK_BYTES));
+          expect(fs.readFileSync(stored).equals(IMAGE)).toBe(true);
+          const messages = (await observer.call('sessions.timeline', { sessionId })).rows.filter(
+            (r): r is MessageRow => r.kind === 'message',
+          );
+          expect(messages).toHaveLength(1);
+          expect(messages[0]!.attachments?.map((a) => a.uploadId)).toEqual([standing.uploadId]);
+          expect(await thumbnailWidth(page, 'photo.png')).toBe(1400);
+          await commandRow(page, `wc -c '${stored}'`).waitFor();
+        } finally {
+          observer.close();
+        }
+      },
+      AGENT_TEST_TIMEOUT_MS,
+    );
 
-    it('ATT-1 a file that is not an image, sent as one, fails in the outbox with the runtime\'s reason and is never attached', async () => {
-      await page.getByTestId('attach-files').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('#!/bin/sh\necho no picture\n') });
-      await page.getByRole('textbox', { name: 'Message' }).fill('cat');
-      await page.getByRole('button', { name: 'Send' }).click();
-      const failed = page.locator('[data-row="outbox"][data-outbox-state="failed"]');
-      await failed.waitFor();
-      expect(await failed.textContent()).toMatch(/sent as image\/png but its bytes are not such an image/);
-      expect(await page.locator('[data-row="message"]').count()).toBe(1);
-    }, AGENT_TEST_TIMEOUT_MS);
+    it(
+      "ATT-1 a file that is not an image, sent as one, fails in the outbox with the runtime's reason and is never attached",
+      async () => {
+        await page
+          .getByTestId('attach-files')
+          .setInputFiles({
+            name: 'fake.png',
+            mimeType: 'image/png',
+            buffer: Buffer.from('#!/bin/sh\necho no picture\n'),
+          });
+        await page.getByRole('textbox', { name: 'Message' }).fill('cat');
+        await page.getByRole('button', { name: 'Send' }).click();
+        const failed = page.locator('[data-row="outbox"][data-outbox-state="failed"]');
+        await failed.waitFor();
+        expect(await failed.textContent()).toMatch(/sent as image\/png but its bytes are not such an image/);
+        expect(await page.locator('[data-row="message"]').count()).toBe(1);
+      },
+      AGENT_TEST_TIMEOUT_MS,
+    );
   });
 });

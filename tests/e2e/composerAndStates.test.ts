@@ -4,7 +4,16 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { waitUntil } from '../fixtures/waitUntil';
-import { commandRow, DESKTOP_CONTEXT, keepLightAndDark, keptScreenshotPath, newPairingCode, PHONE_CONTEXT, sendCommand, waitCommandFinished } from './appHarness';
+import {
+  commandRow,
+  DESKTOP_CONTEXT,
+  keepLightAndDark,
+  keptScreenshotPath,
+  newPairingCode,
+  PHONE_CONTEXT,
+  sendCommand,
+  waitCommandFinished,
+} from './appHarness';
 import { pairedPage, useAppSuite } from './appSuite';
 
 // UX-3 in real Chromium against the real runtime: blank screens say what to do, the composer
@@ -90,10 +99,16 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await lightAndDark(desktop, 'composer-draft-desktop');
 
     await desktop.reload();
-    await waitUntil(async () => (await messageBox(desktop).inputValue()) === 'echo first\necho second', 'the draft is back after the reload');
+    await waitUntil(
+      async () => (await messageBox(desktop).inputValue()) === 'echo first\necho second',
+      'the draft is back after the reload',
+    );
 
     await messageBox(desktop).press('Enter');
-    await waitUntil(async () => (await messageBox(desktop).inputValue()) === '', 'the box is emptied when the message goes');
+    await waitUntil(
+      async () => (await messageBox(desktop).inputValue()) === '',
+      'the box is emptied when the message goes',
+    );
     const sent = commandRow(desktop, 'echo first');
     expect(await waitCommandFinished(desktop, 'echo first\necho second')).toBe('exit 0');
     expect(await sent.count()).toBe(1);
@@ -144,17 +159,25 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     await desktop.getByRole('button', { name: 'New session' }).click();
     await emptyState(desktop, 'timeline').waitFor();
     await desktop.goBack();
-    await waitUntil(async () => (await desktop.locator('li[data-session-id]').count()) === 2, 'the list shows both sessions');
+    await waitUntil(
+      async () => (await desktop.locator('li[data-session-id]').count()) === 2,
+      'the list shows both sessions',
+    );
     const titles = () => desktop.locator('li[data-session-id] [data-session-title]').allTextContents();
     expect((await titles())[0]).toMatch(/^New shell session/);
 
     await sendCommand(phone, 'echo latest activity');
     expect(await waitCommandFinished(phone, 'echo latest activity')).toBe('exit 0');
     await desktop.reload();
-    await waitUntil(async () => (await titles())[0] === 'Phone checks', 'the session with the latest activity is first');
+    await waitUntil(
+      async () => (await titles())[0] === 'Phone checks',
+      'the session with the latest activity is first',
+    );
     const first = desktop.locator('li[data-session-id]').first();
     expect(await first.locator('[data-last-activity]').textContent()).toBe('$ echo latest activity');
-    expect(await desktop.locator('li[data-session-id]').nth(1).locator('[data-last-activity]').textContent()).toBe('Nothing run yet');
+    expect(await desktop.locator('li[data-session-id]').nth(1).locator('[data-last-activity]').textContent()).toBe(
+      'Nothing run yet',
+    );
   }, 120_000);
 
   it('UX-3 offline, a running command says its status is unknown instead of a live timer', async () => {
@@ -163,11 +186,17 @@ describe('UX-3 the app says what to do, keeps drafts and never pretends to be li
     const status = commandRow(phone, 'sleep 600').locator('[data-status]');
     await waitUntil(async () => (await status.getAttribute('data-status')) === 'running', 'the command runs');
     const elapsed = /\d+ ms|\d+\.\d s|\d+ min \d+ s/;
-    await waitUntil(async () => elapsed.test((await commandRow(phone, 'sleep 600').textContent()) ?? ''), 'online, the running row counts its time');
+    await waitUntil(
+      async () => elapsed.test((await commandRow(phone, 'sleep 600').textContent()) ?? ''),
+      'online, the running row counts its time',
+    );
 
     await suite.runtime.stop();
     await phone.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
-    await waitUntil(async () => (await status.textContent()) === 'status unknown while offline', 'the running row says its status is unknown');
+    await waitUntil(
+      async () => (await status.textContent()) === 'status unknown while offline',
+      'the running row says its status is unknown',
+    );
     // No timer on the row while offline: nothing there counts on.
     expect(await commandRow(phone, 'sleep 600').textContent()).not.toMatch(elapsed);
     await phone.screenshot({ path: keptScreenshotPath('nav', 'offline-status-unknown-phone-light') });

@@ -3,7 +3,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
-import { createShellSession, newPairingCode, pairThroughLink, sendCommand, waitCommandFinished, waitConnected } from './appHarness';
+import {
+  createShellSession,
+  newPairingCode,
+  pairThroughLink,
+  sendCommand,
+  waitCommandFinished,
+  waitConnected,
+} from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 const PREVIEW_ID = '0123456789abcdef0123456789abcdef';

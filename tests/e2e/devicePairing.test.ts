@@ -6,9 +6,22 @@ import { connectChromium } from '../fixtures/sharedChromium';
 import { makeRuntimeDirs, type RuntimeDirs } from '../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { waitUntil } from '../fixtures/waitUntil';
-import { newPairingCode, pairThroughLink, readQrCanvas, readStoredPairing, screenshotPath, startupPairingCode, waitConnected } from './appHarness';
+import {
+  newPairingCode,
+  pairThroughLink,
+  readQrCanvas,
+  readStoredPairing,
+  screenshotPath,
+  startupPairingCode,
+  waitConnected,
+} from './appHarness';
 
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 const MIN_TARGET_PX = 44;
 
 /** The pixels of the QR code the app drew on its canvas. */
@@ -16,9 +29,12 @@ const MIN_TARGET_PX = 44;
 const smallTargets = (page: Page) =>
   page.evaluate((min) => {
     const small: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('main button, main input:not([type=checkbox]), main label.check-row, header button, header a[href]')) {
+    for (const el of document.querySelectorAll<HTMLElement>(
+      'main button, main input:not([type=checkbox]), main label.check-row, header button, header a[href]',
+    )) {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && (r.height < min - 0.5 || r.width < min - 0.5)) small.push(`${el.tagName} '${el.textContent?.trim()}' ${Math.round(r.width)}x${Math.round(r.height)}`);
+      if (r.width > 0 && (r.height < min - 0.5 || r.width < min - 0.5))
+        small.push(`${el.tagName} '${el.textContent?.trim()}' ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
     return small;
   }, MIN_TARGET_PX);
@@ -34,11 +50,17 @@ async function recordAlerts(page: Page): Promise<void> {
         if (text && !shown.includes(text)) shown.push(text);
       }
     };
-    new MutationObserver(record).observe(document.documentElement, { subtree: true, childList: true, characterData: true, attributes: true });
+    new MutationObserver(record).observe(document.documentElement, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
   });
 }
 
-const recordedAlerts = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { shownAlerts: string[] }).shownAlerts);
+const recordedAlerts = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as { shownAlerts: string[] }).shownAlerts);
 
 describe('DEV-1 pairing by QR code, the device list, revoking and signing out, in Chromium', () => {
   let dirs: RuntimeDirs;
@@ -101,7 +123,10 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const secondSockets: PageSocket[] = [];
     second.on('websocket', (socket) => secondSockets.push(socket));
     await second.goto(link);
-    await waitUntil(async () => (await second.getByLabel('Pairing code').inputValue()) === shownCode, 'the scanned link fills in the code');
+    await waitUntil(
+      async () => (await second.getByLabel('Pairing code').inputValue()) === shownCode,
+      'the scanned link fills in the code',
+    );
     await second.getByLabel('Name of this device').fill('Second phone');
     await second.getByRole('button', { name: 'Pair', exact: true }).click();
     await waitConnected(second);
@@ -109,10 +134,17 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const listed = first.getByRole('listitem', { name: 'Second phone' });
     await listed.waitFor({ timeout: 20_000 });
     // DEV-1: the screen that showed the code says who used it, and shows the spent code no more.
-    await first.getByRole('status').filter({ hasText: 'Second phone paired with this code' }).waitFor({ timeout: 15_000 });
+    await first
+      .getByRole('status')
+      .filter({ hasText: 'Second phone paired with this code' })
+      .waitFor({ timeout: 15_000 });
     expect(await first.getByLabel('Pairing code').count()).toBe(0);
     // The list may first show the device as paired but not yet connected; its hello follows.
-    await waitUntil(async () => /Paired .* · last seen just now/.test((await listed.textContent()) ?? ''), 'the second phone is listed as seen just now', 30_000);
+    await waitUntil(
+      async () => /Paired .* · last seen just now/.test((await listed.textContent()) ?? ''),
+      'the second phone is listed as seen just now',
+      30_000,
+    );
     expect(await first.getByRole('listitem').filter({ hasText: 'This device' }).count()).toBe(1);
     for (const colorScheme of ['light', 'dark'] as const) {
       await first.emulateMedia({ colorScheme });
@@ -145,8 +177,10 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     await request.getByRole('button', { name: 'Sign this device out' }).click();
     await second.getByRole('heading', { name: 'Pair this device' }).waitFor({ timeout: 15_000 });
     expect(live[0]!.isClosed()).toBe(true);
-    expect(await second.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(/revoked: signed out or removed from the device list/);
-    await waitUntil(async () => (await listed.count()) === 0, 'the revoked device leaves the first one\'s list', 20_000);
+    expect(await second.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(
+      /revoked: signed out or removed from the device list/,
+    );
+    await waitUntil(async () => (await listed.count()) === 0, "the revoked device leaves the first one's list", 20_000);
     await secondContext.close();
   }, 120_000);
 
@@ -201,7 +235,11 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     const page = await pairedPage('Signs out offline');
     const { token } = (await readStoredPairing(page))!;
     await runtime.stop();
-    await waitUntil(async () => (await page.getByText('Connected', { exact: true }).count()) === 0, 'the app sees the runtime gone', 20_000);
+    await waitUntil(
+      async () => (await page.getByText('Connected', { exact: true }).count()) === 0,
+      'the app sees the runtime gone',
+      20_000,
+    );
     // A view never opened on this device has no saved code: it says so, and the app around it stays.
     await page.getByRole('link', { name: 'Accounts' }).click();
     await page.getByRole('alert').filter({ hasText: 'This screen is not saved on this device yet' }).waitFor();
@@ -210,7 +248,9 @@ describe('DEV-1 pairing by QR code, the device list, revoking and signing out, i
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out of this device' }).click();
     await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
-    expect(await page.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(/will be told when it can be reached/);
+    expect(await page.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(
+      /will be told when it can be reached/,
+    );
     expect(await readStoredPairing(page)).toBeNull();
 
     runtime = await runtime.restart();

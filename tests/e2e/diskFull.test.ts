@@ -14,7 +14,10 @@ import { REPO_ROOT } from '../../server/runtime/paths';
 // once space is freed.
 
 const SCREENS: { device: string; options: BrowserContextOptions }[] = [
-  { device: 'phone', options: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } },
+  {
+    device: 'phone',
+    options: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+  },
   { device: 'desktop', options: { viewport: { width: 1280, height: 800 } } },
 ];
 

@@ -14,7 +14,15 @@ import { waitUntil } from '../fixtures/waitUntil';
 // FILE-3, FILE-4, HL-1, PWA-3 in real Chromium against the real runtime: browse a project, open
 // source, an image, a video and Markdown from verified chunks, and open a file again offline.
 
-const TS_SOURCE = ['// a comment', 'export interface Point { x: number; y: number }', "export const origin: Point = { x: 0, y: 0 };", 'function norm(p: Point): number {', '  return Math.hypot(p.x, p.y);', '}', ''].join('\n');
+const TS_SOURCE = [
+  '// a comment',
+  'export interface Point { x: number; y: number }',
+  'export const origin: Point = { x: 0, y: 0 };',
+  'function norm(p: Point): number {',
+  '  return Math.hypot(p.x, p.y);',
+  '}',
+  '',
+].join('\n');
 const MARKDOWN = [
   '# Release notes',
   '',
@@ -59,7 +67,8 @@ async function recordWebm(page: Page): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
-const filesUrl = (origin: string, projectDirectory: string | null, filePath = '') => `${origin}/${routeHash({ kind: 'files', projectDirectory, path: filePath })}`;
+const filesUrl = (origin: string, projectDirectory: string | null, filePath = '') =>
+  `${origin}/${routeHash({ kind: 'files', projectDirectory, path: filePath })}`;
 
 describe('FILE-4 file browser in Chromium', () => {
   let browser: Browser;
@@ -98,11 +107,25 @@ describe('FILE-4 file browser in Chromium', () => {
 
     // Files → the project → its folder, lazily: hidden secrets and links out are not shown.
     await page.getByRole('link', { name: 'Files', exact: true }).click();
-    await page.getByRole('link', { name: /project/ }).first().click();
+    await page
+      .getByRole('link', { name: /project/ })
+      .first()
+      .click();
     const listing = page.getByRole('list', { name: 'Folder contents' });
     await listing.waitFor();
     const names = await listing.locator('a .grow').allTextContents();
-    expect(names).toEqual(['%2e%2e', 'nested', 'src', '.gitignore', 'clip.webm', 'icon.png', 'index.html', 'link-inside.ts', 'NOTES.md', 'README.md']);
+    expect(names).toEqual([
+      '%2e%2e',
+      'nested',
+      'src',
+      '.gitignore',
+      'clip.webm',
+      'icon.png',
+      'index.html',
+      'link-inside.ts',
+      'NOTES.md',
+      'README.md',
+    ]);
     expect(await listing.getByText('icon.png').locator('..').locator('.muted').textContent()).toMatch(/KiB$/);
 
     // Keyboard: focus the "src" entry and press Enter.
@@ -111,23 +134,34 @@ describe('FILE-4 file browser in Chromium', () => {
     await page.getByRole('link', { name: /geometry\.ts/ }).click();
     const source = page.locator('.source-lines[data-highlight="highlighted"]');
     await source.waitFor();
-    expect(await page.getByRole('navigation', { name: 'Folder path' }).textContent()).toMatch(/Projects›project›src›geometry\.ts/);
+    expect(await page.getByRole('navigation', { name: 'Folder path' }).textContent()).toMatch(
+      /Projects›project›src›geometry\.ts/,
+    );
     // Highlighted: the keyword "export" and the comment are spans of different, non-default colours.
     const colourOf = (lineNumber: number, text: string) =>
-      source.locator(`[data-line="${lineNumber}"] .source-text span`).filter({ hasText: new RegExp(`^${text}$`) }).first().evaluate((el) => getComputedStyle(el).color);
+      source
+        .locator(`[data-line="${lineNumber}"] .source-text span`)
+        .filter({ hasText: new RegExp(`^${text}$`) })
+        .first()
+        .evaluate((el) => getComputedStyle(el).color);
     const keyword = await colourOf(2, 'export');
     const comment = await colourOf(1, '// a comment');
     const plainColour = await source.evaluate((el) => getComputedStyle(el).color);
     expect(keyword).not.toBe(comment);
     expect(keyword).not.toBe(plainColour);
     expect(await source.locator('[data-line="3"] .source-text span').count()).toBeGreaterThan(5);
-    expect(await source.locator('[data-line="3"] .source-text').textContent()).toBe('export const origin: Point = { x: 0, y: 0 };');
+    expect(await source.locator('[data-line="3"] .source-text').textContent()).toBe(
+      'export const origin: Point = { x: 0, y: 0 };',
+    );
 
     // An image from a blob URL of its rendition, decoded (never enlarged past its 192 pixels).
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'icon.png'));
     const image = page.locator('.file-view img');
     await image.waitFor();
-    await waitUntil(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth === 192), 'the image decodes');
+    await waitUntil(
+      () => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth === 192),
+      'the image decodes',
+    );
     expect(await image.getAttribute('src')).toMatch(/^blob:/);
 
     // A video as a rendition played through the service worker's range reads (FILE-10, FILE-13):
@@ -135,7 +169,11 @@ describe('FILE-4 file browser in Chromium', () => {
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'clip.webm'));
     const video = page.locator('.file-view video');
     await video.waitFor();
-    await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).readyState >= 1 && (el as HTMLVideoElement).videoWidth === 64), 'the video loads its metadata');
+    await waitUntil(
+      () =>
+        video.evaluate((el) => (el as HTMLVideoElement).readyState >= 1 && (el as HTMLVideoElement).videoWidth === 64),
+      'the video loads its metadata',
+    );
     expect(await video.getAttribute('data-source')).toBe('range');
 
     // Markdown: rendered, raw HTML not rendered, unsafe links dropped, fenced code highlighted.
@@ -149,7 +187,9 @@ describe('FILE-4 file browser in Chromium', () => {
     expect(await markdown.locator('b').count()).toBe(0);
     expect(await markdown.locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
-    expect(await markdown.getByRole('link', { name: 'safe link' }).getAttribute('href')).toBe('https://example.invalid/page');
+    expect(await markdown.getByRole('link', { name: 'safe link' }).getAttribute('href')).toBe(
+      'https://example.invalid/page',
+    );
     expect(await markdown.getByRole('link', { name: 'bad link' }).count()).toBe(0);
     const code = markdown.locator('code[data-highlighted="true"]');
     await code.waitFor();
@@ -158,8 +198,13 @@ describe('FILE-4 file browser in Chromium', () => {
     // HTML offers Preview, which goes to the preview route.
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'index.html'));
     await page.getByRole('button', { name: 'Preview' }).click();
-    await waitUntil(() => page.evaluate(() => location.hash.startsWith('#/preview?')), 'Preview navigates to the preview route');
-    expect(new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1]!))).toEqual(new URLSearchParams({ dir: files.project, path: 'index.html' }));
+    await waitUntil(
+      () => page.evaluate(() => location.hash.startsWith('#/preview?')),
+      'Preview navigates to the preview route',
+    );
+    expect(new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1]!))).toEqual(
+      new URLSearchParams({ dir: files.project, path: 'index.html' }),
+    );
 
     // FILE-3, FILE-6 from the browser: refused paths show why and never their content.
     const refusals: [string, string][] = [
@@ -192,7 +237,9 @@ describe('FILE-4 file browser in Chromium', () => {
     await page.goto(filesUrl(runtime.appOrigin, files.project, 'src/geometry.ts'));
     await page.locator('.source-lines[data-highlight="highlighted"]').waitFor();
     expect(await page.locator('.file-bar').textContent()).toContain('saved on this device');
-    expect(await page.locator('.source-lines [data-line="3"] .source-text').textContent()).toBe('export const origin: Point = { x: 0, y: 0 };');
+    expect(await page.locator('.source-lines [data-line="3"] .source-text').textContent()).toBe(
+      'export const origin: Point = { x: 0, y: 0 };',
+    );
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

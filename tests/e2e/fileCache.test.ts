@@ -22,7 +22,8 @@ describe('PWA-3 file chunk cache in Chromium', () => {
   it('PWA-3 a file read whole is found again and re-verified; the cache stays within its bound, least recently used first, and drops other versions', async () => {
     const bundle = await build({
       stdin: {
-        contents: "export * from './lib/client/fileCache'; export { readVerifiedChunks, sha256Hex } from './lib/client/verifiedChunks';",
+        contents:
+          "export * from './lib/client/fileCache'; export { readVerifiedChunks, sha256Hex } from './lib/client/verifiedChunks';",
         resolveDir: REPO_ROOT,
         loader: 'ts',
       },
@@ -35,7 +36,9 @@ describe('PWA-3 file chunk cache in Chromium', () => {
       logLevel: 'silent',
     });
     const context = await browser.newContext();
-    await context.route('http://file-cache-test.localhost/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>file cache</title>' }));
+    await context.route('http://file-cache-test.localhost/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>file cache</title>' }),
+    );
     const page = await context.newPage();
     await page.goto('http://file-cache-test.localhost/');
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
@@ -50,7 +53,16 @@ describe('PWA-3 file chunk cache in Chromium', () => {
         const data = bytes.subarray(offset, Math.min(size, offset + 1000));
         const end = offset + data.length;
         return {
-          header: { offset, nextOffset: end >= size ? null : end, byteCount: data.length, size, contentVersion: version, modifiedAt: 1, mimeType: 'application/octet-stream', sha256: await m.sha256Hex(data) },
+          header: {
+            offset,
+            nextOffset: end >= size ? null : end,
+            byteCount: data.length,
+            size,
+            contentVersion: version,
+            modifiedAt: 1,
+            mimeType: 'application/octet-stream',
+            sha256: await m.sha256Hex(data),
+          },
           data,
         };
       };
@@ -70,7 +82,25 @@ describe('PWA-3 file chunk cache in Chromium', () => {
       const otherFile = (await m.findCachedFile(b))?.contentVersion;
       const bytesAfter = await m.fileCacheBytes();
       await m.forgetOtherVersions(a, 'v2');
-      return { foundV1, roundTrip, stillV1, bytesBefore, afterEviction, otherFile, bytesAfter, bytesAtEnd: await m.fileCacheBytes(), missingV1: await m.cachedChunkReader(a, 'v1')(1000).then(() => 'found', (e: Error) => e.message) };
+      return {
+        foundV1,
+        roundTrip,
+        stillV1,
+        bytesBefore,
+        afterEviction,
+        otherFile,
+        bytesAfter,
+        bytesAtEnd: await m.fileCacheBytes(),
+        missingV1: await m
+          .cachedChunkReader(
+            a,
+            'v1',
+          )(1000)
+          .then(
+            () => 'found',
+            (e: Error) => e.message,
+          ),
+      };
     });
     expect(result).toEqual({
       foundV1: 'v1',

@@ -20,13 +20,31 @@ const headerFacts = (page: Page): Promise<HeaderFacts> =>
     const header = document.querySelector('header.topbar')!;
     const scrollers = [header, ...header.querySelectorAll('*')]
       // A visually hidden text (1 px, for screen readers) scrolls nothing anyone sees.
-      .filter((el) => el.scrollWidth > el.clientWidth + 1 && el.getBoundingClientRect().width > 1 && getComputedStyle(el).overflowX !== 'visible')
+      .filter(
+        (el) =>
+          el.scrollWidth > el.clientWidth + 1 &&
+          el.getBoundingClientRect().width > 1 &&
+          getComputedStyle(el).overflowX !== 'visible',
+      )
       .map((el) => `${el.tagName.toLowerCase()} ${el.scrollWidth}>${el.clientWidth}`);
     const targets = [...header.querySelectorAll('a, button')].map((el) => {
       const box = el.getBoundingClientRect();
-      return { name: (el.textContent ?? '').trim(), left: box.left, right: box.right, top: box.top, width: box.width, height: box.height };
+      return {
+        name: (el.textContent ?? '').trim(),
+        left: box.left,
+        right: box.right,
+        top: box.top,
+        width: box.width,
+        height: box.height,
+      };
     });
-    return { innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth, scrollers, targets, headerHeight: header.getBoundingClientRect().height };
+    return {
+      innerWidth: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      scrollers,
+      targets,
+      headerHeight: header.getBoundingClientRect().height,
+    };
   });
 
 describe('UX-4 the app header: every destination in reach on a phone, all of it on a desktop', () => {
@@ -52,7 +70,9 @@ describe('UX-4 the app header: every destination in reach on a phone, all of it 
         for (const target of facts.targets) {
           expect(target.left, `${target.name} ${colorScheme}`).toBeGreaterThanOrEqual(0);
           expect(target.right, `${target.name} ${colorScheme}`).toBeLessThanOrEqual(facts.innerWidth);
-          expect(Math.min(target.width, target.height), `${target.name} ${colorScheme}`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
+          expect(Math.min(target.width, target.height), `${target.name} ${colorScheme}`).toBeGreaterThanOrEqual(
+            MIN_TARGET_PX,
+          );
         }
         // Every destination is one tap away: clicking it from the header lands on its view.
         await page.getByRole('link', { name: 'Accounts' }).click();

@@ -20,10 +20,16 @@ export async function readOverHttp(token: string, projectDirectory: string, path
   };
   const parts: Uint8Array<ArrayBuffer>[] = [];
   try {
-    for await (const chunk of readProjectFileChunks(client, { projectDirectory, path })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
+    for await (const chunk of readProjectFileChunks(client, { projectDirectory, path }))
+      parts.push(chunk.data as Uint8Array<ArrayBuffer>);
   } catch (error) {
     const e = error as Error & { code?: unknown };
-    return { sha256: null, bytes: 0, chunks: parts.length, error: { name: e.name, code: typeof e.code === 'string' ? e.code : null, message: e.message } };
+    return {
+      sha256: null,
+      bytes: 0,
+      chunks: parts.length,
+      error: { name: e.name, code: typeof e.code === 'string' ? e.code : null, message: e.message },
+    };
   }
   const whole = new Uint8Array(await new Blob(parts).arrayBuffer());
   return { sha256: await sha256Hex(whole), bytes: whole.byteLength, chunks: parts.length, error: null };

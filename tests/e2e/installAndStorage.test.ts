@@ -13,14 +13,16 @@ import { docsScreenshotPath } from './screensHarness';
 // cleared, the pairing and the outbox kept) and FILE-4 relative links and images of a project's
 // Markdown, in real Chromium against the real suite.runtime.
 
-const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
 
 /** Dispatches what Chromium sends when the app can be installed: an Event with prompt() and userChoice. */
 const offerInstall = (page: Page, outcome: 'accepted' | 'dismissed') =>
   page.evaluate((outcome) => {
     const event = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
       prompt: () => {
-        (window as unknown as { promptCalls: number }).promptCalls = ((window as unknown as { promptCalls?: number }).promptCalls ?? 0) + 1;
+        (window as unknown as { promptCalls: number }).promptCalls =
+          ((window as unknown as { promptCalls?: number }).promptCalls ?? 0) + 1;
         return Promise.resolve();
       },
       userChoice: Promise.resolve({ outcome, platform: 'web' }),
@@ -58,7 +60,10 @@ function writeProject(project: string): void {
   );
   fs.writeFileSync(path.join(project, 'docs', 'setup.md'), '# Setup steps\n\nPair this device.\n');
   fs.writeFileSync(path.join(project, 'docs', 'site', 'index.html'), '<!doctype html><title>Site</title><h1>Site</h1>');
-  fs.copyFileSync(path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'), path.join(project, 'docs', 'img', 'logo.png'));
+  fs.copyFileSync(
+    path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'),
+    path.join(project, 'docs', 'img', 'logo.png'),
+  );
 }
 
 describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
@@ -84,7 +89,10 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
       expect(await offerInstall(page, 'dismissed'), "the browser's own infobar is held back").toBe(true);
       await install.waitFor();
       await install.click();
-      await waitUntil(() => page.evaluate(() => (window as unknown as { promptCalls?: number }).promptCalls === 1), 'the tap calls prompt()');
+      await waitUntil(
+        () => page.evaluate(() => (window as unknown as { promptCalls?: number }).promptCalls === 1),
+        'the tap calls prompt()',
+      );
       // A prompt shows once: dismissed, it is spent until the browser offers again.
       await install.waitFor({ state: 'detached' });
       await offerInstall(page, 'accepted');
@@ -101,7 +109,12 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
   });
 
   it('PWA-6 on iOS Safari, Install shows the Share → Add to Home Screen steps', async () => {
-    const { context, page } = await paired({ userAgent: IPHONE_SAFARI, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { context, page } = await paired({
+      userAgent: IPHONE_SAFARI,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       await page.locator('header').getByRole('button', { name: 'Install' }).click();
       const steps = page.getByRole('note').filter({ hasText: 'Add to Home Screen' });
@@ -118,7 +131,9 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
     const page = await context.newPage();
     try {
       await page.goto(`${suite.runtime.appOrigin}/pair`);
-      const manifest = (await page.evaluate(() => fetch('/manifest.webmanifest').then((r) => r.json() as Promise<unknown>))) as {
+      const manifest = (await page.evaluate(() =>
+        fetch('/manifest.webmanifest').then((r) => r.json() as Promise<unknown>),
+      )) as {
         theme_color: string;
         background_color: string;
         screenshots: { src: string; sizes: string; form_factor: string }[];
@@ -127,7 +142,9 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         colours[scheme] = await page.evaluate(() => {
-          const meta = [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].find((m) => !m.media || matchMedia(m.media).matches)!;
+          const meta = [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].find(
+            (m) => !m.media || matchMedia(m.media).matches,
+          )!;
           // The canvas resolves both to rgb(): compare colours, not spellings.
           const probe = document.createElement('div');
           probe.style.color = meta.content;
@@ -138,7 +155,12 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
         });
         expect(colours[scheme]!.meta, `${scheme}: theme-color is the page background`).toBe(colours[scheme]!.body);
       }
-      const hex = (rgb: string) => '#' + (rgb.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('');
+      const hex = (rgb: string) =>
+        '#' +
+        (rgb.match(/\d+/g) ?? [])
+          .slice(0, 3)
+          .map((n) => Number(n).toString(16).padStart(2, '0'))
+          .join('');
       expect(manifest.theme_color.toLowerCase()).toBe(hex(colours.light!.body));
       expect([hex(colours.light!.body), hex(colours.dark!.body)]).toContain(manifest.background_color.toLowerCase());
       expect(manifest.screenshots.map((s) => s.form_factor).sort()).toEqual(['narrow', 'wide']);
@@ -147,7 +169,11 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
         const size = await page.evaluate(async (src) => {
           const response = await fetch(src);
           const header = new DataView(await response.arrayBuffer());
-          return { status: response.status, type: response.headers.get('content-type'), size: `${header.getUint32(16)}x${header.getUint32(20)}` };
+          return {
+            status: response.status,
+            type: response.headers.get('content-type'),
+            size: `${header.getUint32(16)}x${header.getUint32(20)}`,
+          };
         }, shot.src);
         expect(size, shot.src).toEqual({ status: 200, type: 'image/png', size: shot.sizes });
       }
@@ -169,7 +195,8 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
       StorageManager.prototype.persisted = () => Promise.resolve(false);
     });
     const page = await context.newPage();
-    const persistCalls = () => page.evaluate(() => (window as unknown as { persistCalls: number[] }).persistCalls.length);
+    const persistCalls = () =>
+      page.evaluate(() => (window as unknown as { persistCalls: number[] }).persistCalls.length);
     try {
       await pairThroughLink(page, suite.runtime.appOrigin, await newPairingCode(suite.runtime));
       await page.getByRole('button', { name: 'New session' }).first().waitFor();
@@ -177,7 +204,10 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
       await waitConnected(page);
       expect(await persistCalls(), 'loading asks nothing').toBe(0);
 
-      await page.evaluate((hash) => (location.hash = hash), routeHash({ kind: 'files', projectDirectory: project, path: 'docs/setup.md' }));
+      await page.evaluate(
+        (hash) => (location.hash = hash),
+        routeHash({ kind: 'files', projectDirectory: project, path: 'docs/setup.md' }),
+      );
       await page.getByRole('heading', { name: 'Setup steps' }).waitFor();
       await waitUntil(async () => (await persistCalls()) === 1, 'a saved file asks to persist');
       expect(await countRecords(page, 'fileChunks')).toBeGreaterThan(0);
@@ -189,7 +219,16 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
           const open = indexedDB.open('hbcode');
           open.onsuccess = () => {
             const tx = open.result.transaction('outbox', 'readwrite');
-            tx.objectStore('outbox').put({ operationId: 'kept-op', sessionId: 'no-such-session', createdAt: Date.now(), seq: 1, state: 'failed', attempts: 1, error: 'offline', text: 'keep me' });
+            tx.objectStore('outbox').put({
+              operationId: 'kept-op',
+              sessionId: 'no-such-session',
+              createdAt: Date.now(),
+              seq: 1,
+              state: 'failed',
+              attempts: 1,
+              error: 'offline',
+              text: 'keep me',
+            });
             tx.oncomplete = () => {
               open.result.close();
               resolve();
@@ -203,11 +242,16 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
       await page.getByRole('link', { name: 'Settings' }).click();
       const use = page.getByTestId('storage-use');
       await use.waitFor();
-      expect(await use.textContent()).toMatch(/^\d+(\.\d)? (B|KiB|MiB|GiB) used of \d+(\.\d)? (B|KiB|MiB|GiB|TiB) this browser allows\.$/);
+      expect(await use.textContent()).toMatch(
+        /^\d+(\.\d)? (B|KiB|MiB|GiB) used of \d+(\.\d)? (B|KiB|MiB|GiB|TiB) this browser allows\.$/,
+      );
       await page.getByRole('button', { name: 'Clear saved data…' }).click();
       // Asked first: nothing is gone until the confirmation.
       expect(await countRecords(page, 'fileChunks')).toBeGreaterThan(0);
-      await page.getByRole('alertdialog', { name: 'Clear what this device saved?' }).getByRole('button', { name: 'Clear saved data' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Clear what this device saved?' })
+        .getByRole('button', { name: 'Clear saved data' })
+        .click();
       await page.getByRole('status').filter({ hasText: 'Cleared.' }).waitFor();
 
       expect(await countRecords(page, 'fileChunks'), 'saved file chunks are gone').toBe(0);
@@ -225,10 +269,16 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
   it('FILE-4 FILE-3 a relative Markdown link opens the project file, an HTML link its preview, a relative image shows from a blob, a way out is refused', async () => {
     const { context, page } = await paired();
     try {
-      await page.evaluate((hash) => (location.hash = hash), routeHash({ kind: 'files', projectDirectory: project, path: 'docs/guide.md' }));
+      await page.evaluate(
+        (hash) => (location.hash = hash),
+        routeHash({ kind: 'files', projectDirectory: project, path: 'docs/guide.md' }),
+      );
       const image = page.locator('img[data-project-image="docs/img/logo.png"]');
       await image.waitFor();
-      await waitUntil(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 192), 'the project image is decoded');
+      await waitUntil(
+        () => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 192),
+        'the project image is decoded',
+      );
       expect(await image.getAttribute('src')).toMatch(/^blob:/);
       expect(await image.getAttribute('alt')).toBe('The logo');
 
@@ -240,12 +290,16 @@ describe('PWA-6 PWA-1 FILE-4 installing, storage and project Markdown', () => {
 
       await page.getByRole('link', { name: 'setup steps' }).click();
       await page.getByRole('heading', { name: 'Setup steps' }).waitFor();
-      expect(decodeURIComponent(new URL(page.url()).hash)).toBe(decodeURIComponent(routeHash({ kind: 'files', projectDirectory: project, path: 'docs/setup.md' })));
+      expect(decodeURIComponent(new URL(page.url()).hash)).toBe(
+        decodeURIComponent(routeHash({ kind: 'files', projectDirectory: project, path: 'docs/setup.md' })),
+      );
 
       await page.goBack();
       await page.getByRole('link', { name: 'the site' }).click();
       await page.locator('iframe.preview-frame').waitFor();
-      expect(decodeURIComponent(new URL(page.url()).hash)).toBe(decodeURIComponent(routeHash({ kind: 'preview', projectDirectory: project, path: 'docs/site/index.html' })));
+      expect(decodeURIComponent(new URL(page.url()).hash)).toBe(
+        decodeURIComponent(routeHash({ kind: 'preview', projectDirectory: project, path: 'docs/site/index.html' })),
+      );
     } finally {
       await context.close();
     }

@@ -57,7 +57,11 @@ async function appMemory(cdp: CDPSession): Promise<number> {
  * Reads big.html `count` times at once through the preview in `frame`, sampling the app page's
  * memory every 50 ms: its baseline after a collection, its peak, and what each fetch read.
  */
-export async function parallelFetchMemory(page: Page, frame: Frame, count: number): Promise<{ baseline: number; peak: number; answers: { bytes: number; tail: string }[] }> {
+export async function parallelFetchMemory(
+  page: Page,
+  frame: Frame,
+  count: number,
+): Promise<{ baseline: number; peak: number; answers: { bytes: number; tail: string }[] }> {
   await frame.waitForFunction(() => typeof window.fetchBig === 'function');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');

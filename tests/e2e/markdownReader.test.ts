@@ -11,7 +11,15 @@ import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimePro
 import { picturedPageRoutes } from '../fixtures/picturedPage';
 import { htmlPage, startTestWebServer, type TestWebServer } from '../fixtures/testWebServer';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { createShellSession, keptScreenshotPath, pairThroughLink, pairUnderServiceWorker, screenshotPath, sendCommand, startupPairingCode } from './appHarness';
+import {
+  createShellSession,
+  keptScreenshotPath,
+  pairThroughLink,
+  pairUnderServiceWorker,
+  screenshotPath,
+  sendCommand,
+  startupPairingCode,
+} from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 // MD-1, MD-3, SEC-3 and offline reading (PWA-3) in real Chromium against the real runtime: a page
@@ -73,7 +81,10 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   beforeAll(async () => {
     browser = await connectChromium();
     web = await startTestWebServer({
-      '/corpus': (request, response) => (corpusDown ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down') : htmlPage(corpus.source)(request, response)),
+      '/corpus': (request, response) =>
+        corpusDown
+          ? response.writeHead(503, { 'content-type': 'text/plain' }).end('down')
+          : htmlPage(corpus.source)(request, response),
       '/hostile': htmlPage(HOSTILE_PAGE),
       '/code': htmlPage(CODE_PAGE),
       ...picturedPageRoutes(imageRequests),
@@ -97,14 +108,18 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     await page.getByLabel('Web address').fill(corpusUrl);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     const article = page.locator('[data-testid="reader"] article');
-    await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
+    await article
+      .getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' })
+      .waitFor();
     expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(corpusUrl)}`);
     expect(await article.getAttribute('data-view')).toBe('article');
     await article.getByText('Nicolas Perriault', { exact: true }).waitFor();
     await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
     // Code blocks stay code; links were made absolute against the page's address.
     expect(await article.locator('pre code').count()).toBeGreaterThan(0);
-    expect(await article.getByRole('link', { name: 'testing your frontend JavaScript code' }).getAttribute('href')).toBe(`${web.origin}/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/`);
+    expect(
+      await article.getByRole('link', { name: 'testing your frontend JavaScript code' }).getAttribute('href'),
+    ).toBe(`${web.origin}/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/`);
     const original = page.getByRole('link', { name: 'Open original' });
     expect(await original.getAttribute('href')).toBe(corpusUrl);
     expect(await original.getAttribute('target')).toBe('_blank');
@@ -148,7 +163,9 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
     expect(await article.locator('script, img[onerror], iframe, [href^="javascript:"]').count()).toBe(0);
     await article.getByRole('link', { name: 'a link back to the corpus page' }).click();
-    await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
+    await article
+      .getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' })
+      .waitFor();
     expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(corpusUrl)}`);
 
     // Saved on this device with both views, counted in the cache's running total.
@@ -174,7 +191,9 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     expect(await runtime.stop()).toBe(0);
     await page.reload();
     await page.getByTestId('offline-banner').waitFor();
-    await article.getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' }).waitFor();
+    await article
+      .getByRole('heading', { level: 1, name: 'Get your Frontend JavaScript Code Covered | Code' })
+      .waitFor();
     await article.getByText(/^The idea behind code coverage is to record which parts of your code/).waitFor();
     await page.getByText(/^Saved /).waitFor();
     // Offline nothing could be fetched, so nothing is asked (SEC-5): only the saved copy shows.
@@ -184,9 +203,14 @@ describe('MD-1 the Markdown reader in Chromium', () => {
     await context.close();
   }, 180_000);
 
-  it('MD-5 a page\'s images come through the desktop, never from the phone; SVG is not shown; the kept copy shows offline (phone, light and dark)', async () => {
+  it("MD-5 a page's images come through the desktop, never from the phone; SVG is not shown; the kept copy shows offline (phone, light and dark)", async () => {
     const imageRuntime = await startRuntimeProcess({ wrap: withPrivateFetch });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     try {
       await pairUnderServiceWorker(page, imageRuntime);
@@ -198,7 +222,10 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       const dot = article.getByRole('img', { name: 'Coloured noise' });
       await dot.waitFor();
       expect(await dot.getAttribute('src')).toMatch(/^blob:/);
-      await waitUntil(() => dot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320), 'the picture is drawn');
+      await waitUntil(
+        () => dot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320),
+        'the picture is drawn',
+      );
       expect(imageRequests.length).toBeGreaterThan(0);
       expect(imageRequests.every((agent) => agent.includes('HBCodeReader') && agent !== browserAgent)).toBe(true);
       const svg = article.locator('[data-image-state="missing"]').filter({ hasText: 'An SVG drawing' });
@@ -217,7 +244,10 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       await page.reload();
       await page.getByTestId('offline-banner').waitFor();
       await dot.waitFor();
-      await waitUntil(() => dot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320), 'the kept picture is drawn offline');
+      await waitUntil(
+        () => dot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320),
+        'the kept picture is drawn offline',
+      );
       expect(imageRequests.length).toBe(asked);
     } finally {
       await context.close();
@@ -239,7 +269,10 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       // The sentence's full stop is not part of the address.
       expect(await link.textContent()).toBe(address);
       await link.click();
-      await page.locator('[data-testid="reader"] article').getByText(/This page tries to run scripts in the reader/).waitFor();
+      await page
+        .locator('[data-testid="reader"] article')
+        .getByText(/This page tries to run scripts in the reader/)
+        .waitFor();
       expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(address)}`);
     } finally {
       await context.close();
@@ -260,10 +293,14 @@ describe('MD-1 the Markdown reader in Chromium', () => {
       await code.waitFor();
       await page.locator('[data-testid="reader"] article pre code[data-highlighted="true"]').waitFor();
       // The text is unchanged, and the keyword and the comment are coloured differently from each other.
-      expect(await code.textContent()).toBe('export function add(a: number, b: number): number {\n  return a + b; // the sum\n}');
+      expect(await code.textContent()).toBe(
+        'export function add(a: number, b: number): number {\n  return a + b; // the sum\n}',
+      );
       const colours = await code.evaluate((element) => {
         const colourOf = (text: string) => {
-          const span = [...element.querySelectorAll('span')].find((s) => s.children.length === 0 && s.textContent?.trim() === text);
+          const span = [...element.querySelectorAll('span')].find(
+            (s) => s.children.length === 0 && s.textContent?.trim() === text,
+          );
           return span ? getComputedStyle(span).color : null;
         };
         return { keyword: colourOf('export'), comment: colourOf('// the sum'), plain: getComputedStyle(element).color };
@@ -279,11 +316,35 @@ describe('MD-1 the Markdown reader in Chromium', () => {
   }, 120_000);
 
   it('MD-1 saved pages stay within their bound, least recently read first out, with a running total', async () => {
-    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/readerCache.ts', 'hbReaderCache', 'http://reader-cache-test.localhost');
+    const { context, page } = await loadModuleInBlankPage(
+      browser,
+      'lib/client/readerCache.ts',
+      'hbReaderCache',
+      'http://reader-cache-test.localhost',
+    );
     const result = await page.evaluate(async () => {
-      const { saveReaderPage, readSavedReaderPage } = (globalThis as unknown as { hbReaderCache: typeof ReaderCache }).hbReaderCache;
-      const converted = (markdown: string) => ({ markdown, view: 'article' as const, articleFound: true, title: 't', byline: null, siteName: null, publishedTime: null, sourceUrl: 'https://x/' });
-      const save = (n: number, size: number) => saveReaderPage({ url: `https://x/${n}`, finalUrl: `https://x/${n}`, views: { article: converted('a'.repeat(size)) }, preferred: 'article' }, 3000);
+      const { saveReaderPage, readSavedReaderPage } = (globalThis as unknown as { hbReaderCache: typeof ReaderCache })
+        .hbReaderCache;
+      const converted = (markdown: string) => ({
+        markdown,
+        view: 'article' as const,
+        articleFound: true,
+        title: 't',
+        byline: null,
+        siteName: null,
+        publishedTime: null,
+        sourceUrl: 'https://x/',
+      });
+      const save = (n: number, size: number) =>
+        saveReaderPage(
+          {
+            url: `https://x/${n}`,
+            finalUrl: `https://x/${n}`,
+            views: { article: converted('a'.repeat(size)) },
+            preferred: 'article',
+          },
+          3000,
+        );
       const held = async (pages: number[]) => {
         const out: boolean[] = [];
         for (const n of pages) out.push((await readSavedReaderPage(`https://x/${n}`)) !== null);

@@ -15,7 +15,8 @@ import { docsScreenshotPath, screenFacts } from './screensHarness';
 // rendition made for the screen, plays a video and a tone through the service worker's range
 // reads, says why a damaged file shows nothing, and downloads the original.
 
-const filesUrl = (origin: string, projectDirectory: string, filePath: string) => `${origin}/${routeHash({ kind: 'files', projectDirectory, path: filePath })}`;
+const filesUrl = (origin: string, projectDirectory: string, filePath: string) =>
+  `${origin}/${routeHash({ kind: 'files', projectDirectory, path: filePath })}`;
 
 describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone and desktop)', () => {
   let browser: Browser;
@@ -33,7 +34,10 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     // Long enough that its transcode takes seconds, so the player starts before it is done (FILE-16).
     writeTestVideo(path.join(project, 'recording.mp4'), { width: 1280, height: 720, seconds: 30 });
     await writeTestHeic(path.join(project, 'phone.heic'), 960, 720);
-    fs.writeFileSync(path.join(project, 'broken.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 9)]));
+    fs.writeFileSync(
+      path.join(project, 'broken.png'),
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 9)]),
+    );
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -45,8 +49,15 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
    * The runtime started (or started again, for a fresh start-up pairing code), and a phone at 2×
    * paired under the service worker, its page errors collected.
    */
-  async function phoneUnderServiceWorker(): Promise<{ app: RuntimeProcess; context: BrowserContext; page: Page; errors: string[] }> {
-    const app = runtime ? await runtime.restart() : await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
+  async function phoneUnderServiceWorker(): Promise<{
+    app: RuntimeProcess;
+    context: BrowserContext;
+    page: Page;
+    errors: string[];
+  }> {
+    const app = runtime
+      ? await runtime.restart()
+      : await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs });
     runtime = app;
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await context.newPage();
@@ -63,8 +74,13 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     await page.goto(filesUrl(app.appOrigin, project, 'photo.png'));
     const image = page.locator('.file-view img');
     await image.waitFor();
-    await waitUntil(() => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), 'the rendition decodes');
-    expect(await image.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([1024, 683]);
+    await waitUntil(
+      () => image.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0),
+      'the rendition decodes',
+    );
+    expect(
+      await image.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]),
+    ).toEqual([1024, 683]);
     const bar = (await page.locator('.file-bar').textContent()) ?? '';
     expect(bar).toMatch(/^Original \d+(\.\d+)? MiB · shown as WEBP \d+(\.\d+)? KiB/);
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -76,7 +92,10 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     }
 
     // "Download original" hands the browser the original's bytes under its name.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download original' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download original' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('photo.png');
     const saved = path.join(dirs.dataDir, 'downloaded-photo.png');
     await download.saveAs(saved);
@@ -90,11 +109,17 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     expect(await video.getAttribute('data-source')).toBe('range');
     expect(await video.getAttribute('src')).toMatch(/^\/\.hbcode\/media\/[0-9a-f]{32}$/);
     await playsPast(page, '.file-view video', 0.5);
-    const playsH264 = await page.evaluate(() => document.createElement('video').canPlayType('video/mp4; codecs="avc1.640028, mp4a.40.2"') !== '');
+    const playsH264 = await page.evaluate(
+      () => document.createElement('video').canPlayType('video/mp4; codecs="avc1.640028, mp4a.40.2"') !== '',
+    );
     expect(await page.locator('.file-bar').textContent()).toContain(playsH264 ? 'shown as MP4' : 'shown as WEBM');
     // Once the rendition is complete, the player reads ranges (FILE-16 streams it only while it is
     // made): opened again, seeking near the end reads from there and the frame there decodes.
-    await waitUntil(() => !fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part')), 'the transcode finishes', 60_000);
+    await waitUntil(
+      () => !fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part')),
+      'the transcode finishes',
+      60_000,
+    );
     await page.goto(filesUrl(app.appOrigin, project, 'photo.png'));
     await page.goto(filesUrl(app.appOrigin, project, 'clip.mp4'));
     await video.waitFor();
@@ -104,7 +129,16 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
       media.pause();
       media.currentTime = 5;
     });
-    await waitUntil(() => video.evaluate((el) => !(el as HTMLVideoElement).seeking && (el as HTMLVideoElement).readyState >= 2 && (el as HTMLVideoElement).currentTime >= 5), 'the seek lands and its frame decodes');
+    await waitUntil(
+      () =>
+        video.evaluate(
+          (el) =>
+            !(el as HTMLVideoElement).seeking &&
+            (el as HTMLVideoElement).readyState >= 2 &&
+            (el as HTMLVideoElement).currentTime >= 5,
+        ),
+      'the seek lands and its frame decodes',
+    );
     await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: docsScreenshotPath('media-video-phone-light') });
 
@@ -129,7 +163,10 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     await pairUnderServiceWorker(wide, runtime);
     await wide.goto(filesUrl(runtime.appOrigin, project, 'photo.png'));
     const wideImage = wide.locator('.file-view img');
-    await waitUntil(() => wideImage.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), 'the desktop rendition decodes');
+    await waitUntil(
+      () => wideImage.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0),
+      'the desktop rendition decodes',
+    );
     expect(await wideImage.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1536);
     for (const colorScheme of ['light', 'dark'] as const) {
       await wide.emulateMedia({ colorScheme });
@@ -140,8 +177,18 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
 
   it('FILE-14 FILE-15 a video shows its first frame as its poster; what was viewed shows again offline after a reload, and a changed file is never shown stale', async () => {
     const { app, context, page, errors } = await phoneUnderServiceWorker();
-    const naturalSize = (selector: string) => page.locator(selector).evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]);
-    const decoded = (selector: string) => waitUntil(() => page.locator(selector).evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), `${selector} decodes`);
+    const naturalSize = (selector: string) =>
+      page
+        .locator(selector)
+        .evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight]);
+    const decoded = (selector: string) =>
+      waitUntil(
+        () =>
+          page
+            .locator(selector)
+            .evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0),
+        `${selector} decodes`,
+      );
 
     // A HEIC photo, decoded on the desktop, shown as a WebP made for the screen.
     await page.goto(filesUrl(app.appOrigin, project, 'phone.heic'));
@@ -171,10 +218,16 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     const keptVideoChunks = () =>
       page.evaluate(async () => {
         const cache = await caches.open('hbcode-media-renditions');
-        const keys = (await cache.keys()).map((request) => request.url).filter((url) => url.includes('clip.mp4') && url.includes('kind=') && !url.includes('kind=webp'));
+        const keys = (await cache.keys())
+          .map((request) => request.url)
+          .filter((url) => url.includes('clip.mp4') && url.includes('kind=') && !url.includes('kind=webp'));
         const responses = await Promise.all(keys.map((key) => cache.match(key)));
         const header = JSON.parse(responses[0]?.headers.get('x-hbcode-chunk') ?? '{"size":-1}') as { size: number };
-        return { chunks: keys.length, bytes: responses.reduce((sum, r) => sum + Number(r?.headers.get('x-hbcode-bytes') ?? 0), 0), size: header.size };
+        return {
+          chunks: keys.length,
+          bytes: responses.reduce((sum, r) => sum + Number(r?.headers.get('x-hbcode-bytes') ?? 0), 0),
+          size: header.size,
+        };
       });
     await waitUntil(async () => {
       const kept = await keptVideoChunks();
@@ -187,7 +240,11 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
     expect(await naturalSize('.file-view img')).toEqual([1024, 683]);
     await writeTestImage(path.join(project, 'photo.png'), 2000, 2000, 'png');
     await page.reload();
-    await waitUntil(async () => (await naturalSize('.file-view img'))[0] === 1024 && (await naturalSize('.file-view img'))[1] === 1024, 'the changed photo shows as it is now');
+    await waitUntil(
+      async () =>
+        (await naturalSize('.file-view img'))[0] === 1024 && (await naturalSize('.file-view img'))[1] === 1024,
+      'the changed photo shows as it is now',
+    );
 
     // Offline: the runtime stops, the network goes, the page reloads from the service worker.
     expect(await app.stop()).toBe(0);
@@ -221,7 +278,8 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
   it('FILE-16 a phone plays a long video while its rendition is still being made', async () => {
     const { app, context, page, errors } = await phoneUnderServiceWorker();
     // The runtime's transcode is running while its part file is in the rendition cache.
-    const transcoding = () => fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part'));
+    const transcoding = () =>
+      fs.readdirSync(path.join(dirs.dataDir, 'media-renditions')).some((name) => name.endsWith('.part'));
     await page.goto(filesUrl(app.appOrigin, project, 'recording.mp4'));
     const video = page.locator('.file-view video');
     await video.waitFor();
@@ -231,7 +289,11 @@ describe('FILE-10 FILE-13 media renditions in the file browser (Chromium, phone 
       media.muted = true;
       void media.play();
     });
-    await waitUntil(() => video.evaluate((el) => (el as HTMLVideoElement).readyState >= 2 && (el as HTMLVideoElement).currentTime > 0.5), 'the first frame shows and the video plays');
+    await waitUntil(
+      () =>
+        video.evaluate((el) => (el as HTMLVideoElement).readyState >= 2 && (el as HTMLVideoElement).currentTime > 0.5),
+      'the first frame shows and the video plays',
+    );
     expect(transcoding(), 'the video plays before its transcode is done').toBe(true);
     expect(await page.locator('.file-bar').textContent()).toContain('shown as MP4 while it is made');
     for (const colorScheme of ['light', 'dark'] as const) {

@@ -20,7 +20,9 @@ export async function loadModuleInBlankPage(
   options: ModuleOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
-  await context.route(`${origin}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>module test</title>' }));
+  await context.route(`${origin}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>module test</title>' }),
+  );
   const page = await context.newPage();
   await page.goto(`${origin}/`);
   await addModuleToPage(page, entry, globalName, options);
@@ -55,6 +57,11 @@ async function bundleOf(entry: string, globalName: string, options: ModuleOption
  * The same bundle added to a page already open, e.g. on a real runtime's origin: a page served
  * by a route counts as public to Chromium, which then refuses it sockets to loopback.
  */
-export async function addModuleToPage(page: Page, entry: string, globalName: string, options: ModuleOptions = {}): Promise<void> {
+export async function addModuleToPage(
+  page: Page,
+  entry: string,
+  globalName: string,
+  options: ModuleOptions = {},
+): Promise<void> {
   await page.addScriptTag({ content: await bundleOf(entry, globalName, options) });
 }

@@ -7,7 +7,14 @@ import { scrubberPositionOf } from '../../lib/client/output/scrubberScale';
 import type { CommandRow } from '../../lib/protocol/rows';
 import { runShell } from '../fixtures/sessionHelpers';
 import { waitUntil } from '../fixtures/waitUntil';
-import { clickOutputControl, commandRow, DESKTOP_CONTEXT, newPairingCode, PHONE_CONTEXT, textInView } from './appHarness';
+import {
+  clickOutputControl,
+  commandRow,
+  DESKTOP_CONTEXT,
+  newPairingCode,
+  PHONE_CONTEXT,
+  textInView,
+} from './appHarness';
 import { pairedPage, useAppSuite } from './appSuite';
 
 // UX-1 in real Chromium: every view has its own address; Back, Forward and reload keep the user
@@ -28,7 +35,9 @@ const hashOf = (page: Page) => page.evaluate(() => location.hash);
 function topLine(page: Page): Promise<string | null> {
   return page.getByTestId('output').evaluate((box) => {
     const view = box.getBoundingClientRect();
-    const lines = [...box.querySelectorAll<HTMLElement>('[data-offset]')].filter((el) => el.getBoundingClientRect().top >= view.top - 1);
+    const lines = [...box.querySelectorAll<HTMLElement>('[data-offset]')].filter(
+      (el) => el.getBoundingClientRect().top >= view.top - 1,
+    );
     lines.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
     return lines[0]?.textContent ?? null;
   });
@@ -57,16 +66,25 @@ describe('UX-1 every view has its own address', () => {
   beforeAll(async () => {
     const client = await suite.runtime.connect();
     const { projects } = await client.call('projects.list');
-    sessionId = (await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: 'Long output' })).session.id;
+    sessionId = (
+      await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'shell', title: 'Long output' })
+    ).session.id;
     row = await runShell(client, sessionId, COMMAND);
     client.close();
     expect(row.byteLength).toBe(LINES * LINE_BYTES);
   }, 120_000);
 
   /** A page paired with a fresh code, in the light scheme. */
-  const lightPage = async (options: BrowserContextOptions): Promise<Page> => pairedPage(suite, { ...options, colorScheme: 'light' }, await newPairingCode(suite.runtime));
+  const lightPage = async (options: BrowserContextOptions): Promise<Page> =>
+    pairedPage(suite, { ...options, colorScheme: 'light' }, await newPairingCode(suite.runtime));
 
-  const outputRoute = (at: number | null): AppRoute => ({ kind: 'output', sessionId, runId: row.runId, commandId: row.commandId, at });
+  const outputRoute = (at: number | null): AppRoute => ({
+    kind: 'output',
+    sessionId,
+    runId: row.runId,
+    commandId: row.commandId,
+    at,
+  });
 
   it.each([
     ['phone', PHONE_CONTEXT],
@@ -86,11 +104,19 @@ describe('UX-1 every view has its own address', () => {
 
       await commandRow(page, COMMAND).click();
       // A finished command opens at its end (UX-1), its last line in view.
-      await waitUntil(() => textInView(page, '[data-testid="output"]', lineText(LINES)), 'the viewer opens at the last line', 30_000);
+      await waitUntil(
+        () => textInView(page, '[data-testid="output"]', lineText(LINES)),
+        'the viewer opens at the last line',
+        30_000,
+      );
       await clickOutputControl(page, 'Start');
       await waitTopLine(page, lineText(1));
       // At the start, the address may already hold the place it shows: byte 0.
-      await waitUntil(async () => [routeHash(outputRoute(null)), routeHash(outputRoute(0))].includes(await hashOf(page)), 'the address shows the start', 30_000);
+      await waitUntil(
+        async () => [routeHash(outputRoute(null)), routeHash(outputRoute(0))].includes(await hashOf(page)),
+        'the address shows the start',
+        30_000,
+      );
 
       // Jump to 5 MiB with the scrubber; once the view rests there, the address holds its place.
       await page.getByLabel('Position in output').fill(String(scrubberPositionOf(FIVE_MIB, row.byteLength)));
@@ -154,10 +180,22 @@ describe('UX-1 every view has its own address', () => {
       const page = await lightPage(options);
       const project = suite.runtime.projectDir;
       const steps: { route: AppRoute; shows: () => Promise<unknown> }[] = [
-        { route: { kind: 'files', projectDirectory: null, path: '' }, shows: () => page.getByRole('list', { name: 'Projects' }).waitFor() },
-        { route: { kind: 'files', projectDirectory: project, path: 'notes.txt' }, shows: () => page.getByText('first line of the notes').first().waitFor() },
-        { route: { kind: 'preview', projectDirectory: project, path: 'index.html' }, shows: () => page.getByRole('region', { name: 'HTML preview' }).waitFor() },
-        { route: { kind: 'reader', url: 'https://example.com/article' }, shows: () => page.getByTestId('reader-confirm').waitFor() },
+        {
+          route: { kind: 'files', projectDirectory: null, path: '' },
+          shows: () => page.getByRole('list', { name: 'Projects' }).waitFor(),
+        },
+        {
+          route: { kind: 'files', projectDirectory: project, path: 'notes.txt' },
+          shows: () => page.getByText('first line of the notes').first().waitFor(),
+        },
+        {
+          route: { kind: 'preview', projectDirectory: project, path: 'index.html' },
+          shows: () => page.getByRole('region', { name: 'HTML preview' }).waitFor(),
+        },
+        {
+          route: { kind: 'reader', url: 'https://example.com/article' },
+          shows: () => page.getByTestId('reader-confirm').waitFor(),
+        },
         { route: { kind: 'accounts' }, shows: () => page.locator('[aria-label="Accounts"]').waitFor() },
         { route: { kind: 'devices' }, shows: () => page.getByRole('heading', { name: 'Devices' }).waitFor() },
       ];
@@ -204,7 +242,9 @@ describe('UX-1 every view has its own address', () => {
     }
     await page.goto(`${suite.runtime.appOrigin}/#/?session=no-such-session`);
     await page.getByText('That session is not on this computer any more, so here are your sessions.').waitFor();
-    await page.goto(`${suite.runtime.appOrigin}/${routeHash({ kind: 'output', sessionId, runId: row.runId, commandId: 'no-such-command', at: null })}`);
+    await page.goto(
+      `${suite.runtime.appOrigin}/${routeHash({ kind: 'output', sessionId, runId: row.runId, commandId: 'no-such-command', at: null })}`,
+    );
     await page.getByText('That output is not on this computer any more, so here are your sessions.').waitFor();
     expect(await hashOf(page)).toBe('#/');
     expect(errors).toEqual([]);

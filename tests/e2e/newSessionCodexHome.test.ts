@@ -24,7 +24,10 @@ async function lightAndDark(page: Page, name: string): Promise<void> {
 async function openPicker(page: Page) {
   await page.getByLabel('Agent').first().selectOption('codex');
   await page.getByRole('button', { name: 'Options' }).first().click();
-  const saved = page.getByRole('radiogroup', { name: 'Continue a Codex conversation' }).getByRole('radio').filter({ hasText: PROMPT });
+  const saved = page
+    .getByRole('radiogroup', { name: 'Continue a Codex conversation' })
+    .getByRole('radio')
+    .filter({ hasText: PROMPT });
   await saved.waitFor({ timeout: 60_000 });
   return saved;
 }
@@ -41,7 +44,13 @@ describe("New session offers a Codex thread of the person's own Codex home (ACC-
       runtime: ({ modelUrl, projectDir: dir }) => {
         projectDir = dir;
         own = ownCodexHome();
-        return { env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl), CODEX_HOME: own.home } };
+        return {
+          env: {
+            HBCODE_CODEX_BIN: installedAgents().codexBin,
+            HBCODE_CODEX_CONFIG_TOML: codexConfigToml(modelUrl),
+            CODEX_HOME: own.home,
+          },
+        };
       },
       timeoutMs: AGENT_INSTALL_TIMEOUT_MS,
     },
@@ -55,37 +64,48 @@ describe("New session offers a Codex thread of the person's own Codex home (ACC-
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(() => own?.remove());
 
-  it('ACC-11 the picker lists it as from your Codex home; picked, it opens with its history and the next message goes on from it, the person\'s file untouched', async () => {
-    const sessions = path.join(own.home, 'sessions');
-    const [file] = fs.readdirSync(sessions, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(sessions, f));
-    const before = fs.readFileSync(file!);
+  it(
+    "ACC-11 the picker lists it as from your Codex home; picked, it opens with its history and the next message goes on from it, the person's file untouched",
+    async () => {
+      const sessions = path.join(own.home, 'sessions');
+      const [file] = fs
+        .readdirSync(sessions, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(sessions, f));
+      const before = fs.readFileSync(file!);
 
-    // The same list at desktop size first (the list's layout changes with the size, and the choices with it).
-    await page.setViewportSize(DESKTOP);
-    const listed = await openPicker(page);
-    expect(await listed.locator('.conversation-meta').textContent()).toMatch(/\d+(\.\d+)? (B|KiB) · .*from your Codex home/);
-    await lightAndDark(page, 'picker-desktop');
-    await page.setViewportSize(PHONE_CONTEXT.viewport!);
-    await page.reload();
+      // The same list at desktop size first (the list's layout changes with the size, and the choices with it).
+      await page.setViewportSize(DESKTOP);
+      const listed = await openPicker(page);
+      expect(await listed.locator('.conversation-meta').textContent()).toMatch(
+        /\d+(\.\d+)? (B|KiB) · .*from your Codex home/,
+      );
+      await lightAndDark(page, 'picker-desktop');
+      await page.setViewportSize(PHONE_CONTEXT.viewport!);
+      await page.reload();
 
-    const saved = await openPicker(page);
-    expect(await saved.locator('.conversation-meta').textContent()).toMatch(/\d+(\.\d+)? (B|KiB) · .*from your Codex home/);
-    await saved.click();
-    expect(await saved.getAttribute('aria-checked')).toBe('true');
-    await saved.scrollIntoViewIfNeeded();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await lightAndDark(page, 'picker-phone');
+      const saved = await openPicker(page);
+      expect(await saved.locator('.conversation-meta').textContent()).toMatch(
+        /\d+(\.\d+)? (B|KiB) · .*from your Codex home/,
+      );
+      await saved.click();
+      expect(await saved.getAttribute('aria-checked')).toBe('true');
+      await saved.scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await lightAndDark(page, 'picker-phone');
 
-    await page.getByRole('button', { name: 'Start this session' }).click();
-    await page.locator('[data-row="userText"]').filter({ hasText: PROMPT }).waitFor({ timeout: 60_000 });
-    await page.locator('[data-row="agentText"]').filter({ hasText: 'Cart, address, payment.' }).waitFor();
+      await page.getByRole('button', { name: 'Start this session' }).click();
+      await page.locator('[data-row="userText"]').filter({ hasText: PROMPT }).waitFor({ timeout: 60_000 });
+      await page.locator('[data-row="agentText"]').filter({ hasText: 'Cart, address, payment.' }).waitFor();
 
-    replies.push('Payment last.');
-    await sendCommand(page, 'Which step comes last?');
-    await page.locator('[data-row="agentText"]').filter({ hasText: 'Payment last.' }).waitFor({ timeout: 90_000 });
-    const input = JSON.stringify(suite.model.requests.at(-1)!.body);
-    expect(input).toContain(PROMPT);
-    expect(input).toContain('Which step comes last?');
-    expect(fs.readFileSync(file!).equals(before)).toBe(true);
-  }, AGENT_TEST_TIMEOUT_MS);
+      replies.push('Payment last.');
+      await sendCommand(page, 'Which step comes last?');
+      await page.locator('[data-row="agentText"]').filter({ hasText: 'Payment last.' }).waitFor({ timeout: 90_000 });
+      const input = JSON.stringify(suite.model.requests.at(-1)!.body);
+      expect(input).toContain(PROMPT);
+      expect(input).toContain('Which step comes last?');
+      expect(fs.readFileSync(file!).equals(before)).toBe(true);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

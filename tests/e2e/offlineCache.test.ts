@@ -6,7 +6,14 @@ import type { AppDbSchema } from '../../lib/client/appDb';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { loadModuleInBlankPage } from './moduleInPage';
-import { clickOutputControl, commandRow, createShellSession, pairUnderServiceWorker, sendCommand, waitCommandFinished } from './appHarness';
+import {
+  clickOutputControl,
+  commandRow,
+  createShellSession,
+  pairUnderServiceWorker,
+  sendCommand,
+  waitCommandFinished,
+} from './appHarness';
 import { waitUntil } from '../fixtures/waitUntil';
 
 // PWA-3 in real Chromium against the real runtime: what was read once is read again from
@@ -31,11 +38,21 @@ function readSaved(page: Page): Promise<Saved> {
           const db = open.result;
           const tx = db.transaction(['outputPages', 'snapshots', 'timelinePages', 'cacheUsage']);
           const all = (name: string) => tx.objectStore(name).getAll();
-          const requests = { outputPages: all('outputPages'), snapshots: all('snapshots'), timelinePages: all('timelinePages'), cacheUsage: all('cacheUsage') };
+          const requests = {
+            outputPages: all('outputPages'),
+            snapshots: all('snapshots'),
+            timelinePages: all('timelinePages'),
+            cacheUsage: all('cacheUsage'),
+          };
           tx.onerror = () => reject(tx.error);
           tx.oncomplete = () => {
             db.close();
-            resolve({ outputPages: requests.outputPages.result, snapshots: requests.snapshots.result, timelinePages: requests.timelinePages.result, cacheUsage: requests.cacheUsage.result });
+            resolve({
+              outputPages: requests.outputPages.result,
+              snapshots: requests.snapshots.result,
+              timelinePages: requests.timelinePages.result,
+              cacheUsage: requests.cacheUsage.result,
+            });
           };
         };
       }),
@@ -103,9 +120,13 @@ describe('PWA-3 read cache in Chromium', () => {
         (list?.sessions ?? []).some((s) => s.title === sessionTitle)
       );
     }, 'the output pages, the timeline and the session list are saved');
-    expect(saved!.outputPages.map((p) => p.offset).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((n) => n * 262_144));
+    expect(saved!.outputPages.map((p) => p.offset).sort((a, b) => a - b)).toEqual(
+      [0, 1, 2, 3, 4].map((n) => n * 262_144),
+    );
     expect(saved!.outputPages.reduce((sum, p) => sum + p.byteLength, 0)).toBe(OUTPUT_BYTES);
-    expect(saved!.cacheUsage.filter((u) => u.key === 'outputPages')).toEqual([{ key: 'outputPages', bytes: OUTPUT_BYTES }]);
+    expect(saved!.cacheUsage.filter((u) => u.key === 'outputPages')).toEqual([
+      { key: 'outputPages', bytes: OUTPUT_BYTES },
+    ]);
 
     // The runtime stops; the page reloads from the service worker and shows what it saved.
     expect(await runtime.stop()).toBe(0);
@@ -138,10 +159,16 @@ describe('PWA-3 read cache in Chromium', () => {
     const marked = page.locator('[data-testid="output"] mark');
     await find.fill(line(LINES - 2));
     await find.press('Enter');
-    await waitUntil(async () => (await marked.allTextContents()).includes(line(LINES - 2)), 'find reaches the last page offline');
+    await waitUntil(
+      async () => (await marked.allTextContents()).includes(line(LINES - 2)),
+      'find reaches the last page offline',
+    );
     await find.fill(line(3));
     await find.press('Shift+Enter');
-    await waitUntil(async () => (await marked.allTextContents()).includes(line(3)), 'find goes back to the first page offline');
+    await waitUntil(
+      async () => (await marked.allTextContents()).includes(line(3)),
+      'find goes back to the first page offline',
+    );
     expect(await page.getByText('was not saved on this device').count()).toBe(0);
     expect(await page.getByTestId('offline-banner').isVisible()).toBe(true);
     await context.close();
@@ -149,10 +176,17 @@ describe('PWA-3 read cache in Chromium', () => {
 
   it('PWA-3 the page cache stays within its bound, evicting the least recently used page, and never serves another generation', async () => {
     // The real module, bundled for the page; a routed origin gives it an IndexedDB of its own.
-    const { context, page } = await loadModuleInBlankPage(browser, 'lib/client/output/outputCache.ts', 'hbOutputCache', 'http://cache-test.localhost');
+    const { context, page } = await loadModuleInBlankPage(
+      browser,
+      'lib/client/output/outputCache.ts',
+      'hbOutputCache',
+      'http://cache-test.localhost',
+    );
 
     const result = await page.evaluate(async () => {
-      const { saveOutputPage, readCachedOutputPage, outputCacheBytes } = (globalThis as unknown as { hbOutputCache: typeof OutputCache }).hbOutputCache;
+      const { saveOutputPage, readCachedOutputPage, outputCacheBytes } = (
+        globalThis as unknown as { hbOutputCache: typeof OutputCache }
+      ).hbOutputCache;
       const ref = (n: number, generation = 0) => ({ source: 's:r:c', generation, offset: n * 1000 });
       const bytes = (n: number, size = 1000) => new Uint8Array(size).fill(n);
       const bound = { maxBytes: 3000 };
@@ -196,7 +230,12 @@ describe('PWA-3 read cache in Chromium', () => {
   });
 
   it('PWA-8 a saved record that fails its schema is read as not held: a cached page is deleted and its bytes leave the total; a bad snapshot or pairing reads as none', async () => {
-    const { context, page } = await loadModuleInBlankPage(browser, 'tests/e2e/savedRecordsEntry.ts', 'hbSaved', 'http://records-test.localhost');
+    const { context, page } = await loadModuleInBlankPage(
+      browser,
+      'tests/e2e/savedRecordsEntry.ts',
+      'hbSaved',
+      'http://records-test.localhost',
+    );
     const warnings: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'warning') warnings.push(message.text());
@@ -204,7 +243,12 @@ describe('PWA-3 read cache in Chromium', () => {
     const result = await page.evaluate(async () => {
       const saved = (globalThis as unknown as { hbSaved: typeof SavedRecords }).hbSaved;
       /** Rewrites every record of `store` matching `pick` with `change`, as a damaged or older device might have. */
-      const damage = (store: string, pick: (record: Record<string, unknown>) => boolean, change: (record: Record<string, unknown>) => unknown, key?: string) =>
+      const damage = (
+        store: string,
+        pick: (record: Record<string, unknown>) => boolean,
+        change: (record: Record<string, unknown>) => unknown,
+        key?: string,
+      ) =>
         new Promise<void>((resolve, reject) => {
           const open = indexedDB.open('hbcode');
           open.onerror = () => reject(open.error);
@@ -232,15 +276,36 @@ describe('PWA-3 read cache in Chromium', () => {
       await saved.saveOutputPage(ref(1000), new Uint8Array(1000).fill(8));
       await saved.saveSessionsSnapshot([], []);
       await saved.savePairing({ token: 't', deviceId: 'd', deviceName: 'phone', pairedAt: 1 });
-      const before = { bytes: await saved.outputCacheBytes(), sessions: await saved.readSessionsSnapshot(), pairing: await saved.loadPairing() };
+      const before = {
+        bytes: await saved.outputCacheBytes(),
+        sessions: await saved.readSessionsSnapshot(),
+        pairing: await saved.loadPairing(),
+      };
 
-      await damage('outputPages', (record) => record.offset === 0, (record) => ({ ...record, bytes: 'not bytes' }));
-      await damage('snapshots', (record) => record.key === 'sessions', (record) => ({ ...record, sessions: [{ id: 5 }] }));
-      await damage('settings', () => true, (record) => ({ ...record, token: 42 }), 'device');
+      await damage(
+        'outputPages',
+        (record) => record.offset === 0,
+        (record) => ({ ...record, bytes: 'not bytes' }),
+      );
+      await damage(
+        'snapshots',
+        (record) => record.key === 'sessions',
+        (record) => ({ ...record, sessions: [{ id: 5 }] }),
+      );
+      await damage(
+        'settings',
+        () => true,
+        (record) => ({ ...record, token: 42 }),
+        'device',
+      );
       const damaged = await saved.readCachedOutputPage(ref(0), 1000);
       const kept = await saved.readCachedOutputPage(ref(1000), 1000);
       return {
-        before: { bytes: before.bytes, sessions: before.sessions?.value ?? null, paired: before.pairing?.deviceId ?? null },
+        before: {
+          bytes: before.bytes,
+          sessions: before.sessions?.value ?? null,
+          paired: before.pairing?.deviceId ?? null,
+        },
         damaged,
         kept: kept ? [kept.length, kept[0]] : null,
         bytesAfter: await saved.outputCacheBytes(),
@@ -258,7 +323,11 @@ describe('PWA-3 read cache in Chromium', () => {
       sessions: null,
       pairing: null,
     });
-    for (const store of ['outputPages', 'snapshots', 'settings']) expect(warnings.some((text) => text.includes(`saved record in ${store} that does not match its schema`)), store).toBe(true);
+    for (const store of ['outputPages', 'snapshots', 'settings'])
+      expect(
+        warnings.some((text) => text.includes(`saved record in ${store} that does not match its schema`)),
+        store,
+      ).toBe(true);
     await context.close();
   });
 });

@@ -81,7 +81,8 @@ async function killRuntime(): Promise<void> {
 }
 
 /** The page re-renders and navigates while these checks run: an error only means "not yet". */
-const poll = <T>(what: string, check: () => Promise<T>) => waitUntil(check, what, { timeoutMs: 40_000, intervalMs: 100, retryErrors: true });
+const poll = <T>(what: string, check: () => Promise<T>) =>
+  waitUntil(check, what, { timeoutMs: 40_000, intervalMs: 100, retryErrors: true });
 
 function routeRpc(tab: AppTab, ws: WebSocketRoute): void {
   if (tab.offline) {
@@ -108,7 +109,10 @@ function routeRpc(tab: AppTab, ws: WebSocketRoute): void {
       return;
     }
     // The page hears nothing more on this socket; the test keeps the runtime's answer.
-    const frame = typeof message === 'string' ? (JSON.parse(message) as { id?: unknown; result?: { operationId: string; runId: string } }) : null;
+    const frame =
+      typeof message === 'string'
+        ? (JSON.parse(message) as { id?: unknown; result?: { operationId: string; runId: string } })
+        : null;
     if (frame && frame.id === silencedRequest && frame.result) trap?.resolveAnswer(frame.result);
   });
 }
@@ -210,7 +214,9 @@ function settledTimeline(sessionId: string, commandCount: number): Promise<Timel
     poll(`${commandCount} finished commands`, async () => {
       const { rows } = await client.call('sessions.timeline', { sessionId });
       const commands = commandRows(rows);
-      return commands.length >= commandCount && commands.every((row) => row.status !== 'running' && row.complete) && rows;
+      return (
+        commands.length >= commandCount && commands.every((row) => row.status !== 'running' && row.complete) && rows
+      );
     }),
   );
 }
@@ -222,7 +228,9 @@ async function openNewSession(tab: AppTab): Promise<string> {
   await tab.page.getByRole('button', { name: 'New session' }).first().click();
   await tab.page.getByLabel('Message', { exact: true }).waitFor();
   // The open session is in the app's address (UX-1); the list's order is by activity, not creation.
-  return poll('the new session in the address', async () => new URLSearchParams(new URL(tab.page.url()).hash.split('?')[1] ?? '').get('session'));
+  return poll('the new session in the address', async () =>
+    new URLSearchParams(new URL(tab.page.url()).hash.split('?')[1] ?? '').get('session'),
+  );
 }
 
 async function sendFromComposer(tab: AppTab, text: string): Promise<void> {
@@ -255,7 +263,12 @@ function expectDeliveredOnce(rows: TimelineRow[], texts: string[], entries: Stor
   const commands = commandRows(rows);
   expect(commands.map((row) => row.command)).toEqual(texts);
   expect(commands.map((row) => row.runId)).toEqual(messages.map((row) => row.runId));
-  for (const command of commands) expect({ command: command.command, status: command.status, exitCode: command.exitCode }).toEqual({ command: command.command, status: 'exited', exitCode: 0 });
+  for (const command of commands)
+    expect({ command: command.command, status: command.status, exitCode: command.exitCode }).toEqual({
+      command: command.command,
+      status: 'exited',
+      exitCode: 0,
+    });
 }
 
 beforeAll(async () => {
@@ -294,7 +307,9 @@ describe('outbox in the browser', () => {
     await main.page.reload();
     await main.page.locator('[data-connection]').waitFor();
     const kept = await sessionOutbox(main, sessionId);
-    expect(kept.map((entry) => [entry.text, entry.state, entry.attempts])).toEqual(texts.map((text) => [text, 'queued', 0]));
+    expect(kept.map((entry) => [entry.text, entry.state, entry.attempts])).toEqual(
+      texts.map((text) => [text, 'queued', 0]),
+    );
     expect(new Set(kept.map((entry) => entry.operationId)).size).toBe(3);
 
     await startRuntime();
@@ -314,10 +329,14 @@ describe('outbox in the browser', () => {
     expect(trap.caughtBy).toBe('main');
     // The runtime ran it; the page never heard back.
     await settledTimeline(sessionId, 1);
-    await poll('the entry shown as sending', async () => (await shownStates(main)).some((entry) => entry.state === 'sending' && entry.label === 'Sending…'));
+    await poll('the entry shown as sending', async () =>
+      (await shownStates(main)).some((entry) => entry.state === 'sending' && entry.label === 'Sending…'),
+    );
 
     await killRuntime();
-    await poll('the entry back in line', async () => (await shownStates(main)).some((entry) => entry.state === 'queued' && entry.label === 'Queued'));
+    await poll('the entry back in line', async () =>
+      (await shownStates(main)).some((entry) => entry.state === 'queued' && entry.label === 'Queued'),
+    );
     await sendFromComposer(main, 'echo after the crash');
     trap = null;
 
@@ -326,8 +345,15 @@ describe('outbox in the browser', () => {
     const sent = await waitAllSent(main, sessionId, 2);
     expect(sent.map((entry) => entry.attempts)).toEqual([2, 1]);
     expect(sent[0]!.runId).toBe(firstAnswer.runId);
-    expectDeliveredOnce(await settledTimeline(sessionId, 2), ['echo accepted before the crash', 'echo after the crash'], sent);
-    await poll('no outbox entries shown once the timeline has them', async () => (await shownEntries(main).count()) === 0);
+    expectDeliveredOnce(
+      await settledTimeline(sessionId, 2),
+      ['echo accepted before the crash', 'echo after the crash'],
+      sent,
+    );
+    await poll(
+      'no outbox entries shown once the timeline has them',
+      async () => (await shownEntries(main).count()) === 0,
+    );
   }, 180_000);
 
   test('PWA-4 a send cut off by closing its tab is taken over by another open tab at once and delivered once', async () => {
@@ -350,7 +376,9 @@ describe('outbox in the browser', () => {
     await goOnline(main);
     await waitConnected(main);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(await sessionOutbox(main, sessionId)).toMatchObject([{ state: 'sending', attempts: 1, claimedBy: claimed!.claimedBy }]);
+    expect(await sessionOutbox(main, sessionId)).toMatchObject([
+      { state: 'sending', attempts: 1, claimedBy: claimed!.claimedBy },
+    ]);
 
     await sender.page.close();
     trap = null;
@@ -385,7 +413,8 @@ describe('outbox in the browser', () => {
     await Promise.all([waitConnected(main), waitConnected(other)]);
     const sent = await waitAllSent(other, sessionId, 2);
     expectDeliveredOnce(await settledTimeline(sessionId, 2), texts, sent);
-    for (const tab of [main, other]) await poll(`no outbox entries shown in ${tab.name}`, async () => (await shownEntries(tab).count()) === 0);
+    for (const tab of [main, other])
+      await poll(`no outbox entries shown in ${tab.name}`, async () => (await shownEntries(tab).count()) === 0);
     await other.page.close();
   }, 180_000);
 
@@ -408,6 +437,9 @@ describe('outbox in the browser', () => {
       return entry?.state === 'failed' && entry.attempts === 2;
     });
     await failed.getByRole('button', { name: 'Discard' }).click();
-    await poll('the entry gone', async () => (await shownEntries(main).count()) === 0 && (await sessionOutbox(main, sessionId)).length === 0);
+    await poll(
+      'the entry gone',
+      async () => (await shownEntries(main).count()) === 0 && (await sessionOutbox(main, sessionId)).length === 0,
+    );
   }, 120_000);
 });

@@ -51,7 +51,10 @@ describe('the output viewer on a 210 MB output (PWA-2)', () => {
   it('PWA-2 UX-1 a finished command opens at its last line, the scrubber at its end; Start shows the first line; End goes back', async () => {
     await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(LINES)), 'the last line shows');
     const scrubber = page.getByRole('slider', { name: 'Position in output' });
-    await waitUntil(async () => (await scrubber.inputValue()) === (await scrubber.getAttribute('max')), 'the scrubber rests at its end');
+    await waitUntil(
+      async () => (await scrubber.inputValue()) === (await scrubber.getAttribute('max')),
+      'the scrubber rests at its end',
+    );
     await expectConsistentView(page);
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(1)), 'the first line shows after Start');
@@ -63,9 +66,17 @@ describe('the output viewer on a 210 MB output (PWA-2)', () => {
   it('PWA-2 the scrubber jumps by byte position and shows the right lines there', async () => {
     // Found within their own boxes: a role query over the whole page walks every output line.
     const scrubber = page.locator('.scrubber-track').getByRole('slider', { name: 'Position in output' });
-    for (const [fraction, from] of [[0.3, 'Start'], [0.5, 'End'], [0.8, 'Start'], [0.6, 'End']] as const) {
+    for (const [fraction, from] of [
+      [0.3, 'Start'],
+      [0.5, 'End'],
+      [0.8, 'Start'],
+      [0.6, 'End'],
+    ] as const) {
       await page.getByTestId('output-toolbar').getByRole('button', { name: from, exact: true }).click();
-      await waitUntil(() => textInView(page, '[data-testid="output"]', rowText(from === 'Start' ? 1 : LINES)), `at the ${from}`);
+      await waitUntil(
+        () => textInView(page, '[data-testid="output"]', rowText(from === 'Start' ? 1 : LINES)),
+        `at the ${from}`,
+      );
       await scrubber.fill(String(Math.round(fraction * Number(await scrubber.getAttribute('max')))));
       const expected = Math.floor(fraction * LINES);
       await waitUntil(async () => {

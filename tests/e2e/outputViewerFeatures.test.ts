@@ -54,10 +54,14 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await commandRow(page, command).locator('[data-status="running"]').waitFor();
     await openOutput(page, command);
     const seen: number[] = [];
-    await waitUntil(async () => {
-      seen.push(await lastTickInView(page));
-      return seen.at(-1) === 300;
-    }, 'the last tick is followed into view', 30_000);
+    await waitUntil(
+      async () => {
+        seen.push(await lastTickInView(page));
+        return seen.at(-1) === 300;
+      },
+      'the last tick is followed into view',
+      30_000,
+    );
     // The view moved with the output: several distinct last lines were seen on the way, in order.
     const distinct = [...new Set(seen.filter((n) => n > 0))];
     expect(distinct.length).toBeGreaterThan(3);
@@ -71,9 +75,17 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await waitUntil(() => textInView(page, OUTPUT, 'red words'), 'the red segment shows');
     const styles = await page.evaluate((selector) => {
       const box = document.querySelector(selector)!;
-      const find = (text: string) => [...box.querySelectorAll<HTMLElement>('*')].find((el) => el.children.length === 0 && el.textContent === text)!;
-      const style = (el: HTMLElement) => ({ color: getComputedStyle(el).color, weight: getComputedStyle(el).fontWeight });
-      return { red: style(find('red words')), green: style(find('bold green')), line: box.querySelector('[data-offset]')!.textContent };
+      const find = (text: string) =>
+        [...box.querySelectorAll<HTMLElement>('*')].find((el) => el.children.length === 0 && el.textContent === text)!;
+      const style = (el: HTMLElement) => ({
+        color: getComputedStyle(el).color,
+        weight: getComputedStyle(el).fontWeight,
+      });
+      return {
+        red: style(find('red words')),
+        green: style(find('bold green')),
+        line: box.querySelector('[data-offset]')!.textContent,
+      };
     }, OUTPUT);
     const rgb = (css: string) => css.match(/\d+/g)!.map(Number) as [number, number, number];
     const [r1, g1, b1] = rgb(styles.red.color);
@@ -94,7 +106,11 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
       page.evaluate((selector) => {
         const box = document.querySelector<HTMLElement>(selector)!;
         const line = box.querySelector<HTMLElement>('[data-offset="0"]')!;
-        return { lineHeight: line.getBoundingClientRect().height, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+        return {
+          lineHeight: line.getBoundingClientRect().height,
+          scrollWidth: box.scrollWidth,
+          clientWidth: box.clientWidth,
+        };
       }, OUTPUT);
     await waitUntil(async () => (await page.locator(`${OUTPUT} [data-offset="0"]`).count()) === 1, 'the line shows');
     const unwrapped = await measure();
@@ -117,13 +133,17 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await waitUntil(() => textInView(page, OUTPUT, 'alpha 1'), 'the output shows');
     await page.evaluate(() => navigator.clipboard.writeText('before'));
     await page.getByRole('button', { name: 'Copy' }).click();
-    await waitUntil(async () => (await page.evaluate(() => navigator.clipboard.readText())) !== 'before', 'the clipboard changes');
+    await waitUntil(
+      async () => (await page.evaluate(() => navigator.clipboard.readText())) !== 'before',
+      'the clipboard changes',
+    );
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('alpha 1\nbeta\ttabbed\ngamma  spaced  \n');
     await backToTimeline(page);
   });
 
   it('PWA-2 Find: Enter goes to the first match, ↓ to the next, ↑ back, and past the last match it says so', async () => {
-    const command = "for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
+    const command =
+      'for i in $(seq 1 3000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done';
     await runAndOpen(page, command);
     // A finished command opens at its end (UX-1); a first search from there wraps to the first match.
     await waitUntil(() => lineInView(page, 'hay 2999'), 'the output shows its end');
@@ -133,7 +153,10 @@ describe('the output viewer: follow, wrap, copy, ANSI, find (PWA-2)', () => {
     await waitUntil(() => lineInView(page, 'needle 1000'), 'the wrapped search shows the match above');
     await clickOutputControl(page, 'Start');
     await waitUntil(() => textInView(page, OUTPUT, 'hay 1'), 'the output shows its start');
-    const marked = () => page.locator(`${OUTPUT} mark`).evaluateAll((marks) => marks.map((m) => m.parentElement?.textContent ?? m.textContent));
+    const marked = () =>
+      page
+        .locator(`${OUTPUT} mark`)
+        .evaluateAll((marks) => marks.map((m) => m.parentElement?.textContent ?? m.textContent));
     const find = page.getByLabel('Find in output');
     const status = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
     await find.fill('needle');
@@ -169,7 +192,8 @@ describe('find at phone size (PWA-2)', () => {
   }, 60_000);
 
   it('PWA-2 the find field takes the toolbar while typing and the count shows; nothing scrolls sideways (light and dark)', async () => {
-    const command = "for i in $(seq 1 20000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done";
+    const command =
+      'for i in $(seq 1 20000); do if [ $((i % 1000)) -eq 0 ]; then echo needle $i; else echo hay $i; fi; done';
     await runAndOpen(page, command);
     await clickOutputControl(page, 'Start');
     await waitUntil(() => lineInView(page, 'hay 1'), 'the output shows its start');
@@ -201,7 +225,9 @@ describe('find at phone size (PWA-2)', () => {
 describe('a replaced generation in the viewer (OUT-5, OUT-3)', () => {
   // The kernel refuses to grow any file of the runtime past 4 MiB: the stream fails part-way,
   // and at completion the head/tail aggregate replaces it as generation 2 (OUT-3).
-  const suite = useAppSuite({ runtime: () => ({ wrap: (cmd) => ['bash', '-c', 'ulimit -f 4096; exec "$@"', 'bash', ...cmd] }) });
+  const suite = useAppSuite({
+    runtime: () => ({ wrap: (cmd) => ['bash', '-c', 'ulimit -f 4096; exec "$@"', 'bash', ...cmd] }),
+  });
   let page: Page;
 
   beforeAll(async () => {
@@ -217,10 +243,18 @@ describe('a replaced generation in the viewer (OUT-5, OUT-3)', () => {
     await commandRow(page, command).click();
     await page.locator(OUTPUT).waitFor();
     // Opened while running, it follows the tail of generation 1.
-    await waitUntil(async () => (await page.locator(`${OUTPUT} [data-offset]`).count()) > 0, 'generation 1 shows', 30_000);
+    await waitUntil(
+      async () => (await page.locator(`${OUTPUT} [data-offset]`).count()) > 0,
+      'generation 1 shows',
+      30_000,
+    );
     fs.writeFileSync(generationOneRead, '');
     // The row follows the command to its end; the viewer is still open.
-    await waitUntil(async () => (await page.getByTestId('output-size').textContent())?.includes('running') === false, 'the command completes', 30_000);
+    await waitUntil(
+      async () => (await page.getByTestId('output-size').textContent())?.includes('running') === false,
+      'the command completes',
+      30_000,
+    );
     await page.getByRole('button', { name: 'End', exact: true }).click();
     await waitUntil(() => textInView(page, OUTPUT, 'line 0500000'), 'the last line of generation 2 shows', 30_000);
     await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -228,13 +262,19 @@ describe('a replaced generation in the viewer (OUT-5, OUT-3)', () => {
     // Generation 2 is the aggregate: head, the omitted marker, tail.
     await page.getByLabel('Find in output').fill('bytes omitted');
     await page.getByLabel('Find in output').press('Enter');
-    await waitUntil(async () => (await page.locator(`${OUTPUT} mark`).count()) > 0, 'the omitted marker is found', 30_000);
+    await waitUntil(
+      async () => (await page.locator(`${OUTPUT} mark`).count()) > 0,
+      'the omitted marker is found',
+      30_000,
+    );
     // (Next's own route announcer is an empty role="alert" region: count the app's error lines.)
     expect(await page.locator('p.error[role="alert"]').allTextContents()).toEqual([]);
     const client = await suite.runtime.connect();
     try {
       const [session] = (await client.call('sessions.list')).sessions;
-      const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find((r) => r.kind === 'command');
+      const row = (await client.call('sessions.timeline', { sessionId: session!.id })).rows.find(
+        (r) => r.kind === 'command',
+      );
       expect(row).toMatchObject({ generation: 2, complete: true, sourceIncomplete: true });
     } finally {
       client.close();

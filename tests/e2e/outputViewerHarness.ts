@@ -12,7 +12,11 @@ export const OUTPUT = '[data-testid="output"]';
 export const CLIPBOARD: string[] = ['clipboard-read', 'clipboard-write'];
 
 /** A page paired with the suite's runtime (its start-up code) with a new shell session open. */
-export async function shellSessionPage(suite: AppSuite, contextOptions: BrowserContextOptions, permissions: string[] = []): Promise<Page> {
+export async function shellSessionPage(
+  suite: AppSuite,
+  contextOptions: BrowserContextOptions,
+  permissions: string[] = [],
+): Promise<Page> {
   const page = await pairedPage(suite, contextOptions, undefined, permissions);
   await createShellSession(page);
   return page;

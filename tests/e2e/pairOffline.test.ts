@@ -23,7 +23,10 @@ describe('before pairing (PWA-1)', () => {
     await page.getByLabel('Pairing code').waitFor();
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     await page.reload();
-    await waitUntil(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker controls the pair page');
+    await waitUntil(
+      () => page.evaluate(() => navigator.serviceWorker.controller !== null),
+      'the worker controls the pair page',
+    );
     expect(await runtime.stop()).toBe(0);
     await page.reload();
     await page.getByLabel('Pairing code').waitFor();

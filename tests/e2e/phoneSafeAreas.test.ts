@@ -19,7 +19,10 @@ async function edges(page: Page): Promise<{ headerTop: number; composerBottom: n
 async function setInsets(page: Page, insets: typeof NOTCH): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setSafeAreaInsetsOverride' as never, { insets } as never);
-  await page.waitForFunction((top) => getComputedStyle(document.querySelector('.app')!).paddingTop === `${top}px`, insets.top);
+  await page.waitForFunction(
+    (top) => getComputedStyle(document.querySelector('.app')!).paddingTop === `${top}px`,
+    insets.top,
+  );
 }
 
 describe('PWA-5 safe areas on a notched phone', () => {
@@ -29,7 +32,9 @@ describe('PWA-5 safe areas on a notched phone', () => {
     const page = await pairedPage(suite, PHONE_CONTEXT);
     await createShellSession(page);
     // UX-8: the open session's title keeps the bar's width beside its buttons (the agent's pill gives way; with it the title had about 105 px).
-    const heading = await page.locator('.session-bar .session-heading').evaluate((h) => h.getBoundingClientRect().width);
+    const heading = await page
+      .locator('.session-bar .session-heading')
+      .evaluate((h) => h.getBoundingClientRect().width);
     expect(heading).toBeGreaterThan(150);
     expect(await page.locator('.session-bar > .pill').isVisible()).toBe(false);
     const before = await edges(page);
@@ -50,7 +55,9 @@ describe('PWA-5 safe areas on a notched phone', () => {
   it('PWA-5 in the iOS Home Screen app a bottom inset reported as 0 (iOS 26) still keeps the composer clear of the home indicator', async () => {
     // The start-up code was used by the test before: a code of its own.
     const page = await pairedPage(suite, PHONE_CONTEXT, await newPairingCode(suite.runtime));
-    await page.context().addInitScript(() => Object.defineProperty(Navigator.prototype, 'standalone', { get: () => true }));
+    await page
+      .context()
+      .addInitScript(() => Object.defineProperty(Navigator.prototype, 'standalone', { get: () => true }));
     await page.reload();
     await createShellSession(page);
     await page.waitForFunction(() => document.documentElement.classList.contains('ios-standalone'));

@@ -16,7 +16,11 @@ declare global {
   interface Window {
     __attack?: Record<string, Outcome>;
     __schemeRan?: string;
-    attack?: { otherPreview(victim: string): Promise<Record<string, Outcome>>; forgeFromChild(): void; forgeFromPage(): void };
+    attack?: {
+      otherPreview(victim: string): Promise<Record<string, Outcome>>;
+      forgeFromChild(): void;
+      forgeFromPage(): void;
+    };
   }
 }
 
@@ -94,7 +98,8 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
   it('PRV-7 the token is nowhere the page can reach: no cookie, no storage, not in the host page', async () => {
     const seen = await outcomes();
     expect(seen.reachable?.ok).toBe(true);
-    const reachable = (seen.reachable as { value: { cookie: string; local: string; session: string; host: string } }).value;
+    const reachable = (seen.reachable as { value: { cookie: string; local: string; session: string; host: string } })
+      .value;
     expect(reachable.cookie).toBe('');
     for (const text of Object.values(reachable)) expect(text).not.toContain(token);
     expect(reachable.host).toContain('data-app-origin');
@@ -105,7 +110,13 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
     const seen = await outcomes();
     expect(seen.rpcSocket).toEqual({ ok: true, value: { opened: false, code: 1006 } });
     const previewOrigin = new URL((await previewedFrame(page, '/attack/attack.html')).url()).origin;
-    const refused = await httpGet(runtime.port, '/rpc', runtime.appHost, 'GET', { connection: 'Upgrade', upgrade: 'websocket', origin: previewOrigin, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    const refused = await httpGet(runtime.port, '/rpc', runtime.appHost, 'GET', {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      origin: previewOrigin,
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    });
     expect(refused.status).toBe(403);
     expect(seen.rpcFetch).toMatchObject({ ok: false, name: 'TypeError' });
     expect(seen.rpcOnOwnOrigin).toMatchObject({ ok: true, value: { status: 404, sniff: 'nosniff' } });
@@ -115,13 +126,27 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
     const seen = await outcomes();
     expect(seen.registerOwnWorker).toMatchObject({ ok: false, name: 'TypeError' });
     expect((seen.registerOwnWorker as { message: string }).message).toMatch(/bad HTTP response code \(404\)/);
-    const scripts = await (await previewedFrame(page, '/attack/attack.html')).evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((r) => r.active?.scriptURL ?? r.installing?.scriptURL ?? ''));
+    const scripts = await (
+      await previewedFrame(page, '/attack/attack.html')
+    ).evaluate(async () =>
+      (await navigator.serviceWorker.getRegistrations()).map(
+        (r) => r.active?.scriptURL ?? r.installing?.scriptURL ?? '',
+      ),
+    );
     expect(scripts.map((s) => new URL(s).pathname)).toEqual(['/.hbcode/sw.js']);
   });
 
   it('PRV-7 files outside the root and hidden files are 404 from the worker', async () => {
     const seen = await outcomes();
-    for (const name of ['climbRelative', 'climbEncoded', 'climbEncodedSlash', 'symlinkOut', 'dotEnv', 'dotGit', 'symlinkToDotfile']) {
+    for (const name of [
+      'climbRelative',
+      'climbEncoded',
+      'climbEncodedSlash',
+      'symlinkOut',
+      'dotEnv',
+      'dotGit',
+      'symlinkToDotfile',
+    ]) {
       expect(seen[name], name).toMatchObject({ ok: true, value: { status: 404, sniff: 'nosniff' } });
     }
   });
@@ -138,10 +163,14 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
     expect(seen.corsFetch).toMatchObject({ ok: false, name: 'TypeError' });
     expect(seen.noCorsFetch).toEqual({ ok: true, value: { type: 'opaque', status: 0 } });
     expect(seen.image).toMatchObject({ ok: false });
-    const answered = networkAnswers.filter((r) => r.url() === `${victimOrigin}/docs/report.html` && !r.fromServiceWorker());
+    const answered = networkAnswers.filter(
+      (r) => r.url() === `${victimOrigin}/docs/report.html` && !r.fromServiceWorker(),
+    );
     expect(answered.length).toBeGreaterThan(0);
     for (const response of answered) expect(response.status()).toBe(404);
-    expect((await httpGet(runtime.port, '/docs/report.html', `p-${victimId}.hbcode.localhost:${runtime.port}`)).status).toBe(404);
+    expect(
+      (await httpGet(runtime.port, '/docs/report.html', `p-${victimId}.hbcode.localhost:${runtime.port}`)).status,
+    ).toBe(404);
     await victimPage.close();
   });
 
@@ -185,14 +214,17 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
   it('PRV-2 requests made by a previewed page follow the path rules (relative, encoded, dotfiles, symlinks, folders)', async () => {
     await openPreview(page, runtime, tree.project, 'docs/report.html');
     const frame = await previewedFrame(page, '/docs/report.html');
-    const answers = await frame.evaluate(async (paths) => {
-      const out: { status: number; body: string }[] = [];
-      for (const p of paths) {
-        const r = await fetch(p);
-        out.push({ status: r.status, body: await r.text() });
-      }
-      return out;
-    }, BROWSER_PATH_CASES.map(([p]) => p));
+    const answers = await frame.evaluate(
+      async (paths) => {
+        const out: { status: number; body: string }[] = [];
+        for (const p of paths) {
+          const r = await fetch(p);
+          out.push({ status: r.status, body: await r.text() });
+        }
+        return out;
+      },
+      BROWSER_PATH_CASES.map(([p]) => p),
+    );
     BROWSER_PATH_CASES.forEach(([p, status, body], i) => {
       expect(answers[i]!.status, p).toBe(status);
       // An HTML answer also carries the navigation script after the document end (PRV-4).
@@ -203,7 +235,13 @@ describe('PRV-7 attacking preview pages in Chromium against the real runtime', (
   it('PRV-1 PRV-2 a document directly in the home folder reads only itself, in the browser too', async () => {
     await openPreview(page, runtime, tree.home, 'page.html');
     const frame = await previewedFrame(page, '/page.html');
-    const statuses = await frame.evaluate(async () => Promise.all(['/page.html', 'secret.txt', 'proj/src/chart.js', '/proj/docs/report.html'].map(async (p) => (await fetch(p)).status)));
+    const statuses = await frame.evaluate(async () =>
+      Promise.all(
+        ['/page.html', 'secret.txt', 'proj/src/chart.js', '/proj/docs/report.html'].map(
+          async (p) => (await fetch(p)).status,
+        ),
+      ),
+    );
     expect(statuses).toEqual([200, 404, 404, 404]);
   });
 });

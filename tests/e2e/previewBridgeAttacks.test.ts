@@ -59,7 +59,12 @@ describe('SEC-3 PRV-5 a previewed page cannot take the bridge port or write the 
   let page: Page;
 
   beforeAll(async () => {
-    ({ project, runtime, page, close } = await startPairedPreviewApp({ 'hook.html': HOOK_PAGE, 'replace.html': REPLACE_PAGE, 'steal.html': STEAL_PAGE, 'calm.html': CALM_PAGE }));
+    ({ project, runtime, page, close } = await startPairedPreviewApp({
+      'hook.html': HOOK_PAGE,
+      'replace.html': REPLACE_PAGE,
+      'steal.html': STEAL_PAGE,
+      'calm.html': CALM_PAGE,
+    }));
   }, 120_000);
   afterAll(async () => {
     await close?.();
@@ -69,9 +74,17 @@ describe('SEC-3 PRV-5 a previewed page cannot take the bridge port or write the 
     await openPreview(page, runtime, project, 'hook.html');
     const frame = await previewedFrame(page, '/hook.html');
     // The relayed request went through the host page, so a hook on its port would have fired.
-    await waitUntil(() => frame.evaluate(() => (window.__bridge?.answered ?? 0) > 0), 'the hooked page got its fetch answered');
+    await waitUntil(
+      () => frame.evaluate(() => (window.__bridge?.answered ?? 0) > 0),
+      'the hooked page got its fetch answered',
+    );
     // A ping and its answer cross the host page too (at most a second apart).
-    await waitUntil(async () => (await page.getByRole('button', { name: 'Reload' }).isEnabled()) && (await frame.evaluate(() => document.readyState === 'complete')), 'the preview is live');
+    await waitUntil(
+      async () =>
+        (await page.getByRole('button', { name: 'Reload' }).isEnabled()) &&
+        (await frame.evaluate(() => document.readyState === 'complete')),
+      'the preview is live',
+    );
     // The page again, hooks and all, in a new document (the first is marked, the reload is not).
     await frame.evaluate(() => ((window as { __first?: boolean }).__first = true));
     await page.getByRole('button', { name: 'Reload' }).click();
@@ -79,7 +92,9 @@ describe('SEC-3 PRV-5 a previewed page cannot take the bridge port or write the 
     await waitUntil(async () => {
       const reloaded = await previewedFrame(page, '/hook.html');
       seen = await reloaded
-        .evaluate(() => ((window as { __first?: boolean }).__first || !window.__bridge?.answered ? null : window.__bridge))
+        .evaluate(() =>
+          (window as { __first?: boolean }).__first || !window.__bridge?.answered ? null : window.__bridge,
+        )
         .catch(() => null);
       return seen !== null;
     }, 'the reloaded page got its fetch answered');
@@ -91,7 +106,10 @@ describe('SEC-3 PRV-5 a previewed page cannot take the bridge port or write the 
   it('SEC-3 a page that replaces its host page gets no port: the app disconnects it with its own words', async () => {
     await openPreview(page, runtime, project, 'replace.html');
     await previewedFrame(page, '/replace.html');
-    await page.getByRole('alert').filter({ hasText: 'The preview replaced its own host page' }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The preview replaced its own host page' })
+      .waitFor({ timeout: 30_000 });
     expect(await page.locator('body').innerText()).not.toContain('PWNED');
     expect(await page.locator('iframe.preview-frame').count()).toBe(0);
   }, 60_000);

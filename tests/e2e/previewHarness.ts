@@ -15,7 +15,12 @@ import { waitUntil } from '../fixtures/waitUntil';
  * The frame of the previewed page whose URL path is `pathname`, on the preview origin (of
  * `previewId` when given: a preview stopped and started again has left its old frame behind).
  */
-export async function previewedFrame(page: Page, pathname: string, timeoutMs = 20_000, previewId?: string): Promise<Frame> {
+export async function previewedFrame(
+  page: Page,
+  pathname: string,
+  timeoutMs = 20_000,
+  previewId?: string,
+): Promise<Frame> {
   let found: Frame | undefined;
   const host = previewId ? new RegExp(`^p-${previewId}\\.`) : /^p-[0-9a-f]{32}\./;
   await waitUntil(
@@ -33,12 +38,22 @@ export async function previewedFrame(page: Page, pathname: string, timeoutMs = 2
 }
 
 /** Goes to `#/preview?dir=…&path=…` in the paired app, without waiting for the preview's frame. */
-export async function gotoPreview(page: Page, runtime: RuntimeProcess, projectDirectory: string, path: string): Promise<void> {
+export async function gotoPreview(
+  page: Page,
+  runtime: RuntimeProcess,
+  projectDirectory: string,
+  path: string,
+): Promise<void> {
   await page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'preview', projectDirectory, path })}`);
 }
 
 /** Opens `#/preview?dir=…&path=…` in the paired app and waits for the preview's frame. */
-export async function openPreview(page: Page, runtime: RuntimeProcess, projectDirectory: string, path: string): Promise<void> {
+export async function openPreview(
+  page: Page,
+  runtime: RuntimeProcess,
+  projectDirectory: string,
+  path: string,
+): Promise<void> {
   await gotoPreview(page, runtime, projectDirectory, path);
   await page.locator('iframe.preview-frame').waitFor();
 }
@@ -72,14 +87,19 @@ export async function startPairedPreviewApp(
   options.prepare?.(project);
   // NOTE: a test that needs switches of its own (a smaller renderer heap) gets a Chromium of its own.
   // Chromium and its page need nothing of the runtime: they open while the runtime starts.
-  const opening = (options.chromiumArgs ? launchChromium(options.chromiumArgs) : connectChromium()).then(async (browser) => ({ browser, page: await browser.newPage() }));
+  const opening = (options.chromiumArgs ? launchChromium(options.chromiumArgs) : connectChromium()).then(
+    async (browser) => ({ browser, page: await browser.newPage() }),
+  );
   // Awaited below; until then a failure to open must not count as an unhandled rejection.
   opening.catch(() => undefined);
   let runtime: RuntimeProcess;
   try {
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: [project], env: options.env });
   } catch (error) {
-    await opening.then(({ browser }) => browser.close(), () => undefined);
+    await opening.then(
+      ({ browser }) => browser.close(),
+      () => undefined,
+    );
     dirs.remove();
     throw error;
   }

@@ -8,7 +8,8 @@ import { openPreview, previewedFrame, shownPreviewId, startPairedPreviewApp } fr
 
 const CALM_PAGE = '<!doctype html><html><head><title>calm</title></head><body><p id="calm">calm page</p></body></html>';
 /** Spins as soon as it has told the app it is ready: `for(;;){}` never yields to its event loop. */
-const SPIN_PAGE = '<!doctype html><html><head><title>spin</title></head><body><p>spinning</p><script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0));</script></body></html>';
+const SPIN_PAGE =
+  '<!doctype html><html><head><title>spin</title></head><body><p>spinning</p><script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0));</script></body></html>';
 /** Spins when the test says so, after it has answered: `window.startSpinning()`. */
 const SPIN_ON_DEMAND_PAGE =
   '<!doctype html><html><head><title>spin later</title></head><body><p>ready</p><script>window.startSpinning = () => void setTimeout(() => { for (;;) {} }, 0);</script></body></html>';
@@ -29,7 +30,12 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
 
   beforeAll(async () => {
     ({ project, runtime, page, close } = await startPairedPreviewApp(
-      { 'spin.html': SPIN_PAGE, 'spin-later.html': SPIN_ON_DEMAND_PAGE, 'allocate.html': ALLOCATE_PAGE, 'calm.html': CALM_PAGE },
+      {
+        'spin.html': SPIN_PAGE,
+        'spin-later.html': SPIN_ON_DEMAND_PAGE,
+        'allocate.html': ALLOCATE_PAGE,
+        'calm.html': CALM_PAGE,
+      },
       // A small heap for the renderers, so the allocating page runs out of memory in seconds, not gigabytes.
       { chromiumArgs: ['--js-flags=--max-old-space-size=192'] },
     ));
@@ -45,10 +51,12 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
     await frame.evaluate(() => (window as unknown as { startSpinning(): void }).startSpinning());
     // Asked after the page started spinning: it can only answer once the loop ends, which it never does.
     let previewAnswered = false;
-    void frame.evaluate(() => true).then(
-      () => (previewAnswered = true),
-      () => undefined,
-    );
+    void frame
+      .evaluate(() => true)
+      .then(
+        () => (previewAnswered = true),
+        () => undefined,
+      );
     // The preview is stuck in its loop, and still shown, when the app is asked to answer a click.
     expect(previewAnswered).toBe(false);
     expect(await page.locator('iframe.preview-frame').count()).toBe(1);
@@ -57,7 +65,9 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
     await page.getByRole('link', { name: 'Web', exact: true }).click({ timeout: 10_000 });
     const address = page.getByLabel('Web address');
     await address.click({ timeout: 10_000 });
-    expect(await address.evaluate((input) => input === document.activeElement, undefined, { timeout: 10_000 })).toBe(true);
+    expect(await address.evaluate((input) => input === document.activeElement, undefined, { timeout: 10_000 })).toBe(
+      true,
+    );
     const clickToEffectMs = Date.now() - started;
     await address.pressSequentially('https://example.org/', { timeout: 10_000 });
     expect(await address.inputValue({ timeout: 10_000 })).toBe('https://example.org/');
@@ -85,7 +95,8 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
   // dies; from then on the app is driven through a CDP session of its own, which stays usable.
   it('SEC-9 a preview that allocates until its process dies leaves the app alive, says the preview stopped and starts it again', async () => {
     const app = await page.context().newCDPSession(page);
-    const evaluate = async <T,>(expression: string): Promise<T> => (await app.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as T;
+    const evaluate = async <T>(expression: string): Promise<T> =>
+      (await app.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as T;
     await openPreview(page, runtime, project, 'allocate.html');
     await previewedFrame(page, '/allocate.html');
     const firstId = await page.locator('iframe.preview-frame').getAttribute('data-preview-id');
@@ -93,7 +104,10 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
     // megabytes; on a busy machine that can outlast the watchdog, which then stops it as stuck
     // before it runs out of memory. Either way the app must survive, say so and offer a restart.
     await waitUntil(
-      async () => /The preview crashed|The preview stopped responding/.test(await evaluate<string>(`document.querySelector('.preview-halted')?.textContent ?? ''`)),
+      async () =>
+        /The preview crashed|The preview stopped responding/.test(
+          await evaluate<string>(`document.querySelector('.preview-halted')?.textContent ?? ''`),
+        ),
       'the app says the preview crashed or stopped responding',
       60_000,
     );
@@ -103,9 +117,12 @@ describe('SEC-9 a hostile preview cannot freeze or crash the app', () => {
     const box = await evaluate<{ x: number; y: number }>(
       `(() => { const r = [...document.querySelectorAll('.preview-halted button')].find((b) => b.textContent === 'Start again').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
     );
-    for (const type of ['mousePressed', 'mouseReleased'] as const) await app.send('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 });
+    for (const type of ['mousePressed', 'mouseReleased'] as const)
+      await app.send('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 });
     await waitUntil(async () => {
-      const id = await evaluate<string | null>(`document.querySelector('iframe.preview-frame')?.dataset.previewId ?? null`);
+      const id = await evaluate<string | null>(
+        `document.querySelector('iframe.preview-frame')?.dataset.previewId ?? null`,
+      );
       return id !== null && id !== firstId;
     }, 'a fresh preview replaces the crashed one');
   }, 90_000);

@@ -27,7 +27,10 @@ describe('SEC-9 PRV-4 a large previewed HTML file in Chromium', () => {
   beforeAll(async () => {
     ({ project, runtime, browser, page, close } = await startPairedPreviewApp(
       { 'fetcher.html': FETCHER_PAGE },
-      { prepare: (dir) => writeBigHtml(path.join(dir, 'big.html'), BIG_HTML_BYTES), env: { HBCODE_PREVIEW_CHUNK_BYTES: String(CHUNK_BYTES) } },
+      {
+        prepare: (dir) => writeBigHtml(path.join(dir, 'big.html'), BIG_HTML_BYTES),
+        env: { HBCODE_PREVIEW_CHUNK_BYTES: String(CHUNK_BYTES) },
+      },
     ));
     bigSize = fs.statSync(path.join(project, 'big.html')).size;
   }, 120_000);
@@ -44,7 +47,9 @@ describe('SEC-9 PRV-4 a large previewed HTML file in Chromium', () => {
       expect(answer.tail).toContain('</body></html>\n<script>');
     }
     const growthMiB = (peak - baseline) / MIB;
-    console.info(`SEC-9 app memory over ${PARALLEL_FETCHES} parallel fetches of ${(bigSize / MIB).toFixed(0)} MiB: baseline ${(baseline / MIB).toFixed(1)} MiB, peak growth ${growthMiB.toFixed(1)} MiB`);
+    console.info(
+      `SEC-9 app memory over ${PARALLEL_FETCHES} parallel fetches of ${(bigSize / MIB).toFixed(0)} MiB: baseline ${(baseline / MIB).toFixed(1)} MiB, peak growth ${growthMiB.toFixed(1)} MiB`,
+    );
     // Each open answer holds the chunk being sent and two read ahead (1 MiB each here), plus garbage
     // not yet collected. Holding the four files whole would take four times their size before any
     // decoding (and decorating whole tripled that): the bound is half of the bare four files.
@@ -74,13 +79,19 @@ describe('SEC-9 PRV-4 a large previewed HTML file in Chromium', () => {
     // Quiet: no read for a second (polled), then count what the four answers cost.
     await waitUntil(() => Date.now() - (reads.at(-1) ?? 0) > 1000, 'reads stop', 60_000);
     const chunks = Math.ceil(bigSize / CHUNK_BYTES);
-    console.info(`SEC-9 reads of the ${(bigSize / MIB).toFixed(0)} MiB page for ${PARALLEL_FETCHES} unread answers: ${reads.length} (whole files: ${PARALLEL_FETCHES * chunks})`);
+    console.info(
+      `SEC-9 reads of the ${(bigSize / MIB).toFixed(0)} MiB page for ${PARALLEL_FETCHES} unread answers: ${reads.length} (whole files: ${PARALLEL_FETCHES * chunks})`,
+    );
     expect(reads.length).toBeLessThan(PARALLEL_FETCHES * chunks);
     // The preview origin is never used again: its worker does not stay behind.
     const other = await browser.newPage();
     try {
       await other.goto(`${previewOrigin}/.hbcode/host.html`);
-      await waitUntil(async () => (await other.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length))) === 0, 'the preview worker is unregistered');
+      await waitUntil(
+        async () =>
+          (await other.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length))) === 0,
+        'the preview worker is unregistered',
+      );
     } finally {
       await other.close();
     }

@@ -35,7 +35,10 @@ describe('SEC-6 the app explains a refused preview document, in Chromium', () =>
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(message);
     expect(await page.locator('iframe.preview-frame').count()).toBe(0);
-    for (const [size, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]] as const) {
+    for (const [size, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
       await page.setViewportSize(viewport);
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });

@@ -81,7 +81,8 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
     browser = await connectChromium();
     context = await browser.newContext();
     context.on('response', (response) => {
-      if (response.fromServiceWorker() && /^http:\/\/p-[0-9a-f]{32}\./.test(response.url())) workerResponses.push(response);
+      if (response.fromServiceWorker() && /^http:\/\/p-[0-9a-f]{32}\./.test(response.url()))
+        workerResponses.push(response);
     });
     const recorder = await context.newPage();
     video = padWebm(await recordWebm(recorder), VIDEO_BYTES);
@@ -103,11 +104,26 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
     await frame.locator('#status', { hasText: 'ready 42 sales' }).waitFor({ timeout: 20_000 });
     expect(await frame.evaluate(() => window.__site)).toEqual({ answer: 42, info: { name: 'sales', count: 3 } });
     expect(await frame.evaluate(() => getComputedStyle(document.getElementById('title')!).color)).toBe('rgb(1, 2, 3)');
-    await waitUntil(() => frame.evaluate(() => (document.getElementById('logo') as HTMLImageElement).naturalWidth === 192), 'the image decodes');
-    await waitUntil(() => frame.evaluate(() => (document.getElementById('clip') as HTMLVideoElement).readyState >= 2), 'the video has its first frame');
+    await waitUntil(
+      () => frame.evaluate(() => (document.getElementById('logo') as HTMLImageElement).naturalWidth === 192),
+      'the image decodes',
+    );
+    await waitUntil(
+      () => frame.evaluate(() => (document.getElementById('clip') as HTMLVideoElement).readyState >= 2),
+      'the video has its first frame',
+    );
     expect(await frame.evaluate(() => location.origin)).toMatch(/^http:\/\/p-[0-9a-f]{32}\.hbcode\.localhost:\d+$/);
     const paths = new Set(workerResponses.map((r) => new URL(r.url()).pathname));
-    for (const file of ['/index.html', '/css/style.css', '/js/main.js', '/js/lib/answer.js', '/data/info.json', '/img/logo.png', '/media/clip.webm']) expect(paths, file).toContain(file);
+    for (const file of [
+      '/index.html',
+      '/css/style.css',
+      '/js/main.js',
+      '/js/lib/answer.js',
+      '/data/info.json',
+      '/img/logo.png',
+      '/media/clip.webm',
+    ])
+      expect(paths, file).toContain(file);
   });
 
   it('PRV-3 answers carry no-store, nosniff and a correct Content-Type; OPTIONS is 204, other methods 405, missing files 404', async () => {
@@ -117,7 +133,13 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
         const r = await fetch(url, init).catch((e: Error) => {
           throw new Error(`${init?.method ?? 'GET'} ${url}: ${e.message}`);
         });
-        return { status: r.status, type: r.headers.get('content-type'), cache: r.headers.get('cache-control'), sniff: r.headers.get('x-content-type-options'), length: (await r.arrayBuffer()).byteLength };
+        return {
+          status: r.status,
+          type: r.headers.get('content-type'),
+          cache: r.headers.get('cache-control'),
+          sniff: r.headers.get('x-content-type-options'),
+          length: (await r.arrayBuffer()).byteLength,
+        };
       };
       return {
         js: await read('/js/main.js'),
@@ -134,7 +156,11 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
     for (const answer of Object.values(answers)) expect(answer).toMatchObject({ cache: 'no-store', sniff: 'nosniff' });
     expect(answers.js).toMatchObject({ status: 200, type: 'text/javascript' });
     expect(answers.json).toMatchObject({ status: 200, type: 'application/json', length: 26 });
-    expect(answers.png).toMatchObject({ status: 200, type: 'image/png', length: fs.statSync(path.join(site, 'img/logo.png')).size });
+    expect(answers.png).toMatchObject({
+      status: 200,
+      type: 'image/png',
+      length: fs.statSync(path.join(site, 'img/logo.png')).size,
+    });
     expect(answers.html).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
     expect(answers.head).toMatchObject({ status: 200, type: 'application/json', length: 0 });
     expect(answers.options.status).toBe(204);
@@ -159,21 +185,52 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
     );
     expect(seeked, 'the video seeks').toBe(true);
     const mediaAnswers = workerResponses.filter((r) => r.url().endsWith('/media/clip.webm'));
-    expect(mediaAnswers.some((r) => r.status() === 206), 'the video element read by ranges').toBe(true);
+    expect(
+      mediaAnswers.some((r) => r.status() === 206),
+      'the video element read by ranges',
+    ).toBe(true);
     const start = 15_000_000;
     const ranged = await frame.evaluate(async (start) => {
       const read = async (range: string) => {
         const r = await fetch('/media/clip.webm', { headers: { range } });
         const bytes = new Uint8Array(await r.arrayBuffer());
         const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-        return { status: r.status, range: r.headers.get('content-range'), length: r.headers.get('content-length'), type: r.headers.get('content-type'), bytes: bytes.length, sha: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') };
+        return {
+          status: r.status,
+          range: r.headers.get('content-range'),
+          length: r.headers.get('content-length'),
+          type: r.headers.get('content-type'),
+          bytes: bytes.length,
+          sha: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join(''),
+        };
       };
-      return { middle: await read(`bytes=${start}-${start + 99_999}`), tail: await read(`bytes=${start}-`), suffix: await read('bytes=-1000'), past: await read('bytes=999999999-') };
+      return {
+        middle: await read(`bytes=${start}-${start + 99_999}`),
+        tail: await read(`bytes=${start}-`),
+        suffix: await read('bytes=-1000'),
+        past: await read('bytes=999999999-'),
+      };
     }, start);
     const sha = (b: Buffer) => nodeCrypto.createHash('sha256').update(b).digest('hex');
-    expect(ranged.middle).toEqual({ status: 206, range: `bytes ${start}-${start + 99_999}/${video.length}`, length: '100000', type: 'video/webm', bytes: 100_000, sha: sha(video.subarray(start, start + 100_000)) });
-    expect(ranged.tail).toMatchObject({ status: 206, range: `bytes ${start}-${video.length - 1}/${video.length}`, bytes: video.length - start, sha: sha(video.subarray(start)) });
-    expect(ranged.suffix).toMatchObject({ status: 206, range: `bytes ${video.length - 1000}-${video.length - 1}/${video.length}`, sha: sha(video.subarray(-1000)) });
+    expect(ranged.middle).toEqual({
+      status: 206,
+      range: `bytes ${start}-${start + 99_999}/${video.length}`,
+      length: '100000',
+      type: 'video/webm',
+      bytes: 100_000,
+      sha: sha(video.subarray(start, start + 100_000)),
+    });
+    expect(ranged.tail).toMatchObject({
+      status: 206,
+      range: `bytes ${start}-${video.length - 1}/${video.length}`,
+      bytes: video.length - start,
+      sha: sha(video.subarray(start)),
+    });
+    expect(ranged.suffix).toMatchObject({
+      status: 206,
+      range: `bytes ${video.length - 1000}-${video.length - 1}/${video.length}`,
+      sha: sha(video.subarray(-1000)),
+    });
     expect(ranged.past).toMatchObject({ status: 416, range: `bytes */${video.length}` });
   });
 
@@ -227,7 +284,12 @@ describe('PRV-3 PRV-4 PRV-5 PRV-6 a multi-file site in the preview sandbox, in C
     fs.writeFileSync(path.join(site, 'data/info.json'), '{"name":"changed","count":4}');
     await waitUntil(async () => {
       const current = page.frames().find((f) => f.url().endsWith('/index.html') && /^http:\/\/p-/.test(f.url()));
-      return (await current?.locator('#status').textContent().catch(() => null)) === 'ready 42 changed';
+      return (
+        (await current
+          ?.locator('#status')
+          .textContent()
+          .catch(() => null)) === 'ready 42 changed'
+      );
     }, 'the preview shows the changed data');
   });
 });

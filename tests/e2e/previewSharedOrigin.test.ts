@@ -7,7 +7,6 @@ import type { RuntimeProcess } from '../fixtures/runtimeProcess';
 import { pairThroughLink, startupPairingCode } from './appHarness';
 import { openPreview } from './previewHarness';
 
-
 describe('ORG-3 a shared preview origin in Chromium', () => {
   let dirs: RuntimeDirs;
   let runtime: RuntimeProcess;
@@ -33,7 +32,11 @@ describe('ORG-3 a shared preview origin in Chromium', () => {
     await page.getByRole('note').filter({ hasText: 'Previews share one origin here' }).waitFor();
     const frame = await (async () => {
       for (;;) {
-        const found = page.frames().find((f) => f.url().startsWith(`http://preview.hbcode.localhost:${port}/p-`) && f.url().endsWith('/index.html'));
+        const found = page
+          .frames()
+          .find(
+            (f) => f.url().startsWith(`http://preview.hbcode.localhost:${port}/p-`) && f.url().endsWith('/index.html'),
+          );
         if (found) return found;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -43,7 +46,11 @@ describe('ORG-3 a shared preview origin in Chromium', () => {
     expect(prefix).toMatch(/^\/p-[0-9a-f]{32}\/$/);
     const statuses = await frame.evaluate(async (prefix) => {
       const other = '/p-ffffffffffffffffffffffffffffffff/index.html';
-      return { own: (await fetch(`${prefix}data/info.json`)).status, other: (await fetch(other)).status, bare: (await fetch('/index.html')).status };
+      return {
+        own: (await fetch(`${prefix}data/info.json`)).status,
+        other: (await fetch(other)).status,
+        bare: (await fetch('/index.html')).status,
+      };
     }, prefix);
     expect(statuses).toEqual({ own: 200, other: 404, bare: 404 });
   });

@@ -2,7 +2,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHash } from '../../lib/client/appRoute';
 import { connectChromium } from '../fixtures/sharedChromium';
-import { CREDENTIAL_FILES, makeCredentialHome, OUTSIDE_ENV_TEXT, PRIVATE_KEY_TEXT, type CredentialHome } from '../fixtures/credentialHome';
+import {
+  CREDENTIAL_FILES,
+  makeCredentialHome,
+  OUTSIDE_ENV_TEXT,
+  PRIVATE_KEY_TEXT,
+  type CredentialHome,
+} from '../fixtures/credentialHome';
 import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimeProcess';
 import { keptScreenshotPath, pairThroughLink, PHONE_CONTEXT, startupPairingCode } from './appHarness';
 
@@ -48,7 +54,8 @@ describe('FILE-6 files kept private, in the file browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await pairThroughLink(page, runtime.appOrigin, startupPairingCode(runtime));
-    const open = async (filePath: string) => page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: home.home, path: filePath })}`);
+    const open = async (filePath: string) =>
+      page.goto(`${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: home.home, path: filePath })}`);
     const listed = async (folder: string) => {
       await open(folder);
       const listing = page.getByRole('list', { name: 'Folder contents' });
@@ -57,8 +64,12 @@ describe('FILE-6 files kept private, in the file browser', () => {
     };
 
     const top = await listed('');
-    expect(top).toEqual(expect.arrayContaining(['.config', '.local', '.gitignore', '.editorconfig', 'hard-link.txt', 'notes', 'project']));
-    const topSecrets = Object.keys(CREDENTIAL_FILES).filter((name) => !name.includes('/')).concat(['.ssh', '.aws', '.kube', '.docker', '.gnupg', '.azure', 'innocent-data', 'innocent-link']);
+    expect(top).toEqual(
+      expect.arrayContaining(['.config', '.local', '.gitignore', '.editorconfig', 'hard-link.txt', 'notes', 'project']),
+    );
+    const topSecrets = Object.keys(CREDENTIAL_FILES)
+      .filter((name) => !name.includes('/'))
+      .concat(['.ssh', '.aws', '.kube', '.docker', '.gnupg', '.azure', 'innocent-data', 'innocent-link']);
     expect(top.filter((name) => topSecrets.includes(name))).toEqual([]);
     expect(await listed('.local/share')).not.toContain('hbcode');
     expect(await listed('.config/gh')).toEqual(['config.yml']);
@@ -67,13 +78,30 @@ describe('FILE-6 files kept private, in the file browser', () => {
     const expectPrivate = async (filePath: string, words: RegExp, option: string, secret: string) => {
       await open(filePath);
       await privatePanel.filter({ hasText: words }).waitFor();
-      expect(await privatePanel.locator('.private-file-title').textContent()).toBe(` ${filePath.split('/').pop()} is kept private`);
+      expect(await privatePanel.locator('.private-file-title').textContent()).toBe(
+        ` ${filePath.split('/').pop()} is kept private`,
+      );
       expect(await privatePanel.locator('code').textContent()).toBe(option);
       expect(await page.locator('body').textContent()).not.toContain(secret.trim().split('\n')[1] ?? secret.trim());
     };
-    await expectPrivate('notes/todo.txt', /It starts like a private key./, '--allow-secret-files private-key', PRIVATE_KEY_TEXT);
-    await expectPrivate('.config/gh/hosts.yml', /It holds the GitHub CLI's sign-in tokens./, '--allow-secret-files gh', CREDENTIAL_FILES['.config/gh/hosts.yml']!.text);
-    await expectPrivate('hard-link.txt', /It has 2 names on this computer \(hard links\)/, '--allow-secret-files hardlink', OUTSIDE_ENV_TEXT);
+    await expectPrivate(
+      'notes/todo.txt',
+      /It starts like a private key./,
+      '--allow-secret-files private-key',
+      PRIVATE_KEY_TEXT,
+    );
+    await expectPrivate(
+      '.config/gh/hosts.yml',
+      /It holds the GitHub CLI's sign-in tokens./,
+      '--allow-secret-files gh',
+      CREDENTIAL_FILES['.config/gh/hosts.yml']!.text,
+    );
+    await expectPrivate(
+      'hard-link.txt',
+      /It has 2 names on this computer \(hard links\)/,
+      '--allow-secret-files hardlink',
+      OUTSIDE_ENV_TEXT,
+    );
     await keepScreenshots(page, 'private-hard-link');
 
     await open('.local/share/hbcode/vapid-keys.json');

@@ -79,7 +79,9 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     web = await startTestWebServer({
       '/normal': htmlPage(NORMAL_PAGE),
       '/bomb': htmlPage(DOM_BOMB),
-      '/outside': htmlPage(`<!doctype html><title>another site</title><script>location.href = ${JSON.stringify(`${runtime.appOrigin}/#/read?url=${encodeURIComponent(adminUrl)}`)};</script>`),
+      '/outside': htmlPage(
+        `<!doctype html><title>another site</title><script>location.href = ${JSON.stringify(`${runtime.appOrigin}/#/read?url=${encodeURIComponent(adminUrl)}`)};</script>`,
+      ),
     });
   });
   afterAll(async () => {
@@ -116,7 +118,10 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     await page.getByRole('link', { name: 'Web', exact: true }).click();
     await page.getByLabel('Web address').fill(`${web.origin}/normal`);
     await page.getByRole('button', { name: 'Read', exact: true }).click();
-    await page.locator('[data-testid="reader"] article').getByText(/^This page is an ordinary article/).waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="reader"] article')
+      .getByText(/^This page is an ordinary article/)
+      .waitFor({ timeout: 30_000 });
   }
 
   it('SEC-5 a preview that posts hbcode.html.open for a loopback admin address at load gets a confirmation, and the admin server no request', async () => {
@@ -128,7 +133,9 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     await confirmation.waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).hash).toBe(`#/read?url=${encodeURIComponent(adminUrl)}`);
     expect(await page.getByTestId('reader-confirm-address').textContent()).toBe(adminUrl);
-    expect(await page.getByTestId('reader-confirm-address').locator('strong').textContent()).toBe(new URL(adminUrl).host);
+    expect(await page.getByTestId('reader-confirm-address').locator('strong').textContent()).toBe(
+      new URL(adminUrl).host,
+    );
     await readNormalPage(page);
     expect(adminHits.length - hitsBefore).toBe(0);
     await page.context().close();
@@ -151,7 +158,11 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     await page.getByTestId('reader-confirm').waitFor();
     expect(adminHits.length - hitsBefore).toBe(0);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.locator('[data-testid="reader"] article').getByRole('heading', { name: 'Admin console' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="reader"] article')
+      .getByRole('heading', { name: 'Admin console' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('reader-confirm').count()).toBe(0);
     await readNormalPage(page);
     expect(adminHits.slice(hitsBefore)).toEqual(['/internal-admin?action=delete']);
@@ -165,7 +176,9 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     const notice = page.getByTestId('reader-notice');
     await notice.waitFor({ timeout: 30_000 });
-    expect(await notice.textContent()).toMatch(/^This page is too complex to extract an article from: its elements nest more than [\d,]+ deep\. Showing its text only\.$/);
+    expect(await notice.textContent()).toMatch(
+      /^This page is too complex to extract an article from: its elements nest more than [\d,]+ deep\. Showing its text only\.$/,
+    );
     await page.locator('[data-testid="reader"] article').getByText('Text at the bottom of the bomb.').waitFor();
     await screenshots(page, 'reader-too-complex');
     await readNormalPage(page);
@@ -175,7 +188,12 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
 
   it('SEC-9 a conversion past its deadline terminates the worker, the next page converts in a new one, and the reader shows the slow page as text with why', async () => {
     const bundle = await build({
-      stdin: { contents: "export * from './lib/client/markdownWorker'; export { convertOrShowText } from './lib/client/readWebPage';", resolveDir: REPO_ROOT, loader: 'ts' },
+      stdin: {
+        contents:
+          "export * from './lib/client/markdownWorker'; export { convertOrShowText } from './lib/client/readWebPage';",
+        resolveDir: REPO_ROOT,
+        loader: 'ts',
+      },
       bundle: true,
       write: false,
       format: 'iife',
@@ -194,22 +212,40 @@ const timer = setInterval(() => { window.top.postMessage({ type: 'hbcode.html.op
     const slow = `<!doctype html><html><body>${`${'<div>'.repeat(120)}<p>deep words, deep words, deep words</p>${'</div>'.repeat(120)}`.repeat(6)}</body></html>`;
     const result = await page.evaluate(
       async ({ slow, normal }) => {
-        const { convertInWorker, convertOrShowText } = (globalThis as unknown as { hbMarkdownWorker: typeof MarkdownWorker & typeof ReadWebPage }).hbMarkdownWorker;
-        const timedOut = await convertInWorker(slow, 'https://slow.example/', { view: 'auto' }, { deadlineMs: 50 }).then(
+        const { convertInWorker, convertOrShowText } = (
+          globalThis as unknown as { hbMarkdownWorker: typeof MarkdownWorker & typeof ReadWebPage }
+        ).hbMarkdownWorker;
+        const timedOut = await convertInWorker(
+          slow,
+          'https://slow.example/',
+          { view: 'auto' },
+          { deadlineMs: 50 },
+        ).then(
           () => null,
           (error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }),
         );
         const next = await convertInWorker(normal, 'https://normal.example/', { view: 'auto' });
         // What the reader shows for such a page: its text, and why.
         const shown = await convertOrShowText(slow, 'https://slow.example/', { deadlineMs: 50 });
-        return { timedOut, nextTitle: next.title, nextView: next.view, shown: { notice: shown.notice, hasText: shown.markdown.includes('deep words, deep words') } };
+        return {
+          timedOut,
+          nextTitle: next.title,
+          nextView: next.view,
+          shown: { notice: shown.notice, hasText: shown.markdown.includes('deep words, deep words') },
+        };
       },
       { slow, normal: NORMAL_PAGE },
     );
-    expect(result.timedOut).toEqual({ code: 'conversion_timeout', message: 'Converting this page took longer than 0.05 s and was stopped.' });
+    expect(result.timedOut).toEqual({
+      code: 'conversion_timeout',
+      message: 'Converting this page took longer than 0.05 s and was stopped.',
+    });
     // A terminated worker answers nothing: this answer came from the new one.
     expect(result).toMatchObject({ nextTitle: 'A normal page', nextView: 'article' });
-    expect(result.shown).toEqual({ notice: 'Converting this page took longer than 0.05 s and was stopped. Showing its text only.', hasText: true });
+    expect(result.shown).toEqual({
+      notice: 'Converting this page took longer than 0.05 s and was stopped. Showing its text only.',
+      hasText: true,
+    });
     await context.close();
   }, 120_000);
 });

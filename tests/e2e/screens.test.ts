@@ -44,8 +44,14 @@ function writeProject(project: string): void {
     ].join('\n'),
   );
   fs.writeFileSync(path.join(project, 'docs', 'setup.md'), '# Setup\n\nInstall the runtime, then pair this device.\n');
-  fs.writeFileSync(path.join(project, 'docs', 'site', 'index.html'), '<!doctype html><title>Site</title><h1>The project site</h1><p>Served from the project folder.</p>');
-  fs.copyFileSync(path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'), path.join(project, 'docs', 'img', 'logo.png'));
+  fs.writeFileSync(
+    path.join(project, 'docs', 'site', 'index.html'),
+    '<!doctype html><title>Site</title><h1>The project site</h1><p>Served from the project folder.</p>',
+  );
+  fs.copyFileSync(
+    path.join(REPO_ROOT, 'public', 'icons', 'icon-192.png'),
+    path.join(project, 'docs', 'img', 'logo.png'),
+  );
   fs.writeFileSync(path.join(project, 'README.md'), '# Demo project\n');
 }
 
@@ -88,7 +94,9 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
           const facts = await screenFacts(page);
           // Soft: one screen's fault still leaves the screenshots and facts of the others.
           expect.soft(facts.viewportWidth, `${screen} ${colorScheme}`).toBe(width);
-          expect.soft(facts.scrollWidth, `${screen} ${colorScheme}: nothing scrolls sideways`).toBeLessThanOrEqual(width);
+          expect
+            .soft(facts.scrollWidth, `${screen} ${colorScheme}: nothing scrolls sideways`)
+            .toBeLessThanOrEqual(width);
           expect.soft(facts.overflowing, `${screen} ${colorScheme}: nothing sticks out sideways`).toEqual([]);
           expect.soft(facts.smallTargets, `${screen} ${colorScheme}: controls under ${MIN_TARGET_PX} px`).toEqual([]);
         }
@@ -97,7 +105,10 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
       try {
         const code = await newPairingCode(suite.runtime);
         await page.goto(`${suite.runtime.appOrigin}/pair#code=${encodeURIComponent(code)}`);
-        await waitUntil(async () => (await page.getByLabel('Pairing code').inputValue()) === code, 'the pairing link fills in its code');
+        await waitUntil(
+          async () => (await page.getByLabel('Pairing code').inputValue()) === code,
+          'the pairing link fills in its code',
+        );
         await check('pair');
         await pairThroughLink(page, suite.runtime.appOrigin, code);
 
@@ -122,7 +133,10 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         expect(await failing.getByText('failed', { exact: true }).count()).toBe(1);
         await page.locator('.card').filter({ has: failing }).getByRole('button', { name: 'Wrap lines' }).click();
         const tail = failing.getByLabel('Last lines of the output');
-        await waitUntil(async () => (await tail.evaluate((pre) => pre.scrollWidth <= pre.clientWidth + 1)), 'the wrapped lines fit the row');
+        await waitUntil(
+          async () => await tail.evaluate((pre) => pre.scrollWidth <= pre.clientWidth + 1),
+          'the wrapped lines fit the row',
+        );
         await check('session');
         if (device === 'desktop') {
           // UX-6 the wide layout: the list and the timeline side by side, both whole.
@@ -132,13 +146,19 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
           expect(timeline).not.toBeNull();
           expect(list!.right).toBeLessThanOrEqual(timeline!.left + 1);
           expect(timeline!.right).toBeLessThanOrEqual(width);
-          expect(Math.min(list!.bottom, timeline!.bottom) - Math.max(list!.top, timeline!.top), 'they share the height').toBeGreaterThan(300);
+          expect(
+            Math.min(list!.bottom, timeline!.bottom) - Math.max(list!.top, timeline!.top),
+            'they share the height',
+          ).toBeGreaterThan(300);
           expect(await openSession.getAttribute('aria-current'), 'the list marks the open session').toBe('page');
         }
 
         await commandRow(page, COMMAND).click();
         // UX-1: a finished command opens at its end.
-        await page.getByTestId('output').getByText('step 40 of the release: build, test, package', { exact: true }).waitFor();
+        await page
+          .getByTestId('output')
+          .getByText('step 40 of the release: build, test, package', { exact: true })
+          .waitFor();
         await check('viewer');
         if (device === 'desktop') {
           const timeline = await boxOf(page, '[data-testid="timeline"]');
@@ -158,7 +178,13 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
 
         await go(page, { kind: 'preview', projectDirectory: project, path: 'docs/site/index.html' });
         await page.locator('iframe.preview-frame').waitFor();
-        await waitUntil(() => page.frames().some((frame) => new URL(frame.url() || 'about:blank').pathname.endsWith('/docs/site/index.html')), 'the preview shows the page');
+        await waitUntil(
+          () =>
+            page
+              .frames()
+              .some((frame) => new URL(frame.url() || 'about:blank').pathname.endsWith('/docs/site/index.html')),
+          'the preview shows the page',
+        );
         await check('preview');
 
         await page.getByRole('link', { name: 'Web', exact: true }).click();
@@ -181,7 +207,20 @@ describe('UX-4 every screen at phone and desktop size, light and dark', () => {
         await page.getByRole('link', { name: 'Settings' }).click();
         await page.getByTestId('storage-use').waitFor();
         await check('settings');
-        expect(visited).toEqual(['pair', 'list', 'session', 'viewer', 'folder', 'file', 'preview', 'reader', 'web', 'accounts', 'devices', 'settings']);
+        expect(visited).toEqual([
+          'pair',
+          'list',
+          'session',
+          'viewer',
+          'folder',
+          'file',
+          'preview',
+          'reader',
+          'web',
+          'accounts',
+          'devices',
+          'settings',
+        ]);
       } finally {
         await context.close();
       }

@@ -24,12 +24,19 @@ export interface ScreenFacts {
 export function screenFacts(page: Page): Promise<ScreenFacts> {
   return page.evaluate((min) => {
     const smallTargets: string[] = [];
-    const inlineInProse = (el: Element) => el.tagName === 'A' && el.closest('.markdown-view, .markdown') !== null && getComputedStyle(el).display === 'inline';
-    for (const el of document.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], summary, [role="button"]')) {
+    const inlineInProse = (el: Element) =>
+      el.tagName === 'A' &&
+      el.closest('.markdown-view, .markdown') !== null &&
+      getComputedStyle(el).display === 'inline';
+    for (const el of document.querySelectorAll<HTMLElement>(
+      'button, input, select, textarea, a[href], summary, [role="button"]',
+    )) {
       const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden' || inlineInProse(el)) continue;
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden' || inlineInProse(el))
+        continue;
       const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? '';
-      if (r.height < min - 0.5 || r.width < min - 0.5) smallTargets.push(`${el.tagName.toLowerCase()} '${name}' ${Math.round(r.width)}x${Math.round(r.height)}`);
+      if (r.height < min - 0.5 || r.width < min - 0.5)
+        smallTargets.push(`${el.tagName.toLowerCase()} '${name}' ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
     const overflowing: string[] = [];
     const width = window.innerWidth;
@@ -45,9 +52,15 @@ export function screenFacts(page: Page): Promise<ScreenFacts> {
           break;
         }
       }
-      if (!clipped) overflowing.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(r.right)}`);
+      if (!clipped)
+        overflowing.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(r.right)}`);
     }
-    return { viewportWidth: width, scrollWidth: document.documentElement.scrollWidth, smallTargets, overflowing: overflowing.slice(0, 10) };
+    return {
+      viewportWidth: width,
+      scrollWidth: document.documentElement.scrollWidth,
+      smallTargets,
+      overflowing: overflowing.slice(0, 10),
+    };
   }, MIN_TARGET_PX);
 }
 
@@ -59,7 +72,10 @@ export function docsScreenshotPath(name: string): string {
 }
 
 /** The box of the first element matching `selector`, or null when none is laid out. */
-export function boxOf(page: Page, selector: string): Promise<{ left: number; right: number; top: number; bottom: number } | null> {
+export function boxOf(
+  page: Page,
+  selector: string,
+): Promise<{ left: number; right: number; top: number; bottom: number } | null> {
   return page.evaluate((selector) => {
     const el = document.querySelector(selector);
     if (!el) return null;

@@ -9,7 +9,13 @@ import { pairedPage, useAppSuite } from './appSuite';
 // loads and highlights, shows every line whole and highlighted as its first copy near the top.
 
 const BLOCK_LINES = 4;
-const block = (i: number) => [`/* block ${i}`, `   spans two lines */`, `export const value${i}: number = ${i} + 0x${i.toString(16)};`, `function twice${i}(n: number): string { return "x".repeat(n * 2); }`].join('\n');
+const block = (i: number) =>
+  [
+    `/* block ${i}`,
+    `   spans two lines */`,
+    `export const value${i}: number = ${i} + 0x${i.toString(16)};`,
+    `function twice${i}(n: number): string { return "x".repeat(n * 2); }`,
+  ].join('\n');
 const BLOCKS = 9_000; // about 600 KB: several read chunks and many highlight batches
 
 describe('PERF-6 source view scrolled far down a big file', () => {
@@ -18,7 +24,10 @@ describe('PERF-6 source view scrolled far down a big file', () => {
     runtime: (setup) => {
       projectDir = setup.projectDir;
       fs.mkdirSync(path.join(projectDir, 'src'), { recursive: true });
-      fs.writeFileSync(path.join(projectDir, 'src', 'big.ts'), Array.from({ length: BLOCKS }, (_, i) => block(i)).join('\n'));
+      fs.writeFileSync(
+        path.join(projectDir, 'src', 'big.ts'),
+        Array.from({ length: BLOCKS }, (_, i) => block(i)).join('\n'),
+      );
       return {};
     },
   });
@@ -27,7 +36,9 @@ describe('PERF-6 source view scrolled far down a big file', () => {
     const page = await pairedPage(suite);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${suite.runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: projectDir, path: 'src/big.ts' })}`);
+    await page.goto(
+      `${suite.runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: projectDir, path: 'src/big.ts' })}`,
+    );
     const view = page.locator('.source-lines');
     await view.locator('[data-line="1"] .source-text span[style]').waitFor({ timeout: 90_000 });
 
@@ -36,8 +47,12 @@ describe('PERF-6 source view scrolled far down a big file', () => {
       view.locator(`[data-line="${line}"] .source-text`).evaluate((el) => {
         const colours: string[] = [];
         const walk = (node: Node, colour: string) => {
-          if (node.nodeType === Node.TEXT_NODE) for (const ch of node.textContent ?? '') colours.push(ch.trim() ? colour : '');
-          else node.childNodes.forEach((child) => walk(child, child instanceof Element ? getComputedStyle(child).color : colour));
+          if (node.nodeType === Node.TEXT_NODE)
+            for (const ch of node.textContent ?? '') colours.push(ch.trim() ? colour : '');
+          else
+            node.childNodes.forEach((child) =>
+              walk(child, child instanceof Element ? getComputedStyle(child).color : colour),
+            );
         };
         walk(el, getComputedStyle(el).color);
         return { text: el.textContent, colours };
@@ -52,7 +67,8 @@ describe('PERF-6 source view scrolled far down a big file', () => {
         for (let frame = 0; frame < 50; frame++) {
           el.scrollTop += el.clientHeight * 7;
           await new Promise((resolve) => requestAnimationFrame(resolve));
-          if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 && el.dataset.highlight === 'highlighted') return true;
+          if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 && el.dataset.highlight === 'highlighted')
+            return true;
         }
         return false;
       });
@@ -65,7 +81,10 @@ describe('PERF-6 source view scrolled far down a big file', () => {
     await view.locator(`[data-line="${firstLineOfLast}"]`).waitFor();
     const expectedText = block(lastBlock).split('\n');
     // Highlighted lines come in with their batch: wait until the last block's lines show coloured.
-    await waitUntil(async () => (await shown(firstLineOfLast + 2)).colours.some((c, i, all) => c !== '' && c !== all.find(Boolean)), 'the last block is highlighted');
+    await waitUntil(
+      async () => (await shown(firstLineOfLast + 2)).colours.some((c, i, all) => c !== '' && c !== all.find(Boolean)),
+      'the last block is highlighted',
+    );
     for (let i = 0; i < BLOCK_LINES; i++) {
       const line = await shown(firstLineOfLast + i);
       expect(line.text).toBe(expectedText[i]);
@@ -75,7 +94,9 @@ describe('PERF-6 source view scrolled far down a big file', () => {
       expect(runs(line.colours)).toEqual(runs(top[i]!.colours));
     }
     // The rows shown are the ones in view, not rows left over from where the view jumped from.
-    const rowLines = await view.locator('.source-line').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-line'))));
+    const rowLines = await view
+      .locator('.source-line')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-line'))));
     expect(Math.min(...rowLines)).toBeGreaterThan(BLOCKS * BLOCK_LINES - 200);
     expect(errors).toEqual([]);
   }, 240_000);

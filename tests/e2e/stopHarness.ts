@@ -51,7 +51,9 @@ export async function newSession(page: Page, appOrigin: string, agent: 'shell' |
 
 /** The card of the message whose text (or command line) contains `text`, in `state` when one is named. */
 export function messageCard(page: Page, text: string, state?: string): Locator {
-  return page.locator(state ? `[data-row="message"][data-state="${state}"]` : '[data-row="message"]').filter({ hasText: text });
+  return page
+    .locator(state ? `[data-row="message"][data-state="${state}"]` : '[data-row="message"]')
+    .filter({ hasText: text });
 }
 
 /** Sends a message and waits until its card says `state`. */

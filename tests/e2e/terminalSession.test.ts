@@ -17,7 +17,10 @@ const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const shot = (name: string) => keptScreenshotPath('terminal', name);
 
 /** The characters xterm.js shows now (its DOM renderer's rows), spaces normalised. */
-const screenText = (page: Page) => page.evaluate(() => (document.querySelector('.xterm-rows') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ') ?? '');
+const screenText = (page: Page) =>
+  page.evaluate(
+    () => (document.querySelector('.xterm-rows') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ') ?? '',
+  );
 
 async function waitScreen(page: Page, pattern: RegExp, what: string, timeoutMs = 30_000): Promise<RegExpExecArray> {
   let last = '';
@@ -34,7 +37,8 @@ async function typeLine(page: Page, line: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-const keyRow = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Terminal keys' }).getByRole('button', { name, exact: true });
+const keyRow = (page: Page, name: string) =>
+  page.getByRole('toolbar', { name: 'Terminal keys' }).getByRole('button', { name, exact: true });
 
 async function lightAndDark(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
@@ -76,7 +80,9 @@ describe('TERM-6 a terminal session from the phone', () => {
     // The shell's size is the screen's, and follows it (TERM-2).
     const sttySize = async (tag: string) => {
       await typeLine(phone, `echo ${tag}-$(stty size | tr ' ' x)-`);
-      const [, r, c] = (await waitScreen(phone, new RegExp(`^${tag}-(\\d+)x(\\d+)-`, 'm'), 'stty size answers')).map(Number);
+      const [, r, c] = (await waitScreen(phone, new RegExp(`^${tag}-(\\d+)x(\\d+)-`, 'm'), 'stty size answers')).map(
+        Number,
+      );
       return { rows: r!, cols: c! };
     };
     const first = await sttySize('size0');
@@ -101,7 +107,10 @@ describe('TERM-6 a terminal session from the phone', () => {
     await phone.keyboard.type('Oadded from the phone');
     await keyRow(phone, 'Esc').click();
     await typeLine(phone, ':wq');
-    await waitUntil(() => fs.readFileSync(path.join(projectDir, 'notes.txt'), 'utf8') === 'added from the phone\nfirst line\n', 'vim wrote the file');
+    await waitUntil(
+      () => fs.readFileSync(path.join(projectDir, 'notes.txt'), 'utf8') === 'added from the phone\nfirst line\n',
+      'vim wrote the file',
+    );
     await waitScreen(phone, PROMPT, 'back at the prompt after vim');
 
     // top, quit with q.
@@ -124,7 +133,11 @@ describe('TERM-6 a terminal session from the phone', () => {
     await typeLine(phone, ' tr a-z A-Z');
     await waitScreen(phone, /^PIPED 42/m, 'the key row typed the pipe');
     await typeLine(phone, 'echo ready-for-the-screenshot');
-    await waitScreen(phone, /^ready-for-the-screenshot[ \t]*\n[^\n]*@[^\n]*[$#][ \t]*$/m, 'the prompt after the last command');
+    await waitScreen(
+      phone,
+      /^ready-for-the-screenshot[ \t]*\n[^\n]*@[^\n]*[$#][ \t]*$/m,
+      'the prompt after the last command',
+    );
     await lightAndDark(phone, 'phone');
 
     // Reload: the same screen comes back from the store (TERM-3).
@@ -139,7 +152,10 @@ describe('TERM-6 a terminal session from the phone', () => {
 
     // A second device (another browser context, desktop size) sees the same output, both ways.
     const desktop = await pairedPage(suite, { ...DESKTOP, colorScheme: 'light' }, await newPairingCode(suite.runtime));
-    await desktop.getByRole('button', { name: /New terminal session/ }).first().click();
+    await desktop
+      .getByRole('button', { name: /New terminal session/ })
+      .first()
+      .click();
     await desktop.locator('[data-terminal-phase="live"]').waitFor({ timeout: 30_000 });
     await waitScreen(desktop, /top-done-42/, 'the second device replays the screen');
     await desktop.locator('.xterm-helper-textarea').focus();

@@ -4,7 +4,12 @@ import type * as InPage from './timelineInPage';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { TEST_TOKEN } from '../fixtures/runtimeProcess';
 import { writeHistory } from '../fixtures/scriptedAgent';
-import { createScriptedSession, longHistory, startScriptedRuntime, type ScriptedRuntime } from '../fixtures/scriptedAgentSessions';
+import {
+  createScriptedSession,
+  longHistory,
+  startScriptedRuntime,
+  type ScriptedRuntime,
+} from '../fixtures/scriptedAgentSessions';
 import { addModuleToPage } from './moduleInPage';
 
 // TL-4 in real Chromium against the real runtime: a long history opens at its newest rows, older
@@ -30,7 +35,12 @@ interface Seen {
 function openAndPage(page: Page, sessionId: string, older: number): Promise<Seen[]> {
   return page.evaluate(
     async ({ sessionId, older, pageSize }) => {
-      const store = new globalThis.timelineInPage.TimelineStore({ client: globalThis.timelineClient, sessionId, parentItemId: null, pageSize });
+      const store = new globalThis.timelineInPage.TimelineStore({
+        client: globalThis.timelineClient,
+        sessionId,
+        parentItemId: null,
+        pageSize,
+      });
       const seen = () => {
         const s = store.getSnapshot();
         return { ids: s.rows.map((row) => row.id), offline: s.offline, hasOlder: s.hasOlder, error: s.error };

@@ -4,7 +4,15 @@ import { FIRST_DIFF_LINES } from '../../components/timeline/diff/diffPaging';
 import type { TimelineRow } from '../../lib/protocol/rows';
 import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
-import { everyRowKind, FIXTURE_COMMAND, LONG_DIFF_ITEM_ID, LONG_RESULT_ITEM_ID, PLAN_ITEM_ID, RUNNING_RUN_ID, SUBAGENT_ITEM_ID } from './timeline/timelineFixture';
+import {
+  everyRowKind,
+  FIXTURE_COMMAND,
+  LONG_DIFF_ITEM_ID,
+  LONG_RESULT_ITEM_ID,
+  PLAN_ITEM_ID,
+  RUNNING_RUN_ID,
+  SUBAGENT_ITEM_ID,
+} from './timeline/timelineFixture';
 import { openTimelinePage } from './timeline/timelinePageHarness';
 import { fixtureCalls, pushRow, rowsInView } from './timeline/timelinePageQueries';
 import { scrollRowIntoView } from './appHarness';
@@ -12,7 +20,10 @@ import { scrollRowIntoView } from './appHarness';
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const fixture = everyRowKind();
 const rowOf = <K extends TimelineRow['kind']>(kind: K, itemId?: string) =>
-  fixture.rows.find((r): r is Extract<TimelineRow, { kind: K }> => r.kind === kind && (itemId === undefined || ('itemId' in r && r.itemId === itemId)))!;
+  fixture.rows.find(
+    (r): r is Extract<TimelineRow, { kind: K }> =>
+      r.kind === kind && (itemId === undefined || ('itemId' in r && r.itemId === itemId)),
+  )!;
 
 /** Scrolls the row with this id into view (the list is virtualized: rows far away are not in the page). */
 async function showRow(page: Page, id: string) {
@@ -70,8 +81,14 @@ describe('TL-1 the timeline shows every row kind', () => {
     const plan = rowOf('plan', PLAN_ITEM_ID);
     const row = await showRow(page, plan.id);
     expect(await row.textContent()).toContain('1 of 3 done');
-    expect(await row.locator('[data-plan-status="inProgress"]').textContent()).toContain('Read it once and pass it down');
-    await pushRow(page, { ...plan, source: 'live', entries: plan.entries.map((e) => ({ ...e, status: 'completed' as const })) });
+    expect(await row.locator('[data-plan-status="inProgress"]').textContent()).toContain(
+      'Read it once and pass it down',
+    );
+    await pushRow(page, {
+      ...plan,
+      source: 'live',
+      entries: plan.entries.map((e) => ({ ...e, status: 'completed' as const })),
+    });
     await waitUntil(async () => (await row.textContent())?.includes('3 of 3 done'), 'the plan shows every step done');
     expect(await page.locator('[data-row="plan"]').count()).toBe(1);
     expect(await row.locator('[data-plan-status="completed"]').count()).toBe(3);
@@ -96,14 +113,19 @@ describe('TL-1 the timeline shows every row kind', () => {
     for (let step = 0; step < 40 && (await more.count()) > 0; step++) {
       const before = await lines.count();
       await more.click();
-      await waitUntil(async () => (await lines.count()) > before || (await row.getByRole('button', { name: /^Show/ }).count()) > 0, 'more diff lines show');
+      await waitUntil(
+        async () => (await lines.count()) > before || (await row.getByRole('button', { name: /^Show/ }).count()) > 0,
+        'more diff lines show',
+      );
     }
     expect(await more.count()).toBe(0);
     // 5,000 lines of the file, every fifth replaced (a removed and an added line).
     expect(await row.locator('[data-diff-line="added"]').count()).toBe(1000);
     expect(await row.locator('[data-diff-line="removed"]').count()).toBe(1000);
     expect(await row.locator('[data-diff-line="context"]').count()).toBe(4000);
-    const reads = (await fixtureCalls(page)).filter((c) => c.method === 'sessions.itemText' && c.params.itemId === LONG_DIFF_ITEM_ID);
+    const reads = (await fixtureCalls(page)).filter(
+      (c) => c.method === 'sessions.itemText' && c.params.itemId === LONG_DIFF_ITEM_ID,
+    );
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((c) => c.params.field === 'files.0.diff' && Number(c.params.length) <= 256 * 1024)).toBe(true);
     // Collapsed again, so the rows after it are a short scroll away.
@@ -114,7 +136,9 @@ describe('TL-1 the timeline shows every row kind', () => {
   it('TL-1 a tool call shows its result in place; a 10 MiB result is paged and read on slice by slice', async () => {
     const read = await showRow(page, rowOf('toolCall', 'read-1').id);
     expect(await read.locator('[data-status]').textContent()).toBe('done');
-    expect(await read.getByLabel('Result of Read src/app.ts').textContent()).toContain('return { start: Date.now(), end: Date.now() };');
+    expect(await read.getByLabel('Result of Read src/app.ts').textContent()).toContain(
+      'return { start: Date.now(), end: Date.now() };',
+    );
     const failed = await showRow(page, rowOf('toolCall', 'mcp-1').id);
     expect(await failed.textContent()).toContain('The docs server is not running.');
 
@@ -125,7 +149,16 @@ describe('TL-1 the timeline shows every row kind', () => {
     const show = long.getByRole('button', { name: /^Show \d+ more of [\d,]+ lines$/ });
     for (let step = 0; step < 10 && (await show.count()) > 0; step++) await show.click();
     await long.getByRole('button', { name: /^Read more \(.* left\)$/ }).click();
-    await waitUntil(async () => (await fixtureCalls(page)).some((c) => c.method === 'sessions.itemText' && c.params.itemId === LONG_RESULT_ITEM_ID && c.params.offset === 64 * 1024), 'the next slice is read from where the inline text ends');
+    await waitUntil(
+      async () =>
+        (await fixtureCalls(page)).some(
+          (c) =>
+            c.method === 'sessions.itemText' &&
+            c.params.itemId === LONG_RESULT_ITEM_ID &&
+            c.params.offset === 64 * 1024,
+        ),
+      'the next slice is read from where the inline text ends',
+    );
     await long.getByRole('button', { name: /^Show \d+ more of [\d,]+ lines$/ }).waitFor();
     // The page shows at most what was asked for: the rest waits behind its buttons.
     expect((await result.textContent())!.length).toBeLessThan(1024 * 1024);
@@ -143,7 +176,11 @@ describe('TL-1 the timeline shows every row kind', () => {
     const row = await showRow(page, rowOf('subagent', SUBAGENT_ITEM_ID).id);
     await row.getByRole('button', { name: 'Open its timeline' }).click();
     await page.getByText('Search "Date.now" in src').waitFor();
-    expect((await fixtureCalls(page)).some((c) => c.method === 'sessions.timeline' && c.params.parentItemId === SUBAGENT_ITEM_ID)).toBe(true);
+    expect(
+      (await fixtureCalls(page)).some(
+        (c) => c.method === 'sessions.timeline' && c.params.parentItemId === SUBAGENT_ITEM_ID,
+      ),
+    ).toBe(true);
     expect(await page.getByRole('heading', { name: 'Explore how the clock is used' }).count()).toBe(1);
     expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Back to the parent timeline' }).click();
@@ -165,7 +202,14 @@ describe('TL-1 the timeline shows every row kind', () => {
   it('TL-1 turn end, compaction, agent error and raw rows say what happened', async () => {
     const turn = await showRow(page, rowOf('turnEnd').id);
     const text = await turn.textContent();
-    for (const part of ['Turn completed', '18.4 s', '12,480 in (9,216 cached)', '1,932 out (640 reasoning) tokens', '$0.04']) expect(text).toContain(part);
+    for (const part of [
+      'Turn completed',
+      '18.4 s',
+      '12,480 in (9,216 cached)',
+      '1,932 out (640 reasoning) tokens',
+      '$0.04',
+    ])
+      expect(text).toContain(part);
     expect(await (await showRow(page, rowOf('compaction').id)).textContent()).toContain('Context compacted');
     const error = await showRow(page, rowOf('agentError').id);
     expect(await error.textContent()).toContain('Rate limited: retrying in 20 s.');
@@ -184,8 +228,13 @@ describe('TL-1 the timeline shows every row kind', () => {
     const stalled = /^No activity for (\d+) min$/.exec((await running.getByRole('status').textContent()) ?? '');
     expect(Number(stalled?.[1])).toBeGreaterThanOrEqual(4);
     await running.getByRole('button', { name: 'Stop' }).click();
-    await waitUntil(async () => (await running.locator('[data-message-state]').textContent()) === 'cancelled', 'the message says cancelled');
-    expect((await fixtureCalls(page)).filter((c) => c.method === 'run.cancel')).toEqual([{ method: 'run.cancel', params: { sessionId: fixture.session.id, runId: RUNNING_RUN_ID } }]);
+    await waitUntil(
+      async () => (await running.locator('[data-message-state]').textContent()) === 'cancelled',
+      'the message says cancelled',
+    );
+    expect((await fixtureCalls(page)).filter((c) => c.method === 'run.cancel')).toEqual([
+      { method: 'run.cancel', params: { sessionId: fixture.session.id, runId: RUNNING_RUN_ID } },
+    ]);
     expect(await running.getByRole('status').count()).toBe(0);
   });
 });

@@ -15,8 +15,20 @@ const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } 
 function declinedCommand(): CommandRow {
   const template = everyRowKind().rows.find((r): r is CommandRow => r.kind === 'command')!;
   return {
-    ...template, id: 'c:declined', commandId: 'declined', command: 'rm -rf build && make release', status: 'cancelled', exitCode: null, byteLength: 0,
-    generation: 1, complete: true, sourceIncomplete: false, error: 'The command was declined.', declined: true, startedAt: Date.now() - 2000, endedAt: Date.now() - 1900,
+    ...template,
+    id: 'c:declined',
+    commandId: 'declined',
+    command: 'rm -rf build && make release',
+    status: 'cancelled',
+    exitCode: null,
+    byteLength: 0,
+    generation: 1,
+    complete: true,
+    sourceIncomplete: false,
+    error: 'The command was declined.',
+    declined: true,
+    startedAt: Date.now() - 2000,
+    endedAt: Date.now() - 1900,
   };
 }
 
@@ -29,7 +41,10 @@ describe('TL-9 a declined command reads what happened', () => {
     await browser?.close();
   });
 
-  for (const [device, options] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [device, options] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
     for (const colorScheme of ['light', 'dark'] as const) {
       it(`TL-9 ${device} ${colorScheme}: "declined", no "cancelled", no "may be incomplete", no Stop (screenshot)`, async () => {
         const { context, page } = await openTimelinePage(browser, { ...options, colorScheme });

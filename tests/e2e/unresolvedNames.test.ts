@@ -7,7 +7,15 @@ import { startRuntimeProcess, type RuntimeProcess } from '../fixtures/runtimePro
 import { connectChromium } from '../fixtures/sharedChromium';
 import { waitUntil } from '../fixtures/waitUntil';
 import { routeHash } from '../../lib/client/appRoute';
-import { createShellSession, keepLightAndDark, pairThroughLink, PHONE_CONTEXT, sendCommand, startupPairingCode, waitCommandFinished } from './appHarness';
+import {
+  createShellSession,
+  keepLightAndDark,
+  pairThroughLink,
+  PHONE_CONTEXT,
+  sendCommand,
+  startupPairingCode,
+  waitCommandFinished,
+} from './appHarness';
 
 /** The pairing link exactly as start-up printed it. */
 function printedPairingLink(runtime: RuntimeProcess): string {
@@ -81,7 +89,9 @@ describe('ORG-5 the printed address in a browser that cannot resolve *.localhost
     expect(await waitCommandFinished(page, 'echo fallback-$((6*7))')).toContain('exit 0');
     await page.getByText('fallback-42').first().waitFor();
 
-    await page.goto(`${fallback}/${routeHash({ kind: 'preview', projectDirectory: dirs.projectDirs[0]!, path: 'index.html' })}`);
+    await page.goto(
+      `${fallback}/${routeHash({ kind: 'preview', projectDirectory: dirs.projectDirs[0]!, path: 'index.html' })}`,
+    );
     await page.locator('iframe.preview-frame').waitFor();
     await page.getByRole('note').filter({ hasText: 'Previews share one origin here' }).waitFor();
     const previewSrc = await page.locator('iframe.preview-frame').getAttribute('src');

@@ -58,7 +58,12 @@ async function typeInto(page: EnginePage, target: Target, text: string): Promise
   await page.type(selector!, text);
 }
 
-async function waitInPageFor(page: EnginePage, check: () => Promise<unknown>, what: string, timeoutMs = 30_000): Promise<void> {
+async function waitInPageFor(
+  page: EnginePage,
+  check: () => Promise<unknown>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   await waitUntil(check, `${what} (${page.engine})`, { timeoutMs, retryErrors: true });
 }
 
@@ -79,8 +84,22 @@ const textShown = (page: EnginePage, text: string, within = 'body') =>
   );
 
 /** A TypeScript file whose keyword, comment and plain text the highlighter colours differently. */
-const TS_SOURCE = ['// a comment', 'export interface Point { x: number; y: number }', 'export const origin: Point = { x: 0, y: 0 };', ''].join('\n');
-const MARKDOWN = ['# Release notes', '', 'Some **bold** text.', '', '```ts', 'const answer: number = 42;', '```', ''].join('\n');
+const TS_SOURCE = [
+  '// a comment',
+  'export interface Point { x: number; y: number }',
+  'export const origin: Point = { x: 0, y: 0 };',
+  '',
+].join('\n');
+const MARKDOWN = [
+  '# Release notes',
+  '',
+  'Some **bold** text.',
+  '',
+  '```ts',
+  'const answer: number = 42;',
+  '```',
+  '',
+].join('\n');
 const PREVIEW_FRAME = 'iframe.preview-frame';
 /** How long a first highlight may take (a fresh worker per reload: WebAssembly compiled, grammar loaded). */
 const HIGHLIGHT_WAIT_MS = 15_000;
@@ -135,7 +154,9 @@ async function sendCommand(page: EnginePage, command: string): Promise<void> {
 
 async function commandStatus(page: EnginePage, command: string): Promise<string | null> {
   return page.evaluate((command) => {
-    const row = [...document.querySelectorAll('[data-row="command"]')].find((r) => r.textContent?.includes(`$ ${command}`));
+    const row = [...document.querySelectorAll('[data-row="command"]')].find((r) =>
+      r.textContent?.includes(`$ ${command}`),
+    );
     const status = row?.querySelector('[data-status]');
     return status && status.getAttribute('data-status') !== 'running' ? (status.textContent ?? '') : null;
   }, command);
@@ -148,7 +169,9 @@ async function openOutputOf(page: EnginePage, command: string): Promise<void> {
     () =>
       page.evaluate(
         ({ command, id }) => {
-          const row = [...document.querySelectorAll<HTMLElement>('[data-row="command"]')].find((r) => r.textContent?.includes(`$ ${command}`));
+          const row = [...document.querySelectorAll<HTMLElement>('[data-row="command"]')].find((r) =>
+            r.textContent?.includes(`$ ${command}`),
+          );
           row?.setAttribute('data-engine-target', id);
           return row !== undefined;
         },
@@ -165,7 +188,9 @@ async function openOutputOf(page: EnginePage, command: string): Promise<void> {
  * not the box's background (the track, its filled part and the thumb). An upright slider draws
  * along nearly its whole height; one drawn lying down draws a short strip.
  */
-async function scrubberDrawing(page: EnginePage): Promise<{ box: { width: number; height: number }; drawnHeight: number; drawnWidth: number }> {
+async function scrubberDrawing(
+  page: EnginePage,
+): Promise<{ box: { width: number; height: number }; drawnHeight: number; drawnWidth: number }> {
   const rect = await page.evaluate(() => {
     const input = document.querySelector<HTMLInputElement>('input[aria-label="Position in output"]')!;
     const r = input.getBoundingClientRect();
@@ -196,7 +221,11 @@ async function scrubberDrawing(page: EnginePage): Promise<{ box: { width: number
       right = Math.max(right, x);
     }
   }
-  return { box: { width: rect.width, height: rect.height }, drawnHeight: bottom < top ? 0 : (bottom - top + 1) / scale, drawnWidth: right < left ? 0 : (right - left + 1) / scale };
+  return {
+    box: { width: rect.width, height: rect.height },
+    drawnHeight: bottom < top ? 0 : (bottom - top + 1) / scale,
+    drawnWidth: right < left ? 0 : (right - left + 1) / scale,
+  };
 }
 
 export function describeEngineFlows(engine: EngineName): void {
@@ -208,10 +237,14 @@ export function describeEngineFlows(engine: EngineName): void {
     let project: string;
     /** The user agents that asked the web server for the reader page's picture. */
     const imageRequests: string[] = [];
-    const filesUrl = (filePath: string) => `${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: project, path: filePath })}`;
+    const filesUrl = (filePath: string) =>
+      `${runtime.appOrigin}/${routeHash({ kind: 'files', projectDirectory: project, path: filePath })}`;
     /** A screenshot once the page has drawn two more frames (what the DOM says is on screen). */
     const shot = async (name: string) => {
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))), null);
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        null,
+      );
       await page.screenshot(keptScreenshotPath(`engine-${engine}`, name));
     };
 
@@ -226,7 +259,11 @@ export function describeEngineFlows(engine: EngineName): void {
       fs.writeFileSync(path.join(project, 'NOTES.md'), MARKDOWN);
       web = await startTestWebServer(picturedPageRoutes(imageRequests));
       // The reader's page is served on 127.0.0.1: the runtime needs the opt-in for local servers (SEC-5).
-      runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, wrap: (command) => [...command, '--allow-private-fetch'] });
+      runtime = await startRuntimeProcess({
+        dataDir: dirs.dataDir,
+        projectDirs: dirs.projectDirs,
+        wrap: (command) => [...command, '--allow-private-fetch'],
+      });
       page = await launchEngine(engine);
     }, 120_000);
 
@@ -240,11 +277,22 @@ export function describeEngineFlows(engine: EngineName): void {
     it('RPC-5 PWA-1 pairs through the link, and the first install of the app takes the page over after a reload', async () => {
       const code = startupPairingCode(runtime);
       await page.goto(`${runtime.appOrigin}/pair#code=${encodeURIComponent(code)}`);
-      await waitInPage(page, (code) => document.querySelector<HTMLInputElement>('#pair-code')?.value === code, code, 'the pairing link fills in its code');
+      await waitInPage(
+        page,
+        (code) => document.querySelector<HTMLInputElement>('#pair-code')?.value === code,
+        code,
+        'the pairing link fills in its code',
+      );
       await clickOn(page, { css: 'button[type="submit"]', name: 'Pair' });
       await waitInPageFor(page, () => textShown(page, 'Connected'), 'connected');
       // The first build installs and activates; after a reload it controls the page.
-      await waitInPage(page, async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', null, 'the app worker is active', 60_000);
+      await waitInPage(
+        page,
+        async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
+        null,
+        'the app worker is active',
+        60_000,
+      );
       await page.reload();
       await waitInPageFor(page, () => textShown(page, 'Connected'), 'connected after a reload');
       await waitInPage(page, () => navigator.serviceWorker.controller !== null, null, 'the worker controls the page');
@@ -253,25 +301,63 @@ export function describeEngineFlows(engine: EngineName): void {
 
     it('PWA-2 a shell session shows live output of a command', async () => {
       await clickOn(page, { css: 'button', name: 'New session' });
-      await waitInPage(page, () => document.querySelector('[aria-label="Message"]') !== null, null, 'the composer shows');
+      await waitInPage(
+        page,
+        () => document.querySelector('[aria-label="Message"]') !== null,
+        null,
+        'the composer shows',
+      );
       await sendCommand(page, 'for i in 1 2 3; do echo tick-$i; sleep 0.3; done');
-      await waitInPageFor(page, () => textShown(page, 'tick-3').then((shown) => shown || page.evaluate(() => document.body.textContent?.includes('tick-3') ?? false)), 'the command output shows');
-      await waitInPageFor(page, async () => (await commandStatus(page, 'for i in 1 2 3; do echo tick-$i; sleep 0.3; done')) === 'exit 0', 'the command finishes');
+      await waitInPageFor(
+        page,
+        () =>
+          textShown(page, 'tick-3').then(
+            (shown) => shown || page.evaluate(() => document.body.textContent?.includes('tick-3') ?? false),
+          ),
+        'the command output shows',
+      );
+      await waitInPageFor(
+        page,
+        async () => (await commandStatus(page, 'for i in 1 2 3; do echo tick-$i; sleep 0.3; done')) === 'exit 0',
+        'the command finishes',
+      );
       await shot('session');
     }, 60_000);
 
     it('PWA-4 with the runtime stopped the app reloads, and a command typed then waits in the outbox and runs once it is back', async () => {
       await runtime.stop();
       await page.reload();
-      await waitInPage(page, () => document.querySelector('[aria-label="Message"]') !== null, null, 'the session reloads with the runtime stopped');
+      await waitInPage(
+        page,
+        () => document.querySelector('[aria-label="Message"]') !== null,
+        null,
+        'the session reloads with the runtime stopped',
+      );
       try {
-        await waitInPageFor(page, () => page.evaluate(() => document.querySelector('[data-row="command"]')?.textContent?.includes('$ for i in 1 2 3') ?? false, null), 'the earlier command shows offline');
+        await waitInPageFor(
+          page,
+          () =>
+            page.evaluate(
+              () => document.querySelector('[data-row="command"]')?.textContent?.includes('$ for i in 1 2 3') ?? false,
+              null,
+            ),
+          'the earlier command shows offline',
+        );
         const command = 'echo sent-while-offline';
         await sendCommand(page, command);
-        await waitInPageFor(page, () => page.evaluate((c) => document.body.textContent?.includes(c) ?? false, command), 'the queued command shows');
+        await waitInPageFor(
+          page,
+          () => page.evaluate((c) => document.body.textContent?.includes(c) ?? false, command),
+          'the queued command shows',
+        );
         await shot('offline-outbox');
         runtime = await runtime.restart();
-        await waitInPageFor(page, async () => (await commandStatus(page, command)) === 'exit 0', 'the queued command runs once the runtime is back', 60_000);
+        await waitInPageFor(
+          page,
+          async () => (await commandStatus(page, command)) === 'exit 0',
+          'the queued command runs once the runtime is back',
+          60_000,
+        );
       } finally {
         // The later flows need the runtime, whatever happened here.
         if (!runtime.running()) runtime = await runtime.restart();
@@ -280,7 +366,12 @@ export function describeEngineFlows(engine: EngineName): void {
 
     it('PWA-2 a 20 MiB output: Find marks its match every time, End shows the last line, the scrubber stands upright', async () => {
       await sendCommand(page, BIG_COMMAND);
-      await waitInPageFor(page, async () => (await commandStatus(page, BIG_COMMAND)) === 'exit 0', 'the 20 MiB command finishes', 120_000);
+      await waitInPageFor(
+        page,
+        async () => (await commandStatus(page, BIG_COMMAND)) === 'exit 0',
+        'the 20 MiB command finishes',
+        120_000,
+      );
       await openOutputOf(page, BIG_COMMAND);
       // A finished command opens at its end (UX-1); Start goes to its first line.
       await waitInPageFor(page, () => textShown(page, rowText(BIG_LINES), OUTPUT), 'the last line shows', 60_000);
@@ -296,44 +387,82 @@ export function describeEngineFlows(engine: EngineName): void {
 
       // Targets spread over the output, each found below where the last find left the view (a new
       // query searches down from the top of the view).
-      const targetsFound = [20_001, 55_555, 345_678, 654_321, 777_777, 987_654, 1_111_111, 1_234_567, 1_400_000, 1_499_990];
+      const targetsFound = [
+        20_001, 55_555, 345_678, 654_321, 777_777, 987_654, 1_111_111, 1_234_567, 1_400_000, 1_499_990,
+      ];
       for (const target of targetsFound) {
         await typeInto(page, { css: 'input[aria-label="Find in output"]' }, rowText(target));
         await page.press('Enter');
         await waitInPageFor(
           page,
-          () => page.evaluate(({ sel, text }) => [...document.querySelectorAll(`${sel} mark`)].some((m) => m.textContent === text), { sel: OUTPUT, text: rowText(target) }),
+          () =>
+            page.evaluate(
+              ({ sel, text }) => [...document.querySelectorAll(`${sel} mark`)].some((m) => m.textContent === text),
+              { sel: OUTPUT, text: rowText(target) },
+            ),
           `the match ${rowText(target)} is marked`,
           60_000,
         ).catch(async (error: Error) => {
           const state = await page.evaluate((sel) => {
             const box = document.querySelector<HTMLElement>(sel)!;
             const lines = [...box.querySelectorAll<HTMLElement>('[data-offset]')].map((l) => l.textContent);
-            return { start: box.dataset.windowStart, end: box.dataset.windowEnd, scrollTop: box.scrollTop, scrollHeight: box.scrollHeight, first: lines[0], last: lines.at(-1), status: [...document.querySelectorAll('[role="status"]')].map((e) => e.textContent), query: document.querySelector<HTMLInputElement>('input[aria-label="Find in output"]')?.value };
+            return {
+              start: box.dataset.windowStart,
+              end: box.dataset.windowEnd,
+              scrollTop: box.scrollTop,
+              scrollHeight: box.scrollHeight,
+              first: lines[0],
+              last: lines.at(-1),
+              status: [...document.querySelectorAll('[role="status"]')].map((e) => e.textContent),
+              query: document.querySelector<HTMLInputElement>('input[aria-label="Find in output"]')?.value,
+            };
           }, OUTPUT);
           throw new Error(`${error.message}: ${JSON.stringify(state)}`);
         });
-        await waitInPageFor(page, () => textShown(page, rowText(target), OUTPUT), `the match ${rowText(target)} is in view`);
+        await waitInPageFor(
+          page,
+          () => textShown(page, rowText(target), OUTPUT),
+          `the match ${rowText(target)} is in view`,
+        );
       }
       await shot('find');
 
       await typeInto(page, { css: 'input[aria-label="Find in output"]' }, '');
       await clickOn(page, { css: 'button', name: 'More output controls' });
       await clickOn(page, { css: 'button', name: 'End' });
-      await waitInPageFor(page, () => textShown(page, rowText(BIG_LINES), OUTPUT), 'the last line shows after End', 60_000);
+      await waitInPageFor(
+        page,
+        () => textShown(page, rowText(BIG_LINES), OUTPUT),
+        'the last line shows after End',
+        60_000,
+      );
       await shot('output-end');
     }, 300_000);
 
     it('FILE-4 HL-1 the Files screen browses to a TypeScript file shown highlighted, and renders Markdown with highlighted code', async () => {
       await clickOn(page, { css: 'a[href="#/files"]' });
-      await clickOn(page, { css: `ul[aria-label="Projects"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: '' })}"]` });
-      await clickOn(page, { css: `ul[aria-label="Folder contents"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: 'src' })}"]` });
-      await clickOn(page, { css: `ul[aria-label="Folder contents"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: 'src/geometry.ts' })}"]` });
-      await waitInPage(page, () => document.querySelector('.source-lines[data-highlight="highlighted"]') !== null, null, 'the source is highlighted', HIGHLIGHT_WAIT_MS);
+      await clickOn(page, {
+        css: `ul[aria-label="Projects"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: '' })}"]`,
+      });
+      await clickOn(page, {
+        css: `ul[aria-label="Folder contents"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: 'src' })}"]`,
+      });
+      await clickOn(page, {
+        css: `ul[aria-label="Folder contents"] a[href="${routeHash({ kind: 'files', projectDirectory: project, path: 'src/geometry.ts' })}"]`,
+      });
+      await waitInPage(
+        page,
+        () => document.querySelector('.source-lines[data-highlight="highlighted"]') !== null,
+        null,
+        'the source is highlighted',
+        HIGHLIGHT_WAIT_MS,
+      );
       const source = await page.evaluate(() => {
         const lines = document.querySelector('.source-lines[data-highlight="highlighted"]')!;
         const colourOf = (line: number, text: string) => {
-          const span = [...lines.querySelectorAll(`[data-line="${line}"] .source-text span`)].find((s) => s.children.length === 0 && s.textContent?.trim() === text);
+          const span = [...lines.querySelectorAll(`[data-line="${line}"] .source-text span`)].find(
+            (s) => s.children.length === 0 && s.textContent?.trim() === text,
+          );
           return span ? getComputedStyle(span).color : null;
         };
         return {
@@ -353,9 +482,21 @@ export function describeEngineFlows(engine: EngineName): void {
       await shot('files-source');
 
       await page.goto(filesUrl('NOTES.md'));
-      await waitInPage(page, () => document.querySelector('.markdown-view h1')?.textContent === 'Release notes', null, 'the Markdown renders');
-      await waitInPage(page, () => document.querySelectorAll('.markdown-view code[data-highlighted="true"] span[style*="color"]').length > 2, null, 'its fenced code is highlighted');
-      expect(await page.evaluate(() => document.querySelector('.markdown-view strong')?.textContent, null)).toBe('bold');
+      await waitInPage(
+        page,
+        () => document.querySelector('.markdown-view h1')?.textContent === 'Release notes',
+        null,
+        'the Markdown renders',
+      );
+      await waitInPage(
+        page,
+        () => document.querySelectorAll('.markdown-view code[data-highlighted="true"] span[style*="color"]').length > 2,
+        null,
+        'its fenced code is highlighted',
+      );
+      expect(await page.evaluate(() => document.querySelector('.markdown-view strong')?.textContent, null)).toBe(
+        'bold',
+      );
       await shot('files-markdown');
     }, 60_000);
 
@@ -364,7 +505,11 @@ export function describeEngineFlows(engine: EngineName): void {
       await clickOn(page, { css: 'button', name: 'Preview' });
       await waitInPage(page, (sel) => document.querySelector(sel) !== null, PREVIEW_FRAME, 'the preview frame shows');
       let site: PreviewedSite | null = null;
-      await waitInPageFor(page, async () => (site = await previewedSite(page))?.status === 'ready 42 sales' && site.logoWidth === 192, 'the site renders: module imports, fetched JSON, CSS and image');
+      await waitInPageFor(
+        page,
+        async () => (site = await previewedSite(page))?.status === 'ready 42 sales' && site.logoWidth === 192,
+        'the site renders: module imports, fetched JSON, CSS and image',
+      );
       const shown = site!;
       expect(shown.origin).toMatch(/^http:\/\/p-[0-9a-f]{32}\.hbcode\.localhost:\d+$/);
       expect(shown.origin).toBe(shown.hostOrigin);
@@ -372,7 +517,8 @@ export function describeEngineFlows(engine: EngineName): void {
       expect(shown).toMatchObject({ path: '/index.html', controlled: true, titleColour: 'rgb(1, 2, 3)' });
       // The preview origin's server answers only the host page and the worker script: the site's
       // files on screen came through the worker.
-      for (const file of ['/index.html', '/css/style.css', '/js/main.js', '/img/logo.png']) expect((await httpGet(runtime.port, file, new URL(shown.origin).host)).status, file).toBe(404);
+      for (const file of ['/index.html', '/css/style.css', '/js/main.js', '/img/logo.png'])
+        expect((await httpGet(runtime.port, file, new URL(shown.origin).host)).status, file).toBe(404);
       await shot('preview');
 
       // A link in the page opens its file within the preview; the pane's Back returns.
@@ -380,7 +526,11 @@ export function describeEngineFlows(engine: EngineName): void {
       await waitInPageFor(page, async () => (await previewedSite(page))?.second === true, 'the second page shows');
       expect((await previewedSite(page))?.path).toBe('/pages/second.html');
       await clickOn(page, { css: 'section.preview button[aria-label="Back"]' });
-      await waitInPageFor(page, async () => (await previewedSite(page))?.status === 'ready 42 sales', 'Back shows the first page again');
+      await waitInPageFor(
+        page,
+        async () => (await previewedSite(page))?.status === 'ready 42 sales',
+        'Back shows the first page again',
+      );
     }, 90_000);
 
     it('DEV-1 the Devices screen lists this device and shows a single-use pairing code as text and as a QR code that says the same', async () => {
@@ -388,7 +538,13 @@ export function describeEngineFlows(engine: EngineName): void {
       await waitInPageFor(page, () => textShown(page, 'This device'), 'this device is listed');
       await clickOn(page, { css: 'button', name: 'Show a pairing code' });
       let code = '';
-      await waitInPageFor(page, async () => (code = await page.evaluate(() => document.querySelector('.pairing-text')?.textContent?.trim() ?? '', null)).length > 0, 'a pairing code shows');
+      await waitInPageFor(
+        page,
+        async () =>
+          (code = await page.evaluate(() => document.querySelector('.pairing-text')?.textContent?.trim() ?? '', null))
+            .length > 0,
+        'a pairing code shows',
+      );
       expect(code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
       let link: string | null = null;
       await waitInPageFor(
@@ -414,20 +570,35 @@ export function describeEngineFlows(engine: EngineName): void {
       await clickOn(page, { css: 'a[href="#/web"]' });
       await typeInto(page, { css: 'input[aria-label="Web address"]' }, `${web.origin}/pictured`);
       await clickOn(page, { css: 'button[type="submit"]', name: 'Read' });
-      await waitInPage(page, () => document.querySelector('[data-testid="reader"] article h1')?.textContent === 'A pictured page', null, 'the article shows');
+      await waitInPage(
+        page,
+        () => document.querySelector('[data-testid="reader"] article h1')?.textContent === 'A pictured page',
+        null,
+        'the article shows',
+      );
       await waitInPage(
         page,
         ({ width }) => {
-          const img = document.querySelector<HTMLImageElement>('[data-testid="reader"] article img[alt="Coloured noise"]');
+          const img = document.querySelector<HTMLImageElement>(
+            '[data-testid="reader"] article img[alt="Coloured noise"]',
+          );
           return img !== null && img.src.startsWith('blob:') && img.complete && img.naturalWidth === width;
         },
         PICTURE_SIZE,
-        'the picture is drawn from the desktop\'s copy',
+        "the picture is drawn from the desktop's copy",
       );
       expect(imageRequests.length).toBeGreaterThan(0);
       expect(imageRequests.every((agent) => agent.includes('HBCodeReader') && agent !== browserAgent)).toBe(true);
       // SVG is never shown: it says why instead.
-      await waitInPage(page, () => document.querySelector('[data-testid="reader"] article [data-image-state="missing"]')?.textContent?.includes('An SVG drawing') ?? false, null, 'the SVG says it is not shown');
+      await waitInPage(
+        page,
+        () =>
+          document
+            .querySelector('[data-testid="reader"] article [data-image-state="missing"]')
+            ?.textContent?.includes('An SVG drawing') ?? false,
+        null,
+        'the SVG says it is not shown',
+      );
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null, null)).toBeNull();
       await shot('reader');
 
@@ -436,12 +607,24 @@ export function describeEngineFlows(engine: EngineName): void {
       const asked = imageRequests.length;
       await runtime.stop();
       await page.reload();
-      await waitInPage(page, () => document.querySelector('[data-testid="offline-banner"]') !== null, null, 'the app says it is offline');
+      await waitInPage(
+        page,
+        () => document.querySelector('[data-testid="offline-banner"]') !== null,
+        null,
+        'the app says it is offline',
+      );
       await waitInPage(
         page,
         ({ width }) => {
-          const img = document.querySelector<HTMLImageElement>('[data-testid="reader"] article img[alt="Coloured noise"]');
-          return document.querySelector('[data-testid="reader"] article h1')?.textContent === 'A pictured page' && img !== null && img.complete && img.naturalWidth === width;
+          const img = document.querySelector<HTMLImageElement>(
+            '[data-testid="reader"] article img[alt="Coloured noise"]',
+          );
+          return (
+            document.querySelector('[data-testid="reader"] article h1')?.textContent === 'A pictured page' &&
+            img !== null &&
+            img.complete &&
+            img.naturalWidth === width
+          );
         },
         PICTURE_SIZE,
         'the saved page and its picture show offline',
@@ -449,8 +632,18 @@ export function describeEngineFlows(engine: EngineName): void {
       expect(imageRequests.length).toBe(asked);
       await shot('reader-offline');
       await page.goto(filesUrl('src/geometry.ts'));
-      await waitInPage(page, () => document.querySelector('.source-lines[data-highlight="highlighted"] [data-line="3"] .source-text')?.textContent === 'export const origin: Point = { x: 0, y: 0 };', null, 'the file opens highlighted offline', HIGHLIGHT_WAIT_MS);
-      expect(await page.evaluate(() => document.querySelector('.file-bar')?.textContent ?? '', null)).toContain('saved on this device');
+      await waitInPage(
+        page,
+        () =>
+          document.querySelector('.source-lines[data-highlight="highlighted"] [data-line="3"] .source-text')
+            ?.textContent === 'export const origin: Point = { x: 0, y: 0 };',
+        null,
+        'the file opens highlighted offline',
+        HIGHLIGHT_WAIT_MS,
+      );
+      expect(await page.evaluate(() => document.querySelector('.file-bar')?.textContent ?? '', null)).toContain(
+        'saved on this device',
+      );
     }, 90_000);
   });
 }

@@ -6,7 +6,15 @@ import { TokenRunsView } from '../../files/TokenLineView';
 import { diffGutter, tokenRuns } from './diffLineRuns';
 
 /** One diff line: old and new line numbers, its sign and its (highlighted) text. */
-export const DiffLineView = memo(function DiffLineView({ line, tokens, numberWidth }: { line: DiffLine; tokens: TokenLine | null; numberWidth: number }) {
+export const DiffLineView = memo(function DiffLineView({
+  line,
+  tokens,
+  numberWidth,
+}: {
+  line: DiffLine;
+  tokens: TokenLine | null;
+  numberWidth: number;
+}) {
   return (
     <div className={`diff-line diff-${line.kind}`} data-diff-line={line.kind}>
       <span className="diff-gutter" aria-hidden="true">

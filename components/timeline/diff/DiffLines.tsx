@@ -13,7 +13,11 @@ const DIFF_LINE_PX = 19;
 const CHUNK_LINES = 100;
 
 /** [start, end) of each chunk of `count` lines. */
-const chunks = (count: number) => Array.from({ length: Math.ceil(count / CHUNK_LINES) }, (_, i): [number, number] => [i * CHUNK_LINES, Math.min(count, (i + 1) * CHUNK_LINES)]);
+const chunks = (count: number) =>
+  Array.from({ length: Math.ceil(count / CHUNK_LINES) }, (_, i): [number, number] => [
+    i * CHUNK_LINES,
+    Math.min(count, (i + 1) * CHUNK_LINES),
+  ]);
 
 /** Digits of the largest line number of these lines (at least 3): every line's gutter is that wide. */
 function gutterWidth(lines: DiffLine[]): number {
@@ -44,7 +48,10 @@ export function DiffLines({ text, complete, path, actions }: DiffLinesProps) {
   // first screen costs what a 50-line diff's does; the rest is counted, not parsed, until asked for.
   const cut = useMemo(() => endOfLines(text, shownLines + HEADER_LINES), [text, shownLines]);
   const parsedWhole = cut >= text.length;
-  const parsed = useMemo(() => parseFileDiff(text.slice(0, cut), complete && parsedWhole), [text, cut, complete, parsedWhole]);
+  const parsed = useMemo(
+    () => parseFileDiff(text.slice(0, cut), complete && parsedWhole),
+    [text, cut, complete, parsedWhole],
+  );
   const unparsedLines = useMemo(() => (parsedWhole ? 0 : linesAfter(text, cut)), [text, cut, parsedWhole]);
   const tokens = useDiffHighlight(parsed.lines, parsed.unparsed ? null : languageForPath(path), shownLines);
   const shown = parsed.lines.slice(0, shownLines);
@@ -53,14 +60,20 @@ export function DiffLines({ text, complete, path, actions }: DiffLinesProps) {
 
   return (
     <>
-      {parsed.unparsed && <p className="muted file-diff-note">Not a diff this app can read ({parsed.unparsed}); shown as it is.</p>}
+      {parsed.unparsed && (
+        <p className="muted file-diff-note">Not a diff this app can read ({parsed.unparsed}); shown as it is.</p>
+      )}
       <div className="diff-lines mono" role="group" aria-label={`Diff of ${path}`}>
         {chunks(shown.length).map(([start, end]) => (
           // Chunks off screen skip layout (content-visibility): a diff opened to thousands of lines lays
           // out what is in view. NOTE: not the first chunk: the timeline already mounts only the rows
           // near the view, and a skipped first chunk was shown and skipped again as the list re-placed
           // its rows, all its lines styled and laid out in one frame each time (TL-4).
-          <div key={start} className={start === 0 ? 'diff-chunk-first' : 'diff-chunk'} style={start === 0 ? undefined : { containIntrinsicBlockSize: `auto ${(end - start) * DIFF_LINE_PX}px` }}>
+          <div
+            key={start}
+            className={start === 0 ? 'diff-chunk-first' : 'diff-chunk'}
+            style={start === 0 ? undefined : { containIntrinsicBlockSize: `auto ${(end - start) * DIFF_LINE_PX}px` }}
+          >
             {shown.slice(start, end).map((line, i) => (
               <DiffLineView key={start + i} line={line} tokens={tokens(start + i)} numberWidth={numberWidth} />
             ))}

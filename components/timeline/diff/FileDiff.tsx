@@ -12,7 +12,15 @@ const CHANGE_LABEL: Record<FileChange['change'], string> = { add: 'added', delet
  * One file of a file change (TL-1): its path, added/removed counts and its unified diff (paged,
  * see DiffLines); a diff longer than the row carries is read on through `sessions.itemText`.
  */
-export function FileDiff({ client, source, file }: { client: RpcClient | null; source: ItemTextSource; file: FileChange }) {
+export function FileDiff({
+  client,
+  source,
+  file,
+}: {
+  client: RpcClient | null;
+  source: ItemTextSource;
+  file: FileChange;
+}) {
   const item = useItemText(client, source, file.diff);
   const [open, setOpen] = useState(true);
 
@@ -34,7 +42,12 @@ export function FileDiff({ client, source, file }: { client: RpcClient | null; s
         (file.binary ? (
           <p className="muted file-diff-note">Binary file: no text diff.</p>
         ) : (
-          <DiffLines text={item.text} complete={item.complete} path={file.movePath ?? file.path} actions={(allShown) => <ReadRestButton client={client} item={item} offer={allShown} />} />
+          <DiffLines
+            text={item.text}
+            complete={item.complete}
+            path={file.movePath ?? file.path}
+            actions={(allShown) => <ReadRestButton client={client} item={item} offer={allShown} />}
+          />
         ))}
     </section>
   );

@@ -23,7 +23,10 @@ export function useDiffHighlight(lines: DiffLine[], language: string | null, sho
   const wanted = useRef(shownLines);
   const wake = useRef<(() => void) | null>(null);
   // Hunk headers and notes are not code: they take an empty line so the numbering stays aligned.
-  const document = useMemo(() => lines.map((line) => (line.kind === 'hunk' || line.kind === 'note' ? '' : line.text)).join('\n'), [lines]);
+  const document = useMemo(
+    () => lines.map((line) => (line.kind === 'hunk' || line.kind === 'note' ? '' : line.text)).join('\n'),
+    [lines],
+  );
 
   useEffect(() => {
     wanted.current = shownLines;
@@ -40,12 +43,18 @@ export function useDiffHighlight(lines: DiffLine[], language: string | null, sho
           if (abort.signal.aborted) return;
           // TL-4: a batch's lines take their colours a few at a time, each slice its own task and
           // frame; all at once, a diff row's re-render, style, layout and paint were one long task.
-          for (let first = batch.firstLine; first < batch.firstLine + batch.lineCount && !abort.signal.aborted; first += APPLY_LINES) {
+          for (
+            let first = batch.firstLine;
+            first < batch.firstLine + batch.lineCount && !abort.signal.aborted;
+            first += APPLY_LINES
+          ) {
             if (first > batch.firstLine) await nextTask();
             const count = Math.min(APPLY_LINES, batch.firstLine + batch.lineCount - first);
             const unpacked = Array.from({ length: count }, (_, i) => {
               const line = lines[first + i];
-              return line && line.kind !== 'hunk' && line.kind !== 'note' ? unpackLine(batch, first + i, line.text) : null;
+              return line && line.kind !== 'hunk' && line.kind !== 'note'
+                ? unpackLine(batch, first + i, line.text)
+                : null;
             });
             if (!abort.signal.aborted) setTokens((current) => [...current.slice(0, first), ...unpacked]);
           }

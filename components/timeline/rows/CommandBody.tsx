@@ -14,17 +14,49 @@ export function commandFailed(row: CommandRow): boolean {
   return row.status === 'failed' || (row.status === 'exited' && row.exitCode !== 0);
 }
 
-function CommandSummary({ row, now, offline, waiting }: { row: CommandRow; now: number; offline: boolean; waiting: boolean }) {
+function CommandSummary({
+  row,
+  now,
+  offline,
+  waiting,
+}: {
+  row: CommandRow;
+  now: number;
+  offline: boolean;
+  waiting: boolean;
+}) {
   const elapsed = (row.endedAt ?? now) - row.startedAt;
   const bad = commandFailed(row);
   // UX-3: offline, a row saved as running may have finished long ago; it never shows a live timer.
   const unknown = offline && row.status === 'running';
   // TL-9: a declined command never ran; it is not a cancelled one that may have left output behind.
-  const label = unknown ? 'status unknown while offline' : waiting ? 'waiting for your approval' : row.declined ? 'declined' : row.status === 'exited' ? `exit ${row.exitCode}` : row.status;
+  const label = unknown
+    ? 'status unknown while offline'
+    : waiting
+      ? 'waiting for your approval'
+      : row.declined
+        ? 'declined'
+        : row.status === 'exited'
+          ? `exit ${row.exitCode}`
+          : row.status;
   const status = waiting ? 'waiting-approval' : row.declined ? 'declined' : row.status;
   return (
     <span className="row muted">
-      <span className={bad ? 'status-bad' : row.status === 'exited' ? 'status-exited-0' : unknown ? 'status-unknown' : waiting ? 'status-waiting' : ''} data-status={status} data-status-unknown={unknown || undefined}>
+      <span
+        className={
+          bad
+            ? 'status-bad'
+            : row.status === 'exited'
+              ? 'status-exited-0'
+              : unknown
+                ? 'status-unknown'
+                : waiting
+                  ? 'status-waiting'
+                  : ''
+        }
+        data-status={status}
+        data-status-unknown={unknown || undefined}
+      >
         {label}
       </span>
       {bad && <span className="pill status-failed-pill">failed</span>}
@@ -71,13 +103,25 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
   return (
     <>
       <div className="command-frame">
-        <div className="command command-body" data-row="command" data-failed={commandFailed(row) || undefined} role="button" tabIndex={0} onClick={open} onKeyDown={openWithKey}>
+        <div
+          className="command command-body"
+          data-row="command"
+          data-failed={commandFailed(row) || undefined}
+          role="button"
+          tabIndex={0}
+          onClick={open}
+          onKeyDown={openWithKey}
+        >
           <div className="mono command-line">
             $ <LinkedText text={row.command} />
           </div>
           <CommandSummary row={row} now={context.now} offline={context.client === null} waiting={waiting} />
           {tail.length > 0 && (
-            <pre ref={tailBox} className={wrapped ? 'mono output-tail output-tail-wrapped' : 'mono output-tail'} aria-label="Last lines of the output">
+            <pre
+              ref={tailBox}
+              className={wrapped ? 'mono output-tail output-tail-wrapped' : 'mono output-tail'}
+              aria-label="Last lines of the output"
+            >
               {tail.map((line, i) => (
                 <span key={`${line.offset}-${i}`}>
                   {i > 0 && '\n'}
@@ -89,7 +133,14 @@ export function CommandBody({ row, context }: { row: CommandRow; context: RowCon
         </div>
         {/* Over the lines' corner, not a row of its own: offering it moves nothing (TL-4 keeps rows in place). */}
         {offerWrap && (
-          <button type="button" className="output-wrap-toggle" aria-label={wrapped ? 'Unwrap lines' : 'Wrap lines'} title={wrapped ? 'Unwrap lines' : 'Wrap lines'} aria-pressed={wrapped} onClick={() => setWrapped((on) => !on)}>
+          <button
+            type="button"
+            className="output-wrap-toggle"
+            aria-label={wrapped ? 'Unwrap lines' : 'Wrap lines'}
+            title={wrapped ? 'Unwrap lines' : 'Wrap lines'}
+            aria-pressed={wrapped}
+            onClick={() => setWrapped((on) => !on)}
+          >
             <WrapText size={18} aria-hidden="true" focusable="false" />
           </button>
         )}

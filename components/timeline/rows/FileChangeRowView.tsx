@@ -4,7 +4,13 @@ import { textSource, type RowContext } from '../rowContext';
 import { ItemStatusPill } from './ItemStatusPill';
 
 /** Files the agent changed, each with its own diff viewer (TL-1). */
-export function FileChangeRowView({ row, context }: { row: Extract<AgentItemRow, { kind: 'fileChange' }>; context: RowContext }) {
+export function FileChangeRowView({
+  row,
+  context,
+}: {
+  row: Extract<AgentItemRow, { kind: 'fileChange' }>;
+  context: RowContext;
+}) {
   const added = row.files.reduce((sum, f) => sum + f.added, 0);
   const removed = row.files.reduce((sum, f) => sum + f.removed, 0);
   return (
@@ -18,7 +24,12 @@ export function FileChangeRowView({ row, context }: { row: Extract<AgentItemRow,
         <ItemStatusPill status={row.status} waiting={context.waitingForApproval.has(row.itemId)} />
       </div>
       {row.files.map((file, i) => (
-        <LazyFileDiff key={`${i}:${file.path}`} client={context.client} source={textSource(row, `files.${i}.diff`)} file={file} />
+        <LazyFileDiff
+          key={`${i}:${file.path}`}
+          client={context.client}
+          source={textSource(row, `files.${i}.diff`)}
+          file={file}
+        />
       ))}
     </div>
   );

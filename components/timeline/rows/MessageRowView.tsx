@@ -63,8 +63,17 @@ function MessageFailure({ row, failure }: { row: MessageRow; failure: NonNullabl
  * ("No activity for 3 min", ACC-3). In a shell session the command it ran is part of the same
  * card (`command`), so the text shows once.
  */
-export function MessageRowView({ row, command, context }: { row: MessageRow; command: CommandRow | null; context: RowContext }) {
-  const stalledMinutes = row.stalledSince !== undefined ? Math.max(1, Math.floor((context.now - row.stalledSince) / 60_000)) : null;
+export function MessageRowView({
+  row,
+  command,
+  context,
+}: {
+  row: MessageRow;
+  command: CommandRow | null;
+  context: RowContext;
+}) {
+  const stalledMinutes =
+    row.stalledSince !== undefined ? Math.max(1, Math.floor((context.now - row.stalledSince) / 60_000)) : null;
   const running = row.state === 'running';
   return (
     <div className="card message" data-row="message" data-state={row.state}>
@@ -79,7 +88,11 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
           <div className="row">
             <span className="muted grow" data-message-state={row.state}>
               {/* UX-3: offline, a saved "running" is only what was true when it was saved. */}
-              {running && !context.client ? 'status unknown while offline' : row.steer ? STEER_STATE[row.steer] : row.state}
+              {running && !context.client
+                ? 'status unknown while offline'
+                : row.steer
+                  ? STEER_STATE[row.steer]
+                  : row.state}
             </span>
             {running && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
           </div>
@@ -89,7 +102,9 @@ export function MessageRowView({ row, command, context }: { row: MessageRow; com
       {stalledMinutes !== null && running && (
         <p className="message-stalled" role="status">
           No activity for {stalledMinutes} min
-          {command && command.status !== 'running' && <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />}
+          {command && command.status !== 'running' && (
+            <StopRunButton client={context.client} sessionId={row.sessionId} runId={row.runId} />
+          )}
         </p>
       )}
       {row.state === 'failed' && row.failure && <MessageFailure row={row} failure={row.failure} />}

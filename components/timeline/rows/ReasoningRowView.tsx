@@ -6,7 +6,8 @@ export function ReasoningRowView({ row }: { row: Extract<AgentItemRow, { kind: '
   return (
     <details className="card reasoning" data-row="reasoning">
       <summary>
-        <span className="muted">{row.streaming ? 'Thinking…' : 'Reasoning'}</span> <span className="reasoning-preview">{firstLine}</span>
+        <span className="muted">{row.streaming ? 'Thinking…' : 'Reasoning'}</span>{' '}
+        <span className="reasoning-preview">{firstLine}</span>
       </summary>
       <div className="timeline-text">{row.text}</div>
     </details>

@@ -3,7 +3,15 @@ import { useState } from 'react';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 
 /** Stops a running turn or command with `run.cancel`; the row then says cancelled (ACC-3). */
-export function StopRunButton({ client, sessionId, runId }: { client: RpcClient | null; sessionId: string; runId: string }) {
+export function StopRunButton({
+  client,
+  sessionId,
+  runId,
+}: {
+  client: RpcClient | null;
+  sessionId: string;
+  runId: string;
+}) {
   const [stopping, setStopping] = useState(false);
   const [error, setError] = useState<string | null>(null);
   function stop() {

@@ -5,7 +5,13 @@ import { ItemStatusPill } from './ItemStatusPill';
 import { SessionMessageTo, sessionMessageRecipient } from './SessionMessageLink';
 
 /** Any other tool call: one row, completed in place with its result (TL-1). */
-export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, { kind: 'toolCall' }>; context: RowContext }) {
+export function ToolCallRowView({
+  row,
+  context,
+}: {
+  row: Extract<AgentItemRow, { kind: 'toolCall' }>;
+  context: RowContext;
+}) {
   const recipient = sessionMessageRecipient(row);
   return (
     <div className="card tool-call" data-row="toolCall">
@@ -19,12 +25,23 @@ export function ToolCallRowView({ row, context }: { row: Extract<AgentItemRow, {
       {row.input.byteLength > 0 && (
         <details className="tool-input">
           <summary className="muted">Input</summary>
-          <PagedText client={context.client} source={textSource(row, 'input')} body={row.input} label={`Input of ${row.title}`} />
+          <PagedText
+            client={context.client}
+            source={textSource(row, 'input')}
+            body={row.input}
+            label={`Input of ${row.title}`}
+          />
         </details>
       )}
       {row.result && (
         <div className="tool-result">
-          <PagedText client={context.client} source={textSource(row, 'result')} body={row.result} initialLines={6} label={`Result of ${row.title}`} />
+          <PagedText
+            client={context.client}
+            source={textSource(row, 'result')}
+            body={row.result}
+            initialLines={6}
+            label={`Result of ${row.title}`}
+          />
           {/* Over the result's corner: it labels the box without making the row taller. */}
           <span className="tool-result-label" aria-hidden="true">
             Result

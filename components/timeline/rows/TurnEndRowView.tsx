@@ -13,7 +13,8 @@ export function TurnEndRowView({ row }: { row: Extract<AgentItemRow, { kind: 'tu
       {row.durationMs !== null && <span>{formatElapsed(row.durationMs)}</span>}
       {usage && (
         <span>
-          {count(usage.inputTokens)} in{usage.cachedInputTokens ? ` (${count(usage.cachedInputTokens)} cached)` : ''} · {count(usage.outputTokens)} out
+          {count(usage.inputTokens)} in{usage.cachedInputTokens ? ` (${count(usage.cachedInputTokens)} cached)` : ''} ·{' '}
+          {count(usage.outputTokens)} out
           {usage.reasoningTokens ? ` (${count(usage.reasoningTokens)} reasoning)` : ''} tokens
         </span>
       )}

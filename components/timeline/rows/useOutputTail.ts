@@ -42,7 +42,14 @@ export function useOutputTail(client: RpcClient | null, sessionId: string, row: 
     const timer = setTimeout(() => {
       const offset = Math.max(0, byteLength - TAIL_BYTES);
       lastReadTime.current = Date.now();
-      readOutputPage(client, { sessionId, row, generation: row.generation, offset, length: byteLength - offset, save: false }).then(
+      readOutputPage(client, {
+        sessionId,
+        row,
+        generation: row.generation,
+        offset,
+        length: byteLength - offset,
+        save: false,
+      }).then(
         (page) => {
           if (!live || !page) return;
           setLines(lastLines(page.bytes, offset, !row.complete));

@@ -13,7 +13,10 @@ export interface UploadSource {
 }
 
 /** How one chunk reaches the runtime: one binary WebSocket frame, or one HTTP request. */
-type ChunkSender = (params: { sessionId: string; uploadId: string; offset: number; sha256: string }, chunk: PreparedChunk) => Promise<UploadStatus>;
+type ChunkSender = (
+  params: { sessionId: string; uploadId: string; offset: number; sha256: string },
+  chunk: PreparedChunk,
+) => Promise<UploadStatus>;
 
 /** A chunk ready to go: its bytes (hashed here), and the same bytes as a slice of the file. */
 interface PreparedChunk {
@@ -49,7 +52,8 @@ async function chunkAt(blob: Blob, offset: number): Promise<PreparedChunk> {
   return { bytes, slice, sha256: await sha256Hex(bytes) };
 }
 
-const isOutOfOrder = (error: unknown): error is RpcError => error instanceof RpcError && error.code === 'conflict' && error.data.reason === 'out_of_order';
+const isOutOfOrder = (error: unknown): error is RpcError =>
+  error instanceof RpcError && error.code === 'conflict' && error.data.reason === 'out_of_order';
 
 /**
  * Uploads one file in 1 MiB chunks, each with its SHA-256, as binary frames (ATT-1). `begin`
@@ -57,7 +61,11 @@ const isOutOfOrder = (error: unknown): error is RpcError => error instanceof Rpc
  * confirmed byte when called again on the next connection. Resolves once the runtime confirmed
  * the whole file; a refusal rejects with the runtime's error (a lost connection: `closed`).
  */
-export async function uploadAttachment(client: UploadClient, source: UploadSource, options: UploadOptions = {}): Promise<UploadStatus> {
+export async function uploadAttachment(
+  client: UploadClient,
+  source: UploadSource,
+  options: UploadOptions = {},
+): Promise<UploadStatus> {
   const inFlight = Math.max(1, options.inFlight ?? UPLOAD_CHUNKS_IN_FLIGHT);
   const route = client.httpBytes;
   // Chromium sends large WebSocket messages far slower than HTTP bodies: chunks go over HTTP when it can (ATT-1).
@@ -84,7 +92,13 @@ export async function uploadAttachment(client: UploadClient, source: UploadSourc
   return status;
 }
 
-async function sendChunksFrom(sendChunk: ChunkSender, source: UploadSource, from: UploadStatus, inFlight: number, options: UploadOptions): Promise<UploadStatus> {
+async function sendChunksFrom(
+  sendChunk: ChunkSender,
+  source: UploadSource,
+  from: UploadStatus,
+  inFlight: number,
+  options: UploadOptions,
+): Promise<UploadStatus> {
   const answers: Promise<UploadStatus>[] = [];
   let next = from.confirmedOffset;
   let last = from;
@@ -105,7 +119,9 @@ async function sendChunksFrom(sendChunk: ChunkSender, source: UploadSource, from
     topUp();
     const chunk = await ahead.shift()!;
     topUp();
-    answers.push(sendChunk({ sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256 }, chunk));
+    answers.push(
+      sendChunk({ sessionId: source.sessionId, uploadId: from.uploadId, offset, sha256: chunk.sha256 }, chunk),
+    );
   };
   try {
     while (next < from.byteLength && answers.length < inFlight) await sendNext();

@@ -19,8 +19,17 @@ export async function uploadEntryAttachments(
     for (const attachment of attachments) {
       const status = await uploadAttachment(
         client,
-        { sessionId: entry.sessionId, blob: attachment.blob, name: attachment.name, mimeType: attachment.mimeType, sha256: attachment.sha256 },
-        { onProgress: (confirmed) => reportUploadProgress(entry.operationId, { confirmedBytes: doneBytes + confirmed, totalBytes }) },
+        {
+          sessionId: entry.sessionId,
+          blob: attachment.blob,
+          name: attachment.name,
+          mimeType: attachment.mimeType,
+          sha256: attachment.sha256,
+        },
+        {
+          onProgress: (confirmed) =>
+            reportUploadProgress(entry.operationId, { confirmedBytes: doneBytes + confirmed, totalBytes }),
+        },
       );
       uploadIds.push(status.uploadId);
       doneBytes += attachment.byteLength;

@@ -12,7 +12,11 @@ export interface RecallState {
 
 export const NOT_RECALLING: RecallState = { index: null, draft: '' };
 
-export function recallOlder(state: RecallState, current: string, sent: readonly string[]): { state: RecallState; text: string } | null {
+export function recallOlder(
+  state: RecallState,
+  current: string,
+  sent: readonly string[],
+): { state: RecallState; text: string } | null {
   if (sent.length === 0) return null;
   if (state.index === null) return { state: { index: sent.length - 1, draft: current }, text: sent.at(-1)! };
   if (state.index === 0) return null;

@@ -15,7 +15,8 @@ export interface PushEnvironment {
   permission: NotificationPermission | null;
 }
 
-export const ADD_TO_HOME_SCREEN_FIRST = 'On iPhone and iPad, notifications work only in the app on the Home Screen: tap Share, then Add to Home Screen, open HB Code from there and turn them on.';
+export const ADD_TO_HOME_SCREEN_FIRST =
+  'On iPhone and iPad, notifications work only in the app on the Home Screen: tap Share, then Add to Home Screen, open HB Code from there and turn them on.';
 
 /**
  * PWA-7: why push cannot be turned on here, in words for the settings screen; null when it can.
@@ -23,10 +24,12 @@ export const ADD_TO_HOME_SCREEN_FIRST = 'On iPhone and iPad, notifications work 
  * person is told to add it first, even where the tab exposes the push APIs.
  */
 export function pushBlocker(env: PushEnvironment): string | null {
-  if (!env.secureContext) return 'Notifications need the app on an HTTPS address (see the README: a tunnel with a real name).';
+  if (!env.secureContext)
+    return 'Notifications need the app on an HTTPS address (see the README: a tunnel with a real name).';
   if (isIosDevice(env.userAgent, env.maxTouchPoints)) {
     const version = iosVersion(env.userAgent);
-    if (version && (version[0] < 16 || (version[0] === 16 && version[1] < 4))) return 'Notifications need iOS 16.4 or later on this iPhone or iPad.';
+    if (version && (version[0] < 16 || (version[0] === 16 && version[1] < 4)))
+      return 'Notifications need iOS 16.4 or later on this iPhone or iPad.';
     if (!env.standalone) return ADD_TO_HOME_SCREEN_FIRST;
   }
   if (!env.webPushApis) return 'This browser does not support Web Push.';
@@ -53,7 +56,8 @@ export async function currentPushSubscription(): Promise<PushSubscription | null
   return registration.pushManager.getSubscription();
 }
 
-const base64UrlToBytes = (text: string) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+const base64UrlToBytes = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
 function sameKey(a: ArrayBuffer | null, b: Uint8Array): boolean {
   if (!a || a.byteLength !== b.length) return false;
@@ -79,7 +83,11 @@ export class PushOptInError extends Error {
  */
 export async function turnOnPush(client: RpcClient, events: PushEvents): Promise<void> {
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new PushOptInError('denied', 'Notifications were not allowed. Allow them for this site in the browser settings, then try again.');
+  if (permission !== 'granted')
+    throw new PushOptInError(
+      'denied',
+      'Notifications were not allowed. Allow them for this site in the browser settings, then try again.',
+    );
   const { vapidPublicKey } = await client.call('push.status');
   const applicationServerKey = base64UrlToBytes(vapidPublicKey);
   const registration = await navigator.serviceWorker.ready;
@@ -91,13 +99,20 @@ export async function turnOnPush(client: RpcClient, events: PushEvents): Promise
   try {
     subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
   } catch (error) {
-    throw new PushOptInError('subscribe_failed', `The browser's push service did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PushOptInError(
+      'subscribe_failed',
+      `The browser's push service did not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   await savePushEvents(client, subscription, events);
 }
 
 /** Tells the runtime which events notify this subscription. */
-export async function savePushEvents(client: RpcClient, subscription: PushSubscription, events: PushEvents): Promise<void> {
+export async function savePushEvents(
+  client: RpcClient,
+  subscription: PushSubscription,
+  events: PushEvents,
+): Promise<void> {
   await client.call('push.subscribe', { subscription: PushSubscriptionSchema.parse(subscription.toJSON()), events });
 }
 

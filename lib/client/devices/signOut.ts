@@ -5,7 +5,8 @@ import { RpcClient, RpcError, type WebSocketLike } from '../rpcClient';
 import { untilOpen } from '../untilOpen';
 
 /** The runtime no longer knows this token or device: there is nothing left to revoke. */
-const alreadyGone = (error: unknown) => error instanceof RpcError && (error.code === 'unauthorized' || error.code === 'not_found');
+const alreadyGone = (error: unknown) =>
+  error instanceof RpcError && (error.code === 'unauthorized' || error.code === 'not_found');
 
 /**
  * Sign out (DEV-1): the runtime revokes this device's token, then the device forgets it. When

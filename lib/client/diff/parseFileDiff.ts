@@ -51,8 +51,21 @@ function parseablePrefix(text: string): string {
   return `${whole.slice(0, headerAt)}@@ -${header[1]},${oldLines} +${header[2]},${newLines} @@${header[3]}${whole.slice(headerEnd)}`;
 }
 
-function hunkLines(hunk: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }): DiffLine[] {
-  const lines: DiffLine[] = [{ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, oldLine: null, newLine: null }];
+function hunkLines(hunk: {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}): DiffLine[] {
+  const lines: DiffLine[] = [
+    {
+      kind: 'hunk',
+      text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+      oldLine: null,
+      newLine: null,
+    },
+  ];
   let oldLine = hunk.oldStart;
   let newLine = hunk.newStart;
   for (const line of hunk.lines) {
@@ -79,8 +92,16 @@ export function parseFileDiff(text: string, complete: boolean): ParsedFileDiff {
   try {
     patches = parsePatch(parsedText);
   } catch (error) {
-    const lines = text.split('\n').map((line): DiffLine => ({ kind: 'note', text: line, oldLine: null, newLine: null }));
-    return { lines, added: 0, removed: 0, pendingChars: 0, unparsed: error instanceof Error ? error.message : String(error) };
+    const lines = text
+      .split('\n')
+      .map((line): DiffLine => ({ kind: 'note', text: line, oldLine: null, newLine: null }));
+    return {
+      lines,
+      added: 0,
+      removed: 0,
+      pendingChars: 0,
+      unparsed: error instanceof Error ? error.message : String(error),
+    };
   }
   const lines = patches.flatMap((patch) => patch.hunks.flatMap(hunkLines));
   let added = 0;

@@ -3,7 +3,14 @@ import { ResponseControlSchema } from '../../protocol/previewBridge';
 import { parseRangeHeader } from '../preview/byteRange';
 import { PortInbox } from '../preview/portInbox';
 import { answerPreviewRequest, head, send, streamBody, type ResourceSource } from '../preview/resourceResponder';
-import { ChunkIntegrityError, FileChangedError, sha256Hex, verifyChunk, type ReadChunk, type VerifiedChunk } from '../verifiedChunks';
+import {
+  ChunkIntegrityError,
+  FileChangedError,
+  sha256Hex,
+  verifyChunk,
+  type ReadChunk,
+  type VerifiedChunk,
+} from '../verifiedChunks';
 import type { RenditionChunkHeader } from './renditionChunks';
 
 /** Media is never HTML, so no decoration is ever applied; the responder asks for one only for HTML. */
@@ -18,8 +25,10 @@ async function verifyGrowing(chunk: VerifiedChunk, expectedOffset: number, conte
   if (header.contentVersion !== contentVersion) throw new FileChangedError();
   const sha256 = await sha256Hex(data);
   if (!isGrowing(chunk)) return verifyChunk(chunk, sha256, expectedOffset, null);
-  if (header.offset !== expectedOffset) throw new ChunkIntegrityError(`offset ${header.offset}, expected ${expectedOffset}`);
-  if (data.byteLength !== header.byteCount || header.nextOffset !== header.offset + header.byteCount) throw new ChunkIntegrityError('inconsistent length');
+  if (header.offset !== expectedOffset)
+    throw new ChunkIntegrityError(`offset ${header.offset}, expected ${expectedOffset}`);
+  if (data.byteLength !== header.byteCount || header.nextOffset !== header.offset + header.byteCount)
+    throw new ChunkIntegrityError('inconsistent length');
   if (sha256 !== header.sha256) throw new ChunkIntegrityError('SHA-256 mismatch');
 }
 

@@ -20,9 +20,12 @@ const HEADER = 'x-hbcode-chunk';
 const BYTES = 'x-hbcode-bytes';
 
 /** Same-origin addresses that are never requested: the key of one chunk, and of "the last ask of this file" per family. */
-const askPart = (ask: RenditionAsk) => `dir=${encodeURIComponent(ask.projectDirectory)}&path=${encodeURIComponent(ask.path)}`;
-const chunkKey = (ask: RenditionAsk, offset: number) => `/kept-rendition?${askPart(ask)}&w=${ask.maxWidth}&h=${ask.maxHeight}&kind=${ask.kind}&offset=${offset}`;
-const latestKey = (ref: { projectDirectory: string; path: string }, role: string) => `/kept-rendition-latest?${askPart({ ...ref, maxWidth: 0, maxHeight: 0, kind: 'webp' })}&role=${role}`;
+const askPart = (ask: RenditionAsk) =>
+  `dir=${encodeURIComponent(ask.projectDirectory)}&path=${encodeURIComponent(ask.path)}`;
+const chunkKey = (ask: RenditionAsk, offset: number) =>
+  `/kept-rendition?${askPart(ask)}&w=${ask.maxWidth}&h=${ask.maxHeight}&kind=${ask.kind}&offset=${offset}`;
+const latestKey = (ref: { projectDirectory: string; path: string }, role: string) =>
+  `/kept-rendition-latest?${askPart({ ...ref, maxWidth: 0, maxHeight: 0, kind: 'webp' })}&role=${role}`;
 
 const open = () => (typeof caches === 'undefined' ? Promise.resolve(null) : caches.open(KEPT_RENDITION_CACHE));
 
@@ -81,15 +84,25 @@ async function keepChunk(ask: RenditionAsk, chunk: VerifiedChunk, role: string, 
   if (chunk.header.offset === 0) {
     const previous = await keptChunk(ask, 0);
     if (previous && previous.header.contentVersion !== chunk.header.contentVersion) await forgetAsk(cache, ask);
-    await cache.put(latestKey(ask, role), new Response(JSON.stringify(ask), { headers: { 'content-type': 'application/json' } }));
+    await cache.put(
+      latestKey(ask, role),
+      new Response(JSON.stringify(ask), { headers: { 'content-type': 'application/json' } }),
+    );
   }
-  const headers = { 'content-type': chunk.header.mimeType, [HEADER]: JSON.stringify(chunk.header), [BYTES]: String(chunk.data.byteLength) };
+  const headers = {
+    'content-type': chunk.header.mimeType,
+    [HEADER]: JSON.stringify(chunk.header),
+    [BYTES]: String(chunk.data.byteLength),
+  };
   await cache.put(chunkKey(ask, chunk.header.offset), new Response(chunk.data as Uint8Array<ArrayBuffer>, { headers }));
   await evict(cache, maxBytes);
 }
 
 /** The ask this device last viewed of a file in `role` (`view` or `still`), for reading it offline. */
-export async function lastKeptAsk(ref: { projectDirectory: string; path: string }, role: string): Promise<RenditionAsk | null> {
+export async function lastKeptAsk(
+  ref: { projectDirectory: string; path: string },
+  role: string,
+): Promise<RenditionAsk | null> {
   const found = await (await open())?.match(latestKey(ref, role));
   return found ? ((await found.json()) as RenditionAsk) : null;
 }
@@ -100,7 +113,12 @@ export async function lastKeptAsk(ref: { projectDirectory: string; path: string 
  * now; a later chunk kept under that same version is read from this device instead. Offline
  * (`live` null), every chunk comes from this device or the read fails with `RenditionNotKeptError`.
  */
-export function keepingRenditionReader(live: ReadChunk | null, ask: RenditionAsk, role: string, maxBytes = MAX_KEPT_RENDITION_BYTES): ReadChunk {
+export function keepingRenditionReader(
+  live: ReadChunk | null,
+  ask: RenditionAsk,
+  role: string,
+  maxBytes = MAX_KEPT_RENDITION_BYTES,
+): ReadChunk {
   let pinned: string | null = null;
   return async (offset) => {
     if (offset > 0 || !live) {
@@ -111,7 +129,10 @@ export function keepingRenditionReader(live: ReadChunk | null, ask: RenditionAsk
     const chunk = await live(offset);
     pinned ??= chunk.header.contentVersion;
     // A chunk of a rendition still being made is not kept: its length and next offset change (FILE-16).
-    if (!isGrowing(chunk)) await keepChunk(ask, chunk, role, maxBytes).catch((error: unknown) => console.warn('Could not keep a copy of the rendition', error));
+    if (!isGrowing(chunk))
+      await keepChunk(ask, chunk, role, maxBytes).catch((error: unknown) =>
+        console.warn('Could not keep a copy of the rendition', error),
+      );
     return chunk;
   };
 }

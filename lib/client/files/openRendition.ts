@@ -38,7 +38,9 @@ async function readWhole(read: ReadChunk, mimeType: string, signal: AbortSignal,
       signal.throwIfAborted();
       parts.push(piece as Uint8Array<ArrayBuffer>);
     }
-  } else for await (const chunk of readVerifiedChunks(read, { inFlight: 4, signal })) parts.push(chunk.data as Uint8Array<ArrayBuffer>);
+  } else
+    for await (const chunk of readVerifiedChunks(read, { inFlight: 4, signal }))
+      parts.push(chunk.data as Uint8Array<ArrayBuffer>);
   return URL.createObjectURL(new Blob(parts, { type: mimeType }));
 }
 
@@ -48,8 +50,17 @@ async function readWhole(read: ReadChunk, mimeType: string, signal: AbortSignal,
  * worker's range reads when it controls the page (FILE-13). Offline (`client` null) it is read from
  * the kept copy of the last one viewed; null when there is none.
  */
-export async function openRendition(client: RpcClient | null, ref: ProjectFileRef, family: MediaFamily, screen: Screen, canPlay: (type: string) => boolean, signal: AbortSignal): Promise<OpenedRendition | null> {
-  const ask: RenditionAsk | null = client ? renditionAskFor(ref, family, screen, canPlay) : await lastKeptAsk(ref, 'view');
+export async function openRendition(
+  client: RpcClient | null,
+  ref: ProjectFileRef,
+  family: MediaFamily,
+  screen: Screen,
+  canPlay: (type: string) => boolean,
+  signal: AbortSignal,
+): Promise<OpenedRendition | null> {
+  const ask: RenditionAsk | null = client
+    ? renditionAskFor(ref, family, screen, canPlay)
+    : await lastKeptAsk(ref, 'view');
   if (!ask) return null;
   const read = keepingRenditionReader(client ? renditionChunkReader(client, ask) : null, ask, 'view');
   let first;
@@ -63,7 +74,13 @@ export async function openRendition(client: RpcClient | null, ref: ProjectFileRe
   const header: RenditionChunkHeader = first.header;
   const stream = family === 'image' ? null : serveRenditionStream(read);
   const growing = isGrowing(first);
-  const base = { growing, mimeType: header.mimeType, renditionBytes: header.size, originalBytes: header.originalByteCount ?? 0, fromDevice: client === null };
+  const base = {
+    growing,
+    mimeType: header.mimeType,
+    renditionBytes: header.size,
+    originalBytes: header.originalByteCount ?? 0,
+    fromDevice: client === null,
+  };
   if (stream) {
     // A small one is kept whole meanwhile, so it plays offline from start to end.
     if (client && !growing && header.size <= KEEP_WHOLE_MAX_BYTES) void drain(read, signal);
@@ -85,8 +102,15 @@ async function drain(read: ReadChunk, signal: AbortSignal): Promise<void> {
  * A video's first frame as a still (FILE-14), shown while its transcode runs; kept like any
  * rendition (FILE-15). Null offline without a kept one.
  */
-export async function openVideoStill(client: RpcClient | null, ref: ProjectFileRef, screen: Screen, signal: AbortSignal): Promise<{ url: string; dispose(): void } | null> {
-  const ask: RenditionAsk | null = client ? { ...renditionAskFor(ref, 'image', screen, () => false), kind: 'webp' } : await lastKeptAsk(ref, 'still');
+export async function openVideoStill(
+  client: RpcClient | null,
+  ref: ProjectFileRef,
+  screen: Screen,
+  signal: AbortSignal,
+): Promise<{ url: string; dispose(): void } | null> {
+  const ask: RenditionAsk | null = client
+    ? { ...renditionAskFor(ref, 'image', screen, () => false), kind: 'webp' }
+    : await lastKeptAsk(ref, 'still');
   if (!ask) return null;
   const read = keepingRenditionReader(client ? renditionChunkReader(client, ask) : null, ask, 'still');
   try {

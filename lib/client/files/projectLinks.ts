@@ -18,7 +18,8 @@ export function resolveProjectLink(fromPath: string, href: string): ProjectLink 
   if (/^https?:/i.test(trimmed)) return { kind: 'external', href: trimmed };
   if (trimmed.startsWith('#')) return { kind: 'anchor' };
   // Scheme-relative, other schemes and Windows drive paths never name a project file.
-  if (trimmed.startsWith('//') || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(trimmed) || trimmed.includes('\\')) return { kind: 'refused', reason: 'This link is not a project file.' };
+  if (trimmed.startsWith('//') || /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(trimmed) || trimmed.includes('\\'))
+    return { kind: 'refused', reason: 'This link is not a project file.' };
   const withoutSuffix = trimmed.replace(/[?#].*$/, '');
   if (withoutSuffix === '') return { kind: 'anchor' };
   let decoded: string;
@@ -36,7 +37,9 @@ export function resolveProjectLink(fromPath: string, href: string): ProjectLink 
       parts.pop();
     } else parts.push(segment);
   }
-  return parts.length === 0 ? { kind: 'refused', reason: 'This link names the project folder itself.' } : { kind: 'file', path: parts.join('/') };
+  return parts.length === 0
+    ? { kind: 'refused', reason: 'This link names the project folder itself.' }
+    : { kind: 'file', path: parts.join('/') };
 }
 
 /** Whether a project file opens as an HTML preview rather than in the file viewer (FILE-4). */

@@ -10,6 +10,9 @@ export function iosVersion(userAgent: string): [number, number] | null {
 }
 
 /** The installed app: iOS's Home Screen app (`navigator.standalone`) or any browser's standalone display. */
-export function isStandaloneDisplay(nav: Navigator = navigator, matches: (query: string) => boolean = (query) => window.matchMedia(query).matches): boolean {
+export function isStandaloneDisplay(
+  nav: Navigator = navigator,
+  matches: (query: string) => boolean = (query) => window.matchMedia(query).matches,
+): boolean {
   return (nav as Navigator & { standalone?: boolean }).standalone === true || matches('(display-mode: standalone)');
 }

@@ -4,12 +4,21 @@
  * (SKIP_WAITING), and the page reloads into it only when it replaced a controller it had. A first
  * install has nothing to wait behind and is never offered. Returns a function that stops it.
  */
-export function watchNewWorkers(registration: ServiceWorkerRegistration, onWaiting: (worker: ServiceWorker) => void): () => void {
+export function watchNewWorkers(
+  registration: ServiceWorkerRegistration,
+  onWaiting: (worker: ServiceWorker) => void,
+): () => void {
   const offered = new WeakSet<ServiceWorker>();
   const offer = (worker: ServiceWorker) => {
     // NOTE: Firefox shows a first install in the waiting slot, or already as active, by the time
     // the registration reaches the page: only a worker behind another active one is an update.
-    if (offered.has(worker) || !registration.active || registration.active === worker || registration.waiting !== worker) return;
+    if (
+      offered.has(worker) ||
+      !registration.active ||
+      registration.active === worker ||
+      registration.waiting !== worker
+    )
+      return;
     offered.add(worker);
     onWaiting(worker);
   };

@@ -28,12 +28,20 @@ export async function readCachedOutputPage(ref: OutputPageRef, length: number): 
  * Saves a page whose bytes are final (`isFinalOutputPage`), then evicts least recently used pages
  * until the cache fits its bound. Put, eviction and the running total share one transaction.
  */
-export async function saveOutputPage(ref: OutputPageRef, bytes: Uint8Array, options: OutputCacheOptions = {}): Promise<void> {
+export async function saveOutputPage(
+  ref: OutputPageRef,
+  bytes: Uint8Array,
+  options: OutputCacheOptions = {},
+): Promise<void> {
   if (bytes.byteLength === 0) return;
   const key = outputPageKey(ref.source, ref.generation, ref.offset);
   // NOTE: a copy, because `bytes` may be a view into a larger frame buffer.
   const own = bytes.slice().buffer;
-  await putWithinBound('outputPages', { key, source: ref.source, generation: ref.generation, offset: ref.offset, bytes: own, byteLength: own.byteLength }, options.maxBytes ?? DEFAULT_OUTPUT_CACHE_BYTES);
+  await putWithinBound(
+    'outputPages',
+    { key, source: ref.source, generation: ref.generation, offset: ref.offset, bytes: own, byteLength: own.byteLength },
+    options.maxBytes ?? DEFAULT_OUTPUT_CACHE_BYTES,
+  );
   void requestPersistenceAfterSave();
 }
 

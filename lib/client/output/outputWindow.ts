@@ -25,7 +25,8 @@ const NEWLINE = 10;
 export const pageStart = (offset: number) => Math.floor(offset / PAGE_BYTES) * PAGE_BYTES;
 
 /** `offset` moved inside an output of `totalBytes` (onto its last byte at most). */
-export const clampToOutput = (offset: number, totalBytes: number) => Math.min(Math.max(0, offset), Math.max(0, totalBytes - 1));
+export const clampToOutput = (offset: number, totalBytes: number) =>
+  Math.min(Math.max(0, offset), Math.max(0, totalBytes - 1));
 
 /** The lines as the text a terminal shows: a long line's pieces joined again. */
 export const linesAsText = renderedText;
@@ -159,7 +160,11 @@ export class OutputWindow {
       const lastNewline = bytes.lastIndexOf(NEWLINE);
       if (lastNewline >= from) to = lastNewline + 1;
     }
-    const source = splitSourceLines(bytes.subarray(from, to), this.start + from, !complete || this.end < this.totalBytes);
+    const source = splitSourceLines(
+      bytes.subarray(from, to),
+      this.start + from,
+      !complete || this.end < this.totalBytes,
+    );
     const anchored = this.start === 0 || this.carries.has(this.start);
     const pageStarts: number[] = [];
     for (const page of this.pages) if (page.offset > this.start) pageStarts.push(page.offset);

@@ -33,10 +33,27 @@ export async function readOutputPage(client: RpcClient | null, request: OutputPa
   const source = outputSource(sessionId, row.runId, row.commandId);
   if (client) {
     try {
-      const { result, data } = await client.callBinary('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation, offset, length });
-      if (save && isFinalOutputPage({ offset, byteCount: result.byteCount, availableBytes: result.availableBytes, complete: result.complete })) {
+      const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
+        appSessionId: sessionId,
+        runId: row.runId,
+        commandId: row.commandId,
+        generation,
+        offset,
+        length,
+      });
+      if (
+        save &&
+        isFinalOutputPage({
+          offset,
+          byteCount: result.byteCount,
+          availableBytes: result.availableBytes,
+          complete: result.complete,
+        })
+      ) {
         // NOTE: saving is best effort; a full disk must not stop the viewer.
-        saveOutputPage({ source, generation: result.generation, offset }, data).catch((error: unknown) => console.warn('Could not save an output page on this device', error));
+        saveOutputPage({ source, generation: result.generation, offset }, data).catch((error: unknown) =>
+          console.warn('Could not save an output page on this device', error),
+        );
       }
       return { bytes: data, availableBytes: result.availableBytes, complete: result.complete, fromCache: false };
     } catch (error) {

@@ -8,7 +8,12 @@ import type { TerminalLine } from '../../terminal/terminalLines';
 export type BytesBetween = (from: number, to: number) => Uint8Array | null;
 
 /** The bytes of lines[first..last] decoded as UTF-8, or null when they are not all held. */
-export function storedTextOf(bytesBetween: BytesBetween, lines: readonly TerminalLine[], first: number, last: number): string | null {
+export function storedTextOf(
+  bytesBetween: BytesBetween,
+  lines: readonly TerminalLine[],
+  first: number,
+  last: number,
+): string | null {
   if (lines.length === 0 || first > last) return null;
   let from = Number.MAX_SAFE_INTEGER;
   let to = 0;

@@ -15,7 +15,8 @@ export function parseRangeHeader(header: string | null): RangeSpec | null {
 
 /** The inclusive byte span a range selects in a file of `size` bytes, or null when unsatisfiable (416). */
 export function resolveRange(spec: RangeSpec, size: number): { start: number; end: number } | null {
-  if (spec.kind === 'suffix') return spec.length === 0 || size === 0 ? null : { start: Math.max(0, size - spec.length), end: size - 1 };
+  if (spec.kind === 'suffix')
+    return spec.length === 0 || size === 0 ? null : { start: Math.max(0, size - spec.length), end: size - 1 };
   if (spec.start >= size) return null;
   return { start: spec.start, end: Math.min(spec.end ?? size - 1, size - 1) };
 }

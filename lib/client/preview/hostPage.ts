@@ -14,12 +14,18 @@ import {
 // here (`MessagePort.prototype.postMessage`, the `data` getter of MessageEvent…) to catch the
 // app's port as `this`. Everything that touches a port is bound now, before any previewed
 // content runs; bound functions keep calling the originals whatever the page replaces later.
-const callBound = Function.prototype.call.bind(Function.prototype.call) as <A extends unknown[], R>(fn: (...args: A) => R, self: unknown, ...args: A) => R;
+const callBound = Function.prototype.call.bind(Function.prototype.call) as <A extends unknown[], R>(
+  fn: (...args: A) => R,
+  self: unknown,
+  ...args: A
+) => R;
 const postOnPort = MessagePort.prototype.postMessage as (message: unknown, transfer: Transferable[]) => void;
 const eventData = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get! as () => unknown;
-const eventPorts = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'ports')!.get! as () => readonly MessagePort[];
+const eventPorts = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'ports')!
+  .get! as () => readonly MessagePort[];
 const eventOrigin = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'origin')!.get! as () => string;
-const eventSource = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'source')!.get! as () => MessageEventSource | null;
+const eventSource = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'source')!
+  .get! as () => MessageEventSource | null;
 const readData = (event: MessageEvent): unknown => callBound(eventData, event);
 const firstPort = (event: MessageEvent): MessagePort | undefined => callBound(eventPorts, event)[0];
 
@@ -87,7 +93,9 @@ async function startWorker(): Promise<void> {
   registration = await navigator.serviceWorker.register(PREVIEW_WORKER_PATH, { scope: '/', updateViaCache: 'none' });
   await navigator.serviceWorker.ready;
   if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    await new Promise((resolve) =>
+      navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+    );
   }
 }
 
@@ -110,7 +118,8 @@ addEventListener('pagehide', () => void registration?.unregister());
 
 // The app hands over its port once; only the app origin, and only the window that framed us, may.
 window.addEventListener('message', (event: MessageEvent) => {
-  if (sendToApp || callBound(eventOrigin, event) !== appOrigin || callBound(eventSource, event) !== parentWindow) return;
+  if (sendToApp || callBound(eventOrigin, event) !== appOrigin || callBound(eventSource, event) !== parentWindow)
+    return;
   const parsed = PreviewConnectSchema.safeParse(readData(event));
   const port = firstPort(event);
   if (!parsed.success || !port) return;

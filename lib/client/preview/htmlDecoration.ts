@@ -85,7 +85,10 @@ export function planDecoration(prefix: Uint8Array, size: number, decoration: Htm
 }
 
 /** The file's pieces (in order, from offset 0) with the style spliced in and the script after the end. */
-export async function* decoratedPieces(plan: DecorationPlan, pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+export async function* decoratedPieces(
+  plan: DecorationPlan,
+  pieces: AsyncIterable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
   let offset = 0;
   for await (const piece of pieces) {
     const at = plan.styleAt;

@@ -31,10 +31,13 @@ export class PortInbox<T> {
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const timer = timeoutMs === undefined ? null : setTimeout(() => {
-        this.waiting = null;
-        resolve(null);
-      }, timeoutMs);
+      const timer =
+        timeoutMs === undefined
+          ? null
+          : setTimeout(() => {
+              this.waiting = null;
+              resolve(null);
+            }, timeoutMs);
       this.waiting = (value) => {
         if (timer) clearTimeout(timer);
         resolve(value);

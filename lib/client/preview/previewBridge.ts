@@ -22,7 +22,12 @@ import { RelayLimiter } from './relayLimiter';
 export type PreviewHaltReason = 'stuck' | 'crashed' | 'host_replaced' | 'worker_failed';
 
 /** One read of `files.readHtmlPreviewResource`: a chunk, 404, or past the end with the size. */
-export type ReadPreviewResource = (path: string, offset: number) => Promise<{ status: 404 } | { status: 200; header: ChunkHeader; data: Uint8Array } | { status: 'past_end'; size: number }>;
+export type ReadPreviewResource = (
+  path: string,
+  offset: number,
+) => Promise<
+  { status: 404 } | { status: 200; header: ChunkHeader; data: Uint8Array } | { status: 'past_end'; size: number }
+>;
 
 export interface PreviewTarget {
   origin: string;
@@ -85,7 +90,9 @@ export class PreviewBridge {
     const channel = new MessageChannel();
     this.port = channel.port1;
     channel.port1.onmessage = (event: MessageEvent) => this.receiveHostMessage(event);
-    host.postMessage({ type: PREVIEW_CONNECT, documentPath: this.target.documentPath }, this.target.origin, [channel.port2]);
+    host.postMessage({ type: PREVIEW_CONNECT, documentPath: this.target.documentPath }, this.target.origin, [
+      channel.port2,
+    ]);
   }
 
   navigate(path: string): void {

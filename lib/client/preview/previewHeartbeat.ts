@@ -52,7 +52,8 @@ export class PreviewHeartbeat {
       return;
     }
     this.unansweredTicks += 1;
-    if (Date.now() - this.unansweredSince > STUCK_AFTER_MS && this.unansweredTicks >= STUCK_AFTER_TICKS) this.stopFor('stuck');
+    if (Date.now() - this.unansweredSince > STUCK_AFTER_MS && this.unansweredTicks >= STUCK_AFTER_TICKS)
+      this.stopFor('stuck');
   }
 
   private stopFor(reason: 'stuck' | 'crashed'): void {

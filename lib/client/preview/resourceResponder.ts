@@ -48,7 +48,10 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 /** Streams `pieces` as one body message per `pull` from the worker, then `end`; stops on `cancel`. */
-export async function streamBody(inbox: PortInbox<{ type: 'pull' | 'cancel' }>, pieces: AsyncIterable<Uint8Array>): Promise<void> {
+export async function streamBody(
+  inbox: PortInbox<{ type: 'pull' | 'cancel' }>,
+  pieces: AsyncIterable<Uint8Array>,
+): Promise<void> {
   const iterator = pieces[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -67,7 +70,11 @@ export async function streamBody(inbox: PortInbox<{ type: 'pull' | 'cancel' }>, 
 }
 
 /** The bytes of the chunks from `first` on, cut to end at `last` (inclusive). */
-async function* slicedChunks(first: VerifiedChunk, rest: AsyncGenerator<VerifiedChunk>, last: number): AsyncGenerator<Uint8Array> {
+async function* slicedChunks(
+  first: VerifiedChunk,
+  rest: AsyncGenerator<VerifiedChunk>,
+  last: number,
+): AsyncGenerator<Uint8Array> {
   for (let chunk: VerifiedChunk | undefined = first; chunk; chunk = (await rest.next()).value ?? undefined) {
     const { offset } = chunk.header;
     if (offset > last) return;
@@ -76,7 +83,10 @@ async function* slicedChunks(first: VerifiedChunk, rest: AsyncGenerator<Verified
   }
 }
 
-async function firstChunk(read: ReadChunk, start: number): Promise<{ first: VerifiedChunk; rest: AsyncGenerator<VerifiedChunk> }> {
+async function firstChunk(
+  read: ReadChunk,
+  start: number,
+): Promise<{ first: VerifiedChunk; rest: AsyncGenerator<VerifiedChunk> }> {
   const rest = readVerifiedChunks(read, { start, inFlight: 2 });
   const next = await rest.next();
   if (next.done) throw new ResourceMissingError();
@@ -91,7 +101,13 @@ async function firstChunk(read: ReadChunk, start: number): Promise<{ first: Veri
  * video that seeks). When `signal` aborts (the preview closed), the worker is told and the port
  * closed at once.
  */
-export async function answerPreviewRequest(request: PreviewRequest | MediaRequest, port: MessagePort, path: string, source: ResourceSource, signal?: AbortSignal): Promise<void> {
+export async function answerPreviewRequest(
+  request: PreviewRequest | MediaRequest,
+  port: MessagePort,
+  path: string,
+  source: ResourceSource,
+  signal?: AbortSignal,
+): Promise<void> {
   const inbox = new PortInbox(port, ResponseControlSchema);
   const read = source.read(path);
   const stop = () => {
@@ -110,7 +126,10 @@ export async function answerPreviewRequest(request: PreviewRequest | MediaReques
         ({ first, rest } = await firstChunk(read, 0));
       }
       const plan = planDecoration(first.data, size, source.decoration());
-      head(port, 200, { 'content-type': `${mimeType}${plan.utf8 ? '; charset=utf-8' : ''}`, 'content-length': String(plan.size) });
+      head(port, 200, {
+        'content-type': `${mimeType}${plan.utf8 ? '; charset=utf-8' : ''}`,
+        'content-length': String(plan.size),
+      });
       if (request.method === 'HEAD') {
         await rest.return(undefined);
         return send(port, { type: 'end' });
@@ -128,7 +147,11 @@ export async function answerPreviewRequest(request: PreviewRequest | MediaReques
       ({ first, rest } = await firstChunk(read, span.start));
     }
     const length = size === 0 ? 0 : span.end - span.start + 1;
-    const headers: Record<string, string> = { 'content-type': mimeType, 'content-length': String(length), 'accept-ranges': 'bytes' };
+    const headers: Record<string, string> = {
+      'content-type': mimeType,
+      'content-length': String(length),
+      'accept-ranges': 'bytes',
+    };
     if (range) headers['content-range'] = `bytes ${span.start}-${span.end}/${size}`;
     head(port, range ? 206 : 200, headers);
     if (request.method === 'HEAD' || length === 0) {

@@ -37,7 +37,10 @@ function nextUseTime(): number {
  * One record, marked as just used; null when this device does not hold it. A record that fails its
  * schema (PWA-8) is deleted, its bytes taken off the total, and read as not held.
  */
-export function readAndMarkUsed<N extends BoundedStoreName>(name: N, key: StoreKey<AppDbSchema, N>): Promise<BoundedRecord<N> | null> {
+export function readAndMarkUsed<N extends BoundedStoreName>(
+  name: N,
+  key: StoreKey<AppDbSchema, N>,
+): Promise<BoundedRecord<N> | null> {
   return withTransaction([name, 'cacheUsage'], 'readwrite', async (tx) => {
     const store = tx.objectStore(name);
     const stored: unknown = await store.get(key);
@@ -74,7 +77,11 @@ function sizeOfDamaged(name: BoundedStoreName, record: unknown): number {
  * Saves a record as just used, then evicts the least recently used others until the store fits
  * `maxBytes`. A record larger than the whole bound is not kept (it would push everything out).
  */
-export async function putWithinBound<N extends BoundedStoreName>(name: N, record: Omit<BoundedRecord<N>, 'lastUsed'>, maxBytes: number): Promise<void> {
+export async function putWithinBound<N extends BoundedStoreName>(
+  name: N,
+  record: Omit<BoundedRecord<N>, 'lastUsed'>,
+  maxBytes: number,
+): Promise<void> {
   const stamped = { ...record, lastUsed: nextUseTime() } as BoundedRecord<N>;
   const size = sizeOf(name, stamped);
   if (size > maxBytes) return;
@@ -127,5 +134,9 @@ export function deleteRecords<N extends BoundedStoreName>(
 
 /** Bytes a bounded store holds. */
 export function storedBytes(name: BoundedStoreName): Promise<number> {
-  return withTransaction(['cacheUsage'], 'readonly', async (tx) => (await tx.objectStore('cacheUsage').get(name))?.bytes ?? 0);
+  return withTransaction(
+    ['cacheUsage'],
+    'readonly',
+    async (tx) => (await tx.objectStore('cacheUsage').get(name))?.bytes ?? 0,
+  );
 }

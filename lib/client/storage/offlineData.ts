@@ -13,7 +13,10 @@ export interface StorageUse {
 export async function readStorageUse(): Promise<StorageUse | null> {
   const storage = navigator.storage as StorageManager | undefined;
   if (!storage?.estimate) return null;
-  const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted ? storage.persisted() : Promise.resolve(false)]);
+  const [estimate, persisted] = await Promise.all([
+    storage.estimate(),
+    storage.persisted ? storage.persisted() : Promise.resolve(false),
+  ]);
   return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
 }
 

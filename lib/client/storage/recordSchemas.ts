@@ -13,7 +13,12 @@ import { ConvertedPageSchema } from '../../markdown/convertedPage';
 const count = z.number().int().nonnegative();
 const bytes = z.instanceof(ArrayBuffer);
 
-export const PairingRecordSchema = z.object({ token: z.string().min(1), deviceId: z.string().min(1), deviceName: z.string(), pairedAt: z.number() });
+export const PairingRecordSchema = z.object({
+  token: z.string().min(1),
+  deviceId: z.string().min(1),
+  deviceName: z.string(),
+  pairedAt: z.number(),
+});
 
 export const SnapshotRecordSchema = z.object({
   key: z.string(),
@@ -25,8 +30,24 @@ export const SnapshotRecordSchema = z.object({
 });
 
 const BOUNDED_RECORD_SCHEMAS = {
-  outputPages: z.object({ key: z.string(), source: z.string(), generation: count, offset: count, bytes, byteLength: count, lastUsed: z.number() }),
-  fileChunks: z.object({ projectDirectory: z.string(), path: z.string(), contentVersion: z.string(), offset: count, header: HttpChunkHeaderSchema, bytes, lastUsed: z.number() }),
+  outputPages: z.object({
+    key: z.string(),
+    source: z.string(),
+    generation: count,
+    offset: count,
+    bytes,
+    byteLength: count,
+    lastUsed: z.number(),
+  }),
+  fileChunks: z.object({
+    projectDirectory: z.string(),
+    path: z.string(),
+    contentVersion: z.string(),
+    offset: count,
+    header: HttpChunkHeaderSchema,
+    bytes,
+    lastUsed: z.number(),
+  }),
   readerPages: z.object({
     url: z.string(),
     finalUrl: z.string(),
@@ -62,7 +83,9 @@ export function checkedRecord<T>(store: string, schema: z.ZodType<T>, value: unk
   unreadable++;
   if (unreadable <= 10 || unreadable % 100 === 0) {
     const issue = checked.error.issues[0];
-    console.warn(`Ignored a saved record in ${store} that does not match its schema (${issue?.path.join('.') || 'record'}: ${issue?.message}); ${unreadable} so far.`);
+    console.warn(
+      `Ignored a saved record in ${store} that does not match its schema (${issue?.path.join('.') || 'record'}: ${issue?.message}); ${unreadable} so far.`,
+    );
   }
   return null;
 }

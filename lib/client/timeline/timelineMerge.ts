@@ -15,7 +15,12 @@ export interface TimelineRows {
   olderIds: ReadonlySet<string>;
 }
 
-export const EMPTY_TIMELINE_ROWS: TimelineRows = { rows: [], revisions: new Map(), removed: new Map(), olderIds: new Set() };
+export const EMPTY_TIMELINE_ROWS: TimelineRows = {
+  rows: [],
+  revisions: new Map(),
+  removed: new Map(),
+  olderIds: new Set(),
+};
 
 /** Whether a state of `id` at `revision` is older than what the view holds or removed. */
 function isStale(view: TimelineRows, id: string, revision: number | undefined): boolean {
@@ -40,7 +45,11 @@ function onePerId(rows: readonly TimelineRow[]): readonly TimelineRow[] {
  * page does not have stay before it (older pages read earlier, rows of a gap while the
  * connection was lost), except live ones: those are either in the page or were removed since.
  */
-export function withNewestPage(view: TimelineRows, pageRows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
+export function withNewestPage(
+  view: TimelineRows,
+  pageRows: readonly TimelineRow[],
+  revision: number | undefined,
+): TimelineRows {
   const rows = onePerId(pageRows);
   const ids = new Set(rows.map((row) => row.id));
   const kept = view.rows.filter((row) => !ids.has(row.id) && !('source' in row && row.source === 'live'));
@@ -57,7 +66,11 @@ export function joinsShownRows(view: TimelineRows, rows: readonly TimelineRow[])
 }
 
 /** An older page goes before everything shown; rows already shown keep their newer state. */
-export function withOlderPage(view: TimelineRows, rows: readonly TimelineRow[], revision: number | undefined): TimelineRows {
+export function withOlderPage(
+  view: TimelineRows,
+  rows: readonly TimelineRow[],
+  revision: number | undefined,
+): TimelineRows {
   const shown = new Set(view.rows.map((row) => row.id));
   const added = onePerId(rows).filter((row) => !shown.has(row.id) && !isStale(view, row.id, revision));
   const revisions = new Map(view.revisions);
@@ -78,7 +91,13 @@ function insertionIndex(rows: readonly TimelineRow[], row: TimelineRow): number 
   if (row.kind === 'message') return at;
   while (at > 0) {
     const before = rows[at - 1]!;
-    if (before.kind !== 'message' || before.state !== 'queued' || before.steer !== undefined || before.runId === row.runId) break;
+    if (
+      before.kind !== 'message' ||
+      before.state !== 'queued' ||
+      before.steer !== undefined ||
+      before.runId === row.runId
+    )
+      break;
     at -= 1;
   }
   return at;

@@ -10,7 +10,12 @@ export type CachedTimelinePage = Pick<TimelinePageRecord, 'rows' | 'older' | 're
 /** Where pages once read are kept for offline reading (TL-4): IndexedDB in the app, memory in unit tests. */
 export interface TimelinePageCache {
   read(sessionId: string, parentItemId: string | null, before: string | null): Promise<CachedTimelinePage | null>;
-  save(sessionId: string, parentItemId: string | null, before: string | null, page: Omit<CachedTimelinePage, 'savedAt'>): Promise<void>;
+  save(
+    sessionId: string,
+    parentItemId: string | null,
+    before: string | null,
+    page: Omit<CachedTimelinePage, 'savedAt'>,
+  ): Promise<void>;
 }
 
 const encoder = new TextEncoder();
@@ -24,7 +29,11 @@ export const indexedDbTimelinePages: TimelinePageCache = {
   async save(sessionId, parentItemId, before, page) {
     const key = timelinePageKey(sessionId, parentItemId, before);
     const byteLength = encoder.encode(JSON.stringify(page.rows)).byteLength;
-    await putWithinBound('timelinePages', { key, sessionId, ...page, byteLength, savedAt: Date.now() }, DEFAULT_TIMELINE_CACHE_BYTES);
+    await putWithinBound(
+      'timelinePages',
+      { key, sessionId, ...page, byteLength, savedAt: Date.now() },
+      DEFAULT_TIMELINE_CACHE_BYTES,
+    );
   },
 };
 

@@ -2,7 +2,15 @@ import type { MethodResult } from '../../protocol/methods';
 import type { TimelineRow } from '../../protocol/rows';
 import { RpcError, type RpcClient } from '../rpcClient';
 import { throttledWriter, type ThrottledWriter } from '../throttledWriter';
-import { EMPTY_TIMELINE_ROWS, joinsShownRows, withNewestPage, withOlderPage, withRemoved, withRow, type TimelineRows } from './timelineMerge';
+import {
+  EMPTY_TIMELINE_ROWS,
+  joinsShownRows,
+  withNewestPage,
+  withOlderPage,
+  withRemoved,
+  withRow,
+  type TimelineRows,
+} from './timelineMerge';
 import { indexedDbTimelinePages, type TimelinePageCache } from './timelinePageCache';
 
 /** What a timeline view shows (TL-3, TL-4). */
@@ -36,7 +44,9 @@ export interface TimelineStoreOptions {
 }
 
 type TimelinePage = MethodResult<'sessions.timeline'>;
-type Notice = { kind: 'row'; row: TimelineRow; revision: number | undefined } | { kind: 'removed'; ids: string[]; revision: number };
+type Notice =
+  | { kind: 'row'; row: TimelineRow; revision: number | undefined }
+  | { kind: 'removed'; ids: string[]; revision: number };
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 100;
 /** About two phone screens of rows: enough to show at once, few enough that a long history opens as fast as a short one. */
@@ -46,7 +56,10 @@ const NEWEST_PAGE_SAVE_INTERVAL_MS = 1000;
 
 const isDisconnected = (error: unknown) => error instanceof RpcError && error.code === 'closed';
 /** A failed read as the view shows it: its sentence and its stable code. */
-const failureOf = (error: unknown) => ({ error: error instanceof Error ? error.message : String(error), errorCode: error instanceof RpcError ? error.code : null });
+const failureOf = (error: unknown) => ({
+  error: error instanceof Error ? error.message : String(error),
+  errorCode: error instanceof RpcError ? error.code : null,
+});
 
 /**
  * One timeline as the app shows it (TL-3, TL-4): opens at the newest page, merges live rows and
@@ -55,7 +68,16 @@ const failureOf = (error: unknown) => ({ error: error instanceof Error ? error.m
  */
 export class TimelineStore {
   private view: TimelineRows = EMPTY_TIMELINE_ROWS;
-  private snapshot: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: false, opening: true, offline: false, savedAt: null, error: null, errorCode: null };
+  private snapshot: TimelineSnapshot = {
+    rows: [],
+    hasOlder: false,
+    loadingOlder: false,
+    opening: true,
+    offline: false,
+    savedAt: null,
+    error: null,
+    errorCode: null,
+  };
   private readonly listeners = new Set<() => void>();
   private older: string | null = null;
   /** The `older` cursor of the newest page itself, saved with it. */
@@ -104,10 +126,12 @@ export class TimelineStore {
     const { sessionId } = this.options;
     this.stops.push(
       client.onNotification('timeline.row', (params) => {
-        if (params.sessionId === sessionId && this.belongsHere(params.row)) this.notice({ kind: 'row', row: params.row, revision: params.revision });
+        if (params.sessionId === sessionId && this.belongsHere(params.row))
+          this.notice({ kind: 'row', row: params.row, revision: params.revision });
       }),
       client.onNotification('timeline.removed', (params) => {
-        if (params.sessionId === sessionId) this.notice({ kind: 'removed', ids: params.ids, revision: params.revision });
+        if (params.sessionId === sessionId)
+          this.notice({ kind: 'removed', ids: params.ids, revision: params.revision });
       }),
     );
   }
@@ -124,7 +148,10 @@ export class TimelineStore {
 
   private apply(notice: Notice): void {
     if (notice.revision !== undefined) this.revision = Math.max(this.revision, notice.revision);
-    this.view = notice.kind === 'row' ? withRow(this.view, notice.row, notice.revision) : withRemoved(this.view, notice.ids, notice.revision);
+    this.view =
+      notice.kind === 'row'
+        ? withRow(this.view, notice.row, notice.revision)
+        : withRemoved(this.view, notice.ids, notice.revision);
   }
 
   /** Reads the newest page: from the runtime, or, when it cannot be reached, as this device saved it. */
@@ -184,12 +211,23 @@ export class TimelineStore {
       this.older = saved.older;
       this.newestOlder = saved.older;
     }
-    this.update({ opening: false, offline: true, savedAt: saved?.savedAt ?? null, error: saved ? null : 'This timeline is not saved on this device.', errorCode: null });
+    this.update({
+      opening: false,
+      offline: true,
+      savedAt: saved?.savedAt ?? null,
+      error: saved ? null : 'This timeline is not saved on this device.',
+      errorCode: null,
+    });
   }
 
   private params(before: string | null, limit: number) {
     const { sessionId, parentItemId } = this.options;
-    return { sessionId, limit, ...(parentItemId === null ? {} : { parentItemId }), ...(before === null ? {} : { before }) };
+    return {
+      sessionId,
+      limit,
+      ...(parentItemId === null ? {} : { parentItemId }),
+      ...(before === null ? {} : { before }),
+    };
   }
 
   private showNewest(page: TimelinePage): void {
@@ -203,7 +241,8 @@ export class TimelineStore {
     if (!hadOlder || !joins || this.view.olderIds.size === 0) this.older = this.newestOlder;
     const early = this.early ?? [];
     this.early = null;
-    for (const notice of early) if (notice.revision === undefined || notice.revision > (page.revision ?? -1)) this.apply(notice);
+    for (const notice of early)
+      if (notice.revision === undefined || notice.revision > (page.revision ?? -1)) this.apply(notice);
   }
 
   /** Reads the page just older than the rows shown (online), or the one this device saved for it (offline). */
@@ -225,7 +264,12 @@ export class TimelineStore {
       }
       const saved = await this.readSaved(before);
       if (saved) this.showOlder(saved.rows, saved.older, saved.revision);
-      this.update({ loadingOlder: false, offline: true, error: saved ? null : 'Older rows are not saved on this device.', errorCode: null });
+      this.update({
+        loadingOlder: false,
+        offline: true,
+        error: saved ? null : 'Older rows are not saved on this device.',
+        errorCode: null,
+      });
     }
   }
 
@@ -250,7 +294,10 @@ export class TimelineStore {
     }
   }
 
-  private async savePage(before: string | null, page: { rows: TimelineRow[]; older: string | null; revision: number }): Promise<void> {
+  private async savePage(
+    before: string | null,
+    page: { rows: TimelineRow[]; older: string | null; revision: number },
+  ): Promise<void> {
     try {
       await this.cache.save(this.options.sessionId, this.options.parentItemId, before, page);
     } catch (error) {

@@ -10,7 +10,16 @@ export interface UseTimeline extends TimelineSnapshot {
   reload: () => Promise<void>;
 }
 
-const OPENING: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: false, opening: true, offline: false, savedAt: null, error: null, errorCode: null };
+const OPENING: TimelineSnapshot = {
+  rows: [],
+  hasOlder: false,
+  loadingOlder: false,
+  opening: true,
+  offline: false,
+  savedAt: null,
+  error: null,
+  errorCode: null,
+};
 
 /**
  * One timeline for a screen (TL-3, TL-4): the newest rows first, live rows merged as they come,
@@ -18,7 +27,11 @@ const OPENING: TimelineSnapshot = { rows: [], hasOlder: false, loadingOlder: fal
  * `client` null means not connected: the rows this device saved are shown, marked `offline`. A
  * new client (a reconnect) keeps the rows shown and reads the newest page again.
  */
-export function useTimeline(client: RpcClient | null, sessionId: string, parentItemId: string | null = null): UseTimeline {
+export function useTimeline(
+  client: RpcClient | null,
+  sessionId: string,
+  parentItemId: string | null = null,
+): UseTimeline {
   const [store, setStore] = useState<TimelineStore | null>(null);
   const [snapshot, setSnapshot] = useState<TimelineSnapshot>(OPENING);
   const latestClient = useRef(client);

@@ -8,7 +8,8 @@
  * - `acme-refused`: any other refusal by the CA (account, order, finalization).
  * - `acme-bad-certificate`: the CA sent a chain that does not cover the names or match the key.
  */
-export type AcmeFailureCode = 'acme-unreachable' | 'acme-rate-limited' | 'acme-validation-failed' | 'acme-refused' | 'acme-bad-certificate';
+export type AcmeFailureCode =
+  'acme-unreachable' | 'acme-rate-limited' | 'acme-validation-failed' | 'acme-refused' | 'acme-bad-certificate';
 
 export class AcmeCertificateError extends Error {
   override readonly name = 'AcmeCertificateError';

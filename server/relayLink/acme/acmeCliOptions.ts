@@ -19,7 +19,8 @@ export interface AcmeCliOptions {
 
 export function parseAcmeOptions(values: { 'acme-directory'?: string; 'acme-ca'?: string }): AcmeCliOptions {
   const directoryUrl = values['acme-directory'] ?? DEFAULT_ACME_DIRECTORY;
-  if (!URL.canParse(directoryUrl) || new URL(directoryUrl).protocol !== 'https:') throw new Error(`--acme-directory must be an https:// URL, not "${directoryUrl}".`);
+  if (!URL.canParse(directoryUrl) || new URL(directoryUrl).protocol !== 'https:')
+    throw new Error(`--acme-directory must be an https:// URL, not "${directoryUrl}".`);
   return { directoryUrl, caBundle: values['acme-ca'] === undefined ? null : readCaBundle(values['acme-ca']) };
 }
 

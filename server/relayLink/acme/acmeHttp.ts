@@ -44,7 +44,8 @@ export class AcmeHttpHooks {
       return config;
     });
     this.responseHook = acme.axios.interceptors.response.use((response) => {
-      if (ours(response.config.url)) this.notice(response.status, response.data as AcmeResponseBody | undefined, response.headers['retry-after']);
+      if (ours(response.config.url))
+        this.notice(response.status, response.data as AcmeResponseBody | undefined, response.headers['retry-after']);
       return response;
     });
   }
@@ -61,7 +62,15 @@ export class AcmeHttpHooks {
   /** Answers whether the directory answers at all, so "server down" reads as such (acme-client retries it for over a minute and then reports a TypeError). */
   async probeDirectory(timeoutMs: number): Promise<void> {
     await new Promise<void>((resolve, reject) => {
-      const fail = (reason: string, cause?: unknown) => reject(new AcmeCertificateError('acme-unreachable', `The ACME directory ${this.directoryUrl} did not answer: ${reason}`, null, { cause }));
+      const fail = (reason: string, cause?: unknown) =>
+        reject(
+          new AcmeCertificateError(
+            'acme-unreachable',
+            `The ACME directory ${this.directoryUrl} did not answer: ${reason}`,
+            null,
+            { cause },
+          ),
+        );
       const request = https.get(this.directoryUrl, { agent: this.agent, timeout: timeoutMs }, (response) => {
         response.resume();
         if (response.statusCode === 200) resolve();
@@ -81,9 +90,19 @@ export class AcmeHttpHooks {
   private notice(status: number, body: AcmeResponseBody | undefined, retryAfter: unknown): void {
     if (!body || typeof body !== 'object') return;
     if (status >= 400 && typeof body.type === 'string') {
-      this.lastProblemSeen = { type: body.type, detail: String(body.detail ?? ''), fromValidation: false, retryAfterMs: this.retryAfterMs(retryAfter) };
+      this.lastProblemSeen = {
+        type: body.type,
+        detail: String(body.detail ?? ''),
+        fromValidation: false,
+        retryAfterMs: this.retryAfterMs(retryAfter),
+      };
     } else if (body.status === 'invalid' && body.error && typeof body.error.type === 'string') {
-      this.lastProblemSeen = { type: body.error.type, detail: String(body.error.detail ?? ''), fromValidation: true, retryAfterMs: null };
+      this.lastProblemSeen = {
+        type: body.error.type,
+        detail: String(body.error.detail ?? ''),
+        fromValidation: true,
+        retryAfterMs: null,
+      };
     }
   }
 

@@ -10,8 +10,19 @@ import { DesktopCertificates } from './desktopCertificates';
  * whatever TLS version the CA speaks. `start()` once the link to the relay is up (the CA's
  * validation reaches the desktop only through it); `stop()` at shutdown.
  */
-export function acmeRelayCertificates(acme: AcmeCliOptions, serverNames: readonly string[], dataDir: string, log: Logger): RelayCertificates {
-  const certificates = new DesktopCertificates({ directoryUrl: acme.directoryUrl, caBundle: acme.caBundle ?? undefined, names: [...serverNames], dataDir, log });
+export function acmeRelayCertificates(
+  acme: AcmeCliOptions,
+  serverNames: readonly string[],
+  dataDir: string,
+  log: Logger,
+): RelayCertificates {
+  const certificates = new DesktopCertificates({
+    directoryUrl: acme.directoryUrl,
+    caBundle: acme.caBundle ?? undefined,
+    names: [...serverNames],
+    dataDir,
+    log,
+  });
   let started = false;
   return {
     start: () => {

@@ -14,7 +14,11 @@ export class AlpnChallenges {
   private readonly byName = new Map<string, AlpnChallenge>();
 
   put(serverName: string, keyPem: string, certPem: string): void {
-    this.byName.set(serverName.toLowerCase(), { keyPem, certPem, secureContext: tls.createSecureContext({ key: keyPem, cert: certPem }) });
+    this.byName.set(serverName.toLowerCase(), {
+      keyPem,
+      certPem,
+      secureContext: tls.createSecureContext({ key: keyPem, cert: certPem }),
+    });
   }
 
   remove(serverName: string): void {

@@ -69,8 +69,12 @@ export class DesktopCertificates {
   constructor(private readonly options: DesktopCertificatesOptions) {
     this.names = [...new Set(options.names.map((name) => name.toLowerCase()))];
     const bad = this.names.filter((name) => !DNS_NAME.test(name));
-    if (this.names.length === 0 || bad.length > 0) throw new Error(`A certificate needs DNS names (no wildcards, no addresses); not usable: ${JSON.stringify(bad.length > 0 ? bad : options.names)}`);
-    if (!URL.canParse(options.directoryUrl)) throw new Error(`Not an ACME directory URL: ${JSON.stringify(options.directoryUrl)}`);
+    if (this.names.length === 0 || bad.length > 0)
+      throw new Error(
+        `A certificate needs DNS names (no wildcards, no addresses); not usable: ${JSON.stringify(bad.length > 0 ? bad : options.names)}`,
+      );
+    if (!URL.canParse(options.directoryUrl))
+      throw new Error(`Not an ACME directory URL: ${JSON.stringify(options.directoryUrl)}`);
     this.files = new AcmeCertificateFiles(options.dataDir, options.directoryUrl);
     this.now = options.now ?? Date.now;
     this.renewBeforeMs = options.renewBeforeMs ?? 30 * DAY_MS;
@@ -136,7 +140,13 @@ export class DesktopCertificates {
       const retryAfterMs = error instanceof AcmeCertificateError ? (error.retryAfterMs ?? 0) : 0;
       const delayMs = Math.max(retryAfterMs, acmeRetryDelay(this.failures, this.retryDelays));
       const code = error instanceof AcmeCertificateError ? error.code : 'acme-internal';
-      const fields = { code, names: this.names.join(','), attempt: this.failures, retryInMs: delayMs, servingUntil: this.served?.notAfter.toISOString() ?? null };
+      const fields = {
+        code,
+        names: this.names.join(','),
+        attempt: this.failures,
+        retryInMs: delayMs,
+        servingUntil: this.served?.notAfter.toISOString() ?? null,
+      };
       const message = `acme: could not get a certificate (${error instanceof Error ? error.message : String(error)})`;
       if (error instanceof AcmeCertificateError) this.options.log.warn(message, fields);
       else this.options.log.error(message, fields, error);
@@ -159,42 +169,82 @@ export class DesktopCertificates {
           challengePriority: ['tls-alpn-01'],
           // NOTE: the CA reaches this desktop through the relay; acme-client's own check would dial port 443 of the name from here, which proves nothing.
           skipChallengeVerification: true,
-          challengeCreateFn: (authz, challenge, keyAuthorization) => this.offerChallenge(authz, challenge, keyAuthorization),
+          challengeCreateFn: (authz, challenge, keyAuthorization) =>
+            this.offerChallenge(authz, challenge, keyAuthorization),
           challengeRemoveFn: async (authz) => this.challenges.remove(authz.identifier.value),
         });
       } catch (error) {
         throw failureOf(error, hooks);
       }
       const issued = servedCertificate({ keyPem, chainPem }, this.names, this.now());
-      if (typeof issued === 'string') throw new AcmeCertificateError('acme-bad-certificate', `The ACME server issued an unusable certificate: ${issued}`);
+      if (typeof issued === 'string')
+        throw new AcmeCertificateError(
+          'acme-bad-certificate',
+          `The ACME server issued an unusable certificate: ${issued}`,
+        );
       this.files.writeCertificate({ keyPem, chainPem });
       this.served = issued;
-      this.options.log.info('acme: certificate issued', { names: this.names.join(','), notAfter: issued.notAfter.toISOString(), directory: this.options.directoryUrl });
+      this.options.log.info('acme: certificate issued', {
+        names: this.names.join(','),
+        notAfter: issued.notAfter.toISOString(),
+        directory: this.options.directoryUrl,
+      });
       return 'issued';
     } finally {
       hooks.release();
     }
   }
 
-  private async offerChallenge(authz: { identifier: { value: string } }, challenge: { type: string }, keyAuthorization: string): Promise<void> {
+  private async offerChallenge(
+    authz: { identifier: { value: string } },
+    challenge: { type: string },
+    keyAuthorization: string,
+  ): Promise<void> {
     const name = authz.identifier.value;
-    if (challenge.type !== 'tls-alpn-01') throw new AcmeCertificateError('acme-refused', `The ACME server offers no tls-alpn-01 challenge for ${name} (only ${challenge.type})`);
-    const [keyPem, certPem] = await acme.crypto.createAlpnCertificate(authz as Parameters<typeof acme.crypto.createAlpnCertificate>[0], keyAuthorization, await acme.crypto.createPrivateEcdsaKey());
+    if (challenge.type !== 'tls-alpn-01')
+      throw new AcmeCertificateError(
+        'acme-refused',
+        `The ACME server offers no tls-alpn-01 challenge for ${name} (only ${challenge.type})`,
+      );
+    const [keyPem, certPem] = await acme.crypto.createAlpnCertificate(
+      authz as Parameters<typeof acme.crypto.createAlpnCertificate>[0],
+      keyAuthorization,
+      await acme.crypto.createPrivateEcdsaKey(),
+    );
     this.challenges.put(name, keyPem.toString(), certPem.toString());
   }
 
   /** A client on the stored account, else on a new one (its key stored first: an account registered with a key that was then lost could not be used again). */
-  private async accountClient(poll: { firstMs: number; maxMs: number; attempts: number }, hooks: AcmeHttpHooks): Promise<acme.Client> {
+  private async accountClient(
+    poll: { firstMs: number; maxMs: number; attempts: number },
+    hooks: AcmeHttpHooks,
+  ): Promise<acme.Client> {
     const { keyPem, stored } = await this.accountKey();
     const accountUrl = stored ? this.files.readAccountUrl() : null;
-    const client = new acme.Client({ directoryUrl: this.options.directoryUrl, accountKey: keyPem, accountUrl: accountUrl ?? undefined, backoffMin: poll.firstMs, backoffMax: poll.maxMs, backoffAttempts: poll.attempts });
+    const client = new acme.Client({
+      directoryUrl: this.options.directoryUrl,
+      accountKey: keyPem,
+      accountUrl: accountUrl ?? undefined,
+      backoffMin: poll.firstMs,
+      backoffMax: poll.maxMs,
+      backoffAttempts: poll.attempts,
+    });
     if (accountUrl !== null) return client;
     // NOTE: a known key is looked up rather than registered again: acme-client answers a CA's
     // "account exists" by resending the registration as an update, which CAs may refuse.
-    const existing = stored ? await client.createAccount({ onlyReturnExisting: true }).then(() => true, () => false) : false;
+    const existing = stored
+      ? await client.createAccount({ onlyReturnExisting: true }).then(
+          () => true,
+          () => false,
+        )
+      : false;
     // Only what comes next says why an order failed, not this lookup's "no such account".
     hooks.forgetProblems();
-    if (!existing) await client.createAccount({ termsOfServiceAgreed: true, contact: this.options.contactEmail ? [`mailto:${this.options.contactEmail}`] : undefined });
+    if (!existing)
+      await client.createAccount({
+        termsOfServiceAgreed: true,
+        contact: this.options.contactEmail ? [`mailto:${this.options.contactEmail}`] : undefined,
+      });
     this.files.writeAccountUrl(client.getAccountUrl());
     return client;
   }
@@ -204,7 +254,9 @@ export class DesktopCertificates {
     if (stored !== null) {
       if (isPrivateKey(stored)) return { keyPem: stored, stored: true };
       const aside = this.files.setAsideAccountKey();
-      this.options.log.warn('acme: the stored account key is unusable; it is kept aside and a new account made', { file: aside });
+      this.options.log.warn('acme: the stored account key is unusable; it is kept aside and a new account made', {
+        file: aside,
+      });
     }
     const keyPem = (await acme.crypto.createPrivateEcdsaKey()).toString();
     this.files.writeAccountKey(keyPem);
@@ -216,13 +268,19 @@ export class DesktopCertificates {
     try {
       stored = this.files.readCertificate();
     } catch (error) {
-      this.options.log.error('acme: could not read the stored certificate; a new one will be ordered', { dir: this.files.dir }, error);
+      this.options.log.error(
+        'acme: could not read the stored certificate; a new one will be ordered',
+        { dir: this.files.dir },
+        error,
+      );
       return null;
     }
     if (stored === null) return null;
     const loaded = servedCertificate(stored, this.names, this.now());
     if (typeof loaded !== 'string') return loaded;
-    this.options.log.warn(`acme: the stored certificate is not used (${loaded}); a new one will be ordered`, { dir: this.files.dir });
+    this.options.log.warn(`acme: the stored certificate is not used (${loaded}); a new one will be ordered`, {
+      dir: this.files.dir,
+    });
     return null;
   }
 }
@@ -259,8 +317,26 @@ function failureOf(error: unknown, hooks: AcmeHttpHooks): AcmeCertificateError {
   if (error instanceof AcmeCertificateError) return error;
   const text = error instanceof Error ? error.message : String(error);
   const problem = hooks.lastProblem();
-  if (problem?.type.endsWith(':rateLimited')) return new AcmeCertificateError('acme-rate-limited', `The ACME server rate-limits this desktop: ${problem.detail || text}`, problem.retryAfterMs, { cause: error });
-  if (problem?.fromValidation) return new AcmeCertificateError('acme-validation-failed', `The ACME server could not validate the name through the relay (${problem.type}): ${problem.detail || text}`, null, { cause: error });
-  if (problem) return new AcmeCertificateError('acme-refused', `The ACME server refused (${problem.type}): ${problem.detail || text}`, problem.retryAfterMs, { cause: error });
+  if (problem?.type.endsWith(':rateLimited'))
+    return new AcmeCertificateError(
+      'acme-rate-limited',
+      `The ACME server rate-limits this desktop: ${problem.detail || text}`,
+      problem.retryAfterMs,
+      { cause: error },
+    );
+  if (problem?.fromValidation)
+    return new AcmeCertificateError(
+      'acme-validation-failed',
+      `The ACME server could not validate the name through the relay (${problem.type}): ${problem.detail || text}`,
+      null,
+      { cause: error },
+    );
+  if (problem)
+    return new AcmeCertificateError(
+      'acme-refused',
+      `The ACME server refused (${problem.type}): ${problem.detail || text}`,
+      problem.retryAfterMs,
+      { cause: error },
+    );
   return new AcmeCertificateError('acme-unreachable', `The ACME exchange broke off: ${text}`, null, { cause: error });
 }

@@ -60,7 +60,12 @@ export interface AgentRunContext {
    */
   startHistoryCommand(commandId: string, command: string, pointer: OutputPointer): void;
   /** A command whose output stays in the agent's history, ended (started or not): the row gets a pointer, never bytes. */
-  recordHistoryCommand(commandId: string, command: string, result: Omit<CommandResult, 'aggregate'>, pointer: OutputPointer): void;
+  recordHistoryCommand(
+    commandId: string,
+    command: string,
+    result: Omit<CommandResult, 'aggregate'>,
+    pointer: OutputPointer,
+  ): void;
   /** The agent's own history took over: its closing text becomes the run's settled row (SES-3). */
   settle(text: string): void;
   /**
@@ -150,7 +155,13 @@ export interface Agent {
   /** Why it is not available, for people. */
   unavailableReason?(): string;
   /** Reads output that lives in the agent's history (OUT-7). */
-  readHistoryOutput?(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice>;
+  readHistoryOutput?(
+    sessionId: string,
+    cwd: string,
+    pointer: OutputPointer,
+    offset: number,
+    length: number,
+  ): Promise<AgentOutputSlice>;
   /**
    * The agent's saved copy of a settled command's output (OUT-4), null when it keeps none: for a
    * read the runtime queued and did not get to before it stopped.
@@ -159,7 +170,15 @@ export interface Agent {
   /** One page of the agent's own saved history (TL-4): Codex thread/items/list, Claude getSessionMessages. */
   historyPage?(request: HistoryPageRequest): Promise<HistoryPage>;
   /** A slice of one long text of a saved item (TL-1): a diff, a tool result, raw text. */
-  readItemText?(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice>;
+  readItemText?(request: {
+    sessionId: string;
+    cwd: string;
+    parentItemId: string | null;
+    itemId: string;
+    field: string;
+    offset: number;
+    length: number;
+  }): Promise<AgentOutputSlice>;
   /**
    * A message sent while a turn runs, given to that turn (ACC-6: Codex turn/steer, Claude streaming
    * input). Resolves once the agent acknowledged it; `message.reached` is called later, once the

@@ -11,8 +11,14 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
  * UX-10: an agent's commands as the protocol carries them. What the agent says is not ours to
  * trust: a command with no name or one too long to send is left out, long descriptions are cut.
  */
-export function boundedCommands(commands: readonly { name: string; description: string; argumentHint?: string | null }[]): AgentCommand[] {
+export function boundedCommands(
+  commands: readonly { name: string; description: string; argumentHint?: string | null }[],
+): AgentCommand[] {
   return commands
     .filter((c) => c.name !== '' && c.name.length <= MAX_NAME && !/\s/.test(c.name))
-    .map((c) => ({ name: c.name, description: clip(c.description, MAX_DESCRIPTION), ...(c.argumentHint ? { argumentHint: clip(c.argumentHint, MAX_HINT) } : {}) }));
+    .map((c) => ({
+      name: c.name,
+      description: clip(c.description, MAX_DESCRIPTION),
+      ...(c.argumentHint ? { argumentHint: clip(c.argumentHint, MAX_HINT) } : {}),
+    }));
 }

@@ -35,7 +35,8 @@ function projectPackage(relative: string): string | null {
 /** Codex: HBCODE_CODEX_BIN, then `codex` on PATH, then the project's pinned package. */
 export function locateCodex(env: NodeJS.ProcessEnv = process.env): AgentProgram | null {
   // A variable that names no program means "not available", not "look elsewhere".
-  if (env.HBCODE_CODEX_BIN) return isExecutableFile(env.HBCODE_CODEX_BIN) ? { file: env.HBCODE_CODEX_BIN, args: [], origin: 'env' } : null;
+  if (env.HBCODE_CODEX_BIN)
+    return isExecutableFile(env.HBCODE_CODEX_BIN) ? { file: env.HBCODE_CODEX_BIN, args: [], origin: 'env' } : null;
   const found = onPath('codex');
   if (found) return { file: found, args: [], origin: 'path' };
   const launcher = projectPackage('@openai/codex/bin/codex.js');
@@ -57,7 +58,10 @@ export interface ClaudeProgram {
 export function locateClaude(env: NodeJS.ProcessEnv = process.env): ClaudeProgram | null {
   const sdkModule = projectPackage('@anthropic-ai/claude-agent-sdk/sdk.mjs');
   if (!sdkModule) return null;
-  if (env.HBCODE_CLAUDE_BIN) return isExecutableFile(env.HBCODE_CLAUDE_BIN) ? { sdkModule, executable: env.HBCODE_CLAUDE_BIN, origin: 'env' } : null;
+  if (env.HBCODE_CLAUDE_BIN)
+    return isExecutableFile(env.HBCODE_CLAUDE_BIN)
+      ? { sdkModule, executable: env.HBCODE_CLAUDE_BIN, origin: 'env' }
+      : null;
   const found = onPath('claude');
   if (found) return { sdkModule, executable: found, origin: 'path' };
   return { sdkModule, executable: null, origin: 'project' };

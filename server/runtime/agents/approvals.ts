@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { ApprovalQuestionSchema, type Approval, type ApprovalAsk, type ApprovalDecision } from '../../../lib/protocol/agents';
+import {
+  ApprovalQuestionSchema,
+  type Approval,
+  type ApprovalAsk,
+  type ApprovalDecision,
+} from '../../../lib/protocol/agents';
 import { conflict, invalidParams, notFound } from '../errors';
 import type { Db } from '../store/database';
 
@@ -12,13 +17,15 @@ export interface ApprovalOutcome {
   answers: Record<string, string[]> | null;
 }
 
-export type ApprovalRequest = { sessionId: string; runId: string } & Pick<ApprovalAsk, 'command' | 'reason'> & Partial<ApprovalAsk>;
+export type ApprovalRequest = { sessionId: string; runId: string } & Pick<ApprovalAsk, 'command' | 'reason'> &
+  Partial<ApprovalAsk>;
 
 /** The abort reason the run scheduler gives every run when the runtime shuts down. */
 const SHUTDOWN_REASON = 'shutdown';
 
 /** Why an approval can no longer be answered after a restart (ACC-4). */
-export const EXPIRED_BY_RESTART = 'The runtime restarted, so the agent that asked is gone. Send the message again to retry.';
+export const EXPIRED_BY_RESTART =
+  'The runtime restarted, so the agent that asked is gone. Send the message again to retry.';
 
 interface RawApproval {
   id: string;
@@ -88,10 +95,14 @@ export class ApprovalRequests {
       answer: db.prepare(
         'UPDATE approvals SET decision = ?, answers = ?, answered_at = ? WHERE id = ? AND session_id = ? AND decision IS NULL AND expired IS NULL',
       ),
-      cancel: db.prepare("UPDATE approvals SET decision = 'cancel', answered_at = ? WHERE id = ? AND decision IS NULL AND expired IS NULL"),
+      cancel: db.prepare(
+        "UPDATE approvals SET decision = 'cancel', answered_at = ? WHERE id = ? AND decision IS NULL AND expired IS NULL",
+      ),
       expire: db.prepare('UPDATE approvals SET expired = ? WHERE id = ? AND decision IS NULL AND expired IS NULL'),
       // MSG-4: a message's approval waits for no process: it survives restarts and runs' ends.
-      open: db.prepare<[], RawApproval>("SELECT * FROM approvals WHERE decision IS NULL AND expired IS NULL AND kind <> 'message'"),
+      open: db.prepare<[], RawApproval>(
+        "SELECT * FROM approvals WHERE decision IS NULL AND expired IS NULL AND kind <> 'message'",
+      ),
       listed: db.prepare<[string, number], RawApproval>(
         'SELECT * FROM approvals WHERE session_id = ? AND decision IS NULL AND (expired IS NULL OR created_at >= ?) ORDER BY created_at, id',
       ),
@@ -191,12 +202,20 @@ export class ApprovalRequests {
   }
 
   /** The first answer wins; a later one, or one for an expired approval, is `conflict`. */
-  answer(sessionId: string, approvalId: string, decision: ApprovalDecision, answers?: Record<string, string[]>): Approval {
+  answer(
+    sessionId: string,
+    approvalId: string,
+    decision: ApprovalDecision,
+    answers?: Record<string, string[]>,
+  ): Approval {
     const current = this.stmts.get.get(approvalId);
-    if (!current || current.session_id !== sessionId) throw notFound('No such approval in this session.', { approvalId });
+    if (!current || current.session_id !== sessionId)
+      throw notFound('No such approval in this session.', { approvalId });
     if (answers && current.kind !== 'question') throw invalidParams('Only a question takes answers.', { approvalId });
     const stored = decision === 'decline' ? null : (answers ?? null);
-    if (this.stmts.answer.run(decision, stored && JSON.stringify(stored), Date.now(), approvalId, sessionId).changes !== 1) {
+    if (
+      this.stmts.answer.run(decision, stored && JSON.stringify(stored), Date.now(), approvalId, sessionId).changes !== 1
+    ) {
       const done = toApproval(this.stmts.get.get(approvalId)!);
       if (done.expired) throw conflict(`This approval expired: ${done.expired}`, { approvalId, expired: done.expired });
       throw conflict('This approval was already answered.', { approvalId, decision: done.decision });

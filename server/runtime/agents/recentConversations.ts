@@ -14,14 +14,18 @@ const DEFAULT_LIMIT = 50;
 
 /** A title fit for `sessions.create`: whitespace folded, at most 200 characters. */
 const titleOf = (...candidates: (string | null | undefined)[]) =>
-  candidates.map((text) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 200)).find((line) => line.length > 0) ?? 'Untitled conversation';
+  candidates.map((text) => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 200)).find((line) => line.length > 0) ??
+  'Untitled conversation';
 
 /**
  * ACC-11: the conversations Claude or Codex saved for a project folder, newest first, in one shape
  * for the New session picker: what each agent's own listing says (Claude's listSessions, Codex's
  * `thread/list`), never read from their files by the runtime (SES-2).
  */
-export async function recentConversations(agents: { claude: ClaudeAgent; codex: CodexAgent }, request: RecentConversationsRequest): Promise<RecentConversation[]> {
+export async function recentConversations(
+  agents: { claude: ClaudeAgent; codex: CodexAgent },
+  request: RecentConversationsRequest,
+): Promise<RecentConversation[]> {
   const limit = request.limit ?? DEFAULT_LIMIT;
   if (request.agent === 'claude') {
     const saved = await agents.claude.savedSessions(request.projectDirectory, limit);
@@ -51,7 +55,9 @@ export async function recentConversations(agents: { claude: ClaudeAgent; codex: 
   }));
   // A thread already copied into the profile is listed once, as the profile's (it may have gone on there).
   const listed = new Set(inProfile.map((c) => c.id));
-  const ownHome = agents.codex.ownHomeThreads(request.accountKey ?? null, request.projectDirectory, limit).filter((r) => !listed.has(r.threadId));
+  const ownHome = agents.codex
+    .ownHomeThreads(request.accountKey ?? null, request.projectDirectory, limit)
+    .filter((r) => !listed.has(r.threadId));
   const fromOwnHome: RecentConversation[] = ownHome.map((r) => ({
     agent: 'codex',
     id: r.threadId,

@@ -61,7 +61,12 @@ export class ShellAgent implements Agent {
     } catch (error) {
       const result: CommandResult = context.signal.aborted
         ? { status: 'cancelled', exitCode: null, aggregate: Buffer.alloc(0) }
-        : { status: 'failed', exitCode: null, error: `The command could not be started: ${(error as Error).message}`, aggregate: Buffer.alloc(0) };
+        : {
+            status: 'failed',
+            exitCode: null,
+            error: `The command could not be started: ${(error as Error).message}`,
+            aggregate: Buffer.alloc(0),
+          };
       await handle.complete(result);
       return;
     }

@@ -90,7 +90,8 @@ export class TerminalAgent implements Agent {
 
   private running(sessionId: string): LiveTerminal {
     const terminal = this.live.get(sessionId);
-    if (!terminal) throw conflict('The shell of this terminal is not running; open the terminal again to start one.', { sessionId });
+    if (!terminal)
+      throw conflict('The shell of this terminal is not running; open the terminal again to start one.', { sessionId });
     return terminal;
   }
 
@@ -130,7 +131,12 @@ export class TerminalAgent implements Agent {
       this.started(sessionId);
       const result: CommandResult = context.signal.aborted
         ? { status: 'cancelled', exitCode: null, aggregate: Buffer.alloc(0) }
-        : { status: 'failed', exitCode: null, error: `The shell could not be started: ${(error as Error).message}`, aggregate: Buffer.alloc(0) };
+        : {
+            status: 'failed',
+            exitCode: null,
+            error: `The shell could not be started: ${(error as Error).message}`,
+            aggregate: Buffer.alloc(0),
+          };
       await handle.complete(result);
       return;
     }
@@ -141,7 +147,11 @@ export class TerminalAgent implements Agent {
     await handle.complete(result);
   }
 
-  private follow(context: AgentRunContext, session: PtySession, handle: ReturnType<AgentRunContext['startCommand']>): Promise<CommandResult> {
+  private follow(
+    context: AgentRunContext,
+    session: PtySession,
+    handle: ReturnType<AgentRunContext['startCommand']>,
+  ): Promise<CommandResult> {
     const { sessionId, runId } = context;
     const aggregate = new HeadTailAggregate();
     let offset = 0;

@@ -14,5 +14,8 @@ export function textBody(text: string, inlineBytes = INLINE_TEXT_BYTES): TextBod
 /** One slice of a whole text, for `Agent.readItemText`. */
 export function textSlice(text: string, offset: number, length: number): { bytes: Buffer; availableBytes: number } {
   const bytes = Buffer.from(text, 'utf8');
-  return { bytes: bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)), availableBytes: bytes.length };
+  return {
+    bytes: bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)),
+    availableBytes: bytes.length,
+  };
 }

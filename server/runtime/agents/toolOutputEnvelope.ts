@@ -22,7 +22,18 @@ const TRANSPORT_FIELDS = ['stdout', 'stderr', 'wall_time_seconds', 'wallTimeSeco
 /** Keys whose value is the envelope's payload, in the order they are tried. */
 const PAYLOAD_KEYS = ['content', 'output', 'result', 'text', 'data', 'value'] as const;
 /** Keys that travel beside a payload and carry nothing to show. */
-const ENVELOPE_NOISE = new Set(['type', 'structuredContent', '_meta', 'isError', 'is_error', 'success', 'metadata', 'annotations', 'id', 'tool_use_id']);
+const ENVELOPE_NOISE = new Set([
+  'type',
+  'structuredContent',
+  '_meta',
+  'isError',
+  'is_error',
+  'success',
+  'metadata',
+  'annotations',
+  'id',
+  'tool_use_id',
+]);
 const TEXT_BLOCK_TYPES = new Set(['text', 'input_text', 'output_text', 'inputText', 'outputText']);
 
 type JsonObject = Record<string, unknown>;
@@ -67,7 +78,8 @@ function transportOf(object: JsonObject): CommandTransport | null {
 
 function blockText(block: unknown, depth: number): string {
   if (!isObject(block)) return decodeAt(block, depth).text;
-  if (typeof block.type === 'string' && TEXT_BLOCK_TYPES.has(block.type) && typeof block.text === 'string') return decodeAt(block.text, depth).text;
+  if (typeof block.type === 'string' && TEXT_BLOCK_TYPES.has(block.type) && typeof block.text === 'string')
+    return decodeAt(block.text, depth).text;
   if (block.type === 'tool_reference') return String(block.tool_name ?? block.name ?? '');
   return `[${String(block.type ?? 'item')}]`;
 }
@@ -90,8 +102,15 @@ function decodeAt(value: unknown, depth: number): DecodedToolOutput {
   if (!isObject(value)) return { text: value === undefined ? '' : pretty(value), transport: null };
   const transport = transportOf(value);
   if (transport) {
-    const output = typeof value.output === 'string' ? value.output : typeof value.aggregated_output === 'string' ? value.aggregated_output : null;
-    const text = output ?? [transport.stdout, transport.stderr].filter((part) => part).join(transport.stdout?.endsWith('\n') ? '' : '\n');
+    const output =
+      typeof value.output === 'string'
+        ? value.output
+        : typeof value.aggregated_output === 'string'
+          ? value.aggregated_output
+          : null;
+    const text =
+      output ??
+      [transport.stdout, transport.stderr].filter((part) => part).join(transport.stdout?.endsWith('\n') ? '' : '\n');
     return { text, transport };
   }
   const payloadKey = PAYLOAD_KEYS.find((key) => key in value && value[key] !== null && value[key] !== undefined);

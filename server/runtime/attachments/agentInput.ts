@@ -2,9 +2,15 @@ import { isNativeImageType } from '../../../lib/protocol/attachments';
 import type { AgentAttachment } from '../agents/agent';
 
 /** ATT-2: the attachments an agent takes natively as images, and the rest, which it gets by path. */
-export function splitAttachments(attachments: readonly AgentAttachment[] | undefined): { images: AgentAttachment[]; files: AgentAttachment[] } {
+export function splitAttachments(attachments: readonly AgentAttachment[] | undefined): {
+  images: AgentAttachment[];
+  files: AgentAttachment[];
+} {
   const list = attachments ?? [];
-  return { images: list.filter((a) => isNativeImageType(a.mimeType)), files: list.filter((a) => !isNativeImageType(a.mimeType)) };
+  return {
+    images: list.filter((a) => isNativeImageType(a.mimeType)),
+    files: list.filter((a) => !isNativeImageType(a.mimeType)),
+  };
 }
 
 /** The message text with the stored paths of attached files, so the agent can open them (ATT-2). */
@@ -28,12 +34,20 @@ export function commandWithPaths(command: string, attachments: readonly AgentAtt
 /** Codex `turn/start` input (ATT-2): the text (with file paths), then each image as a `localImage` item. */
 export function codexUserInput(text: string, attachments: readonly AgentAttachment[] | undefined): unknown[] {
   const { images, files } = splitAttachments(attachments);
-  return [{ type: 'text', text: textWithFilePaths(text, files), text_elements: [] }, ...images.map((image) => ({ type: 'localImage', path: image.path }))];
+  return [
+    { type: 'text', text: textWithFilePaths(text, files), text_elements: [] },
+    ...images.map((image) => ({ type: 'localImage', path: image.path })),
+  ];
 }
 
 /** The Claude host's run request fields (ATT-2): text with file paths, and the images for content blocks. */
-export function claudeTurnInput(context: { text: string; attachments?: readonly AgentAttachment[] }): { text: string; images?: { path: string; mimeType: string }[] } {
+export function claudeTurnInput(context: { text: string; attachments?: readonly AgentAttachment[] }): {
+  text: string;
+  images?: { path: string; mimeType: string }[];
+} {
   const { images, files } = splitAttachments(context.attachments);
   const text = textWithFilePaths(context.text, files);
-  return images.length === 0 ? { text } : { text, images: images.map((image) => ({ path: image.path, mimeType: image.mimeType })) };
+  return images.length === 0
+    ? { text }
+    : { text, images: images.map((image) => ({ path: image.path, mimeType: image.mimeType })) };
 }

@@ -17,13 +17,20 @@ const HASH_READ_BYTES = 4 * 1024 * 1024;
  * replaced, never hidden, never empty (the folder is the upload's own, so names never collide).
  */
 export function storedFileName(name: string): string {
-  const safe = name.replace(/[^\p{L}\p{N} ._()+-]/gu, '_').replace(/^[.\s]+/, '').trim();
+  const safe = name
+    .replace(/[^\p{L}\p{N} ._()+-]/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
   return (safe === '' ? 'attachment' : safe).slice(0, 120);
 }
 
 /** A stored attachment that is no longer the file the runtime saved (a link, another size). */
 const notStoredAsSaved = () =>
-  new RuntimeError('secret_file', 'This attachment is not the file that was uploaded any more (it was replaced by a link or changed on the desktop), so it is not shown.', { reason: 'replaced' });
+  new RuntimeError(
+    'secret_file',
+    'This attachment is not the file that was uploaded any more (it was replaced by a link or changed on the desktop), so it is not shown.',
+    { reason: 'replaced' },
+  );
 
 /** Session ids are the runtime's UUIDs; anything else never becomes a path. */
 const SESSION_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -86,7 +93,7 @@ export class AttachmentFiles {
     const handle = await fs.promises.open(this.partialPath(upload), 'r');
     try {
       const buffer = Buffer.allocUnsafe(HASH_READ_BYTES);
-      for (let at = 0; at < length; ) {
+      for (let at = 0; at < length;) {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, length - at), at);
         if (bytesRead === 0) throw new Error('attachment file is shorter than confirmed');
         hash.update(buffer.subarray(0, bytesRead));
@@ -148,7 +155,8 @@ export class AttachmentFiles {
       },
       (refusal) => {
         // A symlink put in its place fails to open (no-follow) like a missing file does.
-        if (refusal.reason === 'refused' || fs.lstatSync(this.finalPath(upload), { throwIfNoEntry: false })) throw notStoredAsSaved();
+        if (refusal.reason === 'refused' || fs.lstatSync(this.finalPath(upload), { throwIfNoEntry: false }))
+          throw notStoredAsSaved();
         throw new Error('attachment file is missing');
       },
     );

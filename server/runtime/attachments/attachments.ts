@@ -1,5 +1,11 @@
 import crypto from 'node:crypto';
-import { ATTACHMENT_CHUNK_BYTES, MAX_ATTACHMENT_BYTES, isNativeImageType, type MessageAttachment, type UploadStatus } from '../../../lib/protocol/attachments';
+import {
+  ATTACHMENT_CHUNK_BYTES,
+  MAX_ATTACHMENT_BYTES,
+  isNativeImageType,
+  type MessageAttachment,
+  type UploadStatus,
+} from '../../../lib/protocol/attachments';
 import type { AgentAttachment } from '../agents/agent';
 import { invalidParams } from '../errors';
 import type { SecretFiles } from '../files/secretFiles';
@@ -54,10 +60,16 @@ interface QueuedChunk {
   reject(error: unknown): void;
 }
 
-const statusOf = (u: UploadRecord): UploadStatus => ({ uploadId: u.id, confirmedOffset: u.complete ? u.byteLength : u.confirmedOffset, byteLength: u.byteLength, complete: u.complete });
+const statusOf = (u: UploadRecord): UploadStatus => ({
+  uploadId: u.id,
+  confirmedOffset: u.complete ? u.byteLength : u.confirmedOffset,
+  byteLength: u.byteLength,
+  complete: u.complete,
+});
 const sha256Hex = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 /** Web Crypto digests run on the thread pool, so a chunk is checked while the event loop serves the next request. */
-const sha256HexOffThread = async (bytes: Uint8Array) => Buffer.from(await crypto.webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+const sha256HexOffThread = async (bytes: Uint8Array) =>
+  Buffer.from(await crypto.webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
 
 /**
  * Chat attachments (ATT-1): resumable chunked uploads into the session's folder, each chunk
@@ -88,7 +100,12 @@ export class Attachments {
     this.files = new AttachmentFiles(root, secrets);
     this.files.removeOrphans(catalog.sessionIds());
     this.now = options.now ?? Date.now;
-    this.quota = new UploadQuota(catalog, root, { ...DEFAULT_UPLOAD_QUOTA, ...options.quota }, options.freeBytes ?? freeDiskBytes);
+    this.quota = new UploadQuota(
+      catalog,
+      root,
+      { ...DEFAULT_UPLOAD_QUOTA, ...options.quota },
+      options.freeBytes ?? freeDiskBytes,
+    );
     this.expireAbandoned();
   }
 
@@ -99,7 +116,13 @@ export class Attachments {
   begin(params: BeginUpload, deviceId: string | null): UploadStatus {
     if (params.byteLength > MAX_ATTACHMENT_BYTES) throw uploadErrors.tooLarge(params.byteLength);
     this.expireAbandoned();
-    const earlier = this.catalog.sameFile(params.sessionId, params.sha256, params.byteLength, params.name, params.mimeType);
+    const earlier = this.catalog.sameFile(
+      params.sessionId,
+      params.sha256,
+      params.byteLength,
+      params.name,
+      params.mimeType,
+    );
     // A crash may have left the earlier one named but not recorded complete: it is found so here too.
     if (earlier) return statusOf(this.recoverFinished(earlier));
     const id = `u${crypto.randomBytes(16).toString('hex')}`;
@@ -196,7 +219,10 @@ export class Attachments {
     const accepted: QueuedChunk[] = [];
     for (const chunk of batch) {
       const index = batch.indexOf(chunk);
-      const refusal = accepted.length < index ? uploadErrors.outOfOrder(chunk.params.offset, at) : this.refusalOf(upload, chunk, digests[index]!, at);
+      const refusal =
+        accepted.length < index
+          ? uploadErrors.outOfOrder(chunk.params.offset, at)
+          : this.refusalOf(upload, chunk, digests[index]!, at);
       if (refusal) {
         chunk.reject(refusal);
         continue;
@@ -207,15 +233,25 @@ export class Attachments {
     if (accepted.length === 0) return;
     // The running digest advances while the write and its sync run on the thread pool; a failed write
     // leaves it ahead of the file, so the retried chunk finds no matching state and the end rehashes.
-    const written = this.files.writeChunks(upload, from, accepted.map((c) => c.bytes));
+    const written = this.files.writeChunks(
+      upload,
+      from,
+      accepted.map((c) => c.bytes),
+    );
     let digest: crypto.Hash | null = null;
     for (const chunk of accepted) digest = this.advanceDigest(upload.id, chunk.params.offset, chunk.bytes);
     await written;
     if (at === upload.byteLength) await this.finishUpload(upload, from, digest);
-    else if (!this.catalog.confirm(upload.id, from, at, this.now())) throw uploadErrors.outOfOrder(from, this.status(first.sessionId, upload.id).confirmedOffset);
+    else if (!this.catalog.confirm(upload.id, from, at, this.now()))
+      throw uploadErrors.outOfOrder(from, this.status(first.sessionId, upload.id).confirmedOffset);
     for (const chunk of accepted) {
       const end = chunk.params.offset + chunk.bytes.length;
-      chunk.resolve({ uploadId: upload.id, confirmedOffset: end, byteLength: upload.byteLength, complete: end === upload.byteLength });
+      chunk.resolve({
+        uploadId: upload.id,
+        confirmedOffset: end,
+        byteLength: upload.byteLength,
+        complete: end === upload.byteLength,
+      });
     }
   }
 
@@ -226,7 +262,8 @@ export class Attachments {
     const expected = Math.min(ATTACHMENT_CHUNK_BYTES, upload.byteLength - params.offset);
     if (bytes.length !== expected) return uploadErrors.chunkSize(params.offset, expected, bytes.length);
     if (digest !== params.sha256) return uploadErrors.digestMismatch();
-    if (params.offset === 0 && isNativeImageType(upload.mimeType) && !hasImageSignature(upload.mimeType, bytes)) return uploadErrors.notAnImage(upload.mimeType);
+    if (params.offset === 0 && isNativeImageType(upload.mimeType) && !hasImageSignature(upload.mimeType, bytes))
+      return uploadErrors.notAnImage(upload.mimeType);
     return null;
   }
 
@@ -284,10 +321,19 @@ export class Attachments {
   }
 
   /** A chunk of a complete attachment into `allocate(n)` (the app's thumbnails, FILE-2). */
-  read(sessionId: string, uploadId: string, offset: number, length: number, allocate: (n: number) => Buffer): { bytes: Buffer; header: AttachmentChunk } {
+  read(
+    sessionId: string,
+    uploadId: string,
+    offset: number,
+    length: number,
+    allocate: (n: number) => Buffer,
+  ): { bytes: Buffer; header: AttachmentChunk } {
     const upload = this.ownUpload(sessionId, uploadId);
     if (!upload.complete) throw uploadErrors.incomplete(upload.name, upload.confirmedOffset, upload.byteLength);
-    if (offset > upload.byteLength) throw invalidParams(`Offset ${offset} is past the end of this ${upload.byteLength}-byte attachment.`, { size: upload.byteLength });
+    if (offset > upload.byteLength)
+      throw invalidParams(`Offset ${offset} is past the end of this ${upload.byteLength}-byte attachment.`, {
+        size: upload.byteLength,
+      });
     const into = allocate(Math.min(length, upload.byteLength - offset));
     const read = this.files.readComplete(upload, offset, into);
     const bytes = into.subarray(0, read);

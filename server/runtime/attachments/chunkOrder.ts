@@ -47,7 +47,8 @@ export class ChunkOrder {
       this.uploads.set(params.uploadId, order);
     }
     const ahead = params.offset - order.expected;
-    if (ahead <= 0 || ahead >= CHUNK_ORDER_WINDOW * ATTACHMENT_CHUNK_BYTES || order.held.has(params.offset)) return this.pass(order, params, bytes);
+    if (ahead <= 0 || ahead >= CHUNK_ORDER_WINDOW * ATTACHMENT_CHUNK_BYTES || order.held.has(params.offset))
+      return this.pass(order, params, bytes);
     return new Promise((resolve) => {
       const held: Held = {
         params,
@@ -85,6 +86,7 @@ export class ChunkOrder {
   /** Nothing in flight and nothing waiting: the next chunk starts again from what the upload confirmed. */
   private settled(order: UploadOrder, uploadId: string): void {
     order.pending--;
-    if (order.pending === 0 && order.held.size === 0 && this.uploads.get(uploadId) === order) this.uploads.delete(uploadId);
+    if (order.pending === 0 && order.held.size === 0 && this.uploads.get(uploadId) === order)
+      this.uploads.delete(uploadId);
   }
 }

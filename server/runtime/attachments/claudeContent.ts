@@ -14,6 +14,9 @@ export function claudeUserContent(text: string, images: readonly ClaudeImage[] |
   if (!images || images.length === 0) return text;
   return [
     { type: 'text', text },
-    ...images.map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mimeType, data: fs.readFileSync(image.path).toString('base64') } })),
+    ...images.map((image) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: image.mimeType, data: fs.readFileSync(image.path).toString('base64') },
+    })),
   ];
 }

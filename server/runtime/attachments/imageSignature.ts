@@ -1,6 +1,7 @@
 import type { NativeImageType } from '../../../lib/protocol/attachments';
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) => signature.every((byte, i) => bytes[at + i] === byte);
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
+  signature.every((byte, i) => bytes[at + i] === byte);
 
 /** The leading bytes every file of each image type starts with. */
 const SIGNATURES: Record<NativeImageType, (bytes: Uint8Array) => boolean> = {

@@ -48,7 +48,13 @@ const toUpload = (r: RawUpload): UploadRecord => ({
   touchedAt: r.touched_at ?? r.created_at,
 });
 
-export const attachmentOf = (u: UploadRecord): MessageAttachment => ({ uploadId: u.id, name: u.name, mimeType: u.mimeType, byteLength: u.byteLength, sha256: u.sha256 });
+export const attachmentOf = (u: UploadRecord): MessageAttachment => ({
+  uploadId: u.id,
+  name: u.name,
+  mimeType: u.mimeType,
+  byteLength: u.byteLength,
+  sha256: u.sha256,
+});
 
 /** The attachment_uploads and run_attachments tables (ATT-1); statements prepared once. */
 export class UploadCatalog {
@@ -63,7 +69,9 @@ export class UploadCatalog {
       insert: db.prepare(
         'INSERT INTO attachment_uploads (id, session_id, name, mime_type, byte_length, sha256, created_at, device_id, touched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      confirm: db.prepare('UPDATE attachment_uploads SET confirmed_offset = ?, touched_at = ? WHERE id = ? AND confirmed_offset = ?'),
+      confirm: db.prepare(
+        'UPDATE attachment_uploads SET confirmed_offset = ?, touched_at = ? WHERE id = ? AND confirmed_offset = ?',
+      ),
       complete: db.prepare('UPDATE attachment_uploads SET complete = 1, completed_at = ? WHERE id = ?'),
       reset: db.prepare('UPDATE attachment_uploads SET confirmed_offset = 0 WHERE id = ?'),
       attach: db.prepare('INSERT INTO run_attachments (run_id, position, upload_id) VALUES (?, ?, ?)'),
@@ -71,11 +79,15 @@ export class UploadCatalog {
         'SELECT u.* FROM run_attachments ra JOIN attachment_uploads u ON u.id = ra.upload_id WHERE ra.run_id = ? ORDER BY ra.position',
       ),
       sessions: db.prepare<[], { id: string }>('SELECT id FROM sessions'),
-      deviceBytes: db.prepare<[string | null], { bytes: number }>('SELECT COALESCE(SUM(byte_length), 0) AS bytes FROM attachment_uploads WHERE device_id IS ?'),
+      deviceBytes: db.prepare<[string | null], { bytes: number }>(
+        'SELECT COALESCE(SUM(byte_length), 0) AS bytes FROM attachment_uploads WHERE device_id IS ?',
+      ),
       totals: db.prepare<[], { bytes: number; unwritten: number }>(
         'SELECT COALESCE(SUM(byte_length), 0) AS bytes, COALESCE(SUM(CASE WHEN complete = 0 THEN byte_length - confirmed_offset ELSE 0 END), 0) AS unwritten FROM attachment_uploads',
       ),
-      untouchedSince: db.prepare<[number], RawUpload>('SELECT * FROM attachment_uploads WHERE complete = 0 AND COALESCE(touched_at, created_at) < ?'),
+      untouchedSince: db.prepare<[number], RawUpload>(
+        'SELECT * FROM attachment_uploads WHERE complete = 0 AND COALESCE(touched_at, created_at) < ?',
+      ),
       delete: db.prepare('DELETE FROM attachment_uploads WHERE id = ? AND complete = 0'),
     };
   }
@@ -86,13 +98,34 @@ export class UploadCatalog {
   }
 
   /** An earlier upload of the same file into the same session: begin resumes it (ATT-1). */
-  sameFile(sessionId: string, sha256: string, byteLength: number, name: string, mimeType: string): UploadRecord | undefined {
+  sameFile(
+    sessionId: string,
+    sha256: string,
+    byteLength: number,
+    name: string,
+    mimeType: string,
+  ): UploadRecord | undefined {
     const raw = this.stmts.sameFile.get(sessionId, sha256, byteLength, name, mimeType);
     return raw && toUpload(raw);
   }
 
-  insert(upload: Pick<UploadRecord, 'id' | 'sessionId' | 'name' | 'mimeType' | 'byteLength' | 'sha256' | 'createdAt' | 'deviceId'>): void {
-    this.stmts.insert.run(upload.id, upload.sessionId, upload.name, upload.mimeType, upload.byteLength, upload.sha256, upload.createdAt, upload.deviceId, upload.createdAt);
+  insert(
+    upload: Pick<
+      UploadRecord,
+      'id' | 'sessionId' | 'name' | 'mimeType' | 'byteLength' | 'sha256' | 'createdAt' | 'deviceId'
+    >,
+  ): void {
+    this.stmts.insert.run(
+      upload.id,
+      upload.sessionId,
+      upload.name,
+      upload.mimeType,
+      upload.byteLength,
+      upload.sha256,
+      upload.createdAt,
+      upload.deviceId,
+      upload.createdAt,
+    );
   }
 
   /** Moves the confirmed offset from `from` to `to` at `now`; false when another write moved it first. */

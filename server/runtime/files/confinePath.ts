@@ -26,8 +26,14 @@ export interface ConfineOptions {
  * the project unless external files are allowed, and the secrets policy must let it through. The
  * same rule runs on the path before opening and on what was opened (SEC-2, SEC-7).
  */
-export function refusalOfCanonical(root: string, canonical: string, options: ConfineOptions, data?: Record<string, unknown>): RuntimeError | null {
-  if (!options.allowExternal && !isInside(root, canonical)) return notFound('This path leads outside the project folder.', data);
+export function refusalOfCanonical(
+  root: string,
+  canonical: string,
+  options: ConfineOptions,
+  data?: Record<string, unknown>,
+): RuntimeError | null {
+  if (!options.allowExternal && !isInside(root, canonical))
+    return notFound('This path leads outside the project folder.', data);
   return options.secrets.refusalOfPath(canonical, data);
 }
 
@@ -37,13 +43,19 @@ export function refusalOfCanonical(root: string, canonical: string, options: Con
  * asked must pass the secrets policy (FILE-6), and so must its canonical form (realpath: every
  * symlink resolved), through `refusalOfCanonical`.
  */
-export function confinePath(projects: readonly Project[], projectDirectory: string, requestPath: string, options: ConfineOptions): ConfinedPath {
+export function confinePath(
+  projects: readonly Project[],
+  projectDirectory: string,
+  requestPath: string,
+  options: ConfineOptions,
+): ConfinedPath {
   const project = projects.find((p) => p.directory === projectDirectory);
   if (!project) throw notFound('This folder is not a project of this runtime.', { projectDirectory });
   if (requestPath.includes('\0')) throw invalidParams('A path cannot contain a NUL character.');
   if (requestPath.includes('\\')) throw invalidParams('Paths use "/" as separator; a backslash is not allowed.');
   const absolute = path.isAbsolute(requestPath);
-  if (absolute && !options.allowExternal) throw invalidParams('A path is relative to the project folder; absolute paths are not allowed.');
+  if (absolute && !options.allowExternal)
+    throw invalidParams('A path is relative to the project folder; absolute paths are not allowed.');
   const segments = requestPath.split('/').filter((s) => s !== '' && s !== '.');
   if (!absolute && segments.includes('..')) throw invalidParams('A path cannot contain "..".');
   const asAsked = options.secrets.refusalOfNames(segments, { path: requestPath });

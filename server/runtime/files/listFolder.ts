@@ -30,10 +30,17 @@ export function listOpenFolder(folder: VerifiedOpen, root: string, secrets: Secr
     const target = servableEntryStat(path.join(through, dirent.name), root, secrets);
     if (!target || (!target.isDirectory() && !target.isFile())) continue;
     const kind = target.isDirectory() ? 'directory' : 'file';
-    entries.push({ name: dirent.name, kind, size: kind === 'file' ? target.size : 0, modifiedAt: Math.floor(target.mtimeMs) });
+    entries.push({
+      name: dirent.name,
+      kind,
+      size: kind === 'file' ? target.size : 0,
+      modifiedAt: Math.floor(target.mtimeMs),
+    });
   }
   if (!stillNamesOpenFile(folder)) throw notFound(FOLDER_CHANGED_MESSAGE);
-  return entries.sort((a, b) => (a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'directory' ? -1 : 1));
+  return entries.sort((a, b) =>
+    a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'directory' ? -1 : 1,
+  );
 }
 
 /** An entry's own stat; for a link, its target's, only when that target may be read (inside, not a secret). */

@@ -67,7 +67,9 @@ export function pathThroughDescriptor(opened: VerifiedOpen): string {
  */
 export function reopenDescriptor(opened: VerifiedOpen): number {
   // NOTE: a descriptor link is a link by nature, so it is opened without O_NOFOLLOW.
-  const fd = descriptorLinksAvailable ? fs.openSync(pathThroughDescriptor(opened), OPEN_FLAGS & ~(fs.constants.O_NOFOLLOW ?? 0)) : fs.openSync(opened.realPath, OPEN_FLAGS);
+  const fd = descriptorLinksAvailable
+    ? fs.openSync(pathThroughDescriptor(opened), OPEN_FLAGS & ~(fs.constants.O_NOFOLLOW ?? 0))
+    : fs.openSync(opened.realPath, OPEN_FLAGS);
   const now = fs.fstatSync(fd);
   if (now.dev !== opened.stat.dev || now.ino !== opened.stat.ino) {
     fs.closeSync(fd);

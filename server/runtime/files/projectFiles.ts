@@ -41,14 +41,18 @@ export class ProjectFiles {
   ) {}
 
   private confine(projectDirectory: string, requestPath: string, allowExternalFile = false): ConfinedPath {
-    return confinePath(this.projects, projectDirectory, requestPath, { allowExternal: this.externalAllowed && allowExternalFile, secrets: this.secrets });
+    return confinePath(this.projects, projectDirectory, requestPath, {
+      allowExternal: this.externalAllowed && allowExternalFile,
+      secrets: this.secrets,
+    });
   }
 
   /** One folder, folders first then names; secrets and links leading out are left out. */
   list(projectDirectory: string, requestPath: string): FileEntry[] {
     const confined = this.confine(projectDirectory, requestPath);
     return this.openConfined(confined, requestPath, (folder) => {
-      if (!folder.stat.isDirectory()) throw invalidParams('This path is a file, not a folder.', { path: requestPath, kind: 'file' });
+      if (!folder.stat.isDirectory())
+        throw invalidParams('This path is a file, not a folder.', { path: requestPath, kind: 'file' });
       return listOpenFolder(folder, confined.root, this.secrets);
     });
   }
@@ -59,7 +63,10 @@ export class ProjectFiles {
     return this.openConfined(confined, requestPath, ({ fd, stat, realPath }) => {
       this.requireServableFile(fd, stat, requestPath);
       if (stat.size > MAX_TEXT_CONTENT_BYTES) {
-        throw new RuntimeError('too_large', TEXT_CONTENT_TOO_LARGE_MESSAGE, { byteLength: stat.size, maxBytes: MAX_TEXT_CONTENT_BYTES });
+        throw new RuntimeError('too_large', TEXT_CONTENT_TOO_LARGE_MESSAGE, {
+          byteLength: stat.size,
+          maxBytes: MAX_TEXT_CONTENT_BYTES,
+        });
       }
       const bytes = Buffer.allocUnsafe(stat.size);
       const read = readFully(fd, bytes, 0);
@@ -74,7 +81,14 @@ export class ProjectFiles {
   }
 
   /** Up to 4 MiB from `offset`, read into `allocate(n)` (a pooled frame), with its SHA-256 (FILE-2). */
-  readBinary(projectDirectory: string, requestPath: string, offset: number, allocate: (n: number) => Buffer, allowExternalFile?: boolean, length?: number): ChunkRead {
+  readBinary(
+    projectDirectory: string,
+    requestPath: string,
+    offset: number,
+    allocate: (n: number) => Buffer,
+    allowExternalFile?: boolean,
+    length?: number,
+  ): ChunkRead {
     const confined = this.confine(projectDirectory, requestPath, allowExternalFile);
     return this.openConfined(confined, requestPath, ({ fd, stat, realPath }) => {
       this.requireServableFile(fd, stat, requestPath);
@@ -101,9 +115,17 @@ export class ProjectFiles {
   private openConfined<T>(confined: ConfinedPath, requestPath: string, work: (opened: VerifiedOpen) => T): T {
     const options = { allowExternal: confined.allowExternal, secrets: this.secrets };
     const refusalOf = (real: string) => refusalOfCanonical(confined.root, real, options, { path: requestPath });
-    return withVerifiedOpen(confined.canonical, (real) => refusalOf(real) === null, work, (refusal) => {
-      throw (refusal.reason === 'refused' ? refusalOf(refusal.realPath) : null) ?? notFound('No such file or folder.', { path: requestPath });
-    });
+    return withVerifiedOpen(
+      confined.canonical,
+      (real) => refusalOf(real) === null,
+      work,
+      (refusal) => {
+        throw (
+          (refusal.reason === 'refused' ? refusalOf(refusal.realPath) : null) ??
+          notFound('No such file or folder.', { path: requestPath })
+        );
+      },
+    );
   }
 
   /** A regular file the secrets policy lets through once open (FILE-6: links, private keys). */

@@ -13,8 +13,19 @@ export type ChunkRead = Omit<FileChunk, 'dataBase64'> & { bytes: Buffer };
  * file's version. `files.readBinary` and preview resources (a seeking video starts mid-file) both
  * read here; `allocate` lets the caller read straight into a binary frame.
  */
-export function readChunkFromOpenFile(fd: number, stat: fs.Stats, canonicalPath: string, offset: number, allocate: (n: number) => Buffer, maxBytes = FILE_CHUNK_BYTES): ChunkRead {
-  if (offset > stat.size) throw invalidParams(`Offset ${offset} is past the end of the file (${stat.size} bytes).`, { offset, size: stat.size });
+export function readChunkFromOpenFile(
+  fd: number,
+  stat: fs.Stats,
+  canonicalPath: string,
+  offset: number,
+  allocate: (n: number) => Buffer,
+  maxBytes = FILE_CHUNK_BYTES,
+): ChunkRead {
+  if (offset > stat.size)
+    throw invalidParams(`Offset ${offset} is past the end of the file (${stat.size} bytes).`, {
+      offset,
+      size: stat.size,
+    });
   const bytes = allocate(Math.min(maxBytes, FILE_CHUNK_BYTES, stat.size - offset));
   const count = readFully(fd, bytes, offset);
   const data = bytes.subarray(0, count);

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { RuntimeError } from '../errors';
 import { isInside } from './pathInside';
 import { readFully } from './readChunk';
-import { ALLOW_SECRET_FILES_FLAG, HARD_LINK_TYPE, PRIVATE_KEY_TYPE, SECRET_FILE_TYPES, type SecretFileType } from './secretFileTypes';
+import {
+  ALLOW_SECRET_FILES_FLAG,
+  HARD_LINK_TYPE,
+  PRIVATE_KEY_TYPE,
+  SECRET_FILE_TYPES,
+  type SecretFileType,
+} from './secretFileTypes';
 
 /**
  * NOTE: upper then lower, not only lower: case-insensitive volumes fold `ſ` to `s` and `ß` to
@@ -65,7 +71,9 @@ const KEY_SNIFF_BYTES = 4096;
  */
 /** A UTF-8 byte order mark as the bytes read as Latin-1 show it. */
 const BOM = '(?:\u00EF\u00BB\u00BF)?';
-const PRIVATE_KEY_START = new RegExp(String.raw`^${BOM}\s*(?:(?:Bag|Key) Attributes[\s\S]*?)?-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`);
+const PRIVATE_KEY_START = new RegExp(
+  String.raw`^${BOM}\s*(?:(?:Bag|Key) Attributes[\s\S]*?)?-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`,
+);
 const PUTTY_KEY_START = new RegExp(String.raw`^${BOM}\s*PuTTY-User-Key-File-\d+:`);
 
 /** Whether the bytes a file starts with look like a private key. */
@@ -76,13 +84,24 @@ export function startsLikePrivateKey(head: Buffer): boolean {
 
 export type SecretRefusalReason = 'credential' | 'private_key' | 'hard_link' | 'runtime_data';
 
-const RUNTIME_DATA_MESSAGE = "This is the runtime's own data (its database, keys and agents' sign-ins); it is never shown.";
+const RUNTIME_DATA_MESSAGE =
+  "This is the runtime's own data (its database, keys and agents' sign-ins); it is never shown.";
 
-const allowHint = (type: string) => `To show files of this kind, start the runtime with ${ALLOW_SECRET_FILES_FLAG} ${type}.`;
+const allowHint = (type: string) =>
+  `To show files of this kind, start the runtime with ${ALLOW_SECRET_FILES_FLAG} ${type}.`;
 
 /** A refusal with the stable code `secret_file` (FILE-6); `data.reason` says why, `data.secretType` what to opt in. */
-function secretRefusal(reason: SecretRefusalReason, message: string, type: string | null, data?: Record<string, unknown>): RuntimeError {
-  return new RuntimeError('secret_file', message, { ...data, reason, ...(type === null ? {} : { secretType: type, allowWith: `${ALLOW_SECRET_FILES_FLAG} ${type}` }) });
+function secretRefusal(
+  reason: SecretRefusalReason,
+  message: string,
+  type: string | null,
+  data?: Record<string, unknown>,
+): RuntimeError {
+  return new RuntimeError('secret_file', message, {
+    ...data,
+    reason,
+    ...(type === null ? {} : { secretType: type, allowWith: `${ALLOW_SECRET_FILES_FLAG} ${type}` }),
+  });
 }
 
 const RESOLVE_AGAIN_MS = 1000;
@@ -117,7 +136,8 @@ export class SecretFiles {
    * first use) is looked up again at most once a second, not on every entry of a listing.
    */
   private protectedFolders(): readonly string[] {
-    if (this.protectedResolved && (this.complete || Date.now() - this.resolvedAt < RESOLVE_AGAIN_MS)) return this.protectedResolved;
+    if (this.protectedResolved && (this.complete || Date.now() - this.resolvedAt < RESOLVE_AGAIN_MS))
+      return this.protectedResolved;
     let complete = true;
     const folders = new Set(this.protectedAsGiven);
     for (const folder of this.protectedAsGiven) {
@@ -141,13 +161,22 @@ export class SecretFiles {
   refusalOfNames(names: readonly string[], data?: Record<string, unknown>): RuntimeError | null {
     const type = secretTypeOfNames(names);
     if (!type || this.allowed.has(type.type)) return null;
-    return secretRefusal('credential', `This file is kept private: it holds ${type.holds}. ${allowHint(type.type)}`, type.type, data);
+    return secretRefusal(
+      'credential',
+      `This file is kept private: it holds ${type.holds}. ${allowHint(type.type)}`,
+      type.type,
+      data,
+    );
   }
 
   /** Why an absolute, canonical path may not be read or listed, or null. */
   refusalOfPath(canonical: string, data?: Record<string, unknown>): RuntimeError | null {
-    if (this.protectedFolders().some((folder) => isInside(folder, canonical))) return secretRefusal('runtime_data', RUNTIME_DATA_MESSAGE, null, data);
-    return this.refusalOfNames(canonical.split(path.sep).filter((name) => name !== ''), data);
+    if (this.protectedFolders().some((folder) => isInside(folder, canonical)))
+      return secretRefusal('runtime_data', RUNTIME_DATA_MESSAGE, null, data);
+    return this.refusalOfNames(
+      canonical.split(path.sep).filter((name) => name !== ''),
+      data,
+    );
   }
 
   /** Whether a canonical path may be read or listed. */
@@ -162,10 +191,20 @@ export class SecretFiles {
   refusalOfOpenFile(fd: number, stat: fs.Stats, data?: Record<string, unknown>): RuntimeError | null {
     if (!stat.isFile()) return null;
     if (stat.nlink > 1 && !this.allowed.has(HARD_LINK_TYPE)) {
-      return secretRefusal('hard_link', `This file is kept private: it has ${stat.nlink} names on this computer (hard links), and another may be a secret outside the project. ${allowHint(HARD_LINK_TYPE)}`, HARD_LINK_TYPE, data);
+      return secretRefusal(
+        'hard_link',
+        `This file is kept private: it has ${stat.nlink} names on this computer (hard links), and another may be a secret outside the project. ${allowHint(HARD_LINK_TYPE)}`,
+        HARD_LINK_TYPE,
+        data,
+      );
     }
     if (!this.allowed.has(PRIVATE_KEY_TYPE) && startsLikePrivateKey(readHead(fd, stat))) {
-      return secretRefusal('private_key', `This file is kept private: it starts like a private key. ${allowHint(PRIVATE_KEY_TYPE)}`, PRIVATE_KEY_TYPE, data);
+      return secretRefusal(
+        'private_key',
+        `This file is kept private: it starts like a private key. ${allowHint(PRIVATE_KEY_TYPE)}`,
+        PRIVATE_KEY_TYPE,
+        data,
+      );
     }
     return null;
   }

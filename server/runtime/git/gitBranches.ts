@@ -12,13 +12,25 @@ const REMOTE = 'refs/remotes/';
  * (switching to one makes it), each by name.
  */
 export async function listBranches(repo: GitProject): Promise<GitBranch[]> {
-  const run = await repo.run(['for-each-ref', '--format=%(HEAD)%00%(refname)%00%(upstream:short)%00%(symref)', LOCAL, REMOTE]);
+  const run = await repo.run([
+    'for-each-ref',
+    '--format=%(HEAD)%00%(refname)%00%(upstream:short)%00%(symref)',
+    LOCAL,
+    REMOTE,
+  ]);
   const local: GitBranch[] = [];
   const remote: GitBranch[] = [];
   for (const line of run.stdout.split('\n')) {
     const [head, refname = '', upstream = '', symref = ''] = line.split('\0');
-    if (refname.startsWith(LOCAL)) local.push({ name: refname.slice(LOCAL.length), current: head === '*', remote: false, upstream: upstream || null });
-    else if (refname.startsWith(REMOTE) && symref === '') remote.push({ name: refname.slice(REMOTE.length), current: false, remote: true, upstream: null });
+    if (refname.startsWith(LOCAL))
+      local.push({
+        name: refname.slice(LOCAL.length),
+        current: head === '*',
+        remote: false,
+        upstream: upstream || null,
+      });
+    else if (refname.startsWith(REMOTE) && symref === '')
+      remote.push({ name: refname.slice(REMOTE.length), current: false, remote: true, upstream: null });
   }
   const localNames = new Set(local.map((b) => b.name));
   const untracked = remote.filter((b) => !localNames.has(b.name.slice(b.name.indexOf('/') + 1)));

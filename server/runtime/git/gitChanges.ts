@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_GIT_DIFF_BYTES, MAX_GIT_STATUS_ENTRIES, type GitFileStatus, type GitStatus } from '../../../lib/protocol/git';
+import {
+  MAX_GIT_DIFF_BYTES,
+  MAX_GIT_STATUS_ENTRIES,
+  type GitFileStatus,
+  type GitStatus,
+} from '../../../lib/protocol/git';
 import { confineGitPath, gitPathIsServed } from './gitPaths';
 import type { GitProject } from './gitRepository';
 import { gitWords } from './gitErrors';
@@ -48,11 +53,17 @@ function underPrefix(prefix: string, topRelative: string): string | null {
  * GIT-3: one file's unified diff, staged (index against HEAD) or not (work tree against index);
  * an untracked file as all added lines. Cut at 2 MiB, and then it says so.
  */
-export async function readDiff(repo: GitProject, requestPath: string, staged: boolean): Promise<{ diff: string; truncated: boolean }> {
+export async function readDiff(
+  repo: GitProject,
+  requestPath: string,
+  staged: boolean,
+): Promise<{ diff: string; truncated: boolean }> {
   const file = confineGitPath(repo.root, requestPath, repo.secrets);
   const common = ['--no-color', '--no-ext-diff', '--no-textconv'];
   const tracked = staged || (await isTracked(repo, file));
-  const args = tracked ? ['diff', ...common, ...(staged ? ['--cached'] : []), '--', file] : ['diff', '--no-index', ...common, '--', '/dev/null', file];
+  const args = tracked
+    ? ['diff', ...common, ...(staged ? ['--cached'] : []), '--', file]
+    : ['diff', '--no-index', ...common, '--', '/dev/null', file];
   const run = await repo.run(args, { okExitCodes: tracked ? [] : [1], maxOutputBytes: MAX_GIT_DIFF_BYTES });
   return { diff: run.stdout, truncated: run.truncated };
 }

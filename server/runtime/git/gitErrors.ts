@@ -11,11 +11,18 @@ export function gitWords(run: Pick<GitRun, 'stdout' | 'stderr'>): string {
 }
 
 export const notARepository = (projectDirectory: string) =>
-  new RuntimeError('not_a_repository', 'This project folder is not a Git repository (or inside one), so there is nothing to show here.', { projectDirectory });
+  new RuntimeError(
+    'not_a_repository',
+    'This project folder is not a Git repository (or inside one), so there is nothing to show here.',
+    { projectDirectory },
+  );
 
 /** GIT-8: a command git refused or failed, in git's words, with what was run and its exit code. */
 export function gitFailed(command: string, run: GitRun): RuntimeError {
-  return new RuntimeError('git_failed', gitWords(run) || `git ${command} failed (exit code ${run.exitCode}).`, { command, exitCode: run.exitCode });
+  return new RuntimeError('git_failed', gitWords(run) || `git ${command} failed (exit code ${run.exitCode}).`, {
+    command,
+    exitCode: run.exitCode,
+  });
 }
 
 /** A run that never gave an exit code, as an answer: no git at all, or stopped at its time limit. */

@@ -8,7 +8,9 @@ export class GitCommandError extends Error {
     readonly stderr: string,
     readonly exitCode: number | null,
   ) {
-    super(`git ${args[0] ?? ''} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || `exit ${exitCode ?? 'unknown'}`}`);
+    super(
+      `git ${args[0] ?? ''} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || `exit ${exitCode ?? 'unknown'}`}`,
+    );
   }
 }
 

@@ -14,7 +14,8 @@ import type { SecretFiles } from '../files/secretFiles';
 export function confineGitPath(root: string, requestPath: string, secrets: SecretFiles): string {
   if (requestPath.includes('\0')) throw invalidParams('A path cannot contain a NUL character.');
   if (requestPath.includes('\\')) throw invalidParams('Paths use "/" as separator; a backslash is not allowed.');
-  if (path.isAbsolute(requestPath)) throw invalidParams('A path is relative to the project folder; absolute paths are not allowed.');
+  if (path.isAbsolute(requestPath))
+    throw invalidParams('A path is relative to the project folder; absolute paths are not allowed.');
   const segments = requestPath.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw invalidParams('A path cannot contain "..".');
   if (segments.length === 0) throw invalidParams('Name a file of the project, not the project folder itself.');
@@ -22,7 +23,12 @@ export function confineGitPath(root: string, requestPath: string, secrets: Secre
   if (asAsked) throw asAsked;
 
   const existing = nearestExisting(root, segments);
-  const refusal = refusalOfCanonical(root, existing.canonical, { allowExternal: false, secrets }, { path: requestPath });
+  const refusal = refusalOfCanonical(
+    root,
+    existing.canonical,
+    { allowExternal: false, secrets },
+    { path: requestPath },
+  );
   if (refusal) throw refusal;
   if (existing.whole) refuseOpenFile(existing.canonical, secrets, requestPath);
   return segments.join('/');
@@ -32,7 +38,10 @@ export function confineGitPath(root: string, requestPath: string, secrets: Secre
 function nearestExisting(root: string, segments: readonly string[]): { canonical: string; whole: boolean } {
   for (let count = segments.length; count >= 0; count--) {
     try {
-      return { canonical: fs.realpathSync.native(path.join(root, ...segments.slice(0, count))), whole: count === segments.length };
+      return {
+        canonical: fs.realpathSync.native(path.join(root, ...segments.slice(0, count))),
+        whole: count === segments.length,
+      };
     } catch {
       // Not there (deleted, or never was): try the folder above.
     }

@@ -7,7 +7,9 @@ import type { GitProject } from './gitRepository';
  * so a pull from the phone never stops at "Need to specify how to reconcile divergent branches".
  */
 export async function pull(repo: GitProject): Promise<{ output: string }> {
-  const chosen = await Promise.all(['pull.rebase', 'pull.ff'].map((key) => repo.run(['config', '--get', key], { okExitCodes: [1] })));
+  const chosen = await Promise.all(
+    ['pull.rebase', 'pull.ff'].map((key) => repo.run(['config', '--get', key], { okExitCodes: [1] })),
+  );
   const unset = chosen.every((run) => run.exitCode === 1);
   const run = await repo.run(['pull', '--no-edit', ...(unset ? ['--no-rebase'] : [])], { network: true });
   return { output: gitWords(run) };
@@ -18,7 +20,9 @@ export async function pull(repo: GitProject): Promise<{ output: string }> {
  * one remote (or `origin`) under its own name and tracks it from then on.
  */
 export async function push(repo: GitProject): Promise<{ output: string }> {
-  const upstream = await repo.run(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'], { okExitCodes: [128] });
+  const upstream = await repo.run(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'], {
+    okExitCodes: [128],
+  });
   const remote = upstream.exitCode === 0 ? null : await pushRemote(repo);
   const run = await repo.run(remote ? ['push', '--set-upstream', remote, 'HEAD'] : ['push'], { network: true });
   return { output: gitWords(run) };

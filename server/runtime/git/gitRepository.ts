@@ -13,7 +13,11 @@ export interface GitLimits {
   maxOutputBytes: number;
 }
 
-export const DEFAULT_GIT_LIMITS: GitLimits = { localTimeoutMs: 30_000, networkTimeoutMs: 120_000, maxOutputBytes: 4 * 1024 * 1024 };
+export const DEFAULT_GIT_LIMITS: GitLimits = {
+  localTimeoutMs: 30_000,
+  networkTimeoutMs: 120_000,
+  maxOutputBytes: 4 * 1024 * 1024,
+};
 
 export interface RunOptions {
   input?: string;
@@ -57,7 +61,11 @@ export class GitRepositories {
       const run = (args: readonly string[], options?: RunOptions) => this.run(root, args, options);
       // NOTE: other refusals here (a repository owned by another user, say) keep git's words.
       const prefix = await run(['rev-parse', '--show-prefix']).catch((error: unknown) => {
-        throw error instanceof RuntimeError && error.code === 'git_failed' && /not a git repository/i.test(error.message) ? notARepository(projectDirectory) : error;
+        throw error instanceof RuntimeError &&
+          error.code === 'git_failed' &&
+          /not a git repository/i.test(error.message)
+          ? notARepository(projectDirectory)
+          : error;
       });
       return work({ root, prefix: prefix.stdout.trim(), secrets: this.secrets, run });
     });
@@ -82,7 +90,8 @@ export class GitRepositories {
     } catch (error) {
       throw runFailureAnswer(error, command);
     }
-    if (result.exitCode !== 0 && !(options.okExitCodes ?? []).includes(result.exitCode)) throw gitFailed(command, result);
+    if (result.exitCode !== 0 && !(options.okExitCodes ?? []).includes(result.exitCode))
+      throw gitFailed(command, result);
     return result;
   }
 }

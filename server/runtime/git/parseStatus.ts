@@ -11,7 +11,8 @@ export interface ParsedStatus {
 }
 
 const LETTERS = new Set<string>(['.', 'M', 'T', 'A', 'D', 'R', 'C', 'U']);
-const letter = (value: string | undefined): GitStatusLetter => (value !== undefined && LETTERS.has(value) ? (value as GitStatusLetter) : '.');
+const letter = (value: string | undefined): GitStatusLetter =>
+  value !== undefined && LETTERS.has(value) ? (value as GitStatusLetter) : '.';
 
 /** Fields before the path in each kind of porcelain v2 entry. */
 const FIELDS_BEFORE_PATH: Record<string, number> = { '1': 8, '2': 9, u: 10 };
@@ -26,7 +27,8 @@ export function parsePorcelainStatus(output: string): ParsedStatus {
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     if (record.startsWith('# ')) readHeader(status, record.slice(2));
-    else if (record.startsWith('? ')) status.files.push({ path: record.slice(2), index: '?', worktree: '?', kind: 'untracked' });
+    else if (record.startsWith('? '))
+      status.files.push({ path: record.slice(2), index: '?', worktree: '?', kind: 'untracked' });
     else {
       const kind = record.slice(0, 1);
       const before = FIELDS_BEFORE_PATH[kind];
@@ -34,7 +36,12 @@ export function parsePorcelainStatus(output: string): ParsedStatus {
       const fields = record.split(' ');
       const filePath = fields.slice(before).join(' ');
       const xy = fields[1] ?? '..';
-      const entry: GitFileStatus = { path: filePath, index: letter(xy[0]), worktree: letter(xy[1]), kind: kind === 'u' ? 'conflict' : 'tracked' };
+      const entry: GitFileStatus = {
+        path: filePath,
+        index: letter(xy[0]),
+        worktree: letter(xy[1]),
+        kind: kind === 'u' ? 'conflict' : 'tracked',
+      };
       // A rename or copy's old path is the next NUL-separated record.
       if (kind === '2') entry.origPath = records[++i] ?? '';
       status.files.push(entry);

@@ -33,7 +33,15 @@ export class GitRunFailure extends Error {
  * Variables that would point git at another repository than the project's, or that a
  * runtime started from a git hook would carry; the person's own credential settings stay.
  */
-const REDIRECTING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX'];
+const REDIRECTING_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+];
 
 /**
  * GIT-1: a prompt for a password fails at once instead of waiting for a person who is not at
@@ -56,7 +64,13 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   return new Promise((resolve, reject) => {
     let timedOut = false;
     let truncated = false;
-    const child = spawn('git', args, { cwd: options.cwd, env: gitEnvironment(), detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn('git', args, {
+      cwd: options.cwd,
+      env: gitEnvironment(),
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const stdout = new BoundedText(options.maxOutputBytes, () => {
       truncated = true;
       stopGroup(child.pid);
@@ -70,11 +84,21 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     }, options.timeoutMs);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error.code === 'ENOENT' ? new GitRunFailure('missing', 'Git is not installed on the desktop (no `git` program on its PATH).') : error);
+      reject(
+        error.code === 'ENOENT'
+          ? new GitRunFailure('missing', 'Git is not installed on the desktop (no `git` program on its PATH).')
+          : error,
+      );
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (timedOut) return reject(new GitRunFailure('timeout', `git ${args[0] ?? ''} did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped.`));
+      if (timedOut)
+        return reject(
+          new GitRunFailure(
+            'timeout',
+            `git ${args[0] ?? ''} did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped.`,
+          ),
+        );
       resolve({ stdout: stdout.text(), stderr: stderr.text(), exitCode: truncated ? 0 : (code ?? 1), truncated });
     });
     child.stdin.on('error', () => {}); // git may exit before reading its input: the exit code tells.

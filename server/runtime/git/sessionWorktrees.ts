@@ -34,13 +34,18 @@ async function requireCommit(projectDirectory: string): Promise<void> {
   try {
     await gitOutput(projectDirectory, ['rev-parse', '--show-toplevel']);
   } catch (error) {
-    if (error instanceof GitCommandError) throw invalidParams('This project is not a git repository, so a session cannot have a worktree of its own.', { projectDirectory });
+    if (error instanceof GitCommandError)
+      throw invalidParams('This project is not a git repository, so a session cannot have a worktree of its own.', {
+        projectDirectory,
+      });
     throw unavailable(`git could not be run: ${(error as Error).message}`);
   }
   try {
     await gitOutput(projectDirectory, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   } catch {
-    throw invalidParams('This repository has no commit yet; commit once before giving a session a worktree.', { projectDirectory });
+    throw invalidParams('This repository has no commit yet; commit once before giving a session a worktree.', {
+      projectDirectory,
+    });
   }
 }
 
@@ -58,12 +63,16 @@ async function requireNewBranch(projectDirectory: string, branch: string): Promi
  * SES-10: a new branch from the project's HEAD, checked out in a new worktree beside the project.
  * Nothing is created when any check fails.
  */
-export async function createSessionWorktree(projectDirectory: string, requestedBranch: string | undefined): Promise<SessionWorktree> {
+export async function createSessionWorktree(
+  projectDirectory: string,
+  requestedBranch: string | undefined,
+): Promise<SessionWorktree> {
   await requireCommit(projectDirectory);
   const branch = requestedBranch ?? newBranchName();
   await requireNewBranch(projectDirectory, branch);
   const folder = worktreeFolder(projectDirectory, branch);
-  if (fs.existsSync(folder)) throw conflict(`The folder for this branch's worktree already exists: ${folder}`, { branch, path: folder });
+  if (fs.existsSync(folder))
+    throw conflict(`The folder for this branch's worktree already exists: ${folder}`, { branch, path: folder });
   fs.mkdirSync(path.dirname(folder), { recursive: true });
   try {
     await gitOutput(projectDirectory, ['worktree', 'add', '-b', branch, '--', folder, 'HEAD']);
@@ -77,9 +86,13 @@ export async function createSessionWorktree(projectDirectory: string, requestedB
 export async function unmergedWork(projectDirectory: string, worktree: SessionWorktree): Promise<UnmergedWork> {
   const branchRef = `refs/heads/${worktree.branch}`;
   const hasBranch = await branchExists(projectDirectory, branchRef);
-  const unmergedCommits = hasBranch ? Number((await gitOutput(projectDirectory, ['rev-list', '--count', `HEAD..${branchRef}`, '--'])).trim()) : 0;
+  const unmergedCommits = hasBranch
+    ? Number((await gitOutput(projectDirectory, ['rev-list', '--count', `HEAD..${branchRef}`, '--'])).trim())
+    : 0;
   const uncommittedChanges = fs.existsSync(worktree.path)
-    ? (await gitOutput(worktree.path, ['status', '--porcelain', '--untracked-files=all'])).split('\n').filter((line) => line.length > 0).length
+    ? (await gitOutput(worktree.path, ['status', '--porcelain', '--untracked-files=all']))
+        .split('\n')
+        .filter((line) => line.length > 0).length
     : 0;
   return { unmergedCommits, uncommittedChanges };
 }
@@ -87,8 +100,10 @@ export async function unmergedWork(projectDirectory: string, worktree: SessionWo
 /** Words for what would be lost, e.g. "2 commits not in the project's HEAD and 1 uncommitted change". */
 export function describeUnmergedWork(work: UnmergedWork): string {
   const parts: string[] = [];
-  if (work.unmergedCommits > 0) parts.push(`${work.unmergedCommits} commit${work.unmergedCommits === 1 ? '' : 's'} not in the project's HEAD`);
-  if (work.uncommittedChanges > 0) parts.push(`${work.uncommittedChanges} uncommitted change${work.uncommittedChanges === 1 ? '' : 's'}`);
+  if (work.unmergedCommits > 0)
+    parts.push(`${work.unmergedCommits} commit${work.unmergedCommits === 1 ? '' : 's'} not in the project's HEAD`);
+  if (work.uncommittedChanges > 0)
+    parts.push(`${work.uncommittedChanges} uncommitted change${work.uncommittedChanges === 1 ? '' : 's'}`);
   return parts.join(' and ');
 }
 
@@ -96,25 +111,36 @@ export function describeUnmergedWork(work: UnmergedWork): string {
 export async function refuseUnmergedWork(projectDirectory: string, worktree: SessionWorktree): Promise<void> {
   const work = await unmergedWork(projectDirectory, worktree);
   if (work.unmergedCommits === 0 && work.uncommittedChanges === 0) return;
-  throw conflict(`The worktree of branch "${worktree.branch}" has ${describeUnmergedWork(work)}. Delete it anyway only if that work is not needed (force), or keep the worktree.`, {
-    reason: 'unmerged_worktree',
-    branch: worktree.branch,
-    path: worktree.path,
-    ...work,
-  });
+  throw conflict(
+    `The worktree of branch "${worktree.branch}" has ${describeUnmergedWork(work)}. Delete it anyway only if that work is not needed (force), or keep the worktree.`,
+    {
+      reason: 'unmerged_worktree',
+      branch: worktree.branch,
+      path: worktree.path,
+      ...work,
+    },
+  );
 }
 
 /**
  * SES-11: removes the worktree and its branch. The caller checked `unmergedWork` first and has the
  * person's `force` when there was any; git's own `--force` is passed only then.
  */
-export async function removeSessionWorktree(projectDirectory: string, worktree: SessionWorktree, force: boolean): Promise<void> {
+export async function removeSessionWorktree(
+  projectDirectory: string,
+  worktree: SessionWorktree,
+  force: boolean,
+): Promise<void> {
   try {
-    if (fs.existsSync(worktree.path)) await gitOutput(projectDirectory, ['worktree', 'remove', ...(force ? ['--force'] : []), '--', worktree.path]);
+    if (fs.existsSync(worktree.path))
+      await gitOutput(projectDirectory, ['worktree', 'remove', ...(force ? ['--force'] : []), '--', worktree.path]);
     else await gitOutput(projectDirectory, ['worktree', 'prune']);
     const hasBranch = await branchExists(projectDirectory, `refs/heads/${worktree.branch}`);
     if (hasBranch) await gitOutput(projectDirectory, ['branch', force ? '-D' : '-d', '--', worktree.branch]);
   } catch (error) {
-    throw unavailable(`The worktree could not be removed: ${(error as Error).message}`, { branch: worktree.branch, path: worktree.path });
+    throw unavailable(`The worktree could not be removed: ${(error as Error).message}`, {
+      branch: worktree.branch,
+      path: worktree.path,
+    });
   }
 }

@@ -25,8 +25,46 @@ type StreamKind = Extract<RenditionKind, 'mp4' | 'webm'>;
 
 const VIDEO_CODECS: Record<StreamKind, string[]> = {
   // H.264 High and AAC with the index first (+faststart), so a player starts before the end arrives.
-  mp4: ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-movflags', '+faststart'],
-  webm: ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '36', '-b:v', '0', '-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-b:a', '96k', '-ac', '2'],
+  mp4: [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '26',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
+  ],
+  webm: [
+    '-c:v',
+    'libvpx-vp9',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-row-mt',
+    '1',
+    '-crf',
+    '36',
+    '-b:v',
+    '0',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '96k',
+    '-ac',
+    '2',
+  ],
 };
 const AUDIO_CODECS: Record<StreamKind, string[]> = {
   mp4: ['-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-movflags', '+faststart'],
@@ -46,16 +84,81 @@ export function ffmpegArguments(job: TranscodeJob, input: string): string[] {
   const { maxWidth: w, maxHeight: h } = job.size;
   const fit = `scale=w='min(${w},iw)':h='min(${h},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`;
   const kind = job.kind;
-  if (kind === 'jpeg' || kind === 'webp') return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', fit, ...STILL_CODECS[kind], '-fs', String(job.maxOutputBytes + 1), '-y', job.output];
+  if (kind === 'jpeg' || kind === 'webp')
+    return [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      input,
+      '-map',
+      '0:v:0',
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      fit,
+      ...STILL_CODECS[kind],
+      '-fs',
+      String(job.maxOutputBytes + 1),
+      '-y',
+      job.output,
+    ];
   if (job.outputFd !== undefined && kind === 'mp4') {
     // Fragmented MP4 (FILE-16): an empty index first, then a fragment from each keyframe, one every 2 s.
-    const streams = job.audioOnly ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS.mp4] : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', fit, ...VIDEO_CODECS.mp4, '-force_key_frames', 'expr:gte(t,n_forced*2)'];
+    const streams = job.audioOnly
+      ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS.mp4]
+      : [
+          '-map',
+          '0:v:0',
+          '-map',
+          '0:a:0?',
+          '-vf',
+          fit,
+          ...VIDEO_CODECS.mp4,
+          '-force_key_frames',
+          'expr:gte(t,n_forced*2)',
+        ];
     const fragmented = streams.map((arg) => (arg === '+faststart' ? FRAGMENTED_MP4 : arg));
-    return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-sn', '-dn', ...fragmented, '-fs', String(job.maxOutputBytes + 1), '-f', 'mp4', 'pipe:1'];
+    return [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      input,
+      '-sn',
+      '-dn',
+      ...fragmented,
+      '-fs',
+      String(job.maxOutputBytes + 1),
+      '-f',
+      'mp4',
+      'pipe:1',
+    ];
   }
-  const streams = job.audioOnly ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS[kind]] : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', fit, ...VIDEO_CODECS[kind]];
+  const streams = job.audioOnly
+    ? ['-map', '0:a:0', '-vn', ...AUDIO_CODECS[kind]]
+    : ['-map', '0:v:0', '-map', '0:a:0?', '-vf', fit, ...VIDEO_CODECS[kind]];
   // NOTE: -fs stops writing just past the limit; the size is checked after exit (a cut file is refused).
-  return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-sn', '-dn', ...streams, '-fs', String(job.maxOutputBytes + 1), '-f', kind, '-y', job.output];
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-i',
+    input,
+    '-sn',
+    '-dn',
+    ...streams,
+    '-fs',
+    String(job.maxOutputBytes + 1),
+    '-f',
+    kind,
+    '-y',
+    job.output,
+  ];
 }
 
 /**
@@ -66,7 +169,16 @@ export function ffmpegArguments(job: TranscodeJob, input: string): string[] {
 export async function runFfmpegTranscode(job: TranscodeJob, signal?: AbortSignal): Promise<void> {
   // On Linux /dev/fd/3 opens the inherited descriptor's file again, seekable (an MP4's index may be at its end).
   const input = process.platform === 'linux' ? '/dev/fd/3' : 'pipe:3';
-  await runMediaChild({ file: job.ffmpeg, args: ffmpegArguments(job, input), inputFd: job.inputFd, outputFd: job.outputFd, timeoutMs: job.timeoutMs }, signal);
+  await runMediaChild(
+    {
+      file: job.ffmpeg,
+      args: ffmpegArguments(job, input),
+      inputFd: job.inputFd,
+      outputFd: job.outputFd,
+      timeoutMs: job.timeoutMs,
+    },
+    signal,
+  );
   const size = fs.statSync(job.output, { throwIfNoEntry: false })?.size ?? 0;
   if (size > job.maxOutputBytes) throw new TranscodeError('too_large');
   if (size === 0) throw new TranscodeError('decode_failed');

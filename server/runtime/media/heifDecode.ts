@@ -19,7 +19,15 @@ export interface HeifDecodeJob {
  */
 export async function decodeHeif(job: HeifDecodeJob, signal?: AbortSignal): Promise<void> {
   // /dev/fd/3 opens the inherited descriptor's file again (Linux and macOS alike).
-  await runMediaChild({ file: job.heifConvert, args: ['--quiet', '/dev/fd/3', job.output], inputFd: job.inputFd, timeoutMs: job.timeoutMs }, signal);
+  await runMediaChild(
+    {
+      file: job.heifConvert,
+      args: ['--quiet', '/dev/fd/3', job.output],
+      inputFd: job.inputFd,
+      timeoutMs: job.timeoutMs,
+    },
+    signal,
+  );
   const size = fs.statSync(job.output, { throwIfNoEntry: false })?.size ?? 0;
   if (size === 0) throw new TranscodeError('decode_failed', 'heif-convert wrote nothing');
   if (size > job.maxOutputBytes) throw new TranscodeError('too_large');

@@ -8,5 +8,14 @@ import { runMediaChild } from './mediaChild';
  */
 export function runImageChild(job: ImageJob, inputFd: number | undefined, signal?: AbortSignal): Promise<void> {
   const program = childProgram('imageRenderer');
-  return runMediaChild({ file: program.file, args: [...program.args, JSON.stringify(job)], ...(inputFd === undefined ? {} : { inputFd }), timeoutMs: job.timeoutMs, exitCodes: FAILURE_OF_EXIT }, signal);
+  return runMediaChild(
+    {
+      file: program.file,
+      args: [...program.args, JSON.stringify(job)],
+      ...(inputFd === undefined ? {} : { inputFd }),
+      timeoutMs: job.timeoutMs,
+      exitCodes: FAILURE_OF_EXIT,
+    },
+    signal,
+  );
 }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** How a media child process ended when it did not do its job. */
-export type TranscodeFailure = 'missing_program' | 'timeout' | 'too_large' | 'too_many_pixels' | 'decode_failed' | 'stopped';
+export type TranscodeFailure =
+  'missing_program' | 'timeout' | 'too_large' | 'too_many_pixels' | 'decode_failed' | 'stopped';
 
 export class TranscodeError extends Error {
   constructor(
@@ -38,7 +39,8 @@ export function runMediaChild(job: MediaChildJob, signal?: AbortSignal): Promise
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     const stdout: number | 'ignore' = job.outputFd ?? 'ignore';
-    const stdio: (number | 'ignore' | 'pipe')[] = job.inputFd === undefined ? ['ignore', stdout, 'pipe'] : ['ignore', stdout, 'pipe', job.inputFd];
+    const stdio: (number | 'ignore' | 'pipe')[] =
+      job.inputFd === undefined ? ['ignore', stdout, 'pipe'] : ['ignore', stdout, 'pipe', job.inputFd];
     try {
       child = spawn(job.file, job.args, { stdio });
     } catch {
@@ -62,7 +64,9 @@ export function runMediaChild(job: MediaChildJob, signal?: AbortSignal): Promise
       if (outcome) reject(outcome);
       else resolve();
     };
-    child.once('error', (error: NodeJS.ErrnoException) => settle(new TranscodeError(error.code === 'ENOENT' ? 'missing_program' : 'decode_failed', error.message)));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      settle(new TranscodeError(error.code === 'ENOENT' ? 'missing_program' : 'decode_failed', error.message)),
+    );
     child.once('close', (code, killedBy) => {
       if (stoppedFor) return settle(new TranscodeError(stoppedFor, stderr));
       if (killedBy) return settle(new TranscodeError('stopped', `${killedBy}: ${stderr}`));

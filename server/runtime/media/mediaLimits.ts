@@ -1,4 +1,8 @@
-import { MAX_MEDIA_RENDITION_BYTES, MAX_MEDIA_SOURCE_BYTES, MEDIA_TRANSCODE_TIMEOUT_MS } from '../../../lib/protocol/files';
+import {
+  MAX_MEDIA_RENDITION_BYTES,
+  MAX_MEDIA_SOURCE_BYTES,
+  MEDIA_TRANSCODE_TIMEOUT_MS,
+} from '../../../lib/protocol/files';
 
 /** What making renditions may take (FILE-11); tests shorten them to bytes and milliseconds. */
 export interface MediaLimits {

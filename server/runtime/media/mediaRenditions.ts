@@ -14,7 +14,18 @@ import { decodeHeif } from './heifDecode';
 import { runImageChild } from './imageChild';
 import type { RenditionSize } from './imageJob';
 import { TranscodeError, type TranscodeFailure } from './mediaChild';
-import { corruptMedia, ffmpegMissing, heifConvertMissing, mediaToolStopped, notMedia, renditionTooLarge, sourceChanged, sourceTooLarge, tooManyPixels, transcodeTimedOut } from './mediaErrors';
+import {
+  corruptMedia,
+  ffmpegMissing,
+  heifConvertMissing,
+  mediaToolStopped,
+  notMedia,
+  renditionTooLarge,
+  sourceChanged,
+  sourceTooLarge,
+  tooManyPixels,
+  transcodeTimedOut,
+} from './mediaErrors';
 import type { MediaLimits } from './mediaLimits';
 import { RenditionCache, type CachedRendition } from './renditionCache';
 import { TranscodeSlots } from './transcodeSlots';
@@ -49,7 +60,11 @@ const DEFAULT_BOX: Record<Family, RenditionSize> = {
 };
 const DEFAULT_KIND: Record<Family, RenditionKind> = { image: 'webp', video: 'mp4', audio: 'mp4' };
 // A video's jpeg or webp is its first frame as a still (FILE-14), shown while its transcode runs.
-const KINDS_OF: Record<Family, readonly RenditionKind[]> = { image: ['jpeg', 'webp'], video: ['mp4', 'webm', 'jpeg', 'webp'], audio: ['mp4', 'webm'] };
+const KINDS_OF: Record<Family, readonly RenditionKind[]> = {
+  image: ['jpeg', 'webp'],
+  video: ['mp4', 'webm', 'jpeg', 'webp'],
+  audio: ['mp4', 'webm'],
+};
 const RENDITION_MIME: Record<Family, Record<RenditionKind, string>> = {
   image: { jpeg: 'image/jpeg', webp: 'image/webp', mp4: '', webm: '' },
   video: { jpeg: 'image/jpeg', webp: 'image/webp', mp4: 'video/mp4', webm: 'video/webm' },
@@ -90,13 +105,25 @@ export class MediaRenditions {
       const sourceType = mimeTypeForPath(source.realPath);
       const family = mediaFamilyOf(sourceType);
       if (!family) throw notMedia(sourceType);
-      if (source.stat.size > this.limits.maxSourceBytes) throw sourceTooLarge(source.stat.size, this.limits.maxSourceBytes);
+      if (source.stat.size > this.limits.maxSourceBytes)
+        throw sourceTooLarge(source.stat.size, this.limits.maxSourceBytes);
       const kind = request.kind ?? DEFAULT_KIND[family];
-      if (!KINDS_OF[family].includes(kind)) throw invalidParams(`A ${family} rendition is made as ${KINDS_OF[family].join(' or ')}, not ${kind}.`, { kind });
-      const box = { maxWidth: request.maxWidth ?? DEFAULT_BOX[family].maxWidth, maxHeight: request.maxHeight ?? DEFAULT_BOX[family].maxHeight };
+      if (!KINDS_OF[family].includes(kind))
+        throw invalidParams(`A ${family} rendition is made as ${KINDS_OF[family].join(' or ')}, not ${kind}.`, {
+          kind,
+        });
+      const box = {
+        maxWidth: request.maxWidth ?? DEFAULT_BOX[family].maxWidth,
+        maxHeight: request.maxHeight ?? DEFAULT_BOX[family].maxHeight,
+      };
       if (family === 'audio') Object.assign(box, DEFAULT_BOX.audio);
       const key = RenditionCache.keyOf([contentVersion, family, kind, box.maxWidth, box.maxHeight]);
-      const about = { mimeType: RENDITION_MIME[family][kind], contentVersion, modifiedAt: Math.floor(source.stat.mtimeMs), originalByteCount: source.stat.size };
+      const about = {
+        mimeType: RENDITION_MIME[family][kind],
+        contentVersion,
+        modifiedAt: Math.floor(source.stat.mtimeMs),
+        originalByteCount: source.stat.size,
+      };
       const kept = this.cache.get(key);
       if (kept) return { rendition: kept, growing: null, ...about };
       if (kind === 'mp4') {
@@ -109,7 +136,14 @@ export class MediaRenditions {
         return { rendition: null, growing, ...about };
       }
       const rendition = await this.makeOnce(key, () => this.make(source, family, kind, box, sourceType, key));
-      return { rendition, growing: null, mimeType: RENDITION_MIME[family][kind], contentVersion, modifiedAt: Math.floor(source.stat.mtimeMs), originalByteCount: source.stat.size };
+      return {
+        rendition,
+        growing: null,
+        mimeType: RENDITION_MIME[family][kind],
+        contentVersion,
+        modifiedAt: Math.floor(source.stat.mtimeMs),
+        originalByteCount: source.stat.size,
+      };
     } finally {
       if (!handedOver) fs.closeSync(source.fd);
     }
@@ -120,7 +154,13 @@ export class MediaRenditions {
    * when it is done and the original is unchanged it moves into the cache, else every read fails
    * with the transcode's error and the part file goes. The job owns `source` from here on.
    */
-  private startGrowing(key: string, source: KeptFile, box: RenditionSize, audioOnly: boolean, sourceType: string): GrowingRendition {
+  private startGrowing(
+    key: string,
+    source: KeptFile,
+    box: RenditionSize,
+    audioOnly: boolean,
+    sourceType: string,
+  ): GrowingRendition {
     const part = this.cache.partPath(key);
     const growing = new GrowingRendition(part, () => assertUnchanged(source));
     this.growing.set(key, growing);
@@ -156,34 +196,67 @@ export class MediaRenditions {
    * bytes written so far: `complete` false, `totalBytes` null, `size` what is written, and
    * `nextOffset` where the next read starts (never null while it grows, FILE-16).
    */
-  readChunk(ready: ReadyRendition, offset: number, allocate: (n: number) => Buffer): Omit<MediaChunk, 'dataBase64'> & { bytes: Buffer } {
+  readChunk(
+    ready: ReadyRendition,
+    offset: number,
+    allocate: (n: number) => Buffer,
+  ): Omit<MediaChunk, 'dataBase64'> & { bytes: Buffer } {
     const growing = ready.growing;
     const kept = ready.rendition ?? growing?.outcome();
     if (kept) return this.readKept(ready, kept, offset, allocate);
     if (!growing) throw new Error('a ready rendition is kept or growing');
     growing.checkSource();
     const written = growing.written();
-    if (offset > written) throw invalidParams(`Offset ${offset} is past the ${written} bytes made so far.`, { offset, size: written });
+    if (offset > written)
+      throw invalidParams(`Offset ${offset} is past the ${written} bytes made so far.`, { offset, size: written });
     const bytes = allocate(Math.min(MEDIA_CHUNK_BYTES, written - offset));
     const count = readFully(growing.fd, bytes, offset);
     const data = bytes.subarray(0, count);
     const sha256 = crypto.createHash('sha256').update(data).digest('hex');
     const { contentVersion, modifiedAt, mimeType, originalByteCount } = ready;
-    return { offset, nextOffset: offset + count, bytes: data, byteCount: count, size: written, sha256, contentVersion, modifiedAt, mimeType, originalByteCount, complete: false, totalBytes: null };
+    return {
+      offset,
+      nextOffset: offset + count,
+      bytes: data,
+      byteCount: count,
+      size: written,
+      sha256,
+      contentVersion,
+      modifiedAt,
+      mimeType,
+      originalByteCount,
+      complete: false,
+      totalBytes: null,
+    };
   }
 
   /** Up to 1 MiB of a prepared rendition from `offset`, read into `allocate(n)` (FILE-10). */
-  private readKept(ready: ReadyRendition, kept: CachedRendition, offset: number, allocate: (n: number) => Buffer): Omit<MediaChunk, 'dataBase64'> & { bytes: Buffer } {
+  private readKept(
+    ready: ReadyRendition,
+    kept: CachedRendition,
+    offset: number,
+    allocate: (n: number) => Buffer,
+  ): Omit<MediaChunk, 'dataBase64'> & { bytes: Buffer } {
     let fd: number;
     try {
       fd = fs.openSync(kept.file, 'r');
     } catch {
       // Pushed out of the cache by another between `prepare` and this read: asking again makes it anew.
-      throw new RuntimeError('unavailable', 'The rendition was just removed to make room. Open the file again.', { reason: 'evicted' });
+      throw new RuntimeError('unavailable', 'The rendition was just removed to make room. Open the file again.', {
+        reason: 'evicted',
+      });
     }
     try {
       const chunk = readChunkFromOpenFile(fd, fs.fstatSync(fd), kept.file, offset, allocate, MEDIA_CHUNK_BYTES);
-      return { ...chunk, complete: true, totalBytes: chunk.size, contentVersion: ready.contentVersion, modifiedAt: ready.modifiedAt, mimeType: ready.mimeType, originalByteCount: ready.originalByteCount };
+      return {
+        ...chunk,
+        complete: true,
+        totalBytes: chunk.size,
+        contentVersion: ready.contentVersion,
+        modifiedAt: ready.modifiedAt,
+        mimeType: ready.mimeType,
+        originalByteCount: ready.originalByteCount,
+      };
     } finally {
       fs.closeSync(fd);
     }
@@ -203,7 +276,14 @@ export class MediaRenditions {
     return made;
   }
 
-  private async make(source: KeptFile, family: Family, kind: RenditionKind, box: RenditionSize, sourceType: string, key: string): Promise<CachedRendition> {
+  private async make(
+    source: KeptFile,
+    family: Family,
+    kind: RenditionKind,
+    box: RenditionSize,
+    sourceType: string,
+    key: string,
+  ): Promise<CachedRendition> {
     const part = this.cache.partPath(key);
     try {
       if (family === 'image') await this.makeImage(source, part, kind, box, sourceType);
@@ -219,14 +299,30 @@ export class MediaRenditions {
    * An image rendition made in the image program's child process (FILE-10, FILE-11); a HEIC or HEIF
    * photo is first decoded to PNG by heif-convert, within the same slot and time limit.
    */
-  private async makeImage(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, sourceType: string): Promise<void> {
+  private async makeImage(
+    source: KeptFile,
+    part: string,
+    kind: RenditionKind,
+    box: RenditionSize,
+    sourceType: string,
+  ): Promise<void> {
     if (kind !== 'jpeg' && kind !== 'webp') throw invalidParams(`Not an image kind: ${kind}.`);
     const deadline = Date.now() + this.limits.timeoutMs;
     const remaining = () => Math.max(1, deadline - Date.now());
     const decoded = `${part}.png`;
     const heif = sourceType === 'image/heic' || sourceType === 'image/heif';
     try {
-      if (heif) await decodeHeif({ inputFd: source.fd, output: decoded, heifConvert: this.limits.heifConvert, timeoutMs: remaining(), maxOutputBytes: this.limits.maxRenditionBytes }, this.stopping.signal);
+      if (heif)
+        await decodeHeif(
+          {
+            inputFd: source.fd,
+            output: decoded,
+            heifConvert: this.limits.heifConvert,
+            timeoutMs: remaining(),
+            maxOutputBytes: this.limits.maxRenditionBytes,
+          },
+          this.stopping.signal,
+        );
       // On Linux and macOS /dev/fd/3 opens the inherited descriptor's file again: the child reads exactly the checked file.
       const input = heif ? decoded : '/dev/fd/3';
       const job = { input, output: part, kind, ...box, maxPixels: this.limits.maxImagePixels, timeoutMs: remaining() };
@@ -234,7 +330,9 @@ export class MediaRenditions {
     } catch (error) {
       if (!(error instanceof TranscodeError)) throw error;
       this.logFailure(error, sourceType);
-      throw error.failure === 'missing_program' && heif ? heifConvertMissing(path.basename(this.limits.heifConvert)) : refusalOf(error.failure, this.limits, sourceType);
+      throw error.failure === 'missing_program' && heif
+        ? heifConvertMissing(path.basename(this.limits.heifConvert))
+        : refusalOf(error.failure, this.limits, sourceType);
     } finally {
       fs.rmSync(decoded, { force: true });
     }
@@ -243,11 +341,33 @@ export class MediaRenditions {
 
   private logFailure(error: TranscodeError, sourceType: string): void {
     if (error.failure !== 'decode_failed' && error.failure !== 'stopped') return;
-    this.log.info('A media child could not make a rendition', { mimeType: sourceType, failure: error.failure, detail: error.detail.trim().split('\n').slice(-3).join(' | ') });
+    this.log.info('A media child could not make a rendition', {
+      mimeType: sourceType,
+      failure: error.failure,
+      detail: error.detail.trim().split('\n').slice(-3).join(' | '),
+    });
   }
 
-  private async makeAudioVideo(source: KeptFile, part: string, kind: RenditionKind, box: RenditionSize, audioOnly: boolean, sourceType: string, outputFd?: number): Promise<void> {
-    const job = { inputFd: source.fd, output: part, outputFd, kind, audioOnly, size: box, ffmpeg: this.limits.ffmpeg, maxOutputBytes: this.limits.maxRenditionBytes, timeoutMs: this.limits.timeoutMs };
+  private async makeAudioVideo(
+    source: KeptFile,
+    part: string,
+    kind: RenditionKind,
+    box: RenditionSize,
+    audioOnly: boolean,
+    sourceType: string,
+    outputFd?: number,
+  ): Promise<void> {
+    const job = {
+      inputFd: source.fd,
+      output: part,
+      outputFd,
+      kind,
+      audioOnly,
+      size: box,
+      ffmpeg: this.limits.ffmpeg,
+      maxOutputBytes: this.limits.maxRenditionBytes,
+      timeoutMs: this.limits.timeoutMs,
+    };
     try {
       await runFfmpegTranscode(job, this.stopping.signal);
     } catch (error) {

@@ -35,7 +35,8 @@ export class SessionMessaging {
 
   /** What the tool server of `sessionId` asked for. */
   handle(sessionId: string, request: SessionToolRequest): SessionToolAnswer {
-    if (!this.deps.sessions.session(sessionId) || this.deps.isDeleting(sessionId)) throw notFound('The session that asked no longer exists.', { sessionId });
+    if (!this.deps.sessions.session(sessionId) || this.deps.isDeleting(sessionId))
+      throw notFound('The session that asked no longer exists.', { sessionId });
     if (request.tool === 'list_sessions') return { ok: true, sessions: this.listFor(sessionId) };
     return { ok: true, ...this.send(sessionId, request.callId, request.sessionId, request.text) };
   }
@@ -45,15 +46,27 @@ export class SessionMessaging {
     return this.deps.sessions
       .sessions()
       .filter((s) => MESSAGING_AGENTS.has(s.agent) && !this.deps.isDeleting(s.id))
-      .map((s) => ({ id: s.id, title: s.title, agent: s.agent, project: projectName(s.projectId), self: s.id === sessionId }));
+      .map((s) => ({
+        id: s.id,
+        title: s.title,
+        agent: s.agent,
+        project: projectName(s.projectId),
+        self: s.id === sessionId,
+      }));
   }
 
   private send(senderSessionId: string, callId: string, recipientSessionId: string, text: string) {
     const { sessions, messages, scheduler } = this.deps;
     if (recipientSessionId === senderSessionId) throw invalidParams('A session cannot send a message to itself.');
     const recipient = sessions.session(recipientSessionId);
-    if (!recipient || this.deps.isDeleting(recipientSessionId)) throw notFound(`No session has the id ${recipientSessionId}; list_sessions lists them.`, { sessionId: recipientSessionId });
-    if (!MESSAGING_AGENTS.has(recipient.agent)) throw invalidParams(`Session ${recipientSessionId} is a ${recipient.agent} session; only Codex and Claude sessions take messages.`);
+    if (!recipient || this.deps.isDeleting(recipientSessionId))
+      throw notFound(`No session has the id ${recipientSessionId}; list_sessions lists them.`, {
+        sessionId: recipientSessionId,
+      });
+    if (!MESSAGING_AGENTS.has(recipient.agent))
+      throw invalidParams(
+        `Session ${recipientSessionId} is a ${recipient.agent} session; only Codex and Claude sessions take messages.`,
+      );
     if (!this.deps.hasDiskRoom()) throw diskFull();
     const outcome = messages.send({
       senderSessionId,
@@ -82,7 +95,9 @@ export class SessionMessaging {
 
   /** MSG-4: run.cancel of a message still held for approval declines it, as its card's Decline does. */
   declineHeld(sessionId: string, runId: string): void {
-    const held = this.deps.approvals.pending(sessionId).find((a) => a.kind === 'message' && a.runId === runId && a.decision === null && !a.expired);
+    const held = this.deps.approvals
+      .pending(sessionId)
+      .find((a) => a.kind === 'message' && a.runId === runId && a.decision === null && !a.expired);
     if (held) this.answerApproval(sessionId, held, 'decline');
   }
 
@@ -91,7 +106,8 @@ export class SessionMessaging {
    * message is then handed on once or ends declined, in the same transaction as the answer.
    */
   answerApproval(sessionId: string, approval: Approval, decision: ApprovalDecision): Approval {
-    if (decision === 'acceptForSession') throw invalidParams('A message is allowed one at a time: answer accept or decline.');
+    if (decision === 'acceptForSession')
+      throw invalidParams('A message is allowed one at a time: answer accept or decline.');
     const { sessions, messages, approvals } = this.deps;
     const run = sessions.run(approval.runId);
     if (!run) throw notFound('The message of this approval is gone.', { approvalId: approval.id });

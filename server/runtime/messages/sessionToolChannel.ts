@@ -3,12 +3,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RuntimeError } from '../errors';
 import type { Logger } from '../log';
-import { SESSION_TOOL_ENV, SessionToolRequestSchema, type SessionToolAnswer, type SessionToolRequest } from './sessionToolProtocol';
+import {
+  SESSION_TOOL_ENV,
+  SessionToolRequestSchema,
+  type SessionToolAnswer,
+  type SessionToolRequest,
+} from './sessionToolProtocol';
 
 /** A request body larger than this is refused: a message is at most 100 000 characters. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export type SessionToolHandler = (sessionId: string, request: SessionToolRequest) => SessionToolAnswer | Promise<SessionToolAnswer>;
+export type SessionToolHandler = (
+  sessionId: string,
+  request: SessionToolRequest,
+) => SessionToolAnswer | Promise<SessionToolAnswer>;
 
 /**
  * The loopback channel the session tool server calls back on (MSG-2). Each session's tool server
@@ -19,7 +27,11 @@ export class SessionToolChannel {
   private readonly secret = crypto.randomBytes(32);
   private readonly server: http.Server;
   private url: string | null = null;
-  private handle: SessionToolHandler = () => ({ ok: false, code: 'unavailable', message: 'The desktop is starting; try again.' });
+  private handle: SessionToolHandler = () => ({
+    ok: false,
+    code: 'unavailable',
+    message: 'The desktop is starting; try again.',
+  });
 
   constructor(private readonly log: Logger) {
     this.server = http.createServer((request, response) => void this.answer(request, response));
@@ -41,7 +53,10 @@ export class SessionToolChannel {
   /** The environment a session's tool server is started with. */
   environmentFor(sessionId: string): Record<string, string> {
     if (!this.url) throw new Error('The session tool channel is not started.');
-    return { [SESSION_TOOL_ENV.url]: this.url, [SESSION_TOOL_ENV.key]: `${sessionId}.${this.mac(sessionId).toString('base64url')}` };
+    return {
+      [SESSION_TOOL_ENV.url]: this.url,
+      [SESSION_TOOL_ENV.key]: `${sessionId}.${this.mac(sessionId).toString('base64url')}`,
+    };
   }
 
   async close(): Promise<void> {
@@ -69,16 +84,31 @@ export class SessionToolChannel {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     };
     const sessionId = this.sessionOfKey(request.headers.authorization);
-    if (!sessionId) return reply(401, { ok: false, code: 'unauthorized', message: 'This key does not belong to a session of this runtime.' });
-    if (request.method !== 'POST') return reply(405, { ok: false, code: 'invalid_params', message: 'Only POST is answered.' });
+    if (!sessionId)
+      return reply(401, {
+        ok: false,
+        code: 'unauthorized',
+        message: 'This key does not belong to a session of this runtime.',
+      });
+    if (request.method !== 'POST')
+      return reply(405, { ok: false, code: 'invalid_params', message: 'Only POST is answered.' });
     let body: unknown;
     try {
       body = JSON.parse(await readBody(request));
     } catch (error) {
-      return reply(400, { ok: false, code: 'invalid_params', message: `The request is not JSON of at most ${MAX_BODY_BYTES} bytes: ${(error as Error).message}` });
+      return reply(400, {
+        ok: false,
+        code: 'invalid_params',
+        message: `The request is not JSON of at most ${MAX_BODY_BYTES} bytes: ${(error as Error).message}`,
+      });
     }
     const parsed = SessionToolRequestSchema.safeParse(body);
-    if (!parsed.success) return reply(400, { ok: false, code: 'invalid_params', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+    if (!parsed.success)
+      return reply(400, {
+        ok: false,
+        code: 'invalid_params',
+        message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      });
     try {
       reply(200, await this.handle(sessionId, parsed.data));
     } catch (error) {

@@ -36,7 +36,12 @@ export type ListedSession = z.infer<typeof ListedSessionSchema>;
 
 export const SessionToolAnswerSchema = z.union([
   z.object({ ok: z.literal(true), sessions: z.array(ListedSessionSchema) }),
-  z.object({ ok: z.literal(true), operationId: z.string(), delivery: z.enum(['sent', 'needs-approval', 'declined']), hop: z.number().int() }),
+  z.object({
+    ok: z.literal(true),
+    operationId: z.string(),
+    delivery: z.enum(['sent', 'needs-approval', 'declined']),
+    hop: z.number().int(),
+  }),
   z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
 ]);
 export type SessionToolAnswer = z.infer<typeof SessionToolAnswerSchema>;

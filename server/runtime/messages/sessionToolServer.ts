@@ -25,7 +25,9 @@ const RETRY_DELAY_MS = 500;
 const url = process.env[SESSION_TOOL_ENV.url];
 const key = process.env[SESSION_TOOL_ENV.key];
 if (!url || !key) {
-  process.stderr.write(`The session tool server needs ${SESSION_TOOL_ENV.url} and ${SESSION_TOOL_ENV.key}; the HB Code runtime sets them.\n`);
+  process.stderr.write(
+    `The session tool server needs ${SESSION_TOOL_ENV.url} and ${SESSION_TOOL_ENV.key}; the HB Code runtime sets them.\n`,
+  );
   process.exit(2);
 }
 
@@ -33,25 +35,42 @@ async function callRuntime(request: SessionToolRequest): Promise<SessionToolAnsw
   let lastError: unknown;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     try {
-      const response = await fetch(url!, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(request) });
+      const response = await fetch(url!, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
       return SessionToolAnswerSchema.parse(await response.json());
     } catch (error) {
       lastError = error;
       if (attempt < ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * attempt));
     }
   }
-  return { ok: false, code: 'unavailable', message: `The HB Code desktop did not answer: ${lastError instanceof Error ? lastError.message : String(lastError)}` };
+  return {
+    ok: false,
+    code: 'unavailable',
+    message: `The HB Code desktop did not answer: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+  };
 }
 
 function toolResult(answer: SessionToolAnswer) {
-  if (!answer.ok) return { content: [{ type: 'text' as const, text: `Error (${answer.code}): ${answer.message}` }], isError: true };
-  return { content: [{ type: 'text' as const, text: JSON.stringify('sessions' in answer ? { sessions: answer.sessions } : answer) }] };
+  if (!answer.ok)
+    return { content: [{ type: 'text' as const, text: `Error (${answer.code}): ${answer.message}` }], isError: true };
+  return {
+    content: [
+      { type: 'text' as const, text: JSON.stringify('sessions' in answer ? { sessions: answer.sessions } : answer) },
+    ],
+  };
 }
 
 const server = new McpServer({ name: SESSION_TOOL_SERVER_NAME, version: '1.0.0' });
 server.registerTool(
   SESSION_TOOL_NAMES.list,
-  { description: 'Lists the sessions of this HB Code desktop: each one\'s id, title, agent and project ("self" marks this session).', inputSchema: {} },
+  {
+    description:
+      'Lists the sessions of this HB Code desktop: each one\'s id, title, agent and project ("self" marks this session).',
+    inputSchema: {},
+  },
   async () => toolResult(await callRuntime({ tool: 'list_sessions' })),
 );
 server.registerTool(
@@ -62,6 +81,7 @@ server.registerTool(
     inputSchema: { session_id: z.string().min(1), text: z.string().min(1).max(MAX_SESSION_MESSAGE_CHARS) },
   },
   // One call id per tool call: the retries inside callRuntime reuse it, so the message is queued once.
-  async ({ session_id, text }) => toolResult(await callRuntime({ tool: 'send_message', callId: crypto.randomUUID(), sessionId: session_id, text })),
+  async ({ session_id, text }) =>
+    toolResult(await callRuntime({ tool: 'send_message', callId: crypto.randomUUID(), sessionId: session_id, text })),
 );
 await server.connect(new StdioServerTransport());

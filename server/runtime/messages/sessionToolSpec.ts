@@ -31,9 +31,14 @@ export function codexSessionToolConfig(spec: SessionToolServerSpec): Record<stri
 }
 
 /** The tools as Claude names them, allowed without asking: messages are the recipient's to approve (MSG-4). */
-const CLAUDE_SESSION_TOOLS = Object.values(SESSION_TOOL_NAMES).map((name) => `mcp__${SESSION_TOOL_SERVER_NAME}__${name}`);
+const CLAUDE_SESSION_TOOLS = Object.values(SESSION_TOOL_NAMES).map(
+  (name) => `mcp__${SESSION_TOOL_SERVER_NAME}__${name}`,
+);
 
 /** The Claude host's run request fields (`mcpServers`, `toolsAllowed`) for the session tool server. */
-export function claudeSessionTools(spec: SessionToolServerSpec | null): { mcpServers?: Record<string, SessionToolServerSpec>; toolsAllowed?: string[] } {
+export function claudeSessionTools(spec: SessionToolServerSpec | null): {
+  mcpServers?: Record<string, SessionToolServerSpec>;
+  toolsAllowed?: string[];
+} {
   return spec ? { mcpServers: { [SESSION_TOOL_SERVER_NAME]: spec }, toolsAllowed: CLAUDE_SESSION_TOOLS } : {};
 }

@@ -75,9 +75,11 @@ function provenWhole(input: SavedCopyInput): boolean {
 export function decideSavedCopy(input: SavedCopyInput): SavedCopyDecision {
   const { artifactBytes, copy } = input;
   if (provenWhole(input)) {
-    if (copy.length === artifactBytes && input.artifactEquals(copy)) return { action: 'prove', reason: 'the saved copy is whole and holds the same bytes' };
+    if (copy.length === artifactBytes && input.artifactEquals(copy))
+      return { action: 'prove', reason: 'the saved copy is whole and holds the same bytes' };
     return { action: 'replace', sourceIncomplete: false, reason: 'the saved copy is whole' };
   }
-  if (copy.length > artifactBytes) return { action: 'replace', sourceIncomplete: true, reason: 'the saved copy is cut but longer than the artifact' };
+  if (copy.length > artifactBytes)
+    return { action: 'replace', sourceIncomplete: true, reason: 'the saved copy is cut but longer than the artifact' };
   return { action: 'keep', reason: 'the saved copy is cut and not longer than the artifact' };
 }

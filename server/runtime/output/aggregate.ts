@@ -102,7 +102,7 @@ export class HeadTailAggregate {
     const size = this.tail.length;
     const bytes = chunk.length > size ? chunk.subarray(chunk.length - size) : chunk;
     let writeAt = (this.tailStart + this.tailLength) % size;
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       const n = Math.min(bytes.length - i, size - writeAt);
       this.tail.set(bytes.subarray(i, i + n), writeAt);
       i += n;

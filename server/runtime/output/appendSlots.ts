@@ -5,7 +5,10 @@ export const SLOT_BYTES = 1024 * 1024;
 /** Free slots kept for reuse across commands; more are allocated while many streams are busy. */
 const CACHED_SLOTS = 16;
 
-const slots = new BufferPool<Buffer>(() => Buffer.allocUnsafeSlow(SLOT_BYTES), { keep: CACHED_SLOTS, reusable: (slot) => slot.length === SLOT_BYTES });
+const slots = new BufferPool<Buffer>(() => Buffer.allocUnsafeSlow(SLOT_BYTES), {
+  keep: CACHED_SLOTS,
+  reusable: (slot) => slot.length === SLOT_BYTES,
+});
 
 /**
  * Buffers that write-ahead groups are gathered in, each owning its memory so it can be moved to

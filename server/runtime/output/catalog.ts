@@ -71,32 +71,49 @@ export class OutputCatalog {
   readonly commitAppend: (key: OutputKey, pendingId: number, from: number, to: number) => boolean;
 
   constructor(private readonly db: Db) {
-    this.selectRow = db.prepare<[string, string], RawCatalogRow>('SELECT * FROM command_outputs WHERE run_id = ? AND command_id = ?');
+    this.selectRow = db.prepare<[string, string], RawCatalogRow>(
+      'SELECT * FROM command_outputs WHERE run_id = ? AND command_id = ?',
+    );
     this.selectAll = db.prepare<[], RawCatalogRow>('SELECT * FROM command_outputs');
     this.selectBySession = db.prepare<[string], RawCatalogRow>('SELECT * FROM command_outputs WHERE session_id = ?');
     this.insertRow = db.prepare(
       `INSERT INTO command_outputs (run_id, command_id, session_id, file_name, byte_length, generation, complete, source_incomplete, created_at)
        VALUES (?, ?, ?, ?, 0, 1, 0, 1, ?)`,
     );
-    this.selectPending = db.prepare<[string, string], { id: number; expected_offset: number; length: number; generation: number; sha256: Buffer }>(
+    this.selectPending = db.prepare<
+      [string, string],
+      { id: number; expected_offset: number; length: number; generation: number; sha256: Buffer }
+    >(
       'SELECT id, expected_offset, length, generation, sha256 FROM command_output_pending_appends WHERE run_id = ? AND command_id = ? ORDER BY id',
     );
     this.insertPendingStmt = db.prepare(
       'INSERT INTO command_output_pending_appends (run_id, command_id, expected_offset, length, generation, sha256) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.deletePendingStmt = db.prepare('DELETE FROM command_output_pending_appends WHERE id = ?');
-    this.deletePendingForKey = db.prepare('DELETE FROM command_output_pending_appends WHERE run_id = ? AND command_id = ?');
-    this.advanceLength = db.prepare('UPDATE command_outputs SET byte_length = ? WHERE run_id = ? AND command_id = ? AND byte_length = ?');
+    this.deletePendingForKey = db.prepare(
+      'DELETE FROM command_output_pending_appends WHERE run_id = ? AND command_id = ?',
+    );
+    this.advanceLength = db.prepare(
+      'UPDATE command_outputs SET byte_length = ? WHERE run_id = ? AND command_id = ? AND byte_length = ?',
+    );
     this.setLength = db.prepare('UPDATE command_outputs SET byte_length = ? WHERE run_id = ? AND command_id = ?');
-    this.setStorageErrorStmt = db.prepare('UPDATE command_outputs SET storage_error = ?, source_incomplete = 1 WHERE run_id = ? AND command_id = ?');
-    this.markCompleteStmt = db.prepare('UPDATE command_outputs SET complete = 1, source_incomplete = ? WHERE run_id = ? AND command_id = ?');
+    this.setStorageErrorStmt = db.prepare(
+      'UPDATE command_outputs SET storage_error = ?, source_incomplete = 1 WHERE run_id = ? AND command_id = ?',
+    );
+    this.markCompleteStmt = db.prepare(
+      'UPDATE command_outputs SET complete = 1, source_incomplete = ? WHERE run_id = ? AND command_id = ?',
+    );
     this.replaceGenerationStmt = db.prepare(
       `UPDATE command_outputs SET file_name = ?, byte_length = ?, generation = generation + 1, complete = 1,
          source_incomplete = ?, storage_error = ? WHERE run_id = ? AND command_id = ? AND generation = ?`,
     );
     this.deleteBySession = db.prepare('DELETE FROM command_outputs WHERE session_id = ?');
-    this.setSavedCopyPendingStmt = db.prepare('UPDATE command_outputs SET saved_copy_pending = ? WHERE run_id = ? AND command_id = ?');
-    this.selectSavedCopyPending = db.prepare<[], RawCatalogRow>('SELECT * FROM command_outputs WHERE saved_copy_pending = 1');
+    this.setSavedCopyPendingStmt = db.prepare(
+      'UPDATE command_outputs SET saved_copy_pending = ? WHERE run_id = ? AND command_id = ?',
+    );
+    this.selectSavedCopyPending = db.prepare<[], RawCatalogRow>(
+      'SELECT * FROM command_outputs WHERE saved_copy_pending = 1',
+    );
     this.commitAppend = db.transaction((key: OutputKey, pendingId: number, from: number, to: number) => {
       const moved = this.advanceLength.run(to, key.runId, key.commandId, from).changes === 1;
       this.deletePendingStmt.run(pendingId);
@@ -132,7 +149,9 @@ export class OutputCatalog {
   }
 
   insertPending(key: OutputKey, offset: number, length: number, generation: number, sha256: Buffer): number {
-    return Number(this.insertPendingStmt.run(key.runId, key.commandId, offset, length, generation, sha256).lastInsertRowid);
+    return Number(
+      this.insertPendingStmt.run(key.runId, key.commandId, offset, length, generation, sha256).lastInsertRowid,
+    );
   }
 
   deletePending(id: number): void {
@@ -162,10 +181,27 @@ export class OutputCatalog {
   }
 
   /** Points the row at a new file as the next generation, dropping pending appends of the old one. */
-  replaceGeneration(key: OutputKey, fromGeneration: number, fileName: string, byteLength: number, sourceIncomplete: boolean, storageError: string | null = null): boolean {
+  replaceGeneration(
+    key: OutputKey,
+    fromGeneration: number,
+    fileName: string,
+    byteLength: number,
+    sourceIncomplete: boolean,
+    storageError: string | null = null,
+  ): boolean {
     return this.db.transaction(() => {
       this.deletePendingForKey.run(key.runId, key.commandId);
-      return this.replaceGenerationStmt.run(fileName, byteLength, sourceIncomplete ? 1 : 0, storageError, key.runId, key.commandId, fromGeneration).changes === 1;
+      return (
+        this.replaceGenerationStmt.run(
+          fileName,
+          byteLength,
+          sourceIncomplete ? 1 : 0,
+          storageError,
+          key.runId,
+          key.commandId,
+          fromGeneration,
+        ).changes === 1
+      );
     })();
   }
 

@@ -7,7 +7,13 @@ import { conflict, invalidParams, isDiskFull, notFound, storageError } from '../
 import type { Logger } from '../log';
 import type { DiskReserve } from '../store/diskReserve';
 import { OutputCatalog, type CatalogRow, type OutputKey } from './catalog';
-import { cutOffOutputMessage, recoverArtifact, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE, type RecoveryResult } from './recoverArtifact';
+import {
+  cutOffOutputMessage,
+  recoverArtifact,
+  STORAGE_FAILED_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+  type RecoveryResult,
+} from './recoverArtifact';
 import { decideSavedCopy } from './agentCopy';
 import { decideSettlement, type SettleDecision, type StreamLedger } from './settle';
 
@@ -43,7 +49,7 @@ const stateOf = (row: CatalogRow): OutputState => ({
 const newFileName = () => crypto.randomBytes(16).toString('hex') + OUTPUT_FILE_SUFFIX;
 
 function writeFully(fd: number, bytes: Uint8Array, position: number): void {
-  for (let done = 0; done < bytes.length; ) {
+  for (let done = 0; done < bytes.length;) {
     done += fs.writeSync(fd, bytes, done, bytes.length - done, position + done);
   }
 }
@@ -104,7 +110,11 @@ export class CommandOutputStore {
   recover(key: OutputKey): RecoveryResult | undefined {
     const result = recoverArtifact(this.catalog, this.dir, key);
     if (result && result.outcome !== 'clean') {
-      this.log.warn('command output recovered', { runId: key.runId, commandId: key.commandId, outcome: result.outcome });
+      this.log.warn('command output recovered', {
+        runId: key.runId,
+        commandId: key.commandId,
+        outcome: result.outcome,
+      });
     }
     return result;
   }
@@ -141,7 +151,13 @@ export class CommandOutputStore {
     }
   }
 
-  private failAppend(key: OutputKey, row: CatalogRow, pendingId: number | null, fd: number | null, error: unknown): void {
+  private failAppend(
+    key: OutputKey,
+    row: CatalogRow,
+    pendingId: number | null,
+    fd: number | null,
+    error: unknown,
+  ): void {
     this.log.error('command output append failed', {
       runId: key.runId,
       commandId: key.commandId,
@@ -192,13 +208,18 @@ export class CommandOutputStore {
     if (initial.sessionId !== sessionId) throw conflict('This command output belongs to another session.');
     const { row, outcome } = this.recover(key)!;
     if (generation !== row.generation) {
-      throw conflict(`Command output generation ${generation} was replaced by generation ${row.generation}; refresh the row and read again.`, {
-        generation: row.generation,
-      });
+      throw conflict(
+        `Command output generation ${generation} was replaced by generation ${row.generation}; refresh the row and read again.`,
+        {
+          generation: row.generation,
+        },
+      );
     }
     if (outcome === 'file-lost') throw storageError('The command output file is missing or shorter than recorded.');
     if (offset > row.byteLength) {
-      throw invalidParams(`Offset ${offset} is past the end of the output (${row.byteLength} bytes).`, { availableBytes: row.byteLength });
+      throw invalidParams(`Offset ${offset} is past the end of the output (${row.byteLength} bytes).`, {
+        availableBytes: row.byteLength,
+      });
     }
     const count = Math.min(length, row.byteLength - offset);
     const bytes = allocate(count);
@@ -226,7 +247,11 @@ export class CommandOutputStore {
   }
 
   /** Applies OUT-4 at completion: keep the stream, or store the aggregate as the next generation. */
-  settleCompletedCommand(key: OutputKey, ledger: StreamLedger, aggregate: Buffer | null): { state: OutputState; decision: SettleDecision } {
+  settleCompletedCommand(
+    key: OutputKey,
+    ledger: StreamLedger,
+    aggregate: Buffer | null,
+  ): { state: OutputState; decision: SettleDecision } {
     const recovered = this.recover(key);
     if (!recovered) throw notFound('No such command output.');
     const row = recovered.row;
@@ -314,7 +339,13 @@ export class CommandOutputStore {
   }
 
   /** Points the row at a file already renamed into place, unless another generation took over meanwhile (OUT-5). */
-  private pointAtNewGeneration(key: OutputKey, row: CatalogRow, fileName: string, byteLength: number, sourceIncomplete: boolean): void {
+  private pointAtNewGeneration(
+    key: OutputKey,
+    row: CatalogRow,
+    fileName: string,
+    byteLength: number,
+    sourceIncomplete: boolean,
+  ): void {
     // OUT-3: an output the device could not store keeps saying so once an aggregate that is not
     // the whole of it replaced it; a whole aggregate leaves nothing lost to say.
     const cutOff = row.storageError !== null && sourceIncomplete ? cutOffOutputMessage(row.storageError) : null;
@@ -333,7 +364,12 @@ export class CommandOutputStore {
    * (start-up removes the stage file, and a renamed file no row names once it is an hour old,
    * OUT-6). Returns the row's state, or undefined when the artifact is gone.
    */
-  async settleFromSavedCopy(key: OutputKey, ledger: StreamLedger, aggregate: Buffer | null, copy: Buffer): Promise<OutputState | undefined> {
+  async settleFromSavedCopy(
+    key: OutputKey,
+    ledger: StreamLedger,
+    aggregate: Buffer | null,
+    copy: Buffer,
+  ): Promise<OutputState | undefined> {
     const recovered = this.recover(key);
     if (!recovered) return undefined;
     const row = recovered.row;
@@ -365,13 +401,18 @@ export class CommandOutputStore {
       await fs.promises.rename(stage, path.join(this.dir, fileName));
     } catch (error) {
       // The settled artifact is untouched: the copy is simply not used.
-      this.log.warn('storing the saved command output copy failed', { runId: key.runId, commandId: key.commandId, reason: (error as Error).message });
+      this.log.warn('storing the saved command output copy failed', {
+        runId: key.runId,
+        commandId: key.commandId,
+        reason: (error as Error).message,
+      });
       await fs.promises.rm(stage, { force: true });
       return this.state(key);
     }
     // The row may have been deleted (OUT-6) or replaced while the copy was written.
     const current = this.catalog.get(key);
-    if (current?.generation === row.generation) this.pointAtNewGeneration(key, current, fileName, copy.length, decision.sourceIncomplete);
+    if (current?.generation === row.generation)
+      this.pointAtNewGeneration(key, current, fileName, copy.length, decision.sourceIncomplete);
     else fs.rmSync(path.join(this.dir, fileName), { force: true });
     return this.state(key);
   }

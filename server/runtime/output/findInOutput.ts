@@ -48,7 +48,15 @@ export async function findInOutput(
   };
   const matches: MatchPlace[] = [];
   try {
-    for await (const place of renderedMatchesAfter(paced, totalBytes, query, { offset: 0, column: 0 }, true, limits.pageBytes, signal)) {
+    for await (const place of renderedMatchesAfter(
+      paced,
+      totalBytes,
+      query,
+      { offset: 0, column: 0 },
+      true,
+      limits.pageBytes,
+      signal,
+    )) {
       if (matches.length === limits.maxMatches) {
         stopped = true;
         break;

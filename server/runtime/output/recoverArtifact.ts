@@ -12,7 +12,10 @@ export const STORAGE_FULL_MESSAGE = `${STORAGE_FAILED_MESSAGE} The disk is full.
  * store whole; the cut stays visible, with its cause.
  */
 export function cutOffOutputMessage(storageError: string): string {
-  const cause = storageError === STORAGE_FULL_MESSAGE ? 'the disk was full while the command ran' : 'this device could not store it while the command ran';
+  const cause =
+    storageError === STORAGE_FULL_MESSAGE
+      ? 'the disk was full while the command ran'
+      : 'this device could not store it while the command ran';
   return `Part of this command's output was lost: ${cause}. What is shown is the agent's own copy, which may be shortened.`;
 }
 
@@ -51,7 +54,7 @@ function digestOfRange(file: string, offset: number, length: number): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
     const chunk = Buffer.allocUnsafe(Math.min(length, 1024 * 1024));
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, length - done), offset + done);
       if (n === 0) break;
       hash.update(chunk.subarray(0, n));

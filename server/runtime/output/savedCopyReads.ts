@@ -30,7 +30,10 @@ export class SavedCopyReads {
   ) {}
 
   /** Resolves to the row's state once the copy was applied, or undefined when there was none or the read failed. */
-  enqueue(request: SavedCopyRequest, options: { pending: boolean } = { pending: true }): Promise<OutputState | undefined> {
+  enqueue(
+    request: SavedCopyRequest,
+    options: { pending: boolean } = { pending: true },
+  ): Promise<OutputState | undefined> {
     this.outputs.catalog.setSavedCopyPending(request.key, options.pending);
     const job = this.queue.then(() => this.apply(request));
     this.queue = job;
@@ -43,7 +46,10 @@ export class SavedCopyReads {
    * (a read that keeps failing is not retried at every start). `readerFor` is null when the row's
    * agent keeps no copy (or its session is gone): then the row stays as it settled.
    */
-  resumeAfterRestart(readerFor: (row: CatalogRow) => SavedCopyReader | null, settled: (row: CatalogRow, state: OutputState) => void): void {
+  resumeAfterRestart(
+    readerFor: (row: CatalogRow) => SavedCopyReader | null,
+    settled: (row: CatalogRow, state: OutputState) => void,
+  ): void {
     for (const row of this.outputs.catalog.savedCopyPending()) {
       const key = { runId: row.runId, commandId: row.commandId };
       const read = readerFor(row);
@@ -62,17 +68,31 @@ export class SavedCopyReads {
       copy = await read();
     } catch (error) {
       // The agent went away (shutdown, a crash): the row stays as it settled, and a live read stays pending.
-      this.log.warn('reading the saved command output copy failed', { runId: key.runId, commandId: key.commandId, reason: error instanceof Error ? error.message : String(error) });
+      this.log.warn('reading the saved command output copy failed', {
+        runId: key.runId,
+        commandId: key.commandId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       return undefined;
     }
     try {
       if (!copy) {
-        this.log.info('command output saved copy', { runId: key.runId, commandId: key.commandId, copyBytes: null, action: 'keep', reason: 'the agent keeps no copy' });
+        this.log.info('command output saved copy', {
+          runId: key.runId,
+          commandId: key.commandId,
+          copyBytes: null,
+          action: 'keep',
+          reason: 'the agent keeps no copy',
+        });
         return undefined;
       }
       return await this.outputs.settleFromSavedCopy(key, ledger, aggregate, copy);
     } catch (error) {
-      this.log.error('applying the saved command output copy failed', { runId: key.runId, commandId: key.commandId }, error);
+      this.log.error(
+        'applying the saved command output copy failed',
+        { runId: key.runId, commandId: key.commandId },
+        error,
+      );
       return undefined;
     } finally {
       try {

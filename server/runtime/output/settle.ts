@@ -40,7 +40,8 @@ export function decideSettlement(input: SettleInput): SettleDecision {
   const { artifactBytes, storageFailed, ledger, aggregate } = input;
 
   if (!aggregate) {
-    if (storageFailed) return { action: 'keep-failed', sourceIncomplete: true, reason: 'append failed and no aggregate' };
+    if (storageFailed)
+      return { action: 'keep-failed', sourceIncomplete: true, reason: 'append failed and no aggregate' };
     return { action: 'keep', sourceIncomplete: true, reason: 'no aggregate to prove the stream' };
   }
 
@@ -48,16 +49,26 @@ export function decideSettlement(input: SettleInput): SettleDecision {
   const slack = LEDGER_SLACK_PER_DELTA * ledger.deltas;
 
   if (storageFailed) {
-    const whole = parsed.form === 'plain' && aggregate.length < AGGREGATE_CAP_BYTES && ledger.bytes <= aggregate.length + slack;
-    return { action: 'replace', sourceIncomplete: !whole, reason: 'append failed: the aggregate replaces the artifact' };
+    const whole =
+      parsed.form === 'plain' && aggregate.length < AGGREGATE_CAP_BYTES && ledger.bytes <= aggregate.length + slack;
+    return {
+      action: 'replace',
+      sourceIncomplete: !whole,
+      reason: 'append failed: the aggregate replaces the artifact',
+    };
   }
 
   if (parsed.form === 'head-tail') {
     const printed = parsed.headBytes + parsed.omittedBytes + parsed.tailBytes;
     const proven = ledger.bytes + LEDGER_SLACK_PER_DELTA >= printed;
     if (proven) return { action: 'keep', sourceIncomplete: false, reason: 'stream proven complete' };
-    if (artifactBytes > aggregate.length) return { action: 'keep', sourceIncomplete: true, reason: 'stream longer than the truncated aggregate' };
-    return { action: 'replace', sourceIncomplete: true, reason: 'unproven stream not longer than the truncated aggregate' };
+    if (artifactBytes > aggregate.length)
+      return { action: 'keep', sourceIncomplete: true, reason: 'stream longer than the truncated aggregate' };
+    return {
+      action: 'replace',
+      sourceIncomplete: true,
+      reason: 'unproven stream not longer than the truncated aggregate',
+    };
   }
 
   const classicCut = ledger.bytes > aggregate.length + slack;

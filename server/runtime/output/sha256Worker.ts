@@ -39,7 +39,8 @@ interface Waiter {
 }
 
 /** A group's memory can be moved to the worker when the group owns all of it. */
-const ownsItsMemory = (group: Buffer) => group.byteOffset === 0 && group.buffer instanceof ArrayBuffer && group.buffer.byteLength >= group.length;
+const ownsItsMemory = (group: Buffer) =>
+  group.byteOffset === 0 && group.buffer instanceof ArrayBuffer && group.buffer.byteLength >= group.length;
 
 /**
  * One worker thread that computes the SHA-256 of write-ahead appends off the event loop

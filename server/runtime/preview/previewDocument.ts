@@ -30,7 +30,8 @@ export function canonicalDocument(projectDirectory: string, requestPath: string,
   }
   const resolved = secrets.refusalOfPath(real, { path: requestPath });
   if (resolved) throw resolved;
-  if (!isInside(projectDirectory, real)) throw invalidParams('The document is outside the project folder.', { path: requestPath });
+  if (!isInside(projectDirectory, real))
+    throw invalidParams('The document is outside the project folder.', { path: requestPath });
   if (!isFile(real)) throw invalidParams('Only a file can be previewed.', { path: requestPath });
   if (!isHtmlName(requestPath) || !isHtmlName(real)) throw invalidParams(NOT_HTML_MESSAGE, { path: requestPath });
   return real;

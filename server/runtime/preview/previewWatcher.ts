@@ -46,7 +46,13 @@ export class PreviewWatcher {
   /** Watches `folder` (canonical, under the root) from now on. */
   watchFolder(folder: string): void {
     if (this.closed || this.folders.has(folder) || this.folders.size >= MAX_WATCHED_FOLDERS) return;
-    const watch: FolderWatch = { watcher: null, windowStart: 0, eventsInWindow: 0, pauseMs: FLOOD_PAUSE_MS, reopen: null };
+    const watch: FolderWatch = {
+      watcher: null,
+      windowStart: 0,
+      eventsInWindow: 0,
+      pauseMs: FLOOD_PAUSE_MS,
+      reopen: null,
+    };
     this.folders.set(folder, watch);
     if (!this.open(folder, watch)) this.folders.delete(folder);
   }

@@ -54,7 +54,8 @@ export class Previews {
     const documentPath = canonicalDocument(projectDirectory, requestPath, this.secrets);
     const existing = this.bindings.get(previewId);
     if (existing) {
-      if (existing.documentPath !== documentPath) throw conflict('This preview id is already bound to another document.', { previewId });
+      if (existing.documentPath !== documentPath)
+        throw conflict('This preview id is already bound to another document.', { previewId });
       return existing;
     }
     const resourceRoot = chooseResourceRoot(projectDirectory, documentPath, realHome(), this.secrets);
@@ -64,7 +65,12 @@ export class Previews {
     return binding;
   }
 
-  readResource(previewId: string, rawPath: string, offset: number, allocate: (n: number) => Buffer = Buffer.allocUnsafe): PreviewResource {
+  readResource(
+    previewId: string,
+    rawPath: string,
+    offset: number,
+    allocate: (n: number) => Buffer = Buffer.allocUnsafe,
+  ): PreviewResource {
     const binding = this.bindings.get(previewId);
     if (!binding) throw notFound('No such preview. Open it again.', { previewId });
     const file = resolvePreviewResource(binding.resourceRoot, rawPath, this.secrets);

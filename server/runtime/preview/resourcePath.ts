@@ -41,7 +41,11 @@ export function resourceServable(root: ResourceRoot, real: string, secrets: Secr
 }
 
 /** The canonical path with its stat, if it may be served. */
-function servableCanonical(candidate: string, root: ResourceRoot, secrets: SecretFiles): { real: string; stat: fs.Stats } | null {
+function servableCanonical(
+  candidate: string,
+  root: ResourceRoot,
+  secrets: SecretFiles,
+): { real: string; stat: fs.Stats } | null {
   try {
     const real = fs.realpathSync.native(candidate);
     return resourceServable(root, real, secrets) ? { real, stat: fs.statSync(real) } : null;

@@ -25,11 +25,20 @@ function isForbiddenRoot(folder: string, home: string, secrets: SecretFiles): bo
  * folder that may not be a root falls back to the next, and when the document's own folder may
  * not be one either, the document reads only itself. All paths are canonical.
  */
-export function chooseResourceRoot(projectDirectory: string, documentPath: string, home: string, secrets: SecretFiles): ResourceRoot {
+export function chooseResourceRoot(
+  projectDirectory: string,
+  documentPath: string,
+  home: string,
+  secrets: SecretFiles,
+): ResourceRoot {
   const documentFolder = path.dirname(documentPath);
   const root =
     isInside(projectDirectory, documentPath) && !isForbiddenRoot(projectDirectory, home, secrets)
       ? projectDirectory
       : documentFolder;
-  return { root, documentSegments: segmentsUnder(root, documentPath), documentOnly: isForbiddenRoot(root, home, secrets) };
+  return {
+    root,
+    documentSegments: segmentsUnder(root, documentPath),
+    documentOnly: isForbiddenRoot(root, home, secrets),
+  };
 }

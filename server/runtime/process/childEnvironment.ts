@@ -6,7 +6,10 @@
 const RUNTIME_SECRETS = ['HBCODE_TOKEN'] as const;
 
 /** The runtime's environment with `overrides` applied and its own secrets removed. */
-export function childEnvironment(overrides: NodeJS.ProcessEnv = {}, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function childEnvironment(
+  overrides: NodeJS.ProcessEnv = {},
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const env = { ...base, ...overrides };
   for (const name of RUNTIME_SECRETS) delete env[name];
   return env;

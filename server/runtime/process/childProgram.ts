@@ -25,7 +25,10 @@ export interface ChildProgramCommand {
  */
 export function childProgram(name: ChildProgramName, env: NodeJS.ProcessEnv = process.env): ChildProgramCommand {
   if (RUNNING_FROM_BUNDLE || env.HBCODE_CHILD_BUNDLE === '1') {
-    return { file: process.execPath, args: ['--enable-source-maps', path.join(REPO_ROOT, BUNDLE_FOLDER, `${name}.mjs`)] };
+    return {
+      file: process.execPath,
+      args: ['--enable-source-maps', path.join(REPO_ROOT, BUNDLE_FOLDER, `${name}.mjs`)],
+    };
   }
   // The loader by its own address: a child an agent starts in a project folder (Codex starts MCP
   // servers there) would not find a bare `tsx` from there.

@@ -16,7 +16,8 @@ let lastScan: { at: number; groups: Map<number, ProcStat[]> } | null = null;
  */
 export function recentProcessGroups(notBefore = 0): Map<number, ProcStat[]> {
   const at = performance.now();
-  if (!lastScan || at - lastScan.at > SCAN_REUSE_MS || lastScan.at < notBefore) lastScan = { at, groups: scanLiveProcessGroups() };
+  if (!lastScan || at - lastScan.at > SCAN_REUSE_MS || lastScan.at < notBefore)
+    lastScan = { at, groups: scanLiveProcessGroups() };
   return lastScan.groups;
 }
 

@@ -29,7 +29,8 @@ export function parseProcStat(pid: number, text: string): ProcStat | null {
   const pgrp = Number(fields[2]);
   const session = Number(fields[3]);
   const startTicks = Number(fields[19]);
-  if (!state || !Number.isSafeInteger(pgrp) || !Number.isSafeInteger(session) || !Number.isSafeInteger(startTicks)) return null;
+  if (!state || !Number.isSafeInteger(pgrp) || !Number.isSafeInteger(session) || !Number.isSafeInteger(startTicks))
+    return null;
   return { pid, state, pgrp, session, startTicks };
 }
 
@@ -85,8 +86,14 @@ export function liveMembersOf(groups: Map<number, ProcStat[]>, pgid: number, lea
  * The live members of session `sid` (a terminal's shell and every job it started in its own
  * group) that started no earlier than the session's leader (TERM-5).
  */
-export function liveMembersOfSession(groups: Map<number, ProcStat[]>, sid: number, leaderStartTicks: number): ProcStat[] {
+export function liveMembersOfSession(
+  groups: Map<number, ProcStat[]>,
+  sid: number,
+  leaderStartTicks: number,
+): ProcStat[] {
   const members: ProcStat[] = [];
-  for (const group of groups.values()) for (const member of group) if (member.session === sid && member.startTicks >= leaderStartTicks) members.push(member);
+  for (const group of groups.values())
+    for (const member of group)
+      if (member.session === sid && member.startTicks >= leaderStartTicks) members.push(member);
   return members;
 }

@@ -19,7 +19,10 @@ export interface ProcessGroupTracker {
  * Writes the group down now and answers the idempotent "forget it": the row stays until the
  * group is known gone or left to the user (SES-5, TERM-5).
  */
-export function trackGroup(identity: ProcessGroupIdentity | null, tracker: ProcessGroupTracker | undefined): () => void {
+export function trackGroup(
+  identity: ProcessGroupIdentity | null,
+  tracker: ProcessGroupTracker | undefined,
+): () => void {
   if (!identity || !tracker) return () => undefined;
   tracker.record(identity);
   let tracked = true;

@@ -31,13 +31,24 @@ export class ProcessGroupLedger {
       'INSERT OR REPLACE INTO process_groups (pgid, leader_start_ticks, boot_id, run_id, command_id, purpose, started_at, env_tag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.remove = db.prepare('DELETE FROM process_groups WHERE boot_id = ? AND pgid = ? AND leader_start_ticks = ?');
-    this.all = db.prepare('SELECT pgid, leader_start_ticks, boot_id, run_id, command_id, purpose, env_tag FROM process_groups');
+    this.all = db.prepare(
+      'SELECT pgid, leader_start_ticks, boot_id, run_id, command_id, purpose, env_tag FROM process_groups',
+    );
   }
 
   trackerFor(owner: ProcessGroupOwner): ProcessGroupTracker {
     return {
       record: (group) => {
-        this.insert.run(group.pgid, group.startTicks, group.bootId, owner.runId ?? null, owner.commandId ?? null, owner.purpose, Date.now(), owner.envTag ?? null);
+        this.insert.run(
+          group.pgid,
+          group.startTicks,
+          group.bootId,
+          owner.runId ?? null,
+          owner.commandId ?? null,
+          owner.purpose,
+          Date.now(),
+          owner.envTag ?? null,
+        );
       },
       forget: (group) => this.forget(group),
     };
@@ -48,7 +59,15 @@ export class ProcessGroupLedger {
   }
 
   recorded(): RecordedProcessGroup[] {
-    type Row = { pgid: number; leader_start_ticks: number; boot_id: string; run_id: string | null; command_id: string | null; purpose: string; env_tag: string | null };
+    type Row = {
+      pgid: number;
+      leader_start_ticks: number;
+      boot_id: string;
+      run_id: string | null;
+      command_id: string | null;
+      purpose: string;
+      env_tag: string | null;
+    };
     return (this.all.all() as Row[]).map((row) => ({
       pgid: row.pgid,
       startTicks: row.leader_start_ticks,

@@ -18,7 +18,9 @@ export interface SpawnPtyOptions {
  * someone else's process is never signalled.
  */
 export function signalSession(sid: number, leaderStartTicks: number, signal: NodeJS.Signals, notBefore = 0): void {
-  const groups = new Set(liveMembersOfSession(recentProcessGroups(notBefore), sid, leaderStartTicks).map((member) => member.pgrp));
+  const groups = new Set(
+    liveMembersOfSession(recentProcessGroups(notBefore), sid, leaderStartTicks).map((member) => member.pgrp),
+  );
   for (const pgrp of groups) sendToGroup(pgrp, signal);
 }
 

@@ -24,7 +24,8 @@ export function isUnderTag(value: string, tag: string): boolean {
 function tagOf(pid: number, variable: string): string | null {
   try {
     const prefix = `${variable}=`;
-    for (const entry of fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')) if (entry.startsWith(prefix)) return entry.slice(prefix.length);
+    for (const entry of fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0'))
+      if (entry.startsWith(prefix)) return entry.slice(prefix.length);
   } catch {
     // Gone meanwhile, or not ours to read.
   }

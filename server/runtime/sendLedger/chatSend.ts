@@ -77,28 +77,36 @@ export class ChatSendLedger {
        WHERE NOT EXISTS (SELECT 1 FROM chat_session_messages m WHERE m.operation_id = o.operation_id AND m.recipient_session_id = o.session_id AND m.delivery <> 'sent')
        ORDER BY r.session_id, r.seq`,
     );
-    this.accept = db.transaction((sessionId: string, operationId: string, text: string, now: number, extras: MessageExtras | undefined): ChatSendOutcome => {
-      // ATT-1: the attachments are part of the message: a retry with others is a conflict. Without any, the fingerprint is as before.
-      const request = extras ? ['chat.send', sessionId, text, extras.identity] : ['chat.send', sessionId, text];
-      const fingerprint = crypto.createHash('sha256').update(JSON.stringify(request)).digest();
-      if (this.claim.run(sessionId, operationId, fingerprint).changes !== 1) {
-        throw conflict('This operation id was already used with a different message.', { operationId });
-      }
-      const scope = chatSendScope(sessionId, operationId);
-      const stored = this.ledgerGet.get(scope, now);
-      if (stored) return { answer: JSON.parse(stored.response_json) as ChatSendAnswer };
-      const existing = this.sessions.runByOperation(sessionId, operationId);
-      if (existing) {
-        // Older than the ledger keeps: the run itself still answers.
-        return { answer: { operationId, runId: existing.id, state: existing.state } };
-      }
-      const run = this.sessions.insertRun(sessionId, operationId, text);
-      extras?.attach(run.id);
-      this.outboxPut.run(sessionId, operationId, run.id, now);
-      const answer: ChatSendAnswer = { operationId, runId: run.id, state: run.state };
-      this.ledgerPut.run(scope, sessionId, fingerprint, JSON.stringify(answer), now + IDEMPOTENCY_TTL_MS);
-      return { answer, created: run };
-    });
+    this.accept = db.transaction(
+      (
+        sessionId: string,
+        operationId: string,
+        text: string,
+        now: number,
+        extras: MessageExtras | undefined,
+      ): ChatSendOutcome => {
+        // ATT-1: the attachments are part of the message: a retry with others is a conflict. Without any, the fingerprint is as before.
+        const request = extras ? ['chat.send', sessionId, text, extras.identity] : ['chat.send', sessionId, text];
+        const fingerprint = crypto.createHash('sha256').update(JSON.stringify(request)).digest();
+        if (this.claim.run(sessionId, operationId, fingerprint).changes !== 1) {
+          throw conflict('This operation id was already used with a different message.', { operationId });
+        }
+        const scope = chatSendScope(sessionId, operationId);
+        const stored = this.ledgerGet.get(scope, now);
+        if (stored) return { answer: JSON.parse(stored.response_json) as ChatSendAnswer };
+        const existing = this.sessions.runByOperation(sessionId, operationId);
+        if (existing) {
+          // Older than the ledger keeps: the run itself still answers.
+          return { answer: { operationId, runId: existing.id, state: existing.state } };
+        }
+        const run = this.sessions.insertRun(sessionId, operationId, text);
+        extras?.attach(run.id);
+        this.outboxPut.run(sessionId, operationId, run.id, now);
+        const answer: ChatSendAnswer = { operationId, runId: run.id, state: run.state };
+        this.ledgerPut.run(scope, sessionId, fingerprint, JSON.stringify(answer), now + IDEMPOTENCY_TTL_MS);
+        return { answer, created: run };
+      },
+    );
   }
 
   acceptChatMessage(sessionId: string, operationId: string, text: string, extras?: MessageExtras): ChatSendOutcome {

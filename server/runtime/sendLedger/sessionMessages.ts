@@ -68,10 +68,14 @@ export function sessionMessageOperationId(senderSessionId: string, senderCallId:
 
 /** MSG-3: a chain of messages between sessions reached its limit; the tool answers with this error. */
 export const hopLimit = (maxHops: number) =>
-  new RuntimeError('conflict', `This message would be hop ${maxHops + 1} of a chain of messages between sessions; at most ${maxHops} are allowed, so it was not sent. Answer in this session instead.`, {
-    reason: 'hop_limit',
-    maxHops,
-  });
+  new RuntimeError(
+    'conflict',
+    `This message would be hop ${maxHops + 1} of a chain of messages between sessions; at most ${maxHops} are allowed, so it was not sent. Answer in this session instead.`,
+    {
+      reason: 'hop_limit',
+      maxHops,
+    },
+  );
 
 /**
  * chat_session_messages (MSG-1…MSG-5): messages that an agent in one session sent to another.
@@ -94,24 +98,36 @@ export class SessionMessages {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (operation_id) DO NOTHING`,
       ),
       byOperation: db.prepare<[string], RawRecord>('SELECT * FROM chat_session_messages WHERE operation_id = ?'),
-      byCall: db.prepare<[string, string], RawRecord>('SELECT * FROM chat_session_messages WHERE sender_session_id = ? AND sender_call_id = ?'),
-      setDelivery: db.prepare("UPDATE chat_session_messages SET delivery = ? WHERE operation_id = ? AND recipient_session_id = ? AND delivery = 'needs-approval'"),
-      waiting: db.prepare<[string], RawRecord>("SELECT * FROM chat_session_messages WHERE recipient_session_id = ? AND delivery = 'needs-approval' ORDER BY created_at"),
+      byCall: db.prepare<[string, string], RawRecord>(
+        'SELECT * FROM chat_session_messages WHERE sender_session_id = ? AND sender_call_id = ?',
+      ),
+      setDelivery: db.prepare(
+        "UPDATE chat_session_messages SET delivery = ? WHERE operation_id = ? AND recipient_session_id = ? AND delivery = 'needs-approval'",
+      ),
+      waiting: db.prepare<[string], RawRecord>(
+        "SELECT * FROM chat_session_messages WHERE recipient_session_id = ? AND delivery = 'needs-approval' ORDER BY created_at",
+      ),
     };
-    this.decideTx = db.transaction((recipientSessionId: string, operationId: string, delivery: 'sent' | 'declined'): SessionMessageRecord => {
-      if (this.stmts.setDelivery.run(delivery, operationId, recipientSessionId).changes !== 1) {
-        const record = this.stmts.byOperation.get(operationId);
-        if (!record || record.recipient_session_id !== recipientSessionId) throw notFound('No such message in this session.', { operationId });
-        throw conflict(`This message was already ${record.delivery === 'sent' ? 'approved' : 'declined'}.`, { operationId, delivery: record.delivery });
-      }
-      const run = this.sessions.runByOperation(recipientSessionId, operationId);
-      if (delivery === 'declined' && run) {
-        // A declined message is never handed on: its queue entry goes and its run ends cancelled.
-        this.outbox.delivered(run.id);
-        this.sessions.setRunState(run.id, 'cancelled');
-      }
-      return toRecord(this.stmts.byOperation.get(operationId)!);
-    });
+    this.decideTx = db.transaction(
+      (recipientSessionId: string, operationId: string, delivery: 'sent' | 'declined'): SessionMessageRecord => {
+        if (this.stmts.setDelivery.run(delivery, operationId, recipientSessionId).changes !== 1) {
+          const record = this.stmts.byOperation.get(operationId);
+          if (!record || record.recipient_session_id !== recipientSessionId)
+            throw notFound('No such message in this session.', { operationId });
+          throw conflict(`This message was already ${record.delivery === 'sent' ? 'approved' : 'declined'}.`, {
+            operationId,
+            delivery: record.delivery,
+          });
+        }
+        const run = this.sessions.runByOperation(recipientSessionId, operationId);
+        if (delivery === 'declined' && run) {
+          // A declined message is never handed on: its queue entry goes and its run ends cancelled.
+          this.outbox.delivered(run.id);
+          this.sessions.setRunState(run.id, 'cancelled');
+        }
+        return toRecord(this.stmts.byOperation.get(operationId)!);
+      },
+    );
   }
 
   /** The message that started the run of `operationId` in `sessionId`, if a session sent it. */
@@ -148,7 +164,17 @@ export class SessionMessages {
       identity: ['session-message', request.senderSessionId, request.senderCallId],
       attach: () => {
         // A row with the same operation id stays as it is.
-        this.stmts.insert.run(fresh.operationId, fresh.recipientSessionId, fresh.senderSessionId, fresh.senderCallId, fresh.senderRunId, fresh.chainId, fresh.hop, fresh.delivery, fresh.createdAt);
+        this.stmts.insert.run(
+          fresh.operationId,
+          fresh.recipientSessionId,
+          fresh.senderSessionId,
+          fresh.senderCallId,
+          fresh.senderRunId,
+          fresh.chainId,
+          fresh.hop,
+          fresh.delivery,
+          fresh.createdAt,
+        );
       },
     });
     return { ...outcome, record: this.record(operationId) ?? fresh };

@@ -10,9 +10,11 @@ export const INTERRUPTED_MESSAGE = 'The runtime stopped while this command was r
 /** TL-9: a command the runtime stopped while it waited for the person's approval: it never ran. */
 export const NOT_RUN_AT_RESTART_MESSAGE = 'Not run: it was waiting for your approval when the runtime stopped.';
 /** SES-5: the command's process group outlived the runtime and was stopped by the next one. */
-export const INTERRUPTED_AND_STOPPED_MESSAGE = 'The runtime stopped while this command was running; its processes were stopped when the runtime started again.';
+export const INTERRUPTED_AND_STOPPED_MESSAGE =
+  'The runtime stopped while this command was running; its processes were stopped when the runtime started again.';
 
-export const commandRowKey = (sessionId: string, runId: string, commandId: string) => `${sessionId}\u0000${runId}\u0000${commandId}`;
+export const commandRowKey = (sessionId: string, runId: string, commandId: string) =>
+  `${sessionId}\u0000${runId}\u0000${commandId}`;
 
 /**
  * Turns an agent's reports about one command into its command row and its output artifact:
@@ -38,14 +40,21 @@ export function recordCommand(
     whenDrained: () => stream.whenDrained(),
     async complete(result: CommandResult) {
       const settled = await stream.finish(result.aggregate);
-      const error = result.error ?? (result.status === 'cancelled' && run.signal.reason === 'shutdown' ? SHUTDOWN_MESSAGE : null);
+      const error =
+        result.error ?? (result.status === 'cancelled' && run.signal.reason === 'shutdown' ? SHUTDOWN_MESSAGE : null);
       deps.sessions.endCommand(run.runId, commandId, result.status, result.exitCode, error);
       deps.rows.touch(rowKey, true);
       // OUT-4: an unproven stream may still be whole in the agent's saved copy; the turn does not wait for it.
       if (settled.sourceIncomplete && result.readSavedOutput) {
-        const read = deps.savedCopies.enqueue({ key, ledger: stream.ledger, aggregate: result.aggregate, read: result.readSavedOutput });
+        const read = deps.savedCopies.enqueue({
+          key,
+          ledger: stream.ledger,
+          aggregate: result.aggregate,
+          read: result.readSavedOutput,
+        });
         void read.then((state) => {
-          if (state && (state.generation !== settled.generation || !state.sourceIncomplete)) deps.rows.touch(rowKey, true);
+          if (state && (state.generation !== settled.generation || !state.sourceIncomplete))
+            deps.rows.touch(rowKey, true);
         });
       }
     },

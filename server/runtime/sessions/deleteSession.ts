@@ -8,7 +8,12 @@ import type { SessionStore } from './sessionStore';
  * operation identity go by cascade). Files are removed only after the commit; an agent's own
  * transcript is never touched.
  */
-export function deleteSessionWithReferences(sessions: SessionStore, outputs: CommandOutputStore, outbox: ChatSendLedger, sessionId: string): boolean {
+export function deleteSessionWithReferences(
+  sessions: SessionStore,
+  outputs: CommandOutputStore,
+  outbox: ChatSendLedger,
+  sessionId: string,
+): boolean {
   const files = sessions.db
     .transaction(() => {
       if (!sessions.session(sessionId)) return null;

@@ -73,8 +73,15 @@ export function mapHistoryEntries(entries: readonly HistoryEntry[], context: His
         push(messageRowOf(run));
       } else {
         push({
-          kind: 'userText', id: itemRowId(parentItemId, known.itemId), sessionId, runId: null, itemId: known.itemId, parentItemId,
-          createdAt: integerOr(known.createdAt, 0), source: 'saved', text: known.text,
+          kind: 'userText',
+          id: itemRowId(parentItemId, known.itemId),
+          sessionId,
+          runId: null,
+          itemId: known.itemId,
+          parentItemId,
+          createdAt: integerOr(known.createdAt, 0),
+          source: 'saved',
+          text: known.text,
         });
       }
     } else if (known.kind === 'command' && typeof known.itemId === 'string' && typeof known.command === 'string') {
@@ -82,7 +89,14 @@ export function mapHistoryEntries(entries: readonly HistoryEntry[], context: His
       push(context.commandRow(known.itemId) ?? commandWithoutRecord(known, sessionId, parentItemId, runId));
     } else if (known.kind === 'item' && typeof known.item === 'object' && known.item !== null) {
       if (typeof known.item.itemId === 'string') itemIds.add(known.item.itemId);
-      push(wireItemRow({ ...known.item, parentItemId: known.item.parentItemId ?? parentItemId }, sessionId, runId, 'saved'));
+      push(
+        wireItemRow(
+          { ...known.item, parentItemId: known.item.parentItemId ?? parentItemId },
+          sessionId,
+          runId,
+          'saved',
+        ),
+      );
     } else {
       push(inlineTexts(checkedItemRow(entry, sessionId, parentItemId, runId, 'saved')));
     }
@@ -126,7 +140,13 @@ function placeUnsavedCommands(
 }
 
 /** Where in the page a row of `run`'s turn that started at `time` goes, or null when it is on another page. */
-function placeOf(rows: readonly TimelineRow[], turnRuns: readonly (string | null)[], run: string, time: number, startsAfter: number | undefined): number | null {
+function placeOf(
+  rows: readonly TimelineRow[],
+  turnRuns: readonly (string | null)[],
+  run: string,
+  time: number,
+  startsAfter: number | undefined,
+): number | null {
   const from = turnRuns.indexOf(run);
   const to = turnRuns.lastIndexOf(run) + 1;
   const first = rows[from]!;
@@ -141,13 +161,30 @@ function placeOf(rows: readonly TimelineRow[], turnRuns: readonly (string | null
   return at === stop && endAt === -1 ? null : at;
 }
 
-const integerOr = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isInteger(value) ? value : fallback);
+const integerOr = (value: unknown, fallback: number) =>
+  typeof value === 'number' && Number.isInteger(value) ? value : fallback;
 
 /** A command the agent ran that the app has no row for (run elsewhere): a completed tool call naming it. */
-function commandWithoutRecord(entry: Extract<HistoryEntry, { kind: 'command' }>, sessionId: string, parentItemId: string | null, runId: string | null): TimelineRow {
+function commandWithoutRecord(
+  entry: Extract<HistoryEntry, { kind: 'command' }>,
+  sessionId: string,
+  parentItemId: string | null,
+  runId: string | null,
+): TimelineRow {
   return inlineTexts({
-    kind: 'toolCall', id: itemRowId(parentItemId, entry.itemId), sessionId, runId, itemId: entry.itemId, parentItemId,
-    createdAt: integerOr(entry.createdAt, 0), source: 'saved', tool: 'command', title: entry.command.split('\n', 1)[0]!.slice(0, 200),
-    input: { text: entry.command, byteLength: Buffer.byteLength(entry.command, 'utf8'), truncated: false }, status: 'completed', result: null, error: null,
+    kind: 'toolCall',
+    id: itemRowId(parentItemId, entry.itemId),
+    sessionId,
+    runId,
+    itemId: entry.itemId,
+    parentItemId,
+    createdAt: integerOr(entry.createdAt, 0),
+    source: 'saved',
+    tool: 'command',
+    title: entry.command.split('\n', 1)[0]!.slice(0, 200),
+    input: { text: entry.command, byteLength: Buffer.byteLength(entry.command, 'utf8'), truncated: false },
+    status: 'completed',
+    result: null,
+    error: null,
   });
 }

@@ -41,8 +41,16 @@ export async function readItemText(deps: ItemTextDeps, request: ItemTextRequest)
     const text = itemFieldText(live.item, request.field);
     if (text === null) throw notFound('This item has no such text.', { itemId: request.itemId, field: request.field });
     const bytes = Buffer.from(text, 'utf8');
-    const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));
-    return { offset: request.offset, dataBase64: slice.toString('base64'), byteCount: slice.length, availableBytes: bytes.length };
+    const slice = bytes.subarray(
+      Math.min(request.offset, bytes.length),
+      Math.min(request.offset + request.length, bytes.length),
+    );
+    return {
+      offset: request.offset,
+      dataBase64: slice.toString('base64'),
+      byteCount: slice.length,
+      availableBytes: bytes.length,
+    };
   }
   const agent = deps.agents.get(session.agent);
   const cwd = deps.sessionDirectory(session);
@@ -52,8 +60,14 @@ export async function readItemText(deps: ItemTextDeps, request: ItemTextRequest)
     slice = await agent.readItemText({ ...request, cwd });
   } catch (error) {
     if (error instanceof RuntimeError) throw error;
-    if ((error as { code?: unknown }).code === 'not_found') throw notFound('No such item in this session.', { itemId: request.itemId });
+    if ((error as { code?: unknown }).code === 'not_found')
+      throw notFound('No such item in this session.', { itemId: request.itemId });
     throw unavailable('The agent could not read this text from its history.', { reason: (error as Error).message });
   }
-  return { offset: request.offset, dataBase64: slice.bytes.toString('base64'), byteCount: slice.bytes.length, availableBytes: slice.availableBytes };
+  return {
+    offset: request.offset,
+    dataBase64: slice.bytes.toString('base64'),
+    byteCount: slice.bytes.length,
+    availableBytes: slice.availableBytes,
+  };
 }

@@ -10,7 +10,8 @@ export interface LiveItemsDeps {
   log: Logger;
 }
 
-const keyOf = (sessionId: string, runId: string, target: string, itemId: string) => [sessionId, runId, target, itemId].join('\u0000');
+const keyOf = (sessionId: string, runId: string, target: string, itemId: string) =>
+  [sessionId, runId, target, itemId].join('\u0000');
 
 /**
  * `AgentRunContext.item` (TL-1, TL-3): each item's newest state is written to the live overlay
@@ -41,7 +42,12 @@ export class LiveItems {
       const revision = this.deps.overlay.upsert(sessionId, runId, item);
       this.deps.publish(sessionId, wireItemRow(item, sessionId, runId, 'live'), revision);
     } catch (error) {
-      this.deps.log.error('live item not kept', { sessionId, runId, itemId: item.itemId, reason: (error as Error).message });
+      this.deps.log.error('live item not kept', {
+        sessionId,
+        runId,
+        itemId: item.itemId,
+        reason: (error as Error).message,
+      });
     }
   }
 

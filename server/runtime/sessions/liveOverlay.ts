@@ -36,16 +36,24 @@ export class LiveOverlayStore {
 
   constructor(readonly db: Db) {
     this.stmts = {
-      revision: db.prepare<[], { revision: number }>('SELECT revision FROM chat_live_timeline_overlay_revisions WHERE singleton = 1'),
-      bump: db.prepare<[], { revision: number }>('UPDATE chat_live_timeline_overlay_revisions SET revision = revision + 1 WHERE singleton = 1 RETURNING revision'),
+      revision: db.prepare<[], { revision: number }>(
+        'SELECT revision FROM chat_live_timeline_overlay_revisions WHERE singleton = 1',
+      ),
+      bump: db.prepare<[], { revision: number }>(
+        'UPDATE chat_live_timeline_overlay_revisions SET revision = revision + 1 WHERE singleton = 1 RETURNING revision',
+      ),
       items: db.prepare<[string, string], RawItem>(
         'SELECT run_id, revision, item_json FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND timeline_target_id = ? ORDER BY position',
       ),
-      targetsOfSession: db.prepare<[string], { timeline_target_id: string }>('SELECT timeline_target_id FROM chat_live_timeline_overlays WHERE app_session_id = ?'),
+      targetsOfSession: db.prepare<[string], { timeline_target_id: string }>(
+        'SELECT timeline_target_id FROM chat_live_timeline_overlays WHERE app_session_id = ?',
+      ),
       targetsOfRun: db.prepare<[string, string], { timeline_target_id: string }>(
         'SELECT DISTINCT timeline_target_id FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND run_id = ?',
       ),
-      runs: db.prepare<[], { app_session_id: string; run_id: string }>('SELECT DISTINCT app_session_id, run_id FROM chat_live_timeline_overlay_items'),
+      runs: db.prepare<[], { app_session_id: string; run_id: string }>(
+        'SELECT DISTINCT app_session_id, run_id FROM chat_live_timeline_overlay_items',
+      ),
       writeTarget: db.prepare(
         `INSERT INTO chat_live_timeline_overlays (app_session_id, timeline_target_id, revision) VALUES (?, ?, ?)
          ON CONFLICT (app_session_id, timeline_target_id) DO UPDATE SET revision = excluded.revision`,
@@ -56,11 +64,21 @@ export class LiveOverlayStore {
            (SELECT COALESCE(MAX(position), 0) + 1 FROM chat_live_timeline_overlay_items WHERE app_session_id = @sessionId AND timeline_target_id = @target), @json)
          ON CONFLICT (app_session_id, timeline_target_id, item_id) DO UPDATE SET run_id = excluded.run_id, revision = excluded.revision, item_json = excluded.item_json`,
       ),
-      dropRunItems: db.prepare('DELETE FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND timeline_target_id = ? AND run_id = ?'),
-      dropTarget: db.prepare('DELETE FROM chat_live_timeline_overlays WHERE app_session_id = ? AND timeline_target_id = ?'),
-      addCleanup: db.prepare('INSERT OR IGNORE INTO chat_pending_terminal_overlay_cleanups (app_session_id, run_id, created_at) VALUES (?, ?, ?)'),
-      cleanups: db.prepare<[], { app_session_id: string; run_id: string }>('SELECT app_session_id, run_id FROM chat_pending_terminal_overlay_cleanups ORDER BY created_at'),
-      deleteCleanup: db.prepare('DELETE FROM chat_pending_terminal_overlay_cleanups WHERE app_session_id = ? AND run_id = ?'),
+      dropRunItems: db.prepare(
+        'DELETE FROM chat_live_timeline_overlay_items WHERE app_session_id = ? AND timeline_target_id = ? AND run_id = ?',
+      ),
+      dropTarget: db.prepare(
+        'DELETE FROM chat_live_timeline_overlays WHERE app_session_id = ? AND timeline_target_id = ?',
+      ),
+      addCleanup: db.prepare(
+        'INSERT OR IGNORE INTO chat_pending_terminal_overlay_cleanups (app_session_id, run_id, created_at) VALUES (?, ?, ?)',
+      ),
+      cleanups: db.prepare<[], { app_session_id: string; run_id: string }>(
+        'SELECT app_session_id, run_id FROM chat_pending_terminal_overlay_cleanups ORDER BY created_at',
+      ),
+      deleteCleanup: db.prepare(
+        'DELETE FROM chat_pending_terminal_overlay_cleanups WHERE app_session_id = ? AND run_id = ?',
+      ),
     };
   }
 
@@ -74,7 +92,10 @@ export class LiveOverlayStore {
       return this.stmts.bump.get()!.revision;
     } catch (error) {
       // The CHECK constraint stops the counter at 2^53 - 1 instead of wrapping (TL-3).
-      throw storageError(`The live timeline revision reached its limit of ${MAX_REVISION}.`, { reason: 'revision_exhausted', cause: (error as Error).message });
+      throw storageError(`The live timeline revision reached its limit of ${MAX_REVISION}.`, {
+        reason: 'revision_exhausted',
+        cause: (error as Error).message,
+      });
     }
   }
 

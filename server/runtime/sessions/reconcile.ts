@@ -102,13 +102,23 @@ export class Reconciler {
       return true;
     }
     // The session's own timeline first: it says whether the history has the turn at all.
-    const targets = overlay.targetsOfRun(sessionId, runId).sort((a, b) => Number(b === sessionId) - Number(a === sessionId));
+    const targets = overlay
+      .targetsOfRun(sessionId, runId)
+      .sort((a, b) => Number(b === sessionId) - Number(a === sessionId));
     for (const target of targets) {
       const parentItemId = target === sessionId ? null : target;
-      const liveIds = new Set(overlay.entries(sessionId, target).filter((e) => e.runId === runId).map((e) => e.item.itemId));
+      const liveIds = new Set(
+        overlay
+          .entries(sessionId, target)
+          .filter((e) => e.runId === runId)
+          .map((e) => e.item.itemId),
+      );
       const turn = await this.readSavedTurn(agent, cwd, run, parentItemId, liveIds);
       if (this.closed) return false;
-      const covered = turn.liveFound || liveIds.size === 0 || (attempt >= ATTEMPTS_WANTING_ITEMS && (turn.userFound || parentItemId !== null));
+      const covered =
+        turn.liveFound ||
+        liveIds.size === 0 ||
+        (attempt >= ATTEMPTS_WANTING_ITEMS && (turn.userFound || parentItemId !== null));
       if (!covered) return false;
       this.replaceLiveRows(run, target, parentItemId, turn.saved);
     }
@@ -117,12 +127,25 @@ export class Reconciler {
   }
 
   /** Reads the agent's history newest first until it covers the run (its user message, or all its live items). */
-  private async readSavedTurn(agent: Agent, cwd: string, run: RunRecord, parentItemId: string | null, liveIds: Set<string>): Promise<SavedTurn> {
+  private async readSavedTurn(
+    agent: Agent,
+    cwd: string,
+    run: RunRecord,
+    parentItemId: string | null,
+    liveIds: Set<string>,
+  ): Promise<SavedTurn> {
     const turn: SavedTurn = { saved: new Map(), userFound: false, liveFound: false };
     let before: string | null = null;
     let missing = liveIds.size;
     for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
-      const history = await agent.historyPage!({ sessionId: run.sessionId, cwd, parentItemId, before, after: null, limit: HISTORY_PAGE_LIMIT });
+      const history = await agent.historyPage!({
+        sessionId: run.sessionId,
+        cwd,
+        parentItemId,
+        before,
+        after: null,
+        limit: HISTORY_PAGE_LIMIT,
+      });
       if (this.closed) break;
       let oldest = Number.MAX_SAFE_INTEGER;
       for (const entry of [...history.entries].reverse()) {
@@ -134,7 +157,12 @@ export class Reconciler {
             missing--;
           }
         }
-        if (entry.kind === 'user' && entry.clientId && this.deps.sessions.runOfUserMessage(run.sessionId, entry.clientId)?.id === run.id) turn.userFound = true;
+        if (
+          entry.kind === 'user' &&
+          entry.clientId &&
+          this.deps.sessions.runOfUserMessage(run.sessionId, entry.clientId)?.id === run.id
+        )
+          turn.userFound = true;
         const at = entry.kind === 'item' ? entry.item?.createdAt : entry.createdAt;
         if (typeof at === 'number') oldest = Math.min(oldest, at);
       }
@@ -144,7 +172,12 @@ export class Reconciler {
     return turn;
   }
 
-  private replaceLiveRows(run: RunRecord, target: string, parentItemId: string | null, saved: Map<string, HistoryEntry>): void {
+  private replaceLiveRows(
+    run: RunRecord,
+    target: string,
+    parentItemId: string | null,
+    saved: Map<string, HistoryEntry>,
+  ): void {
     const { sessions, overlay } = this.deps;
     const { revision, removed } = overlay.removeRun(run.sessionId, target, run.id);
     const context = {
@@ -157,7 +190,12 @@ export class Reconciler {
     for (const entry of removed) {
       const savedEntry = saved.get(entry.item.itemId);
       const row = savedEntry && mapHistoryEntries([savedEntry], context).rows[0];
-      if (row) this.deps.publishRow(run.sessionId, 'source' in row && row.runId === null ? { ...row, runId: run.id } : row, revision);
+      if (row)
+        this.deps.publishRow(
+          run.sessionId,
+          'source' in row && row.runId === null ? { ...row, runId: run.id } : row,
+          revision,
+        );
       else gone.push(itemRowId(parentItemId, entry.item.itemId));
     }
     if (gone.length > 0) this.deps.publishRemoved(run.sessionId, gone, revision);

@@ -12,7 +12,13 @@ import type { RecordedProcessGroup } from '../process/processGroupLedger';
 import { StartQueue } from '../process/startQueue';
 import type { LiveItems } from './liveItems';
 import type { Reconciler } from './reconcile';
-import { INTERRUPTED_AND_STOPPED_MESSAGE, INTERRUPTED_MESSAGE, NOT_RUN_AT_RESTART_MESSAGE, commandRowKey, recordCommand } from './commandRecorder';
+import {
+  INTERRUPTED_AND_STOPPED_MESSAGE,
+  INTERRUPTED_MESSAGE,
+  NOT_RUN_AT_RESTART_MESSAGE,
+  commandRowKey,
+  recordCommand,
+} from './commandRecorder';
 import { RowThrottle } from './rowThrottle';
 import { messageRowOf, settledRowOf, type RunRecord, type SessionStore } from './sessionStore';
 
@@ -58,7 +64,8 @@ const STEER_LOST_TO_RESTART = 'Not delivered: the runtime stopped before the age
 const STEER_LOST_TO_TURN_END = 'Not delivered: the turn ended before the agent passed this message to its model.';
 
 /** The turn a steer was given to is still the session's running one. */
-const queueStillRuns = (queue: SessionQueue | undefined, active: ActiveRun) => queue?.active === active && active.agent !== null;
+const queueStillRuns = (queue: SessionQueue | undefined, active: ActiveRun) =>
+  queue?.active === active && active.agent !== null;
 
 /** A failure that is not an AgentRunError still says what happened, never a bare "failed" (ACC-3). */
 function failureOf(error: unknown): AgentFailure {
@@ -121,7 +128,10 @@ export class RunScheduler {
    * Start-up: runs that were running when the runtime died failed, saying whether their processes
    * had to be stopped (`stoppedGroups`, SES-5); accepted ones are delivered now.
    */
-  recoverAfterRestart(stoppedGroups: readonly RecordedProcessGroup[], waitedOnPerson: readonly { runId: string; itemId: string }[] = []): void {
+  recoverAfterRestart(
+    stoppedGroups: readonly RecordedProcessGroup[],
+    waitedOnPerson: readonly { runId: string; itemId: string }[] = [],
+  ): void {
     const { sessions, outputs } = this.deps;
     const key = (runId: string | null, commandId: string | null) => `${runId}\u0000${commandId}`;
     const stopped = new Set(stoppedGroups.map((group) => key(group.runId, group.commandId)));
@@ -133,12 +143,18 @@ export class RunScheduler {
         sessions.endCommand(command.runId, command.commandId, 'cancelled', null, NOT_RUN_AT_RESTART_MESSAGE);
         continue;
       }
-      const message = stopped.has(key(command.runId, command.commandId)) ? INTERRUPTED_AND_STOPPED_MESSAGE : INTERRUPTED_MESSAGE;
+      const message = stopped.has(key(command.runId, command.commandId))
+        ? INTERRUPTED_AND_STOPPED_MESSAGE
+        : INTERRUPTED_MESSAGE;
       sessions.endCommand(command.runId, command.commandId, 'failed', null, message);
     }
     for (const run of sessions.runsInState('running')) {
       sessions.setRunState(run.id, 'failed');
-      sessions.setRunFailure(run.id, { code: 'runtime_restarted', message: 'The runtime stopped while this turn ran. Send the message again to retry.', action: null });
+      sessions.setRunFailure(run.id, {
+        code: 'runtime_restarted',
+        message: 'The runtime stopped while this turn ran. Send the message again to retry.',
+        action: null,
+      });
     }
     // ACC-6: a steering message whose delivery was not proven died with its turn.
     for (const run of sessions.unfinishedSteers()) this.steerLost(run.id, STEER_LOST_TO_RESTART);
@@ -164,7 +180,8 @@ export class RunScheduler {
         return () => readSavedOutput(row.sessionId, cwd, row.commandId);
       },
       (row, state) => {
-        if (!state.sourceIncomplete || state.generation !== row.generation) this.rows.touch(commandRowKey(row.sessionId, row.runId, row.commandId), true);
+        if (!state.sourceIncomplete || state.generation !== row.generation)
+          this.rows.touch(commandRowKey(row.sessionId, row.runId, row.commandId), true);
       },
     );
   }
@@ -224,7 +241,14 @@ export class RunScheduler {
     this.publishMessage(runId);
     if (!session || !agent || !cwd) {
       this.deps.log.warn('run has no agent or project folder', { runId });
-      if (session) sessions.setRunFailure(runId, { code: 'agent_unavailable', message: agent ? "The session's project folder is not open in this runtime." : `The ${session.agent} agent is not available.`, action: agent ? null : 'install' });
+      if (session)
+        sessions.setRunFailure(runId, {
+          code: 'agent_unavailable',
+          message: agent
+            ? "The session's project folder is not open in this runtime."
+            : `The ${session.agent} agent is not available.`,
+          action: agent ? null : 'install',
+        });
       this.publishMessage(runId);
       return;
     }
@@ -242,7 +266,12 @@ export class RunScheduler {
         cwd,
         signal,
         startCommand: (commandId, command) =>
-          recordCommand({ sessions, outputs: this.deps.outputs, rows: this.rows, savedCopies: this.savedCopies }, { sessionId: run.sessionId, runId, signal }, commandId, command),
+          recordCommand(
+            { sessions, outputs: this.deps.outputs, rows: this.rows, savedCopies: this.savedCopies },
+            { sessionId: run.sessionId, runId, signal },
+            commandId,
+            command,
+          ),
         startHistoryCommand: (commandId, command, pointer) => {
           sessions.insertHistoryCommand(runId, commandId, run.sessionId, command, pointer);
           this.rows.touch(commandRowKey(run.sessionId, runId, commandId), true);
@@ -264,7 +293,11 @@ export class RunScheduler {
           sessions.settleRun(runId, text);
           // An agent whose history the timeline pages shows its closing text as its own row (TL-3);
           // a settled row would repeat it on every client that saw the turn live.
-          if (!agent.historyPage) this.deps.publish(run.sessionId, settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }));
+          if (!agent.historyPage)
+            this.deps.publish(
+              run.sessionId,
+              settledRowOf(run.sessionId, { run_id: runId, text, created_at: Date.now() }),
+            );
         },
       });
       if (signal.aborted) state = 'cancelled';
@@ -312,9 +345,17 @@ export class RunScheduler {
       else if (active.steers.delete(run.id)) this.steerDelivered(run.id);
     };
     try {
-      await agent.steer(run.sessionId, active.runId, { text: run.text, runId: run.id, operationId: run.operationId, reached });
+      await agent.steer(run.sessionId, active.runId, {
+        text: run.text,
+        runId: run.id,
+        operationId: run.operationId,
+        reached,
+      });
     } catch (error) {
-      this.deps.log.warn('steer refused; the message is queued', { sessionId: run.sessionId, reason: error instanceof Error ? error.message : String(error) });
+      this.deps.log.warn('steer refused; the message is queued', {
+        sessionId: run.sessionId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       sessions.setSteerState(run.id, null);
       return false;
     }
@@ -421,4 +462,3 @@ export class RunScheduler {
     else active.stall.release();
   }
 }
-

@@ -61,13 +61,39 @@ export class SessionActivity {
       .map((session) => {
         const raw = byId.get(session.id);
         if (!raw) return { ...session, lastActivityAt: session.createdAt };
-        const state = sessionState({ pendingApprovals: raw.pending_approvals, runState: raw.run_state, runningCommands: raw.running_commands });
+        const state = sessionState({
+          pendingApprovals: raw.pending_approvals,
+          runState: raw.run_state,
+          runningCommands: raw.running_commands,
+        });
         const title = displayTitle(session.title, session.agent, raw.first_text, raw.agent_title);
         if (raw.run_at === null) return { ...session, title, state, lastActivityAt: session.createdAt };
-        const at = Math.max(session.createdAt, raw.run_at, raw.run_ended_at ?? 0, raw.settled_at ?? 0, raw.command_at ?? 0);
-        const line = raw.settled_text ? lastLine(raw.settled_text) : raw.command ? `$ ${lastLine(raw.command)}` : lastLine(raw.run_text ?? '');
-        const unread = hasUnreadChanges({ state, runState: raw.run_state, finishedAt: raw.run_ended_at === null ? null : at, seenAt: raw.seen_at });
-        return { ...session, title, state, lastActivityAt: at, ...(line ? { lastActivity: line } : {}), ...(unread ? { unread } : {}) };
+        const at = Math.max(
+          session.createdAt,
+          raw.run_at,
+          raw.run_ended_at ?? 0,
+          raw.settled_at ?? 0,
+          raw.command_at ?? 0,
+        );
+        const line = raw.settled_text
+          ? lastLine(raw.settled_text)
+          : raw.command
+            ? `$ ${lastLine(raw.command)}`
+            : lastLine(raw.run_text ?? '');
+        const unread = hasUnreadChanges({
+          state,
+          runState: raw.run_state,
+          finishedAt: raw.run_ended_at === null ? null : at,
+          seenAt: raw.seen_at,
+        });
+        return {
+          ...session,
+          title,
+          state,
+          lastActivityAt: at,
+          ...(line ? { lastActivity: line } : {}),
+          ...(unread ? { unread } : {}),
+        };
       })
       .sort((a, b) => b.lastActivityAt - a.lastActivityAt || b.createdAt - a.createdAt);
   }

@@ -19,7 +19,8 @@ export function defaultSettings(agent: AgentKind): SessionAgentSettings {
 function forAgent(agent: AgentKind, settings: SessionAgentSettings, base: SessionAgentSettings): SessionAgentSettings {
   if (agent === 'codex' && settings.claude) throw invalidParams('A Codex session takes `codex` settings.');
   if (agent === 'claude' && settings.codex) throw invalidParams('A Claude session takes `claude` settings.');
-  if ((agent === 'shell' || agent === 'terminal') && (settings.codex || settings.claude)) throw invalidParams(`A ${agent} session takes no agent settings.`);
+  if ((agent === 'shell' || agent === 'terminal') && (settings.codex || settings.claude))
+    throw invalidParams(`A ${agent} session takes no agent settings.`);
   return { ...base, ...settings };
 }
 
@@ -29,7 +30,9 @@ export class SessionSettings {
 
   constructor(db: Db) {
     this.stmts = {
-      get: db.prepare<[string], { settings: string }>('SELECT settings FROM session_agent_settings WHERE session_id = ?'),
+      get: db.prepare<[string], { settings: string }>(
+        'SELECT settings FROM session_agent_settings WHERE session_id = ?',
+      ),
       put: db.prepare(
         'INSERT INTO session_agent_settings (session_id, settings) VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET settings = excluded.settings',
       ),

@@ -1,6 +1,18 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { AgentKind, CommandRow, CommandStatus, MessageRow, MessageSender, MessageState, Project, Session, SessionWorktree, SettledRow, TimelineRow } from '../../../lib/protocol/rows';
+import type {
+  AgentKind,
+  CommandRow,
+  CommandStatus,
+  MessageRow,
+  MessageSender,
+  MessageState,
+  Project,
+  Session,
+  SessionWorktree,
+  SettledRow,
+  TimelineRow,
+} from '../../../lib/protocol/rows';
 import { z } from 'zod';
 import type { MessageAttachment } from '../../../lib/protocol/attachments';
 import { DECLINED_COMMAND_ERROR, type OutputPointer } from '../agents/agent';
@@ -110,7 +122,10 @@ export const messageRowOf = (run: RunRecord): MessageRow => ({
   ...(run.fromSession ? { fromSession: run.fromSession } : {}),
 });
 
-export const settledRowOf = (sessionId: string, s: { run_id: string; text: string; created_at: number }): SettledRow => ({
+export const settledRowOf = (
+  sessionId: string,
+  s: { run_id: string; text: string; created_at: number },
+): SettledRow => ({
   kind: 'settled',
   id: `s:${s.run_id}`,
   sessionId,
@@ -125,9 +140,22 @@ function commandRowOf(r: RawCommand): CommandRow {
   if (r.pointer_bytes !== null) {
     // OUT-7: the agent's history holds the output whole; the row only says how long it is.
     return {
-      kind: 'command', id: `c:${r.run_id}:${r.command_id}`, sessionId: r.session_id, runId: r.run_id, commandId: r.command_id,
-      command: r.command, status: r.status, exitCode: r.exit_code, byteLength: r.pointer_bytes, generation: 1, complete: r.status !== 'running',
-      sourceIncomplete: false, ...(error ? { error } : {}), outputSource: 'agent', startedAt: r.started_at, endedAt: r.ended_at,
+      kind: 'command',
+      id: `c:${r.run_id}:${r.command_id}`,
+      sessionId: r.session_id,
+      runId: r.run_id,
+      commandId: r.command_id,
+      command: r.command,
+      status: r.status,
+      exitCode: r.exit_code,
+      byteLength: r.pointer_bytes,
+      generation: 1,
+      complete: r.status !== 'running',
+      sourceIncomplete: false,
+      ...(error ? { error } : {}),
+      outputSource: 'agent',
+      startedAt: r.started_at,
+      endedAt: r.ended_at,
     };
   }
   return {
@@ -164,27 +192,51 @@ export class SessionStore {
       insertProject: db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)'),
       session: db.prepare<[string], RawSession>('SELECT * FROM sessions WHERE id = ?'),
       sessionsAll: db.prepare<[], RawSession>('SELECT * FROM sessions ORDER BY created_at DESC, id'),
-      sessionsOfProject: db.prepare<[string], RawSession>('SELECT * FROM sessions WHERE project_id = ? ORDER BY created_at DESC, id'),
-      insertSession: db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at, worktree_branch, worktree_path) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      sessionsOfProject: db.prepare<[string], RawSession>(
+        'SELECT * FROM sessions WHERE project_id = ? ORDER BY created_at DESC, id',
+      ),
+      insertSession: db.prepare(
+        'INSERT INTO sessions (id, project_id, agent, title, created_at, worktree_branch, worktree_path) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       run: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE id = ?'),
-      runByOperation: db.prepare<[string, string], RawRun>('SELECT * FROM runs WHERE session_id = ? AND operation_id = ?'),
-      runsBefore: db.prepare<[string, number, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?'),
-      runsFrom: db.prepare<[string, number, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?'),
-      runsSince: db.prepare<[string, number], RawRun>('SELECT * FROM runs WHERE session_id = ? AND created_at >= ? ORDER BY seq'),
+      runByOperation: db.prepare<[string, string], RawRun>(
+        'SELECT * FROM runs WHERE session_id = ? AND operation_id = ?',
+      ),
+      runsBefore: db.prepare<[string, number, number], RawRun>(
+        'SELECT * FROM runs WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      ),
+      runsFrom: db.prepare<[string, number, number], RawRun>(
+        'SELECT * FROM runs WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
+      ),
+      runsSince: db.prepare<[string, number], RawRun>(
+        'SELECT * FROM runs WHERE session_id = ? AND created_at >= ? ORDER BY seq',
+      ),
       runOfNativeMessage: db.prepare<[string, string], RawRun>(
         'SELECT r.* FROM claude_operations o JOIN runs r ON r.id = o.run_id WHERE o.app_session_id = ? AND o.native_message_id = ?',
       ),
-      commandInSession: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.session_id = ? AND c.command_id = ? ORDER BY c.started_at DESC LIMIT 1`),
-      settlement: db.prepare<[string], { run_id: string; text: string; created_at: number }>('SELECT run_id, text, created_at FROM run_settlements WHERE run_id = ?'),
+      commandInSession: db.prepare<[string, string], RawCommand>(
+        `${COMMAND_SELECT} WHERE c.session_id = ? AND c.command_id = ? ORDER BY c.started_at DESC LIMIT 1`,
+      ),
+      settlement: db.prepare<[string], { run_id: string; text: string; created_at: number }>(
+        'SELECT run_id, text, created_at FROM run_settlements WHERE run_id = ?',
+      ),
       runsInState: db.prepare<[string], RawRun>('SELECT * FROM runs WHERE state = ? ORDER BY session_id, seq'),
-      unfinishedSteers: db.prepare<[], RawRun>("SELECT * FROM runs WHERE steer_state IN ('sending', 'accepted') ORDER BY session_id, seq"),
+      unfinishedSteers: db.prepare<[], RawRun>(
+        "SELECT * FROM runs WHERE steer_state IN ('sending', 'accepted') ORDER BY session_id, seq",
+      ),
       setSteerState: db.prepare('UPDATE runs SET steer_state = ? WHERE id = ?'),
-      nextSeq: db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM runs WHERE session_id = ?'),
-      insertRun: db.prepare('INSERT INTO runs (id, session_id, operation_id, text, state, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      nextSeq: db.prepare<[string], { next: number }>(
+        'SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM runs WHERE session_id = ?',
+      ),
+      insertRun: db.prepare(
+        'INSERT INTO runs (id, session_id, operation_id, text, state, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       setRunState: db.prepare('UPDATE runs SET state = ?, ended_at = ? WHERE id = ?'),
       setRunFailure: db.prepare('UPDATE runs SET failure = ? WHERE id = ?'),
       command: db.prepare<[string, string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? AND c.command_id = ?`),
-      commandsOfRun: db.prepare<[string], RawCommand>(`${COMMAND_SELECT} WHERE c.run_id = ? ORDER BY c.started_at, c.rowid`),
+      commandsOfRun: db.prepare<[string], RawCommand>(
+        `${COMMAND_SELECT} WHERE c.run_id = ? ORDER BY c.started_at, c.rowid`,
+      ),
       runningCommands: db.prepare<[], RawCommand>(`${COMMAND_SELECT} WHERE c.status = 'running'`),
       insertCommand: db.prepare(
         `INSERT INTO commands (run_id, command_id, session_id, command, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
@@ -192,7 +244,9 @@ export class SessionStore {
       insertCommandIfAbsent: db.prepare(
         `INSERT INTO commands (run_id, command_id, session_id, command, status, started_at) VALUES (?, ?, ?, ?, 'running', ?) ON CONFLICT (run_id, command_id) DO NOTHING`,
       ),
-      endCommand: db.prepare('UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?'),
+      endCommand: db.prepare(
+        'UPDATE commands SET status = ?, exit_code = ?, error = ?, ended_at = ? WHERE run_id = ? AND command_id = ?',
+      ),
       deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
       renameSession: db.prepare('UPDATE sessions SET title = ? WHERE id = ?'),
       setAgentTitle: db.prepare('UPDATE sessions SET agent_title = ? WHERE id = ? AND agent_title IS NOT ?'),
@@ -207,11 +261,16 @@ export class SessionStore {
         `SELECT m.sender_session_id AS sessionId, s.title, m.hop, m.delivery FROM chat_session_messages m
          JOIN sessions s ON s.id = m.sender_session_id WHERE m.operation_id = ? AND m.recipient_session_id = ?`,
       ),
-      attachmentsOfRun: db.prepare<[string], { uploadId: string; name: string; mimeType: string; byteLength: number; sha256: string }>(
+      attachmentsOfRun: db.prepare<
+        [string],
+        { uploadId: string; name: string; mimeType: string; byteLength: number; sha256: string }
+      >(
         `SELECT u.id AS uploadId, u.name, u.mime_type AS mimeType, u.byte_length AS byteLength, u.sha256
          FROM run_attachments ra JOIN attachment_uploads u ON u.id = ra.upload_id WHERE ra.run_id = ? ORDER BY ra.position`,
       ),
-      settle: db.prepare('INSERT INTO run_settlements (run_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET text = excluded.text'),
+      settle: db.prepare(
+        'INSERT INTO run_settlements (run_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET text = excluded.text',
+      ),
     };
   }
 
@@ -239,8 +298,23 @@ export class SessionStore {
 
   /** `worktree`: the session's own branch and worktree (SES-10). */
   createSession(projectId: string, agent: AgentKind, title: string, worktree?: SessionWorktree): Session {
-    const session: Session = { id: crypto.randomUUID(), projectId, agent, title, createdAt: Date.now(), ...(worktree ? { worktree } : {}) };
-    this.stmts.insertSession.run(session.id, projectId, agent, title, session.createdAt, worktree?.branch ?? null, worktree?.path ?? null);
+    const session: Session = {
+      id: crypto.randomUUID(),
+      projectId,
+      agent,
+      title,
+      createdAt: Date.now(),
+      ...(worktree ? { worktree } : {}),
+    };
+    this.stmts.insertSession.run(
+      session.id,
+      projectId,
+      agent,
+      title,
+      session.createdAt,
+      worktree?.branch ?? null,
+      worktree?.path ?? null,
+    );
     return session;
   }
 
@@ -266,7 +340,9 @@ export class SessionStore {
   /** ATT-1, MSG-1: the run as its message row shows it, with its attachments and the session that sent it. */
   private withAttachments(run: RunRecord): RunRecord {
     const attachments = this.stmts.attachmentsOfRun.all(run.id);
-    const fromSession = run.operationId.startsWith('msg-') ? this.stmts.senderOfRun.get(run.operationId, run.sessionId) : undefined;
+    const fromSession = run.operationId.startsWith('msg-')
+      ? this.stmts.senderOfRun.get(run.operationId, run.sessionId)
+      : undefined;
     return { ...run, ...(attachments.length > 0 ? { attachments } : {}), ...(fromSession ? { fromSession } : {}) };
   }
 
@@ -295,7 +371,8 @@ export class SessionStore {
    * operation id the app sent it with, or the message uuid a Claude operation recorded for it.
    */
   runOfUserMessage(sessionId: string, clientId: string): RunRecord | undefined {
-    const raw = this.stmts.runByOperation.get(sessionId, clientId) ?? this.stmts.runOfNativeMessage.get(sessionId, clientId);
+    const raw =
+      this.stmts.runByOperation.get(sessionId, clientId) ?? this.stmts.runOfNativeMessage.get(sessionId, clientId);
     return raw && this.withAttachments(toRun(raw));
   }
 
@@ -308,7 +385,11 @@ export class SessionStore {
   /** One run's rows: its message, its commands, its settled row (SES-3). */
   rowsOfRun(run: RunRecord): TimelineRow[] {
     const settlement = this.stmts.settlement.get(run.id);
-    return [messageRowOf(run), ...this.commandsOfRun(run.id), ...(settlement ? [settledRowOf(run.sessionId, settlement)] : [])];
+    return [
+      messageRowOf(run),
+      ...this.commandsOfRun(run.id),
+      ...(settlement ? [settledRowOf(run.sessionId, settlement)] : []),
+    ];
   }
 
   runsInState(state: MessageState): RunRecord[] {
@@ -317,7 +398,15 @@ export class SessionStore {
 
   insertRun(sessionId: string, operationId: string, text: string): RunRecord {
     const { next } = this.stmts.nextSeq.get(sessionId)!;
-    const run: RunRecord = { id: crypto.randomUUID(), sessionId, operationId, text, state: 'queued', seq: next, createdAt: Date.now() };
+    const run: RunRecord = {
+      id: crypto.randomUUID(),
+      sessionId,
+      operationId,
+      text,
+      state: 'queued',
+      seq: next,
+      createdAt: Date.now(),
+    };
     this.stmts.insertRun.run(run.id, sessionId, operationId, text, run.state, run.seq, run.createdAt);
     return run;
   }
@@ -344,7 +433,13 @@ export class SessionStore {
     this.stmts.insertCommand.run(runId, commandId, sessionId, command, Date.now());
   }
 
-  endCommand(runId: string, commandId: string, status: CommandStatus, exitCode: number | null, error: string | null): void {
+  endCommand(
+    runId: string,
+    commandId: string,
+    status: CommandStatus,
+    exitCode: number | null,
+    error: string | null,
+  ): void {
     this.stmts.endCommand.run(status, exitCode, error, Date.now(), runId, commandId);
   }
 
@@ -353,10 +448,23 @@ export class SessionStore {
    * row may exist already, made running when the agent started the command (TL-3); it keeps its
    * start, and the pointer takes the one given now.
    */
-  insertHistoryCommand(runId: string, commandId: string, sessionId: string, command: string, pointer: OutputPointer): void {
+  insertHistoryCommand(
+    runId: string,
+    commandId: string,
+    sessionId: string,
+    command: string,
+    pointer: OutputPointer,
+  ): void {
     this.db.transaction(() => {
       this.stmts.insertCommandIfAbsent.run(runId, commandId, sessionId, command, Date.now());
-      this.stmts.insertPointer.run(runId, commandId, pointer.threadId, pointer.turnId, pointer.itemId, pointer.byteLength);
+      this.stmts.insertPointer.run(
+        runId,
+        commandId,
+        pointer.threadId,
+        pointer.turnId,
+        pointer.itemId,
+        pointer.byteLength,
+      );
     })();
   }
 

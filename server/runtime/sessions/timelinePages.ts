@@ -68,14 +68,22 @@ export class TimelinePages {
       let history: HistoryPage | null = null;
       try {
         history = await agent.historyPage({
-          sessionId: session.id, cwd, parentItemId: request.parentItemId, limit,
-          before: before?.k === 'agent' ? before.c : null, after: after?.k === 'agent' ? after.c : null,
+          sessionId: session.id,
+          cwd,
+          parentItemId: request.parentItemId,
+          limit,
+          before: before?.k === 'agent' ? before.c : null,
+          after: after?.k === 'agent' ? after.c : null,
         });
       } catch (error) {
         // SRC-2, SRC-3, SRC-5: a conversation file gone or changed, or its ancestor missing, is said as such, never hidden by the app's rows.
         if (error instanceof RuntimeError && SOURCE_ERRORS.has(error.code)) throw error;
-        if (agentCursor) throw unavailable('The agent could not read this part of its history.', { reason: (error as Error).message });
-        this.deps.log.warn('agent history unavailable, showing the app rows', { sessionId: session.id, reason: (error as Error).message });
+        if (agentCursor)
+          throw unavailable('The agent could not read this part of its history.', { reason: (error as Error).message });
+        this.deps.log.warn('agent history unavailable, showing the app rows', {
+          sessionId: session.id,
+          reason: (error as Error).message,
+        });
       }
       if (history) return { ...this.historyRows(request, history, live), revision };
     }
@@ -107,19 +115,35 @@ export class TimelinePages {
    * What the newest page shows after the saved history: per app run in order, its message when
    * the history lacks it, then its live rows and command rows the history does not have yet.
    */
-  private notYetSaved(request: TimelinePageRequest, history: HistoryPage, mapped: MappedHistory, live: readonly LiveEntry[]): TimelineRow[] {
+  private notYetSaved(
+    request: TimelinePageRequest,
+    history: HistoryPage,
+    mapped: MappedHistory,
+    live: readonly LiveEntry[],
+  ): TimelineRow[] {
     const { sessions } = this.deps;
     const shown = new Set(mapped.rows.map((row) => row.id));
     const pending = live.filter((entry) => !mapped.itemIds.has(entry.item.itemId));
-    const liveOf = (runId: string) => pending.filter((entry) => entry.runId === runId).map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live'));
-    if (request.parentItemId !== null) return pending.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live'));
+    const liveOf = (runId: string) =>
+      pending
+        .filter((entry) => entry.runId === runId)
+        .map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live'));
+    if (request.parentItemId !== null)
+      return pending.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live'));
     // Runs the history may not have yet: accepted after its page began, and after the newest
     // run it does have (an agent whose entries carry no time still places them after that one).
     const since = history.older === null ? 0 : oldestTime(history.entries);
     // The agent may name the message of its newest saved turn: runs up to that one are saved (TL-3).
-    const newestSaved = history.newestClientId ? sessions.runOfUserMessage(request.sessionId, history.newestClientId)?.seq ?? 0 : 0;
+    const newestSaved = history.newestClientId
+      ? (sessions.runOfUserMessage(request.sessionId, history.newestClientId)?.seq ?? 0)
+      : 0;
     const newestMatched = Math.max(newestSaved, ...[...mapped.matchedRuns].map((id) => sessions.run(id)?.seq ?? 0));
-    const runs = new Map(sessions.runsSince(request.sessionId, since).filter((run) => run.seq > newestMatched || mapped.matchedRuns.has(run.id)).map((run) => [run.id, run]));
+    const runs = new Map(
+      sessions
+        .runsSince(request.sessionId, since)
+        .filter((run) => run.seq > newestMatched || mapped.matchedRuns.has(run.id))
+        .map((run) => [run.id, run]),
+    );
     for (const entry of pending) {
       const run = runs.has(entry.runId) ? undefined : sessions.run(entry.runId);
       if (run) runs.set(run.id, run);
@@ -128,19 +152,34 @@ export class TimelinePages {
     for (const run of [...runs.values()].sort((a, b) => a.seq - b.seq)) {
       if (!mapped.matchedRuns.has(run.id)) rows.push(messageRowOf(run));
       // A turn that ended in the history has its commands placed in its pages already.
-      const commands = mapped.endedRuns.has(run.id) ? [] : sessions.commandsOfRun(run.id).filter((row) => !shown.has(row.id) && !mapped.itemIds.has(row.commandId));
+      const commands = mapped.endedRuns.has(run.id)
+        ? []
+        : sessions.commandsOfRun(run.id).filter((row) => !shown.has(row.id) && !mapped.itemIds.has(row.commandId));
       const rest = [...liveOf(run.id), ...commands];
       rows.push(...rest.sort((a, b) => timeOf(a) - timeOf(b)));
     }
     return rows;
   }
 
-  private appRows(request: TimelinePageRequest, before: PageCursor | null, after: PageCursor | null, limit: number, live: readonly LiveEntry[]) {
-    const position = after?.k === 'runs' ? { fromSeq: after.seq } : before?.k === 'runs' ? { beforeSeq: before.seq } : {};
-    if (request.parentItemId !== null) return { rows: live.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live')), older: null, newer: null };
+  private appRows(
+    request: TimelinePageRequest,
+    before: PageCursor | null,
+    after: PageCursor | null,
+    limit: number,
+    live: readonly LiveEntry[],
+  ) {
+    const position =
+      after?.k === 'runs' ? { fromSeq: after.seq } : before?.k === 'runs' ? { beforeSeq: before.seq } : {};
+    if (request.parentItemId !== null)
+      return {
+        rows: live.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live')),
+        older: null,
+        newer: null,
+      };
     const page = appRowsPage(this.deps.sessions, request.sessionId, position, limit);
     // The live rows of an agent whose history cannot be read are its only rows: on the newest page.
-    if (page.newer === null) page.rows.push(...live.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live')));
+    if (page.newer === null)
+      page.rows.push(...live.map((entry) => wireItemRow(entry.item, request.sessionId, entry.runId, 'live')));
     return page;
   }
 }

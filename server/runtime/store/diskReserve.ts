@@ -28,7 +28,8 @@ export class DiskReserve {
     try {
       const fd = fs.openSync(this.file, 'w', 0o600);
       try {
-        for (let done = 0; done < RESERVE_BYTES; ) done += fs.writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, RESERVE_BYTES - done), done);
+        for (let done = 0; done < RESERVE_BYTES;)
+          done += fs.writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, RESERVE_BYTES - done), done);
         fs.fdatasyncSync(fd);
       } finally {
         fs.closeSync(fd);

@@ -23,7 +23,10 @@ function readMigrations(dir: string): Migration[] {
     .filter((m): m is Migration => m !== null)
     .sort((a, b) => a.version - b.version);
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`Migrations must be numbered 0001, 0002, … without gaps; found ${m.version} at position ${i + 1}`);
+    if (m.version !== i + 1)
+      throw new Error(
+        `Migrations must be numbered 0001, 0002, … without gaps; found ${m.version} at position ${i + 1}`,
+      );
   });
   return migrations;
 }
@@ -32,9 +35,7 @@ function readMigrations(dir: string): Migration[] {
 export function applyMigrations(db: Database.Database, dir: string): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-  const applied = new Set(
-    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
-  );
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const done: number[] = [];
   for (const migration of readMigrations(dir)) {
@@ -46,7 +47,8 @@ export function applyMigrations(db: Database.Database, dir: string): number[] {
     try {
       db.transaction(() => {
         db.exec(migration.sql);
-        if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`Migration ${migration.version} broke a foreign key`);
+        if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0)
+          throw new Error(`Migration ${migration.version} broke a foreign key`);
         record.run(migration.version, migration.name, Date.now());
       })();
     } finally {

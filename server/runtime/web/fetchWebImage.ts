@@ -16,7 +16,11 @@ function startsWith(bytes: Uint8Array, at: number, expected: number[]): boolean 
 }
 
 function ascii(bytes: Uint8Array, at: number, text: string): boolean {
-  return startsWith(bytes, at, [...text].map((c) => c.charCodeAt(0)));
+  return startsWith(
+    bytes,
+    at,
+    [...text].map((c) => c.charCodeAt(0)),
+  );
 }
 
 /** The image type its bytes say, or null for anything else (whatever the server declared). */
@@ -28,7 +32,8 @@ const IMAGE: FetchPurpose = {
   accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1',
   noun: 'image',
   checkType(mimeType) {
-    if (mimeType && !mimeType.startsWith('image/')) throw webFetchError('not_image', `This address is not an image (${mimeType}).`, { contentType: mimeType });
+    if (mimeType && !mimeType.startsWith('image/'))
+      throw webFetchError('not_image', `This address is not an image (${mimeType}).`, { contentType: mimeType });
   },
 };
 
@@ -37,9 +42,25 @@ const IMAGE: FetchPurpose = {
  * never see the phone and the image can be kept offline: guarded like the page itself (SEC-5),
  * at most MAX_WEB_IMAGE_BYTES, and only a raster format its bytes prove, named by those bytes.
  */
-export async function fetchWebImage(address: string, limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS): Promise<WebImage> {
-  const { url, bytes } = await fetchGuarded(address, { ...limits, maxBytes: Math.min(limits.maxBytes, MAX_WEB_IMAGE_BYTES) }, IMAGE);
+export async function fetchWebImage(
+  address: string,
+  limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS,
+): Promise<WebImage> {
+  const { url, bytes } = await fetchGuarded(
+    address,
+    { ...limits, maxBytes: Math.min(limits.maxBytes, MAX_WEB_IMAGE_BYTES) },
+    IMAGE,
+  );
   const mimeType = sniffImageType(bytes);
-  if (!mimeType) throw webFetchError('not_image', 'This address did not answer with an image the app shows (PNG, JPEG, GIF, WebP or AVIF).');
-  return { finalUrl: url.href, mimeType, byteCount: bytes.byteLength, dataBase64: Buffer.from(bytes).toString('base64') };
+  if (!mimeType)
+    throw webFetchError(
+      'not_image',
+      'This address did not answer with an image the app shows (PNG, JPEG, GIF, WebP or AVIF).',
+    );
+  return {
+    finalUrl: url.href,
+    mimeType,
+    byteCount: bytes.byteLength,
+    dataBase64: Buffer.from(bytes).toString('base64'),
+  };
 }

@@ -58,7 +58,11 @@ export interface FetchedBody {
  * (and after decompression) so a huge answer is cut off without being held, no cookies or
  * credentials.
  */
-export async function fetchGuarded(address: string, limits: WebFetchLimits, purpose: FetchPurpose): Promise<FetchedBody> {
+export async function fetchGuarded(
+  address: string,
+  limits: WebFetchLimits,
+  purpose: FetchPurpose,
+): Promise<FetchedBody> {
   let url = parseWebUrl(address);
   const redirects: string[] = [];
   const deadline = new AbortController();
@@ -70,7 +74,11 @@ export async function fetchGuarded(address: string, limits: WebFetchLimits, purp
       if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
         response.destroy();
         if (redirects.length >= limits.maxRedirects) {
-          throw webFetchError('too_many_redirects', `Stopped after ${limits.maxRedirects} redirects (last: ${url.href}).`, { redirects: [...redirects, url.href] });
+          throw webFetchError(
+            'too_many_redirects',
+            `Stopped after ${limits.maxRedirects} redirects (last: ${url.href}).`,
+            { redirects: [...redirects, url.href] },
+          );
         }
         redirects.push(url.href);
         url = parseWebUrl(location, url);
@@ -88,7 +96,10 @@ export async function fetchGuarded(address: string, limits: WebFetchLimits, purp
       return { url, status: response.statusCode ?? 0, contentType, mimeType, bytes, redirects };
     }
   } catch (error) {
-    if (deadline.signal.aborted) throw webFetchError('timeout', `The ${purpose.noun} did not arrive within ${limits.timeoutMs / 1000} s.`, { url: url.href });
+    if (deadline.signal.aborted)
+      throw webFetchError('timeout', `The ${purpose.noun} did not arrive within ${limits.timeoutMs / 1000} s.`, {
+        url: url.href,
+      });
     throw error;
   } finally {
     clearTimeout(timer);
@@ -100,15 +111,23 @@ const PAGE: FetchPurpose = {
   noun: 'page',
   checkType(mimeType) {
     if (mimeType && !HTML_CONTENT_TYPES.includes(mimeType)) {
-      throw webFetchError('not_html', `This address is not a web page (${mimeType}); only HTML pages open as Markdown.`, { contentType: mimeType });
+      throw webFetchError(
+        'not_html',
+        `This address is not a web page (${mimeType}); only HTML pages open as Markdown.`,
+        { contentType: mimeType },
+      );
     }
   },
 };
 
 /** Fetches an HTML page for the reader (MD-1), guarded as `fetchGuarded` says. */
-export async function fetchWebPage(address: string, limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS): Promise<WebPage> {
+export async function fetchWebPage(
+  address: string,
+  limits: WebFetchLimits = DEFAULT_WEB_FETCH_LIMITS,
+): Promise<WebPage> {
   const { url, status, contentType, mimeType, bytes, redirects } = await fetchGuarded(address, limits, PAGE);
-  if (!mimeType && !looksLikeHtml(bytes)) throw webFetchError('not_html', 'This address did not answer with a web page; only HTML pages open as Markdown.');
+  if (!mimeType && !looksLikeHtml(bytes))
+    throw webFetchError('not_html', 'This address did not answer with a web page; only HTML pages open as Markdown.');
   const { charset } = detectPageCharset(contentType, bytes);
   const text = decodePage(bytes, charset);
   return {
@@ -131,20 +150,32 @@ function parseWebUrl(address: string, base?: URL): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     const where = base ? ` (a redirect from ${base.href})` : '';
-    throw webFetchError('unsupported_scheme', `Only http and https pages open as Markdown, not ${url.protocol}${where}.`, { scheme: url.protocol });
+    throw webFetchError(
+      'unsupported_scheme',
+      `Only http and https pages open as Markdown, not ${url.protocol}${where}.`,
+      { scheme: url.protocol },
+    );
   }
   // No ambient authority: credentials in an address would be sent to whoever the page redirects to.
-  if (url.username || url.password) throw webFetchError('bad_url', 'Addresses with a user name or password are not fetched.');
+  if (url.username || url.password)
+    throw webFetchError('bad_url', 'Addresses with a user name or password are not fetched.');
   url.hash = '';
   return url;
 }
 
-function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redirectedFrom: string | null, accept: string): Promise<IncomingMessage> {
+function requestPage(
+  url: URL,
+  signal: AbortSignal,
+  limits: WebFetchLimits,
+  redirectedFrom: string | null,
+  accept: string,
+): Promise<IncomingMessage> {
   const transport = url.protocol === 'https:' ? https : http;
   // NOTE: a socket to an IP literal never calls `lookup`, so a literal is checked here.
   const literal = literalAddress(url);
   const literalRange = literal && limits.destinationRange(literal);
-  if (literal && literalRange) return Promise.reject(blockedAddressError(literal, literal, literalRange, redirectedFrom));
+  if (literal && literalRange)
+    return Promise.reject(blockedAddressError(literal, literal, literalRange, redirectedFrom));
   return new Promise((resolve, reject) => {
     const request = transport.get(
       url,
@@ -164,10 +195,16 @@ function requestPage(url: URL, signal: AbortSignal, limits: WebFetchLimits, redi
   });
 }
 
-async function readLimitedBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal, noun: string): Promise<Uint8Array> {
+async function readLimitedBody(
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+  noun: string,
+): Promise<Uint8Array> {
   const declared = Number(response.headers['content-length']);
   const encoding = (response.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
-  const tooLarge = () => webFetchError('too_large', `The ${noun} is larger than ${maxBytes / 1024 / 1024} MiB.`, { maxBytes });
+  const tooLarge = () =>
+    webFetchError('too_large', `The ${noun} is larger than ${maxBytes / 1024 / 1024} MiB.`, { maxBytes });
   if (encoding === 'identity' && Number.isFinite(declared) && declared > maxBytes) {
     response.destroy();
     throw tooLarge();
@@ -185,7 +222,10 @@ async function readLimitedBody(response: IncomingMessage, maxBytes: number, sign
     }
   } catch (error) {
     if (signal.aborted || error instanceof RuntimeError) throw error;
-    throw webFetchError('connection', `The ${noun} stopped arriving: ${error instanceof Error ? error.message : String(error)}.`);
+    throw webFetchError(
+      'connection',
+      `The ${noun} stopped arriving: ${error instanceof Error ? error.message : String(error)}.`,
+    );
   } finally {
     response.destroy();
     if (body !== response) body.destroy();
@@ -219,6 +259,9 @@ function decompressorOf(encoding: string): Transform | null {
 }
 
 function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1').replace(/^\ufeff|^\xef\xbb\xbf/, '').trimStart();
+  const head = Buffer.from(bytes.subarray(0, 512))
+    .toString('latin1')
+    .replace(/^\ufeff|^\xef\xbb\xbf/, '')
+    .trimStart();
   return /^<(!doctype\s+html|html|head|body|!--)/i.test(head);
 }

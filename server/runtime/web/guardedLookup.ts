@@ -10,7 +10,12 @@ export type DestinationRange = (address: string) => string | null;
 
 const ALLOW_PRIVATE_FETCH_FLAG = '--allow-private-fetch';
 
-export function blockedAddressError(host: string, address: string, range: string, redirectedFrom: string | null): RuntimeError {
+export function blockedAddressError(
+  host: string,
+  address: string,
+  range: string,
+  redirectedFrom: string | null,
+): RuntimeError {
   const named = host === address ? address : `${host} (${address})`;
   const where = redirectedFrom ? ` (a redirect from ${redirectedFrom})` : '';
   return webFetchError(
@@ -34,19 +39,33 @@ type OneCallback = (error: NodeJS.ErrnoException | null, address: string, family
  * the `lookup` of the request itself, so the addresses checked are the ones the socket connects
  * to: a name cannot resolve to a public address for a check and to loopback for the connection.
  */
-export function guardedLookup(resolve: LookupFunction | undefined, rangeOf: DestinationRange, redirectedFrom: string | null): LookupFunction {
+export function guardedLookup(
+  resolve: LookupFunction | undefined,
+  rangeOf: DestinationRange,
+  redirectedFrom: string | null,
+): LookupFunction {
   const underlying = resolve ?? (dns.lookup as unknown as LookupFunction);
   return (hostname, options, callback) => {
     const answerAll = callback as unknown as AllCallback;
     const answerOne = callback as unknown as OneCallback;
-    underlying(hostname, { ...options, all: true }, ((error: NodeJS.ErrnoException | null, found: LookupAddress[] | string) => {
+    underlying(hostname, { ...options, all: true }, ((
+      error: NodeJS.ErrnoException | null,
+      found: LookupAddress[] | string,
+    ) => {
       if (error) return answerOne(error, '', 0);
-      const addresses: LookupAddress[] = typeof found === 'string' ? [{ address: found, family: net.isIP(found) }] : found;
+      const addresses: LookupAddress[] =
+        typeof found === 'string' ? [{ address: found, family: net.isIP(found) }] : found;
       for (const { address } of addresses) {
         const range = rangeOf(address);
-        if (range) return answerOne(blockedAddressError(hostname, address, range, redirectedFrom) as unknown as NodeJS.ErrnoException, '', 0);
+        if (range)
+          return answerOne(
+            blockedAddressError(hostname, address, range, redirectedFrom) as unknown as NodeJS.ErrnoException,
+            '',
+            0,
+          );
       }
-      if (addresses.length === 0) return answerOne(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      if (addresses.length === 0)
+        return answerOne(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all) return answerAll(null, addresses);
       answerOne(null, addresses[0]!.address, addresses[0]!.family);
     }) as unknown as Parameters<LookupFunction>[2]);

@@ -69,7 +69,9 @@ function canonicalCharset(label: string | null): string | null {
 
 function charsetFromMeta(head: Uint8Array): string | null {
   // Latin-1 maps every byte to one character, so ASCII markup reads the same in any ASCII-compatible charset.
-  const text = Buffer.from(head).toString('latin1').replace(/<!--[\s\S]*?-->/g, '');
+  const text = Buffer.from(head)
+    .toString('latin1')
+    .replace(/<!--[\s\S]*?-->/g, '');
   for (const [tag] of text.matchAll(/<meta\b[^>]*>/gi)) {
     const direct = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(tag);
     const isContentType = /\bhttp-equiv\s*=\s*["']?\s*content-type/i.test(tag);

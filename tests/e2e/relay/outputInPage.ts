@@ -48,7 +48,8 @@ export async function readOutputDigest(ref: OutputRef): Promise<{ sha256: string
           offset,
           length,
         });
-        if (result.offset !== offset || data.length !== length) throw new Error(`page at ${offset}: ${data.length} bytes at ${result.offset}`);
+        if (result.offset !== offset || data.length !== length)
+          throw new Error(`page at ${offset}: ${data.length} bytes at ${result.offset}`);
         whole.set(data, offset);
         pages++;
       }

@@ -65,10 +65,22 @@ const RELAY_LINK = /Pair a device through the relay \(same code\): (\S+)/;
 function servesUnder(origin: string, port: number, ca: string): Promise<boolean> {
   const url = new URL(origin);
   return new Promise((resolve) => {
-    const request = https.get({ host: '127.0.0.1', port, servername: url.hostname, ca, path: '/healthz', headers: { host: url.host }, agent: false, timeout: 10_000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
+    const request = https.get(
+      {
+        host: '127.0.0.1',
+        port,
+        servername: url.hostname,
+        ca,
+        path: '/healthz',
+        headers: { host: url.host },
+        agent: false,
+        timeout: 10_000,
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
     request.on('timeout', () => request.destroy());
     request.on('error', () => resolve(false));
   });
@@ -97,14 +109,37 @@ export async function startPassthroughAssembly(options: PassthroughAssemblyOptio
   fs.writeFileSync(rootFile, acme.rootPem);
   const home = homeTrusting(rootFile);
   const relayUrl = `http://relay.localhost:${linkBalancer.port}`;
-  const flags = ['--relay', relayUrl, '--acme-directory', acme.directoryUrl, '--acme-ca', acmeCa, '--relay-tls-port', String(publicTlsPort), ...(options.runtimeFlags ?? [])];
-  const runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: options.runtimeEnv, wrap: (command) => [...command, ...flags] });
-  const printedLink = await waitUntil(() => RELAY_LINK.exec(runtime.output())?.[1], () => `the runtime prints its relay pairing link:\n${runtime.output()}`, 30_000);
+  const flags = [
+    '--relay',
+    relayUrl,
+    '--acme-directory',
+    acme.directoryUrl,
+    '--acme-ca',
+    acmeCa,
+    '--relay-tls-port',
+    String(publicTlsPort),
+    ...(options.runtimeFlags ?? []),
+  ];
+  const runtime = await startRuntimeProcess({
+    dataDir: dirs.dataDir,
+    projectDirs: dirs.projectDirs,
+    env: options.runtimeEnv,
+    wrap: (command) => [...command, ...flags],
+  });
+  const printedLink = await waitUntil(
+    () => RELAY_LINK.exec(runtime.output())?.[1],
+    () => `the runtime prints its relay pairing link:\n${runtime.output()}`,
+    30_000,
+  );
   const appOrigin = new URL(printedLink).origin;
   const appUrl = new URL(appOrigin);
   const previewOrigin = `https://p-${appUrl.host}`;
   const linkedOn = (node: RelayNodeHandle) => (node.output().match(/desktop linked/g) ?? []).length;
-  await waitUntil(() => linkedOn(nodes[0]!.node) === 1, () => `the desktop links to node 1:\n${nodes[0]!.node.output()}\n${runtime.output()}`, 60_000);
+  await waitUntil(
+    () => linkedOn(nodes[0]!.node) === 1,
+    () => `the desktop links to node 1:\n${nodes[0]!.node.output()}\n${runtime.output()}`,
+    60_000,
+  );
   const browser = await launchChromium([], { ...process.env, HOME: home });
   return {
     nats,
@@ -138,15 +173,25 @@ export async function startPassthroughAssembly(options: PassthroughAssemblyOptio
 
 /** Waits until the desktop serves its app name under pebble's certificate through the public TLS port (RLY-7 done). */
 export async function waitForCertificate(assembly: PassthroughAssembly, timeoutMs: number): Promise<void> {
-  await waitUntil(() => servesUnder(assembly.appOrigin, assembly.publicTlsPort, assembly.acme.rootPem), () => `the desktop serves its relay name under pebble's certificate:\n${assembly.runtime.output()}`, { timeoutMs, intervalMs: 500 });
+  await waitUntil(
+    () => servesUnder(assembly.appOrigin, assembly.publicTlsPort, assembly.acme.rootPem),
+    () => `the desktop serves its relay name under pebble's certificate:\n${assembly.runtime.output()}`,
+    { timeoutMs, intervalMs: 500 },
+  );
 }
 
 /** A preview site of several files: a page, a style sheet, a script and an image. */
 export function writePreviewSite(projectDir: string, marker: string): void {
   const site = path.join(projectDir, 'site');
   fs.mkdirSync(path.join(site, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(site, 'index.html'), '<!doctype html><html><head><title>Relay site</title><link rel="stylesheet" href="assets/style.css"></head><body><h1 id="title">Relay site</h1><p id="out"></p><img id="logo" src="assets/logo.svg" alt="logo"><script src="assets/app.js"></script></body></html>');
+  fs.writeFileSync(
+    path.join(site, 'index.html'),
+    '<!doctype html><html><head><title>Relay site</title><link rel="stylesheet" href="assets/style.css"></head><body><h1 id="title">Relay site</h1><p id="out"></p><img id="logo" src="assets/logo.svg" alt="logo"><script src="assets/app.js"></script></body></html>',
+  );
   fs.writeFileSync(path.join(site, 'assets', 'style.css'), '#title { color: rgb(1, 2, 3); }');
   fs.writeFileSync(path.join(site, 'assets', 'app.js'), `document.getElementById('out').textContent = '${marker}';`);
-  fs.writeFileSync(path.join(site, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>');
+  fs.writeFileSync(
+    path.join(site, 'assets', 'logo.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>',
+  );
 }

@@ -30,7 +30,13 @@ function untilShown(selector: string, start: () => void): Promise<number> {
 }
 
 export function benchModes(client: RpcClient, host: HTMLElement): BenchModes {
-  const context: RowContext = { client, now: Date.now(), onOpenCommand: () => {}, onOpenSubagent: () => {}, waitingForApproval: new Set() };
+  const context: RowContext = {
+    client,
+    now: Date.now(),
+    onOpenCommand: () => {},
+    onOpenSubagent: () => {},
+    waitingForApproval: new Set(),
+  };
   let mounted: ReturnType<typeof createRoot> | null = null;
   return {
     renderDiff(lines) {

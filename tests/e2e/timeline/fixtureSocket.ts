@@ -66,7 +66,15 @@ export class FixtureSocket implements WebSocketLike {
       try {
         this.answer(request);
       } catch (error) {
-        this.emit({ jsonrpc: '2.0', id: request.id, error: { code: -32000, message: error instanceof Error ? error.message : String(error), data: { code: 'not_found' } } });
+        this.emit({
+          jsonrpc: '2.0',
+          id: request.id,
+          error: {
+            code: -32000,
+            message: error instanceof Error ? error.message : String(error),
+            data: { code: 'not_found' },
+          },
+        });
       }
     };
     if (request.method === 'sessions.timeline' && this.held) this.held.push(answer);
@@ -101,7 +109,12 @@ export class FixtureSocket implements WebSocketLike {
     const limit = typeof params.limit === 'number' ? params.limit : 100;
     const end = typeof params.before === 'string' ? Number(params.before) : rows.length;
     const start = Math.max(0, end - limit);
-    return { rows: rows.slice(start, end), older: start > 0 ? String(start) : null, newer: null, revision: this.revision };
+    return {
+      rows: rows.slice(start, end),
+      older: start > 0 ? String(start) : null,
+      newer: null,
+      revision: this.revision,
+    };
   }
 
   private bytesOf(key: string, text: string | undefined): Uint8Array {
@@ -123,7 +136,15 @@ export class FixtureSocket implements WebSocketLike {
     const bytes = this.bytesOf(`output ${String(params.commandId)}`, this.fixture.outputs[String(params.commandId)]);
     const offset = Number(params.offset);
     const slice = bytes.subarray(offset, offset + Number(params.length));
-    const result = { offset, dataBase64: '', byteCount: slice.length, availableBytes: bytes.length, generation: Number(params.generation), complete: true, sourceIncomplete: false };
+    const result = {
+      offset,
+      dataBase64: '',
+      byteCount: slice.length,
+      availableBytes: bytes.length,
+      generation: Number(params.generation),
+      complete: true,
+      sourceIncomplete: false,
+    };
     const header = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id, result }));
     const frame = new Uint8Array(4 + header.length + slice.length);
     new DataView(frame.buffer).setUint32(0, header.length);

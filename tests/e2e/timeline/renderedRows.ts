@@ -34,7 +34,12 @@ function look(page: Page): Promise<Step> {
     const rows = [...box.querySelectorAll<HTMLElement>('.timeline-item')].map((item) => {
       const row = item.querySelector('[data-row]');
       const rect = item.getBoundingClientRect();
-      const status = row?.getAttribute('data-state') ?? row?.getAttribute('data-status') ?? (row?.getAttribute('data-row') === 'command' ? row.querySelector('[data-status]')?.getAttribute('data-status') : null);
+      const status =
+        row?.getAttribute('data-state') ??
+        row?.getAttribute('data-status') ??
+        (row?.getAttribute('data-row') === 'command'
+          ? row.querySelector('[data-status]')?.getAttribute('data-status')
+          : null);
       return {
         index: Number(item.dataset.index),
         id: item.dataset.rowId ?? '',
@@ -46,7 +51,11 @@ function look(page: Page): Promise<Step> {
       };
     });
     const view = box.getBoundingClientRect();
-    return { rows, atEnd: box.scrollTop + box.clientHeight >= box.scrollHeight - 2, view: { top: view.top, bottom: view.bottom } };
+    return {
+      rows,
+      atEnd: box.scrollTop + box.clientHeight >= box.scrollHeight - 2,
+      view: { top: view.top, bottom: view.bottom },
+    };
   });
 }
 
@@ -56,7 +65,10 @@ function overlaps(step: Step): string[] {
   const found: string[] = [];
   for (let i = 1; i < shown.length; i += 1) {
     const [above, below] = [shown[i - 1]!, shown[i]!];
-    if (below.index === above.index + 1 && below.top < above.bottom - 1) found.push(`${above.id} (${above.kind}) overlaps ${below.id} (${below.kind}) by ${Math.round(above.bottom - below.top)} px`);
+    if (below.index === above.index + 1 && below.top < above.bottom - 1)
+      found.push(
+        `${above.id} (${above.kind}) overlaps ${below.id} (${below.kind}) by ${Math.round(above.bottom - below.top)} px`,
+      );
   }
   return found;
 }
@@ -82,7 +94,9 @@ async function loadWholeList(page: Page): Promise<void> {
     async () => {
       await timeline.evaluate((box) => box.scrollTo(0, 0));
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      return timeline.evaluate((box) => box.scrollTop === 0 && box.querySelector('.timeline-item[data-index="0"]') !== null);
+      return timeline.evaluate(
+        (box) => box.scrollTop === 0 && box.querySelector('.timeline-item[data-index="0"]') !== null,
+      );
     },
     'the view stays at the top with the first row mounted',
     { timeoutMs: 30_000, intervalMs: 200 },
@@ -106,7 +120,8 @@ async function walkOnce(page: Page): Promise<RenderedRow[] | null> {
         last = overlaps(current);
         return inView.every((row) => !row.pending) && last.length === 0 && current;
       },
-      () => `the rows in view show their bodies without overlapping${last.length > 0 ? `; rows overlap:\n${last.join('\n')}` : ''}`,
+      () =>
+        `the rows in view show their bodies without overlapping${last.length > 0 ? `; rows overlap:\n${last.join('\n')}` : ''}`,
       { timeoutMs: 30_000, intervalMs: 50 },
     );
     for (const row of step.rows) {
@@ -120,7 +135,10 @@ async function walkOnce(page: Page): Promise<RenderedRow[] | null> {
   }
   const rows = [...seen.values()].sort((a, b) => a.index - b.index);
   rows.forEach((row, at) => {
-    if (row.index !== at) throw new Error(`row ${at} of the list was never shown (next shown: ${row.index}; rows seen: ${rows.map((r) => `${r.index} ${r.kind}`).join(', ')})`);
+    if (row.index !== at)
+      throw new Error(
+        `row ${at} of the list was never shown (next shown: ${row.index}; rows seen: ${rows.map((r) => `${r.index} ${r.kind}`).join(', ')})`,
+      );
   });
   return rows;
 }
@@ -135,7 +153,9 @@ export async function readRenderedRows(page: Page): Promise<RenderedRow[]> {
     const rows = await walkOnce(page);
     if (rows) return rows;
   }
-  throw new Error('the list changed under each of three walks from its top to its end (a row kept turning up at another place)');
+  throw new Error(
+    'the list changed under each of three walks from its top to its end (a row kept turning up at another place)',
+  );
 }
 
 /** How many rows of each `data-row` kind. */
@@ -148,7 +168,16 @@ export function renderedKindCounts(rows: readonly RenderedRow[]): Record<string,
 /** What the page draws for a runtime row: its id, its kind, and its state where the row shows one. */
 export function expectedRendering(rows: readonly TimelineRow[]): Omit<RenderedRow, 'index'>[] {
   return rows.map((row) => {
-    const state = row.kind === 'message' ? row.state : row.kind === 'turnEnd' ? row.status : row.kind === 'command' ? (row.declined ? 'declined' : row.status) : null;
+    const state =
+      row.kind === 'message'
+        ? row.state
+        : row.kind === 'turnEnd'
+          ? row.status
+          : row.kind === 'command'
+            ? row.declined
+              ? 'declined'
+              : row.status
+            : null;
     return { id: row.id, kind: row.kind, state };
   });
 }
@@ -160,7 +189,12 @@ export const withoutIndex = (rows: readonly RenderedRow[]) => rows.map(({ id, ki
  * the network blocked (the app's IndexedDB cache, the service worker serving the app) and after a
  * reload online (the runtime's pages) are `rows`, ids, order and states, and as many of each kind.
  */
-export async function expectDrawnThroughReloads(page: Page, context: BrowserContext, rows: readonly TimelineRow[], what: (phase: string) => string): Promise<void> {
+export async function expectDrawnThroughReloads(
+  page: Page,
+  context: BrowserContext,
+  rows: readonly TimelineRow[],
+  what: (phase: string) => string,
+): Promise<void> {
   const expected = expectedRendering(rows);
   const counts: Record<string, number> = {};
   for (const row of rows) counts[row.kind] = (counts[row.kind] ?? 0) + 1;
@@ -178,13 +212,18 @@ export async function expectDrawnThroughReloads(page: Page, context: BrowserCont
   await page.reload();
   await page.getByTestId('offline-banner').waitFor();
   await page.getByText(/^Saved /).waitFor();
-  expect(withoutIndex(await readRenderedRows(page)), what('after a reload offline (the app’s cache)')).toEqual(expected);
+  expect(withoutIndex(await readRenderedRows(page)), what('after a reload offline (the app’s cache)')).toEqual(
+    expected,
+  );
 
   await context.setOffline(false);
   await page.reload();
   await waitConnected(page);
   // The app may show its saved rows until the runtime's newest page is in: then those.
-  await waitUntil(async () => (await page.getByText(/^Saved /).count()) === 0, 'the rows shown are the runtime’s, not the saved ones');
+  await waitUntil(
+    async () => (await page.getByText(/^Saved /).count()) === 0,
+    'the rows shown are the runtime’s, not the saved ones',
+  );
   const online = await readRenderedRows(page);
   expect(withoutIndex(online), what('after a reload online (the runtime)')).toEqual(expected);
   expect(renderedKindCounts(online), what('counts after the reload')).toEqual(counts);

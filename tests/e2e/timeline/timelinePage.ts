@@ -18,7 +18,8 @@ import { everyRowKind, manyRows } from './timelineFixture';
 const query = new URLSearchParams(location.search);
 const mode = query.get('fixture');
 const count = Number(query.get('count') ?? 1000);
-const fixture = mode === 'many' || mode === 'plain' ? manyRows(count) : everyRowKind(mode === 'bench' ? { longResultBytes: 1 } : {});
+const fixture =
+  mode === 'many' || mode === 'plain' ? manyRows(count) : everyRowKind(mode === 'bench' ? { longResultBytes: 1 } : {});
 const socket = new FixtureSocket(fixture);
 const page = globalThis as unknown as { __timeline: FixtureControls; __bench: BenchModes };
 page.__timeline = socket.controls;
@@ -27,4 +28,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('the page has no #root');
 if (mode === 'plain') renderPlainRows(root, fixture.rows);
 else if (mode === 'bench') page.__bench = benchModes(client, root);
-else createRoot(root).render(createElement('div', { className: 'app' }, createElement(SessionView, { client, session: fixture.session, onBack: () => {} })));
+else
+  createRoot(root).render(
+    createElement(
+      'div',
+      { className: 'app' },
+      createElement(SessionView, { client, session: fixture.session, onBack: () => {} }),
+    ),
+  );

@@ -9,11 +9,17 @@ export function fixtureCalls(page: Page): Promise<FixtureControls['calls']> {
 
 /** Sends a live row as the runtime would (`timeline.row`). */
 export function pushRow(page: Page, row: TimelineRow): Promise<void> {
-  return page.evaluate((row) => (globalThis as unknown as { __timeline: FixtureControls }).__timeline.pushRow(row), row);
+  return page.evaluate(
+    (row) => (globalThis as unknown as { __timeline: FixtureControls }).__timeline.pushRow(row),
+    row,
+  );
 }
 
 export function holdPages(page: Page, hold: boolean): Promise<void> {
-  return page.evaluate((hold) => (globalThis as unknown as { __timeline: FixtureControls }).__timeline.holdPages(hold), hold);
+  return page.evaluate(
+    (hold) => (globalThis as unknown as { __timeline: FixtureControls }).__timeline.holdPages(hold),
+    hold,
+  );
 }
 
 /** The rows at least partly inside the timeline's visible box, top first, with their tops relative to the box; after two animation frames when asked. */
@@ -56,8 +62,17 @@ export function timelineLayout(page: Page): Promise<TimelineLayout> {
   return page.evaluate(() => {
     const smallTargets = [...document.querySelectorAll<HTMLElement>('button, a[href], input, textarea, summary')]
       .map((el) => ({ el, r: el.getBoundingClientRect() }))
-      .filter(({ el, r }) => r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' && (r.width < 43.5 || r.height < 43.5))
-      .map(({ el, r }) => `${el.tagName.toLowerCase()} '${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}' ${Math.round(r.width)}x${Math.round(r.height)}`);
+      .filter(
+        ({ el, r }) =>
+          r.width > 0 &&
+          r.height > 0 &&
+          getComputedStyle(el).visibility !== 'hidden' &&
+          (r.width < 43.5 || r.height < 43.5),
+      )
+      .map(
+        ({ el, r }) =>
+          `${el.tagName.toLowerCase()} '${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}' ${Math.round(r.width)}x${Math.round(r.height)}`,
+      );
     return { viewportWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth, smallTargets };
   });
 }

@@ -7,7 +7,14 @@ import { createAgentSession, waitForRows } from '../../fixtures/agentSessions';
 import { acceptEveryApproval } from '../../fixtures/claudeControlScenario';
 import { claudeEnv, claudeTurnScript } from '../../fixtures/fakeClaudeModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
-import { childrenRunning, isLive, killLeftovers, pidsRunning, pollUntil, stubbornGroupCommand } from '../../fixtures/processTree';
+import {
+  childrenRunning,
+  isLive,
+  killLeftovers,
+  pidsRunning,
+  pollUntil,
+  stubbornGroupCommand,
+} from '../../fixtures/processTree';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { makeTempDir } from '../../fixtures/tempDir';
 
@@ -29,18 +36,30 @@ describe('a Claude host killed during a Bash command', () => {
     await model?.close();
   });
 
-  async function killHostDuringCommand(base: number): Promise<{ sessionId: string; runId: string; sleeps: { pid: number; startTicks: number }[] }> {
+  async function killHostDuringCommand(
+    base: number,
+  ): Promise<{ sessionId: string; runId: string; sleeps: { pid: number; startTicks: number }[] }> {
     model = await startFakeModelServer(claudeTurnScript(() => ({ command: stubbornGroupCommand(base) })));
-    runtime = await startRuntimeProcess({ env: claudeEnv(model.url, makeTempDir('hbcode-claude-kill-'), installedAgents().claudeBin) });
+    runtime = await startRuntimeProcess({
+      env: claudeEnv(model.url, makeTempDir('hbcode-claude-kill-'), installedAgents().claudeBin),
+    });
     client = await runtime.connect();
     acceptEveryApproval(client);
     const sessionId = await createAgentSession(client, 'claude');
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Run the sleeps' });
+    const { runId } = await client.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: 'Run the sleeps',
+    });
     const dir = runtime.projectDir;
-    const pids = await pollUntil(() => {
-      const found = [...pidsRunning(dir, `sleep ${base}`), ...pidsRunning(dir, `sleep ${base + 1}`)];
-      return found.length === 2 && found;
-    }, 'both sleeps of the Bash command run', 120_000);
+    const pids = await pollUntil(
+      () => {
+        const found = [...pidsRunning(dir, `sleep ${base}`), ...pidsRunning(dir, `sleep ${base + 1}`)];
+        return found.length === 2 && found;
+      },
+      'both sleeps of the Bash command run',
+      120_000,
+    );
     const sleeps = pids.map((pid) => ({ pid, startTicks: readProcStat(pid)!.startTicks }));
     // The command runs outside the host's group: Claude Code gives it a session of its own.
     const [host] = childrenRunning(runtime.child.pid!, 'claudeHost');
@@ -52,7 +71,9 @@ describe('a Claude host killed during a Bash command', () => {
 
   it('leaves no process of the command, and the turn fails naming the host’s exit', async () => {
     const { sessionId, runId, sleeps } = await killHostDuringCommand(4311);
-    const rows = await waitForRows(client!, sessionId, (r) => r.some((row) => row.kind === 'message' && row.runId === runId && row.state === 'failed'));
+    const rows = await waitForRows(client!, sessionId, (r) =>
+      r.some((row) => row.kind === 'message' && row.runId === runId && row.state === 'failed'),
+    );
     const message = rows.find((row) => row.kind === 'message' && row.runId === runId);
     expect(message?.kind === 'message' && message.failure).toMatchObject({ code: 'claude_exited' });
     const reason = message?.kind === 'message' ? message.failure!.message : '';

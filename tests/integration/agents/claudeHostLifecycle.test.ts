@@ -59,7 +59,10 @@ describe('the long-lived Claude host', () => {
     const { sessionId, harness: h } = await start(300);
     await readPage(h, sessionId);
     const first = onlyHost(h);
-    await waitUntil(() => h.agent.hosts.running().length === 0 && !isLive(first.pid, first.startTicks), 'the idle host has stopped');
+    await waitUntil(
+      () => h.agent.hosts.running().length === 0 && !isLive(first.pid, first.startTicks),
+      'the idle host has stopped',
+    );
     await readPage(h, sessionId);
     const second = onlyHost(h);
     expect(second).not.toEqual(first);
@@ -73,7 +76,10 @@ describe('the long-lived Claude host', () => {
     await waitUntil(() => steps.length === 0, 'the turn waits on the model');
     const killed = onlyHost(h);
     process.kill(killed.pid, 'SIGKILL');
-    const failure = await turn.then(() => null, (error: unknown) => error);
+    const failure = await turn.then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(AgentRunError);
     expect((failure as AgentRunError).message).toMatch(/^The Claude agent host was killed by SIGKILL/);
     expect(h.agent.hosts.failures.get('default')).toBe('The Claude agent host was killed by SIGKILL.');

@@ -10,10 +10,14 @@ const ROUNDS = 4;
  * (SIGKILL) 0–3 s after a steer into a turn whose Bash command takes a second.
  */
 describe('Steering a Claude turn when the runtime is killed', () => {
-  it(`ACC-6 runtime SIGKILL 0–3 s after a steer, ${ROUNDS} rounds: a steer row says delivered only when the model was sent it`, async () => {
-    const outcomes = await claudeSteerCrash(ROUNDS);
-    expect(outcomes).toHaveLength(ROUNDS);
-    expect(outcomes).toContain('delivered');
-    expect(outcomes).toContain('notDelivered');
-  }, AGENT_INSTALL_TIMEOUT_MS + 15 * 60_000);
+  it(
+    `ACC-6 runtime SIGKILL 0–3 s after a steer, ${ROUNDS} rounds: a steer row says delivered only when the model was sent it`,
+    async () => {
+      const outcomes = await claudeSteerCrash(ROUNDS);
+      expect(outcomes).toHaveLength(ROUNDS);
+      expect(outcomes).toContain('delivered');
+      expect(outcomes).toContain('notDelivered');
+    },
+    AGENT_INSTALL_TIMEOUT_MS + 15 * 60_000,
+  );
 });

@@ -9,20 +9,38 @@ import { recordingRunContext, type RunRecording } from '../../fixtures/recording
 
 /** What the launcher writes into Codex's stdout after `turn/started` (runs in the launcher: self-contained). */
 function badEvents(threadId: string, turnId: string): string[] {
-  const note = (method: string, params: Record<string, unknown>) => JSON.stringify({ method, params: { threadId, turnId, ...params } });
+  const note = (method: string, params: Record<string, unknown>) =>
+    JSON.stringify({ method, params: { threadId, turnId, ...params } });
   const cut = JSON.stringify({ output: JSON.stringify({ output: 'never whole' }) }).slice(0, 30);
   return [
     note('item/started', { item: { type: 'hologramProjection', id: 'bad-unknown', beam: 7 }, startedAtMs: 1 }),
     note('item/completed', { item: { type: 'hologramProjection', id: 'bad-unknown', beam: 8 }, completedAtMs: 2 }),
     note('item/completed', {
-      item: { type: 'mcpToolCall', id: 'bad-envelope', server: 's', tool: 't', status: 'completed', arguments: {}, result: { content: [{ type: 'text', text: cut }] }, error: null },
+      item: {
+        type: 'mcpToolCall',
+        id: 'bad-envelope',
+        server: 's',
+        tool: 't',
+        status: 'completed',
+        arguments: {},
+        result: { content: [{ type: 'text', text: cut }] },
+        error: null,
+      },
       completedAtMs: 3,
     }),
     note('item/completed', {
-      item: { type: 'fileChange', id: 'bad-binary', status: 'completed', changes: [{ path: '/x/logo.png', kind: { type: 'add' }, diff: '\u0089PNG\u0000\u0000IHDR' }] },
+      item: {
+        type: 'fileChange',
+        id: 'bad-binary',
+        status: 'completed',
+        changes: [{ path: '/x/logo.png', kind: { type: 'add' }, diff: '\u0089PNG\u0000\u0000IHDR' }],
+      },
       completedAtMs: 4,
     }),
-    note('item/completed', { item: { type: 'fileChange', id: 'bad-shape', status: 'completed', changes: 'not a list' }, completedAtMs: 5 }),
+    note('item/completed', {
+      item: { type: 'fileChange', id: 'bad-shape', status: 'completed', changes: 'not a list' },
+      completedAtMs: 5,
+    }),
     note('item/agentMessage/delta', { itemId: 'nobody', delta: 'a delta for an item never started' }),
     note('item/hologramProjection/delta', { itemId: 'bad-unknown', delta: 'an event this version does not know' }),
     '{"method":"item/completed","params":{"threadId":"' + threadId + '","item":{"type":"agentMess',
@@ -51,22 +69,35 @@ describe('TL-1 bad and unknown Codex events give rows, never a crash or a droppe
     const latest = run.latest();
     const unknown = latest.find((i) => i.itemId === 'bad-unknown');
     expect(unknown).toMatchObject({ kind: 'rawItem', label: 'Codex hologramProjection' });
-    expect(unknown?.kind === 'rawItem' && JSON.parse(unknown.text.text)).toMatchObject({ type: 'hologramProjection', beam: 8 });
+    expect(unknown?.kind === 'rawItem' && JSON.parse(unknown.text.text)).toMatchObject({
+      type: 'hologramProjection',
+      beam: 8,
+    });
     expect(latest.find((i) => i.itemId === 'bad-shape')).toMatchObject({ kind: 'rawItem', label: 'Codex fileChange' });
   });
 
   it('TL-2 a cut envelope is shown as the text it is; a binary file change has no diff text', () => {
     const cut = JSON.stringify({ output: JSON.stringify({ output: 'never whole' }) }).slice(0, 30);
-    expect(run.latest().find((i) => i.itemId === 'bad-envelope')).toMatchObject({ kind: 'toolCall', result: { text: cut } });
-    expect(run.latest().find((i) => i.itemId === 'bad-binary')).toMatchObject({ kind: 'fileChange', files: [{ binary: true, diff: { text: '' }, added: 0, removed: 0 }] });
+    expect(run.latest().find((i) => i.itemId === 'bad-envelope')).toMatchObject({
+      kind: 'toolCall',
+      result: { text: cut },
+    });
+    expect(run.latest().find((i) => i.itemId === 'bad-binary')).toMatchObject({
+      kind: 'fileChange',
+      files: [{ binary: true, diff: { text: '' }, added: 0, removed: 0 }],
+    });
   });
 
-  it('TL-1 the turn goes on: the real answer and the turn end arrive, and the saved thread reads as usual', async () => {
-    const latest = run.latest();
-    expect(latest.find((i) => i.kind === 'agentText')).toMatchObject({ text: 'Still here.', streaming: false });
-    expect(latest.at(-1)).toMatchObject({ kind: 'turnEnd', status: 'completed' });
-    expect(latest.some((i) => i.itemId === 'nobody')).toBe(false);
-    const saved = (await wholeHistory(harness, 20)).entries.flatMap((e) => (e.kind === 'item' ? [e.item.kind] : []));
-    expect(saved).toEqual(['agentText', 'turnEnd']);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'TL-1 the turn goes on: the real answer and the turn end arrive, and the saved thread reads as usual',
+    async () => {
+      const latest = run.latest();
+      expect(latest.find((i) => i.kind === 'agentText')).toMatchObject({ text: 'Still here.', streaming: false });
+      expect(latest.at(-1)).toMatchObject({ kind: 'turnEnd', status: 'completed' });
+      expect(latest.some((i) => i.itemId === 'nobody')).toBe(false);
+      const saved = (await wholeHistory(harness, 20)).entries.flatMap((e) => (e.kind === 'item' ? [e.item.kind] : []));
+      expect(saved).toEqual(['agentText', 'turnEnd']);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -13,7 +13,10 @@ describe('TL-1 Codex compacting its context is a row, live and saved', () => {
 
   beforeAll(async () => {
     model = await startFakeModelServer(compactionScript(5000, 'Carried on after compacting.'));
-    harness = startCodexAdapter({ codexBin: installedAgents().codexBin, configToml: codexConfigToml(model.url, 'model_auto_compact_token_limit = 1000') });
+    harness = startCodexAdapter({
+      codexBin: installedAgents().codexBin,
+      configToml: codexConfigToml(model.url, 'model_auto_compact_token_limit = 1000'),
+    });
     run = recordingRunContext({ sessionId: harness.sessionId, cwd: harness.project, text: 'Fill the context' });
     await harness.agent.run(run.context);
   }, AGENT_INSTALL_TIMEOUT_MS);
@@ -22,15 +25,19 @@ describe('TL-1 Codex compacting its context is a row, live and saved', () => {
     await model?.close();
   });
 
-  it('TL-1 the compaction row comes between the command and the text after it, with the same id saved', async () => {
-    const latest = run.latest();
-    const compaction = latest.find((i) => i.kind === 'compaction');
-    expect(compaction).toMatchObject({ text: null, parentItemId: null });
-    expect(latest.map((i) => i.kind)).toEqual(['compaction', 'agentText', 'turnEnd']);
-    expect(run.commands.map((c) => c.status)).toEqual(['exited']);
-    const { entries } = await wholeHistory(harness, 10);
-    expect(entries.map((e) => e.kind)).toEqual(['user', 'command', 'item', 'item', 'item']);
-    const saved = entries.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
-    expect(saved).toEqual(latest);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'TL-1 the compaction row comes between the command and the text after it, with the same id saved',
+    async () => {
+      const latest = run.latest();
+      const compaction = latest.find((i) => i.kind === 'compaction');
+      expect(compaction).toMatchObject({ text: null, parentItemId: null });
+      expect(latest.map((i) => i.kind)).toEqual(['compaction', 'agentText', 'turnEnd']);
+      expect(run.commands.map((c) => c.status)).toEqual(['exited']);
+      const { entries } = await wholeHistory(harness, 10);
+      expect(entries.map((e) => e.kind)).toEqual(['user', 'command', 'item', 'item', 'item']);
+      const saved = entries.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
+      expect(saved).toEqual(latest);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -37,7 +37,13 @@ describe('SRC a Codex conversation file through the runtime protocol', () => {
   beforeAll(async () => {
     model = await startFakeModelServer(queuedReplies([messageReply('Three are open.')]));
     own = ownCodexHome();
-    runtime = await startRuntimeProcess({ env: { HBCODE_CODEX_BIN: installedAgents().codexBin, HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url), CODEX_HOME: own.home } });
+    runtime = await startRuntimeProcess({
+      env: {
+        HBCODE_CODEX_BIN: installedAgents().codexBin,
+        HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url),
+        CODEX_HOME: own.home,
+      },
+    });
     await own.exec({ modelUrl: model.url, cwd: runtime.projectDir, prompt: PROMPT });
     client = await runtime.connect();
   }, AGENT_INSTALL_TIMEOUT_MS);
@@ -48,29 +54,54 @@ describe('SRC a Codex conversation file through the runtime protocol', () => {
     own?.remove();
   });
 
-  it('SRC-1 SRC-2 codex.rollouts.list lists the file; sessions.create opens it; its rows page through sessions.timeline', async () => {
-    const { rollouts, next } = await client.call('codex.rollouts.list', { limit: 5 });
-    expect(next).toBeNull();
-    expect(rollouts).toEqual([expect.objectContaining({ profileId: null, firstPrompt: PROMPT, cwd: runtime.projectDir })]);
-    rollout = rollouts[0]!;
-    const { projects } = await client.call('projects.list');
-    await expect(client.call('sessions.create', { projectId: projects[0]!.id, agent: 'codex', codexRolloutPath: path.join(runtime.projectDir, 'rollout-2026-01-01T00-00-00-x.jsonl') })).rejects.toMatchObject({
-      code: 'invalid_params',
-    });
-    const { session } = await client.call('sessions.create', { projectId: projects[0]!.id, agent: 'codex', codexRolloutPath: rollout.path });
-    sessionId = session.id;
-    expect(await client.call('codex.source.get', { sessionId })).toEqual({ source: { path: rollout.path, readOnly: true } });
-    const newest = await client.call('sessions.timeline', { sessionId, limit: 1 });
-    expect(newest.older).not.toBeNull();
-    const older = await client.call('sessions.timeline', { sessionId, before: newest.older!, limit: 50 });
-    const texts = [...older.rows, ...newest.rows].flatMap((row) => ('text' in row && typeof row.text === 'string' ? [row.text] : []));
-    expect(texts).toEqual(expect.arrayContaining([PROMPT, 'Three are open.']));
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'SRC-1 SRC-2 codex.rollouts.list lists the file; sessions.create opens it; its rows page through sessions.timeline',
+    async () => {
+      const { rollouts, next } = await client.call('codex.rollouts.list', { limit: 5 });
+      expect(next).toBeNull();
+      expect(rollouts).toEqual([
+        expect.objectContaining({ profileId: null, firstPrompt: PROMPT, cwd: runtime.projectDir }),
+      ]);
+      rollout = rollouts[0]!;
+      const { projects } = await client.call('projects.list');
+      await expect(
+        client.call('sessions.create', {
+          projectId: projects[0]!.id,
+          agent: 'codex',
+          codexRolloutPath: path.join(runtime.projectDir, 'rollout-2026-01-01T00-00-00-x.jsonl'),
+        }),
+      ).rejects.toMatchObject({
+        code: 'invalid_params',
+      });
+      const { session } = await client.call('sessions.create', {
+        projectId: projects[0]!.id,
+        agent: 'codex',
+        codexRolloutPath: rollout.path,
+      });
+      sessionId = session.id;
+      expect(await client.call('codex.source.get', { sessionId })).toEqual({
+        source: { path: rollout.path, readOnly: true },
+      });
+      const newest = await client.call('sessions.timeline', { sessionId, limit: 1 });
+      expect(newest.older).not.toBeNull();
+      const older = await client.call('sessions.timeline', { sessionId, before: newest.older!, limit: 50 });
+      const texts = [...older.rows, ...newest.rows].flatMap((row) =>
+        'text' in row && typeof row.text === 'string' ? [row.text] : [],
+      );
+      expect(texts).toEqual(expect.arrayContaining([PROMPT, 'Three are open.']));
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('SRC-4 chat.send to the person\'s own conversation is refused and the file is not written', async () => {
+  it("SRC-4 chat.send to the person's own conversation is refused and the file is not written", async () => {
     const before = fs.readFileSync(rollout.path);
-    const error = await rpcFailure(client.call('chat.send', { sessionId, operationId: 'src-4-send', text: 'Write into it' }));
-    expect(error).toMatchObject({ code: 'invalid_params', data: expect.objectContaining({ reason: 'read_only_source' }) });
+    const error = await rpcFailure(
+      client.call('chat.send', { sessionId, operationId: 'src-4-send', text: 'Write into it' }),
+    );
+    expect(error).toMatchObject({
+      code: 'invalid_params',
+      data: expect.objectContaining({ reason: 'read_only_source' }),
+    });
     expect(fs.readFileSync(rollout.path).equals(before)).toBe(true);
   });
 
@@ -94,8 +125,13 @@ describe('SRC a Codex conversation file through the runtime protocol', () => {
     fs.renameSync(rollout.path, kept);
     try {
       const error = await rpcFailure(client.call('sessions.timeline', { sessionId, limit: 5 }));
-      expect(error).toMatchObject({ code: 'source_unavailable', data: expect.objectContaining({ path: rollout.path }) });
-      expect(await rpcFailure(client.call('codex.source.choose', { sessionId, path: rollout.path }))).toMatchObject({ code: 'source_unavailable' });
+      expect(error).toMatchObject({
+        code: 'source_unavailable',
+        data: expect.objectContaining({ path: rollout.path }),
+      });
+      expect(await rpcFailure(client.call('codex.source.choose', { sessionId, path: rollout.path }))).toMatchObject({
+        code: 'source_unavailable',
+      });
     } finally {
       fs.renameSync(kept, rollout.path);
     }

@@ -13,7 +13,13 @@ import { recordingRunContext } from '../../fixtures/recordingRunContext';
 
 /** The text of every user message the model was sent, over all requests. */
 function userTexts(model: FakeModelServer): string {
-  return model.requests.flatMap((request) => responsesInput(request).filter((item) => item.role === 'user').map((item) => JSON.stringify(item.content))).join('\n');
+  return model.requests
+    .flatMap((request) =>
+      responsesInput(request)
+        .filter((item) => item.role === 'user')
+        .map((item) => JSON.stringify(item.content)),
+    )
+    .join('\n');
 }
 
 /**
@@ -33,7 +39,10 @@ describe('UX-10 Codex custom prompts from the profile home, through the real app
     const home = new CodexProfiles(harness.db, harness.dataDir).profile(null)!.home;
     const prompts = path.join(home, 'prompts');
     fs.mkdirSync(prompts, { recursive: true });
-    fs.writeFileSync(path.join(prompts, 'review.md'), '---\ndescription: "Review one file"\nargument-hint: FILE=<path> [FOCUS=<topic>]\n---\nReview $FILE, looking hard at $FOCUS. Costs stay in $$USD.\n');
+    fs.writeFileSync(
+      path.join(prompts, 'review.md'),
+      '---\ndescription: "Review one file"\nargument-hint: FILE=<path> [FOCUS=<topic>]\n---\nReview $FILE, looking hard at $FOCUS. Costs stay in $$USD.\n',
+    );
     fs.writeFileSync(path.join(prompts, 'sum.md'), 'Sum up $1 then $2; all: $ARGUMENTS\n');
     fs.writeFileSync(path.join(prompts, 'notes.txt'), 'not a prompt');
   }, AGENT_INSTALL_TIMEOUT_MS);
@@ -51,17 +60,41 @@ describe('UX-10 Codex custom prompts from the profile home, through the real app
 
   it('UX-10 a named-argument prompt missing an argument fails the turn in words before Codex is asked', async () => {
     const before = model.requests.length;
-    const run = harness.agent.run(recordingRunContext({ sessionId: harness.sessionId, cwd: harness.project, text: '/prompts:review FILE=src/app.ts' }).context);
+    const run = harness.agent.run(
+      recordingRunContext({
+        sessionId: harness.sessionId,
+        cwd: harness.project,
+        text: '/prompts:review FILE=src/app.ts',
+      }).context,
+    );
     await expect(run).rejects.toThrow(AgentRunError);
-    await expect(run).rejects.toThrow('Could not use /prompts:review: missing FOCUS. Give them as KEY=value (quote values with spaces).');
+    await expect(run).rejects.toThrow(
+      'Could not use /prompts:review: missing FOCUS. Give them as KEY=value (quote values with spaces).',
+    );
     expect(model.requests.length).toBe(before);
   });
 
-  it('UX-10 /prompts:<name> with arguments reaches the model as the expanded prompt, named and positional', async () => {
-    await harness.agent.run(recordingRunContext({ sessionId: harness.sessionId, cwd: harness.project, text: '/prompts:review FILE=src/app.ts FOCUS="error paths"' }).context);
-    expect(userTexts(model)).toContain('Review src/app.ts, looking hard at error paths. Costs stay in $$USD.');
-    await harness.agent.run(recordingRunContext({ sessionId: harness.sessionId, cwd: harness.project, text: '/prompts:sum one "two words" three' }).context);
-    expect(userTexts(model)).toContain('Sum up one then two words; all: one two words three');
-    expect(userTexts(model)).not.toContain('/prompts:');
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'UX-10 /prompts:<name> with arguments reaches the model as the expanded prompt, named and positional',
+    async () => {
+      await harness.agent.run(
+        recordingRunContext({
+          sessionId: harness.sessionId,
+          cwd: harness.project,
+          text: '/prompts:review FILE=src/app.ts FOCUS="error paths"',
+        }).context,
+      );
+      expect(userTexts(model)).toContain('Review src/app.ts, looking hard at error paths. Costs stay in $$USD.');
+      await harness.agent.run(
+        recordingRunContext({
+          sessionId: harness.sessionId,
+          cwd: harness.project,
+          text: '/prompts:sum one "two words" three',
+        }).context,
+      );
+      expect(userTexts(model)).toContain('Sum up one then two words; all: one two words three');
+      expect(userTexts(model)).not.toContain('/prompts:');
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -35,7 +35,8 @@ function homeLikeDir(prefix: string): string {
   fs.mkdirSync(base, { recursive: true });
   const dir = fs.mkdtempSync(path.join(base, prefix));
   homeLikeDirs.push(dir);
-  for (const temp of [os.tmpdir(), '/tmp']) if (fs.existsSync(temp) && under(dir, temp)) throw new Error(`${dir} is under the temporary folder ${temp}`);
+  for (const temp of [os.tmpdir(), '/tmp'])
+    if (fs.existsSync(temp) && under(dir, temp)) throw new Error(`${dir} is under the temporary folder ${temp}`);
   return dir;
 }
 
@@ -53,7 +54,10 @@ async function startHost(options: { dataDir?: string; env: NodeJS.ProcessEnv }):
   const steps: CodexStep[] = [];
   const model = await startFakeModelServer(codexTurnScript(() => steps.shift() ?? { message: 'Nothing to run.' }));
   // No sandbox setting of ours: the profile runs with the defaults (workspace-write, on-request).
-  const runtime = await startRuntimeProcess({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), env: { HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url), ...options.env } });
+  const runtime = await startRuntimeProcess({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    env: { HBCODE_CODEX_CONFIG_TOML: codexConfigToml(model.url), ...options.env },
+  });
   return { model, runtime, client: await runtime.connect(), steps };
 }
 
@@ -67,14 +71,28 @@ async function stopHost(host: Host | undefined): Promise<void> {
  * Sends one message whose turn runs `command` and waits until the run ends. A command the sandbox
  * refused may make Codex ask to run it outside the sandbox: every such request is declined.
  */
-async function runCommand(host: Host, sessionId: string, command: string): Promise<{ rows: TimelineRow[]; row: CommandRow; output: string }> {
+async function runCommand(
+  host: Host,
+  sessionId: string,
+  command: string,
+): Promise<{ rows: TimelineRow[]; row: CommandRow; output: string }> {
   host.steps.push({ command });
   const { client } = host;
-  const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: `Run ${command}` });
+  const { runId } = await client.call('chat.send', {
+    sessionId,
+    operationId: crypto.randomUUID(),
+    text: `Run ${command}`,
+  });
   const rows = await waitForRows(client, sessionId, (current) => {
     void client
       .call('approvals.list', { sessionId })
-      .then(({ approvals }) => Promise.all(approvals.filter((a) => a.decision === null && !a.expired).map((a) => client.call('approvals.answer', { sessionId, approvalId: a.id, decision: 'decline' }))))
+      .then(({ approvals }) =>
+        Promise.all(
+          approvals
+            .filter((a) => a.decision === null && !a.expired)
+            .map((a) => client.call('approvals.answer', { sessionId, approvalId: a.id, decision: 'decline' })),
+        ),
+      )
       .catch(() => undefined);
     const state = messageState(current, runId);
     return state === 'done' || state === 'failed';
@@ -118,49 +136,81 @@ describe.each(placements)('Codex sandbox with the data folder in $name (SBX-1)',
     if (!home) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('SBX-1 a default session runs a command in the sandbox and its row shows the real output', async () => {
-    const sessionId = await createAgentSession(host.client, 'codex');
-    const { command, marker } = ran('workspace-write');
-    const { row, output, rows } = await runCommand(host, sessionId, `${command} > made-in-workspace.txt && cat made-in-workspace.txt`);
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
-    expect(output).toContain(`${marker}\n`);
-    expect(fs.readFileSync(path.join(host.runtime.projectDir, 'made-in-workspace.txt'), 'utf8')).toBe(`${marker}\n`);
-    expect(rows.find((r) => r.kind === 'message')).toMatchObject({ state: 'done' });
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'SBX-1 a default session runs a command in the sandbox and its row shows the real output',
+    async () => {
+      const sessionId = await createAgentSession(host.client, 'codex');
+      const { command, marker } = ran('workspace-write');
+      const { row, output, rows } = await runCommand(
+        host,
+        sessionId,
+        `${command} > made-in-workspace.txt && cat made-in-workspace.txt`,
+      );
+      expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect(output).toContain(`${marker}\n`);
+      expect(fs.readFileSync(path.join(host.runtime.projectDir, 'made-in-workspace.txt'), 'utf8')).toBe(`${marker}\n`);
+      expect(rows.find((r) => r.kind === 'message')).toMatchObject({ state: 'done' });
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('SBX-1 a read-only session runs a command, and its write in the workspace is refused with the sandbox\'s reason', async () => {
-    const sessionId = await createAgentSession(host.client, 'codex', undefined, codexSettings({ sandbox: 'read-only' }));
-    const { command, marker } = ran('read-only');
-    const { row, output } = await runCommand(host, sessionId, `${command}; echo no > read-only-write.txt`);
-    expect(output).toContain(`${marker}\n`);
-    expect(output).toMatch(READ_ONLY_REFUSAL);
-    expect(row).toMatchObject({ status: 'exited' });
-    expect(row.exitCode).not.toBe(0);
-    expect(fs.existsSync(path.join(host.runtime.projectDir, 'read-only-write.txt'))).toBe(false);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    "SBX-1 a read-only session runs a command, and its write in the workspace is refused with the sandbox's reason",
+    async () => {
+      const sessionId = await createAgentSession(
+        host.client,
+        'codex',
+        undefined,
+        codexSettings({ sandbox: 'read-only' }),
+      );
+      const { command, marker } = ran('read-only');
+      const { row, output } = await runCommand(host, sessionId, `${command}; echo no > read-only-write.txt`);
+      expect(output).toContain(`${marker}\n`);
+      expect(output).toMatch(READ_ONLY_REFUSAL);
+      expect(row).toMatchObject({ status: 'exited' });
+      expect(row.exitCode).not.toBe(0);
+      expect(fs.existsSync(path.join(host.runtime.projectDir, 'read-only-write.txt'))).toBe(false);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('SBX-1 a default session\'s write outside the workspace is refused with the sandbox\'s reason, after the command ran', async () => {
-    const sessionId = await createAgentSession(host.client, 'codex');
-    const { command, marker } = ran('outside');
-    const target = path.join(outside, 'escaped.txt');
-    const { row, output } = await runCommand(host, sessionId, `${command}; echo no > ${target}`);
-    expect(output).toContain(`${marker}\n`);
-    expect(output).toMatch(READ_ONLY_REFUSAL);
-    expect(row.exitCode).not.toBe(0);
-    expect(fs.existsSync(target)).toBe(false);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    "SBX-1 a default session's write outside the workspace is refused with the sandbox's reason, after the command ran",
+    async () => {
+      const sessionId = await createAgentSession(host.client, 'codex');
+      const { command, marker } = ran('outside');
+      const target = path.join(outside, 'escaped.txt');
+      const { row, output } = await runCommand(host, sessionId, `${command}; echo no > ${target}`);
+      expect(output).toContain(`${marker}\n`);
+      expect(output).toMatch(READ_ONLY_REFUSAL);
+      expect(row.exitCode).not.toBe(0);
+      expect(fs.existsSync(target)).toBe(false);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('SBX-2 a write refused at once still has its row, with the sandbox\'s reason, even when Codex announces no item for it', async () => {
-    const sessionId = await createAgentSession(host.client, 'codex', undefined, codexSettings({ sandbox: 'read-only' }));
-    const { row, output } = await runCommand(host, sessionId, 'echo no > refused-at-once.txt');
-    expect(output).toMatch(READ_ONLY_REFUSAL);
-    expect(row.exitCode).not.toBe(0);
-    expect(fs.existsSync(path.join(host.runtime.projectDir, 'refused-at-once.txt'))).toBe(false);
-    // Which way the row came (Codex announces such a command only now and then).
-    process.stdout.write(`refused-at-once row: ${fromModelItems(host, row) ? "from the model's items" : "from Codex's item events"}\n`);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    "SBX-2 a write refused at once still has its row, with the sandbox's reason, even when Codex announces no item for it",
+    async () => {
+      const sessionId = await createAgentSession(
+        host.client,
+        'codex',
+        undefined,
+        codexSettings({ sandbox: 'read-only' }),
+      );
+      const { row, output } = await runCommand(host, sessionId, 'echo no > refused-at-once.txt');
+      expect(output).toMatch(READ_ONLY_REFUSAL);
+      expect(row.exitCode).not.toBe(0);
+      expect(fs.existsSync(path.join(host.runtime.projectDir, 'refused-at-once.txt'))).toBe(false);
+      // Which way the row came (Codex announces such a command only now and then).
+      process.stdout.write(
+        `refused-at-once row: ${fromModelItems(host, row) ? "from the model's items" : "from Codex's item events"}\n`,
+      );
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('SBX-1 the profile home is never under the Codex process\'s temporary folder: its sibling is', () => {
+  it("SBX-1 the profile home is never under the Codex process's temporary folder: its sibling is", () => {
     const profiles = path.join(dataDir, 'codex', 'profiles');
     const [profile] = fs.readdirSync(profiles);
     expect(fs.readdirSync(path.join(profiles, profile!)).sort()).toEqual(['home', 'tmp']);
@@ -168,7 +218,11 @@ describe.each(placements)('Codex sandbox with the data folder in $name (SBX-1)',
 });
 
 /** Whether the runtime made `row` from the model's items because Codex announced no item for it. */
-const fromModelItems = (host: Host, row: CommandRow) => host.runtime.output().split('\n').some((line) => line.includes('codex command not announced') && line.includes(row.commandId));
+const fromModelItems = (host: Host, row: CommandRow) =>
+  host.runtime
+    .output()
+    .split('\n')
+    .some((line) => line.includes('codex command not announced') && line.includes(row.commandId));
 
 describe('a Codex whose temporary folder holds its home: a refused folder (SBX-2)', () => {
   let host: Host;
@@ -180,27 +234,41 @@ describe('a Codex whose temporary folder holds its home: a refused folder (SBX-2
     const bin = homeLikeDir('refusing-');
     const launcher = path.join(bin, 'codex');
     // The layout SBX-1 avoids, forced: Codex's TMPDIR is the folder that holds every profile home.
-    fs.writeFileSync(launcher, `#!/bin/sh\nTMPDIR="$(dirname "$(dirname "$CODEX_HOME")")" exec ${JSON.stringify(pinnedCodexNative())} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      launcher,
+      `#!/bin/sh\nTMPDIR="$(dirname "$(dirname "$CODEX_HOME")")" exec ${JSON.stringify(pinnedCodexNative())} "$@"\n`,
+      { mode: 0o755 },
+    );
     host = await startHost({ env: { HBCODE_CODEX_BIN: launcher } });
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(() => stopHost(host));
 
-  it.each(['workspace-write', 'read-only'] as const)('SBX-2 in %s the command has its row, which says Codex refused the folder and offers the choices', async (sandbox) => {
-    const sessionId = await createAgentSession(host.client, 'codex', undefined, codexSettings({ sandbox }));
-    const { command, marker } = ran(`refused-${sandbox}`);
-    const { row, output, rows } = await runCommand(host, sessionId, command);
-    process.stdout.write(`refused-folder ${sandbox} row: ${fromModelItems(host, row) ? "from the model's items" : "from Codex's item events"}; bwrap on PATH: ${systemBwrap}\n`);
-    if (!systemBwrap) {
-      expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
-      expect(output).toContain(`${marker}\n`);
-      return;
-    }
-    expect(output).not.toContain(marker);
-    expect(output).toMatch(/execvp codex-linux-sandbox/);
-    expect(row).toMatchObject({ status: 'failed', exitCode: null });
-    for (const words of [/sandbox could not start/, /refused/, /move the data folder/, /full access/]) expect(row.error).toMatch(words);
-    expect(rows.find((r) => r.kind === 'message')).toMatchObject({ state: 'failed', failure: { code: 'codex_sandbox_unavailable', message: row.error } });
-  }, AGENT_TEST_TIMEOUT_MS);
+  it.each(['workspace-write', 'read-only'] as const)(
+    'SBX-2 in %s the command has its row, which says Codex refused the folder and offers the choices',
+    async (sandbox) => {
+      const sessionId = await createAgentSession(host.client, 'codex', undefined, codexSettings({ sandbox }));
+      const { command, marker } = ran(`refused-${sandbox}`);
+      const { row, output, rows } = await runCommand(host, sessionId, command);
+      process.stdout.write(
+        `refused-folder ${sandbox} row: ${fromModelItems(host, row) ? "from the model's items" : "from Codex's item events"}; bwrap on PATH: ${systemBwrap}\n`,
+      );
+      if (!systemBwrap) {
+        expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
+        expect(output).toContain(`${marker}\n`);
+        return;
+      }
+      expect(output).not.toContain(marker);
+      expect(output).toMatch(/execvp codex-linux-sandbox/);
+      expect(row).toMatchObject({ status: 'failed', exitCode: null });
+      for (const words of [/sandbox could not start/, /refused/, /move the data folder/, /full access/])
+        expect(row.error).toMatch(words);
+      expect(rows.find((r) => r.kind === 'message')).toMatchObject({
+        state: 'failed',
+        failure: { code: 'codex_sandbox_unavailable', message: row.error },
+      });
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('Codex sandbox on a machine without bubblewrap (SBX-2)', () => {
@@ -212,22 +280,31 @@ describe('Codex sandbox on a machine without bubblewrap (SBX-2)', () => {
   }, AGENT_INSTALL_TIMEOUT_MS);
   afterAll(() => stopHost(host));
 
-  it('SBX-2 the command\'s row and the session say the sandbox cannot start, with the choices; full access still runs it', async () => {
-    const sessionId = await createAgentSession(host.client, 'codex');
-    const { command, marker } = ran('no-bwrap');
-    const { row, output, rows } = await runCommand(host, sessionId, command);
-    expect(output).not.toContain(marker);
-    expect(row).toMatchObject({ status: 'failed', exitCode: null });
-    for (const words of [/sandbox could not start/, /no bubblewrap/, /install bubblewrap/, /full access/]) expect(row.error).toMatch(words);
-    const message = rows.find((r) => r.kind === 'message');
-    expect(message).toMatchObject({ state: 'failed', failure: { code: 'codex_sandbox_unavailable' } });
-    expect(message?.kind === 'message' && message.failure?.message).toBe(row.error);
+  it(
+    "SBX-2 the command's row and the session say the sandbox cannot start, with the choices; full access still runs it",
+    async () => {
+      const sessionId = await createAgentSession(host.client, 'codex');
+      const { command, marker } = ran('no-bwrap');
+      const { row, output, rows } = await runCommand(host, sessionId, command);
+      expect(output).not.toContain(marker);
+      expect(row).toMatchObject({ status: 'failed', exitCode: null });
+      for (const words of [/sandbox could not start/, /no bubblewrap/, /install bubblewrap/, /full access/])
+        expect(row.error).toMatch(words);
+      const message = rows.find((r) => r.kind === 'message');
+      expect(message).toMatchObject({ state: 'failed', failure: { code: 'codex_sandbox_unavailable' } });
+      expect(message?.kind === 'message' && message.failure?.message).toBe(row.error);
 
-    // The choice "run this session with full access" works on the same machine.
-    // Lifting the sandbox is confirmed on this device (DEV-2).
-    await host.client.call('sessions.configure', { sessionId, settings: codexSettings({ sandbox: 'danger-full-access' }), confirmLiftedGuardRails: true });
-    const again = await runCommand(host, sessionId, command);
-    expect(again.row).toMatchObject({ status: 'exited', exitCode: 0 });
-    expect(again.output).toContain(`${marker}\n`);
-  }, AGENT_TEST_TIMEOUT_MS);
+      // The choice "run this session with full access" works on the same machine.
+      // Lifting the sandbox is confirmed on this device (DEV-2).
+      await host.client.call('sessions.configure', {
+        sessionId,
+        settings: codexSettings({ sandbox: 'danger-full-access' }),
+        confirmLiftedGuardRails: true,
+      });
+      const again = await runCommand(host, sessionId, command);
+      expect(again.row).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect(again.output).toContain(`${marker}\n`);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -5,14 +5,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { Approval } from '../../../lib/protocol/agents';
 import { UNFINISHED_AT_TURN_END } from '../../../server/runtime/agents/codex/codexAgent';
-import { CODEX_CLIENT_METHODS, CODEX_CLIENT_NOTIFICATIONS, CODEX_SERVER_NOTIFICATIONS, CODEX_SERVER_REQUESTS } from '../../../server/runtime/agents/codex/codexProtocol';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, codexProtocolNames, installedAgents, type InstalledAgents } from '../../fixtures/agentPackages';
+import {
+  CODEX_CLIENT_METHODS,
+  CODEX_CLIENT_NOTIFICATIONS,
+  CODEX_SERVER_NOTIFICATIONS,
+  CODEX_SERVER_REQUESTS,
+} from '../../../server/runtime/agents/codex/codexProtocol';
+import {
+  AGENT_INSTALL_TIMEOUT_MS,
+  AGENT_TEST_TIMEOUT_MS,
+  codexProtocolNames,
+  installedAgents,
+  type InstalledAgents,
+} from '../../fixtures/agentPackages';
 import { codexConfigToml, codexTurnScript, responsesInput, type CodexStep } from '../../fixtures/fakeCodexModel';
 import { startFakeModelServer, type FakeModelServer } from '../../fixtures/fakeModelServer';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { isCommandRow, readWholeOutput, waitForCommand } from '../../fixtures/sessionHelpers';
 import { writeSeededLines } from '../../fixtures/agentOutput';
-import { createAgentSession, createFullAccessCodexSession, messageState, sendAndWait, waitForRows } from '../../fixtures/agentSessions';
+import {
+  createAgentSession,
+  createFullAccessCodexSession,
+  messageState,
+  sendAndWait,
+  waitForRows,
+} from '../../fixtures/agentSessions';
 import { codexCommandStream, recordCodexStdout, type CodexStdoutRecorder } from '../../fixtures/codexStdoutRecorder';
 import type { CommandRow } from '../../../lib/protocol/rows';
 import { LEDGER_SLACK_PER_DELTA, omittedMarker } from '../../../server/runtime/output/aggregate';
@@ -44,7 +61,7 @@ beforeAll(() => {
  */
 function isOrderedPieces(part: Buffer, whole: Buffer): boolean {
   let from = 0;
-  for (let i = 0; i < part.length; ) {
+  for (let i = 0; i < part.length;) {
     const probe = part.subarray(i, Math.min(part.length, i + 64));
     let at = whole.indexOf(probe, from);
     if (at < 0) return false;
@@ -60,7 +77,11 @@ function isOrderedPieces(part: Buffer, whole: Buffer): boolean {
 /** Codex unified exec's head/tail aggregate of `printed`: 512 KiB, the omitted count, 512 KiB. */
 function codexAggregateOf(printed: Buffer): Buffer {
   const half = 512 * 1024;
-  return Buffer.concat([printed.subarray(0, half), Buffer.from(omittedMarker(printed.length - 2 * half), 'latin1'), printed.subarray(printed.length - half)]);
+  return Buffer.concat([
+    printed.subarray(0, half),
+    Buffer.from(omittedMarker(printed.length - 2 * half), 'latin1'),
+    printed.subarray(printed.length - half),
+  ]);
 }
 
 /**
@@ -72,7 +93,12 @@ function codexAggregateOf(printed: Buffer): Buffer {
  * - less arrived, but more than the 1 MiB aggregate: the stream is kept as it arrived, incomplete;
  * - no more than the aggregate arrived: the aggregate becomes generation 2, incomplete.
  */
-function expectWhatOut4Keeps(row: CommandRow, stored: Buffer, printed: Buffer, codex: { deltas: Buffer[]; aggregate: Buffer | null }): void {
+function expectWhatOut4Keeps(
+  row: CommandRow,
+  stored: Buffer,
+  printed: Buffer,
+  codex: { deltas: Buffer[]; aggregate: Buffer | null },
+): void {
   const streamed = Buffer.concat(codex.deltas);
   expect(isOrderedPieces(streamed, printed)).toBe(true);
   expect(codex.aggregate?.equals(codexAggregateOf(printed))).toBe(true);
@@ -119,80 +145,108 @@ describe('Codex sessions through codex app-server', () => {
     expect(names.serverNotifications.has('item/commandExecution/outputDelta')).toBe(true);
   });
 
-  it('SES-2 agents.list reports Codex as available', async () => {
-    const { agents: list } = await client.call('agents.list');
-    expect(list.find((a) => a.agent === 'codex')).toMatchObject({ available: true });
-    expect(list.find((a) => a.agent === 'shell')).toMatchObject({ available: true });
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'SES-2 agents.list reports Codex as available',
+    async () => {
+      const { agents: list } = await client.call('agents.list');
+      expect(list.find((a) => a.agent === 'codex')).toMatchObject({ available: true });
+      expect(list.find((a) => a.agent === 'shell')).toMatchObject({ available: true });
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('OUT-4 a Codex command that prints 3 MiB: the row and every byte read match what it printed, also after a restart; the history stays (STO-4)', async () => {
-    const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), 3 * 1024 * 1024 + 4321, 'codex');
-    const sessionId = await createFullAccessCodexSession(client);
-    steps.push({ command: 'cat big.txt' });
-    const { runId, rows, commands } = await sendAndWait(client, sessionId, 'Print big.txt');
-    const row = commands[0]!;
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0, complete: true });
-    expect(row.command).toContain('cat big.txt');
-    const stored = await readWholeOutput(client, sessionId, row);
-    expect(stored.length).toBe(row.byteLength);
-    expectWhatOut4Keeps(row, stored, printed, codexCommandStream(recorder.messages(), row.commandId));
-    // The runtime's ledger is exactly what Codex sent: its reader lost no delta.
-    const settled = runtime.output().split('\n').find((line) => line.includes('command output settled') && line.includes(row.commandId));
-    expect(settled).toContain(`streamedBytes=${Buffer.concat(codexCommandStream(recorder.messages(), row.commandId).deltas).length}`);
-    // The turn's closing text is an agent text row of the run (TL-1), live or as Codex's own history holds it.
-    expect(rows.find((r) => r.kind === 'agentText' && r.runId === runId)).toMatchObject({ text: 'Done.' });
-    // Codex really ran it: the model was sent the command's output.
-    const fed = model.requests.flatMap(responsesInput).find((item) => item.type === 'function_call_output');
-    expect(JSON.stringify(fed)).toContain('bytes omitted');
+  it(
+    'OUT-4 a Codex command that prints 3 MiB: the row and every byte read match what it printed, also after a restart; the history stays (STO-4)',
+    async () => {
+      const printed = writeSeededLines(path.join(runtime.projectDir, 'big.txt'), 3 * 1024 * 1024 + 4321, 'codex');
+      const sessionId = await createFullAccessCodexSession(client);
+      steps.push({ command: 'cat big.txt' });
+      const { runId, rows, commands } = await sendAndWait(client, sessionId, 'Print big.txt');
+      const row = commands[0]!;
+      expect(row).toMatchObject({ status: 'exited', exitCode: 0, complete: true });
+      expect(row.command).toContain('cat big.txt');
+      const stored = await readWholeOutput(client, sessionId, row);
+      expect(stored.length).toBe(row.byteLength);
+      expectWhatOut4Keeps(row, stored, printed, codexCommandStream(recorder.messages(), row.commandId));
+      // The runtime's ledger is exactly what Codex sent: its reader lost no delta.
+      const settled = runtime
+        .output()
+        .split('\n')
+        .find((line) => line.includes('command output settled') && line.includes(row.commandId));
+      expect(settled).toContain(
+        `streamedBytes=${Buffer.concat(codexCommandStream(recorder.messages(), row.commandId).deltas).length}`,
+      );
+      // The turn's closing text is an agent text row of the run (TL-1), live or as Codex's own history holds it.
+      expect(rows.find((r) => r.kind === 'agentText' && r.runId === runId)).toMatchObject({ text: 'Done.' });
+      // Codex really ran it: the model was sent the command's output.
+      const fed = model.requests.flatMap(responsesInput).find((item) => item.type === 'function_call_output');
+      expect(JSON.stringify(fed)).toContain('bytes omitted');
 
-    // After a restart the timeline and the bytes are still there, and the same thread continues.
-    client.close();
-    runtime = await runtime.restart();
-    client = await runtime.connect();
-    const after = await client.call('sessions.timeline', { sessionId });
-    expect(after.rows.filter(isCommandRow).find((r) => r.runId === runId)).toEqual(row);
-    expect((await readWholeOutput(client, sessionId, row)).equals(stored)).toBe(true);
-    steps.push({ command: 'echo second turn' });
-    const second = await sendAndWait(client, sessionId, 'Once more');
-    const secondRow = second.commands[0]!;
-    expect((await readWholeOutput(client, sessionId, secondRow)).toString()).toBe('second turn\n');
-    // The resumed thread sent the model the first turn too: Codex kept its history.
-    const last = model.requests.at(-1)!;
-    expect(JSON.stringify(responsesInput(last))).toContain('Print big.txt');
+      // After a restart the timeline and the bytes are still there, and the same thread continues.
+      client.close();
+      runtime = await runtime.restart();
+      client = await runtime.connect();
+      const after = await client.call('sessions.timeline', { sessionId });
+      expect(after.rows.filter(isCommandRow).find((r) => r.runId === runId)).toEqual(row);
+      expect((await readWholeOutput(client, sessionId, row)).equals(stored)).toBe(true);
+      steps.push({ command: 'echo second turn' });
+      const second = await sendAndWait(client, sessionId, 'Once more');
+      const secondRow = second.commands[0]!;
+      expect((await readWholeOutput(client, sessionId, secondRow)).toString()).toBe('second turn\n');
+      // The resumed thread sent the model the first turn too: Codex kept its history.
+      const last = model.requests.at(-1)!;
+      expect(JSON.stringify(responsesInput(last))).toContain('Print big.txt');
 
-    // STO-4: deleting the session leaves Codex's own rollout files as they were.
-    const home = path.join(runtime.dataDir, 'codex', 'profiles');
-    const rollouts = fs.readdirSync(home, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(home, f));
-    expect(rollouts.length).toBeGreaterThan(0);
-    const before = rollouts.map((f) => fs.readFileSync(f));
-    await client.call('sessions.delete', { sessionId });
-    expect(rollouts.map((f) => fs.readFileSync(f))).toEqual(before);
-  }, AGENT_TEST_TIMEOUT_MS);
+      // STO-4: deleting the session leaves Codex's own rollout files as they were.
+      const home = path.join(runtime.dataDir, 'codex', 'profiles');
+      const rollouts = fs
+        .readdirSync(home, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(home, f));
+      expect(rollouts.length).toBeGreaterThan(0);
+      const before = rollouts.map((f) => fs.readFileSync(f));
+      await client.call('sessions.delete', { sessionId });
+      expect(rollouts.map((f) => fs.readFileSync(f))).toEqual(before);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('SES-5 a cancelled Codex turn stops its command and keeps what it printed', async () => {
-    const sessionId = await createFullAccessCodexSession(client);
-    steps.push({ command: 'echo started; sleep 120; echo never' });
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Start something long' });
-    await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 'started\n'.length, 90_000);
-    await client.call('run.cancel', { sessionId, runId });
-    const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'cancelled');
-    const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
-    expect(row.status).toBe('cancelled');
-    expect(row.complete).toBe(true);
-    const text = (await readWholeOutput(client, sessionId, row)).toString();
-    expect(text.startsWith('started\n')).toBe(true);
-    expect(text).not.toContain('never');
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'SES-5 a cancelled Codex turn stops its command and keeps what it printed',
+    async () => {
+      const sessionId = await createFullAccessCodexSession(client);
+      steps.push({ command: 'echo started; sleep 120; echo never' });
+      const { runId } = await client.call('chat.send', {
+        sessionId,
+        operationId: crypto.randomUUID(),
+        text: 'Start something long',
+      });
+      await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 'started\n'.length, 90_000);
+      await client.call('run.cancel', { sessionId, runId });
+      const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'cancelled');
+      const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
+      expect(row.status).toBe('cancelled');
+      expect(row.complete).toBe(true);
+      const text = (await readWholeOutput(client, sessionId, row)).toString();
+      expect(text.startsWith('started\n')).toBe(true);
+      expect(text).not.toContain('never');
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 
-  it('ACC-3 a command still running when the model ends Codex\'s turn ends failed with the reason, never a bare failure', async () => {
-    const sessionId = await createFullAccessCodexSession(client);
-    // Codex hands the model the command's first output after 250 ms; the model answers and the turn ends.
-    steps.push({ tool: 'exec_command', args: { cmd: 'echo started; sleep 30; echo late', yield_time_ms: 250 } });
-    const { commands } = await sendAndWait(client, sessionId, 'Start it and stop waiting');
-    expect(commands).toHaveLength(1);
-    expect(commands[0]).toMatchObject({ status: 'failed', exitCode: null, error: UNFINISHED_AT_TURN_END });
-    expect((await readWholeOutput(client, sessionId, commands[0]!)).toString()).not.toContain('late');
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    "ACC-3 a command still running when the model ends Codex's turn ends failed with the reason, never a bare failure",
+    async () => {
+      const sessionId = await createFullAccessCodexSession(client);
+      // Codex hands the model the command's first output after 250 ms; the model answers and the turn ends.
+      steps.push({ tool: 'exec_command', args: { cmd: 'echo started; sleep 30; echo late', yield_time_ms: 250 } });
+      const { commands } = await sendAndWait(client, sessionId, 'Start it and stop waiting');
+      expect(commands).toHaveLength(1);
+      expect(commands[0]).toMatchObject({ status: 'failed', exitCode: null, error: UNFINISHED_AT_TURN_END });
+      expect((await readWholeOutput(client, sessionId, commands[0]!)).toString()).not.toContain('late');
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('Codex approvals answered through the protocol', () => {
@@ -217,31 +271,45 @@ describe('Codex approvals answered through the protocol', () => {
     await model?.close();
   });
 
-  it('SES-2 an approval request reaches every device, one answers, the command runs, and a late second answer is a conflict', async () => {
-    const sessionId = await createAgentSession(client, 'codex');
-    const seen: Approval[] = [];
-    other.onNotification('approval.changed', (params) => seen.push(params.approval));
-    steps.push({ command: 'echo approved-output', escalate: true });
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'Run it outside the sandbox' });
-    const pending: Approval[] = await waitUntil(
-      async () => {
-        const { approvals } = await other.call('approvals.list', { sessionId });
-        return approvals.length > 0 && approvals;
-      },
-      'the approval request reaches the other device',
-      { timeoutMs: 90_000, intervalMs: 100 },
-    );
-    expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ runId, decision: null });
-    expect(pending[0]!.command).toContain('echo approved-output');
-    const { approval } = await other.call('approvals.answer', { sessionId, approvalId: pending[0]!.id, decision: 'accept' });
-    expect(approval.decision).toBe('accept');
-    await expect(client.call('approvals.answer', { sessionId, approvalId: pending[0]!.id, decision: 'decline' })).rejects.toMatchObject({ code: 'conflict' });
-    const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
-    const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
-    expect((await readWholeOutput(client, sessionId, row)).toString()).toBe('approved-output\n');
-    expect(seen.map((a) => a.decision)).toEqual([null, 'accept']);
-    expect((await client.call('approvals.list', { sessionId })).approvals).toEqual([]);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'SES-2 an approval request reaches every device, one answers, the command runs, and a late second answer is a conflict',
+    async () => {
+      const sessionId = await createAgentSession(client, 'codex');
+      const seen: Approval[] = [];
+      other.onNotification('approval.changed', (params) => seen.push(params.approval));
+      steps.push({ command: 'echo approved-output', escalate: true });
+      const { runId } = await client.call('chat.send', {
+        sessionId,
+        operationId: crypto.randomUUID(),
+        text: 'Run it outside the sandbox',
+      });
+      const pending: Approval[] = await waitUntil(
+        async () => {
+          const { approvals } = await other.call('approvals.list', { sessionId });
+          return approvals.length > 0 && approvals;
+        },
+        'the approval request reaches the other device',
+        { timeoutMs: 90_000, intervalMs: 100 },
+      );
+      expect(pending).toHaveLength(1);
+      expect(pending[0]).toMatchObject({ runId, decision: null });
+      expect(pending[0]!.command).toContain('echo approved-output');
+      const { approval } = await other.call('approvals.answer', {
+        sessionId,
+        approvalId: pending[0]!.id,
+        decision: 'accept',
+      });
+      expect(approval.decision).toBe('accept');
+      await expect(
+        client.call('approvals.answer', { sessionId, approvalId: pending[0]!.id, decision: 'decline' }),
+      ).rejects.toMatchObject({ code: 'conflict' });
+      const rows = await waitForRows(client, sessionId, (r) => messageState(r, runId) === 'done');
+      const row = rows.filter(isCommandRow).find((r) => r.runId === runId)!;
+      expect(row).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect((await readWholeOutput(client, sessionId, row)).toString()).toBe('approved-output\n');
+      expect(seen.map((a) => a.decision)).toEqual([null, 'accept']);
+      expect((await client.call('approvals.list', { sessionId })).approvals).toEqual([]);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -10,10 +10,14 @@ const ROUNDS = 4;
  * a turn whose command takes a second, so the steer waits in Codex until the model's next request.
  */
 describe('Steering a Codex turn when the runtime is killed', () => {
-  it(`ACC-6 runtime SIGKILL 0–3 s after a steer, ${ROUNDS} rounds: a steer row says delivered only when the model was sent it`, async () => {
-    const outcomes = await codexSteerCrash(ROUNDS);
-    expect(outcomes).toHaveLength(ROUNDS);
-    expect(outcomes).toContain('delivered');
-    expect(outcomes).toContain('notDelivered');
-  }, AGENT_INSTALL_TIMEOUT_MS + 10 * 60_000);
+  it(
+    `ACC-6 runtime SIGKILL 0–3 s after a steer, ${ROUNDS} rounds: a steer row says delivered only when the model was sent it`,
+    async () => {
+      const outcomes = await codexSteerCrash(ROUNDS);
+      expect(outcomes).toHaveLength(ROUNDS);
+      expect(outcomes).toContain('delivered');
+      expect(outcomes).toContain('notDelivered');
+    },
+    AGENT_INSTALL_TIMEOUT_MS + 10 * 60_000,
+  );
 });

@@ -6,7 +6,12 @@ import type { AgentItem } from '../../../lib/protocol/rows';
 import type { HistoryEntry } from '../../../server/runtime/agents/agent';
 import type { CodexAgent } from '../../../server/runtime/agents/codex/codexAgent';
 import { startCodexAdapter, wholeHistory, type CodexAdapterHarness } from '../../fixtures/codexAdapterHarness';
-import { AGENT_INSTALL_TIMEOUT_MS, AGENT_TEST_TIMEOUT_MS, codexProtocolNames, installedAgents } from '../../fixtures/agentPackages';
+import {
+  AGENT_INSTALL_TIMEOUT_MS,
+  AGENT_TEST_TIMEOUT_MS,
+  codexProtocolNames,
+  installedAgents,
+} from '../../fixtures/agentPackages';
 import { CODEX_LIVE } from '../../../server/runtime/agents/codex/codexNotificationSchemas';
 import {
   codexTimelineConfigToml,
@@ -38,18 +43,33 @@ const PATCH = `*** Begin Patch
 *** End Patch`;
 
 const savedItems = (entries: HistoryEntry[]) => entries.flatMap((entry) => (entry.kind === 'item' ? [entry.item] : []));
-const byKind = <K extends AgentItem['kind']>(items: AgentItem[], kind: K) => items.filter((item): item is Extract<AgentItem, { kind: K }> => item.kind === kind);
+const byKind = <K extends AgentItem['kind']>(items: AgentItem[], kind: K) =>
+  items.filter((item): item is Extract<AgentItem, { kind: K }> => item.kind === kind);
 
 function hugeLookup(items: AgentItem[]): Extract<AgentItem, { kind: 'toolCall' }> {
   return byKind(items, 'toolCall').find((t) => t.tool === 'mcp:tiny/lookup' && t.input.text.includes('huge'))!;
 }
 
 /** One field's whole text, read through the agent 256 KiB at a time. */
-async function readWhole(agent: CodexAgent, sessionId: string, cwd: string, itemId: string, field: string): Promise<Buffer> {
+async function readWhole(
+  agent: CodexAgent,
+  sessionId: string,
+  cwd: string,
+  itemId: string,
+  field: string,
+): Promise<Buffer> {
   const parts: Buffer[] = [];
   let offset = 0;
   for (let i = 0; i < 1000; i += 1) {
-    const slice = await agent.readItemText!({ sessionId, cwd, parentItemId: null, itemId, field, offset, length: 256 * 1024 });
+    const slice = await agent.readItemText!({
+      sessionId,
+      cwd,
+      parentItemId: null,
+      itemId,
+      field,
+      offset,
+      length: 256 * 1024,
+    });
     parts.push(slice.bytes);
     offset += slice.bytes.length;
     if (slice.bytes.length === 0 || offset >= slice.availableBytes) break;
@@ -78,12 +98,20 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
 
   beforeAll(async () => {
     model = await startFakeModelServer(queuedReplies(queue));
-    harness = startCodexAdapter({ codexBin: installedAgents().codexBin, configToml: codexTimelineConfigToml(model.url), files: { 'notes.txt': NOTES_BEFORE } });
+    harness = startCodexAdapter({
+      codexBin: installedAgents().codexBin,
+      configToml: codexTimelineConfigToml(model.url),
+      files: { 'notes.txt': NOTES_BEFORE },
+    });
     ({ agent, sessionId, project } = harness);
     expect(agent.available()).toBe(true);
 
     queue.push(
-      streamedReply(['Reading ', 'the notes', ' first.'], ['I will ', 'change **notes**', ' and add', ' a file.'], [patchCall(PATCH)]),
+      streamedReply(
+        ['Reading ', 'the notes', ' first.'],
+        ['I will ', 'change **notes**', ' and add', ' a file.'],
+        [patchCall(PATCH)],
+      ),
       commandReply('cat notes.txt'),
       commandReply('grep -n BETA notes.txt'),
       searchAndLookupReply('vitest projects', 'yak'),
@@ -109,7 +137,9 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
   it('TL-1 every notification and method the timeline reads exists in the installed Codex', () => {
     const names = codexProtocolNames(installedAgents().codexBin);
     expect(Object.values(CODEX_LIVE).filter((method) => !names.serverNotifications.has(method))).toEqual([]);
-    expect(['thread/items/list', 'thread/turns/list', 'thread/resume'].filter((method) => !names.clientRequests.has(method))).toEqual([]);
+    expect(
+      ['thread/items/list', 'thread/turns/list', 'thread/resume'].filter((method) => !names.clientRequests.has(method)),
+    ).toEqual([]);
     expect(names.serverNotifications.has('item/no-such-event')).toBe(false);
   });
 
@@ -118,10 +148,17 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     const streamedId = texts.find((t) => t.text.startsWith('I will'))!.itemId;
     const versions = texts.filter((t) => t.itemId === streamedId);
     const streaming = versions.filter((v) => v.streaming).map((v) => v.text);
-    expect(streaming).toEqual(expect.arrayContaining(['I will ', 'I will change **notes**', 'I will change **notes** and add']));
+    expect(streaming).toEqual(
+      expect.arrayContaining(['I will ', 'I will change **notes**', 'I will change **notes** and add']),
+    );
     for (let i = 1; i < streaming.length; i += 1) expect(streaming[i]!.startsWith(streaming[i - 1]!)).toBe(true);
     expect(versions.at(-1)).toMatchObject({ streaming: false, text: 'I will change **notes** and add a file.' });
-    expect(first.latest().filter((i) => i.kind === 'agentText').map((i) => (i.kind === 'agentText' ? i.text : ''))).toContain('All done.');
+    expect(
+      first
+        .latest()
+        .filter((i) => i.kind === 'agentText')
+        .map((i) => (i.kind === 'agentText' ? i.text : '')),
+    ).toContain('All done.');
   });
 
   it('TL-1 the reasoning summary streams and completes', () => {
@@ -140,7 +177,11 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     expect(notes.diff.text).toMatch(/^--- a\/notes\.txt\n\+\+\+ b\/notes\.txt\n@@ /);
     expect(applyPatch(NOTES_BEFORE, notes.diff.text)).toBe(fs.readFileSync(path.join(project, 'notes.txt'), 'utf8'));
     expect(applyPatch('', fresh.diff.text)).toBe(fs.readFileSync(path.join(project, 'fresh.md'), 'utf8'));
-    expect(Buffer.from(applyPatch(NOTES_BEFORE, notes.diff.text) as string).equals(fs.readFileSync(path.join(project, 'notes.txt')))).toBe(true);
+    expect(
+      Buffer.from(applyPatch(NOTES_BEFORE, notes.diff.text) as string).equals(
+        fs.readFileSync(path.join(project, 'notes.txt')),
+      ),
+    ).toBe(true);
   });
 
   it('TL-1 Read- and Grep-style commands stay command rows; the web search and the MCP tool are tool rows completed in place', () => {
@@ -151,7 +192,11 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     expect(search.map((s) => s.status)).toEqual(['running', 'completed']);
     const lookups = tools.filter((t) => t.tool === 'mcp:tiny/lookup' && t.input.text.includes('yak'));
     expect(lookups[0]).toMatchObject({ status: 'running', result: null });
-    expect(lookups.at(-1)).toMatchObject({ status: 'completed', error: null, result: { text: 'definition of yak: a test word', truncated: false } });
+    expect(lookups.at(-1)).toMatchObject({
+      status: 'completed',
+      error: null,
+      result: { text: 'definition of yak: a test word', truncated: false },
+    });
   });
 
   it('TL-1 a 10 MiB tool result: the live row gets all Codex passes on, the saved row 64 KiB inline and marked truncated, the rest read through the agent', async () => {
@@ -196,7 +241,10 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     const errors = byKind(failed.updates, 'agentError');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]!.message).toContain('scripted failure');
-    expect(byKind(failed.updates, 'turnEnd').at(-1)).toMatchObject({ status: 'failed', error: expect.stringContaining('scripted failure') });
+    expect(byKind(failed.updates, 'turnEnd').at(-1)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('scripted failure'),
+    });
   });
 
   it('TL-4 the saved thread, page by page, has the same items with the same ids as the live turn, user messages by their client id', async () => {
@@ -207,8 +255,13 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
     expect(saved.map((item) => item.itemId)).toEqual(live.map((item) => item.itemId));
     expect(saved.map(comparable)).toEqual(live.map(comparable));
     const users = entries.filter((e) => e.kind === 'user');
-    expect(users.map((u) => u.kind === 'user' && u.clientId)).toEqual([first.context.operationId, failed.context.operationId]);
-    expect(entries.filter((e) => e.kind === 'command').map((e) => e.itemId)).toEqual(first.commands.map((c) => c.commandId));
+    expect(users.map((u) => u.kind === 'user' && u.clientId)).toEqual([
+      first.context.operationId,
+      failed.context.operationId,
+    ]);
+    expect(entries.filter((e) => e.kind === 'command').map((e) => e.itemId)).toEqual(
+      first.commands.map((c) => c.commandId),
+    );
     // Paging back from the oldest page reaches the newest again, without repeats.
     const { entries: again } = await wholeHistory(harness, 7);
     expect(again).toEqual(entries);
@@ -216,25 +269,59 @@ describe('TL-1 Codex turns become timeline rows, live and from the saved thread'
 
   it('TL-4 newer cursors walk forward from an older page to the newest without a gap or repeat', async () => {
     const { entries } = await wholeHistory(harness, 4);
-    let page = await agent.historyPage({ sessionId, cwd: project, parentItemId: null, before: null, after: null, limit: 4 });
-    for (let i = 0; i < 100 && page.older; i += 1) page = await agent.historyPage({ sessionId, cwd: project, parentItemId: null, before: page.older, after: null, limit: 4 });
+    let page = await agent.historyPage({
+      sessionId,
+      cwd: project,
+      parentItemId: null,
+      before: null,
+      after: null,
+      limit: 4,
+    });
+    for (let i = 0; i < 100 && page.older; i += 1)
+      page = await agent.historyPage({
+        sessionId,
+        cwd: project,
+        parentItemId: null,
+        before: page.older,
+        after: null,
+        limit: 4,
+      });
     const forward: HistoryEntry[] = [...page.entries];
     for (let i = 0; i < 100 && page.newer; i += 1) {
-      page = await agent.historyPage({ sessionId, cwd: project, parentItemId: null, before: null, after: page.newer, limit: 4 });
+      page = await agent.historyPage({
+        sessionId,
+        cwd: project,
+        parentItemId: null,
+        before: null,
+        after: page.newer,
+        limit: 4,
+      });
       forward.push(...page.entries);
     }
     expect(forward).toEqual(entries);
   });
 
-  it('TL-4 after a runtime restart a new Codex child reads the same saved rows, diffs equal to the disk', async () => {
-    const { entries: before } = await wholeHistory(harness, 5);
-    agent = await harness.restart();
-    const { entries: after } = await wholeHistory(harness, 5);
-    expect(after).toEqual(before);
-    const change = byKind(savedItems(after), 'fileChange')[0]!;
-    const notes = change.files.find((f) => f.path === 'notes.txt')!;
-    expect(applyPatch(NOTES_BEFORE, notes.diff.text)).toBe(fs.readFileSync(path.join(project, 'notes.txt'), 'utf8'));
-    const diff = await agent.readItemText!({ sessionId, cwd: project, parentItemId: null, itemId: change.itemId, field: 'files.1.diff', offset: 0, length: 4096 });
-    expect(diff.bytes.toString()).toBe(change.files[1]!.diff.text);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'TL-4 after a runtime restart a new Codex child reads the same saved rows, diffs equal to the disk',
+    async () => {
+      const { entries: before } = await wholeHistory(harness, 5);
+      agent = await harness.restart();
+      const { entries: after } = await wholeHistory(harness, 5);
+      expect(after).toEqual(before);
+      const change = byKind(savedItems(after), 'fileChange')[0]!;
+      const notes = change.files.find((f) => f.path === 'notes.txt')!;
+      expect(applyPatch(NOTES_BEFORE, notes.diff.text)).toBe(fs.readFileSync(path.join(project, 'notes.txt'), 'utf8'));
+      const diff = await agent.readItemText!({
+        sessionId,
+        cwd: project,
+        parentItemId: null,
+        itemId: change.itemId,
+        field: 'files.1.diff',
+        offset: 0,
+        length: 4096,
+      });
+      expect(diff.bytes.toString()).toBe(change.files[1]!.diff.text);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -46,22 +46,28 @@ describe('SES-10 a Codex session in a worktree of its own', () => {
     dirs?.remove();
   });
 
-  it('SES-10 Codex runs its commands in the worktree, and its workspace-write sandbox lets them write there', async () => {
-    const projectId = (await client.call('projects.list')).projects[0]!.id;
-    const { session } = await client.call('sessions.create', {
-      projectId,
-      agent: 'codex',
-      settings: codexSettings({ sandbox: 'workspace-write', approvalPolicy: 'never' }),
-      confirmLiftedGuardRails: true,
-      worktree: { branch: 'codex-work' },
-    });
-    // Marked lines: the login shell may print its own complaints first in the sandbox.
-    steps.push({ command: 'echo "cwd=$(pwd)"; echo "branch=$(git branch --show-current)"; echo made > made-by-codex.txt' });
-    const { commands } = await sendAndWait(client, session.id, 'Where are you?');
-    expect(commands[0]!.exitCode).toBe(0);
-    const output = (await readWholeOutput(client, session.id, commands[0]!)).toString('utf8');
-    expect(output).toContain(`cwd=${session.worktree!.path}\nbranch=codex-work\n`);
-    expect(fs.readFileSync(path.join(session.worktree!.path, 'made-by-codex.txt'), 'utf8')).toBe('made\n');
-    expect(fs.existsSync(path.join(dirs.projectDirs[0]!, 'made-by-codex.txt'))).toBe(false);
-  }, AGENT_TEST_TIMEOUT_MS);
+  it(
+    'SES-10 Codex runs its commands in the worktree, and its workspace-write sandbox lets them write there',
+    async () => {
+      const projectId = (await client.call('projects.list')).projects[0]!.id;
+      const { session } = await client.call('sessions.create', {
+        projectId,
+        agent: 'codex',
+        settings: codexSettings({ sandbox: 'workspace-write', approvalPolicy: 'never' }),
+        confirmLiftedGuardRails: true,
+        worktree: { branch: 'codex-work' },
+      });
+      // Marked lines: the login shell may print its own complaints first in the sandbox.
+      steps.push({
+        command: 'echo "cwd=$(pwd)"; echo "branch=$(git branch --show-current)"; echo made > made-by-codex.txt',
+      });
+      const { commands } = await sendAndWait(client, session.id, 'Where are you?');
+      expect(commands[0]!.exitCode).toBe(0);
+      const output = (await readWholeOutput(client, session.id, commands[0]!)).toString('utf8');
+      expect(output).toContain(`cwd=${session.worktree!.path}\nbranch=codex-work\n`);
+      expect(fs.readFileSync(path.join(session.worktree!.path, 'made-by-codex.txt'), 'utf8')).toBe('made\n');
+      expect(fs.existsSync(path.join(dirs.projectDirs[0]!, 'made-by-codex.txt'))).toBe(false);
+    },
+    AGENT_TEST_TIMEOUT_MS,
+  );
 });

@@ -26,8 +26,19 @@ export function prepareDataDir(dataDir: string): CrashDataDir & { key: OutputKey
   const { db } = openCrashStore(dataDir);
   const projectId = 'prj-' + crypto.randomBytes(6).toString('hex');
   const sessionId = 'ses-' + crypto.randomBytes(6).toString('hex');
-  db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)').run(projectId, 'project', path.join(dataDir, 'project'), Date.now());
-  db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)').run(sessionId, projectId, 'shell', 'crash', Date.now());
+  db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, ?)').run(
+    projectId,
+    'project',
+    path.join(dataDir, 'project'),
+    Date.now(),
+  );
+  db.prepare('INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    sessionId,
+    projectId,
+    'shell',
+    'crash',
+    Date.now(),
+  );
   db.close();
   const addOutput = (): OutputKey => {
     const opened = openCrashStore(dataDir);
@@ -66,7 +77,7 @@ export function startChild(plan: ChildPlan): RunningChild {
   const events: ChildEvent[] = [];
   const waiters: { name: ChildEvent['event']; resolve: (e: ChildEvent) => void; reject: (e: Error) => void }[] = [];
   const deliver = () => {
-    for (let i = 0; i < waiters.length; ) {
+    for (let i = 0; i < waiters.length;) {
       const waiter = waiters[i]!;
       const index = events.findIndex((e) => e.event === waiter.name);
       if (index < 0) {
@@ -90,7 +101,9 @@ export function startChild(plan: ChildPlan): RunningChild {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
     child.once('close', (code, signal) => {
       for (const waiter of waiters.splice(0)) {
-        waiter.reject(new Error(`crash child ended (code ${code}, signal ${signal}) before "${waiter.name}":\n${stderr}`));
+        waiter.reject(
+          new Error(`crash child ended (code ${code}, signal ${signal}) before "${waiter.name}":\n${stderr}`),
+        );
       }
       resolve({ code, signal, stderr });
     });
@@ -107,12 +120,16 @@ export function startChild(plan: ChildPlan): RunningChild {
 }
 
 /** Runs a steps plan to its end: the child must die by SIGKILL (or exit 0 when the plan has no crash). */
-export async function runSteps(plan: Extract<ChildPlan, { mode: 'steps' }>): Promise<{ ready: number; committed: number }> {
+export async function runSteps(
+  plan: Extract<ChildPlan, { mode: 'steps' }>,
+): Promise<{ ready: number; committed: number }> {
   const child = startChild(plan);
   const [ready, committed, exit] = await Promise.all([child.next('ready'), child.next('committed'), child.exited]);
   const expected = plan.crash ? { code: null, signal: 'SIGKILL' } : { code: 0, signal: null };
   if (exit.code !== expected.code || exit.signal !== expected.signal) {
-    throw new Error(`crash child ended with code ${exit.code}, signal ${exit.signal}; expected ${JSON.stringify(expected)}:\n${exit.stderr}`);
+    throw new Error(
+      `crash child ended with code ${exit.code}, signal ${exit.signal}; expected ${JSON.stringify(expected)}:\n${exit.stderr}`,
+    );
   }
   return { ready: ready.byteLength, committed: committed.byteLength };
 }
@@ -159,7 +176,7 @@ export function describeArtifactMismatch(file: string, byteLength: number): stri
   const fd = fs.openSync(file, 'r');
   try {
     const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
-    for (let offset = 0; offset < byteLength; ) {
+    for (let offset = 0; offset < byteLength;) {
       const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, byteLength - offset), offset);
       if (n === 0) return `the file ended at ${offset}`;
       const at = firstMismatch(chunk.subarray(0, n), offset);

@@ -3,7 +3,15 @@ import type { RecoveryOutcome } from '../../../server/runtime/output/recoverArti
 import { sweepOutputFolder } from '../../../server/runtime/output/startupSweep';
 import { seededRandom } from '../../fixtures/crashContent';
 import { openCrashStore } from '../../fixtures/crashPlan';
-import { describeArtifactMismatch, pendingCount, prepareDataDir, rawState, startChild, type RawState, type RunningChild } from './crashHarness';
+import {
+  describeArtifactMismatch,
+  pendingCount,
+  prepareDataDir,
+  rawState,
+  startChild,
+  type RawState,
+  type RunningChild,
+} from './crashHarness';
 
 /**
  * OUT-2 under random kills: a child streams deterministic content through CommandOutputStream
@@ -38,15 +46,19 @@ export interface RandomKillResult {
 /** The case of the recovery table that the raw state left by a kill calls for. */
 export function expectedOutcome(raw: RawState): RecoveryOutcome {
   const committed = raw.row.byteLength;
-  if (raw.fileSize === null || raw.fileSize < committed) throw new Error(`the file has ${raw.fileSize} bytes, fewer than the ${committed} committed`);
+  if (raw.fileSize === null || raw.fileSize < committed)
+    throw new Error(`the file has ${raw.fileSize} bytes, fewer than the ${committed} committed`);
   if (raw.pending.length === 0) {
-    if (raw.fileSize > committed) throw new Error(`${raw.fileSize - committed} bytes were written without a pending row`);
+    if (raw.fileSize > committed)
+      throw new Error(`${raw.fileSize - committed} bytes were written without a pending row`);
     return 'clean';
   }
   if (raw.pending.length > 1) throw new Error(`${raw.pending.length} pending rows; one append is in flight at a time`);
   const p = raw.pending[0]!;
   if (p.expectedOffset !== committed || p.generation !== raw.row.generation) {
-    throw new Error(`the pending append expects offset ${p.expectedOffset} generation ${p.generation}, the catalog is at ${committed} generation ${raw.row.generation}`);
+    throw new Error(
+      `the pending append expects offset ${p.expectedOffset} generation ${p.generation}, the catalog is at ${committed} generation ${raw.row.generation}`,
+    );
   }
   const end = p.expectedOffset + p.length;
   if (raw.fileSize === committed) return 'pending-dropped';
@@ -70,9 +82,16 @@ export async function runRandomKills(options: RandomKillOptions): Promise<Random
   try {
     for (round = 1; round <= options.maxRounds && (round <= options.minRounds || !hitAnAppend()); round++) {
       const started = performance.now();
-      child = startChild({ mode: 'stream', dataDir: options.dataDir, key, seed: Math.floor(random() * 2 ** 31), shortWrites: round % 2 === 0 });
+      child = startChild({
+        mode: 'stream',
+        dataDir: options.dataDir,
+        key,
+        seed: Math.floor(random() * 2 ** 31),
+        shortWrites: round % 2 === 0,
+      });
       const ready = await child.next('ready');
-      if (ready.byteLength !== committed) throw new Error(`the child starts at ${ready.byteLength}, the committed length is ${committed}`);
+      if (ready.byteLength !== committed)
+        throw new Error(`the child starts at ${ready.byteLength}, the committed length is ${committed}`);
       await child.next('streaming');
       timings.startMs += performance.now() - started;
       await sleep(MIN_KILL_DELAY_MS + random() * (MAX_KILL_DELAY_MS - MIN_KILL_DELAY_MS));
@@ -84,7 +103,8 @@ export async function runRandomKills(options: RandomKillOptions): Promise<Random
       const opened = openCrashStore(options.dataDir);
       try {
         const raw = rawState(opened, key);
-        if (raw.row.byteLength < committed) throw new Error(`byte_length went back from ${committed} to ${raw.row.byteLength}`);
+        if (raw.row.byteLength < committed)
+          throw new Error(`byte_length went back from ${committed} to ${raw.row.byteLength}`);
         const outcome = expectedOutcome(raw);
         const found = `file ${raw.fileSize} B, catalog ${raw.row.byteLength} B, pending ${JSON.stringify(raw.pending.map((p) => [p.expectedOffset, p.length]))}`;
         assert.deepEqual(sweepOutputFolder(opened.store).recovered, outcome === 'clean' ? {} : { [outcome]: 1 }, found);
@@ -94,7 +114,11 @@ export async function runRandomKills(options: RandomKillOptions): Promise<Random
         assert.equal(row.storageError, null, found);
         assert.equal(pendingCount(opened), 0, found);
         const pending = raw.pending[0];
-        assert.equal(row.byteLength, outcome === 'committed' && pending ? pending.expectedOffset + pending.length : raw.row.byteLength, found);
+        assert.equal(
+          row.byteLength,
+          outcome === 'committed' && pending ? pending.expectedOffset + pending.length : raw.row.byteLength,
+          found,
+        );
         const verifyStarted = performance.now();
         assert.equal(describeArtifactMismatch(raw.file, row.byteLength), null, found);
         timings.verifyMs += performance.now() - verifyStarted;
@@ -105,7 +129,10 @@ export async function runRandomKills(options: RandomKillOptions): Promise<Random
     }
   } catch (error) {
     child?.kill();
-    throw new Error(`random kills failed in round ${round} with CRASH_SEED=${options.seed}: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `random kills failed in round ${round} with CRASH_SEED=${options.seed}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const rounds = round - 1;
   return { rounds, committed, tally, startMs: timings.startMs / rounds, verifyMs: timings.verifyMs / rounds };

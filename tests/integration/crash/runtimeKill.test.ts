@@ -22,7 +22,7 @@ const MiB = 1024 * 1024;
 function seqPrefix(first: number, step: number, length: number): Buffer {
   const out = Buffer.allocUnsafe(length);
   let filled = 0;
-  for (let n = first; filled < length; ) {
+  for (let n = first; filled < length;) {
     let lines = '';
     for (let k = 0; k < 10_000; k++, n += step) lines += `${n}\n`;
     filled += Buffer.from(lines).copy(out, filled);
@@ -54,7 +54,13 @@ async function start(dataDir: string, projectDir: string): Promise<{ runtime: Ru
 }
 
 /** Starts a command, waits until it has committed more than `minBytes`, then SIGKILLs the runtime. */
-async function killDuringCommand(runtime: RuntimeProcess, client: RpcClient, sessionId: string, text: string, minBytes: number): Promise<CommandRow> {
+async function killDuringCommand(
+  runtime: RuntimeProcess,
+  client: RpcClient,
+  sessionId: string,
+  text: string,
+  minBytes: number,
+): Promise<CommandRow> {
   const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text });
   const live = await waitForCommand(client, sessionId, runId, (r) => r.status === 'running' && r.byteLength > minBytes);
   expect(live.complete).toBe(false);
@@ -68,10 +74,22 @@ async function killDuringCommand(runtime: RuntimeProcess, client: RpcClient, ses
 }
 
 /** After the restart: the row failed and complete, the committed bytes an exact prefix of the command's output. */
-async function expectInterruptedPrefix(client: RpcClient, sessionId: string, live: CommandRow, first: number, step: number): Promise<Buffer> {
+async function expectInterruptedPrefix(
+  client: RpcClient,
+  sessionId: string,
+  live: CommandRow,
+  first: number,
+  step: number,
+): Promise<Buffer> {
   const { rows } = await client.call('sessions.timeline', { sessionId });
   const row = rows.filter(isCommandRow).find((r) => r.runId === live.runId)!;
-  expect(row).toMatchObject({ status: 'failed', complete: true, sourceIncomplete: true, generation: 1, error: INTERRUPTED_MESSAGE });
+  expect(row).toMatchObject({
+    status: 'failed',
+    complete: true,
+    sourceIncomplete: true,
+    generation: 1,
+    error: INTERRUPTED_MESSAGE,
+  });
   // What a client saw committed before the kill is never lost.
   expect(row.byteLength).toBeGreaterThanOrEqual(live.byteLength);
   expect(rows.find((r) => r.kind === 'message' && r.runId === live.runId)).toMatchObject({ state: 'failed' });
@@ -87,8 +105,13 @@ async function expectInterruptedPrefix(client: RpcClient, sessionId: string, liv
 function inspectKillState(dataDir: string, runId: string): string {
   const db = new Database(path.join(dataDir, 'hbcode.db'), { fileMustExist: true });
   try {
-    const row = db.prepare('SELECT file_name, byte_length FROM command_outputs WHERE run_id = ?').get(runId) as { file_name: string; byte_length: number };
-    const pending = db.prepare('SELECT expected_offset, length FROM command_output_pending_appends WHERE run_id = ?').all(runId) as { expected_offset: number; length: number }[];
+    const row = db.prepare('SELECT file_name, byte_length FROM command_outputs WHERE run_id = ?').get(runId) as {
+      file_name: string;
+      byte_length: number;
+    };
+    const pending = db
+      .prepare('SELECT expected_offset, length FROM command_output_pending_appends WHERE run_id = ?')
+      .all(runId) as { expected_offset: number; length: number }[];
     const size = fs.statSync(path.join(dataDir, 'command-outputs', row.file_name)).size;
     expect(size).toBeGreaterThanOrEqual(row.byte_length);
     expect(pending.length).toBeLessThanOrEqual(1);
@@ -109,35 +132,43 @@ function expectCatalogSettled(dataDir: string): void {
   const db = new Database(path.join(dataDir, 'hbcode.db'), { readonly: true, fileMustExist: true });
   try {
     expect(db.prepare('SELECT COUNT(*) AS n FROM command_output_pending_appends').get()).toEqual({ n: 0 });
-    const rows = db.prepare('SELECT file_name, byte_length FROM command_outputs').all() as { file_name: string; byte_length: number }[];
-    for (const row of rows) expect(fs.statSync(path.join(dataDir, 'command-outputs', row.file_name)).size).toBe(row.byte_length);
+    const rows = db.prepare('SELECT file_name, byte_length FROM command_outputs').all() as {
+      file_name: string;
+      byte_length: number;
+    }[];
+    for (const row of rows)
+      expect(fs.statSync(path.join(dataDir, 'command-outputs', row.file_name)).size).toBe(row.byte_length);
   } finally {
     db.close();
   }
 }
 
 describe('OUT-2 the runtime killed by SIGKILL while a command streams', () => {
-  it('OUT-2 after each restart the committed output is an exact prefix of what the command printed, and earlier outputs are untouched', { timeout: 120_000 }, async () => {
-    const dataDir = makeTempDir('hbcode-data-');
-    const projectDir = makeTempDir('hbcode-project-');
+  it(
+    'OUT-2 after each restart the committed output is an exact prefix of what the command printed, and earlier outputs are untouched',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = makeTempDir('hbcode-data-');
+      const projectDir = makeTempDir('hbcode-project-');
 
-    let { runtime, client } = await start(dataDir, projectDir);
-    const sessionId = await createShellSession(client);
-    const firstLive = await killDuringCommand(runtime, client, sessionId, 'seq 1 100000000', 4 * MiB);
+      let { runtime, client } = await start(dataDir, projectDir);
+      const sessionId = await createShellSession(client);
+      const firstLive = await killDuringCommand(runtime, client, sessionId, 'seq 1 100000000', 4 * MiB);
 
-    ({ runtime, client } = await start(dataDir, projectDir));
-    expectCatalogSettled(dataDir);
-    const firstOutput = await expectInterruptedPrefix(client, sessionId, firstLive, 1, 1);
+      ({ runtime, client } = await start(dataDir, projectDir));
+      expectCatalogSettled(dataDir);
+      const firstOutput = await expectInterruptedPrefix(client, sessionId, firstLive, 1, 1);
 
-    // Again, with another command, on the runtime that recovered the first one.
-    const secondLive = await killDuringCommand(runtime, client, sessionId, 'seq 7 3 900000000', 2 * MiB);
+      // Again, with another command, on the runtime that recovered the first one.
+      const secondLive = await killDuringCommand(runtime, client, sessionId, 'seq 7 3 900000000', 2 * MiB);
 
-    ({ runtime, client } = await start(dataDir, projectDir));
-    expectCatalogSettled(dataDir);
-    await expectInterruptedPrefix(client, sessionId, secondLive, 7, 3);
-    const { rows } = await client.call('sessions.timeline', { sessionId });
-    const firstRow = rows.filter(isCommandRow).find((r) => r.runId === firstLive.runId)!;
-    expect(firstRow.byteLength).toBe(firstOutput.length);
-    expect((await readWholeOutput(client, sessionId, firstRow)).equals(firstOutput)).toBe(true);
-  });
+      ({ runtime, client } = await start(dataDir, projectDir));
+      expectCatalogSettled(dataDir);
+      await expectInterruptedPrefix(client, sessionId, secondLive, 7, 3);
+      const { rows } = await client.call('sessions.timeline', { sessionId });
+      const firstRow = rows.filter(isCommandRow).find((r) => r.runId === firstLive.runId)!;
+      expect(firstRow.byteLength).toBe(firstOutput.length);
+      expect((await readWholeOutput(client, sessionId, firstRow)).equals(firstOutput)).toBe(true);
+    },
+  );
 });

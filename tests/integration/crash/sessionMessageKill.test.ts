@@ -8,7 +8,11 @@ import { makeTempDir } from '../../fixtures/tempDir';
 
 /** Runs the child until it waits inside the transaction after writing to `table`, then kills it by SIGKILL. */
 async function killInsideSend(dataDir: string, table: string, sender: string, recipient: string): Promise<void> {
-  const child = spawn(process.execPath, [...bundledProgramArgs('tests/fixtures/sessionMessageKillChild.ts'), dataDir, table, sender, recipient], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...bundledProgramArgs('tests/fixtures/sessionMessageKillChild.ts'), dataDir, table, sender, recipient],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
@@ -32,8 +36,18 @@ describe('MSG-2 a SIGKILL inside the accepting transaction leaves neither the qu
       await killInsideSend(dataDir, table, sender, recipient);
       const store = openSessionMessageStore(dataDir);
       const operationId = sessionMessageOperationId(sender, 'call-killed');
-      expect({ table, rows: store.rowsOf(recipient, operationId) }).toEqual({ table, rows: { runs: 0, outbox: 0, identity: 0, records: 0 } });
-      store.messages.send({ senderSessionId: sender, senderCallId: 'call-killed', senderRunId: null, recipientSessionId: recipient, text: 'Are the tests green?', needsApproval: false });
+      expect({ table, rows: store.rowsOf(recipient, operationId) }).toEqual({
+        table,
+        rows: { runs: 0, outbox: 0, identity: 0, records: 0 },
+      });
+      store.messages.send({
+        senderSessionId: sender,
+        senderCallId: 'call-killed',
+        senderRunId: null,
+        recipientSessionId: recipient,
+        text: 'Are the tests green?',
+        needsApproval: false,
+      });
       expect(store.rowsOf(recipient, operationId)).toEqual({ runs: 1, outbox: 1, identity: 1, records: 1 });
       store.db.close();
     }

@@ -8,7 +8,14 @@ import { sweepOutputFolder } from '../../../server/runtime/output/startupSweep';
 import { streamBytes } from '../../fixtures/crashContent';
 import { openCrashStore, type CrashPoint, type CrashStore } from '../../fixtures/crashPlan';
 import { makeTempDir } from '../../fixtures/tempDir';
-import { describeArtifactMismatch, pendingCount, prepareDataDir, rawState, recoverThenDie, runSteps } from './crashHarness';
+import {
+  describeArtifactMismatch,
+  pendingCount,
+  prepareDataDir,
+  rawState,
+  recoverThenDie,
+  runSteps,
+} from './crashHarness';
 
 /**
  * OUT-2: a real child process appends through the real store and dies by SIGKILL at one step of
@@ -35,7 +42,13 @@ function reopen(dataDir: string): CrashStore {
 /** Runs the child to its crash, then opens the store again in this process (no recovery yet). */
 async function crashThenReopen(crash: CrashPoint) {
   const data = prepareDataDir(makeTempDir('hbcode-crash-'));
-  const { ready, committed } = await runSteps({ mode: 'steps', dataDir: data.dataDir, key: data.key, appends: COMMITTED_SIZES, crash });
+  const { ready, committed } = await runSteps({
+    mode: 'steps',
+    dataDir: data.dataDir,
+    key: data.key,
+    appends: COMMITTED_SIZES,
+    crash,
+  });
   expect(ready).toBe(0);
   expect(committed).toBe(COMMITTED);
   const store = reopen(data.dataDir);
@@ -58,7 +71,13 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
     expect(raw.fileSize).toBe(COMMITTED);
     expect(raw.row.byteLength).toBe(COMMITTED);
     expect(raw.pending).toEqual([
-      { id: expect.any(Number), expectedOffset: COMMITTED, length: size, generation: 1, sha256: sha256(streamBytes(COMMITTED, size)) },
+      {
+        id: expect.any(Number),
+        expectedOffset: COMMITTED,
+        length: size,
+        generation: 1,
+        sha256: sha256(streamBytes(COMMITTED, size)),
+      },
     ]);
 
     expect(sweepOutputFolder(store).recovered).toEqual({ 'pending-dropped': 1 });
@@ -107,7 +126,9 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
 
     expect(sweepOutputFolder(store).recovered).toEqual({ 'digest-mismatch-cut': 1 });
     expectRecovered({ db, store }, key, COMMITTED, STORAGE_FAILED_MESSAGE);
-    expect(store.state(key)?.storageError).toBe('Command output is unavailable because this device could not store it.');
+    expect(store.state(key)?.storageError).toBe(
+      'Command output is unavailable because this device could not store it.',
+    );
 
     // OUT-3: later deltas of that command are dropped, and the committed bytes stay readable.
     const later = streamBytes(COMMITTED, 10);
@@ -133,7 +154,11 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
     expect(sweepOutputFolder(store).recovered).toEqual({ 'file-lost': 1 });
     expect(pendingCount({ db, store })).toBe(0);
     // The catalog never claims the bytes the file lost, nor the uncommitted append.
-    expect(store.catalog.get(key)).toMatchObject({ byteLength: COMMITTED, storageError: STORAGE_FAILED_MESSAGE, sourceIncomplete: true });
+    expect(store.catalog.get(key)).toMatchObject({
+      byteLength: COMMITTED,
+      storageError: STORAGE_FAILED_MESSAGE,
+      sourceIncomplete: true,
+    });
     expect(fs.statSync(raw.file).size).toBe(COMMITTED - 1000);
     let readError: unknown;
     try {
@@ -153,7 +178,11 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
 
     expect(sweepOutputFolder(store).recovered).toEqual({ 'file-lost': 1 });
     expect(pendingCount({ db, store })).toBe(0);
-    expect(store.catalog.get(key)).toMatchObject({ byteLength: COMMITTED, storageError: STORAGE_FAILED_MESSAGE, sourceIncomplete: true });
+    expect(store.catalog.get(key)).toMatchObject({
+      byteLength: COMMITTED,
+      storageError: STORAGE_FAILED_MESSAGE,
+      sourceIncomplete: true,
+    });
     const later = streamBytes(COMMITTED, 10);
     expect(store.appendWriteAhead(key, later, sha256(later))).toBe(false);
     expect(fs.existsSync(raw.file)).toBe(false);
@@ -161,15 +190,31 @@ describe('OUT-2 write-ahead appends survive SIGKILL at every step', () => {
 
   it('OUT-2 recovery runs before the next append in a new process: a torn write leaves no trace in the stream', async () => {
     const data = prepareDataDir(makeTempDir('hbcode-crash-'));
-    await runSteps({ mode: 'steps', dataDir: data.dataDir, key: data.key, appends: COMMITTED_SIZES, crash: { kind: 'torn-write', size: 40_000, writtenBytes: 39_999 } });
+    await runSteps({
+      mode: 'steps',
+      dataDir: data.dataDir,
+      key: data.key,
+      appends: COMMITTED_SIZES,
+      crash: { kind: 'torn-write', size: 40_000, writtenBytes: 39_999 },
+    });
     // No recovery here: the next writer's own append has to find and cut the torn tail.
-    const next = await runSteps({ mode: 'steps', dataDir: data.dataDir, key: data.key, appends: [1, 2, 60_000], crash: null });
+    const next = await runSteps({
+      mode: 'steps',
+      dataDir: data.dataDir,
+      key: data.key,
+      appends: [1, 2, 60_000],
+      crash: null,
+    });
     expect(next).toEqual({ ready: COMMITTED, committed: COMMITTED + 60_003 });
     expectRecovered(reopen(data.dataDir), data.key, COMMITTED + 60_003, null);
   });
 
   it('OUT-2 recovery runs before a read: the reader sees only committed bytes', async () => {
-    const { key, raw, store, db, sessionId } = await crashThenReopen({ kind: 'torn-write', size: 30_000, writtenBytes: 1 });
+    const { key, raw, store, db, sessionId } = await crashThenReopen({
+      kind: 'torn-write',
+      size: 30_000,
+      writtenBytes: 1,
+    });
     expect(raw.fileSize).toBe(COMMITTED + 1);
     const range = store.readOutputRange(sessionId, key, 1, COMMITTED - 100, 262_144);
     expect(range.availableBytes).toBe(COMMITTED);

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_CHUNK_READ_BYTES, readProjectFileChunks } from '../../../lib/client/fileChunks';
 import { FileChangedError } from '../../../lib/client/verifiedChunks';
 import type { RpcClient } from '../../../lib/client/rpcClient';
-import { FILE_CHANGED_MESSAGE, FILE_CHUNK_BYTES, MAX_TEXT_CONTENT_BYTES, TEXT_CONTENT_TOO_LARGE_MESSAGE } from '../../../lib/protocol/files';
+import {
+  FILE_CHANGED_MESSAGE,
+  FILE_CHUNK_BYTES,
+  MAX_TEXT_CONTENT_BYTES,
+  TEXT_CONTENT_TOO_LARGE_MESSAGE,
+} from '../../../lib/protocol/files';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { writeSeededFile } from '../../fixtures/seededFile';
@@ -35,8 +40,18 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
 
   it('FILE-1 files.readContent answers text, size, version, time and type; encoding is ignored', async () => {
     fs.writeFileSync(path.join(project, 'notes.md'), '# Héllo\n');
-    const first = await client.call('files.readContent', { projectDirectory: project, path: 'notes.md', encoding: 'latin1' });
-    expect(first).toEqual({ text: '# Héllo\n', byteLength: 9, contentVersion: expect.stringMatching(/^[0-9a-f]{32}$/), modifiedAt: expect.any(Number), mimeType: 'text/markdown' });
+    const first = await client.call('files.readContent', {
+      projectDirectory: project,
+      path: 'notes.md',
+      encoding: 'latin1',
+    });
+    expect(first).toEqual({
+      text: '# Héllo\n',
+      byteLength: 9,
+      contentVersion: expect.stringMatching(/^[0-9a-f]{32}$/),
+      modifiedAt: expect.any(Number),
+      mimeType: 'text/markdown',
+    });
     fs.writeFileSync(path.join(project, 'notes.md'), '# Hello, again\n');
     const second = await client.call('files.readContent', { projectDirectory: project, path: 'notes.md' });
     expect(second.text).toBe('# Hello, again\n');
@@ -46,8 +61,13 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
   it('FILE-1 files.readContent reads exactly 2 MiB and refuses one byte more with "Text preview is too large"', async () => {
     fs.writeFileSync(path.join(project, 'limit.txt'), 'a'.repeat(MAX_TEXT_CONTENT_BYTES));
     fs.writeFileSync(path.join(project, 'over.txt'), 'a'.repeat(MAX_TEXT_CONTENT_BYTES + 1));
-    expect((await client.call('files.readContent', { projectDirectory: project, path: 'limit.txt' })).byteLength).toBe(MAX_TEXT_CONTENT_BYTES);
-    const error = await expectRpcError(client.call('files.readContent', { projectDirectory: project, path: 'over.txt' }), 'too_large');
+    expect((await client.call('files.readContent', { projectDirectory: project, path: 'limit.txt' })).byteLength).toBe(
+      MAX_TEXT_CONTENT_BYTES,
+    );
+    const error = await expectRpcError(
+      client.call('files.readContent', { projectDirectory: project, path: 'over.txt' }),
+      'too_large',
+    );
     expect(error.message).toBe(TEXT_CONTENT_TOO_LARGE_MESSAGE);
   });
 
@@ -64,7 +84,10 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     expect({ ...binary.result, dataBase64: json.dataBase64 }).toEqual(json);
     expect((await client.call('files.readBinary', { ...where, offset: 1000 })).byteCount).toBe(0);
     await expectRpcError(client.call('files.readBinary', { ...where, offset: 1001 }), 'invalid_params');
-    await expectRpcError(client.call('files.readBinary', { projectDirectory: project, path: '', offset: 0 }), 'invalid_params');
+    await expectRpcError(
+      client.call('files.readBinary', { projectDirectory: project, path: '', offset: 0 }),
+      'invalid_params',
+    );
   });
 
   it('FILE-2 files.readBinary answers at most `length` bytes when asked for less than 4 MiB, and refuses more', async () => {
@@ -77,7 +100,10 @@ describe('FILE-1 and FILE-2 reads over a real WebSocket', () => {
     expect(piece.result.sha256).toBe(crypto.createHash('sha256').update(bytes.subarray(5, 1005)).digest('hex'));
     const whole = await client.callBinary('files.readBinary', { ...where, offset: 0 });
     expect(whole.result.byteCount).toBe(FILE_CHUNK_BYTES);
-    await expectRpcError(client.call('files.readBinary', { ...where, offset: 0, length: FILE_CHUNK_BYTES + 1 }), 'invalid_params');
+    await expectRpcError(
+      client.call('files.readBinary', { ...where, offset: 0, length: FILE_CHUNK_BYTES + 1 }),
+      'invalid_params',
+    );
   });
 
   it('FILE-2 a file of many chunks arrives byte-identical through the verified chunk reader (1 GiB: npm run bench file2)', async () => {

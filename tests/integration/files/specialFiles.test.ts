@@ -46,7 +46,9 @@ describe('SEC-7 a FIFO in a project is refused, never waited on', () => {
     expect(await codeOf(client.call('files.readContent', where))).toBe('not_found');
     expect(await codeOf(client.call('files.readBinary', { ...where, offset: 0 }))).toBe('not_found');
     // The runtime still answers everything else.
-    expect((await client.call('files.readContent', { projectDirectory: project, path: 'pipes/plain.txt' })).text).toBe('plain\n');
+    expect((await client.call('files.readContent', { projectDirectory: project, path: 'pipes/plain.txt' })).text).toBe(
+      'plain\n',
+    );
   });
 
   it('SEC-7 files.list leaves a FIFO out', async () => {
@@ -57,6 +59,8 @@ describe('SEC-7 a FIFO in a project is refused, never waited on', () => {
   it('SEC-7 a preview resource that is a FIFO is a 404', async () => {
     const previewId = crypto.randomBytes(16).toString('hex');
     await client.call('preview.open', { previewId, projectDirectory: project, path: 'index.html' });
-    expect(await client.call('files.readHtmlPreviewResource', { previewId, path: '/pipes/fifo.txt', offset: 0 })).toEqual({ status: 404 });
+    expect(
+      await client.call('files.readHtmlPreviewResource', { previewId, path: '/pipes/fifo.txt', offset: 0 }),
+    ).toEqual({ status: 404 });
   });
 });

@@ -31,10 +31,14 @@ interface Swapper {
 }
 
 function startSwapper(plan: SwapPlan): Swapper {
-  const child = spawn(process.execPath, [...bundledProgramArgs(path.join(REPO_ROOT, 'tests', 'fixtures', 'folderSwapper.ts')), JSON.stringify(plan)], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...bundledProgramArgs(path.join(REPO_ROOT, 'tests', 'fixtures', 'folderSwapper.ts')), JSON.stringify(plan)],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = readline.createInterface({ input: child.stdout! });
   let onReady: () => void = () => {};
   let onCount: (n: number) => void = () => {};
@@ -100,10 +104,19 @@ describe('SEC-7 reads through a folder swapped for a symlink never leave the pro
 
   /** One read: the text it answered, or the error code it was refused with. */
   const reads: Record<string, () => Promise<string>> = {
-    'files.readContent': async () => (await client.call('files.readContent', { projectDirectory: project, path: 'race/d/file.txt' })).text,
-    'files.readBinary': async () => Buffer.from((await client.callBinary('files.readBinary', { projectDirectory: project, path: 'race/d/file.txt', offset: 0 })).data).toString('utf8'),
+    'files.readContent': async () =>
+      (await client.call('files.readContent', { projectDirectory: project, path: 'race/d/file.txt' })).text,
+    'files.readBinary': async () =>
+      Buffer.from(
+        (await client.callBinary('files.readBinary', { projectDirectory: project, path: 'race/d/file.txt', offset: 0 }))
+          .data,
+      ).toString('utf8'),
     'files.readHtmlPreviewResource': async () => {
-      const answer = await client.call('files.readHtmlPreviewResource', { previewId, path: '/race/d/file.txt', offset: 0 });
+      const answer = await client.call('files.readHtmlPreviewResource', {
+        previewId,
+        path: '/race/d/file.txt',
+        offset: 0,
+      });
       if (answer.status === 404) throw new RpcError('not_found', '404');
       return Buffer.from(answer.dataBase64, 'base64').toString('utf8');
     },
@@ -133,16 +146,20 @@ describe('SEC-7 reads through a folder swapped for a symlink never leave the pro
     return tally;
   }
 
-  it.each(Object.keys(reads))('SEC-7 %s answers no outside content while race/d is swapped', async (method) => {
-    const tally = await hammer(reads[method]!);
-    console.log(`SEC-7 race ${method}: ${JSON.stringify(tally)}`);
-    // The race really ran: some reads got through the real folder, some hit the swapped state.
-    expect(tally.inside).toBeGreaterThan(0);
-    expect(tally.refused + tally.outside).toBeGreaterThan(0);
-    expect(tally.outside).toBe(0);
-    // A refusal is a typed answer, never an internal fault.
-    expect(Object.keys(tally.codes).filter((code) => code !== 'not_found' && code !== 'invalid_params')).toEqual([]);
-  }, 90_000);
+  it.each(Object.keys(reads))(
+    'SEC-7 %s answers no outside content while race/d is swapped',
+    async (method) => {
+      const tally = await hammer(reads[method]!);
+      console.log(`SEC-7 race ${method}: ${JSON.stringify(tally)}`);
+      // The race really ran: some reads got through the real folder, some hit the swapped state.
+      expect(tally.inside).toBeGreaterThan(0);
+      expect(tally.refused + tally.outside).toBeGreaterThan(0);
+      expect(tally.outside).toBe(0);
+      // A refusal is a typed answer, never an internal fault.
+      expect(Object.keys(tally.codes).filter((code) => code !== 'not_found' && code !== 'invalid_params')).toEqual([]);
+    },
+    90_000,
+  );
 
   it('SEC-7 the swapper was swapping throughout', async () => {
     const stopped = swapper!;

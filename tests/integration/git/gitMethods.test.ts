@@ -31,7 +31,11 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-git-home-'));
     const env = isolatedGitEnv(home);
     git = gitIn(env);
-    ({ bare } = makeRepoWithBare(git, project, { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'shared.txt': 'one\ntwo\nthree\n' }));
+    ({ bare } = makeRepoWithBare(git, project, {
+      'a.txt': 'alpha\n',
+      'b.txt': 'beta\n',
+      'shared.txt': 'one\ntwo\nthree\n',
+    }));
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env });
     client = await runtime.connect();
   });
@@ -54,7 +58,15 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     write('b.txt', 'beta, changed\n');
     write('new/c.txt', 'brand new\n');
     const before = await client.call('git.status', where());
-    expect(before).toMatchObject({ branch: 'main', upstream: 'origin/main', ahead: 0, behind: 0, merging: false, privateCount: 0, truncated: false });
+    expect(before).toMatchObject({
+      branch: 'main',
+      upstream: 'origin/main',
+      ahead: 0,
+      behind: 0,
+      merging: false,
+      privateCount: 0,
+      truncated: false,
+    });
     expect(before.files).toEqual([
       { path: 'a.txt', index: '.', worktree: 'M', kind: 'tracked' },
       { path: 'b.txt', index: '.', worktree: 'M', kind: 'tracked' },
@@ -66,27 +78,38 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     expect(unstaged.files.find((f) => f.path === 'a.txt')).toMatchObject({ index: '.', worktree: 'M' });
     await client.call('git.stage', { ...where(), paths: ['a.txt'] });
 
-    const committed = await client.call('git.commit', { ...where(), message: '--amend is only words here\n\nSecond paragraph.' });
+    const committed = await client.call('git.commit', {
+      ...where(),
+      message: '--amend is only words here\n\nSecond paragraph.',
+    });
     expect(committed.output).toMatch(/\[main [0-9a-f]+\] --amend is only words here/);
-    expect(git(project, 'log', '--format=%s', '-2').split('\n').slice(0, 2)).toEqual(['--amend is only words here', 'First commit']);
+    expect(git(project, 'log', '--format=%s', '-2').split('\n').slice(0, 2)).toEqual([
+      '--amend is only words here',
+      'First commit',
+    ]);
     const after = await client.call('git.status', where());
     expect(after).toMatchObject({ ahead: 1, behind: 0 });
     expect(after.files.map((f) => f.path)).toEqual(['b.txt', 'new/c.txt']);
   });
 
-  it('GIT-5 a commit with nothing staged is refused in git\'s words; an empty message never reaches git', async () => {
-    const error = await expectRpcError(client.call('git.commit', { ...where(), message: 'Nothing to commit' }), 'git_failed');
+  it("GIT-5 a commit with nothing staged is refused in git's words; an empty message never reaches git", async () => {
+    const error = await expectRpcError(
+      client.call('git.commit', { ...where(), message: 'Nothing to commit' }),
+      'git_failed',
+    );
     expect(error.message).toMatch(/no changes added to commit|nothing to commit/);
     await expectRpcError(client.call('git.commit', { ...where(), message: '   ' }), 'invalid_params');
   });
 
-  it('GIT-3 a file\'s diff: work tree, staged, and an untracked file as all added', async () => {
+  it("GIT-3 a file's diff: work tree, staged, and an untracked file as all added", async () => {
     const worktree = await client.call('git.diff', { ...where(), path: 'b.txt', staged: false });
     expect(worktree.truncated).toBe(false);
     expect(worktree.diff).toContain('-beta\n+beta, changed\n');
     expect((await client.call('git.diff', { ...where(), path: 'b.txt', staged: true })).diff).toBe('');
     await client.call('git.stage', { ...where(), paths: ['b.txt'] });
-    expect((await client.call('git.diff', { ...where(), path: 'b.txt', staged: true })).diff).toContain('+beta, changed');
+    expect((await client.call('git.diff', { ...where(), path: 'b.txt', staged: true })).diff).toContain(
+      '+beta, changed',
+    );
     await client.call('git.unstage', { ...where(), paths: ['b.txt'] });
     const untracked = await client.call('git.diff', { ...where(), path: 'new/c.txt', staged: false });
     expect(untracked.diff).toContain('+brand new');
@@ -96,7 +119,9 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
   it('GIT-1 paths are literal: "*" stages nothing else, and a path git does not know is refused in git\'s words', async () => {
     const error = await expectRpcError(client.call('git.stage', { ...where(), paths: ['*'] }), 'git_failed');
     expect(error.message).toMatch(/pathspec '\*' did not match any files/);
-    expect((await client.call('git.status', where())).files.every((f) => f.index === '.' || f.index === '?')).toBe(true);
+    expect((await client.call('git.status', where())).files.every((f) => f.index === '.' || f.index === '?')).toBe(
+      true,
+    );
   });
 
   it('GIT-7 secret files stay private: not named in the status, no diff, no staging; paths stay in the project', async () => {
@@ -107,12 +132,21 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
       const status = await client.call('git.status', where());
       expect(status.files.map((f) => f.path)).not.toContain('.env');
       expect(status.privateCount).toBeGreaterThanOrEqual(1);
-      const refused = await expectRpcError(client.call('git.diff', { ...where(), path: '.env', staged: false }), 'secret_file');
+      const refused = await expectRpcError(
+        client.call('git.diff', { ...where(), path: '.env', staged: false }),
+        'secret_file',
+      );
       expect(refused.data).toMatchObject({ reason: 'credential', secretType: 'env' });
       await expectRpcError(client.call('git.stage', { ...where(), paths: ['b.txt', '.env'] }), 'secret_file');
-      await expectRpcError(client.call('git.diff', { ...where(), path: 'keys/deploy.pem', staged: false }), 'secret_file');
+      await expectRpcError(
+        client.call('git.diff', { ...where(), path: 'keys/deploy.pem', staged: false }),
+        'secret_file',
+      );
       await expectRpcError(client.call('git.diff', { ...where(), path: '.git/config', staged: false }), 'secret_file');
-      await expectRpcError(client.call('git.diff', { ...where(), path: 'outside/hostname', staged: false }), 'not_found');
+      await expectRpcError(
+        client.call('git.diff', { ...where(), path: 'outside/hostname', staged: false }),
+        'not_found',
+      );
       await expectRpcError(client.call('git.diff', { ...where(), path: '../x', staged: false }), 'invalid_params');
       await expectRpcError(client.call('git.stage', { ...where(), paths: ['/etc/hostname'] }), 'invalid_params');
       expect(git(project, 'diff', '--cached', '--name-only')).toBe('');
@@ -143,10 +177,15 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
       { name: 'feature/phone', current: true, remote: false, upstream: null },
       { name: 'main', current: false, remote: false, upstream: 'origin/main' },
     ]);
-    expect((await client.call('git.switchBranch', { ...where(), name: 'main' })).output).toMatch(/Switched to branch 'main'/);
+    expect((await client.call('git.switchBranch', { ...where(), name: 'main' })).output).toMatch(
+      /Switched to branch 'main'/,
+    );
     const bad = await expectRpcError(client.call('git.createBranch', { ...where(), name: 'two..dots' }), 'git_failed');
     expect(bad.message).toMatch(/'two\.\.dots' is not a valid branch name/);
-    const missing = await expectRpcError(client.call('git.switchBranch', { ...where(), name: 'nowhere' }), 'git_failed');
+    const missing = await expectRpcError(
+      client.call('git.switchBranch', { ...where(), name: 'nowhere' }),
+      'git_failed',
+    );
     expect(missing.message).toMatch(/invalid reference: nowhere/);
     git(project, 'stash', 'pop', '-q');
   });
@@ -154,7 +193,9 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
   it('GIT-8 push sends the commit to the bare repository on disk; a new branch is pushed and tracks its remote', async () => {
     const pushed = await client.call('git.push', where());
     expect(pushed.output).toMatch(/main -> main/);
-    expect(git(project, `--git-dir=${bare}`, 'log', '--format=%s', '-1', 'main').trim()).toBe('--amend is only words here');
+    expect(git(project, `--git-dir=${bare}`, 'log', '--format=%s', '-1', 'main').trim()).toBe(
+      '--amend is only words here',
+    );
     expect((await client.call('git.status', where())).ahead).toBe(0);
 
     await client.call('git.switchBranch', { ...where(), name: 'feature/phone' });
@@ -163,7 +204,7 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     await client.call('git.switchBranch', { ...where(), name: 'main' });
   });
 
-  it('GIT-8 a non-fast-forward push is refused in git\'s words', async () => {
+  it("GIT-8 a non-fast-forward push is refused in git's words", async () => {
     pushFromAnotherClone(git, bare, 'a.txt', 'alpha from elsewhere\n', 'Change from another computer');
     git(project, 'fetch', '-q');
     await client.call('git.stage', { ...where(), paths: ['b.txt'] });
@@ -174,7 +215,7 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     expect(error.data).toMatchObject({ command: 'push', exitCode: 1 });
   });
 
-  it('GIT-8 a pull that conflicts is reported in git\'s words and the status shows the conflict', async () => {
+  it("GIT-8 a pull that conflicts is reported in git's words and the status shows the conflict", async () => {
     pushFromAnotherClone(git, bare, 'shared.txt', 'one\nTWO from elsewhere\nthree\n', 'Their edit');
     write('shared.txt', 'one\nTWO from the phone\nthree\n');
     await client.call('git.stage', { ...where(), paths: ['shared.txt'] });
@@ -184,7 +225,11 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
     expect(error.message).toMatch(/Automatic merge failed/);
     const status = await client.call('git.status', where());
     expect(status.merging).toBe(true);
-    expect(status.files.find((f) => f.path === 'shared.txt')).toMatchObject({ kind: 'conflict', index: 'U', worktree: 'U' });
+    expect(status.files.find((f) => f.path === 'shared.txt')).toMatchObject({
+      kind: 'conflict',
+      index: 'U',
+      worktree: 'U',
+    });
     expect(status.rebasing).toBe(false);
     const ours = git(project, 'rev-parse', 'HEAD').trim();
 
@@ -222,10 +267,18 @@ describe('GIT git.* methods over a real WebSocket, on repositories the test make
   });
 
   it('GIT-1 a remote that asks for a password fails at once instead of waiting for a prompt', async () => {
-    const server = http.createServer((_req, res) => res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="test"' }).end());
+    const server = http.createServer((_req, res) =>
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="test"' }).end(),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      git(project, 'remote', 'set-url', 'origin', `http://127.0.0.1:${(server.address() as AddressInfo).port}/repo.git`);
+      git(
+        project,
+        'remote',
+        'set-url',
+        'origin',
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/repo.git`,
+      );
       const error = await expectRpcError(client.call('git.pull', where()), 'git_failed');
       expect(error.message).toMatch(/terminal prompts disabled/);
     } finally {

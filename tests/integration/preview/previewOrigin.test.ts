@@ -8,7 +8,6 @@ import { httpGet, startRuntimeProcess, type RuntimeProcess } from '../../fixture
 
 const newId = () => crypto.randomBytes(16).toString('hex');
 
-
 describe('ORG-4 PRV-5 what a preview origin serves', () => {
   let dirs: RuntimeDirs;
   let runtime: RuntimeProcess;
@@ -47,7 +46,17 @@ describe('ORG-4 PRV-5 what a preview origin serves', () => {
   });
 
   it('ORG-4 everything else on a preview origin is 404 (files too), other methods 405', async () => {
-    for (const path of ['/', '/index.html', '/js/main.js', '/sw.js', '/rpc', '/healthz', '/.preview-host.js', '/_next/x', '/.hbcode/other']) {
+    for (const path of [
+      '/',
+      '/index.html',
+      '/js/main.js',
+      '/sw.js',
+      '/rpc',
+      '/healthz',
+      '/.preview-host.js',
+      '/_next/x',
+      '/.hbcode/other',
+    ]) {
       const res = await httpGet(runtime.port, path, previewHost);
       expect(res.status, path).toBe(404);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -83,7 +92,11 @@ describe('ORG-3 one shared preview origin (--public-url with --preview-origin)',
 
   it('ORG-3 preview.open answers the shared origin, a path prefix per preview, and says it is shared', async () => {
     const previewId = newId();
-    const opened = await client.call('preview.open', { previewId, projectDirectory: dirs.projectDirs[0]!, path: 'index.html' });
+    const opened = await client.call('preview.open', {
+      previewId,
+      projectDirectory: dirs.projectDirs[0]!,
+      path: 'index.html',
+    });
     const origin = `http://preview.hbcode.localhost:${port}`;
     expect(opened).toMatchObject({
       origin,

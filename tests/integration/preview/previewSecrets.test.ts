@@ -26,20 +26,50 @@ const refused = (code: ErrorCode): Outcome => ({ refused: code });
 const DOCUMENT_CASES: DocumentCase[] = [
   { name: 'an HTML file', project: 'project', path: 'page.html', expected: opened('home/proj/page.html') },
   { name: 'an .htm file', project: 'project', path: 'index.htm', expected: opened('home/proj/index.htm') },
-  { name: 'a document inside an ordinary dot folder', project: 'project', path: 'site/.vitepress/dist/index.html', expected: opened('home/proj/site/.vitepress/dist/index.html') },
+  {
+    name: 'a document inside an ordinary dot folder',
+    project: 'project',
+    path: 'site/.vitepress/dist/index.html',
+    expected: opened('home/proj/site/.vitepress/dist/index.html'),
+  },
   { name: '.env', project: 'project', path: '.env', expected: refused('secret_file') },
   { name: '.env.local', project: 'project', path: '.env.local', expected: refused('secret_file') },
   { name: '.npmrc', project: 'project', path: '.npmrc', expected: refused('secret_file') },
   { name: '.aws/credentials', project: 'project', path: '.aws/credentials', expected: refused('secret_file') },
   { name: '.git/config', project: 'project', path: '.git/config', expected: refused('secret_file') },
-  { name: 'an HTML document inside .git', project: 'project', path: '.git/page.html', expected: refused('secret_file') },
-  { name: 'an innocent symlink notes.html → .env', project: 'project', path: 'notes.html', expected: refused('secret_file') },
-  { name: 'an HTML document through a folder link to .git', project: 'project', path: 'gitdir/page.html', expected: refused('secret_file') },
+  {
+    name: 'an HTML document inside .git',
+    project: 'project',
+    path: '.git/page.html',
+    expected: refused('secret_file'),
+  },
+  {
+    name: 'an innocent symlink notes.html → .env',
+    project: 'project',
+    path: 'notes.html',
+    expected: refused('secret_file'),
+  },
+  {
+    name: 'an HTML document through a folder link to .git',
+    project: 'project',
+    path: 'gitdir/page.html',
+    expected: refused('secret_file'),
+  },
   { name: 'a file that is not HTML', project: 'project', path: 'data.json', expected: refused('invalid_params') },
-  { name: 'an HTML name linked to a file that is not HTML', project: 'project', path: 'fake.html', expected: refused('invalid_params') },
+  {
+    name: 'an HTML name linked to a file that is not HTML',
+    project: 'project',
+    path: 'fake.html',
+    expected: refused('invalid_params'),
+  },
   { name: 'home as project: .ssh/config', project: 'home', path: '.ssh/config', expected: refused('secret_file') },
   { name: 'home as project: .ssh/x.html', project: 'home', path: '.ssh/x.html', expected: refused('secret_file') },
-  { name: 'a project that is itself a hidden folder (.ssh) is never a root', project: 'sshFolder', path: 'x.html', expected: refused('secret_file') },
+  {
+    name: 'a project that is itself a hidden folder (.ssh) is never a root',
+    project: 'sshFolder',
+    path: 'x.html',
+    expected: refused('secret_file'),
+  },
 ];
 
 /** SEC-6: resources of a page, whatever the PRV-2 dot-folder exception allows: path → file served, or null for 404. */
@@ -78,7 +108,10 @@ describe('SEC-6 preview documents, resources and roots never serve hidden secret
 
   beforeAll(async () => {
     secrets = makePreviewSecrets();
-    runtime = await startRuntimeProcess({ projectDirs: [secrets.project, secrets.home, secrets.sshFolder], env: { HOME: secrets.home } });
+    runtime = await startRuntimeProcess({
+      projectDirs: [secrets.project, secrets.home, secrets.sshFolder],
+      env: { HOME: secrets.home },
+    });
     client = await runtime.connect();
   });
   afterAll(async () => {
@@ -92,7 +125,11 @@ describe('SEC-6 preview documents, resources and roots never serve hidden secret
     let offset: number | null = 0;
     const parts: Buffer[] = [];
     while (offset !== null) {
-      const answer: MethodResult<'files.readHtmlPreviewResource'> = await client.call('files.readHtmlPreviewResource', { previewId, path: requestPath, offset });
+      const answer: MethodResult<'files.readHtmlPreviewResource'> = await client.call('files.readHtmlPreviewResource', {
+        previewId,
+        path: requestPath,
+        offset,
+      });
       if (answer.status === 404) return null;
       parts.push(Buffer.from(answer.dataBase64, 'base64'));
       offset = answer.nextOffset;
@@ -101,15 +138,23 @@ describe('SEC-6 preview documents, resources and roots never serve hidden secret
   }
 
   /** Opens the document and reads it back as the page would; a refusal is its code. */
-  async function openDocument(project: ProjectName, requestPath: string): Promise<{ outcome: Outcome; served: string | null }> {
+  async function openDocument(
+    project: ProjectName,
+    requestPath: string,
+  ): Promise<{ outcome: Outcome; served: string | null }> {
     const previewId = newId();
     try {
-      const binding = await client.call('preview.open', { previewId, projectDirectory: secrets[project], path: requestPath });
+      const binding = await client.call('preview.open', {
+        previewId,
+        projectDirectory: secrets[project],
+        path: requestPath,
+      });
       const served = await readWhole(previewId, binding.documentPath);
       const file = Object.keys(SECRET_FILES).find((name) => SECRET_FILES[name] === served);
       return { outcome: opened(file ?? `unknown content ${JSON.stringify(served)}`), served };
     } catch (error) {
-      if (error instanceof RpcError && error.code !== 'closed' && error.code !== 'invalid_response') return { outcome: refused(error.code), served: null };
+      if (error instanceof RpcError && error.code !== 'closed' && error.code !== 'invalid_response')
+        return { outcome: refused(error.code), served: null };
       throw error;
     }
   }
@@ -120,10 +165,14 @@ describe('SEC-6 preview documents, resources and roots never serve hidden secret
   });
 
   it('SEC-6 a secret refusal says why', async () => {
-    const error = await client.call('preview.open', { previewId: newId(), projectDirectory: secrets.project, path: 'notes.html' }).catch((e: unknown) => e);
+    const error = await client
+      .call('preview.open', { previewId: newId(), projectDirectory: secrets.project, path: 'notes.html' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
     expect((error as RpcError).message).toMatch(/kept private: it holds environment settings/);
-    const notHtml = await client.call('preview.open', { previewId: newId(), projectDirectory: secrets.project, path: 'data.json' }).catch((e: unknown) => e);
+    const notHtml = await client
+      .call('preview.open', { previewId: newId(), projectDirectory: secrets.project, path: 'data.json' })
+      .catch((e: unknown) => e);
     expect((notHtml as RpcError).message).toMatch(/HTML/);
   });
 

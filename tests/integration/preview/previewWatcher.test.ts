@@ -21,7 +21,8 @@ async function churn(folder: string): Promise<{ writes: number; elapsedMs: numbe
   const started = Date.now();
   let writes = 0;
   while (Date.now() - started < CHURN_MS && writes < 100_000) {
-    for (let i = 0; i < 20; i++, writes++) fs.writeFileSync(path.join(folder, `out-${writes % 500}.js`), String(writes));
+    for (let i = 0; i < 20; i++, writes++)
+      fs.writeFileSync(path.join(folder, `out-${writes % 500}.js`), String(writes));
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return { writes, elapsedMs: Date.now() - started };
@@ -52,9 +53,13 @@ describe('SEC-9 PRV-6 file churn in a previewed folder', () => {
     // Quiet again: one edit of the page is noticed (a watch closed for flooding has been reopened).
     await until(() => Date.now() - refreshes.at(-1)! > 1000 / REFRESHES_PER_SECOND, 'the rate limit has passed');
     const settledCount = refreshes.length;
-    await until(() => {
-      fs.writeFileSync(path.join(folder, 'index.html'), `<p>page ${Date.now()}</p>`);
-      return refreshes.length > settledCount;
-    }, 'an edit after the churn gives a refresh', 40_000);
+    await until(
+      () => {
+        fs.writeFileSync(path.join(folder, 'index.html'), `<p>page ${Date.now()}</p>`);
+        return refreshes.length > settledCount;
+      },
+      'an edit after the churn gives a refresh',
+      40_000,
+    );
   }, 90_000);
 });

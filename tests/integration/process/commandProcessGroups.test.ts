@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../../lib/client/rpcClient';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
-import { killLeftovers, liveMembersOfGroup, pollUntil, stubbornGroupCommand, stubbornGroupStarted } from '../../fixtures/processTree';
+import {
+  killLeftovers,
+  liveMembersOfGroup,
+  pollUntil,
+  stubbornGroupCommand,
+  stubbornGroupStarted,
+} from '../../fixtures/processTree';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession, isCommandRow, waitForCommand } from '../../fixtures/sessionHelpers';
 
@@ -29,19 +35,28 @@ describe('SES-5 a command’s whole process group is stopped', () => {
 
   async function start(): Promise<RpcClient> {
     dirs ??= makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { HBCODE_COMMAND_KILL_GRACE_MS: String(KILL_GRACE_MS) } });
+    runtime = await startRuntimeProcess({
+      dataDir: dirs.dataDir,
+      projectDirs: dirs.projectDirs,
+      env: { HBCODE_COMMAND_KILL_GRACE_MS: String(KILL_GRACE_MS) },
+    });
     client = await runtime.connect();
     return client;
   }
 
   async function startStubborn(base: number): Promise<{ sessionId: string; runId: string; pgid: number }> {
     const sessionId = await createShellSession(client!);
-    const { runId } = await client!.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: stubbornGroupCommand(base) });
+    const { runId } = await client!.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: stubbornGroupCommand(base),
+    });
     const pgid = await stubbornGroupStarted(dirs!.projectDirs[0]!, base);
     return { sessionId, runId, pgid };
   }
 
-  const groupGone = (pgid: number) => pollUntil(() => liveMembersOfGroup(pgid).length === 0, `no process of group ${pgid} is alive`);
+  const groupGone = (pgid: number) =>
+    pollUntil(() => liveMembersOfGroup(pgid).length === 0, `no process of group ${pgid} is alive`);
 
   it('SES-5 run.cancel: the row says cancelled and no process of the group is alive', async () => {
     await start();
@@ -68,7 +83,9 @@ describe('SES-5 a command’s whole process group is stopped', () => {
     expect(liveMembersOfGroup(pgid)).toEqual([]);
 
     await start();
-    const row = (await client!.call('sessions.timeline', { sessionId })).rows.filter(isCommandRow).find((r) => r.runId === runId);
+    const row = (await client!.call('sessions.timeline', { sessionId })).rows
+      .filter(isCommandRow)
+      .find((r) => r.runId === runId);
     expect(row).toMatchObject({ status: 'cancelled', error: 'Stopped because the runtime shut down.' });
   });
 
@@ -81,8 +98,12 @@ describe('SES-5 a command’s whole process group is stopped', () => {
 
     await start();
     await groupGone(pgid);
-    const row = (await client!.call('sessions.timeline', { sessionId })).rows.filter(isCommandRow).find((r) => r.runId === runId);
+    const row = (await client!.call('sessions.timeline', { sessionId })).rows
+      .filter(isCommandRow)
+      .find((r) => r.runId === runId);
     expect(row).toMatchObject({ status: 'failed', complete: true });
-    expect(row!.error).toMatch(/runtime stopped while this command was running.*its processes were stopped when the runtime started again/);
+    expect(row!.error).toMatch(
+      /runtime stopped while this command was running.*its processes were stopped when the runtime started again/,
+    );
   });
 });

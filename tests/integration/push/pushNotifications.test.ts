@@ -43,16 +43,20 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
     dirs?.remove();
   });
 
-  const subscribe = (subscription: FakeSubscription, events = ALL_EVENTS) => phone.client.call('push.subscribe', { subscription, events });
+  const subscribe = (subscription: FakeSubscription, events = ALL_EVENTS) =>
+    phone.client.call('push.subscribe', { subscription, events });
   const messageOf = (payload: unknown): PushMessage => PushPayloadSchema.parse(payload).notification.data.message;
-  const messagesTo = (subscription: FakeSubscription): PushMessage[] => pushService.received.filter((r) => r.subscriptionId === subscription.id).map((r) => messageOf(r.payload));
+  const messagesTo = (subscription: FakeSubscription): PushMessage[] =>
+    pushService.received.filter((r) => r.subscriptionId === subscription.id).map((r) => messageOf(r.payload));
 
   it('PUSH-1 a finished turn and a failed command reach the subscription, encrypted for its keys and signed with the VAPID key', async () => {
     const { vapidPublicKey } = await phone.client.call('push.status');
     const subscription = pushService.subscribe();
     everything = subscription;
     await subscribe(subscription);
-    expect((await phone.client.call('push.status')).subscriptions).toEqual([{ endpoint: subscription.endpoint, events: ALL_EVENTS }]);
+    expect((await phone.client.call('push.status')).subscriptions).toEqual([
+      { endpoint: subscription.endpoint, events: ALL_EVENTS },
+    ]);
 
     const sessionId = await createShellSession(admin);
     const { sessions } = await admin.call('sessions.list');
@@ -60,13 +64,34 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
     const title = `${projects[0]!.name} · ${sessions.find((s) => s.id === sessionId)!.title}`;
 
     await runShell(admin, sessionId, 'echo fine');
-    const finished = await waitUntil(() => messagesTo(subscription).find((m) => m.type === 'show' && m.event === 'turnFinished'), 'a turn-finished push', 30_000);
-    expect(finished).toMatchObject({ type: 'show', title, sessionId, approvalId: null, body: expect.stringContaining('echo fine') });
-    expect(finished.type === 'show' && new URL(finished.url, 'https://app.example').hash).toBe(`#/?session=${sessionId}`);
+    const finished = await waitUntil(
+      () => messagesTo(subscription).find((m) => m.type === 'show' && m.event === 'turnFinished'),
+      'a turn-finished push',
+      30_000,
+    );
+    expect(finished).toMatchObject({
+      type: 'show',
+      title,
+      sessionId,
+      approvalId: null,
+      body: expect.stringContaining('echo fine'),
+    });
+    expect(finished.type === 'show' && new URL(finished.url, 'https://app.example').hash).toBe(
+      `#/?session=${sessionId}`,
+    );
 
     await runShell(admin, sessionId, 'exit 3');
-    const failed = await waitUntil(() => messagesTo(subscription).find((m) => m.type === 'show' && m.event === 'failed'), 'a failed-command push', 30_000);
-    expect(failed).toMatchObject({ type: 'show', title, sessionId, body: expect.stringMatching(/^Command failed \(exit 3\): exit 3/) });
+    const failed = await waitUntil(
+      () => messagesTo(subscription).find((m) => m.type === 'show' && m.event === 'failed'),
+      'a failed-command push',
+      30_000,
+    );
+    expect(failed).toMatchObject({
+      type: 'show',
+      title,
+      sessionId,
+      body: expect.stringMatching(/^Command failed \(exit 3\): exit 3/),
+    });
 
     // PWA-7: on the wire each is a Declarative Web Push message that shows the same by itself.
     const payload = pushService.received.find((r) => {
@@ -101,7 +126,11 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
     await subscribe(watcher, { approval: false, turnFinished: true, failed: false });
     const sessionId = await createShellSession(admin);
     await runShell(admin, sessionId, 'echo chosen');
-    await waitUntil(() => messagesTo(watcher).length > 0, 'the turn-finished push to the subscription that chose it', 30_000);
+    await waitUntil(
+      () => messagesTo(watcher).length > 0,
+      'the turn-finished push to the subscription that chose it',
+      30_000,
+    );
     expect(messagesTo(onlyApprovals)).toEqual([]);
     await phone.client.call('push.unsubscribe', { endpoint: onlyApprovals.endpoint });
     await phone.client.call('push.unsubscribe', { endpoint: watcher.endpoint });
@@ -114,14 +143,22 @@ describe('PUSH-1 Web Push from the runtime to a push service', () => {
     expect(await endpoints()).toContain(expired.endpoint);
     const sessionId = await createShellSession(admin);
     await runShell(admin, sessionId, 'echo to-nobody');
-    await waitUntil(async () => !(await endpoints()).includes(expired.endpoint), 'the expired subscription is deleted', 30_000);
+    await waitUntil(
+      async () => !(await endpoints()).includes(expired.endpoint),
+      'the expired subscription is deleted',
+      30_000,
+    );
   }, 60_000);
 
   it('PUSH-1 the scripts token has no device to subscribe, and a push endpoint must be HTTPS', async () => {
     const subscription = pushService.subscribe();
-    await expect(admin.call('push.subscribe', { subscription, events: ALL_EVENTS })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(admin.call('push.subscribe', { subscription, events: ALL_EVENTS })).rejects.toMatchObject({
+      code: 'invalid_params',
+    });
     const insecure = { ...subscription, endpoint: subscription.endpoint.replace('https:', 'http:') };
-    await expect(phone.client.call('push.subscribe', { subscription: insecure, events: ALL_EVENTS })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(
+      phone.client.call('push.subscribe', { subscription: insecure, events: ALL_EVENTS }),
+    ).rejects.toMatchObject({ code: 'invalid_params' });
   });
 
   it('PUSH-1 a revoked device loses its subscriptions', async () => {

@@ -2,7 +2,13 @@ import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeLinkFrame, LINK_FRAME } from '../../../lib/relay/relayWire';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { connectStream, linkDesktop, makeDesktopKeys, type StreamClient, type TestDesktop } from '../../fixtures/relayClients';
+import {
+  connectStream,
+  linkDesktop,
+  makeDesktopKeys,
+  type StreamClient,
+  type TestDesktop,
+} from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { waitUntil } from '../../fixtures/waitUntil';
 
@@ -25,11 +31,22 @@ afterAll(async () => {
 });
 
 /** The client's bytes, sent after the bad input, still arrive, and the desktop's come back: the connection goes on. */
-async function stillRoutes(desktop: TestDesktop, client: StreamClient, connectionId: string, marker: string): Promise<void> {
+async function stillRoutes(
+  desktop: TestDesktop,
+  client: StreamClient,
+  connectionId: string,
+  marker: string,
+): Promise<void> {
   client.write(Buffer.from(marker));
-  await waitUntil(() => desktop.bytesFor(connectionId).toString('latin1').endsWith(marker), `“${marker}” reaches the desktop`);
+  await waitUntil(
+    () => desktop.bytesFor(connectionId).toString('latin1').endsWith(marker),
+    `“${marker}” reaches the desktop`,
+  );
   desktop.send({ type: LINK_FRAME.data, connectionId, payload: Buffer.from(`${marker}-back`) });
-  await waitUntil(() => client.received.toString('latin1').endsWith(`${marker}-back`), `“${marker}-back” reaches the client`);
+  await waitUntil(
+    () => client.received.toString('latin1').endsWith(`${marker}-back`),
+    `“${marker}-back” reaches the client`,
+  );
 }
 
 const refusals = (node: RelayNodeHandle) => node.stats()!.refusals;
@@ -39,7 +56,13 @@ describe('RLY-4 bad input at a relay node', () => {
     const alice = await linkDesktop(nodes[0]!);
     const mallory = await linkDesktop(nodes[0]!);
     const { client, connectionId } = await connectStream(nodes[1]!, alice);
-    for (const junk of [Buffer.from([]), Buffer.from([9, 0]), Buffer.from([2, 200, 1]), Buffer.from([2, 3, 0x61, 0x2e, 0x31])]) mallory.socket.ws.send(junk);
+    for (const junk of [
+      Buffer.from([]),
+      Buffer.from([9, 0]),
+      Buffer.from([2, 200, 1]),
+      Buffer.from([2, 3, 0x61, 0x2e, 0x31]),
+    ])
+      mallory.socket.ws.send(junk);
     mallory.socket.ws.send('text on a link');
     // Mallory addresses Alice's connection: DATA, ACK and CLOSE are all dropped.
     mallory.send({ type: LINK_FRAME.data, connectionId, payload: Buffer.from('injected') });
@@ -63,12 +86,22 @@ describe('RLY-4 bad input at a relay node', () => {
       h.set('hbr-k', 'frame');
       h.set('hbr-from', from);
       h.set('hbr-desk', desktopId);
-      spoofer.publish('hbr.node.node2', encodeLinkFrame({ type: LINK_FRAME.close, connectionId, code: 1000, reason: 'spoofed' }), { headers: h });
+      spoofer.publish(
+        'hbr.node.node2',
+        encodeLinkFrame({ type: LINK_FRAME.close, connectionId, code: 1000, reason: 'spoofed' }),
+        { headers: h },
+      );
     };
     spoof(makeDesktopKeys().desktopId, 'node1');
     spoof(desktop.desktopId, 'intruder');
     spoofer.publish('hbr.node.node2', Buffer.from('no headers'));
-    await waitUntil(() => refusals(nodes[1]!).foreign_desktop === 1 && refusals(nodes[1]!).foreign_node === 1 && refusals(nodes[1]!).malformed_nats_message === 1, 'the spoofed messages are counted');
+    await waitUntil(
+      () =>
+        refusals(nodes[1]!).foreign_desktop === 1 &&
+        refusals(nodes[1]!).foreign_node === 1 &&
+        refusals(nodes[1]!).malformed_nats_message === 1,
+      'the spoofed messages are counted',
+    );
     await stillRoutes(desktop, client, connectionId, 'after-spoof');
     desktop.socket.ws.close();
   }, 60_000);

@@ -27,7 +27,12 @@ afterAll(async () => {
 
 describe('RLY-4 relay nodes behind a load balancer', () => {
   it('RLY-4 a client whose node was killed reconnects through the balancer to another node', async () => {
-    const viaBalancer: RelayAddress = { port: nodes[0]!.port, host: nodes[0]!.host, publicUrl: nodes[0]!.publicUrl, tlsPort: balancer.port };
+    const viaBalancer: RelayAddress = {
+      port: nodes[0]!.port,
+      host: nodes[0]!.host,
+      publicUrl: nodes[0]!.publicUrl,
+      tlsPort: balancer.port,
+    };
     // The desktop links to node1 directly; the client comes in through the balancer, first to node2.
     const desktop = await linkDesktop(nodes[0]!);
     const first = await connectStream(viaBalancer, desktop);
@@ -37,7 +42,10 @@ describe('RLY-4 relay nodes behind a load balancer', () => {
     const second = await connectStream(viaBalancer, desktop);
     expect(second.connectionId.startsWith('node1.')).toBe(true);
     second.client.write(Buffer.from('again'));
-    await waitUntil(() => desktop.bytesFor(second.connectionId).subarray(second.client.hello.length).toString() === 'again', 'the reconnected client reaches its desktop');
+    await waitUntil(
+      () => desktop.bytesFor(second.connectionId).subarray(second.client.hello.length).toString() === 'again',
+      'the reconnected client reaches its desktop',
+    );
     expect(balancer.routed.slice(-1)).toEqual([nodes[0]!.tlsPort!]);
     desktop.socket.ws.close();
   }, 90_000);

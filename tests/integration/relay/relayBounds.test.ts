@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LINK_FRAME, MAX_CHANNEL_FRAME_BYTES, RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH, type LinkFrame } from '../../../lib/relay/relayWire';
+import {
+  LINK_FRAME,
+  MAX_CHANNEL_FRAME_BYTES,
+  RELAY_CLOSE_CODES,
+  RELAY_DESKTOP_PATH,
+  type LinkFrame,
+} from '../../../lib/relay/relayWire';
 import type { RelayNodeStats } from '../../../relay/relayNode';
 import { clientHelloFor } from '../../fixtures/clientHello';
 import { residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
@@ -45,8 +51,19 @@ describe('RLY-4 a node’s bounds', () => {
 
   beforeAll(async () => {
     nats = await startNatsServer();
-    child = await startRelayChild(nats.url, 'bounded', undefined, ['--memory-budget-mib', String(CHILD_BUDGET_MIB), '--connect-burst', '1000']);
-    small = (await startRelayNodes({ natsUrl: nats.url, count: 1, options: { nodeId: 'small', memoryBudgetBytes: SMALL_BUDGET, tlsPort: 0 } }))[0]!;
+    child = await startRelayChild(nats.url, 'bounded', undefined, [
+      '--memory-budget-mib',
+      String(CHILD_BUDGET_MIB),
+      '--connect-burst',
+      '1000',
+    ]);
+    small = (
+      await startRelayNodes({
+        natsUrl: nats.url,
+        count: 1,
+        options: { nodeId: 'small', memoryBudgetBytes: SMALL_BUDGET, tlsPort: 0 },
+      })
+    )[0]!;
   }, 120_000);
 
   afterAll(async () => {
@@ -57,7 +74,8 @@ describe('RLY-4 a node’s bounds', () => {
 
   it(`RLY-4 ${ATTACK_SOCKETS} unregistered desktop links each sending a 33 MiB frame: refused 1009 at the frame's header, the node's memory stays within its budget`, async () => {
     const pid = child.pid!;
-    const attack = (frame: Buffer) => Array.from({ length: ATTACK_SOCKETS }, () => attacker(child, RELAY_DESKTOP_PATH, frame));
+    const attack = (frame: Buffer) =>
+      Array.from({ length: ATTACK_SOCKETS }, () => attacker(child, RELAY_DESKTOP_PATH, frame));
     // The same sockets with a frame just over the limit first: what a hundred sockets cost the node once
     // (its heap grows, code is compiled) is not what the large frames make it hold.
     await Promise.all(attack(Buffer.alloc(16 * 1024)).map((s) => s.closed));
@@ -82,7 +100,10 @@ describe('RLY-4 a node’s bounds', () => {
     expect(Math.max(...budgetSeen.map((s) => s.bufferedBytes))).toBeLessThanOrEqual(CHILD_BUDGET_MIB * MiB);
     // Held, the frames would be 3.3 GB; refused at their headers, the node grows by what 100 sockets cost.
     expect(peak - before).toBeLessThan(CHILD_BUDGET_MIB * MiB);
-    await waitUntil(async () => (await child.readStats()).bufferedBytes === 0, 'the node holds nothing once the sockets are gone');
+    await waitUntil(
+      async () => (await child.readStats()).bufferedBytes === 0,
+      'the node holds nothing once the sockets are gone',
+    );
     expect((await httpGet(child.port, '/healthz', child.host)).status).toBe(200);
     // A registered link and its streams still work.
     const desktop = await linkDesktop(child);
@@ -90,7 +111,11 @@ describe('RLY-4 a node’s bounds', () => {
     const bytes = crypto.randomBytes(4 * MiB);
     client.write(bytes);
     const length = () => desktop.dataFor(connectionId).reduce((sum, payload) => sum + payload.length, 0);
-    await waitUntil(() => length() === client.hello.length + bytes.length, 'a routed stream’s 4 MiB reach its desktop', 60_000);
+    await waitUntil(
+      () => length() === client.hello.length + bytes.length,
+      'a routed stream’s 4 MiB reach its desktop',
+      60_000,
+    );
     expect(desktop.bytesFor(connectionId).subarray(client.hello.length).equals(bytes)).toBe(true);
     desktop.socket.ws.close();
   }, 180_000);
@@ -102,7 +127,8 @@ describe('RLY-4 a node’s bounds', () => {
     const frame = crypto.randomBytes(MiB);
     let maxHeld = 0;
     // Within each connection's window (ACKs stop when the clients stop reading): the budget, not the window, is what ends it.
-    for (let i = 0; i < 16; i++) for (const { connectionId } of readers) desktop.send({ type: LINK_FRAME.data, connectionId, payload: frame });
+    for (let i = 0; i < 16; i++)
+      for (const { connectionId } of readers) desktop.send({ type: LINK_FRAME.data, connectionId, payload: frame });
     const closedOne = await waitUntil(
       () => {
         maxHeld = Math.max(maxHeld, small.stats()!.bufferedBytes);
@@ -115,7 +141,10 @@ describe('RLY-4 a node’s bounds', () => {
     expect(maxHeld).toBeLessThanOrEqual(SMALL_BUDGET);
     for (const { client } of readers) client.socket.resume();
     desktop.socket.ws.close();
-    await waitUntil(() => small.stats()!.bufferedBytes === 0 && small.stats()!.passthroughConnections === 0, 'the node holds nothing once the connections are gone');
+    await waitUntil(
+      () => small.stats()!.bufferedBytes === 0 && small.stats()!.passthroughConnections === 0,
+      'the node holds nothing once the connections are gone',
+    );
   }, 90_000);
 
   it('RLY-4 RLY-6 a TLS passthrough stream whose client does not read counts in the budget too: closed 1013 when its next bytes would not fit', async () => {
@@ -125,11 +154,15 @@ describe('RLY-4 a node’s bounds', () => {
     const clientClosed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     client.write(await clientHelloFor(`${desktop.desktopId}.relay.localhost`));
     client.pause();
-    const stream = await desktop.waitFor((f: LinkFrame): f is Extract<LinkFrame, { connectionId: string }> => f.type === LINK_FRAME.stream, 'the desktop is asked for a stream');
+    const stream = await desktop.waitFor(
+      (f: LinkFrame): f is Extract<LinkFrame, { connectionId: string }> => f.type === LINK_FRAME.stream,
+      'the desktop is asked for a stream',
+    );
     const chunk = crypto.randomBytes(MiB);
     let maxHeld = 0;
     // Past what loopback's socket buffers take, within the stream's window: the budget is what ends it.
-    for (let i = 0; i < 24; i++) desktop.send({ type: LINK_FRAME.data, connectionId: stream.connectionId, payload: chunk });
+    for (let i = 0; i < 24; i++)
+      desktop.send({ type: LINK_FRAME.data, connectionId: stream.connectionId, payload: chunk });
     const close = await waitUntil(
       () => {
         maxHeld = Math.max(maxHeld, small.stats()!.bufferedBytes);
@@ -144,7 +177,10 @@ describe('RLY-4 a node’s bounds', () => {
     // A paused client reads no FIN either: it sees the close once it reads again.
     client.resume();
     await clientClosed;
-    await waitUntil(() => small.stats()!.bufferedBytes === 0 && small.stats()!.passthroughConnections === 0, 'the node holds nothing once the stream is gone');
+    await waitUntil(
+      () => small.stats()!.bufferedBytes === 0 && small.stats()!.passthroughConnections === 0,
+      'the node holds nothing once the stream is gone',
+    );
     desktop.socket.ws.close();
   }, 90_000);
 });

@@ -34,7 +34,12 @@ describe('RLY-1 what relay nodes put on NATS and send to clients', () => {
     client.write(up);
     for (const payload of down) desktop.send({ type: LINK_FRAME.data, connectionId, payload });
     const sentUp = Buffer.concat([client.hello, up]);
-    await waitUntil(() => desktop.bytesFor(connectionId).length === sentUp.length && client.received.length === down[0]!.length + down[1]!.length, 'the bytes cross');
+    await waitUntil(
+      () =>
+        desktop.bytesFor(connectionId).length === sentUp.length &&
+        client.received.length === down[0]!.length + down[1]!.length,
+      'the bytes cross',
+    );
     await waitUntil(() => desktop.ackedFor(connectionId) === down[0]!.length + down[1]!.length, 'the ACKs come back');
     desktop.send({ type: LINK_FRAME.close, connectionId, code: 1000, reason: 'done' });
     await client.closed;
@@ -44,9 +49,15 @@ describe('RLY-1 what relay nodes put on NATS and send to clients', () => {
     expect(client.received.equals(Buffer.concat(down))).toBe(true);
 
     const sent = [sentUp, ...down];
-    const secrets = [keys.publicKeyRaw, Buffer.from(keys.publicKeyRaw.toString('base64url')), Buffer.from(desktop.challenge.nonce)];
+    const secrets = [
+      keys.publicKeyRaw,
+      Buffer.from(keys.publicKeyRaw.toString('base64url')),
+      Buffer.from(desktop.challenge.nonce),
+    ];
     for (const secret of secrets) expect(capture.contains(secret)).toBe(false);
-    const routed = capture.messages.filter((m) => m.subject.startsWith('hbr.desk.') || m.subject.startsWith('hbr.node.') || m.subject.startsWith('_INBOX.'));
+    const routed = capture.messages.filter(
+      (m) => m.subject.startsWith('hbr.desk.') || m.subject.startsWith('hbr.node.') || m.subject.startsWith('_INBOX.'),
+    );
     expect(routed.length).toBeGreaterThan(0);
     for (const message of routed) {
       const kind = message.headers['hbr-k']?.[0];
@@ -56,13 +67,21 @@ describe('RLY-1 what relay nodes put on NATS and send to clients', () => {
       } else if (message.data.length > 0) {
         // Anything else is a stream, close, end or ack: no payload beyond a code, a reason or a count, or DATA of sent bytes.
         const frame = decodeLinkFrame(message.data);
-        if (frame.type === LINK_FRAME.data) expect(sent.some((bytes) => bytes.includes(Buffer.from(frame.payload)))).toBe(true);
+        if (frame.type === LINK_FRAME.data)
+          expect(sent.some((bytes) => bytes.includes(Buffer.from(frame.payload)))).toBe(true);
         else expect([LINK_FRAME.stream, LINK_FRAME.close, LINK_FRAME.end, LINK_FRAME.ack]).toContain(frame.type);
       }
       const headerNames = Object.keys(message.headers).sort();
-      expect(headerNames.every((name) => ['hbr-conn', 'hbr-desk', 'hbr-from', 'hbr-k', 'hbr-more', 'hbr-reg'].includes(name))).toBe(true);
+      expect(
+        headerNames.every((name) =>
+          ['hbr-conn', 'hbr-desk', 'hbr-from', 'hbr-k', 'hbr-more', 'hbr-reg'].includes(name),
+        ),
+      ).toBe(true);
     }
-    for (const message of capture.messages.filter((m) => m.subject.startsWith('hbr.alive.') || m.subject.startsWith('hbr.ctl.'))) expect(message.data.length).toBe(0);
+    for (const message of capture.messages.filter(
+      (m) => m.subject.startsWith('hbr.alive.') || m.subject.startsWith('hbr.ctl.'),
+    ))
+      expect(message.data.length).toBe(0);
     desktop.socket.ws.close();
   }, 60_000);
 });

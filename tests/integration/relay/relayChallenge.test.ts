@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../../lib/relay/relayWire';
 import { desktopIdOf } from '../../../lib/relay/desktopId';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { linkDesktop, makeDesktopKeys, openRelaySocket, readChallenge, registerMessage, type DesktopKeys } from '../../fixtures/relayClients';
+import {
+  linkDesktop,
+  makeDesktopKeys,
+  openRelaySocket,
+  readChallenge,
+  registerMessage,
+  type DesktopKeys,
+} from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 
 // RLY-1: a desktop links only by proving the key its id is made from, on this relay, for this nonce.
@@ -21,7 +28,10 @@ afterAll(async () => {
 });
 
 /** Opens a desktop link and answers its challenge as `keys` would, broken as `tamper` says. */
-async function answer(keys: DesktopKeys, tamper: Parameters<typeof registerMessage>[2] | 'silent' | 'garbage' | 'binary') {
+async function answer(
+  keys: DesktopKeys,
+  tamper: Parameters<typeof registerMessage>[2] | 'silent' | 'garbage' | 'binary',
+) {
   const socket = openRelaySocket(node, RELAY_DESKTOP_PATH, null);
   await socket.opened;
   const challenge = await readChallenge(socket);

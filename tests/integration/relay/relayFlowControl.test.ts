@@ -49,7 +49,10 @@ describe('RLY-4 flow control through the relay', () => {
     let maxBuffered = 0;
     // An honest desktop: at most a window un-ACKed, sending whenever ACKs make room, until they stop.
     const pump = () => {
-      while (sent - desktop.ackedFor(connectionId) + frame.length <= CHANNEL_WINDOW_BYTES && sent < 4 * CHANNEL_WINDOW_BYTES) {
+      while (
+        sent - desktop.ackedFor(connectionId) + frame.length <= CHANNEL_WINDOW_BYTES &&
+        sent < 4 * CHANNEL_WINDOW_BYTES
+      ) {
         desktop.send({ type: LINK_FRAME.data, connectionId, payload: frame });
         sent += frame.length;
       }
@@ -77,7 +80,8 @@ describe('RLY-4 flow control through the relay', () => {
     const frames = Math.ceil((2 * CHANNEL_WINDOW_BYTES) / frame.length);
     const total = frames * frame.length;
     for (let i = 0; i < frames; i++) client.write(frame);
-    const bytesAtDesktop = () => desktop.dataFor(connectionId).reduce((sum, p) => sum + p.length, 0) - client.hello.length;
+    const bytesAtDesktop = () =>
+      desktop.dataFor(connectionId).reduce((sum, p) => sum + p.length, 0) - client.hello.length;
     const stalled = await settled(bytesAtDesktop, 1_500);
     expect(stalled).toBeLessThanOrEqual(CHANNEL_WINDOW_BYTES);
     expect(stalled).toBeLessThan(total);
@@ -106,16 +110,21 @@ describe('RLY-4 flow control through the relay', () => {
     const other = await connectStream(nodes[1]!, desktop);
     client.socket.pause();
     const frame = Buffer.alloc(MIB, 1);
-    const isClose = (f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> => f.type === LINK_FRAME.close && f.connectionId === connectionId;
+    const isClose = (f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> =>
+      f.type === LINK_FRAME.close && f.connectionId === connectionId;
     // Twice the window: more than the window even after the kernel's socket buffers took their share.
-    for (let sent = 0; sent <= 2 * CHANNEL_WINDOW_BYTES; sent += frame.length) desktop.send({ type: LINK_FRAME.data, connectionId, payload: frame });
+    for (let sent = 0; sent <= 2 * CHANNEL_WINDOW_BYTES; sent += frame.length)
+      desktop.send({ type: LINK_FRAME.data, connectionId, payload: frame });
     const close = await desktop.waitFor(isClose, 'the node closes the connection that went past its window');
     expect(close.code).toBe(RELAY_CLOSE_CODES.notReading);
     expect(nodes[0]!.stats()!.refusals.window_exceeded).toBe(1);
     client.socket.resume();
     await client.closed;
     other.client.write(Buffer.from('still here'));
-    await waitUntil(() => desktop.bytesFor(other.connectionId).subarray(other.client.hello.length).toString() === 'still here', 'the desktop’s other connection still routes');
+    await waitUntil(
+      () => desktop.bytesFor(other.connectionId).subarray(other.client.hello.length).toString() === 'still here',
+      'the desktop’s other connection still routes',
+    );
     desktop.socket.ws.close();
   }, 120_000);
 });

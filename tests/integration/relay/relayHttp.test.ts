@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_CLOSE_CODES, RELAY_DESKTOP_PATH } from '../../../lib/relay/relayWire';
 import { startNatsServer, type NatsServer } from '../../fixtures/natsServer';
-import { connectStream, linkDesktop, makeDesktopKeys, openRelaySocket, openStream, type RecordingSocket } from '../../fixtures/relayClients';
+import {
+  connectStream,
+  linkDesktop,
+  makeDesktopKeys,
+  openRelaySocket,
+  openStream,
+  type RecordingSocket,
+} from '../../fixtures/relayClients';
 import { startRelayNodes, type RelayNodeHandle } from '../../fixtures/relayNodes';
 import { httpGet } from '../../fixtures/runtimeProcess';
 import { waitUntil } from '../../fixtures/waitUntil';
@@ -15,7 +22,13 @@ const BURST = 6;
 
 beforeAll(async () => {
   nats = await startNatsServer();
-  node = (await startRelayNodes({ natsUrl: nats.url, count: 1, options: { connectRate: { burst: BURST, periodMs: 3_600_000 } } }))[0]!;
+  node = (
+    await startRelayNodes({
+      natsUrl: nats.url,
+      count: 1,
+      options: { connectRate: { burst: BURST, periodMs: 3_600_000 } },
+    })
+  )[0]!;
 }, 120_000);
 
 afterAll(async () => {
@@ -48,7 +61,9 @@ describe('RLY-1 the relay’s HTTP side', () => {
       const answer = await httpGet(node.port, path, host);
       expect(answer.status, `${host}${path}`).toBe(status);
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(answer.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox");
+      expect(answer.headers['content-security-policy']).toBe(
+        "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox",
+      );
       expect(answer.headers['clear-site-data']).toBe('"cache", "storage"');
       expect(answer.body).toContain('open the pairing link your desktop shows');
       expect(answer.body).not.toMatch(/<script|<link|<img|<iframe|<form|<style|\son\w+=/i);
@@ -77,7 +92,11 @@ describe('RLY-1 the relay’s HTTP side', () => {
   }, 60_000);
 
   it('RLY-4 closes connections past the node’s cap: a TLS client at once, a desktop link 1013', async () => {
-    const [small] = await startRelayNodes({ natsUrl: nats.url, count: 1, options: { nodeId: 'small', maxConnections: 2 } });
+    const [small] = await startRelayNodes({
+      natsUrl: nats.url,
+      count: 1,
+      options: { nodeId: 'small', maxConnections: 2 },
+    });
     try {
       const desktop = await linkDesktop(small!);
       const first = await connectStream(small!, desktop);
@@ -93,11 +112,21 @@ describe('RLY-1 the relay’s HTTP side', () => {
   }, 60_000);
 
   it('RLY-4 behind a proxy, limits each desktop link by the client address the proxy names, not the proxy’s own', async () => {
-    const [proxied] = await startRelayNodes({ natsUrl: nats.url, count: 1, options: { nodeId: 'proxied', clientAddressHeader: 'x-forwarded-for', connectRate: { burst: 2, periodMs: 3_600_000 } } });
+    const [proxied] = await startRelayNodes({
+      natsUrl: nats.url,
+      count: 1,
+      options: {
+        nodeId: 'proxied',
+        clientAddressHeader: 'x-forwarded-for',
+        connectRate: { burst: 2, periodMs: 3_600_000 },
+      },
+    });
     try {
-      const from = (address: string) => openRelaySocket(proxied!, RELAY_DESKTOP_PATH, null, { 'x-forwarded-for': `203.0.113.9, ${address}` });
+      const from = (address: string) =>
+        openRelaySocket(proxied!, RELAY_DESKTOP_PATH, null, { 'x-forwarded-for': `203.0.113.9, ${address}` });
       const answers = [];
-      for (const address of ['10.0.0.1', '10.0.0.1', '10.0.0.1', '10.0.0.2']) answers.push(await admitted(from(address)));
+      for (const address of ['10.0.0.1', '10.0.0.1', '10.0.0.1', '10.0.0.2'])
+        answers.push(await admitted(from(address)));
       expect(answers).toEqual([true, true, false, true]);
     } finally {
       await proxied!.stop();

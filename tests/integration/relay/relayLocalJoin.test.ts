@@ -23,7 +23,11 @@ let node2: RelayNodeHandle;
 
 beforeAll(async () => {
   nats = await startNatsServer();
-  const nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, options: { tlsPort: 0, windowBytes: WINDOW_BYTES } });
+  const nodes = await startRelayNodes({
+    natsUrl: nats.url,
+    count: 2,
+    options: { tlsPort: 0, windowBytes: WINDOW_BYTES },
+  });
   node1 = nodes[0]!;
   node2 = nodes[1]!;
   capture = await captureNats(nats.url);
@@ -52,16 +56,21 @@ async function openStream(node: RelayNodeHandle, desktopId: string): Promise<{ c
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   socket.on('end', () => (ended = true));
   socket.on('error', () => undefined);
-  const closed = new Promise<{ ended: boolean; hadError: boolean }>((resolve) => socket.once('close', (hadError) => resolve({ ended, hadError })));
+  const closed = new Promise<{ ended: boolean; hadError: boolean }>((resolve) =>
+    socket.once('close', (hadError) => resolve({ ended, hadError })),
+  );
   socket.write(hello);
   return { client: { socket, received: () => Buffer.concat(chunks), closed }, hello };
 }
 
 async function streamOpened(desktop: TestDesktop, index: number): Promise<string> {
-  const streams = await waitUntil(() => {
-    const list = desktop.frames().filter((frame) => frame.type === LINK_FRAME.stream);
-    return list.length > index && list;
-  }, `STREAM number ${index + 1} reaches the desktop`);
+  const streams = await waitUntil(
+    () => {
+      const list = desktop.frames().filter((frame) => frame.type === LINK_FRAME.stream);
+      return list.length > index && list;
+    },
+    `STREAM number ${index + 1} reaches the desktop`,
+  );
   return streams[index]!.connectionId;
 }
 
@@ -72,7 +81,10 @@ async function sendWithinWindow(desktop: TestDesktop, connectionId: string, byte
   const ackedBefore = desktop.ackedFor(connectionId);
   for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
     const payload = bytes.subarray(offset, offset + CHUNK_BYTES);
-    await waitUntil(() => offset + payload.length - (desktop.ackedFor(connectionId) - ackedBefore) <= WINDOW_BYTES, 'the node ACKs within the window');
+    await waitUntil(
+      () => offset + payload.length - (desktop.ackedFor(connectionId) - ackedBefore) <= WINDOW_BYTES,
+      'the node ACKs within the window',
+    );
     desktop.send({ type: LINK_FRAME.data, connectionId, payload });
   }
 }
@@ -80,10 +92,12 @@ async function sendWithinWindow(desktop: TestDesktop, connectionId: string, byte
 /** NATS messages of one connection: parts name it in a header, control frames in their payload. */
 function natsMessagesOf(connectionId: string): number {
   const id = Buffer.from(connectionId);
-  return capture.messages.filter((m) => m.headers['hbr-conn']?.[0] === connectionId || Buffer.from(m.data).includes(id)).length;
+  return capture.messages.filter((m) => m.headers['hbr-conn']?.[0] === connectionId || Buffer.from(m.data).includes(id))
+    .length;
 }
 
-const routeMessagesSince = (from: number) => capture.messages.slice(from).filter((m) => !m.subject.startsWith('hbr.alive.')).length;
+const routeMessagesSince = (from: number) =>
+  capture.messages.slice(from).filter((m) => !m.subject.startsWith('hbr.alive.')).length;
 
 describe('RLY-8 one hop when it can', () => {
   it('RLY-8 a stream and its desktop’s link on one node are joined there: bytes exact both ways, no NATS message for the stream, windows kept', async () => {
@@ -121,7 +135,10 @@ describe('RLY-8 one hop when it can', () => {
 
     // END from the client, then from the desktop: the stream closes on both sides.
     client.socket.end();
-    await desktop.waitFor((f): f is LinkFrame => f.type === LINK_FRAME.end && f.connectionId === connectionId, 'the client’s END reaches the desktop');
+    await desktop.waitFor(
+      (f): f is LinkFrame => f.type === LINK_FRAME.end && f.connectionId === connectionId,
+      'the client’s END reaches the desktop',
+    );
     desktop.send({ type: LINK_FRAME.end, connectionId });
     expect(await client.closed).toEqual({ ended: true, hadError: false });
     await waitUntil(() => node1.stats()!.passthroughConnections === 0, 'the node lets go of the stream');
@@ -156,7 +173,10 @@ describe('RLY-8 one hop when it can', () => {
     expect(capture.messages.filter((m) => m.headers['hbr-conn']?.[0] === connectionId).length).toBeGreaterThan(0);
     // The node keeps a client's half-close open for the desktop's answer: the END crosses too.
     client.socket.end();
-    await desktop.waitFor((f): f is LinkFrame => f.type === LINK_FRAME.end && f.connectionId === connectionId, 'the client’s END reaches the desktop');
+    await desktop.waitFor(
+      (f): f is LinkFrame => f.type === LINK_FRAME.end && f.connectionId === connectionId,
+      'the client’s END reaches the desktop',
+    );
     desktop.send({ type: LINK_FRAME.end, connectionId });
     expect(await client.closed).toEqual({ ended: true, hadError: false });
     await waitUntil(() => node2.stats()!.passthroughConnections === 0, 'node 2 lets go of the stream');
@@ -177,12 +197,18 @@ describe('RLY-8 one hop when it can', () => {
     // The client is told by its socket's end, after every byte it was sent.
     expect(await client.closed).toEqual({ ended: true, hadError: false });
     expect(client.received().equals(down)).toBe(true);
-    await waitUntil(() => node1.stats()!.passthroughConnections === 0 && node1.stats()!.bufferedBytes === 0, 'node 1 lets go of the stream');
+    await waitUntil(
+      () => node1.stats()!.passthroughConnections === 0 && node1.stats()!.bufferedBytes === 0,
+      'node 1 lets go of the stream',
+    );
 
     const from = capture.messages.length;
     const next = await openStream(node1, keys.desktopId);
     const nextId = await streamOpened(second, 0);
-    await waitUntil(() => receivedBy(second, nextId).equals(next.hello), 'the next stream reaches the new link over NATS');
+    await waitUntil(
+      () => receivedBy(second, nextId).equals(next.hello),
+      'the next stream reaches the new link over NATS',
+    );
     expect(natsMessagesOf(nextId)).toBeGreaterThan(0);
     expect(routeMessagesSince(from)).toBeGreaterThan(0);
     next.client.socket.destroy();
@@ -204,7 +230,10 @@ describe('RLY-8 one hop when it can', () => {
     const from = capture.messages.length;
     const next = await openStream(node2, keys.desktopId);
     const nextId = await streamOpened(second, 0);
-    await waitUntil(() => receivedBy(second, nextId).equals(next.hello), 'the next stream reaches the new link on its node');
+    await waitUntil(
+      () => receivedBy(second, nextId).equals(next.hello),
+      'the next stream reaches the new link on its node',
+    );
     expect(routeMessagesSince(from)).toBe(0);
     next.client.socket.destroy();
     second.socket.ws.close();

@@ -25,7 +25,10 @@ describe('RLY-4 a relay node dies', () => {
     const desktop = await linkDesktop(nodes[0]!);
     const { client, connectionId } = await connectStream(nodes[1]!, desktop);
     client.write(Buffer.from([1, 2, 3]));
-    await waitUntil(() => desktop.bytesFor(connectionId).length === client.hello.length + 3, 'the client’s bytes reach the desktop');
+    await waitUntil(
+      () => desktop.bytesFor(connectionId).length === client.hello.length + 3,
+      'the client’s bytes reach the desktop',
+    );
     await nodes[0]!.kill();
     // The bound: heartbeats every second, silence of 3.5 s is death; the wait is generous for a busy machine.
     await waitUntil(() => client.closedNow, 'the client is closed', 20_000);
@@ -37,7 +40,12 @@ describe('RLY-4 a relay node dies', () => {
     const desktop = await linkDesktop(nodes[1]!);
     const { connectionId } = await connectStream(nodes[2]!, desktop);
     await nodes[2]!.kill();
-    const close = await desktop.waitFor((f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> => f.type === LINK_FRAME.close && f.connectionId === connectionId, 'a CLOSE for the dead node’s connection', 20_000);
+    const close = await desktop.waitFor(
+      (f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> =>
+        f.type === LINK_FRAME.close && f.connectionId === connectionId,
+      'a CLOSE for the dead node’s connection',
+      20_000,
+    );
     expect(close.code).toBe(RELAY_CLOSE_CODES.goingAway);
     expect(desktop.socket.isOpen).toBe(true);
     desktop.socket.ws.close();

@@ -48,12 +48,25 @@ interface Fetched {
 /** GET through the relay's public TLS port, the name in SNI and Host, trusting only the test CA. */
 function fetchThroughRelay(origin: string, urlPath: string): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', port: balancer.port, servername: nameOf(origin), ca: certs.caPem, path: urlPath, headers: { host: hostOf(origin) }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port: balancer.port,
+        servername: nameOf(origin),
+        ca: certs.caPem,
+        path: urlPath,
+        headers: { host: hostOf(origin) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -88,7 +101,13 @@ function sendRaw(port: number, bytes: Buffer): Promise<{ closed: boolean; receiv
 /** A ClientHello naming `servername`, as Node's TLS client sends it (to a port that then closes it). */
 function tlsClientTo(port: number, servername: string, ALPNProtocols?: string[]): Promise<Error> {
   return new Promise((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca: certs.caPem, ...(ALPNProtocols ? { ALPNProtocols } : {}) });
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port,
+      servername,
+      ca: certs.caPem,
+      ...(ALPNProtocols ? { ALPNProtocols } : {}),
+    });
     socket.on('secureConnect', () => resolve(new Error('the handshake completed')));
     socket.on('error', (error) => resolve(error));
   });
@@ -96,7 +115,12 @@ function tlsClientTo(port: number, servername: string, ALPNProtocols?: string[])
 
 /** The STREAM requests nodes sent to desktops' subjects so far. */
 function streamOpens(): number {
-  return capture.messages.filter((m) => m.subject.startsWith('hbr.desk.') && m.headers['hbr-k']?.[0] === 'frame' && decodeLinkFrame(m.data).type === LINK_FRAME.stream).length;
+  return capture.messages.filter(
+    (m) =>
+      m.subject.startsWith('hbr.desk.') &&
+      m.headers['hbr-k']?.[0] === 'frame' &&
+      decodeLinkFrame(m.data).type === LINK_FRAME.stream,
+  ).length;
 }
 
 async function pairAndCall(): Promise<{ client: RpcClient; deviceId: string }> {
@@ -108,7 +132,11 @@ async function pairAndCall(): Promise<{ client: RpcClient; deviceId: string }> {
 }
 
 beforeAll(async () => {
-  relay = await startPassthroughRelay({ nodes: 2, recordFromBackends: true, beforeStart: (made) => fs.writeFileSync(path.join(made.projectDirs[0]!, 'notes.txt'), `${MARKER}\n`) });
+  relay = await startPassthroughRelay({
+    nodes: 2,
+    recordFromBackends: true,
+    beforeStart: (made) => fs.writeFileSync(path.join(made.projectDirs[0]!, 'notes.txt'), `${MARKER}\n`),
+  });
   ({ tlsPorts, balancer, dirs, certs, names, running } = relay);
   node1 = relay.nodes[0]!;
   capture = await captureNats(relay.nats.url);
@@ -155,7 +183,12 @@ describe('RLY-6 TLS passthrough to the desktop', () => {
 
   it('RLY-6 a client’s half-close reaches the desktop, whose answer still comes back, then its own end', async () => {
     // Straight to node 1's TLS port: the test balancer, like many, does not pass half-closes on.
-    const socket = tls.connect({ host: '127.0.0.1', port: tlsPorts[0]!, servername: nameOf(names.appOrigin), ca: certs.caPem });
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port: tlsPorts[0]!,
+      servername: nameOf(names.appOrigin),
+      ca: certs.caPem,
+    });
     await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -189,12 +222,20 @@ describe('RLY-6 TLS passthrough to the desktop', () => {
   it('RLY-6 a name no desktop of this relay owns, no name or no TLS is closed at the node; an unlinked desktop’s name too', async () => {
     const before = streamOpens();
     const unlinked = `${'a'.repeat(32)}.relay.localhost`;
-    for (const servername of ['example.org', `${names.serverNames[0]}.evil.example`, 'relay.localhost', `q-${names.serverNames[0]}`]) {
+    for (const servername of [
+      'example.org',
+      `${names.serverNames[0]}.evil.example`,
+      'relay.localhost',
+      `q-${names.serverNames[0]}`,
+    ]) {
       expect(await tlsClientTo(tlsPorts[0]!, servername)).toBeInstanceOf(Error);
     }
     // Node's client sends no SNI to an IP address.
     expect(await tlsClientTo(tlsPorts[0]!, '')).toBeInstanceOf(Error);
-    expect(await sendRaw(tlsPorts[0]!, Buffer.from('GET / HTTP/1.1\r\nHost: relay.localhost\r\n\r\n'))).toEqual({ closed: true, received: 0 });
+    expect(await sendRaw(tlsPorts[0]!, Buffer.from('GET / HTTP/1.1\r\nHost: relay.localhost\r\n\r\n'))).toEqual({
+      closed: true,
+      received: 0,
+    });
     expect(await sendRaw(tlsPorts[0]!, crypto.randomBytes(3000))).toEqual({ closed: true, received: 0 });
     // None of those opened a stream to any desktop.
     expect(streamOpens()).toBe(before);

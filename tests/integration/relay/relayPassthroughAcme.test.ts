@@ -18,13 +18,26 @@ let relay: PassthroughRelay;
 function getIndex(ca: string | Buffer): Promise<{ status: number; body: string; peer: tls.PeerCertificate }> {
   const origin = new URL(relay.names.appOrigin);
   return new Promise((resolve, reject) => {
-    const request = https.request({ host: '127.0.0.1', port: relay.balancer.port, servername: origin.hostname, ca, path: '/', headers: { host: origin.host }, agent: false }, (res) => {
-      const peer = (res.socket as tls.TLSSocket).getPeerCertificate();
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), peer }));
-      res.on('error', reject);
-    });
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port: relay.balancer.port,
+        servername: origin.hostname,
+        ca,
+        path: '/',
+        headers: { host: origin.host },
+        agent: false,
+      },
+      (res) => {
+        const peer = (res.socket as tls.TLSSocket).getPeerCertificate();
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), peer }),
+        );
+        res.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -32,7 +45,9 @@ function getIndex(ca: string | Buffer): Promise<{ status: number; body: string; 
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }
 
 beforeAll(async () => {
@@ -65,7 +80,9 @@ describe('RLY-6 RLY-7 a desktop on a relay gets its certificate by ACME through 
     expect(served.peer.subjectaltname).toContain(`DNS:${relay.names.serverNames[1]}`);
     await expect(getIndex(relay.certs.caPem)).rejects.toThrow();
     // The key lives in the desktop's data folder only, readable by its owner alone.
-    const keys = filesUnder(path.join(relay.dirs.dataDir, 'acme')).filter((file) => file.endsWith('certificate-key.pem'));
+    const keys = filesUnder(path.join(relay.dirs.dataDir, 'acme')).filter((file) =>
+      file.endsWith('certificate-key.pem'),
+    );
     expect(keys).toHaveLength(1);
     expect(fs.statSync(keys[0]!).mode & 0o077).toBe(0);
   }, 180_000);

@@ -18,8 +18,20 @@ let node: RelayNodeHandle;
 beforeAll(async () => {
   nats = await startNatsServer();
   // Short open timeouts: the desktops named below are never linked.
-  patient = (await startRelayNodes({ natsUrl: nats.url, count: 1, options: { tlsPort: 0, helloTimeoutMs: 60_000, openTimeoutMs: 500 } }))[0]!;
-  node = (await startRelayNodes({ natsUrl: nats.url, count: 1, options: { tlsPort: 0, helloTimeoutMs: 500, openTimeoutMs: 500 } }))[0]!;
+  patient = (
+    await startRelayNodes({
+      natsUrl: nats.url,
+      count: 1,
+      options: { tlsPort: 0, helloTimeoutMs: 60_000, openTimeoutMs: 500 },
+    })
+  )[0]!;
+  node = (
+    await startRelayNodes({
+      natsUrl: nats.url,
+      count: 1,
+      options: { tlsPort: 0, helloTimeoutMs: 500, openTimeoutMs: 500 },
+    })
+  )[0]!;
 }, 120_000);
 
 afterAll(async () => {

@@ -14,7 +14,11 @@ beforeAll(async () => {
   nats = await startNatsServer();
   // Both nodes run in this process, which also joins 32 MiB: a busy machine may hold its event loop
   // past the default 3.5 s of silence. Node death is relayNodeDeath.test.ts's; here a node is dead after 20 s.
-  nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, options: { liveness: { heartbeatMs: 1_000, deadAfterMs: 20_000 } } });
+  nodes = await startRelayNodes({
+    natsUrl: nats.url,
+    count: 2,
+    options: { liveness: { heartbeatMs: 1_000, deadAfterMs: 20_000 } },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -22,7 +26,10 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-const isClose = (connectionId: string) => (f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> => f.type === LINK_FRAME.close && f.connectionId === connectionId;
+const isClose =
+  (connectionId: string) =>
+  (f: LinkFrame): f is Extract<LinkFrame, { type: 3 }> =>
+    f.type === LINK_FRAME.close && f.connectionId === connectionId;
 const MiB = 1024 * 1024;
 
 describe('RLY-4 two relay nodes over NATS', () => {
@@ -38,12 +45,16 @@ describe('RLY-4 two relay nodes over NATS', () => {
     let acked = client.hello.length;
     // Lengths only while waiting: joining 32 MiB on every poll would starve the nodes' heartbeats.
     const receivedLength = () => desktop.dataFor(connectionId).reduce((sum, payload) => sum + payload.length, 0);
-    await waitUntil(() => {
-      const got = receivedLength();
-      if (got > acked) desktop.send({ type: LINK_FRAME.ack, connectionId, bytes: got - acked });
-      acked = got;
-      return got >= client.hello.length + up.length;
-    }, 'every client byte reaches the desktop', 90_000);
+    await waitUntil(
+      () => {
+        const got = receivedLength();
+        if (got > acked) desktop.send({ type: LINK_FRAME.ack, connectionId, bytes: got - acked });
+        acked = got;
+        return got >= client.hello.length + up.length;
+      },
+      'every client byte reaches the desktop',
+      90_000,
+    );
     expect(desktop.bytesFor(connectionId).equals(Buffer.concat([client.hello, up]))).toBe(true);
 
     // desktop → client: small pieces in order, then a large one, ACKed once written to the client.
@@ -54,7 +65,11 @@ describe('RLY-4 two relay nodes over NATS', () => {
     const clientLength = () => client.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     await waitUntil(() => clientLength() >= expected.length, 'every desktop byte reaches the client', 90_000);
     expect(client.received.equals(expected)).toBe(true);
-    await waitUntil(() => desktop.ackedFor(connectionId) === expected.length, 'the client’s node ACKs every byte written to the client', 60_000);
+    await waitUntil(
+      () => desktop.ackedFor(connectionId) === expected.length,
+      'the client’s node ACKs every byte written to the client',
+      60_000,
+    );
 
     // CLOSE from the desktop closes the client's connection.
     desktop.send({ type: LINK_FRAME.close, connectionId, code: 1000, reason: 'done' });
@@ -63,7 +78,10 @@ describe('RLY-4 two relay nodes over NATS', () => {
     // The client's close reaches the desktop as END (a half-close); the desktop's END then ends both sides with a CLOSE.
     const second = await connectStream(nodes[1]!, desktop);
     second.client.socket.destroy();
-    await desktop.waitFor((f): f is LinkFrame => f.type === LINK_FRAME.end && f.connectionId === second.connectionId, 'the client’s end reaches the desktop');
+    await desktop.waitFor(
+      (f): f is LinkFrame => f.type === LINK_FRAME.end && f.connectionId === second.connectionId,
+      'the client’s end reaches the desktop',
+    );
     desktop.send({ type: LINK_FRAME.end, connectionId: second.connectionId });
     await desktop.waitFor(isClose(second.connectionId), 'both ends done, the node closes the stream');
     desktop.socket.ws.close();
@@ -73,7 +91,10 @@ describe('RLY-4 two relay nodes over NATS', () => {
     const offline = await openStream(nodes[1]!, makeDesktopKeys().desktopId);
     await offline.closed;
     expect(offline.received.length).toBe(0);
-    await waitUntil(() => (nodes[1]!.stats()!.refusals.desktop_offline ?? 0) >= 1, 'the node counts the offline desktop');
+    await waitUntil(
+      () => (nodes[1]!.stats()!.refusals.desktop_offline ?? 0) >= 1,
+      'the node counts the offline desktop',
+    );
   }, 60_000);
 
   it('RLY-4 closes the desktop’s connections on every node when its link drops', async () => {
@@ -83,7 +104,10 @@ describe('RLY-4 two relay nodes over NATS', () => {
     const two = await connectStream(nodes[0]!, desktop);
     desktop.socket.ws.terminate();
     await Promise.all([one.client.closed, two.client.closed]);
-    await waitUntil(() => nodes.every((node, i) => node.stats()!.passthroughConnections === before[i]), 'both nodes forget the connections');
+    await waitUntil(
+      () => nodes.every((node, i) => node.stats()!.passthroughConnections === before[i]),
+      'both nodes forget the connections',
+    );
   }, 60_000);
 
   it('RLY-4 a new registration of the desktop takes over: the old link 4409, its connections closed, new ones reach the new link', async () => {
@@ -95,7 +119,10 @@ describe('RLY-4 two relay nodes over NATS', () => {
     await old.client.closed;
     const fresh = await connectStream(nodes[0]!, second);
     fresh.client.write(Buffer.from('hello'));
-    await waitUntil(() => second.bytesFor(fresh.connectionId).subarray(fresh.client.hello.length).toString() === 'hello', 'a new client reaches the new link');
+    await waitUntil(
+      () => second.bytesFor(fresh.connectionId).subarray(fresh.client.hello.length).toString() === 'hello',
+      'a new client reaches the new link',
+    );
     expect(first.frames().some((f) => f.connectionId === fresh.connectionId)).toBe(false);
     second.socket.ws.close();
   }, 60_000);

@@ -30,7 +30,12 @@ describe('RLY-4 a desktop link that goes silent', () => {
   beforeAll(async () => {
     nats = await startNatsServer();
     balancer = await startTcpBalancer([]);
-    nodes = await startRelayNodes({ natsUrl: nats.url, count: 2, publicPort: balancer.port, options: { linkPingMs: PING_MS } });
+    nodes = await startRelayNodes({
+      natsUrl: nats.url,
+      count: 2,
+      publicPort: balancer.port,
+      options: { linkPingMs: PING_MS },
+    });
     // The desktop's link goes through the balancer to node 1; clients connect to the nodes' TLS ports directly.
     balancer.setBackends([nodes[0]!.port]);
     dirs = makeRuntimeDirs();
@@ -39,9 +44,24 @@ describe('RLY-4 a desktop link that goes silent', () => {
     certs = makeTestCertificates(relayNamesFor(new URL(relayUrl), desktopId, 443).serverNames);
     const log: Logger = { ...silentLogger, warn: (message) => warnings.push(message) };
     const env = { HBCODE_RELAY_PING_MS: String(PING_MS) };
-    const args = ['--port', '0', '--data-dir', dirs.dataDir, '--relay', relayUrl, '--relay-cert', certs.certFile, '--relay-key', certs.keyFile];
+    const args = [
+      '--port',
+      '0',
+      '--data-dir',
+      dirs.dataDir,
+      '--relay',
+      relayUrl,
+      '--relay-cert',
+      certs.certFile,
+      '--relay-key',
+      certs.keyFile,
+    ];
     running = await startRuntime(parseCli([...args, ...dirs.projectDirs], env), log);
-    await waitUntil(() => running.relay!.linked, () => `the runtime links to the relay: ${warnings.join('; ')} / ${nodes[0]!.output()}`, 20_000);
+    await waitUntil(
+      () => running.relay!.linked,
+      () => `the runtime links to the relay: ${warnings.join('; ')} / ${nodes[0]!.output()}`,
+      20_000,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -56,7 +76,10 @@ describe('RLY-4 a desktop link that goes silent', () => {
   /** A TLS passthrough connection the desktop accepted (its node has the desktop's answer to the STREAM). */
   async function acceptedStream(node: RelayNodeHandle): Promise<StreamClient> {
     const client = await openStream(node, running.relay!.desktopId);
-    await waitUntil(() => node.stats()!.passthroughConnections > 0 && node.stats()!.unroutedDevices === 0, 'the desktop accepts the stream');
+    await waitUntil(
+      () => node.stats()!.passthroughConnections > 0 && node.stats()!.unroutedDevices === 0,
+      'the desktop accepts the stream',
+    );
     return client;
   }
 
@@ -71,10 +94,18 @@ describe('RLY-4 a desktop link that goes silent', () => {
     await waitUntil(() => local.closedNow && remote.closedNow, 'both clients are closed', PING_MS);
     expect(nodes[0]!.output()).toMatch(/desktop link silent/);
 
-    await waitUntil(() => warnings.some((w) => /answers no pings/.test(w)), 'the runtime gives up on the silent link', NOTICED_WITHIN_MS);
+    await waitUntil(
+      () => warnings.some((w) => /answers no pings/.test(w)),
+      'the runtime gives up on the silent link',
+      NOTICED_WITHIN_MS,
+    );
 
     // The balancer forwards new connections: the runtime links again and serves devices.
-    await waitUntil(() => running.relay!.linked && nodes[0]!.stats()!.desktopLinks === 1, 'the runtime links again', 60_000);
+    await waitUntil(
+      () => running.relay!.linked && nodes[0]!.stats()!.desktopLinks === 1,
+      'the runtime links again',
+      60_000,
+    );
     const again = await acceptedStream(nodes[1]!);
     expect(again.closedNow).toBe(false);
     again.socket.destroy();

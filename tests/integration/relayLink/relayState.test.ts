@@ -24,7 +24,20 @@ describe('RLY-1 RLY-2 the relay link state a running runtime exposes', () => {
     dirs = makeRuntimeDirs();
     desktopId = (await loadOrCreateRelayIdentity(dirs.dataDir)).desktopId;
     certs = makeTestCertificates(relayNamesFor(new URL(relay.publicUrl), desktopId, TLS_PORT).serverNames);
-    const args = ['--port', '0', '--data-dir', dirs.dataDir, '--relay', relay.publicUrl, '--relay-cert', certs.certFile, '--relay-key', certs.keyFile, '--relay-tls-port', String(TLS_PORT)];
+    const args = [
+      '--port',
+      '0',
+      '--data-dir',
+      dirs.dataDir,
+      '--relay',
+      relay.publicUrl,
+      '--relay-cert',
+      certs.certFile,
+      '--relay-key',
+      certs.keyFile,
+      '--relay-tls-port',
+      String(TLS_PORT),
+    ];
     running = await startRuntime(parseCli([...args, ...dirs.projectDirs], {}), silentLogger);
   }, 60_000);
   afterAll(async () => {
@@ -41,7 +54,9 @@ describe('RLY-1 RLY-2 the relay link state a running runtime exposes', () => {
     const banner = await startupBanner(running);
     const link = /Pair a device through the relay \(same code\): (\S+)/.exec(banner)?.[1];
     expect(link).toMatch(new RegExp(`^https://${desktopId}\\.relay\\.localhost:${TLS_PORT}/pair#code=[^&]+$`));
-    expect(() => parseCli(['--relay', relay.publicUrl, ...dirs.projectDirs], {})).toThrow(/--relay needs a certificate/);
+    expect(() => parseCli(['--relay', relay.publicUrl, ...dirs.projectDirs], {})).toThrow(
+      /--relay needs a certificate/,
+    );
   });
 
   it('RLY-1 linked, onLinked on each registration, dropped frames counted, streams ended when the link drops', async () => {

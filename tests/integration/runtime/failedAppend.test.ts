@@ -18,7 +18,9 @@ describe('a device that cannot store output', () => {
 
   beforeAll(async () => {
     // A real storage failure: the kernel refuses to grow any file past 8 MiB (EFBIG).
-    runtime = await startRuntimeProcess({ wrap: (cmd) => ['bash', '-c', `ulimit -f ${LIMIT_KIB}; exec "$@"`, 'bash', ...cmd] });
+    runtime = await startRuntimeProcess({
+      wrap: (cmd) => ['bash', '-c', `ulimit -f ${LIMIT_KIB}; exec "$@"`, 'bash', ...cmd],
+    });
     client = await runtime.connect();
     sessionId = await createShellSession(client);
   });
@@ -44,12 +46,26 @@ describe('a device that cannot store output', () => {
       Buffer.from(omittedMarker(12 * 1024 * 1024 - 2 * HALF), 'latin1'),
       printed.subarray(4 * 1024 * 1024 - HALF, 4 * 1024 * 1024),
     ]);
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0, generation: 2, complete: true, sourceIncomplete: true, byteLength: expected.length });
+    expect(row).toMatchObject({
+      status: 'exited',
+      exitCode: 0,
+      generation: 2,
+      complete: true,
+      sourceIncomplete: true,
+      byteLength: expected.length,
+    });
     // The aggregate is its head and tail: the row still says the device could not store the rest.
     expect(row.error).toBe(cutOffOutputMessage(STORAGE_FAILED_MESSAGE));
     expect((await readWholeOutput(client, sessionId, row)).equals(expected)).toBe(true);
     await expect(
-      client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: 1, offset: 0, length: 10 }),
+      client.call('run.chatCommandOutputRead', {
+        appSessionId: sessionId,
+        runId: row.runId,
+        commandId: row.commandId,
+        generation: 1,
+        offset: 0,
+        length: 10,
+      }),
     ).rejects.toMatchObject({ code: 'conflict' });
     expect(runtime.output()).toContain('command output append failed');
   });

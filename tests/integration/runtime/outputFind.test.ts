@@ -12,7 +12,8 @@ function lineStartsWith(bytes: Buffer, needle: string): { offset: number; column
   const places: { offset: number; column: number }[] = [];
   let lineStart = 0;
   for (const line of bytes.toString('latin1').split('\n')) {
-    for (let at = line.indexOf(needle); at !== -1; at = line.indexOf(needle, at + 1)) places.push({ offset: lineStart, column: at });
+    for (let at = line.indexOf(needle); at !== -1; at = line.indexOf(needle, at + 1))
+      places.push({ offset: lineStart, column: at });
     lineStart += line.length + 1;
   }
   return places;
@@ -45,31 +46,70 @@ describe('find in a command output on the desktop (PWA-2)', () => {
     const stored = await readWholeOutput(client, sessionId, row);
     const expected = lineStartsWith(stored, 'the Needle');
     expect(expected.length).toBeGreaterThan(5);
-    const answer = await client.call('run.chatCommandOutputFind', { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, query: 'THE needle' });
+    const answer = await client.call('run.chatCommandOutputFind', {
+      appSessionId: sessionId,
+      runId: row.runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      query: 'THE needle',
+    });
     expect(answer).toMatchObject({ complete: true, searchedBytes: stored.length, generation: row.generation });
     expect(answer.matches).toEqual(expected);
-    for (const match of answer.matches) expect(stored.subarray(match.offset + match.column, match.offset + match.column + 10).toString()).toBe('the Needle');
+    for (const match of answer.matches)
+      expect(stored.subarray(match.offset + match.column, match.offset + match.column + 10).toString()).toBe(
+        'the Needle',
+      );
   });
 
   it('PWA-2 refuses a replaced generation, an empty query and another session, with clear errors', async () => {
     const row = await runShell(client, sessionId, 'echo one two');
-    const base = { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, query: 'two' };
+    const base = {
+      appSessionId: sessionId,
+      runId: row.runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      query: 'two',
+    };
     expect((await client.call('run.chatCommandOutputFind', base)).matches).toEqual([{ offset: 0, column: 4 }]);
-    await expect(client.call('run.chatCommandOutputFind', { ...base, generation: row.generation + 1 })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(client.call('run.chatCommandOutputFind', { ...base, query: '' })).rejects.toMatchObject({ code: 'invalid_params' });
-    await expect(client.call('run.chatCommandOutputFind', { ...base, query: 'x'.repeat(257) })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(
+      client.call('run.chatCommandOutputFind', { ...base, generation: row.generation + 1 }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+    await expect(client.call('run.chatCommandOutputFind', { ...base, query: '' })).rejects.toMatchObject({
+      code: 'invalid_params',
+    });
+    await expect(client.call('run.chatCommandOutputFind', { ...base, query: 'x'.repeat(257) })).rejects.toMatchObject({
+      code: 'invalid_params',
+    });
     const other = await createShellSession(client);
-    await expect(client.call('run.chatCommandOutputFind', { ...base, appSessionId: other })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(client.call('run.chatCommandOutputFind', { ...base, appSessionId: other })).rejects.toMatchObject({
+      code: 'conflict',
+    });
   });
 
   it('PWA-2 searches a running command up to the bytes it had printed, and again later', async () => {
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'echo mark-1; sleep 0.3; echo mark-2; sleep 30' });
+    const { runId } = await client.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: 'echo mark-1; sleep 0.3; echo mark-2; sleep 30',
+    });
     const first = await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 'mark-1\n'.length);
-    const early = await client.call('run.chatCommandOutputFind', { appSessionId: sessionId, runId, commandId: first.commandId, generation: first.generation, query: 'mark-' });
+    const early = await client.call('run.chatCommandOutputFind', {
+      appSessionId: sessionId,
+      runId,
+      commandId: first.commandId,
+      generation: first.generation,
+      query: 'mark-',
+    });
     expect(early.searchedBytes).toBeGreaterThanOrEqual(7);
     expect(early.matches.length).toBe(early.searchedBytes >= 14 ? 2 : 1);
     const later = await waitForCommand(client, sessionId, runId, (r) => r.byteLength >= 14);
-    const again = await client.call('run.chatCommandOutputFind', { appSessionId: sessionId, runId, commandId: later.commandId, generation: later.generation, query: 'mark-' });
+    const again = await client.call('run.chatCommandOutputFind', {
+      appSessionId: sessionId,
+      runId,
+      commandId: later.commandId,
+      generation: later.generation,
+      query: 'mark-',
+    });
     expect(again.matches).toEqual([
       { offset: 0, column: 0 },
       { offset: 7, column: 0 },
@@ -81,7 +121,13 @@ describe('find in a command output on the desktop (PWA-2)', () => {
     // 40 MiB of matching lines: long enough that the cancel lands while it runs.
     fs.writeFileSync(path.join(runtime.projectDir, 'many.txt'), 'zz\n'.repeat(14 * 1024 * 1024));
     const row = await runShell(client, sessionId, 'cat many.txt');
-    const base = { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, query: 'zz' };
+    const base = {
+      appSessionId: sessionId,
+      runId: row.runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      query: 'zz',
+    };
     const whole = await client.call('run.chatCommandOutputFind', base);
     // Bounded: the answer stops at its match limit and says so.
     expect(whole.complete).toBe(false);

@@ -25,7 +25,14 @@ describe('shell agent output through the protocol', () => {
     const source = path.join(runtime.projectDir, 'big.bin');
     fs.writeFileSync(source, crypto.randomBytes(50 * 1024 * 1024));
     const row = await runShell(client, sessionId, 'cat big.bin');
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0, byteLength: 50 * 1024 * 1024, generation: 1, complete: true, sourceIncomplete: false });
+    expect(row).toMatchObject({
+      status: 'exited',
+      exitCode: 0,
+      byteLength: 50 * 1024 * 1024,
+      generation: 1,
+      complete: true,
+      sourceIncomplete: false,
+    });
     const bytes = await readWholeOutput(client, sessionId, row);
     expect(bytes.equals(fs.readFileSync(source))).toBe(true);
     // The same ranges as raw binary frames (transfer: "binary"), in pages that do not divide the size.
@@ -37,11 +44,21 @@ describe('shell agent output through the protocol', () => {
     const row = await runShell(client, sessionId, 'echo binary');
     await expect(
       client.callBinary('run.chatCommandOutputRead', {
-        appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation + 1, offset: 0, length: 16,
+        appSessionId: sessionId,
+        runId: row.runId,
+        commandId: row.commandId,
+        generation: row.generation + 1,
+        offset: 0,
+        length: 16,
       }),
     ).rejects.toMatchObject({ code: 'conflict' });
     const { result, data } = await client.callBinary('run.chatCommandOutputRead', {
-      appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, offset: 2, length: 16,
+      appSessionId: sessionId,
+      runId: row.runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      offset: 2,
+      length: 16,
     });
     expect(result).toMatchObject({ offset: 2, byteCount: 5, availableBytes: 7, dataBase64: '' });
     expect(Buffer.from(data).toString()).toBe('nary\n');
@@ -49,9 +66,20 @@ describe('shell agent output through the protocol', () => {
 
   it('OUT-1 a command that prints nothing has a complete 0-byte output', async () => {
     const row = await runShell(client, sessionId, 'true');
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0, byteLength: 0, complete: true, sourceIncomplete: false });
+    expect(row).toMatchObject({
+      status: 'exited',
+      exitCode: 0,
+      byteLength: 0,
+      complete: true,
+      sourceIncomplete: false,
+    });
     const page = await client.call('run.chatCommandOutputRead', {
-      appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, offset: 0, length: 1,
+      appSessionId: sessionId,
+      runId: row.runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      offset: 0,
+      length: 1,
     });
     expect(page).toMatchObject({ byteCount: 0, availableBytes: 0, dataBase64: '' });
   });

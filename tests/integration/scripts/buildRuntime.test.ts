@@ -13,11 +13,16 @@ describe('PERF-9 the runtime bundle (scripts/build-runtime.mjs)', () => {
     const outdir = makeTempDir('hbcode-bundle-');
     expect(await buildBundle({ probe: PROBE }, { outdir, ifStale: true })).toBe(true);
 
-    const run = spawnSync(process.execPath, ['--enable-source-maps', path.join(outdir, 'probe.mjs')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--enable-source-maps', path.join(outdir, 'probe.mjs')], {
+      encoding: 'utf8',
+    });
     const printed = JSON.parse(run.stdout.split('\n')[0]!) as { root: string; host: { file: string; args: string[] } };
     // import.meta.url keeps naming the source's own place, wherever the bundle lies.
     expect(printed.root).toBe(REPO_ROOT);
-    expect(printed.host).toEqual({ file: process.execPath, args: ['--enable-source-maps', path.join(REPO_ROOT, 'dist', 'claudeHost.mjs')] });
+    expect(printed.host).toEqual({
+      file: process.execPath,
+      args: ['--enable-source-maps', path.join(REPO_ROOT, 'dist', 'claudeHost.mjs')],
+    });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('probe failure');
     expect(run.stderr).toMatch(/tests\/fixtures\/bundleProbe\.ts:\d+/);

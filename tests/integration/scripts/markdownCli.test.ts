@@ -12,7 +12,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hbcode-markdown-cli-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function runCli(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'markdown.ts'), ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'markdown.ts'), ...args],
+    { cwd: REPO_ROOT, encoding: 'utf8' },
+  );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -25,13 +29,27 @@ describe('MD-1 the markdown command line', () => {
   it('MD-1 many files into --out, links absolute against --url; an unreadable file is reported and the exit code is 1', () => {
     const out = path.join(dir, 'out');
     const missing = path.join(dir, 'missing.html');
-    const { code, stderr } = runCli(['--url', 'https://example.com/blog/post.html', '--out', out, first, missing, second]);
+    const { code, stderr } = runCli([
+      '--url',
+      'https://example.com/blog/post.html',
+      '--out',
+      out,
+      first,
+      missing,
+      second,
+    ]);
     expect(code).toBe(1);
     expect(stderr).toContain(`cannot read ${missing}`);
     expect(fs.readdirSync(out).sort()).toEqual(['first.md', 'second.md']);
     const markdown = fs.readFileSync(path.join(out, 'first.md'), 'utf8');
-    expect(markdown.startsWith('# Get your Frontend JavaScript Code Covered | Code\n\nNicolas Perriault\n\nSource: <https://example.com/blog/post.html>\n\n---\n')).toBe(true);
-    expect(markdown).toContain('[testing your frontend JavaScript code](https://example.com/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/)');
+    expect(
+      markdown.startsWith(
+        '# Get your Frontend JavaScript Code Covered | Code\n\nNicolas Perriault\n\nSource: <https://example.com/blog/post.html>\n\n---\n',
+      ),
+    ).toBe(true);
+    expect(markdown).toContain(
+      '[testing your frontend JavaScript code](https://example.com/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/)',
+    );
     expect(fs.readFileSync(path.join(out, 'second.md'), 'utf8')).toContain('Mozilla');
   });
 

@@ -46,7 +46,9 @@ describe('ATT-3 attachment quotas over a real WebSocket', () => {
         const refused = await expectRpcError(Promise.reject(error), 'storage');
         const reason = String((refused.data as { reason?: unknown }).reason);
         refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
-        expect(refused.message).toMatch(/^(Not enough space on the desktop: [\d,]+ bytes free, 2,147,483,648 bytes asked\.|This device's attachments would pass their quota: [\d,]+ bytes kept of 8,589,934,592 bytes, 2,147,483,648 bytes asked\.)/);
+        expect(refused.message).toMatch(
+          /^(Not enough space on the desktop: [\d,]+ bytes free, 2,147,483,648 bytes asked\.|This device's attachments would pass their quota: [\d,]+ bytes kept of 8,589,934,592 bytes, 2,147,483,648 bytes asked\.)/,
+        );
       }
     }
     expect(accepted).toBeLessThanOrEqual(4);
@@ -68,7 +70,10 @@ describe('ATT-3 on a small desktop disk', () => {
 
   beforeAll(async () => {
     disk = mountSmallDisk(96);
-    runtime = await startRuntimeProcess({ dataDir: disk.dir, env: { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: String(32 * MIB) } });
+    runtime = await startRuntimeProcess({
+      dataDir: disk.dir,
+      env: { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: String(32 * MIB) },
+    });
     client = await runtime.connect();
   });
   afterAll(async () => {
@@ -83,7 +88,12 @@ describe('ATT-3 on a small desktop disk', () => {
     expect(refused.data).toMatchObject({ reason: 'disk_space', askedBytes: 80 * MIB, headroomBytes: 32 * MIB });
     const free = (refused.data as { freeBytes: number }).freeBytes;
     expect(free).toBeLessThan(64 * MIB);
-    expect(refused.message).toBe(`Not enough space on the desktop: ${free.toLocaleString('en-US')} bytes free, ${(80 * MIB).toLocaleString('en-US')} bytes asked.`);
-    expect(await client.call('attachments.begin', declared(sessionId, 2, 16 * MIB))).toMatchObject({ complete: false, confirmedOffset: 0 });
+    expect(refused.message).toBe(
+      `Not enough space on the desktop: ${free.toLocaleString('en-US')} bytes free, ${(80 * MIB).toLocaleString('en-US')} bytes asked.`,
+    );
+    expect(await client.call('attachments.begin', declared(sessionId, 2, 16 * MIB))).toMatchObject({
+      complete: false,
+      confirmedOffset: 0,
+    });
   });
 });

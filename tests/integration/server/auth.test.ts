@@ -47,7 +47,11 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { HBCODE_AUTH_TIMEOUT_MS: String(AUTH_TIMEOUT_MS) } });
+    runtime = await startRuntimeProcess({
+      dataDir: dirs.dataDir,
+      projectDirs: dirs.projectDirs,
+      env: { HBCODE_AUTH_TIMEOUT_MS: String(AUTH_TIMEOUT_MS) },
+    });
     idle = await RawRpcSocket.open(runtime);
     idleOpenedAt = Date.now();
     admin = await runtime.connect();
@@ -92,7 +96,10 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     for (const token of [TEST_TOKEN.slice(0, -1), TEST_TOKEN + '0', crypto.randomBytes(32).toString('base64url')]) {
       secrets.add(token);
       const socket = await unauthenticatedSocket();
-      const error = await expectRpcError(socket.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
+      const error = await expectRpcError(
+        socket.call('auth.hello', { token, protocolVersion: PROTOCOL_VERSION }),
+        'unauthorized',
+      );
       expect(error.message).toMatch(/token/i);
       expect((await socket.closed).code).toBe(4401);
     }
@@ -107,12 +114,15 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     expect((await runShell(device, sessionId, 'echo from-phone')).byteLength).toBe('from-phone\n'.length);
 
     await admin.call('devices.revoke', { deviceId: paired.deviceId });
-    const closed = await within(device.closed, 5000, 'the revoked device\'s socket closing');
+    const closed = await within(device.closed, 5000, "the revoked device's socket closing");
     expect(closed.code).toBe(4401);
     expect(closed.reason).toMatch(/revoked/);
 
     const again = await unauthenticatedSocket();
-    await expectRpcError(again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
+    await expectRpcError(
+      again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }),
+      'unauthorized',
+    );
     expect((await again.closed).code).toBe(4401);
     // The script token and other connections are unaffected.
     expect((await admin.call('sessions.timeline', { sessionId })).rows.length).toBe(2);
@@ -124,7 +134,7 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     const kept = await runtime.connect(keep.token);
     const dropped = await runtime.connect(drop.token);
     await admin.call('devices.revoke', { deviceId: drop.deviceId });
-    expect((await within(dropped.closed, 5000, 'the revoked device\'s socket closing')).code).toBe(4401);
+    expect((await within(dropped.closed, 5000, "the revoked device's socket closing")).code).toBe(4401);
     expect(kept.isClosed).toBe(false);
     expect((await kept.call('devices.list')).devices.map((d) => d.id)).toEqual(expect.arrayContaining([keep.deviceId]));
     expect((await kept.call('devices.list')).devices.map((d) => d.id)).not.toContain(drop.deviceId);
@@ -137,7 +147,10 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     expect(await device.call('devices.revoke', { deviceId: paired.deviceId })).toEqual({});
     expect(await within(device.closed, 5000, 'the self-revoked socket closing')).toMatchObject({ code: 4401 });
     const again = await unauthenticatedSocket();
-    await expectRpcError(again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
+    await expectRpcError(
+      again.call('auth.hello', { token: paired.token, protocolVersion: PROTOCOL_VERSION }),
+      'unauthorized',
+    );
     expect((await admin.call('devices.list')).devices.map((d) => d.id)).not.toContain(paired.deviceId);
   });
 
@@ -145,7 +158,9 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
     const listener = await RawRpcSocket.open(runtime);
     const paired = await RawRpcSocket.open(runtime);
     const code = await createCode();
-    const redeemed = resultOf(await paired.request('pair.redeem', { code, deviceName: 'Half-paired' })) as { token: string };
+    const redeemed = resultOf(await paired.request('pair.redeem', { code, deviceName: 'Half-paired' })) as {
+      token: string;
+    };
     secrets.add(redeemed.token);
     const sessionId = await createShellSession(admin);
     const row = await runShell(admin, sessionId, 'echo private');
@@ -180,7 +195,9 @@ describe('RPC-2 / SEC-1 authentication, pairing and revocation', () => {
   it('SEC-1 two devices redeeming the same code at once get one token between them', async () => {
     const code = await createCode();
     const sockets = await Promise.all([unauthenticatedSocket(), unauthenticatedSocket(), unauthenticatedSocket()]);
-    const outcomes = await Promise.allSettled(sockets.map((s, i) => s.call('pair.redeem', { code, deviceName: `Racer ${i}` })));
+    const outcomes = await Promise.allSettled(
+      sockets.map((s, i) => s.call('pair.redeem', { code, deviceName: `Racer ${i}` })),
+    );
     for (const o of outcomes) if (o.status === 'fulfilled') secrets.add(o.value.token);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as RpcError).code).toBe('unauthorized');

@@ -57,12 +57,18 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
 
   it('STO-2 a retry with the same operation id and text returns the identical first answer and creates one message and one command', async () => {
     firstAnswer = await client.call('chat.send', { sessionId, operationId, text });
-    expect(firstAnswer).toEqual({ operationId, runId: expect.any(String), state: expect.stringMatching(/^(queued|running)$/) });
+    expect(firstAnswer).toEqual({
+      operationId,
+      runId: expect.any(String),
+      state: expect.stringMatching(/^(queued|running)$/),
+    });
     // A retry while the command may still run, another after it ran, and several at once.
     expect(await client.call('chat.send', { sessionId, operationId, text })).toEqual(firstAnswer);
     await waitForCommand(client, sessionId, firstAnswer.runId);
     expect(await client.call('chat.send', { sessionId, operationId, text })).toEqual(firstAnswer);
-    const concurrent = await Promise.all(Array.from({ length: 5 }, () => client.call('chat.send', { sessionId, operationId, text })));
+    const concurrent = await Promise.all(
+      Array.from({ length: 5 }, () => client.call('chat.send', { sessionId, operationId, text })),
+    );
     for (const answer of concurrent) expect(answer).toEqual(firstAnswer);
     await new Promise((r) => setTimeout(r, 300));
     await expectDeliveredOnce();
@@ -121,7 +127,10 @@ describe('STO-2 / STO-3 chat.send is exactly-once across retries and restarts', 
     await waitForCommand(client, sessionId, first.runId);
     await restart();
     expect(await client.call('chat.send', { sessionId, operationId: laterId, text: 'echo later' })).toEqual(first);
-    await expectRpcError(client.call('chat.send', { sessionId, operationId: laterId, text: 'echo not later' }), 'conflict');
+    await expectRpcError(
+      client.call('chat.send', { sessionId, operationId: laterId, text: 'echo not later' }),
+      'conflict',
+    );
     const { rows } = await client.call('sessions.timeline', { sessionId });
     expect(rowsOfOperation(rows, laterId).commands).toHaveLength(1);
   });

@@ -52,7 +52,10 @@ describe('SEC-9 floods from loopback', () => {
       let served = 0;
       const failures: string[] = [];
       for (let i = 0; i < 100; i++) {
-        const answer = await httpGet(port, '/healthz', appHost).catch((error: Error) => ({ status: 0, body: error.message }));
+        const answer = await httpGet(port, '/healthz', appHost).catch((error: Error) => ({
+          status: 0,
+          body: error.message,
+        }));
         if (answer.status === 200) served++;
         else failures.push(`${answer.status} ${answer.body}`);
       }
@@ -82,7 +85,11 @@ describe('SEC-9 floods from loopback', () => {
     });
     try {
       const open = () => heads.filter((h) => !h.closed);
-      await waitUntil(() => heads.every((h) => h.sent > 0 || h.closed) && open().reduce((sum, h) => sum + h.sent, 0) <= budget, 'the unfinished heads left open fit the budget', 20_000);
+      await waitUntil(
+        () => heads.every((h) => h.sent > 0 || h.closed) && open().reduce((sum, h) => sum + h.sent, 0) <= budget,
+        'the unfinished heads left open fit the budget',
+        20_000,
+      );
       const closed = heads.filter((h) => h.closed);
       expect(closed.length).toBeGreaterThanOrEqual(8);
       for (const head of closed) expect(head.answer).toMatch(/^HTTP\/1\.1 431 /);

@@ -32,14 +32,27 @@ describe('RPC-2 / SEC-8 cookies never affect the app, and are cleared', () => {
   /** Opens /rpc with the given Cookie header and says hello; the outcome is the HTTP status or the hello's answer. */
   function helloWithCookies(cookie: string): Promise<{ status: number; serverVersion?: string }> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${runtime.port}/rpc`, { headers: { host: runtime.appHost, cookie }, origin: runtime.appOrigin, perMessageDeflate: false });
+      const ws = new WebSocket(`ws://127.0.0.1:${runtime.port}/rpc`, {
+        headers: { host: runtime.appHost, cookie },
+        origin: runtime.appOrigin,
+        perMessageDeflate: false,
+      });
       ws.once('unexpected-response', (_req, res) => {
         res.resume();
         resolve({ status: res.statusCode ?? 0 });
         ws.terminate();
       });
       ws.once('error', reject);
-      ws.once('open', () => ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'auth.hello', params: { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION } })));
+      ws.once('open', () =>
+        ws.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'auth.hello',
+            params: { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION },
+          }),
+        ),
+      );
       ws.once('message', (data) => {
         const answer = JSON.parse(String(data)) as { result?: { serverVersion: string } };
         resolve({ status: 101, serverVersion: answer.result?.serverVersion });
@@ -79,14 +92,18 @@ describe('RPC-2 / SEC-8 cookies never affect the app, and are cleared', () => {
   });
 
   it('SEC-8 a refused /rpc upgrade that carries cookies clears them', async () => {
-    const answer = await rawExchange(`GET /rpc HTTP/1.1\r\nHost: ${runtime.appHost}\r\nOrigin: http://evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nCookie: a=1\r\n\r\n`);
+    const answer = await rawExchange(
+      `GET /rpc HTTP/1.1\r\nHost: ${runtime.appHost}\r\nOrigin: http://evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nCookie: a=1\r\n\r\n`,
+    );
     expect(answer.text).toMatch(/^HTTP\/1\.1 403 /);
     expect(answer.text.toLowerCase()).toContain('clear-site-data: "cookies"');
     expect(answer.closed).toBe(true);
   });
 
   it('SEC-8 a request head over the limit is answered 431 with the cookies cleared, and closed', async () => {
-    const answer = await rawExchange(`GET / HTTP/1.1\r\nHost: ${runtime.appHost}\r\nCookie: ${cookieHeader(300, 4_096)}\r\n\r\n`);
+    const answer = await rawExchange(
+      `GET / HTTP/1.1\r\nHost: ${runtime.appHost}\r\nCookie: ${cookieHeader(300, 4_096)}\r\n\r\n`,
+    );
     expect(answer.text).toMatch(/^HTTP\/1\.1 431 /);
     expect(answer.text.toLowerCase()).toContain('clear-site-data: "cookies"');
     expect(answer.closed).toBe(true);

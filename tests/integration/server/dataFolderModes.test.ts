@@ -21,7 +21,11 @@ function entriesOf(dataDir: string): Entry[] {
   for (const entry of fs.readdirSync(dataDir, { withFileTypes: true, recursive: true })) {
     if (entry.isSymbolicLink()) continue;
     const full = path.join(entry.parentPath, entry.name);
-    entries.push({ relative: path.relative(dataDir, full), kind: entry.isDirectory() ? 'dir' : 'file', mode: fs.lstatSync(full).mode & 0o777 });
+    entries.push({
+      relative: path.relative(dataDir, full),
+      kind: entry.isDirectory() ? 'dir' : 'file',
+      mode: fs.lstatSync(full).mode & 0o777,
+    });
   }
   return entries;
 }
@@ -73,11 +77,17 @@ describe('SEC-8 the data folder is owner-only', () => {
     const dataDir = path.join(root, 'fresh', 'data');
     const rpc = await start(dataDir);
     const sessionId = await createShellSession(rpc);
-    const row = await runShell(rpc, sessionId, 'echo secret-output && echo made > made-by-command.txt && mkdir made-dir');
+    const row = await runShell(
+      rpc,
+      sessionId,
+      'echo secret-output && echo made > made-by-command.txt && mkdir made-dir',
+    );
     expect(row.status).toBe('exited');
 
     const names = fs.readdirSync(dataDir);
-    expect(names).toEqual(expect.arrayContaining(['hbcode.db', 'hbcode.db-wal', 'hbcode.db-shm', 'runtime.lock', 'command-outputs']));
+    expect(names).toEqual(
+      expect.arrayContaining(['hbcode.db', 'hbcode.db-wal', 'hbcode.db-shm', 'runtime.lock', 'command-outputs']),
+    );
     expect(fs.readdirSync(path.join(dataDir, 'command-outputs')).length).toBeGreaterThan(0);
     expect(notOwnerOnly(dataDir)).toEqual([]);
     // What the runtime runs for the user is not made private: the project keeps its usual modes.
@@ -95,8 +105,17 @@ describe('SEC-8 the data folder is owner-only', () => {
     fs.mkdirSync(path.join(dataDir, 'older', 'nested'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'older', 'nested', 'notes.txt'), 'left by an older version');
     fs.symlinkSync(path.join(projectDir, 'linked.txt'), path.join(dataDir, 'older', 'link-to-project-file'));
-    for (const entry of entriesOf(dataDir)) fs.chmodSync(path.join(dataDir, entry.relative), entry.kind === 'dir' ? 0o755 : 0o644);
-    expect(notOwnerOnly(dataDir)).toEqual(expect.arrayContaining(['. 755', 'hbcode.db 644', 'command-outputs 755', 'older/nested 755', 'older/nested/notes.txt 644']));
+    for (const entry of entriesOf(dataDir))
+      fs.chmodSync(path.join(dataDir, entry.relative), entry.kind === 'dir' ? 0o755 : 0o644);
+    expect(notOwnerOnly(dataDir)).toEqual(
+      expect.arrayContaining([
+        '. 755',
+        'hbcode.db 644',
+        'command-outputs 755',
+        'older/nested 755',
+        'older/nested/notes.txt 644',
+      ]),
+    );
 
     const rpc = await start(dataDir);
     expect(notOwnerOnly(dataDir)).toEqual([]);

@@ -17,7 +17,8 @@ function procState(pid: number): string | null {
   }
 }
 
-const lockOwner = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, 'runtime.lock'), 'utf8').split(' ')[0]);
+const lockOwner = (dataDir: string) =>
+  Number(fs.readFileSync(path.join(dataDir, 'runtime.lock'), 'utf8').split(' ')[0]);
 
 /** One runtime per data folder (STO-1), and a dead one's lock is taken over. */
 describe('The data-folder lock', () => {
@@ -31,12 +32,16 @@ describe('The data-folder lock', () => {
   it('STO-1 a second runtime on a folder a live one uses is refused', async () => {
     const runtime = await startRuntimeProcess();
     runtimes.push(runtime);
-    expect(() => acquireDataLock(runtime.dataDir)).toThrow(`Another runtime (process ${lockOwner(runtime.dataDir)}) is using the data folder`);
+    expect(() => acquireDataLock(runtime.dataDir)).toThrow(
+      `Another runtime (process ${lockOwner(runtime.dataDir)}) is using the data folder`,
+    );
   });
 
   it('STO-1 a runtime killed while its parent does not reap it (a zombie) does not block the restart', async () => {
     // The shell becomes `sleep`, which never waits for the runtime it started: killed, the runtime stays a zombie.
-    const first = await startRuntimeProcess({ wrap: (command) => ['sh', '-c', '"$@" & exec sleep 600', 'sh', ...command] });
+    const first = await startRuntimeProcess({
+      wrap: (command) => ['sh', '-c', '"$@" & exec sleep 600', 'sh', ...command],
+    });
     runtimes.push(first);
     const pid = lockOwner(first.dataDir);
     expect(pid).not.toBe(first.child.pid);

@@ -36,19 +36,33 @@ describe('DEV-2 DEV-3 what one device may do to another', () => {
     // Nothing happened yet: the laptop is still paired and connected.
     expect((await laptop.client.call('devices.list')).devices.some((d) => d.id === laptop.deviceId)).toBe(true);
     for (const changes of [phoneHears, laptopHears, adminHears]) {
-      await waitUntil(() => changes.some((c) => c.change === 'requested' && c.request.requestId === pending!.requestId), 'every device hears the request', 10_000);
+      await waitUntil(
+        () => changes.some((c) => c.change === 'requested' && c.request.requestId === pending!.requestId),
+        'every device hears the request',
+        10_000,
+      );
     }
     expect((await admin.call('devices.list')).requests).toEqual([pending]);
 
     // The asking device cannot confirm its own request about another.
-    const refused = await expectRpcError(phone.client.call('devices.confirm', { requestId: pending!.requestId, accept: true }), 'conflict');
+    const refused = await expectRpcError(
+      phone.client.call('devices.confirm', { requestId: pending!.requestId, accept: true }),
+      'conflict',
+    );
     expect(refused.data).toMatchObject({ reason: 'not_your_request' });
     expect((await admin.call('devices.list')).devices.some((d) => d.id === laptop.deviceId)).toBe(true);
 
     await laptop.client.call('devices.confirm', { requestId: pending!.requestId, accept: true }).catch(() => undefined);
     expect(await laptop.client.closed).toMatchObject({ code: 4401 });
     for (const changes of [phoneHears, adminHears]) {
-      await waitUntil(() => changes.some((c) => c.change === 'revoked' && c.deviceId === laptop.deviceId && c.byDeviceId === phone.deviceId), 'every device hears the revoke', 10_000);
+      await waitUntil(
+        () =>
+          changes.some(
+            (c) => c.change === 'revoked' && c.deviceId === laptop.deviceId && c.byDeviceId === phone.deviceId,
+          ),
+        'every device hears the revoke',
+        10_000,
+      );
     }
     const after = await phone.client.call('devices.list');
     expect(after.devices.some((d) => d.id === laptop.deviceId)).toBe(false);
@@ -63,12 +77,26 @@ describe('DEV-2 DEV-3 what one device may do to another', () => {
     const { pending } = await phone.client.call('devices.rename', { deviceId: tablet.deviceId, name: 'Stolen' });
     expect(pending).toMatchObject({ action: 'rename', name: 'Stolen' });
     await tablet.client.call('devices.confirm', { requestId: pending!.requestId, accept: false });
-    await waitUntil(() => phoneHears.some((c) => c.change === 'declined'), 'the asking device hears the decline', 10_000);
+    await waitUntil(
+      () => phoneHears.some((c) => c.change === 'declined'),
+      'the asking device hears the decline',
+      10_000,
+    );
     expect((await admin.call('devices.list')).devices.find((d) => d.id === tablet.deviceId)?.name).toBe('Tablet');
-    await expectRpcError(tablet.client.call('devices.confirm', { requestId: pending!.requestId, accept: true }), 'not_found');
+    await expectRpcError(
+      tablet.client.call('devices.confirm', { requestId: pending!.requestId, accept: true }),
+      'not_found',
+    );
 
-    expect(await tablet.client.call('devices.rename', { deviceId: tablet.deviceId, name: 'Kitchen tablet' })).toEqual({});
-    await waitUntil(() => phoneHears.some((c) => c.change === 'renamed' && c.deviceId === tablet.deviceId && c.name === 'Kitchen tablet'), 'the rename is announced', 10_000);
+    expect(await tablet.client.call('devices.rename', { deviceId: tablet.deviceId, name: 'Kitchen tablet' })).toEqual(
+      {},
+    );
+    await waitUntil(
+      () =>
+        phoneHears.some((c) => c.change === 'renamed' && c.deviceId === tablet.deviceId && c.name === 'Kitchen tablet'),
+      'the rename is announced',
+      10_000,
+    );
     phone.client.close();
     tablet.client.close();
   });
@@ -84,13 +112,19 @@ describe('DEV-2 DEV-3 what one device may do to another', () => {
       ['   ', /empty/],
     ];
     for (const [name, reason] of badNames) {
-      const refused = await expectRpcError(phone.client.call('devices.rename', { deviceId: phone.deviceId, name }), 'invalid_params');
+      const refused = await expectRpcError(
+        phone.client.call('devices.rename', { deviceId: phone.deviceId, name }),
+        'invalid_params',
+      );
       expect(refused.message).toMatch(reason);
     }
     const { code } = await admin.call('pair.create');
     const stranger = runtime.openSocket();
     await stranger.opened;
-    expect((await expectRpcError(stranger.call('pair.redeem', { code, deviceName: 'Evil\u2066name' }), 'invalid_params')).message).toMatch(/text-direction/);
+    expect(
+      (await expectRpcError(stranger.call('pair.redeem', { code, deviceName: 'Evil\u2066name' }), 'invalid_params'))
+        .message,
+    ).toMatch(/text-direction/);
     stranger.close();
     expect((await admin.call('devices.list')).devices.find((d) => d.id === phone.deviceId)?.name).toBe('Phone');
     // Names in other scripts are names: kept as typed.
@@ -99,11 +133,32 @@ describe('DEV-2 DEV-3 what one device may do to another', () => {
 
     const { projects } = await admin.call('projects.list');
     for (const model of ['../../etc/passwd', 'x'.repeat(100_000), 'gpt-5\nrm -rf /', '/abs/model']) {
-      const refused = await expectRpcError(admin.call('sessions.create', { projectId: projects[0]!.id, agent: 'claude', settings: { claude: { permissionMode: 'default', model } } }), 'invalid_params');
+      const refused = await expectRpcError(
+        admin.call('sessions.create', {
+          projectId: projects[0]!.id,
+          agent: 'claude',
+          settings: { claude: { permissionMode: 'default', model } },
+        }),
+        'invalid_params',
+      );
       expect(refused.message).toMatch(/model name/);
     }
-    const { session } = await admin.call('sessions.create', { projectId: projects[0]!.id, agent: 'codex', settings: { codex: { profileId: null, sandbox: 'workspace-write', approvalPolicy: 'on-request', model: 'openai/gpt-oss:20b', effort: null } } });
-    expect((await admin.call('sessions.settings', { sessionId: session.id })).settings.codex?.model).toBe('openai/gpt-oss:20b');
+    const { session } = await admin.call('sessions.create', {
+      projectId: projects[0]!.id,
+      agent: 'codex',
+      settings: {
+        codex: {
+          profileId: null,
+          sandbox: 'workspace-write',
+          approvalPolicy: 'on-request',
+          model: 'openai/gpt-oss:20b',
+          effort: null,
+        },
+      },
+    });
+    expect((await admin.call('sessions.settings', { sessionId: session.id })).settings.codex?.model).toBe(
+      'openai/gpt-oss:20b',
+    );
     phone.client.close();
   });
 
@@ -113,20 +168,63 @@ describe('DEV-2 DEV-3 what one device may do to another', () => {
     const laptopHears = heard(laptop.client);
     const { projects } = await phone.client.call('projects.list');
     const bypass = { claude: { permissionMode: 'bypassPermissions' as const, model: null } };
-    const refused = await expectRpcError(phone.client.call('sessions.create', { projectId: projects[0]!.id, agent: 'claude', settings: bypass }), 'conflict');
-    expect(refused.data).toMatchObject({ reason: 'confirmation_required', lifted: ['Claude permission mode bypassPermissions'] });
+    const refused = await expectRpcError(
+      phone.client.call('sessions.create', { projectId: projects[0]!.id, agent: 'claude', settings: bypass }),
+      'conflict',
+    );
+    expect(refused.data).toMatchObject({
+      reason: 'confirmation_required',
+      lifted: ['Claude permission mode bypassPermissions'],
+    });
     expect(laptopHears).toEqual([]);
 
-    const { session } = await phone.client.call('sessions.create', { projectId: projects[0]!.id, agent: 'codex', settings: { codex: { profileId: null, sandbox: 'workspace-write', approvalPolicy: 'on-request', model: null, effort: null } } });
-    const fullAccess = { codex: { profileId: null, sandbox: 'danger-full-access' as const, approvalPolicy: 'never' as const, model: null, effort: null } };
-    expect((await expectRpcError(phone.client.call('sessions.configure', { sessionId: session.id, settings: fullAccess }), 'conflict')).data).toMatchObject({
+    const { session } = await phone.client.call('sessions.create', {
+      projectId: projects[0]!.id,
+      agent: 'codex',
+      settings: {
+        codex: { profileId: null, sandbox: 'workspace-write', approvalPolicy: 'on-request', model: null, effort: null },
+      },
+    });
+    const fullAccess = {
+      codex: {
+        profileId: null,
+        sandbox: 'danger-full-access' as const,
+        approvalPolicy: 'never' as const,
+        model: null,
+        effort: null,
+      },
+    };
+    expect(
+      (
+        await expectRpcError(
+          phone.client.call('sessions.configure', { sessionId: session.id, settings: fullAccess }),
+          'conflict',
+        )
+      ).data,
+    ).toMatchObject({
       lifted: ['Codex sandbox danger-full-access', 'Codex approval policy never'],
     });
-    expect((await phone.client.call('sessions.settings', { sessionId: session.id })).settings.codex?.sandbox).toBe('workspace-write');
-    await phone.client.call('sessions.configure', { sessionId: session.id, settings: fullAccess, confirmLiftedGuardRails: true });
-    await waitUntil(() => laptopHears.some((c) => c.change === 'guardRailsLifted' && c.sessionId === session.id && c.byDeviceId === phone.deviceId), 'the other device is told', 10_000);
+    expect((await phone.client.call('sessions.settings', { sessionId: session.id })).settings.codex?.sandbox).toBe(
+      'workspace-write',
+    );
+    await phone.client.call('sessions.configure', {
+      sessionId: session.id,
+      settings: fullAccess,
+      confirmLiftedGuardRails: true,
+    });
+    await waitUntil(
+      () =>
+        laptopHears.some(
+          (c) => c.change === 'guardRailsLifted' && c.sessionId === session.id && c.byDeviceId === phone.deviceId,
+        ),
+      'the other device is told',
+      10_000,
+    );
     // Already lifted: changing something else asks nothing again.
-    await phone.client.call('sessions.configure', { sessionId: session.id, settings: { codex: { ...fullAccess.codex, effort: 'high' } } });
+    await phone.client.call('sessions.configure', {
+      sessionId: session.id,
+      settings: { codex: { ...fullAccess.codex, effort: 'high' } },
+    });
     phone.client.close();
     laptop.client.close();
   });

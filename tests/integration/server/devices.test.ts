@@ -46,7 +46,11 @@ describe('DEV-1 pairing and devices over the protocol', () => {
     expect(created.expiresAt).toBeGreaterThan(Date.now());
     await phone.client.call('devices.rename', { deviceId: phone.deviceId, name: '  Work phone ' });
     const { devices } = await phone.client.call('devices.list');
-    expect(devices.find((d) => d.id === phone.deviceId)).toMatchObject({ name: 'Work phone', current: true, lastSeenAt: expect.any(Number) });
+    expect(devices.find((d) => d.id === phone.deviceId)).toMatchObject({
+      name: 'Work phone',
+      current: true,
+      lastSeenAt: expect.any(Number),
+    });
     await expectRpcError(phone.client.call('devices.rename', { deviceId: 'no-such-device', name: 'x' }), 'not_found');
     phone.client.close();
   });
@@ -54,8 +58,15 @@ describe('DEV-1 pairing and devices over the protocol', () => {
   it('DEV-1 a revoked token is told it was revoked; a token the runtime never issued is told so', async () => {
     const tablet = await pairDevice(runtime, admin, 'Tablet');
     await tablet.client.call('devices.revoke', { deviceId: tablet.deviceId });
-    expect(await tablet.client.closed).toMatchObject({ code: 4401, reason: expect.stringMatching(/signed out or removed/) });
-    expect((await expectRpcError(hello(tablet.token), 'unauthorized')).message).toMatch(/revoked: it was signed out or removed/);
-    expect((await expectRpcError(hello(crypto.randomBytes(32).toString('base64url')), 'unauthorized')).message).toMatch(/does not know this device/);
+    expect(await tablet.client.closed).toMatchObject({
+      code: 4401,
+      reason: expect.stringMatching(/signed out or removed/),
+    });
+    expect((await expectRpcError(hello(tablet.token), 'unauthorized')).message).toMatch(
+      /revoked: it was signed out or removed/,
+    );
+    expect((await expectRpcError(hello(crypto.randomBytes(32).toString('base64url')), 'unauthorized')).message).toMatch(
+      /does not know this device/,
+    );
   });
 });

@@ -92,9 +92,15 @@ describe('HTTP routing by Host and the /rpc upgrade (ORG-1, ORG-4, RPC-2, RPC-5)
     expect(res.status).toBe(200);
     expect(res.body).toContain('HB Code');
     expect(res.headers['content-security-policy']).toContain('frame-src http://127.0.0.1:*');
-    expect(await tryUpgrade(runtime, { host: fallbackHost, origin: `http://${fallbackHost}` })).toEqual({ opened: true, status: 101 });
+    expect(await tryUpgrade(runtime, { host: fallbackHost, origin: `http://${fallbackHost}` })).toEqual({
+      opened: true,
+      status: 101,
+    });
     for (const origin of [runtime.appOrigin, `http://localhost:${runtime.port}`, null]) {
-      expect(await tryUpgrade(runtime, { host: fallbackHost, origin }), String(origin)).toEqual({ opened: false, status: 403 });
+      expect(await tryUpgrade(runtime, { host: fallbackHost, origin }), String(origin)).toEqual({
+        opened: false,
+        status: 403,
+      });
     }
   });
 

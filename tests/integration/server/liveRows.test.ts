@@ -26,9 +26,13 @@ function expectThrottled(times: number[]): void {
   for (let i = 0; i < times.length; i++) {
     for (let j = i + 1; j < times.length; j++) {
       const span = times[j]! - times[i]!;
-      expect(span, `updates ${i}..${j} (gaps: ${times.slice(1).map((t, k) => Math.round(t - times[k]!)).join(', ')})`).toBeGreaterThanOrEqual(
-        (j - i) * INTERVAL_MS - DELIVERY_JITTER_MS,
-      );
+      expect(
+        span,
+        `updates ${i}..${j} (gaps: ${times
+          .slice(1)
+          .map((t, k) => Math.round(t - times[k]!))
+          .join(', ')})`,
+      ).toBeGreaterThanOrEqual((j - i) * INTERVAL_MS - DELIVERY_JITTER_MS);
     }
   }
 }
@@ -62,7 +66,10 @@ describe('SES-4 live timeline rows', () => {
   });
 
   const commandUpdates = (runId: string) =>
-    received.filter((r): r is Received & { row: CommandRow } => r.sessionId === sessionId && isCommandRow(r.row) && r.row.runId === runId);
+    received.filter(
+      (r): r is Received & { row: CommandRow } =>
+        r.sessionId === sessionId && isCommandRow(r.row) && r.row.runId === runId,
+    );
 
   /** Waits until a notification shows the command settled (the last one a client will get). */
   async function waitForFinalNotification(runId: string): Promise<void> {
@@ -74,7 +81,7 @@ describe('SES-4 live timeline rows', () => {
     await new Promise((r) => setTimeout(r, 300));
   }
 
-  it('SES-4 a running command\'s row updates arrive at most once per ~100 ms, growing, and the last one shows the final state', async () => {
+  it("SES-4 a running command's row updates arrive at most once per ~100 ms, growing, and the last one shows the final state", async () => {
     const text = 'for i in $(seq 1 30); do echo $i; sleep 0.02; done';
     const expectedOutput = Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join('');
     const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text });
@@ -86,13 +93,21 @@ describe('SES-4 live timeline rows', () => {
     const span = updates.at(-1)!.at - updates[0]!.at;
     expect(updates.length).toBeLessThanOrEqual(Math.floor(span / 100) + 2);
     expectThrottled(updates.map((u) => u.at));
-    for (let i = 1; i < updates.length; i++) expect(updates[i]!.row.byteLength).toBeGreaterThanOrEqual(updates[i - 1]!.row.byteLength);
+    for (let i = 1; i < updates.length; i++)
+      expect(updates[i]!.row.byteLength).toBeGreaterThanOrEqual(updates[i - 1]!.row.byteLength);
     expect(updates[0]!.row).toMatchObject({ status: 'running', complete: false, command: text });
     expect(updates.slice(0, -1).every((u) => u.row.status === 'running')).toBe(true);
     expect(updates.some((u) => u.row.byteLength > 0 && u.row.byteLength < expectedOutput.length)).toBe(true);
 
     const last = updates.at(-1)!.row;
-    expect(last).toMatchObject({ status: 'exited', exitCode: 0, complete: true, sourceIncomplete: false, generation: 1, byteLength: expectedOutput.length });
+    expect(last).toMatchObject({
+      status: 'exited',
+      exitCode: 0,
+      complete: true,
+      sourceIncomplete: false,
+      generation: 1,
+      byteLength: expectedOutput.length,
+    });
     expect(last).toEqual(await waitForCommand(client, sessionId, runId));
   });
 
@@ -105,7 +120,10 @@ describe('SES-4 live timeline rows', () => {
     ]);
     await waitForFinalNotification(a.runId);
     const updatesOf = (runId: string) => received.filter((r) => isCommandRow(r.row) && r.row.runId === runId);
-    await waitUntil(() => updatesOf(b.runId).some((r) => (r.row as CommandRow).complete), 'a final notification for the second session arrives');
+    await waitUntil(
+      () => updatesOf(b.runId).some((r) => (r.row as CommandRow).complete),
+      'a final notification for the second session arrives',
+    );
     const expectedBytes = Array.from({ length: 15 }, (_, i) => `line${i + 1}\n`).join('').length;
     for (const { runId } of [a, b]) {
       const updates = updatesOf(runId);
@@ -117,7 +135,11 @@ describe('SES-4 live timeline rows', () => {
   });
 
   it('SES-4 a command that goes quiet long before it ends still gets an update with its final state', async () => {
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'printf quiet; sleep 0.4; exit 3' });
+    const { runId } = await client.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: 'printf quiet; sleep 0.4; exit 3',
+    });
     await waitForFinalNotification(runId);
     const updates = commandUpdates(runId);
     expectThrottled(updates.map((u) => u.at));
@@ -128,7 +150,11 @@ describe('SES-4 live timeline rows', () => {
   });
 
   it('SES-3 message rows go out live as a message is queued, runs and is done', async () => {
-    const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'echo states' });
+    const { runId } = await client.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: 'echo states',
+    });
     await waitForFinalNotification(runId);
     const states = received
       .filter((r): r is Received & { row: MessageRow } => r.row.kind === 'message' && r.row.runId === runId)

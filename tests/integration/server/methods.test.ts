@@ -14,13 +14,17 @@ import { expectRpcError } from '../../fixtures/rpcErrors';
 async function expectInvalidParams(raw: RawRpcSocket, method: string, cases: unknown[]): Promise<void> {
   for (const params of cases) {
     const error = await raw.requestError(method, params);
-    expect(error, `${method} ${JSON.stringify(params)?.slice(0, 200)}`).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
+    expect(error, `${method} ${JSON.stringify(params)?.slice(0, 200)}`).toMatchObject({
+      code: -32602,
+      data: { code: 'invalid_params' },
+    });
     expect(error.message).toContain(method);
   }
   expect(raw.isClosed).toBe(false);
 }
 
-const outputFiles = (runtime: RuntimeProcess) => fs.readdirSync(path.join(runtime.dataDir, 'command-outputs')).filter((f) => f.endsWith('.output'));
+const outputFiles = (runtime: RuntimeProcess) =>
+  fs.readdirSync(path.join(runtime.dataDir, 'command-outputs')).filter((f) => f.endsWith('.output'));
 
 describe('protocol v1 methods over a real WebSocket', () => {
   let dirs: RuntimeDirs;
@@ -34,14 +38,19 @@ describe('protocol v1 methods over a real WebSocket', () => {
   beforeAll(async () => {
     dirs = makeRuntimeDirs(2);
     // No agent installed: an empty agent package cache, and none named by the environment.
-    const noAgents = { HBCODE_AGENT_CACHE: path.join(dirs.dataDir, 'no-agent-packages'), HBCODE_CODEX_BIN: '', HBCODE_CLAUDE_BIN: '' };
+    const noAgents = {
+      HBCODE_AGENT_CACHE: path.join(dirs.dataDir, 'no-agent-packages'),
+      HBCODE_CODEX_BIN: '',
+      HBCODE_CLAUDE_BIN: '',
+    };
     runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: noAgents });
     client = await runtime.connect();
     raw = await RawRpcSocket.authenticated(runtime);
     const { projects } = await client.call('projects.list');
     projectA = projects.find((p) => p.directory === dirs.projectDirs[0])!;
     projectB = projects.find((p) => p.directory === dirs.projectDirs[1])!;
-    sessionId = (await client.call('sessions.create', { projectId: projectA.id, agent: 'shell', title: 'methods' })).session.id;
+    sessionId = (await client.call('sessions.create', { projectId: projectA.id, agent: 'shell', title: 'methods' }))
+      .session.id;
   });
   afterAll(async () => {
     client?.close();
@@ -65,7 +74,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const socket = runtime.openSocket();
       await socket.opened;
       const hello = await socket.call('auth.hello', { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION });
-      expect(hello).toEqual({ protocolVersion: PROTOCOL_VERSION, serverVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), deviceId: null });
+      expect(hello).toEqual({
+        protocolVersion: PROTOCOL_VERSION,
+        serverVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        deviceId: null,
+      });
       expect((await socket.call('projects.list')).projects).toHaveLength(2);
       socket.close();
     });
@@ -73,10 +86,16 @@ describe('protocol v1 methods over a real WebSocket', () => {
     it('RPC-1 auth.hello with another protocol version is invalid_params naming both versions', async () => {
       const socket = runtime.openSocket();
       await socket.opened;
-      const error = await expectRpcError(socket.call('auth.hello', { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION + 1 }), 'invalid_params');
+      const error = await expectRpcError(
+        socket.call('auth.hello', { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION + 1 }),
+        'invalid_params',
+      );
       expect(error.message).toContain(`version ${PROTOCOL_VERSION + 1}`);
       expect(error.message).toContain(`version ${PROTOCOL_VERSION}`);
-      expect(error.data).toMatchObject({ clientProtocolVersion: PROTOCOL_VERSION + 1, serverProtocolVersion: PROTOCOL_VERSION });
+      expect(error.data).toMatchObject({
+        clientProtocolVersion: PROTOCOL_VERSION + 1,
+        serverProtocolVersion: PROTOCOL_VERSION,
+      });
       socket.close();
     });
 
@@ -99,7 +118,10 @@ describe('protocol v1 methods over a real WebSocket', () => {
     it('RPC-2 auth.hello with a wrong token is unauthorized', async () => {
       const socket = runtime.openSocket();
       await socket.opened;
-      await expectRpcError(socket.call('auth.hello', { token: TEST_TOKEN + 'x', protocolVersion: PROTOCOL_VERSION }), 'unauthorized');
+      await expectRpcError(
+        socket.call('auth.hello', { token: TEST_TOKEN + 'x', protocolVersion: PROTOCOL_VERSION }),
+        'unauthorized',
+      );
       expect((await socket.closed).code).toBe(4401);
     });
   });
@@ -136,7 +158,10 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const { code } = await client.call('pair.create');
       const fresh = runtime.openSocket();
       await fresh.opened;
-      const paired = await fresh.call('pair.redeem', { code: code.replace('-', '').toLowerCase(), deviceName: 'Typed by hand' });
+      const paired = await fresh.call('pair.redeem', {
+        code: code.replace('-', '').toLowerCase(),
+        deviceName: 'Typed by hand',
+      });
       expect(paired.deviceId).toBeTruthy();
       fresh.close();
     });
@@ -173,7 +198,9 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const device = await runtime.connect(paired.token);
       const fromDevice = await device.call('devices.list');
       expect(fromDevice.devices.filter((d) => d.current).map((d) => d.id)).toEqual([paired.deviceId]);
-      expect(fromDevice.devices.find((d) => d.id === paired.deviceId)!.lastSeenAt).toBeGreaterThanOrEqual(listed!.createdAt);
+      expect(fromDevice.devices.find((d) => d.id === paired.deviceId)!.lastSeenAt).toBeGreaterThanOrEqual(
+        listed!.createdAt,
+      );
       device.close();
     });
 
@@ -195,7 +222,14 @@ describe('protocol v1 methods over a real WebSocket', () => {
     });
 
     it('RPC-3 devices.revoke with bad params is invalid_params', async () => {
-      await expectInvalidParams(raw, 'devices.revoke', [undefined, {}, { deviceId: '' }, { deviceId: 7 }, { deviceId: 'x'.repeat(201) }, { deviceId: 'a', all: true }]);
+      await expectInvalidParams(raw, 'devices.revoke', [
+        undefined,
+        {},
+        { deviceId: '' },
+        { deviceId: 7 },
+        { deviceId: 'x'.repeat(201) },
+        { deviceId: 'a', all: true },
+      ]);
     });
   });
 
@@ -215,8 +249,18 @@ describe('protocol v1 methods over a real WebSocket', () => {
   describe('sessions.create and sessions.list', () => {
     it('SES-1 sessions.create makes a shell session in a project, titled or with a default title', async () => {
       const before = Date.now();
-      const { session } = await client.call('sessions.create', { projectId: projectA.id, agent: 'shell', title: '  Build the site  ' });
-      expect(session).toEqual({ id: expect.any(String), projectId: projectA.id, agent: 'shell', title: 'Build the site', createdAt: expect.any(Number) });
+      const { session } = await client.call('sessions.create', {
+        projectId: projectA.id,
+        agent: 'shell',
+        title: '  Build the site  ',
+      });
+      expect(session).toEqual({
+        id: expect.any(String),
+        projectId: projectA.id,
+        agent: 'shell',
+        title: 'Build the site',
+        createdAt: expect.any(Number),
+      });
       expect(session.createdAt).toBeGreaterThanOrEqual(before);
       expect(session.createdAt).toBeLessThanOrEqual(Date.now());
       const untitled = await client.call('sessions.create', { projectId: projectA.id, agent: 'shell' });
@@ -226,15 +270,26 @@ describe('protocol v1 methods over a real WebSocket', () => {
     });
 
     it('SES-1 sessions.create in an unknown project is not_found', async () => {
-      await expectRpcError(client.call('sessions.create', { projectId: crypto.randomUUID(), agent: 'shell' }), 'not_found');
+      await expectRpcError(
+        client.call('sessions.create', { projectId: crypto.randomUUID(), agent: 'shell' }),
+        'not_found',
+      );
     });
 
     it('SES-2 sessions.create with the codex or claude agent is unavailable while those agents are not installed, and creates nothing', async () => {
       const { agents } = await client.call('agents.list');
-      expect(agents.map((a) => [a.agent, a.available])).toEqual([['shell', true], ['codex', false], ['claude', false], ['terminal', true]]);
+      expect(agents.map((a) => [a.agent, a.available])).toEqual([
+        ['shell', true],
+        ['codex', false],
+        ['claude', false],
+        ['terminal', true],
+      ]);
       const before = (await client.call('sessions.list')).sessions.length;
       for (const agent of ['codex', 'claude'] as const) {
-        const error = await expectRpcError(client.call('sessions.create', { projectId: projectA.id, agent }), 'unavailable');
+        const error = await expectRpcError(
+          client.call('sessions.create', { projectId: projectA.id, agent }),
+          'unavailable',
+        );
         expect(error.message).toContain(agent);
         expect(error.data).toMatchObject({ agent });
       }
@@ -254,9 +309,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
       ]);
     });
 
-    it('SES-1 sessions.list answers every session, or one project\'s with projectId', async () => {
-      const inA = (await client.call('sessions.create', { projectId: projectA.id, agent: 'shell', title: 'in A' })).session;
-      const inB = (await client.call('sessions.create', { projectId: projectB.id, agent: 'shell', title: 'in B' })).session;
+    it("SES-1 sessions.list answers every session, or one project's with projectId", async () => {
+      const inA = (await client.call('sessions.create', { projectId: projectA.id, agent: 'shell', title: 'in A' }))
+        .session;
+      const inB = (await client.call('sessions.create', { projectId: projectB.id, agent: 'shell', title: 'in B' }))
+        .session;
       const all = (await client.call('sessions.list')).sessions;
       expect(all.map((s) => s.id)).toEqual(expect.arrayContaining([inA.id, inB.id]));
       expect(all.find((s) => s.id === inA.id)).toMatchObject(inA);
@@ -275,7 +332,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
     });
 
     it('RPC-3 sessions.list with bad params is invalid_params', async () => {
-      await expectInvalidParams(raw, 'sessions.list', [{ projectId: '' }, { projectId: 3 }, { projectId: projectA.id, agent: 'shell' }]);
+      await expectInvalidParams(raw, 'sessions.list', [
+        { projectId: '' },
+        { projectId: 3 },
+        { projectId: projectA.id, agent: 'shell' },
+      ]);
     });
   });
 
@@ -286,7 +347,14 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const row = await waitForCommand(client, sessionId, runId);
       const { rows } = await client.call('sessions.timeline', { sessionId });
       const index = rows.findIndex((r) => r.kind === 'message' && r.runId === runId);
-      expect(rows[index]).toMatchObject({ kind: 'message', sessionId, operationId, runId, text: 'echo timeline-check', state: 'done' });
+      expect(rows[index]).toMatchObject({
+        kind: 'message',
+        sessionId,
+        operationId,
+        runId,
+        text: 'echo timeline-check',
+        state: 'done',
+      });
       expect(rows[index + 1]).toEqual(row);
       expect(row).toMatchObject({
         kind: 'command',
@@ -309,13 +377,22 @@ describe('protocol v1 methods over a real WebSocket', () => {
     });
 
     it('RPC-3 sessions.timeline with bad params is invalid_params', async () => {
-      await expectInvalidParams(raw, 'sessions.timeline', [undefined, {}, { sessionId: '' }, { sessionId: sessionId, since: 0 }]);
+      await expectInvalidParams(raw, 'sessions.timeline', [
+        undefined,
+        {},
+        { sessionId: '' },
+        { sessionId: sessionId, since: 0 },
+      ]);
     });
   });
 
   describe('sessions.delete', () => {
     it('STO-4 sessions.delete removes a session from the list and its timeline', async () => {
-      const { session } = await client.call('sessions.create', { projectId: projectB.id, agent: 'shell', title: 'doomed' });
+      const { session } = await client.call('sessions.create', {
+        projectId: projectB.id,
+        agent: 'shell',
+        title: 'doomed',
+      });
       expect(await client.call('sessions.delete', { sessionId: session.id })).toEqual({});
       expect((await client.call('sessions.list')).sessions.map((s) => s.id)).not.toContain(session.id);
       await expectRpcError(client.call('sessions.timeline', { sessionId: session.id }), 'not_found');
@@ -327,7 +404,12 @@ describe('protocol v1 methods over a real WebSocket', () => {
     });
 
     it('RPC-3 sessions.delete with bad params is invalid_params', async () => {
-      await expectInvalidParams(raw, 'sessions.delete', [undefined, {}, { sessionId: '' }, { sessionId: sessionId, force: true }]);
+      await expectInvalidParams(raw, 'sessions.delete', [
+        undefined,
+        {},
+        { sessionId: '' },
+        { sessionId: sessionId, force: true },
+      ]);
     });
   });
 
@@ -335,7 +417,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
     it('SES-2 chat.send answers the operation, its run and queued, and the shell runs the text', async () => {
       const operationId = crypto.randomUUID();
       const answer = await client.call('chat.send', { sessionId, operationId, text: 'printf chat-send-ok' });
-      expect(answer).toEqual({ operationId, runId: expect.any(String), state: expect.stringMatching(/^(queued|running)$/) });
+      expect(answer).toEqual({
+        operationId,
+        runId: expect.any(String),
+        state: expect.stringMatching(/^(queued|running)$/),
+      });
       const row = await waitForCommand(client, sessionId, answer.runId);
       expect((await readWholeOutput(client, sessionId, row)).toString()).toBe('chat-send-ok');
     });
@@ -343,12 +429,18 @@ describe('protocol v1 methods over a real WebSocket', () => {
     it('STO-2 chat.send with a used operation id and another text is a conflict', async () => {
       const operationId = crypto.randomUUID();
       await client.call('chat.send', { sessionId, operationId, text: 'true' });
-      const error = await expectRpcError(client.call('chat.send', { sessionId, operationId, text: 'false' }), 'conflict');
+      const error = await expectRpcError(
+        client.call('chat.send', { sessionId, operationId, text: 'false' }),
+        'conflict',
+      );
       expect(error.data).toMatchObject({ operationId });
     });
 
     it('STO-2 chat.send to an unknown session is not_found', async () => {
-      await expectRpcError(client.call('chat.send', { sessionId: crypto.randomUUID(), operationId: crypto.randomUUID(), text: 'true' }), 'not_found');
+      await expectRpcError(
+        client.call('chat.send', { sessionId: crypto.randomUUID(), operationId: crypto.randomUUID(), text: 'true' }),
+        'not_found',
+      );
     });
 
     it('RPC-3 chat.send with bad params is invalid_params', async () => {
@@ -380,7 +472,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
 
   describe('run.cancel', () => {
     it('SES-5 run.cancel stops a running command', async () => {
-      const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'echo go; sleep 30' });
+      const { runId } = await client.call('chat.send', {
+        sessionId,
+        operationId: crypto.randomUUID(),
+        text: 'echo go; sleep 30',
+      });
       await waitForCommand(client, sessionId, runId, (r) => r.status === 'running' && r.byteLength === 3);
       expect(await client.call('run.cancel', { sessionId, runId })).toEqual({});
       const row = await waitForCommand(client, sessionId, runId);
@@ -392,7 +488,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
     it('SES-5 run.cancel of a message queued behind a running one drops it before it runs', async () => {
       const marker = path.join(projectA.directory, 'cancelled-queued.txt');
       const first = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'sleep 0.5' });
-      const queued = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: `echo ran > ${marker}` });
+      const queued = await client.call('chat.send', {
+        sessionId,
+        operationId: crypto.randomUUID(),
+        text: `echo ran > ${marker}`,
+      });
       expect(await client.call('run.cancel', { sessionId, runId: queued.runId })).toEqual({});
       await waitForCommand(client, sessionId, first.runId);
       const { rows } = await client.call('sessions.timeline', { sessionId });
@@ -401,22 +501,41 @@ describe('protocol v1 methods over a real WebSocket', () => {
       expect(fs.existsSync(marker)).toBe(false);
     });
 
-    it('SES-5 run.cancel of an unknown run, or of another session\'s run, is not_found', async () => {
+    it("SES-5 run.cancel of an unknown run, or of another session's run, is not_found", async () => {
       await expectRpcError(client.call('run.cancel', { sessionId, runId: crypto.randomUUID() }), 'not_found');
       const other = (await client.call('sessions.create', { projectId: projectA.id, agent: 'shell' })).session.id;
-      const { runId } = await client.call('chat.send', { sessionId: other, operationId: crypto.randomUUID(), text: 'true' });
+      const { runId } = await client.call('chat.send', {
+        sessionId: other,
+        operationId: crypto.randomUUID(),
+        text: 'true',
+      });
       await expectRpcError(client.call('run.cancel', { sessionId, runId }), 'not_found');
       await expectRpcError(client.call('run.cancel', { sessionId: crypto.randomUUID(), runId }), 'not_found');
     });
 
     it('RPC-3 run.cancel with bad params is invalid_params', async () => {
-      await expectInvalidParams(raw, 'run.cancel', [undefined, { sessionId }, { runId: 'r' }, { sessionId, runId: '' }, { sessionId, runId: 'r', reason: 'x' }]);
+      await expectInvalidParams(raw, 'run.cancel', [
+        undefined,
+        { sessionId },
+        { runId: 'r' },
+        { sessionId, runId: '' },
+        { sessionId, runId: 'r', reason: 'x' },
+      ]);
     });
   });
 
   describe('run.chatCommandOutputRead', () => {
     let row: Awaited<ReturnType<typeof runShell>>;
-    const read = (params: Partial<{ appSessionId: string; runId: string; commandId: string; generation: number; offset: number; length: number }>) =>
+    const read = (
+      params: Partial<{
+        appSessionId: string;
+        runId: string;
+        commandId: string;
+        generation: number;
+        offset: number;
+        length: number;
+      }>,
+    ) =>
       client.call('run.chatCommandOutputRead', {
         appSessionId: sessionId,
         runId: row.runId,
@@ -434,23 +553,53 @@ describe('protocol v1 methods over a real WebSocket', () => {
     it('OUT-5 run.chatCommandOutputRead answers the requested range with the artifact state', async () => {
       expect(row).toMatchObject({ byteLength: 10, generation: 1, complete: true });
       const page = await read({ offset: 3, length: 4 });
-      expect(page).toEqual({ offset: 3, dataBase64: Buffer.from('defg').toString('base64'), byteCount: 4, availableBytes: 10, generation: 1, complete: true, sourceIncomplete: false });
-      expect(await read({ offset: 8 })).toMatchObject({ offset: 8, dataBase64: Buffer.from('ij').toString('base64'), byteCount: 2, availableBytes: 10 });
-      expect(await read({ offset: 10, length: 1 })).toMatchObject({ offset: 10, dataBase64: '', byteCount: 0, availableBytes: 10 });
+      expect(page).toEqual({
+        offset: 3,
+        dataBase64: Buffer.from('defg').toString('base64'),
+        byteCount: 4,
+        availableBytes: 10,
+        generation: 1,
+        complete: true,
+        sourceIncomplete: false,
+      });
+      expect(await read({ offset: 8 })).toMatchObject({
+        offset: 8,
+        dataBase64: Buffer.from('ij').toString('base64'),
+        byteCount: 2,
+        availableBytes: 10,
+      });
+      expect(await read({ offset: 10, length: 1 })).toMatchObject({
+        offset: 10,
+        dataBase64: '',
+        byteCount: 0,
+        availableBytes: 10,
+      });
     });
 
     it('OUT-5 run.chatCommandOutputRead serves exactly 256 KiB at most per request', async () => {
       const big = await runShell(client, sessionId, `head -c ${MAX_COMMAND_OUTPUT_RANGE_BYTES + 100} /dev/zero`);
       expect(big.byteLength).toBe(MAX_COMMAND_OUTPUT_RANGE_BYTES + 100);
       const page = await client.call('run.chatCommandOutputRead', {
-        appSessionId: sessionId, runId: big.runId, commandId: big.commandId, generation: big.generation, offset: 0, length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
+        appSessionId: sessionId,
+        runId: big.runId,
+        commandId: big.commandId,
+        generation: big.generation,
+        offset: 0,
+        length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
       });
       expect(page.byteCount).toBe(MAX_COMMAND_OUTPUT_RANGE_BYTES);
       expect(Buffer.from(page.dataBase64, 'base64').equals(Buffer.alloc(MAX_COMMAND_OUTPUT_RANGE_BYTES))).toBe(true);
     });
 
     it('OUT-5 run.chatCommandOutputRead with a length of 0 or over 262144, or other bad params, is invalid_params', async () => {
-      const valid = { appSessionId: sessionId, runId: row.runId, commandId: row.commandId, generation: row.generation, offset: 0, length: 1 };
+      const valid = {
+        appSessionId: sessionId,
+        runId: row.runId,
+        commandId: row.commandId,
+        generation: row.generation,
+        offset: 0,
+        length: 1,
+      };
       await expectInvalidParams(raw, 'run.chatCommandOutputRead', [
         { ...valid, length: 0 },
         { ...valid, length: MAX_COMMAND_OUTPUT_RANGE_BYTES + 1 },
@@ -463,7 +612,9 @@ describe('protocol v1 methods over a real WebSocket', () => {
         { ...valid, sessionId: sessionId },
         undefined,
       ]);
-      expect(resultOf(await raw.request('run.chatCommandOutputRead', { ...valid, length: MAX_COMMAND_OUTPUT_RANGE_BYTES }))).toMatchObject({ byteCount: 10 });
+      expect(
+        resultOf(await raw.request('run.chatCommandOutputRead', { ...valid, length: MAX_COMMAND_OUTPUT_RANGE_BYTES })),
+      ).toMatchObject({ byteCount: 10 });
     });
 
     it('OUT-5 run.chatCommandOutputRead past the end of the output is invalid_params with the available bytes', async () => {
@@ -490,7 +641,11 @@ describe('protocol v1 methods over a real WebSocket', () => {
 
     it('OUT-5 a stale generation is a conflict: output whose file was lost mid-command is replaced by the aggregate as generation 2 (OUT-3)', async () => {
       const before = new Set(outputFiles(runtime));
-      const { runId } = await client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'printf first; sleep 1; printf second' });
+      const { runId } = await client.call('chat.send', {
+        sessionId,
+        operationId: crypto.randomUUID(),
+        text: 'printf first; sleep 1; printf second',
+      });
       const firstPart = await waitForCommand(client, sessionId, runId, (r) => r.byteLength === 5);
       expect(firstPart).toMatchObject({ status: 'running', generation: 1 });
       const added = outputFiles(runtime).filter((f) => !before.has(f));
@@ -498,9 +653,23 @@ describe('protocol v1 methods over a real WebSocket', () => {
       fs.rmSync(path.join(runtime.dataDir, 'command-outputs', added[0]!));
 
       const settled = await waitForCommand(client, sessionId, runId);
-      expect(settled).toMatchObject({ status: 'exited', exitCode: 0, generation: 2, byteLength: 11, complete: true, sourceIncomplete: false });
+      expect(settled).toMatchObject({
+        status: 'exited',
+        exitCode: 0,
+        generation: 2,
+        byteLength: 11,
+        complete: true,
+        sourceIncomplete: false,
+      });
       const readGeneration = (generation: number) =>
-        client.call('run.chatCommandOutputRead', { appSessionId: sessionId, runId, commandId: settled.commandId, generation, offset: 0, length: 100 });
+        client.call('run.chatCommandOutputRead', {
+          appSessionId: sessionId,
+          runId,
+          commandId: settled.commandId,
+          generation,
+          offset: 0,
+          length: 100,
+        });
       const error = await expectRpcError(readGeneration(1), 'conflict');
       expect(error.data).toMatchObject({ generation: 2 });
       expect(error.message).toMatch(/refresh/i);
@@ -514,7 +683,14 @@ describe('protocol v1 methods over a real WebSocket', () => {
       const added = outputFiles(runtime).filter((f) => !before.has(f));
       expect(added).toHaveLength(1);
       fs.rmSync(path.join(runtime.dataDir, 'command-outputs', added[0]!));
-      const params = { appSessionId: sessionId, runId: lost.runId, commandId: lost.commandId, generation: lost.generation, offset: 0, length: 10 };
+      const params = {
+        appSessionId: sessionId,
+        runId: lost.runId,
+        commandId: lost.commandId,
+        generation: lost.generation,
+        offset: 0,
+        length: 10,
+      };
       await expectRpcError(client.call('run.chatCommandOutputRead', params), 'storage');
       await expectRpcError(client.call('run.chatCommandOutputRead', params), 'storage');
       const { rows } = await client.call('sessions.timeline', { sessionId });

@@ -13,7 +13,10 @@ const GUESSES_PER_SOCKET = 3;
 /** A well-formed code nobody was given (the alphabet has no U). */
 const wrongCode = (n: number) => `UUUUU-${String(n).padStart(5, '0')}`;
 
-type Outcome = { kind: 'paired'; token: string } | { kind: 'unauthorized' } | { kind: 'rate_limited'; retryAfterMs: number; message: string };
+type Outcome =
+  | { kind: 'paired'; token: string }
+  | { kind: 'unauthorized' }
+  | { kind: 'rate_limited'; retryAfterMs: number; message: string };
 
 function outcomeOf(frame: ResponseFrame): Outcome {
   if ('result' in frame) return { kind: 'paired', token: (frame.result as { token: string }).token };
@@ -28,7 +31,9 @@ describe('SEC-9 a global limit on pairing guesses', () => {
   let admin: RpcClient;
 
   beforeAll(async () => {
-    runtime = await startRuntimeProcess({ env: { HBCODE_PAIRING_GUESS_LIMIT: String(GUESS_LIMIT), HBCODE_PAIRING_GUESS_WINDOW_MS: String(WINDOW_MS) } });
+    runtime = await startRuntimeProcess({
+      env: { HBCODE_PAIRING_GUESS_LIMIT: String(GUESS_LIMIT), HBCODE_PAIRING_GUESS_WINDOW_MS: String(WINDOW_MS) },
+    });
     admin = await runtime.connect();
   });
   afterAll(async () => {
@@ -59,7 +64,15 @@ describe('SEC-9 a global limit on pairing guesses', () => {
           const s = first + i;
           const socket = await RawRpcSocket.open(runtime);
           const answers: Outcome[] = [];
-          for (let g = 0; g < GUESSES_PER_SOCKET; g++) answers.push(outcomeOf(await socket.request('pair.redeem', { code: wrongCode(s * GUESSES_PER_SOCKET + g), deviceName: 'guesser' })));
+          for (let g = 0; g < GUESSES_PER_SOCKET; g++)
+            answers.push(
+              outcomeOf(
+                await socket.request('pair.redeem', {
+                  code: wrongCode(s * GUESSES_PER_SOCKET + g),
+                  deviceName: 'guesser',
+                }),
+              ),
+            );
           socket.close();
           return answers;
         }),
@@ -104,7 +117,12 @@ describe('SEC-9 a global limit on pairing guesses', () => {
     expect(paired.kind).toBe('paired');
     const socket = await RawRpcSocket.open(runtime);
     try {
-      const hello = resultOf(await socket.request('auth.hello', { token: paired.kind === 'paired' ? paired.token : '', protocolVersion: PROTOCOL_VERSION }));
+      const hello = resultOf(
+        await socket.request('auth.hello', {
+          token: paired.kind === 'paired' ? paired.token : '',
+          protocolVersion: PROTOCOL_VERSION,
+        }),
+      );
       expect(hello).toMatchObject({ protocolVersion: PROTOCOL_VERSION });
     } finally {
       socket.close();

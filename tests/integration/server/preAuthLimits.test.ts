@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../lib/protocol/version';
 import { DEFAULT_SOCKET_LIMITS } from '../../../server/rpc/socketLimits';
-import { clientFrameHeader, HandshakeSocket, OPCODE_TEXT, residentBytes, watchResidentMemory } from '../../fixtures/handshakeSocket';
+import {
+  clientFrameHeader,
+  HandshakeSocket,
+  OPCODE_TEXT,
+  residentBytes,
+  watchResidentMemory,
+} from '../../fixtures/handshakeSocket';
 import { RawRpcSocket } from '../../fixtures/rawSocket';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
@@ -21,7 +27,9 @@ const PRE_AUTH_BYTES = 16 * 1024;
 
 async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, deadline]);
   } finally {
@@ -66,7 +74,11 @@ describe('SEC-9 unauthenticated sockets', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { HBCODE_PRE_AUTH_BYTES: String(PRE_AUTH_BYTES) } });
+    runtime = await startRuntimeProcess({
+      dataDir: dirs.dataDir,
+      projectDirs: dirs.projectDirs,
+      env: { HBCODE_PRE_AUTH_BYTES: String(PRE_AUTH_BYTES) },
+    });
   });
   afterAll(async () => {
     await runtime?.stop();
@@ -94,10 +106,16 @@ describe('SEC-9 unauthenticated sockets', () => {
     expect((await phone.call('projects.list')).projects).toHaveLength(1);
 
     const sent = await withDeadline(Promise.all(floods), 120_000, 'the fast senders finishing');
-    await withDeadline(Promise.all([...fast, ...slow].map((socket) => socket.gone)), 60_000, 'every unauthenticated socket closing');
+    await withDeadline(
+      Promise.all([...fast, ...slow].map((socket) => socket.gone)),
+      60_000,
+      'every unauthenticated socket closing',
+    );
     await withDeadline(Promise.all(trickles), 30_000, 'the slow senders stopping');
     const peak = memory.stop();
-    console.log(`pre-auth flood: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB; fast senders got ${sent.map((n) => (n / MiB).toFixed(1)).join(', ')} MiB in`);
+    console.log(
+      `pre-auth flood: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB; fast senders got ${sent.map((n) => (n / MiB).toFixed(1)).join(', ')} MiB in`,
+    );
 
     expect(peak - before).toBeLessThan(RSS_GROWTH_BOUND);
     expect(runtime.child.exitCode).toBeNull();
@@ -112,12 +130,22 @@ describe('SEC-9 unauthenticated sockets', () => {
     const sockets = await Promise.all(Array.from({ length: FAST_SENDERS }, () => HandshakeSocket.open(runtime)));
     // A first call other than auth.hello closes the socket politely (RPC-2); the peer never answers the close.
     for (const socket of sockets) await socket.sendRequest('projects.list');
-    const closes = await withDeadline(Promise.all(sockets.map((socket) => socket.closeFrame())), 30_000, 'the close frames');
+    const closes = await withDeadline(
+      Promise.all(sockets.map((socket) => socket.closeFrame())),
+      30_000,
+      'the close frames',
+    );
     expect(closes.map((close) => close?.code)).toEqual(sockets.map(() => 4401));
-    const sent = await withDeadline(Promise.all(sockets.map((socket) => sendGiantFrame(socket, FAST_SENDER_BYTES))), 120_000, 'the senders finishing');
+    const sent = await withDeadline(
+      Promise.all(sockets.map((socket) => sendGiantFrame(socket, FAST_SENDER_BYTES))),
+      120_000,
+      'the senders finishing',
+    );
     await withDeadline(Promise.all(sockets.map((socket) => socket.gone)), 60_000, 'every closed socket going');
     const peak = memory.stop();
-    console.log(`flood after a polite close: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB; senders got ${sent.map((n) => (n / MiB).toFixed(1)).join(', ')} MiB in`);
+    console.log(
+      `flood after a polite close: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB; senders got ${sent.map((n) => (n / MiB).toFixed(1)).join(', ')} MiB in`,
+    );
     for (const bytes of sent) expect(bytes).toBeLessThan(FAST_SENDER_BYTES);
     expect(peak - before).toBeLessThan(RSS_GROWTH_BOUND);
     expect(runtime.child.exitCode).toBeNull();
@@ -125,7 +153,9 @@ describe('SEC-9 unauthenticated sockets', () => {
 
   it('SEC-9 a socket past the cap of unauthenticated ones is closed with 1013; authenticated sockets do not count against it', async () => {
     const admin = await RawRpcSocket.authenticated(runtime);
-    const waiting = await Promise.all(Array.from({ length: DEFAULT_SOCKET_LIMITS.maxUnauthenticatedSockets }, () => RawRpcSocket.open(runtime)));
+    const waiting = await Promise.all(
+      Array.from({ length: DEFAULT_SOCKET_LIMITS.maxUnauthenticatedSockets }, () => RawRpcSocket.open(runtime)),
+    );
     const extra = await RawRpcSocket.open(runtime);
     const refused = await withDeadline(extra.closed, 10_000, 'the socket over the cap closing');
     expect(refused.code).toBe(1013);

@@ -15,7 +15,10 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'devices.rename': { deviceId: 'device', name: 'Phone' },
   'devices.confirm': { requestId: 'request', accept: true },
   'push.status': undefined,
-  'push.subscribe': { subscription: { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'auth' } }, events: { approval: true, turnFinished: false, failed: false } },
+  'push.subscribe': {
+    subscription: { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'auth' } },
+    events: { approval: true, turnFinished: false, failed: false },
+  },
   'push.unsubscribe': { endpoint: 'https://push.example/abc' },
   'app.build': undefined,
   'projects.list': undefined,
@@ -46,7 +49,14 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'sessions.command': { sessionId: 'session', runId: 'run', commandId: 'command' },
   'chat.send': { sessionId: 'session', operationId: 'op', text: 'echo hi' },
   'run.cancel': { sessionId: 'session', runId: 'run' },
-  'run.chatCommandOutputRead': { appSessionId: 'session', runId: 'run', commandId: '1', generation: 1, offset: 0, length: 1 },
+  'run.chatCommandOutputRead': {
+    appSessionId: 'session',
+    runId: 'run',
+    commandId: '1',
+    generation: 1,
+    offset: 0,
+    length: 1,
+  },
   'run.chatCommandOutputFind': { appSessionId: 'session', runId: 'run', commandId: '1', generation: 1, query: 'x' },
   'run.chatCommandOutputFindCancel': { searchId: 'search' },
   'agents.list': undefined,
@@ -83,8 +93,20 @@ const WELL_FORMED_PARAMS: Record<MethodName, unknown> = {
   'claude.accounts.status': { accountId: 'default' },
   'claude.models.list': {},
   'claude.sessions.list': { projectId: 'project' },
-  'attachments.begin': { sessionId: 'session', name: 'a.png', mimeType: 'image/png', byteLength: 1, sha256: '0'.repeat(64) },
-  'attachments.chunk': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}`, offset: 0, sha256: '0'.repeat(64), dataBase64: '' },
+  'attachments.begin': {
+    sessionId: 'session',
+    name: 'a.png',
+    mimeType: 'image/png',
+    byteLength: 1,
+    sha256: '0'.repeat(64),
+  },
+  'attachments.chunk': {
+    sessionId: 'session',
+    uploadId: `u${'0'.repeat(32)}`,
+    offset: 0,
+    sha256: '0'.repeat(64),
+    dataBase64: '',
+  },
   'attachments.status': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}` },
   'attachments.read': { sessionId: 'session', uploadId: `u${'0'.repeat(32)}`, offset: 0 },
 };
@@ -120,7 +142,10 @@ describe('RPC-3 bad frames over a real WebSocket', () => {
     expect(errorOf(answer)).toMatchObject({ code: -32700, data: { code: 'invalid_params' } });
     expect(errorOf(answer).message).toMatch(/JSON/);
     await raw.send('not json at all');
-    expect(errorOf(await raw.nextResponse((r) => r.id === null))).toMatchObject({ code: -32700, data: { code: 'invalid_params' } });
+    expect(errorOf(await raw.nextResponse((r) => r.id === null))).toMatchObject({
+      code: -32700,
+      data: { code: 'invalid_params' },
+    });
     await expectStillServing(raw);
   });
 
@@ -160,7 +185,10 @@ describe('RPC-3 bad frames over a real WebSocket', () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
     const frames = [
       { frame: deep(500_000), code: -32600 },
-      { frame: `{"jsonrpc":"2.0","id":31,"method":"sessions.create","params":{"projectId":"p","agent":"shell","title":${deep(500_000)}}}`, code: -32602 },
+      {
+        frame: `{"jsonrpc":"2.0","id":31,"method":"sessions.create","params":{"projectId":"p","agent":"shell","title":${deep(500_000)}}}`,
+        code: -32602,
+      },
       { frame: `{"jsonrpc":"2.0","id":32,"method":"projects.list","params":{"x":${deep(500_000)}}}`, code: -32602 },
       { frame: `{"jsonrpc":"2.0","id":${deep(500_000)},"method":"projects.list"}`, code: -32600 },
     ];
@@ -175,7 +203,10 @@ describe('RPC-3 bad frames over a real WebSocket', () => {
   it('RPC-3 an unknown method gets not_found (-32601) naming the method, and the socket stays usable', async () => {
     await raw.send(JSON.stringify({ jsonrpc: '2.0', id: 'string-id-1', method: 'files.deleteEverything', params: {} }));
     const answer = await raw.nextResponse((r) => r.id === 'string-id-1');
-    expect(errorOf(answer)).toMatchObject({ code: -32601, data: { code: 'not_found', method: 'files.deleteEverything' } });
+    expect(errorOf(answer)).toMatchObject({
+      code: -32601,
+      data: { code: 'not_found', method: 'files.deleteEverything' },
+    });
     expect(errorOf(answer).message).toContain('files.deleteEverything');
     // Names that exist on every object must not be mistaken for methods.
     for (const method of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
@@ -192,7 +223,10 @@ describe('RPC-3 bad frames over a real WebSocket', () => {
     const extraField = await raw.requestError('projects.list', { bogus: true });
     expect(extraField).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
     expect(extraField.message).toContain('bogus');
-    expect(await raw.requestError('sessions.list', [1, 2])).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
+    expect(await raw.requestError('sessions.list', [1, 2])).toMatchObject({
+      code: -32602,
+      data: { code: 'invalid_params' },
+    });
     await expectStillServing(raw);
   });
 
@@ -231,10 +265,19 @@ describe('RPC-3 bad frames over a real WebSocket', () => {
 
   it('RPC-2 a call pipelined right behind a successful auth.hello is served', async () => {
     const socket = await RawRpcSocket.open(runtime);
-    await socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'auth.hello', params: { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION } }));
+    await socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'auth.hello',
+        params: { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION },
+      }),
+    );
     await socket.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'projects.list' }));
     expect(resultOf(await socket.nextResponse((r) => r.id === 1))).toMatchObject({ protocolVersion: PROTOCOL_VERSION });
-    expect(resultOf(await socket.nextResponse((r) => r.id === 2))).toMatchObject({ projects: [{ directory: dirs.projectDirs[0] }] });
+    expect(resultOf(await socket.nextResponse((r) => r.id === 2))).toMatchObject({
+      projects: [{ directory: dirs.projectDirs[0] }],
+    });
     socket.close();
   });
 

@@ -34,7 +34,10 @@ describe('STO-4 / OUT-6 session delete', () => {
   });
 
   /** Runs a command and returns its row and the artifact file it created. */
-  async function runWithFile(sessionId: string, text: string): Promise<{ row: CommandRow; file: string; operationId: string }> {
+  async function runWithFile(
+    sessionId: string,
+    text: string,
+  ): Promise<{ row: CommandRow; file: string; operationId: string }> {
     const before = outputFiles();
     const operationId = crypto.randomUUID();
     const { runId } = await client.call('chat.send', { sessionId, operationId, text });
@@ -54,10 +57,20 @@ describe('STO-4 / OUT-6 session delete', () => {
         sessions: count('SELECT COUNT(*) AS n FROM sessions WHERE id = ?', sessionId),
         runs: count('SELECT COUNT(*) AS n FROM runs WHERE session_id = ?', sessionId),
         commands: count('SELECT COUNT(*) AS n FROM commands WHERE session_id = ?', sessionId),
-        command_outputs: count('SELECT COUNT(*) AS n FROM command_outputs WHERE session_id = ? OR run_id IN (SELECT value FROM json_each(?))', sessionId, runList),
-        pending_appends: count('SELECT COUNT(*) AS n FROM command_output_pending_appends WHERE run_id IN (SELECT value FROM json_each(?))', runList),
+        command_outputs: count(
+          'SELECT COUNT(*) AS n FROM command_outputs WHERE session_id = ? OR run_id IN (SELECT value FROM json_each(?))',
+          sessionId,
+          runList,
+        ),
+        pending_appends: count(
+          'SELECT COUNT(*) AS n FROM command_output_pending_appends WHERE run_id IN (SELECT value FROM json_each(?))',
+          runList,
+        ),
         chat_outbox: count('SELECT COUNT(*) AS n FROM chat_outbox WHERE session_id = ?', sessionId),
-        operation_identity: count('SELECT COUNT(*) AS n FROM chat_outbox_operation_identity WHERE session_id = ?', sessionId),
+        operation_identity: count(
+          'SELECT COUNT(*) AS n FROM chat_outbox_operation_identity WHERE session_id = ?',
+          sessionId,
+        ),
         idempotency_ledger: count('SELECT COUNT(*) AS n FROM remote_rpc_idempotency WHERE session_id = ?', sessionId),
       };
     } finally {
@@ -89,7 +102,13 @@ describe('STO-4 / OUT-6 session delete', () => {
     for (const { file } of [...doomedRuns, ...keptRuns]) expect(fs.existsSync(path.join(outputsDir, file))).toBe(true);
     const before = outputFiles();
     const runIds = doomedRuns.map((r) => r.row.runId);
-    expect(leftoverRows(doomed, runIds)).toMatchObject({ sessions: 1, runs: 3, commands: 3, command_outputs: 3, idempotency_ledger: 3 });
+    expect(leftoverRows(doomed, runIds)).toMatchObject({
+      sessions: 1,
+      runs: 3,
+      commands: 3,
+      command_outputs: 3,
+      idempotency_ledger: 3,
+    });
 
     const changes: { sessionId: string; deleted: boolean }[] = [];
     const stop = client.onNotification('sessions.changed', (params) => changes.push(params));
@@ -101,11 +120,21 @@ describe('STO-4 / OUT-6 session delete', () => {
     expect((await client.call('sessions.list')).sessions.map((s) => s.id)).not.toContain(doomed);
     for (const { row, operationId } of doomedRuns) {
       await expectRpcError(
-        client.call('run.chatCommandOutputRead', { appSessionId: doomed, runId: row.runId, commandId: row.commandId, generation: row.generation, offset: 0, length: 1 }),
+        client.call('run.chatCommandOutputRead', {
+          appSessionId: doomed,
+          runId: row.runId,
+          commandId: row.commandId,
+          generation: row.generation,
+          offset: 0,
+          length: 1,
+        }),
         'not_found',
       );
       await expectRpcError(client.call('run.cancel', { sessionId: doomed, runId: row.runId }), 'not_found');
-      await expectRpcError(client.call('chat.send', { sessionId: doomed, operationId, text: row.command }), 'not_found');
+      await expectRpcError(
+        client.call('chat.send', { sessionId: doomed, operationId, text: row.command }),
+        'not_found',
+      );
     }
     expect(leftoverRows(doomed, runIds)).toEqual(NOTHING_LEFT);
     expect(changes).toContainEqual({ sessionId: doomed, deleted: true });
@@ -135,8 +164,17 @@ describe('STO-4 / OUT-6 session delete', () => {
       operationId: crypto.randomUUID(),
       text: `echo $$ > ${pidFile}; while true; do echo tick; sleep 0.05; done`,
     });
-    const queued = await client.call('chat.send', { sessionId: doomed, operationId: crypto.randomUUID(), text: `echo ran > ${queuedMarker}` });
-    await waitForCommand(client, doomed, running.runId, (r) => r.status === 'running' && r.byteLength >= 'tick\n'.length * 3);
+    const queued = await client.call('chat.send', {
+      sessionId: doomed,
+      operationId: crypto.randomUUID(),
+      text: `echo ran > ${queuedMarker}`,
+    });
+    await waitForCommand(
+      client,
+      doomed,
+      running.runId,
+      (r) => r.status === 'running' && r.byteLength >= 'tick\n'.length * 3,
+    );
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     expect(processExists(pid)).toBe(true);
     const doomedFiles = [...outputFiles()].filter((f) => !before.has(f));
@@ -167,7 +205,7 @@ describe('STO-4 / OUT-6 session delete', () => {
     expect(text).toBe(Array.from({ length: 20 }, (_, i) => `n${i + 1}\n`).join(''));
   });
 
-  it('STO-4 a deleted session\'s leftover rows do not come back after a restart', async () => {
+  it("STO-4 a deleted session's leftover rows do not come back after a restart", async () => {
     const doomed = await createShellSession(client);
     const { row } = await runWithFile(doomed, 'printf gone');
     await client.call('sessions.delete', { sessionId: doomed });

@@ -70,9 +70,19 @@ describe('UX-3 / UX-1 session titles, activity order and command rows over a rea
     const a = (await client.call('sessions.create', { projectId, agent: 'shell' })).session;
     const b = (await client.call('sessions.create', { projectId, agent: 'shell' })).session;
     const row = await runShell(client, a.id, 'printf abc');
-    const { row: found } = await client.call('sessions.command', { sessionId: a.id, runId: row.runId, commandId: row.commandId });
+    const { row: found } = await client.call('sessions.command', {
+      sessionId: a.id,
+      runId: row.runId,
+      commandId: row.commandId,
+    });
     expect(found).toMatchObject({ id: row.id, byteLength: 3, complete: true, command: 'printf abc' });
-    await expectRpcError(client.call('sessions.command', { sessionId: b.id, runId: row.runId, commandId: row.commandId }), 'not_found');
-    await expectRpcError(client.call('sessions.command', { sessionId: a.id, runId: row.runId, commandId: 'nope' }), 'not_found');
+    await expectRpcError(
+      client.call('sessions.command', { sessionId: b.id, runId: row.runId, commandId: row.commandId }),
+      'not_found',
+    );
+    await expectRpcError(
+      client.call('sessions.command', { sessionId: a.id, runId: row.runId, commandId: 'nope' }),
+      'not_found',
+    );
   });
 });

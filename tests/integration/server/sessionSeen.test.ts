@@ -3,7 +3,12 @@ import type { RpcClient } from '../../../lib/client/rpcClient';
 import { messageState, waitForRows } from '../../fixtures/agentSessions';
 import { pairDevice, type PairedDevice } from '../../fixtures/pairedDevice';
 import { waitUntil } from '../../fixtures/waitUntil';
-import { createScriptedSession, sendScript, startScriptedRuntime, type ScriptedRuntime } from '../../fixtures/scriptedAgentSessions';
+import {
+  createScriptedSession,
+  sendScript,
+  startScriptedRuntime,
+  type ScriptedRuntime,
+} from '../../fixtures/scriptedAgentSessions';
 
 /** UX-8 over a real WebSocket: "done, unread" per device, kept by the runtime. */
 describe('UX-8 sessions.seen and the unread mark, per device', () => {
@@ -26,7 +31,8 @@ describe('UX-8 sessions.seen and the unread mark, per device', () => {
     scripted?.remove();
   });
 
-  const unread = async (device: PairedDevice, sessionId: string) => (await device.client.call('sessions.list')).sessions.find((s) => s.id === sessionId)!.unread ?? false;
+  const unread = async (device: PairedDevice, sessionId: string) =>
+    (await device.client.call('sessions.list')).sessions.find((s) => s.id === sessionId)!.unread ?? false;
   async function finishTurn(sessionId: string): Promise<void> {
     const { runId } = await sendScript(admin, sessionId, { items: [] });
     await waitForRows(admin, sessionId, (rows) => messageState(rows, runId) === 'done');
@@ -61,6 +67,8 @@ describe('UX-8 sessions.seen and the unread mark, per device', () => {
       return unread(phone, sessionId);
     }, 'a turn that ends after the socket went is unread on the phone');
 
-    await expect(phone.client.call('sessions.seen', { sessionId: 'no-such-session', open: false })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      phone.client.call('sessions.seen', { sessionId: 'no-such-session', open: false }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -8,7 +8,8 @@ import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtime
 import { readWholeOutput, runShell } from '../../fixtures/sessionHelpers';
 import { expectRpcError } from '../../fixtures/rpcErrors';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }).trim();
 
 describe('SES-10 / SES-11 a git worktree per session', () => {
   let dirs: RuntimeDirs;
@@ -51,8 +52,15 @@ describe('SES-10 / SES-11 a git worktree per session', () => {
   const branches = () => git(repo, 'branch', '--format=%(refname:short)').split('\n');
 
   it('SES-10 a session with a worktree gets a new branch from HEAD beside the project, the list shows it, and its commands run there', async () => {
-    const { session } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'feature/login' } });
-    expect(session.worktree).toEqual({ branch: 'feature/login', path: path.join(`${repo}.worktrees`, 'feature-login') });
+    const { session } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: { branch: 'feature/login' },
+    });
+    expect(session.worktree).toEqual({
+      branch: 'feature/login',
+      path: path.join(`${repo}.worktrees`, 'feature-login'),
+    });
     expect(fs.existsSync(path.join(session.worktree!.path, 'README.md'))).toBe(true);
     expect(branches()).toContain('feature/login');
     expect(git(repo, 'rev-parse', 'feature/login')).toBe(git(repo, 'rev-parse', 'HEAD'));
@@ -69,8 +77,16 @@ describe('SES-10 / SES-11 a git worktree per session', () => {
   });
 
   it('SES-10 a session without a branch name gets a new one, each its own', async () => {
-    const { session: first } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: {} });
-    const { session: second } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: {} });
+    const { session: first } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: {},
+    });
+    const { session: second } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: {},
+    });
     expect(first.worktree?.branch).toMatch(/^session-[0-9a-f]{8}$/);
     expect(second.worktree?.branch).not.toBe(first.worktree?.branch);
     expect(await shellOutput(second.id, 'git branch --show-current')).toBe(second.worktree!.branch);
@@ -79,25 +95,49 @@ describe('SES-10 / SES-11 a git worktree per session', () => {
   it('SES-10 a folder that is not a git repository, a branch that exists and a name git refuses each get a clear error, and nothing is made', async () => {
     const before = branches();
     const { sessions: sessionsBefore } = await client.call('sessions.list');
-    const notRepo = await expectRpcError(client.call('sessions.create', { projectId: plainId, agent: 'shell', worktree: {} }), 'invalid_params');
+    const notRepo = await expectRpcError(
+      client.call('sessions.create', { projectId: plainId, agent: 'shell', worktree: {} }),
+      'invalid_params',
+    );
     expect(notRepo.message).toMatch(/not a git repository/);
     expect(fs.existsSync(`${plainFolder}.worktrees`)).toBe(false);
-    const taken = await expectRpcError(client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'main' } }), 'conflict');
+    const taken = await expectRpcError(
+      client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'main' } }),
+      'conflict',
+    );
     expect(taken.message).toMatch(/"main" already exists/);
-    const bad = await expectRpcError(client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'two..dots' } }), 'invalid_params');
+    const bad = await expectRpcError(
+      client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'two..dots' } }),
+      'invalid_params',
+    );
     expect(bad.message).toMatch(/not a valid branch name/);
-    await expectRpcError(client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: '--force' } }), 'invalid_params');
+    await expectRpcError(
+      client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: '--force' } }),
+      'invalid_params',
+    );
     expect(branches()).toEqual(before);
     expect((await client.call('sessions.list')).sessions).toHaveLength(sessionsBefore.length);
   });
 
   it('SES-11 deleting a session whose branch has a commit the project lacks refuses without force, keeping session, worktree and branch; with force removes them', async () => {
-    const { session } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'unmerged' } });
+    const { session } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: { branch: 'unmerged' },
+    });
     await shellOutput(session.id, 'echo change > work.txt && git add work.txt && git commit --quiet -m work');
 
-    const refused = await expectRpcError(client.call('sessions.delete', { sessionId: session.id, removeWorktree: true }), 'conflict');
+    const refused = await expectRpcError(
+      client.call('sessions.delete', { sessionId: session.id, removeWorktree: true }),
+      'conflict',
+    );
     expect(refused.message).toMatch(/1 commit not in the project's HEAD/);
-    expect(refused.data).toMatchObject({ reason: 'unmerged_worktree', unmergedCommits: 1, uncommittedChanges: 0, branch: 'unmerged' });
+    expect(refused.data).toMatchObject({
+      reason: 'unmerged_worktree',
+      unmergedCommits: 1,
+      uncommittedChanges: 0,
+      branch: 'unmerged',
+    });
     expect((await client.call('sessions.list')).sessions.some((s) => s.id === session.id)).toBe(true);
     expect(fs.existsSync(path.join(session.worktree!.path, 'work.txt'))).toBe(true);
     expect(branches()).toContain('unmerged');
@@ -109,9 +149,16 @@ describe('SES-10 / SES-11 a git worktree per session', () => {
   });
 
   it('SES-11 uncommitted changes in the worktree refuse its removal too', async () => {
-    const { session } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'dirty' } });
+    const { session } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: { branch: 'dirty' },
+    });
     await shellOutput(session.id, 'echo draft > draft.txt && echo more >> README.md');
-    const refused = await expectRpcError(client.call('sessions.delete', { sessionId: session.id, removeWorktree: true, force: false }), 'conflict');
+    const refused = await expectRpcError(
+      client.call('sessions.delete', { sessionId: session.id, removeWorktree: true, force: false }),
+      'conflict',
+    );
     expect(refused.data).toMatchObject({ unmergedCommits: 0, uncommittedChanges: 2 });
     expect(refused.message).toMatch(/2 uncommitted changes/);
     expect(fs.readFileSync(path.join(session.worktree!.path, 'draft.txt'), 'utf8')).toBe('draft\n');
@@ -120,19 +167,31 @@ describe('SES-10 / SES-11 a git worktree per session', () => {
   });
 
   it('SES-11 a worktree with nothing unmerged is removed with its branch; one merged into HEAD counts as nothing unmerged; without removeWorktree it stays', async () => {
-    const { session: clean } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'clean' } });
+    const { session: clean } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: { branch: 'clean' },
+    });
     await client.call('sessions.delete', { sessionId: clean.id, removeWorktree: true });
     expect(fs.existsSync(clean.worktree!.path)).toBe(false);
     expect(branches()).not.toContain('clean');
 
-    const { session: merged } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'merged' } });
+    const { session: merged } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: { branch: 'merged' },
+    });
     await shellOutput(merged.id, 'echo done > merged.txt && git add merged.txt && git commit --quiet -m merged');
     git(repo, 'merge', '--quiet', '--ff-only', 'merged');
     await client.call('sessions.delete', { sessionId: merged.id, removeWorktree: true });
     expect(branches()).not.toContain('merged');
     expect(fs.existsSync(path.join(repo, 'merged.txt'))).toBe(true);
 
-    const { session: kept } = await client.call('sessions.create', { projectId: repoId, agent: 'shell', worktree: { branch: 'kept' } });
+    const { session: kept } = await client.call('sessions.create', {
+      projectId: repoId,
+      agent: 'shell',
+      worktree: { branch: 'kept' },
+    });
     await shellOutput(kept.id, 'echo mine > mine.txt');
     await client.call('sessions.delete', { sessionId: kept.id });
     expect(fs.readFileSync(path.join(kept.worktree!.path, 'mine.txt'), 'utf8')).toBe('mine\n');

@@ -18,7 +18,10 @@ const processExists = processAlive;
 async function stopWithin(runtime: RuntimeProcess, ms: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the runtime did not exit within ${ms} ms of SIGTERM:\n${runtime.output()}`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`the runtime did not exit within ${ms} ms of SIGTERM:\n${runtime.output()}`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([runtime.stop(), timeout]);
@@ -64,11 +67,27 @@ describe('graceful shutdown and crash recovery of a running command', () => {
   }
 
   /** Starts the ticking command and a message queued behind it; returns once a few ticks are stored. */
-  async function startTicking(sessionId: string, maxTicks: number): Promise<{ runId: string; queuedRunId: string; pid: number; seen: CommandRow }> {
+  async function startTicking(
+    sessionId: string,
+    maxTicks: number,
+  ): Promise<{ runId: string; queuedRunId: string; pid: number; seen: CommandRow }> {
     const pidFile = path.join(dirs!.projectDirs[0]!, 'ticking.pid');
-    const { runId } = await client!.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: tickingCommand(pidFile, maxTicks) });
-    const queued = await client!.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'echo queued-message-ran' });
-    const seen = await waitForCommand(client!, sessionId, runId, (r) => r.status === 'running' && r.byteLength >= ticks(5).length);
+    const { runId } = await client!.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: tickingCommand(pidFile, maxTicks),
+    });
+    const queued = await client!.call('chat.send', {
+      sessionId,
+      operationId: crypto.randomUUID(),
+      text: 'echo queued-message-ran',
+    });
+    const seen = await waitForCommand(
+      client!,
+      sessionId,
+      runId,
+      (r) => r.status === 'running' && r.byteLength >= ticks(5).length,
+    );
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     pids.push(pid);
     expect(processExists(pid)).toBe(true);
@@ -110,8 +129,16 @@ describe('graceful shutdown and crash recovery of a running command', () => {
     expect(lines).toBeGreaterThanOrEqual(5);
     expect(output).toBe(ticks(lines));
 
-    const stubbornRow = commandOf((await client!.call('sessions.timeline', { sessionId: stubbornSession })).rows, stubborn.runId);
-    expect(stubbornRow).toMatchObject({ status: 'cancelled', error: SHUTDOWN_ERROR, complete: true, byteLength: 'stubborn\n'.length });
+    const stubbornRow = commandOf(
+      (await client!.call('sessions.timeline', { sessionId: stubbornSession })).rows,
+      stubborn.runId,
+    );
+    expect(stubbornRow).toMatchObject({
+      status: 'cancelled',
+      error: SHUTDOWN_ERROR,
+      complete: true,
+      byteLength: 'stubborn\n'.length,
+    });
 
     // The message that was queued behind it is delivered by the restarted runtime, once.
     const queuedRow = await waitForCommand(client!, sessionId, queuedRunId);
@@ -150,7 +177,12 @@ describe('graceful shutdown and crash recovery of a running command', () => {
     const text = output.toString();
     expect(text).toBe(ticks(text.split('\n').length - 1));
     const page = await client!.call('run.chatCommandOutputRead', {
-      appSessionId: sessionId, runId, commandId: row.commandId, generation: row.generation, offset: 0, length: 1,
+      appSessionId: sessionId,
+      runId,
+      commandId: row.commandId,
+      generation: row.generation,
+      offset: 0,
+      length: 1,
     });
     expect(page).toMatchObject({ complete: true, sourceIncomplete: true, availableBytes: row.byteLength });
 

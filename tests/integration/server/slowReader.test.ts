@@ -25,7 +25,11 @@ describe('SEC-9 a client that stops reading its answers', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { HBCODE_SOCKET_STALL_MS: String(STALL_MS) } });
+    runtime = await startRuntimeProcess({
+      dataDir: dirs.dataDir,
+      projectDirs: dirs.projectDirs,
+      env: { HBCODE_SOCKET_STALL_MS: String(STALL_MS) },
+    });
     admin = await runtime.connect();
     sessionId = await createShellSession(admin);
     row = await runShell(admin, sessionId, 'yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 1048576');
@@ -42,7 +46,10 @@ describe('SEC-9 a client that stops reading its answers', () => {
     const helloId = await slow.sendRequest('auth.hello', { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION });
     const hello = await slow.nextFrame();
     expect(hello?.opcode).toBe(OPCODE_TEXT);
-    expect(JSON.parse(hello!.payload.toString('utf8'))).toMatchObject({ id: helloId, result: { protocolVersion: PROTOCOL_VERSION } });
+    expect(JSON.parse(hello!.payload.toString('utf8'))).toMatchObject({
+      id: helloId,
+      result: { protocolVersion: PROTOCOL_VERSION },
+    });
 
     const before = residentBytes(runtime.child.pid!);
     const memory = watchResidentMemory(runtime.child.pid!);
@@ -68,7 +75,9 @@ describe('SEC-9 a client that stops reading its answers', () => {
       await new Promise((resolve) => setTimeout(resolve, BATCH_EVERY_MS));
     }
     const peak = memory.stop();
-    console.log(`slow reader: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB after ${reads} reads sent; ${cheapCalls} cheap calls answered meanwhile`);
+    console.log(
+      `slow reader: RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB after ${reads} reads sent; ${cheapCalls} cheap calls answered meanwhile`,
+    );
     expect(peak - before).toBeLessThan(RSS_GROWTH_BOUND);
     expect(gaveUp(), 'the runtime logged that it gave up on the socket').toBe(true);
     expect(cheapCalls).toBeGreaterThan(0);

@@ -34,7 +34,11 @@ describe('SEC-9 slow and half-open HTTP requests are dropped, connections are ca
 
   it('SEC-9 200 partial request heads, some still trickling bytes, are all answered 408 and closed after the headers timeout', async () => {
     runtime = await startRuntimeProcess({
-      env: { HBCODE_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HBCODE_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), HBCODE_MAX_CONNECTIONS: '400' },
+      env: {
+        HBCODE_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+        HBCODE_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        HBCODE_MAX_CONNECTIONS: '400',
+      },
     });
     const { port, appHost } = runtime;
     const heads = Array.from({ length: 200 }, () => open(port));
@@ -61,7 +65,11 @@ describe('SEC-9 slow and half-open HTTP requests are dropped, connections are ca
     const holders = Array.from({ length: 20 }, () => open(port));
     await Promise.all(holders.map((s) => s.connected));
     for (const socket of holders) socket.write(`GET / HTTP/1.1\r\nHost: ${appHost}\r\n`);
-    await waitUntil(async () => (await httpGet(port, '/healthz', appHost).catch(() => ({ status: 0 }))).status === 200, 'a whole request is served over the cap', 15_000);
+    await waitUntil(
+      async () => (await httpGet(port, '/healthz', appHost).catch(() => ({ status: 0 }))).status === 200,
+      'a whole request is served over the cap',
+      15_000,
+    );
     // The request above took the place of the oldest holder, which was told so.
     await waitUntil(() => holders[0]!.closed, 'the oldest unfinished head gave way', 15_000);
     expect(holders[0]!.answer).toMatch(/^HTTP\/1\.1 503 /);

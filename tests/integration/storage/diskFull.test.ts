@@ -61,9 +61,21 @@ describe('a desktop whose disk is full', () => {
     // Freeing the reserve let the runtime record the end of the command and store the shell's
     // head/tail aggregate as generation 2 (OUT-3), marked incomplete.
     const printed = Buffer.concat([Buffer.from('started\n'), Buffer.alloc(4_000_000, 'x'), Buffer.from('\nended\n')]);
-    const expected = Buffer.concat([printed.subarray(0, HALF), Buffer.from(omittedMarker(printed.length - 2 * HALF), 'latin1'), printed.subarray(printed.length - HALF)]);
+    const expected = Buffer.concat([
+      printed.subarray(0, HALF),
+      Buffer.from(omittedMarker(printed.length - 2 * HALF), 'latin1'),
+      printed.subarray(printed.length - HALF),
+    ]);
     // The row still says the disk cut the output off: it is the aggregate, not every byte.
-    expect(row).toMatchObject({ status: 'exited', exitCode: 0, generation: 2, complete: true, sourceIncomplete: true, byteLength: expected.length, error: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
+    expect(row).toMatchObject({
+      status: 'exited',
+      exitCode: 0,
+      generation: 2,
+      complete: true,
+      sourceIncomplete: true,
+      byteLength: expected.length,
+      error: cutOffOutputMessage(STORAGE_FULL_MESSAGE),
+    });
     expect(row.error).toContain('the disk was full');
     expect((await readWholeOutput(client, sessionId, row)).equals(expected)).toBe(true);
   });
@@ -71,7 +83,11 @@ describe('a desktop whose disk is full', () => {
   it('RPC-3 chat.send on a full disk answers a storage error with data.reason "disk_full" and a clear message', async () => {
     expect(disk.fill()).toBeGreaterThanOrEqual(0);
     const sent = client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'echo never stored' });
-    await expect(sent).rejects.toMatchObject({ code: 'storage', message: DISK_FULL_MESSAGE, data: { code: 'storage', reason: 'disk_full' } });
+    await expect(sent).rejects.toMatchObject({
+      code: 'storage',
+      message: DISK_FULL_MESSAGE,
+      data: { code: 'storage', reason: 'disk_full' },
+    });
     expect(DISK_FULL_MESSAGE).toMatch(/disk is full/);
   });
 
@@ -92,7 +108,12 @@ describe('a desktop whose disk is full', () => {
     expect((await readWholeOutput(client, sessionId, after)).toString()).toBe('stored after space was freed\n');
     // The command that met the full disk kept what it stored.
     const cut = commands.find((r) => r.runId === fullRunId)!;
-    expect(cut).toMatchObject({ status: 'exited', generation: 2, complete: true, error: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
+    expect(cut).toMatchObject({
+      status: 'exited',
+      generation: 2,
+      complete: true,
+      error: cutOffOutputMessage(STORAGE_FULL_MESSAGE),
+    });
     expect((await readWholeOutput(client, sessionId, cut)).toString().startsWith('started\nxxxx')).toBe(true);
   });
 });

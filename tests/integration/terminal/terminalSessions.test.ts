@@ -9,7 +9,14 @@ import { RawRpcSocket, errorOf } from '../../fixtures/rawSocket';
 import { makeRuntimeDirs, type RuntimeDirs } from '../../fixtures/runtimeDirs';
 import { startRuntimeProcess, type RuntimeProcess } from '../../fixtures/runtimeProcess';
 import { createShellSession } from '../../fixtures/sessionHelpers';
-import { createTerminalSession, processAlive, readStoredOutput, sessionMembers, TerminalWatch, terminalTestEnv } from '../../fixtures/terminalSession';
+import {
+  createTerminalSession,
+  processAlive,
+  readStoredOutput,
+  sessionMembers,
+  TerminalWatch,
+  terminalTestEnv,
+} from '../../fixtures/terminalSession';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 async function rpcError(call: Promise<unknown>): Promise<RpcError> {
@@ -49,7 +56,11 @@ describe('TERM-1 terminal sessions', () => {
 
   beforeAll(async () => {
     dirs = makeRuntimeDirs();
-    runtime = await startRuntimeProcess({ dataDir: dirs.dataDir, projectDirs: dirs.projectDirs, env: { ...terminalTestEnv(), ...SHORT_GRACES } });
+    runtime = await startRuntimeProcess({
+      dataDir: dirs.dataDir,
+      projectDirs: dirs.projectDirs,
+      env: { ...terminalTestEnv(), ...SHORT_GRACES },
+    });
     client = await runtime.connect();
   }, 60_000);
 
@@ -70,12 +81,21 @@ describe('TERM-1 terminal sessions', () => {
     const { watch } = await openShell(client, sessionId);
     const raw = await RawRpcSocket.authenticated(runtime);
     try {
-      const tooLong = errorOf(await raw.request('terminal.input', { sessionId, data: 'x'.repeat(MAX_TERMINAL_INPUT_CHARS + 1) }));
+      const tooLong = errorOf(
+        await raw.request('terminal.input', { sessionId, data: 'x'.repeat(MAX_TERMINAL_INPUT_CHARS + 1) }),
+      );
       expect(tooLong).toMatchObject({ data: { code: 'invalid_params' } });
       expect(tooLong.message).toMatch(/data/);
       expect(errorOf(await raw.request('terminal.input', { sessionId, data: '' })).message).toMatch(/data/);
-      expect(errorOf(await raw.request('terminal.input', { sessionId, data: 'ls', extra: 1 })).message).toMatch(/extra|Unrecognized/i);
-      for (const size of [{ cols: 0, rows: 24 }, { cols: 80, rows: 501 }, { cols: 80.5, rows: 24 }, { cols: 5000, rows: 24 }]) {
+      expect(errorOf(await raw.request('terminal.input', { sessionId, data: 'ls', extra: 1 })).message).toMatch(
+        /extra|Unrecognized/i,
+      );
+      for (const size of [
+        { cols: 0, rows: 24 },
+        { cols: 80, rows: 501 },
+        { cols: 80.5, rows: 24 },
+        { cols: 5000, rows: 24 },
+      ]) {
         const error = errorOf(await raw.request('terminal.resize', { sessionId, ...size }));
         expect(error).toMatchObject({ data: { code: 'invalid_params' } });
         expect(error.message).toMatch(/cols|rows/);
@@ -85,9 +105,15 @@ describe('TERM-1 terminal sessions', () => {
     }
     // A session of another kind takes no keystrokes; a terminal takes no messages.
     const shellSession = await createShellSession(client);
-    expect((await rpcError(client.call('terminal.input', { sessionId: shellSession, data: 'ls\r' }))).message).toMatch(/not a terminal session/);
-    expect((await rpcError(client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'ls' }))).message).toMatch(/terminal\.input/);
-    expect((await rpcError(client.call('terminal.input', { sessionId: 'no-such-session', data: 'ls\r' }))).code).toBe('not_found');
+    expect((await rpcError(client.call('terminal.input', { sessionId: shellSession, data: 'ls\r' }))).message).toMatch(
+      /not a terminal session/,
+    );
+    expect(
+      (await rpcError(client.call('chat.send', { sessionId, operationId: crypto.randomUUID(), text: 'ls' }))).message,
+    ).toMatch(/terminal\.input/);
+    expect((await rpcError(client.call('terminal.input', { sessionId: 'no-such-session', data: 'ls\r' }))).code).toBe(
+      'not_found',
+    );
     // Nothing of that reached the shell, which still answers.
     await watch.run('echo still-$((40+2))', /still-42/);
     await client.call('sessions.delete', { sessionId });
@@ -128,7 +154,10 @@ describe('TERM-1 terminal sessions', () => {
       await watch.waitFor(/from-the-2nd-device/, from);
       await secondWatch.waitFor(/from-the-2nd-device/);
       // The second device sees the same screen: the same bytes from the shell's first one on.
-      await waitUntil(() => secondWatch.bytes().length === watch.bytes().length, 'both devices have the same number of bytes');
+      await waitUntil(
+        () => secondWatch.bytes().length === watch.bytes().length,
+        'both devices have the same number of bytes',
+      );
       expect(secondWatch.bytes().equals(watch.bytes())).toBe(true);
     } finally {
       second.close();
@@ -142,12 +171,15 @@ describe('TERM-1 terminal sessions', () => {
     await watch.type('sleep 7654 & top\r');
     const members = await pollUntil(() => {
       const found = sessionMembers(pid);
-      return found.some((p) => p.command === 'top') && found.some((p) => p.command === 'sleep 7654') ? found : undefined;
+      return found.some((p) => p.command === 'top') && found.some((p) => p.command === 'sleep 7654')
+        ? found
+        : undefined;
     }, 'top and the sleep run in the terminal');
     // An interactive shell gives each job its own group: a kill of the shell's group alone would miss them.
     expect(members.find((p) => p.command === 'top')!.pgrp).not.toBe(pid);
     expect(await client.call('sessions.delete', { sessionId })).toEqual({});
-    for (const member of members) expect(processAlive(member.pid), `${member.command} (${member.pid}) is gone`).toBe(false);
+    for (const member of members)
+      expect(processAlive(member.pid), `${member.command} (${member.pid}) is gone`).toBe(false);
     expect(sessionMembers(pid)).toEqual([]);
   });
 
@@ -158,7 +190,10 @@ describe('TERM-1 terminal sessions', () => {
     await watch.run(`echo ${marker} > crash-note.txt; cat crash-note.txt`, new RegExp(`${marker}\\r?\\n`));
     // A job that ignores the hangup the kernel sends when the dead runtime's PTY closes.
     await watch.type("(trap '' HUP; exec sleep 8765) &\r");
-    const sleeper = await pollUntil(() => sessionMembers(pid).find((p) => p.command === 'sleep 8765'), 'the background sleep runs');
+    const sleeper = await pollUntil(
+      () => sessionMembers(pid).find((p) => p.command === 'sleep 8765'),
+      'the background sleep runs',
+    );
     const liveBytes = watch.bytes();
     client.close();
     await runtime.kill();
@@ -198,16 +233,22 @@ describe('TERM-1 terminal sessions', () => {
     await watch.type("(trap '' HUP; exec sleep 6543) & top\r");
     const members = await pollUntil(() => {
       const found = sessionMembers(pid);
-      return found.some((p) => p.command === 'top') && found.some((p) => p.command === 'sleep 6543') ? found : undefined;
+      return found.some((p) => p.command === 'top') && found.some((p) => p.command === 'sleep 6543')
+        ? found
+        : undefined;
     }, 'top and the sleep run in the terminal');
     client.close();
     expect(await runtime.stop()).toBe(0);
-    for (const member of members) expect(processAlive(member.pid), `${member.command} (${member.pid}) is gone`).toBe(false);
+    for (const member of members)
+      expect(processAlive(member.pid), `${member.command} (${member.pid}) is gone`).toBe(false);
 
     runtime = await runtime.restart();
     client = await runtime.connect();
     const { rows } = await client.call('sessions.timeline', { sessionId });
-    expect(rows.find((row) => row.kind === 'command')).toMatchObject({ status: 'cancelled', error: 'Stopped because the runtime shut down.' });
+    expect(rows.find((row) => row.kind === 'command')).toMatchObject({
+      status: 'cancelled',
+      error: 'Stopped because the runtime shut down.',
+    });
     await client.call('sessions.delete', { sessionId });
   });
 });

@@ -4,12 +4,21 @@ import type { TimelineRow } from '../../../lib/protocol/rows';
 import { MAX_COMMAND_OUTPUT_RANGE_BYTES } from '../../../lib/protocol/version';
 import type { HistoryEntry } from '../../../server/runtime/agents/agent';
 import { ScriptedAgent, writeHistory } from '../../fixtures/scriptedAgent';
-import { body, createScriptedSession, duplicateIds, longHistory, startScriptedRuntime, type ScriptedRuntime } from '../../fixtures/scriptedAgentSessions';
+import {
+  body,
+  createScriptedSession,
+  duplicateIds,
+  longHistory,
+  startScriptedRuntime,
+  type ScriptedRuntime,
+} from '../../fixtures/scriptedAgentSessions';
 
 /** JSON with sorted keys: the same value gives the same bytes whatever order its fields were written in. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
   );
 }
 
@@ -23,7 +32,12 @@ function expectRowOf(row: TimelineRow, entry: HistoryEntry): void {
   } else if (entry.kind === 'user') {
     expect(row).toMatchObject({ kind: 'userText', id: `i:${entry.itemId}`, text: entry.text, source: 'saved' });
   } else {
-    expect(row).toMatchObject({ kind: 'toolCall', id: `i:${entry.itemId}`, tool: 'command', input: { text: entry.command } });
+    expect(row).toMatchObject({
+      kind: 'toolCall',
+      id: `i:${entry.itemId}`,
+      tool: 'command',
+      input: { text: entry.command },
+    });
   }
 }
 
@@ -41,7 +55,7 @@ describe('TL-4 paged history through the agent', () => {
     scripted?.remove();
   });
 
-  it('TL-4 a history of 2,100 items opens at its newest page and pages back to the first, each page the agent\'s own range', async () => {
+  it("TL-4 a history of 2,100 items opens at its newest page and pages back to the first, each page the agent's own range", async () => {
     const sessionId = await createScriptedSession(client);
     const history = longHistory(2100);
     writeHistory(scripted.historyDir, sessionId, null, history);
@@ -54,7 +68,14 @@ describe('TL-4 paged history through the agent', () => {
     for (let pageCount = 0; ; pageCount++) {
       expect(pageCount).toBeLessThan(100);
       const page = await client.call('sessions.timeline', { sessionId, limit, ...(before ? { before } : {}) });
-      const own = await agent.historyPage({ sessionId, cwd: '', parentItemId: null, before: agentBefore, after: null, limit });
+      const own = await agent.historyPage({
+        sessionId,
+        cwd: '',
+        parentItemId: null,
+        before: agentBefore,
+        after: null,
+        limit,
+      });
       expect(page.rows).toHaveLength(own.entries.length);
       page.rows.forEach((row, n) => expectRowOf(row, own.entries[n]!));
       if (pageCount === 0) expect(page.rows.at(-1)!.id).toBe(`i:h${history.length - 1}`);
@@ -84,7 +105,10 @@ describe('TL-4 paged history through the agent', () => {
 
   it('TL-1 unknown and malformed entries become raw rows; the rest of the page is kept', async () => {
     const sessionId = await createScriptedSession(client);
-    const good = { kind: 'item', item: { kind: 'agentText', itemId: 'ok', parentItemId: null, createdAt: 5, text: 'fine', streaming: false } };
+    const good = {
+      kind: 'item',
+      item: { kind: 'agentText', itemId: 'ok', parentItemId: null, createdAt: 5, text: 'fine', streaming: false },
+    };
     writeHistory(scripted.historyDir, sessionId, null, [
       { kind: 'hologram', itemId: 'x1', glow: true },
       { kind: 'item', item: { kind: 'teleport', itemId: 'x2', parentItemId: null, createdAt: 3 } },
@@ -112,7 +136,12 @@ describe('TL-4 paged history through the agent', () => {
     const sessionId = await createScriptedSession(client);
     const unit = 'abcdefghij€ü\n';
     const text = unit.repeat(Math.ceil((10 * 1024 * 1024) / Buffer.byteLength(unit)));
-    writeHistory(scripted.historyDir, sessionId, null, [{ kind: 'item', item: { kind: 'rawItem', itemId: 'big', parentItemId: null, createdAt: 1, label: 'dump', text: body(text) } }]);
+    writeHistory(scripted.historyDir, sessionId, null, [
+      {
+        kind: 'item',
+        item: { kind: 'rawItem', itemId: 'big', parentItemId: null, createdAt: 1, label: 'dump', text: body(text) },
+      },
+    ]);
     const { rows } = await client.call('sessions.timeline', { sessionId });
     const row = rows[0]!;
     if (row.kind !== 'rawItem') throw new Error(`expected a raw row, got ${row.kind}`);
@@ -121,8 +150,14 @@ describe('TL-4 paged history through the agent', () => {
     expect(Buffer.byteLength(row.text.text)).toBeLessThanOrEqual(64 * 1024);
     expect(text.startsWith(row.text.text)).toBe(true);
     const parts: Buffer[] = [];
-    for (let offset = 0; ; ) {
-      const slice = await client.call('sessions.itemText', { sessionId, itemId: 'big', field: 'text', offset, length: MAX_COMMAND_OUTPUT_RANGE_BYTES });
+    for (let offset = 0; ;) {
+      const slice = await client.call('sessions.itemText', {
+        sessionId,
+        itemId: 'big',
+        field: 'text',
+        offset,
+        length: MAX_COMMAND_OUTPUT_RANGE_BYTES,
+      });
       parts.push(Buffer.from(slice.dataBase64, 'base64'));
       offset += slice.byteCount;
       if (slice.byteCount === 0 || offset >= slice.availableBytes) break;
@@ -132,7 +167,9 @@ describe('TL-4 paged history through the agent', () => {
 
   it('TL-4 a bad cursor is an invalid_params error, not a crash', async () => {
     const sessionId = await createScriptedSession(client);
-    await expect(client.call('sessions.timeline', { sessionId, before: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(client.call('sessions.timeline', { sessionId, before: 'not-a-cursor' })).rejects.toMatchObject({
+      code: 'invalid_params',
+    });
     expect((await client.call('sessions.timeline', { sessionId })).rows).toEqual([]);
   }, 30_000);
 });

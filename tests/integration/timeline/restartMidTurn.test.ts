@@ -3,10 +3,18 @@ import type { RpcClient } from '../../../lib/client/rpcClient';
 import type { NotificationParams } from '../../../lib/protocol/notifications';
 import type { TimelineRow } from '../../../lib/protocol/rows';
 import { writeHistory } from '../../fixtures/scriptedAgent';
-import { agentText, createScriptedSession, duplicateIds, sendScript, startScriptedRuntime, type ScriptedRuntime } from '../../fixtures/scriptedAgentSessions';
+import {
+  agentText,
+  createScriptedSession,
+  duplicateIds,
+  sendScript,
+  startScriptedRuntime,
+  type ScriptedRuntime,
+} from '../../fixtures/scriptedAgentSessions';
 import { waitUntil } from '../../fixtures/waitUntil';
 
-const liveIds = (rows: readonly TimelineRow[]) => rows.filter((row) => 'source' in row && row.source === 'live').map((row) => row.id);
+const liveIds = (rows: readonly TimelineRow[]) =>
+  rows.filter((row) => 'source' in row && row.source === 'live').map((row) => row.id);
 const itemIdsOf = (rows: readonly TimelineRow[]) => rows.flatMap((row) => ('itemId' in row ? [row.itemId] : []));
 
 describe('TL-3 a runtime killed in the middle of a turn', () => {
@@ -29,10 +37,14 @@ describe('TL-3 a runtime killed in the middle of a turn', () => {
       items: [agentText('P', 'p live', 40), agentText('Q', 'q live', 41), agentText('R', 'r live', 42)],
       hang: true,
     });
-    const before = await waitUntil(async () => {
-      const page = await client.call('sessions.timeline', { sessionId });
-      return liveIds(page.rows).length === 3 ? page : null;
-    }, 'the three live rows are shown', 60_000);
+    const before = await waitUntil(
+      async () => {
+        const page = await client.call('sessions.timeline', { sessionId });
+        return liveIds(page.rows).length === 3 ? page : null;
+      },
+      'the three live rows are shown',
+      60_000,
+    );
     const shown = before.rows.map((row) => row.id);
     expect(shown).toEqual([`m:${runId}`, 'i:P', 'i:Q', 'i:R']);
 
@@ -62,10 +74,14 @@ describe('TL-3 a runtime killed in the middle of a turn', () => {
       { kind: 'item', item: agentText('Q', 'q saved', 41) },
       { kind: 'item', item: agentText('S', 's saved', 43) },
     ]);
-    const reconciled = await waitUntil(async () => {
-      const page = await client.call('sessions.timeline', { sessionId });
-      return liveIds(page.rows).length === 0 ? page : null;
-    }, 'the saved turn replaces the live rows after the restart', 120_000);
+    const reconciled = await waitUntil(
+      async () => {
+        const page = await client.call('sessions.timeline', { sessionId });
+        return liveIds(page.rows).length === 0 ? page : null;
+      },
+      'the saved turn replaces the live rows after the restart',
+      120_000,
+    );
     expect(reconciled.rows.map((row) => row.id)).toEqual([`m:${runId}`, 'i:P', 'i:Q', 'i:S']);
     expect(duplicateIds(reconciled.rows)).toEqual([]);
     const itemIds = itemIdsOf(reconciled.rows);

@@ -5,7 +5,15 @@ import { MAX_WEB_PAGE_BYTES, MAX_WEB_REDIRECTS } from '../../../lib/protocol/fil
 import { RuntimeError } from '../../../server/runtime/errors';
 import { fetchWebPage, PRIVATE_FETCH_LIMITS, type WebFetchLimits } from '../../../server/runtime/web/fetchWebPage';
 import { readabilityCases } from '../../fixtures/readabilityCorpus';
-import { gzippedPage, htmlPage, redirectTo, startNxdomainNameServer, startSelfSignedHttpsServer, startTestWebServer, type TestWebServer } from '../../fixtures/testWebServer';
+import {
+  gzippedPage,
+  htmlPage,
+  redirectTo,
+  startNxdomainNameServer,
+  startSelfSignedHttpsServer,
+  startTestWebServer,
+  type TestWebServer,
+} from '../../fixtures/testWebServer';
 import { waitUntil } from '../../fixtures/waitUntil';
 
 // MD-1: web.fetchPage's limits and errors against real servers on 127.0.0.1, reached with the
@@ -33,12 +41,17 @@ const compressedHalf = (() => {
 /** Settles like `promise`, or rejects once `ms` passed: a fetch that never settles fails the test instead of hanging it. */
 function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the fetch did not settle within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`the fetch did not settle within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Writes 64 KiB chunks until the client goes away; `written` says how much was sent. */
-function endlessBody(state: { written: number; closed: boolean }, contentType = 'text/html'): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+function endlessBody(
+  state: { written: number; closed: boolean },
+  contentType = 'text/html',
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const chunk = Buffer.alloc(64 * 1024, 'a');
   return (_request, response) => {
     response.writeHead(200, { 'content-type': contentType });
@@ -54,8 +67,16 @@ function endlessBody(state: { written: number; closed: boolean }, contentType = 
   };
 }
 
-const windows1252 = Buffer.concat([Buffer.from('<html><body><p>caf'), Buffer.from([0xe9, 0x20, 0x80, 0x20, 0x93, 0x71, 0x94]), Buffer.from('</p></body></html>')]);
-const latin1WithMeta = Buffer.concat([Buffer.from('<html><head><meta charset="ISO-8859-1"><title>t</title></head><body><p>'), Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65]), Buffer.from('</p></body></html>')]);
+const windows1252 = Buffer.concat([
+  Buffer.from('<html><body><p>caf'),
+  Buffer.from([0xe9, 0x20, 0x80, 0x20, 0x93, 0x71, 0x94]),
+  Buffer.from('</p></body></html>'),
+]);
+const latin1WithMeta = Buffer.concat([
+  Buffer.from('<html><head><meta charset="ISO-8859-1"><title>t</title></head><body><p>'),
+  Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65]),
+  Buffer.from('</p></body></html>'),
+]);
 const shiftJisHttpEquiv = Buffer.concat([
   Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"></head><body><p>'),
   Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]),
@@ -71,7 +92,10 @@ describe('MD-1 web.fetchPage against a local web server', () => {
   beforeAll(async () => {
     server = await startTestWebServer({
       '/article': htmlPage(corpusPage.source),
-      '/xhtml': htmlPage('<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>', 'application/xhtml+xml'),
+      '/xhtml': htmlPage(
+        '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>',
+        'application/xhtml+xml',
+      ),
       '/start': redirectTo('/hop1', 301),
       '/hop1': redirectTo('hop2', 307),
       '/hop2': redirectTo('/article?from=hop2', 303),
@@ -85,8 +109,14 @@ describe('MD-1 web.fetchPage against a local web server', () => {
       '/cp1252-header': htmlPage(windows1252, 'text/html; charset=windows-1252'),
       '/latin1-meta': htmlPage(latin1WithMeta, 'text/html'),
       '/sjis-meta': htmlPage(shiftJisHttpEquiv, 'text/html'),
-      '/sjis-header': htmlPage(Buffer.concat([Buffer.from('<p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]), Buffer.from('</p>')]), 'text/html; charset="shift_jis"'),
-      '/utf8-bom': htmlPage(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<meta charset="windows-1252"><p>naïve</p>')]), 'text/html'),
+      '/sjis-header': htmlPage(
+        Buffer.concat([Buffer.from('<p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]), Buffer.from('</p>')]),
+        'text/html; charset="shift_jis"',
+      ),
+      '/utf8-bom': htmlPage(
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<meta charset="windows-1252"><p>naïve</p>')]),
+        'text/html',
+      ),
       '/gzip': gzippedPage('<p>compressed ünïcode</p>'),
       '/gzip-stall': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
@@ -172,7 +202,11 @@ describe('MD-1 web.fetchPage against a local web server', () => {
       ['data:text/html,<p>x</p>', 'unsupported_scheme'],
     ] as const) {
       const error = await failureOf(fetchWebPage(address));
-      expect({ address, code: error.code, reason: error.data.reason }).toEqual({ address, code: 'invalid_params', reason });
+      expect({ address, code: error.code, reason: error.data.reason }).toEqual({
+        address,
+        code: 'invalid_params',
+        reason,
+      });
     }
   });
 

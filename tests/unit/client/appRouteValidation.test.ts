@@ -49,7 +49,10 @@ describe('UX-1 every view has an address, parsed strictly', () => {
   });
 
   it('UX-1 an output goes up to its session, anything else to the list', () => {
-    expect(parentRoute({ kind: 'output', sessionId: 's', runId: 'r', commandId: 'c', at: 3 })).toEqual({ kind: 'sessions', sessionId: 's' });
+    expect(parentRoute({ kind: 'output', sessionId: 's', runId: 'r', commandId: 'c', at: 3 })).toEqual({
+      kind: 'sessions',
+      sessionId: 's',
+    });
     expect(parentRoute({ kind: 'sessions', sessionId: 's' })).toEqual({ kind: 'sessions' });
     expect(parentRoute({ kind: 'accounts' })).toEqual({ kind: 'sessions' });
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { commandText, matchingCommands, MAX_SHOWN_COMMANDS, slashQuery } from '../../../lib/client/composer/slashCommands';
+import {
+  commandText,
+  matchingCommands,
+  MAX_SHOWN_COMMANDS,
+  slashQuery,
+} from '../../../lib/client/composer/slashCommands';
 import { insertPhrase, speechErrorText } from '../../../lib/client/composer/speechText';
 
 describe('UX-9 a recognised phrase in the message text', () => {
@@ -39,7 +44,12 @@ describe('UX-10 the slash-command list', () => {
   });
 
   it('UX-10 offers names starting with the typed text first, then names holding it, in any case', () => {
-    expect(matchingCommands(commands, '').map((c) => c.name)).toEqual(['review', 'compact', 'code-review', 'prompts:Copy']);
+    expect(matchingCommands(commands, '').map((c) => c.name)).toEqual([
+      'review',
+      'compact',
+      'code-review',
+      'prompts:Copy',
+    ]);
     expect(matchingCommands(commands, 'co').map((c) => c.name)).toEqual(['compact', 'code-review', 'prompts:Copy']);
     expect(matchingCommands(commands, 'REV').map((c) => c.name)).toEqual(['review', 'code-review']);
     expect(matchingCommands(commands, 'zzz')).toEqual([]);

@@ -29,7 +29,9 @@ class FakeSocket implements WebSocketLike {
   }
   refuse(code: string, message: string): void {
     const request = this.sent.at(-1)!;
-    this.emit('message', { data: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32001, message, data: { code } } }) });
+    this.emit('message', {
+      data: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32001, message, data: { code } } }),
+    });
   }
   drop(code = 1006, reason = ''): void {
     if (this.readyState === 3) return;
@@ -104,7 +106,10 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 async function openWith(h: ReturnType<typeof harness>): Promise<void> {
   h.last().open();
   await settle();
-  expect(h.last().sent[0]).toMatchObject({ method: 'auth.hello', params: { token: 'secret', protocolVersion: PROTOCOL_VERSION } });
+  expect(h.last().sent[0]).toMatchObject({
+    method: 'auth.hello',
+    params: { token: 'secret', protocolVersion: PROTOCOL_VERSION },
+  });
   h.last().answer({ protocolVersion: PROTOCOL_VERSION, serverVersion: 'x', deviceId: 'd' });
   await settle();
 }

@@ -7,12 +7,27 @@ import type { VerifiedChunk } from '../../../lib/client/verifiedChunks';
 
 function chunk(text: string | Uint8Array, mimeType = 'text/plain', size = 1_000_000): VerifiedChunk {
   const data = typeof text === 'string' ? new TextEncoder().encode(text) : text;
-  return { data, header: { offset: 0, nextOffset: data.byteLength, byteCount: data.byteLength, size, contentVersion: 'v1', modifiedAt: 0, mimeType, sha256: '' } };
+  return {
+    data,
+    header: {
+      offset: 0,
+      nextOffset: data.byteLength,
+      byteCount: data.byteLength,
+      size,
+      contentVersion: 'v1',
+      modifiedAt: 0,
+      mimeType,
+      sha256: '',
+    },
+  };
 }
 
 describe('PERF-6 a source file’s first chunk as whole lines', () => {
   it('PERF-6 keeps every whole line and drops the cut last one, for LF and CRLF', () => {
-    expect(headOf(chunk('const a = 1;\nconst b = 2;\nconst c'), 'x.ts')).toEqual({ kind: 'source', text: 'const a = 1;\nconst b = 2;' });
+    expect(headOf(chunk('const a = 1;\nconst b = 2;\nconst c'), 'x.ts')).toEqual({
+      kind: 'source',
+      text: 'const a = 1;\nconst b = 2;',
+    });
     expect(headOf(chunk('a();\r\nb();\r\nc('), 'x.ts')).toEqual({ kind: 'source', text: 'a();\r\nb();' });
   });
 

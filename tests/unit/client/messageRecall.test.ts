@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { caretAtStart, NOT_RECALLING, recallNewer, recallOlder } from '../../../lib/client/composer/messageRecall';
-import { forgetComposerMemory, MAX_RECALLED, readDraft, readSent, rememberSent, saveDraft } from '../../../lib/client/composer/composerMemory';
+import {
+  forgetComposerMemory,
+  MAX_RECALLED,
+  readDraft,
+  readSent,
+  rememberSent,
+  saveDraft,
+} from '../../../lib/client/composer/composerMemory';
 
 /** A Storage in memory, with the methods the composer's memory uses. */
 function memoryStore() {

@@ -28,7 +28,10 @@ describe('pickNextToSend', () => {
   });
 
   test('PWA-4 a session waits while its first entry is being sent by a live tab', () => {
-    const entries = [entry('a', { seq: 1, state: 'sending', claimedBy: 'tab-1', claimedUntil: NOW + 5000 }), entry('b', { seq: 2 })];
+    const entries = [
+      entry('a', { seq: 1, state: 'sending', claimedBy: 'tab-1', claimedUntil: NOW + 5000 }),
+      entry('b', { seq: 2 }),
+    ];
     const next = pickNextToSend(entries, { now: NOW, liveTabs: new Set(['tab-1']) });
     expect(next.entry).toBeNull();
     expect(next.recheckAt).toBe(NOW + 5000);
@@ -36,7 +39,10 @@ describe('pickNextToSend', () => {
   });
 
   test('PWA-4 a claim of a closed tab is taken over at once', () => {
-    const entries = [entry('a', { seq: 1, state: 'sending', claimedBy: 'gone', claimedUntil: NOW + 5000 }), entry('b', { seq: 2 })];
+    const entries = [
+      entry('a', { seq: 1, state: 'sending', claimedBy: 'gone', claimedUntil: NOW + 5000 }),
+      entry('b', { seq: 2 }),
+    ];
     expect(pickNextToSend(entries, { now: NOW, liveTabs: new Set(['tab-1']) }).entry?.operationId).toBe('a');
   });
 
@@ -48,7 +54,11 @@ describe('pickNextToSend', () => {
   });
 
   test('PWA-4 sent and failed entries do not hold back later ones', () => {
-    const entries = [entry('a', { seq: 1, state: 'sent' }), entry('b', { seq: 2, state: 'failed' }), entry('c', { seq: 3 })];
+    const entries = [
+      entry('a', { seq: 1, state: 'sent' }),
+      entry('b', { seq: 2, state: 'failed' }),
+      entry('c', { seq: 3 }),
+    ];
     expect(pickNextToSend(entries, noTabs).entry?.operationId).toBe('c');
   });
 
@@ -62,14 +72,23 @@ describe('pickNextToSend', () => {
   });
 
   test('PWA-4 nothing to send', () => {
-    expect(pickNextToSend([entry('a', { state: 'sent' })], noTabs)).toEqual({ entry: null, recheckAt: null, blockedBy: [] });
+    expect(pickNextToSend([entry('a', { state: 'sent' })], noTabs)).toEqual({
+      entry: null,
+      recheckAt: null,
+      blockedBy: [],
+    });
   });
 });
 
 describe('claim and settle', () => {
   test('PWA-4 a claim marks the entry sending for one lease and counts the attempt', () => {
     const claimed = claimEntry(entry('a', { attempts: 1, error: 'old' }), 'tab-1', NOW);
-    expect(claimed).toMatchObject({ state: 'sending', attempts: 2, claimedBy: 'tab-1', claimedUntil: NOW + CLAIM_LEASE_MS });
+    expect(claimed).toMatchObject({
+      state: 'sending',
+      attempts: 2,
+      claimedBy: 'tab-1',
+      claimedUntil: NOW + CLAIM_LEASE_MS,
+    });
     expect(claimed.error).toBeUndefined();
   });
 
@@ -90,7 +109,10 @@ describe('claim and settle', () => {
 
   test('PWA-4 a refusal fails the entry with the message, never over a confirmation', () => {
     const claimed = claimEntry(entry('a'), 'tab-1', NOW);
-    expect(settleEntry(claimed, { kind: 'fail', message: 'No such session.' }, 'tab-1', NOW)).toMatchObject({ state: 'failed', error: 'No such session.' });
+    expect(settleEntry(claimed, { kind: 'fail', message: 'No such session.' }, 'tab-1', NOW)).toMatchObject({
+      state: 'failed',
+      error: 'No such session.',
+    });
     const sent = settleEntry(claimed, { kind: 'sent', runId: 'r1', runState: 'running' }, 'tab-2', NOW)!;
     expect(settleEntry(sent, { kind: 'fail', message: 'late' }, 'tab-1', NOW)).toBeNull();
   });
@@ -104,14 +126,19 @@ describe('claim and settle', () => {
 
 describe('classifySendFailure', () => {
   test('PWA-4 a closed connection resends on the next one', () => {
-    expect(classifySendFailure(new RpcError('closed', 'The connection closed (1006 ).'), true)).toEqual({ kind: 'requeue' });
+    expect(classifySendFailure(new RpcError('closed', 'The connection closed (1006 ).'), true)).toEqual({
+      kind: 'requeue',
+    });
     expect(classifySendFailure(new RpcError('unauthorized', 'Revoked.'), false)).toEqual({ kind: 'requeue' });
     expect(classifySendFailure(new Error('socket gone'), true)).toEqual({ kind: 'requeue' });
   });
 
   test('PWA-4 RPC-3 an error answer about the message fails it with the runtime’s message', () => {
     for (const code of ['conflict', 'not_found', 'invalid_params'] as const) {
-      expect(classifySendFailure(new RpcError(code, `${code} message`), false)).toEqual({ kind: 'fail', message: `${code} message` });
+      expect(classifySendFailure(new RpcError(code, `${code} message`), false)).toEqual({
+        kind: 'fail',
+        message: `${code} message`,
+      });
     }
     expect(classifySendFailure(new Error('weird'), false)).toEqual({ kind: 'fail', message: 'weird' });
   });
@@ -132,7 +159,9 @@ describe('what the timeline shows', () => {
 
   test('PWA-4 sent entries expire a day after they were sent; unsent ones never', () => {
     expect(isExpiredSent(entry('a', { state: 'sent', sentAt: NOW - SENT_KEEP_MS - 1 }), NOW)).toBe(true);
-    expect(isExpiredSent(entry('a', { state: 'sent', createdAt: NOW - 3 * SENT_KEEP_MS, sentAt: NOW - 10 }), NOW)).toBe(false);
+    expect(isExpiredSent(entry('a', { state: 'sent', createdAt: NOW - 3 * SENT_KEEP_MS, sentAt: NOW - 10 }), NOW)).toBe(
+      false,
+    );
     expect(isExpiredSent(entry('a', { state: 'queued', createdAt: NOW - 3 * SENT_KEEP_MS }), NOW)).toBe(false);
   });
 });

@@ -13,12 +13,16 @@ describe('output page cache policy', () => {
   });
 
   it('PWA-3 caches a full 256 KiB page even while its command runs', () => {
-    expect(isFinalOutputPage({ offset: FULL, byteCount: FULL, availableBytes: 3 * FULL + 5, complete: false })).toBe(true);
+    expect(isFinalOutputPage({ offset: FULL, byteCount: FULL, availableBytes: 3 * FULL + 5, complete: false })).toBe(
+      true,
+    );
   });
 
   it('PWA-3 never caches a short page of a running command (it may still grow)', () => {
     expect(isFinalOutputPage({ offset: 0, byteCount: 100, availableBytes: 100, complete: false })).toBe(false);
-    expect(isFinalOutputPage({ offset: FULL, byteCount: FULL - 1, availableBytes: 2 * FULL - 1, complete: false })).toBe(false);
+    expect(
+      isFinalOutputPage({ offset: FULL, byteCount: FULL - 1, availableBytes: 2 * FULL - 1, complete: false }),
+    ).toBe(false);
   });
 
   it('PWA-3 caches the short last page of a complete command, and never an empty page', () => {

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { clampToOutput, linesAsText, MAX_LINE_CHARS, OutputWindow, PAGE_BYTES, pageStart } from '../../../lib/client/output/outputWindow';
+import {
+  clampToOutput,
+  linesAsText,
+  MAX_LINE_CHARS,
+  OutputWindow,
+  PAGE_BYTES,
+  pageStart,
+} from '../../../lib/client/output/outputWindow';
 
 /** An output of numbered lines, "line 000001\n" … (12 bytes each), as bytes. */
 function numberedOutput(lines: number): Uint8Array {
-  return new TextEncoder().encode(Array.from({ length: lines }, (_, i) => `line ${String(i + 1).padStart(6, '0')}\n`).join(''));
+  return new TextEncoder().encode(
+    Array.from({ length: lines }, (_, i) => `line ${String(i + 1).padStart(6, '0')}\n`).join(''),
+  );
 }
 
-const page = (output: Uint8Array, range: { offset: number; length: number }) => output.subarray(range.offset, range.offset + range.length);
+const page = (output: Uint8Array, range: { offset: number; length: number }) =>
+  output.subarray(range.offset, range.offset + range.length);
 
 describe('OutputWindow (PWA-2)', () => {
   const output = numberedOutput(100_000); // 1.2 MB: five pages
@@ -78,7 +88,9 @@ describe('OutputWindow (PWA-2)', () => {
     window.totalBytes = growing.length;
     expect(window.nextRange()).toEqual({ offset: 60, length: growing.length - 60 });
     window.add(60, growing.subarray(60));
-    expect(window.lines(true).map((l) => l.text)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${String(i + 1).padStart(6, '0')}`));
+    expect(window.lines(true).map((l) => l.text)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `line ${String(i + 1).padStart(6, '0')}`),
+    );
   });
 
   it('PWA-2 a line longer than the limit is shown in pieces; a window inside one giant line still shows it', () => {

@@ -20,12 +20,28 @@ describe('SEC-5 the reader asks unless the app itself opened the address', () =>
   });
 
   it('SEC-5 the host is split out for emphasis, in its ASCII form, also past a user name', () => {
-    expect(addressParts('http://127.0.0.1:8080/internal-admin?action=delete')).toEqual({ before: 'http://', host: '127.0.0.1:8080', after: '/internal-admin?action=delete' });
-    expect(addressParts('https://xn--pple-43d.com/login')).toEqual({ before: 'https://', host: 'xn--pple-43d.com', after: '/login' });
+    expect(addressParts('http://127.0.0.1:8080/internal-admin?action=delete')).toEqual({
+      before: 'http://',
+      host: '127.0.0.1:8080',
+      after: '/internal-admin?action=delete',
+    });
+    expect(addressParts('https://xn--pple-43d.com/login')).toEqual({
+      before: 'https://',
+      host: 'xn--pple-43d.com',
+      after: '/login',
+    });
     expect(addressParts('https://аpple.com/login').host).toBe('xn--pple-43d.com');
     expect(addressParts('http://user@user/x')).toEqual({ before: 'http://user@', host: 'user', after: '/x' });
-    expect(addressParts('http://bank.example:pw@evil.example/')).toEqual({ before: 'http://bank.example:pw@', host: 'evil.example', after: '/' });
-    expect(addressParts('http://[::ffff:127.0.0.1]/')).toEqual({ before: 'http://', host: '[::ffff:7f00:1]', after: '/' });
+    expect(addressParts('http://bank.example:pw@evil.example/')).toEqual({
+      before: 'http://bank.example:pw@',
+      host: 'evil.example',
+      after: '/',
+    });
+    expect(addressParts('http://[::ffff:127.0.0.1]/')).toEqual({
+      before: 'http://',
+      host: '[::ffff:7f00:1]',
+      after: '/',
+    });
     expect(addressParts('not an address')).toEqual({ before: 'not an address', host: '', after: '' });
   });
 });

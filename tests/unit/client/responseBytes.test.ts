@@ -18,7 +18,8 @@ function body(data: Uint8Array, parts: number, type: 'bytes' | 'default'): Respo
     controller.enqueue(data.slice(at, at + step));
     at += step;
   };
-  const stream = type === 'bytes' ? new ReadableStream({ type: 'bytes', pull }) : new ReadableStream<Uint8Array>({ pull });
+  const stream =
+    type === 'bytes' ? new ReadableStream({ type: 'bytes', pull }) : new ReadableStream<Uint8Array>({ pull });
   return new Response(stream);
 }
 

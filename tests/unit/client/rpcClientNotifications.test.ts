@@ -18,7 +18,16 @@ function openSocket(): { socket: WebSocketLike; push(frame: unknown): void } {
   return { socket, push: (frame) => messageListeners.forEach((listener) => listener({ data: JSON.stringify(frame) })) };
 }
 
-const row = { kind: 'message', id: 'm1', sessionId: 's1', operationId: 'o1', runId: 'r1', text: 'hi', state: 'done', createdAt: 1 };
+const row = {
+  kind: 'message',
+  id: 'm1',
+  sessionId: 's1',
+  operationId: 'o1',
+  runId: 'r1',
+  text: 'hi',
+  state: 'done',
+  createdAt: 1,
+};
 
 describe('RpcClient notification listeners', () => {
   it('RPC-1 a listener for one notification gets only that notification, with its params typed and validated', () => {
@@ -59,7 +68,12 @@ describe('RpcClient notification listeners', () => {
 
   it('RPC-1 frames that fail their schema are dropped and counted, each kind reported with its reason', () => {
     const messageListeners: ((event: SocketEvent) => void)[] = [];
-    const socket: WebSocketLike = { readyState: 1, send() {}, close() {}, addEventListener: (type, listener) => type === 'message' && messageListeners.push(listener) };
+    const socket: WebSocketLike = {
+      readyState: 1,
+      send() {},
+      close() {},
+      addEventListener: (type, listener) => type === 'message' && messageListeners.push(listener),
+    };
     const raw = (data: unknown) => messageListeners.forEach((listener) => listener({ data }));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
@@ -69,7 +83,13 @@ describe('RpcClient notification listeners', () => {
       raw(JSON.stringify({ jsonrpc: '2.0', method: 'timeline.row', params: { sessionId: 's1', row } }));
       expect(warn).not.toHaveBeenCalled();
       raw('{ not json');
-      raw(JSON.stringify({ jsonrpc: '2.0', method: 'timeline.row', params: { sessionId: 's1', row: { kind: 'message' } } }));
+      raw(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'timeline.row',
+          params: { sessionId: 's1', row: { kind: 'message' } },
+        }),
+      );
       raw(JSON.stringify({ jsonrpc: '2.0', method: 'no.such.notification', params: {} }));
       raw(JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} }));
       raw(JSON.stringify({ hello: 'world' }));
@@ -77,7 +97,14 @@ describe('RpcClient notification listeners', () => {
       expect(rows).toHaveLength(1);
       const reported = warn.mock.calls.map(([text]) => String(text));
       expect(reported).toHaveLength(6);
-      for (const reason of ['not JSON', 'timeline.row notification that fails its schema', 'no.such.notification', 'no call in flight (id 99)', 'neither a notification nor an answer', 'binary frame']) {
+      for (const reason of [
+        'not JSON',
+        'timeline.row notification that fails its schema',
+        'no.such.notification',
+        'no call in flight (id 99)',
+        'neither a notification nor an answer',
+        'binary frame',
+      ]) {
         expect(reported.some((text) => text.includes(reason))).toBe(true);
       }
       // Past the first ten, only every hundredth is reported; all are counted.

@@ -33,7 +33,11 @@ describe('TERM-3 the replay of a terminal on open', () => {
     // One long shell: from the page boundary at or before 1 MiB from its end.
     expect(replayStarts([{ byteLength: 3000 * KIB }])).toEqual([1792 * KIB]);
     // An old shell gets what the newest leaves over; older ones are not read.
-    expect(replayStarts([{ byteLength: 400 * KIB }, { byteLength: 600 * KIB }, { byteLength: 900 * KIB }])).toEqual([null, 256 * KIB, 0]);
+    expect(replayStarts([{ byteLength: 400 * KIB }, { byteLength: 600 * KIB }, { byteLength: 900 * KIB }])).toEqual([
+      null,
+      256 * KIB,
+      0,
+    ]);
     expect(replayStarts([])).toEqual([]);
   });
 });

@@ -3,14 +3,40 @@ import { timelineEntries } from '../../../components/timeline/shellCards';
 import { endOfLines, linesAfter } from '../../../components/timeline/textPages';
 import type { CommandRow, MessageRow, TimelineRow } from '../../../lib/protocol/rows';
 
-const message = (runId: string, text: string): MessageRow => ({ kind: 'message', id: `m:${runId}`, sessionId: 's', operationId: `op-${runId}`, runId, text, state: 'done', createdAt: 1 });
+const message = (runId: string, text: string): MessageRow => ({
+  kind: 'message',
+  id: `m:${runId}`,
+  sessionId: 's',
+  operationId: `op-${runId}`,
+  runId,
+  text,
+  state: 'done',
+  createdAt: 1,
+});
 const command = (runId: string, text: string): CommandRow => ({
-  kind: 'command', id: `c:${runId}`, sessionId: 's', runId, commandId: `cmd-${runId}`, command: text, status: 'exited', exitCode: 0,
-  byteLength: 3, generation: 1, complete: true, sourceIncomplete: false, startedAt: 1, endedAt: 2,
+  kind: 'command',
+  id: `c:${runId}`,
+  sessionId: 's',
+  runId,
+  commandId: `cmd-${runId}`,
+  command: text,
+  status: 'exited',
+  exitCode: 0,
+  byteLength: 3,
+  generation: 1,
+  complete: true,
+  sourceIncomplete: false,
+  startedAt: 1,
+  endedAt: 2,
 });
 
 describe('SES-3 a shell command shows as one card', () => {
-  const rows: TimelineRow[] = [message('r1', 'ls'), command('r1', 'ls'), message('r2', 'pwd'), command('r0', 'echo older')];
+  const rows: TimelineRow[] = [
+    message('r1', 'ls'),
+    command('r1', 'ls'),
+    message('r2', 'pwd'),
+    command('r0', 'echo older'),
+  ];
 
   it('folds each command into the message of its run in a shell session', () => {
     expect(timelineEntries(rows, true).map((e) => [e.key, e.command?.id ?? null])).toEqual([

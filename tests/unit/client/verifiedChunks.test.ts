@@ -31,7 +31,9 @@ async function collect(read: (offset: number) => Promise<VerifiedChunk>): Promis
   return new Uint8Array(Buffer.concat(parts));
 }
 
-const file = new Uint8Array(Buffer.from(Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('')));
+const file = new Uint8Array(
+  Buffer.from(Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('')),
+);
 
 describe('FILE-2 verified chunk reader', () => {
   it('FILE-2 reassembles a file byte-identical from chunks requested ahead', async () => {
@@ -46,12 +48,16 @@ describe('FILE-2 verified chunk reader', () => {
   });
 
   it('FILE-2 a changed content version after the first chunk discards the read with the message', async () => {
-    const { read } = serve(file, 64, (c) => (c.header.offset >= 128 ? { ...c, header: { ...c.header, contentVersion: 'v2' } } : c));
+    const { read } = serve(file, 64, (c) =>
+      c.header.offset >= 128 ? { ...c, header: { ...c.header, contentVersion: 'v2' } } : c,
+    );
     await expect(collect(read)).rejects.toThrow(FILE_CHANGED_MESSAGE);
   });
 
   it('FILE-2 a changed size discards the read with the message', async () => {
-    const { read } = serve(file, 64, (c) => (c.header.offset === 64 ? { ...c, header: { ...c.header, size: 2000 } } : c));
+    const { read } = serve(file, 64, (c) =>
+      c.header.offset === 64 ? { ...c, header: { ...c.header, size: 2000 } } : c,
+    );
     await expect(collect(read)).rejects.toThrow(FILE_CHANGED_MESSAGE);
   });
 
@@ -66,7 +72,9 @@ describe('FILE-2 verified chunk reader', () => {
   });
 
   it('FILE-2 an answer for the wrong offset or with missing bytes is refused', async () => {
-    const wrongOffset = serve(file, 64, (c) => (c.header.offset === 64 ? { ...c, header: { ...c.header, offset: 0 } } : c));
+    const wrongOffset = serve(file, 64, (c) =>
+      c.header.offset === 64 ? { ...c, header: { ...c.header, offset: 0 } } : c,
+    );
     await expect(collect(wrongOffset.read)).rejects.toThrow(/offset 0, expected 64/);
     const short = serve(file, 64, (c) => (c.header.offset === 64 ? { ...c, data: c.data.subarray(1) } : c));
     await expect(collect(short.read)).rejects.toThrow(/63 bytes, announced 64/);

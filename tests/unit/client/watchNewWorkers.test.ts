@@ -4,8 +4,13 @@ import { watchNewWorkers } from '../../../lib/client/install/watchNewWorkers';
 // PWA-1 on the page: which workers of the registration are offered as an update, as Firefox shows
 // them too: a first build may reach the page in the waiting slot, or as the active worker already.
 
-function fakeWorker(state: ServiceWorkerState): ServiceWorker & { state: ServiceWorkerState; become(state: ServiceWorkerState): void } {
-  const worker = new EventTarget() as ServiceWorker & { state: ServiceWorkerState; become(state: ServiceWorkerState): void };
+function fakeWorker(
+  state: ServiceWorkerState,
+): ServiceWorker & { state: ServiceWorkerState; become(state: ServiceWorkerState): void } {
+  const worker = new EventTarget() as ServiceWorker & {
+    state: ServiceWorkerState;
+    become(state: ServiceWorkerState): void;
+  };
   Object.assign(worker, {
     state,
     become(next: ServiceWorkerState) {
@@ -16,8 +21,17 @@ function fakeWorker(state: ServiceWorkerState): ServiceWorker & { state: Service
   return worker;
 }
 
-function fakeRegistration(slots: { installing?: ServiceWorker; waiting?: ServiceWorker; active?: ServiceWorker }): ServiceWorkerRegistration & { installing: ServiceWorker | null; waiting: ServiceWorker | null } {
-  return Object.assign(new EventTarget(), { installing: null, waiting: null, active: null, ...slots }) as unknown as ServiceWorkerRegistration & { installing: ServiceWorker | null; waiting: ServiceWorker | null };
+function fakeRegistration(slots: {
+  installing?: ServiceWorker;
+  waiting?: ServiceWorker;
+  active?: ServiceWorker;
+}): ServiceWorkerRegistration & { installing: ServiceWorker | null; waiting: ServiceWorker | null } {
+  return Object.assign(new EventTarget(), {
+    installing: null,
+    waiting: null,
+    active: null,
+    ...slots,
+  }) as unknown as ServiceWorkerRegistration & { installing: ServiceWorker | null; waiting: ServiceWorker | null };
 }
 
 describe('PWA-1 watchNewWorkers: an update is offered, a first install never', () => {

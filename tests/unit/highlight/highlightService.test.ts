@@ -12,10 +12,16 @@ const lineText = (line: TokenLine) => line.map(([text]) => text).join('');
 /** A packed batch as the page renders it: each line's tokens cut from the line's own text. */
 const unpack = (batch: TokenBatch, text: string) => {
   const lines = text.split('\n');
-  return { firstLine: batch.firstLine, done: batch.done, lines: Array.from({ length: batch.lineCount }, (_, i) => unpackLine(batch, batch.firstLine + i, lines[batch.firstLine + i]!)) };
+  return {
+    firstLine: batch.firstLine,
+    done: batch.done,
+    lines: Array.from({ length: batch.lineCount }, (_, i) =>
+      unpackLine(batch, batch.firstLine + i, lines[batch.firstLine + i]!),
+    ),
+  };
 };
 
-describe('HL-1 highlight service (the worker\'s pure module)', () => {
+describe("HL-1 highlight service (the worker's pure module)", () => {
   it('HL-1 a fresh service tokenizes a TypeScript fixture exactly as stored beside it, on the first call', async () => {
     // A fresh service each time: the first tokenization compiles the grammar, and must already be right.
     const service = createHighlightService();
@@ -30,7 +36,13 @@ describe('HL-1 highlight service (the worker\'s pure module)', () => {
   it('HL-2 batches continue the grammar state: a block comment open across a batch boundary stays a comment', async () => {
     const service = createHighlightService();
     const filler = Array.from({ length: FIRST_BATCH_LINES - 1 }, (_, i) => `const v${i} = ${i};`);
-    const text = [...filler, '/* opened at the end of the first batch', 'export const notCode = 1;', '*/', 'export const code = 2;'].join('\n');
+    const text = [
+      ...filler,
+      '/* opened at the end of the first batch',
+      'export const notCode = 1;',
+      '*/',
+      'export const code = 2;',
+    ].join('\n');
     await service.open('doc', text, 'typescript', 'light');
     const first = unpack(service.next('doc', FIRST_BATCH_LINES), text);
     expect(first).toMatchObject({ firstLine: 0, done: false });

@@ -7,7 +7,9 @@ import { REPO_ROOT } from '../../../server/runtime/paths';
 
 /** Each character's look (colour and font style), '' for the default: what the reader sees. */
 function looks(line: TokenLine): string[] {
-  return line.flatMap(([text, colour, fontStyle]) => [...text].map((ch) => (/\s/.test(ch) && (fontStyle & 12) === 0 ? '' : `${colour}/${fontStyle}`)));
+  return line.flatMap(([text, colour, fontStyle]) =>
+    [...text].map((ch) => (/\s/.test(ch) && (fontStyle & 12) === 0 ? '' : `${colour}/${fontStyle}`)),
+  );
 }
 const plainLook = (line: TokenLine) => looks(line).map((look) => (look === '/0' ? '' : look));
 
@@ -37,7 +39,7 @@ describe('PERF-6 the runs a highlighted line is drawn with', () => {
     ]);
   });
 
-  it('PERF-6 HL-1 keeps the text and every visible character\'s look of a real TypeScript file, far down it too', async () => {
+  it("PERF-6 HL-1 keeps the text and every visible character's look of a real TypeScript file, far down it too", async () => {
     const source = fs.readFileSync(path.join(REPO_ROOT, 'tests', 'fixtures', 'highlight', 'sample.ts'), 'utf8');
     // The sample many times over, so lines thousands of batches' worth down are checked too.
     const text = Array.from({ length: 300 }, () => source).join('\n');
@@ -61,7 +63,10 @@ describe('PERF-6 the runs a highlighted line is drawn with', () => {
     }
     expect(runsOf).toHaveLength(lines.length);
     // The point of runs: markedly fewer elements (runs of a non-default look) than tokens.
-    const elements = runsOf.reduce((sum, runs) => sum + runs.filter(([, colour, fontStyle]) => colour !== '' || fontStyle !== 0).length, 0);
+    const elements = runsOf.reduce(
+      (sum, runs) => sum + runs.filter(([, colour, fontStyle]) => colour !== '' || fontStyle !== 0).length,
+      0,
+    );
     expect(elements).toBeLessThan(tokensTotal * 0.8);
     // Far down (the 300th copy, several batches on), each line is drawn as in the first copy.
     const last = lines.length - period;

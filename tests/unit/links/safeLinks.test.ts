@@ -13,11 +13,20 @@ describe('SEC-3 links in rendered Markdown', () => {
     expect(safeMarkdownUrl(url, base)).toBe(expected);
   });
 
-  it.each(['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)', 'data:text/html,<script>1</script>', 'file:///etc/passwd', 'vbscript:x', 'mailto:a@b.c', '//evil.example/x', ''])(
-    'SEC-3 drops %j',
-    (url) => {
-      expect(safeMarkdownUrl(url)).toBeNull();
-      expect(safeMarkdownUrl(url, 'https://example.com/page')).toBeNull();
-    },
-  );
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    'data:text/html,<script>1</script>',
+    'file:///etc/passwd',
+    'vbscript:x',
+    'mailto:a@b.c',
+    '//evil.example/x',
+    '',
+  ])('SEC-3 drops %j', (url) => {
+    expect(safeMarkdownUrl(url)).toBeNull();
+    expect(safeMarkdownUrl(url, 'https://example.com/page')).toBeNull();
+  });
 });

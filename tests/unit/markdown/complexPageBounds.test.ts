@@ -7,12 +7,15 @@ import { readabilityCases } from '../../fixtures/readabilityCorpus';
 // it falls back to its text, and the result says why. Before this bound, 2,000 nested divs kept
 // the converter busy for minutes (100,000 for far longer), which froze the reader's worker.
 
-const nested = (depth: number) => `<!doctype html><html><head><title>Bomb</title></head><body>${'<div>'.repeat(depth)}<p>The words at the bottom of the bomb.</p>${'</div>'.repeat(depth)}<p>After the bomb &amp; <b>more</b> [not a link](javascript:alert(1)).</p></body></html>`;
+const nested = (depth: number) =>
+  `<!doctype html><html><head><title>Bomb</title></head><body>${'<div>'.repeat(depth)}<p>The words at the bottom of the bomb.</p>${'</div>'.repeat(depth)}<p>After the bomb &amp; <b>more</b> [not a link](javascript:alert(1)).</p></body></html>`;
 
 describe('SEC-9 MD-3 bounded input before Readability', () => {
   it('SEC-9 100,000 nested divs fall back to the page text with a visible reason', () => {
     const page = convertPage(nested(100_000), 'https://bomb.example/');
-    expect(page.notice).toMatch(/^This page is too complex to extract an article from: its elements nest more than \d+ deep\. Showing its text only\.$/);
+    expect(page.notice).toMatch(
+      /^This page is too complex to extract an article from: its elements nest more than \d+ deep\. Showing its text only\.$/,
+    );
     expect(page.view).toBe('fullPage');
     expect(page.articleFound).toBe(false);
     expect(page.title).toBe('Bomb');
@@ -33,6 +36,10 @@ describe('SEC-9 MD-3 bounded input before Readability', () => {
     const page = convertPage(nested(MAX_PAGE_NESTING - 10), 'https://deep-but-fine.example/');
     expect(page.notice).toBeNull();
     expect(page.markdown).toContain('The words at the bottom of the bomb.');
-    for (const corpus of readabilityCases().slice(0, 20)) expect({ name: corpus.name, notice: convertPage(corpus.source, 'https://corpus.example/').notice }).toEqual({ name: corpus.name, notice: null });
+    for (const corpus of readabilityCases().slice(0, 20))
+      expect({ name: corpus.name, notice: convertPage(corpus.source, 'https://corpus.example/').notice }).toEqual({
+        name: corpus.name,
+        notice: null,
+      });
   });
 });

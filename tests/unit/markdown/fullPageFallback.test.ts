@@ -4,7 +4,8 @@ import { articleKeepsEnough, convertPage } from '../../../lib/markdown/convertPa
 // MD-3: when extraction fails or keeps too little, the whole page is converted, and the result
 // says which view it is; either view can be asked for.
 
-const PARAGRAPH = '<p>Readability scores paragraphs by their length and commas, so this one, which is long, and full of commas, counts as real content of an article.</p>';
+const PARAGRAPH =
+  '<p>Readability scores paragraphs by their length and commas, so this one, which is long, and full of commas, counts as real content of an article.</p>';
 
 describe('MD-3 article or full page', () => {
   it('MD-3 a page with an article gives the article; the full page is there on request', () => {
@@ -20,7 +21,8 @@ describe('MD-3 article or full page', () => {
   });
 
   it('MD-3 a page Readability finds no text in falls back to the whole page', () => {
-    const html = '<html><head><title>Gallery</title></head><body><div><a href="/big.png"><img src="/small.png" alt="A picture"></a></div></body></html>';
+    const html =
+      '<html><head><title>Gallery</title></head><body><div><a href="/big.png"><img src="/small.png" alt="A picture"></a></div></body></html>';
     const page = convertPage(html, 'https://example.com/gallery/');
     expect(page.view).toBe('fullPage');
     expect(page.markdown).toContain('[![A picture](https://example.com/small.png)](https://example.com/big.png)');

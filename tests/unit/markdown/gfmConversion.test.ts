@@ -21,14 +21,28 @@ function converted(name: string): { actual: string; expected: string } {
 
 describe('MD-1 GFM conversion fixtures', () => {
   it('MD-1 every stored input has its expected Markdown', () => {
-    const names = fs.readdirSync(FIXTURES).filter((n) => n.endsWith('.html')).map((n) => n.slice(0, -'.html'.length));
-    expect(names.sort()).toEqual(['code-language', 'images', 'links', 'nested-lists', 'strikethrough', 'table', 'task-list']);
+    const names = fs
+      .readdirSync(FIXTURES)
+      .filter((n) => n.endsWith('.html'))
+      .map((n) => n.slice(0, -'.html'.length));
+    expect(names.sort()).toEqual([
+      'code-language',
+      'images',
+      'links',
+      'nested-lists',
+      'strikethrough',
+      'table',
+      'task-list',
+    ]);
   });
 
   it.each([
     ['tables: a header row, escaped pipes, merged cells, a table without th, the caption above', 'table'],
     ['nested lists: bullets in bullets, numbers in bullets, a start number', 'nested-lists'],
-    ['fenced code with the language from language-x, lang-x and highlight-source-x; a longer fence when the code has backticks', 'code-language'],
+    [
+      'fenced code with the language from language-x, lang-x and highlight-source-x; a longer fence when the code has backticks',
+      'code-language',
+    ],
     ['task lists: checked and unchecked', 'task-list'],
     ['images keep alt text and title, absolute against the page; data: and javascript: sources are dropped', 'images'],
     ['links keep titles and become absolute; anchors stay; javascript: links lose their target', 'links'],
@@ -45,7 +59,16 @@ describe('MD-1 GFM conversion fixtures', () => {
       <body><article><h1>Notes on the Engine</h1>${'<p>The analytical engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves, and it might act upon other things besides number.</p>'.repeat(6)}</article></body></html>`;
     const page = convertPage(html, 'https://example.com/engine');
     expect(page.view).toBe('article');
-    expect(page.markdown.startsWith('# Notes on the Engine\n\nAda Lovelace · Example Site · 2024-05-06\n\nSource: <https://example.com/engine>\n\n---\n\n')).toBe(true);
-    expect(page).toMatchObject({ byline: 'Ada Lovelace', siteName: 'Example Site', publishedTime: '2024-05-06T07:08:09Z', sourceUrl: 'https://example.com/engine' });
+    expect(
+      page.markdown.startsWith(
+        '# Notes on the Engine\n\nAda Lovelace · Example Site · 2024-05-06\n\nSource: <https://example.com/engine>\n\n---\n\n',
+      ),
+    ).toBe(true);
+    expect(page).toMatchObject({
+      byline: 'Ada Lovelace',
+      siteName: 'Example Site',
+      publishedTime: '2024-05-06T07:08:09Z',
+      sourceUrl: 'https://example.com/engine',
+    });
   });
 });

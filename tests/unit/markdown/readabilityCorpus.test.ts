@@ -25,9 +25,19 @@ describe('MD-2 Readability corpus through the worker converter', () => {
     const sorted = scores.map((s) => s.f1).sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     const table = scores.map((s) => `${s.f1.toFixed(3)}  ${s.view.padEnd(8)}  ${s.name}`).join('\n');
-    console.log(`token F1 per case (Markdown text vs expected.html text):\n${table}\nmedian ${median.toFixed(4)}, below 0.9: ${scores.filter((s) => s.f1 < 0.9).map((s) => s.name).join(', ') || 'none'}`);
+    console.log(
+      `token F1 per case (Markdown text vs expected.html text):\n${table}\nmedian ${median.toFixed(4)}, below 0.9: ${
+        scores
+          .filter((s) => s.f1 < 0.9)
+          .map((s) => s.name)
+          .join(', ') || 'none'
+      }`,
+    );
     fs.mkdirSync(path.dirname(REPORT), { recursive: true });
-    fs.writeFileSync(REPORT, JSON.stringify({ rule: 'MD-2', metric: 'token F1 of words', median, cases: scores }, null, 2) + '\n');
+    fs.writeFileSync(
+      REPORT,
+      JSON.stringify({ rule: 'MD-2', metric: 'token F1 of words', median, cases: scores }, null, 2) + '\n',
+    );
 
     expect(median).toBeGreaterThanOrEqual(0.98);
     // Every page converts to something readable: none comes out empty.

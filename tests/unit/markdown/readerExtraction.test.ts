@@ -24,14 +24,17 @@ describe('MD-4 article extraction on real pages', () => {
 
   it('MD-4 on the held-out half the reader has higher precision than Readability alone, recall within 0.005', () => {
     const scores = scoreExtraction(readerCorpus('heldOut'));
-    const say = (name: string, f: { precision: number; recall: number; f1: number }) => `${name}: precision ${f.precision.toFixed(4)}, recall ${f.recall.toFixed(4)}, F1 ${f.f1.toFixed(4)}`;
-    console.log(`held-out half, ${scores.pages} pages\n${say('reader', scores.ours)}\n${say('Readability only', scores.readabilityOnly)}`);
+    const say = (name: string, f: { precision: number; recall: number; f1: number }) =>
+      `${name}: precision ${f.precision.toFixed(4)}, recall ${f.recall.toFixed(4)}, F1 ${f.f1.toFixed(4)}`;
+    console.log(
+      `held-out half, ${scores.pages} pages\n${say('reader', scores.ours)}\n${say('Readability only', scores.readabilityOnly)}`,
+    );
     expect(scores.ours.precision).toBeGreaterThan(scores.readabilityOnly.precision);
     expect(scores.ours.recall).toBeGreaterThanOrEqual(scores.readabilityOnly.recall - RECALL_TOLERANCE);
     expect(scores.ours.f1).toBeGreaterThan(scores.readabilityOnly.f1);
   }, 300_000);
 
-  it('MD-1 the measure tells another page\'s article from the expected one', () => {
+  it("MD-1 the measure tells another page's article from the expected one", () => {
     const [first, second] = readerCorpus('heldOut');
     const expected = first!.expected;
     expect(wordOverlap(readerArticleText(first!.html, first!.url), expected).recall).toBeGreaterThan(0.9);

@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { answerPreviewRequest, ResourceMissingError, type ResourceSource } from '../../../lib/client/preview/resourceResponder';
+import {
+  answerPreviewRequest,
+  ResourceMissingError,
+  type ResourceSource,
+} from '../../../lib/client/preview/resourceResponder';
 import { ResponsePartSchema, type PreviewRequest, type ResponsePart } from '../../../lib/protocol/previewBridge';
 import type { ChunkHeader, ReadChunk } from '../../../lib/client/verifiedChunks';
 
@@ -72,7 +76,11 @@ describe('PRV-3 PRV-4 the app answers a previewed page request from verified chu
   it('PRV-3 a whole file streams with its length and type', async () => {
     const answer = await request(source(files, []), '/v.webm');
     expect(answer.status).toBe(200);
-    expect(answer.headers).toMatchObject({ 'content-type': 'video/webm', 'content-length': String(video.length), 'accept-ranges': 'bytes' });
+    expect(answer.headers).toMatchObject({
+      'content-type': 'video/webm',
+      'content-length': String(video.length),
+      'accept-ranges': 'bytes',
+    });
     expect(answer.body.equals(video)).toBe(true);
   });
 
@@ -80,14 +88,20 @@ describe('PRV-3 PRV-4 the app answers a previewed page request from verified chu
     const reads: number[] = [];
     const answer = await request(source(files, reads), '/v.webm', 'GET', 'bytes=7500-8200');
     expect(answer.status).toBe(206);
-    expect(answer.headers).toMatchObject({ 'content-range': `bytes 7500-8200/${video.length}`, 'content-length': '701' });
+    expect(answer.headers).toMatchObject({
+      'content-range': `bytes 7500-8200/${video.length}`,
+      'content-length': '701',
+    });
     expect(answer.body.equals(video.subarray(7500, 8201))).toBe(true);
     expect(Math.min(...reads)).toBe(7500);
   });
 
   it('PRV-3 a suffix range, a range past the end (416), HEAD and a missing file (404)', async () => {
     const suffix = await request(source(files, []), '/v.webm', 'GET', 'bytes=-100');
-    expect(suffix).toMatchObject({ status: 206, headers: { 'content-range': `bytes ${video.length - 100}-${video.length - 1}/${video.length}` } });
+    expect(suffix).toMatchObject({
+      status: 206,
+      headers: { 'content-range': `bytes ${video.length - 100}-${video.length - 1}/${video.length}` },
+    });
     expect(suffix.body.equals(video.subarray(-100))).toBe(true);
     const past = await request(source(files, []), '/v.webm', 'GET', `bytes=${video.length}-`);
     expect(past).toMatchObject({ status: 416, headers: { 'content-range': `bytes */${video.length}` } });
@@ -101,18 +115,30 @@ describe('PRV-3 PRV-4 the app answers a previewed page request from verified chu
     const answer = await request(source(files, []), '/a.html', 'GET', 'bytes=5-');
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(answer.body.toString('utf8')).toBe('<html><head><style id="hb-theme">:root{--hb-bg:#fff}</style></head><body>é</body></html><script>NAV()</script>');
+    expect(answer.body.toString('utf8')).toBe(
+      '<html><head><style id="hb-theme">:root{--hb-bg:#fff}</style></head><body>é</body></html><script>NAV()</script>',
+    );
     expect(answer.headers['content-length']).toBe(String(answer.body.length));
   });
 
   it('SEC-9 PRV-4 HTML is streamed, never held whole: the head goes out after the first chunk, each piece after a pull', async () => {
     const reads: number[] = [];
     const body = 'y'.repeat(200 * CHUNK);
-    const big = { '/big.html': { bytes: new TextEncoder().encode(`<html><head></head><body>${body}</body></html>`), mimeType: 'text/html' } };
+    const big = {
+      '/big.html': {
+        bytes: new TextEncoder().encode(`<html><head></head><body>${body}</body></html>`),
+        mimeType: 'text/html',
+      },
+    };
     const channel = new MessageChannel();
     const parts: ResponsePart[] = [];
     channel.port1.onmessage = (event: MessageEvent) => parts.push(ResponsePartSchema.parse(event.data));
-    void answerPreviewRequest({ type: 'hbcode.preview.request', method: 'GET', path: '/big.html', range: null }, channel.port2, '/big.html', source(big, reads));
+    void answerPreviewRequest(
+      { type: 'hbcode.preview.request', method: 'GET', path: '/big.html', range: null },
+      channel.port2,
+      '/big.html',
+      source(big, reads),
+    );
     await waitFor(() => parts.length > 0);
     expect(parts[0]).toMatchObject({ type: 'head', status: 200 });
     // The first chunk and what is read ahead (two in flight), not the 200 chunks of the file.
@@ -121,7 +147,9 @@ describe('PRV-3 PRV-4 the app answers a previewed page request from verified chu
     channel.port1.close();
     // And the whole answer is right when pulled to the end.
     const answer = await request(source(big, []), '/big.html');
-    expect(answer.body.toString('utf8')).toBe(`<html><head><style id="hb-theme">:root{--hb-bg:#fff}</style></head><body>${body}</body></html><script>NAV()</script>`);
+    expect(answer.body.toString('utf8')).toBe(
+      `<html><head><style id="hb-theme">:root{--hb-bg:#fff}</style></head><body>${body}</body></html><script>NAV()</script>`,
+    );
     expect(answer.headers['content-length']).toBe(String(answer.body.length));
   });
 
@@ -130,7 +158,13 @@ describe('PRV-3 PRV-4 the app answers a previewed page request from verified chu
     const parts: ResponsePart[] = [];
     channel.port1.onmessage = (event: MessageEvent) => parts.push(ResponsePartSchema.parse(event.data));
     const closing = new AbortController();
-    const done = answerPreviewRequest({ type: 'hbcode.preview.request', method: 'GET', path: '/v.webm', range: null }, channel.port2, '/v.webm', source(files, []), closing.signal);
+    const done = answerPreviewRequest(
+      { type: 'hbcode.preview.request', method: 'GET', path: '/v.webm', range: null },
+      channel.port2,
+      '/v.webm',
+      source(files, []),
+      closing.signal,
+    );
     await waitFor(() => parts.length > 0);
     closing.abort();
     await done;

@@ -9,13 +9,22 @@ const header = fc.jsonValue({ maxDepth: 3 });
 /** Bytes shaped like a binary frame (a header length that may lie, a header that may not be JSON), or anything. */
 const frameLikeBytes = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
-  fc.tuple(fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => new TextEncoder().encode(JSON.stringify(v))), fc.uint8Array({ maxLength: 60 })), fc.integer({ min: -5, max: 5 }), fc.uint8Array({ maxLength: 100 })).map(([headerBytes, lie, data]) => {
-    const frame = new Uint8Array(BINARY_HEADER_LENGTH_BYTES + headerBytes.length + data.length);
-    new DataView(frame.buffer).setUint32(0, Math.max(0, headerBytes.length + lie));
-    frame.set(headerBytes, BINARY_HEADER_LENGTH_BYTES);
-    frame.set(data, BINARY_HEADER_LENGTH_BYTES + headerBytes.length);
-    return frame;
-  }),
+  fc
+    .tuple(
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }).map((v) => new TextEncoder().encode(JSON.stringify(v))),
+        fc.uint8Array({ maxLength: 60 }),
+      ),
+      fc.integer({ min: -5, max: 5 }),
+      fc.uint8Array({ maxLength: 100 }),
+    )
+    .map(([headerBytes, lie, data]) => {
+      const frame = new Uint8Array(BINARY_HEADER_LENGTH_BYTES + headerBytes.length + data.length);
+      new DataView(frame.buffer).setUint32(0, Math.max(0, headerBytes.length + lie));
+      frame.set(headerBytes, BINARY_HEADER_LENGTH_BYTES);
+      frame.set(data, BINARY_HEADER_LENGTH_BYTES + headerBytes.length);
+      return frame;
+    }),
 );
 
 describe('RPC-3 binary frames (lib/protocol/binaryFrame.ts), for any input', () => {

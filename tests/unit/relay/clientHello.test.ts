@@ -52,22 +52,36 @@ let tls12: Buffer;
 
 beforeAll(async () => {
   withSni = await captureClientHello({ servername: 'abcdefghijklmnopqrstuvwxyz234567.relay.localhost' });
-  withAlpn = await captureClientHello({ servername: 'P-Desk.Relay.Example', ALPNProtocols: ['acme-tls/1', 'http/1.1'] });
+  withAlpn = await captureClientHello({
+    servername: 'P-Desk.Relay.Example',
+    ALPNProtocols: ['acme-tls/1', 'http/1.1'],
+  });
   withoutSni = await captureClientHello({ servername: '' });
   tls12 = await captureClientHello({ servername: 'old.example.org', maxVersion: 'TLSv1.2' });
 });
 
 describe('RLY-6 reading a ClientHello (lib/relay/clientHello.ts)', () => {
   it('RLY-6 names the SNI host and the ALPN protocols of Node’s own hellos', () => {
-    expect(readClientHello(withSni)).toEqual({ status: 'complete', serverName: 'abcdefghijklmnopqrstuvwxyz234567.relay.localhost', alpn: [] });
+    expect(readClientHello(withSni)).toEqual({
+      status: 'complete',
+      serverName: 'abcdefghijklmnopqrstuvwxyz234567.relay.localhost',
+      alpn: [],
+    });
     // Host names are case-insensitive: routing sees them lowercased.
-    expect(readClientHello(withAlpn)).toEqual({ status: 'complete', serverName: 'p-desk.relay.example', alpn: ['acme-tls/1', 'http/1.1'] });
+    expect(readClientHello(withAlpn)).toEqual({
+      status: 'complete',
+      serverName: 'p-desk.relay.example',
+      alpn: ['acme-tls/1', 'http/1.1'],
+    });
     expect(readClientHello(withoutSni)).toEqual({ status: 'complete', serverName: null, alpn: [] });
     expect(readClientHello(tls12)).toEqual({ status: 'complete', serverName: 'old.example.org', alpn: [] });
   });
 
   it('RLY-6 reads a hello split over several records, and refuses one over too many', () => {
-    expect(readClientHello(refragment(withAlpn, [100, 7, 1000]))).toMatchObject({ status: 'complete', serverName: 'p-desk.relay.example' });
+    expect(readClientHello(refragment(withAlpn, [100, 7, 1000]))).toMatchObject({
+      status: 'complete',
+      serverName: 'p-desk.relay.example',
+    });
     expect(readClientHello(refragment(withAlpn, [3]))).toMatchObject({ status: 'invalid' });
   });
 
@@ -76,7 +90,9 @@ describe('RLY-6 reading a ClientHello (lib/relay/clientHello.ts)', () => {
     expect(readClientHello(Buffer.from([0x16, 0x04]))).toMatchObject({ status: 'invalid' });
     // A record over 2^14 bytes, and a hello that says it is 64 KiB: refused before they arrive.
     expect(readClientHello(Buffer.from([0x16, 0x03, 0x01, 0x40, 0x01]))).toMatchObject({ status: 'invalid' });
-    expect(readClientHello(Buffer.from([0x16, 0x03, 0x01, 0x00, 0x04, 0x01, 0x01, 0x00, 0x00]))).toMatchObject({ status: 'invalid' });
+    expect(readClientHello(Buffer.from([0x16, 0x03, 0x01, 0x00, 0x04, 0x01, 0x01, 0x00, 0x00]))).toMatchObject({
+      status: 'invalid',
+    });
     // A server hello (type 2) is not a client's.
     const serverHello = Buffer.from(withSni);
     serverHello[5] = 2;
@@ -97,7 +113,8 @@ describe('RLY-6 reading a ClientHello (lib/relay/clientHello.ts)', () => {
   it('RLY-6 every truncation of a real hello needs more, and never more than the read bound', () => {
     for (const hello of [withSni, withAlpn, withoutSni, tls12, refragment(withAlpn, [50, 200])]) {
       expect(hello.length).toBeLessThanOrEqual(MAX_CLIENT_HELLO_READ_BYTES);
-      for (let length = 0; length < hello.length; length++) expect(readClientHello(hello.subarray(0, length))).toEqual({ status: 'need-more' });
+      for (let length = 0; length < hello.length; length++)
+        expect(readClientHello(hello.subarray(0, length))).toEqual({ status: 'need-more' });
     }
   });
 
@@ -106,7 +123,12 @@ describe('RLY-6 reading a ClientHello (lib/relay/clientHello.ts)', () => {
       fc.uint8Array({ maxLength: 600 }),
       // A real hello with bytes changed, cut or appended.
       fc
-        .tuple(fc.constantFrom(withSni, withAlpn, tls12), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }), fc.nat(), fc.uint8Array({ maxLength: 40 }))
+        .tuple(
+          fc.constantFrom(withSni, withAlpn, tls12),
+          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }),
+          fc.nat(),
+          fc.uint8Array({ maxLength: 40 }),
+        )
         .map(([hello, changes, cut, tail]) => {
           const bytes = Buffer.concat([hello.subarray(0, hello.length - (cut % 8)), tail]);
           for (const [at, value] of changes) bytes[at % bytes.length] = value;
@@ -128,12 +150,18 @@ describe('RLY-6 reading a ClientHello (lib/relay/clientHello.ts)', () => {
 
   it('RLY-6 once a prefix reads invalid, more bytes never make it valid (a node closes at once)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(withSni, withAlpn), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), (hello, cut, at, value) => {
-        const bytes = Buffer.from(hello);
-        bytes[at % bytes.length] = value;
-        const prefix = bytes.subarray(0, cut % bytes.length);
-        if (readClientHello(prefix).status === 'invalid') expect(readClientHello(bytes).status).toBe('invalid');
-      }),
+      fc.property(
+        fc.constantFrom(withSni, withAlpn),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        (hello, cut, at, value) => {
+          const bytes = Buffer.from(hello);
+          bytes[at % bytes.length] = value;
+          const prefix = bytes.subarray(0, cut % bytes.length);
+          if (readClientHello(prefix).status === 'invalid') expect(readClientHello(bytes).status).toBe('invalid');
+        },
+      ),
       propertyRuns(500),
     );
   });

@@ -3,7 +3,14 @@ import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_ID_PATTERN, DESKTOP_ID_PATTERN, MAX_CHANNEL_FRAME_BYTES } from '../../../lib/relay/relayWire';
-import { FrameJoiner, NATS_PART_BYTES, NODE_ID_PATTERN, publishChannelFrame, readRoute, type ReceivedRoute } from '../../../relay/natsWire';
+import {
+  FrameJoiner,
+  NATS_PART_BYTES,
+  NODE_ID_PATTERN,
+  publishChannelFrame,
+  readRoute,
+  type ReceivedRoute,
+} from '../../../relay/natsWire';
 import { NodeBudget } from '../../../relay/nodeBudget';
 import { propertyRuns } from '../../fixtures/propertyRuns';
 
@@ -66,7 +73,10 @@ describe('RLY-4 channel frames over NATS in parts (relay/natsWire.ts)', () => {
   });
 
   it('RLY-4 parts of several connections, interleaved as they arrive, join back to each connection’s frames in order', () => {
-    const frames = fc.array(fc.record({ connection: fc.nat(2), length: frameLength, salt: fc.nat(255) }), { minLength: 1, maxLength: 6 });
+    const frames = fc.array(fc.record({ connection: fc.nat(2), length: frameLength, salt: fc.nat(255) }), {
+      minLength: 1,
+      maxLength: 6,
+    });
     fc.assert(
       fc.property(frames, fc.infiniteStream(fc.nat(2)), (sent, picks) => {
         const ids = ['n.1', 'n.2', 'other-node.3'];
@@ -99,26 +109,36 @@ describe('RLY-4 channel frames over NATS in parts (relay/natsWire.ts)', () => {
   it('RLY-4 a frame that grows past the channel limit is dropped whole, reported once, and the next frame still joins', () => {
     const shared = new Uint8Array(NATS_PART_BYTES);
     fc.assert(
-      fc.property(fc.integer({ min: MAX_CHANNEL_FRAME_BYTES + 1, max: MAX_CHANNEL_FRAME_BYTES + 3 * NATS_PART_BYTES }), fc.integer({ min: 64 * 1024, max: NATS_PART_BYTES }), (length, partBytes) => {
-        const joiner = new FrameJoiner(new NodeBudget(Infinity));
-        const results: ReturnType<FrameJoiner['add']>[] = [];
-        for (let offset = 0; offset < length; offset += partBytes) {
-          const size = Math.min(partBytes, length - offset);
-          results.push(joiner.add(shared.subarray(0, size), offset + size < length));
-        }
-        expect(results.filter((r) => r === 'too_large')).toHaveLength(1);
-        expect(results.filter((r) => r !== null && r !== 'too_large')).toEqual([]);
-        expect(joiner.pendingBytes).toBe(0);
-        const next = frameOf(1000, 7);
-        expect(joiner.add(next.subarray(0, 400), true)).toBeNull();
-        expect(Buffer.from(joiner.add(next.subarray(400), false) as Uint8Array).equals(Buffer.from(next))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: MAX_CHANNEL_FRAME_BYTES + 1, max: MAX_CHANNEL_FRAME_BYTES + 3 * NATS_PART_BYTES }),
+        fc.integer({ min: 64 * 1024, max: NATS_PART_BYTES }),
+        (length, partBytes) => {
+          const joiner = new FrameJoiner(new NodeBudget(Infinity));
+          const results: ReturnType<FrameJoiner['add']>[] = [];
+          for (let offset = 0; offset < length; offset += partBytes) {
+            const size = Math.min(partBytes, length - offset);
+            results.push(joiner.add(shared.subarray(0, size), offset + size < length));
+          }
+          expect(results.filter((r) => r === 'too_large')).toHaveLength(1);
+          expect(results.filter((r) => r !== null && r !== 'too_large')).toEqual([]);
+          expect(joiner.pendingBytes).toBe(0);
+          const next = frameOf(1000, 7);
+          expect(joiner.add(next.subarray(0, 400), true)).toBeNull();
+          expect(Buffer.from(joiner.add(next.subarray(400), false) as Uint8Array).equals(Buffer.from(next))).toBe(true);
+        },
+      ),
       propertyRuns(20),
     );
   });
 
   it('RLY-4 any headers read as a checked route or as none, never a throw', () => {
-    const anyValue = fc.oneof(fc.string({ maxLength: 50 }), fc.stringMatching(NODE_ID_PATTERN), fc.stringMatching(DESKTOP_ID_PATTERN), fc.stringMatching(CONNECTION_ID_PATTERN), fc.constantFrom('frame', 'part', '1', '0', ''));
+    const anyValue = fc.oneof(
+      fc.string({ maxLength: 50 }),
+      fc.stringMatching(NODE_ID_PATTERN),
+      fc.stringMatching(DESKTOP_ID_PATTERN),
+      fc.stringMatching(CONNECTION_ID_PATTERN),
+      fc.constantFrom('frame', 'part', '1', '0', ''),
+    );
     const headerNames = fc.constantFrom('hbr-k', 'hbr-from', 'hbr-desk', 'hbr-conn', 'hbr-more', 'other');
     fc.assert(
       fc.property(fc.option(fc.dictionary(headerNames, anyValue), { nil: undefined }), (values) => {

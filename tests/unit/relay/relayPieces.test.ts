@@ -71,21 +71,61 @@ describe('close frames and flags', () => {
   });
 
   it('parses the relay’s command line', () => {
-    const options = parseRelayFlags(['--public-url', 'https://relay.example', '--nats', 'nats://n:4222', '--port', '9000', '--tls-port', '443', '--connect-burst', '5']);
-    expect(options).toMatchObject({ publicUrl: 'https://relay.example', natsUrl: 'nats://n:4222', port: 9000, tlsPort: 443, connectRate: { burst: 5, periodMs: 10_000 } });
+    const options = parseRelayFlags([
+      '--public-url',
+      'https://relay.example',
+      '--nats',
+      'nats://n:4222',
+      '--port',
+      '9000',
+      '--tls-port',
+      '443',
+      '--connect-burst',
+      '5',
+    ]);
+    expect(options).toMatchObject({
+      publicUrl: 'https://relay.example',
+      natsUrl: 'nats://n:4222',
+      port: 9000,
+      tlsPort: 443,
+      connectRate: { burst: 5, periodMs: 10_000 },
+    });
     // RLY-1: the app is no longer the relay's to serve: the flags that named it are gone.
-    for (const gone of ['--app-dir', '--preview-origin', '--preview-origin-template']) expect(() => parseRelayFlags(['--public-url', 'https://relay.example', '--nats', 'nats://n:4222', gone, 'x'])).toThrow();
+    for (const gone of ['--app-dir', '--preview-origin', '--preview-origin-template'])
+      expect(() =>
+        parseRelayFlags(['--public-url', 'https://relay.example', '--nats', 'nats://n:4222', gone, 'x']),
+      ).toThrow();
     expect(() => parseRelayFlags(['--public-url', 'https://relay.example'])).toThrow(/--nats/);
-    expect(() => parseRelayFlags(['--public-url', 'https://r.example', '--nats', 'nats://n', '--max-connections', '0'])).toThrow(/--max-connections/);
+    expect(() =>
+      parseRelayFlags(['--public-url', 'https://r.example', '--nats', 'nats://n', '--max-connections', '0']),
+    ).toThrow(/--max-connections/);
   });
 
   it('RLY-4 reads the node’s bounds: the memory budget in MiB, the unrouted frame limit and the link ping interval', () => {
     const base = ['--public-url', 'https://relay.example', '--nats', 'nats://n:4222'];
-    expect(parseRelayFlags(base)).toMatchObject({ memoryBudgetBytes: 256 * 1024 * 1024, unroutedFrameBytes: 8192, linkPingMs: 10_000 });
-    expect(parseRelayFlags([...base, '--memory-budget-mib', '64', '--unrouted-frame-bytes', '4096', '--link-ping-ms', '500'])).toMatchObject({ memoryBudgetBytes: 64 * 1024 * 1024, unroutedFrameBytes: 4096, linkPingMs: 500 });
+    expect(parseRelayFlags(base)).toMatchObject({
+      memoryBudgetBytes: 256 * 1024 * 1024,
+      unroutedFrameBytes: 8192,
+      linkPingMs: 10_000,
+    });
+    expect(
+      parseRelayFlags([
+        ...base,
+        '--memory-budget-mib',
+        '64',
+        '--unrouted-frame-bytes',
+        '4096',
+        '--link-ping-ms',
+        '500',
+      ]),
+    ).toMatchObject({ memoryBudgetBytes: 64 * 1024 * 1024, unroutedFrameBytes: 4096, linkPingMs: 500 });
     expect(() => parseRelayFlags([...base, '--memory-budget-mib', 'lots'])).toThrow(/--memory-budget-mib/);
-    expect(() => parseRelayFlags([...base, '--memory-budget-mib', '16'])).toThrow(/--memory-budget-mib must be at least 64/);
-    expect(() => parseRelayFlags([...base, '--unrouted-frame-bytes', '100'])).toThrow(/--unrouted-frame-bytes must be at least 1024/);
+    expect(() => parseRelayFlags([...base, '--memory-budget-mib', '16'])).toThrow(
+      /--memory-budget-mib must be at least 64/,
+    );
+    expect(() => parseRelayFlags([...base, '--unrouted-frame-bytes', '100'])).toThrow(
+      /--unrouted-frame-bytes must be at least 1024/,
+    );
     expect(() => parseRelayFlags([...base, '--link-ping-ms', '10'])).toThrow(/--link-ping-ms/);
   });
 });

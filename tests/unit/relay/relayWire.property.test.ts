@@ -1,14 +1,32 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_ID_PATTERN, decodeLinkFrame, encodeLinkFrame, LINK_FRAME, type LinkFrame } from '../../../lib/relay/relayWire';
+import {
+  CONNECTION_ID_PATTERN,
+  decodeLinkFrame,
+  encodeLinkFrame,
+  LINK_FRAME,
+  type LinkFrame,
+} from '../../../lib/relay/relayWire';
 import { propertyRuns } from '../../fixtures/propertyRuns';
 
 const connectionId = fc.stringMatching(CONNECTION_ID_PATTERN);
 const linkFrame: fc.Arbitrary<LinkFrame> = fc.oneof(
   connectionId.map((id) => ({ type: LINK_FRAME.stream, connectionId: id })),
   connectionId.map((id) => ({ type: LINK_FRAME.end, connectionId: id })),
-  fc.record({ type: fc.constant(LINK_FRAME.data), connectionId, payload: fc.uint8Array({ minLength: 1, maxLength: 2048 }) }),
-  fc.record({ type: fc.constant(LINK_FRAME.close), connectionId, code: fc.integer({ min: 0, max: 0xffff }), reason: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'binary', minLength: 110, maxLength: 140 })) }),
+  fc.record({
+    type: fc.constant(LINK_FRAME.data),
+    connectionId,
+    payload: fc.uint8Array({ minLength: 1, maxLength: 2048 }),
+  }),
+  fc.record({
+    type: fc.constant(LINK_FRAME.close),
+    connectionId,
+    code: fc.integer({ min: 0, max: 0xffff }),
+    reason: fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.string({ unit: 'binary', minLength: 110, maxLength: 140 }),
+    ),
+  }),
   fc.record({ type: fc.constant(LINK_FRAME.ack), connectionId, bytes: fc.integer({ min: 0, max: 0xffffffff }) }),
 );
 
@@ -16,8 +34,18 @@ const linkFrame: fc.Arbitrary<LinkFrame> = fc.oneof(
 const linkFrameLikeBytes = fc.oneof(
   fc.uint8Array({ maxLength: 600 }),
   fc
-    .tuple(fc.integer({ min: 0, max: 6 }), fc.oneof(connectionId.map((id) => new TextEncoder().encode(id)), fc.uint8Array({ maxLength: 50 })), fc.integer({ min: -3, max: 3 }), fc.uint8Array({ maxLength: 520 }))
-    .map(([type, id, lie, payload]) => Uint8Array.from([type, Math.max(0, Math.min(255, id.length + lie)), ...id, ...payload])),
+    .tuple(
+      fc.integer({ min: 0, max: 6 }),
+      fc.oneof(
+        connectionId.map((id) => new TextEncoder().encode(id)),
+        fc.uint8Array({ maxLength: 50 }),
+      ),
+      fc.integer({ min: -3, max: 3 }),
+      fc.uint8Array({ maxLength: 520 }),
+    )
+    .map(([type, id, lie, payload]) =>
+      Uint8Array.from([type, Math.max(0, Math.min(255, id.length + lie)), ...id, ...payload]),
+    ),
 );
 
 /** What a CLOSE frame's reason becomes on the wire: at most 120 characters, never half of one. */

@@ -31,27 +31,59 @@ describe('SEC-9 the pairing-guess window', () => {
 describe('SEC-9 limit flags', () => {
   it('SEC-9 defaults apply; a flag wins over its environment variable', () => {
     expect(parseLimits({}, {}).http).toEqual(DEFAULT_HTTP_LIMITS);
-    const limits = parseLimits({ 'headers-timeout-ms': '2000', 'pairing-guess-limit': '5' }, { HBCODE_HEADERS_TIMEOUT_MS: '9000', HBCODE_MAX_CONNECTIONS: '7', HBCODE_MAX_UNFINISHED_HEAD_BYTES: '100000', HBCODE_PAIRING_GUESS_WINDOW_MS: '3000' });
-    expect(limits.http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: DEFAULT_HTTP_LIMITS.requestTimeoutMs, maxConnections: 7, maxUnfinishedHeadBytes: 100_000 });
-    expect(() => parseLimits({ 'max-unfinished-head-bytes': '10' }, {})).toThrow('--max-unfinished-head-bytes must be a whole number of at least 65536, not "10".');
+    const limits = parseLimits(
+      { 'headers-timeout-ms': '2000', 'pairing-guess-limit': '5' },
+      {
+        HBCODE_HEADERS_TIMEOUT_MS: '9000',
+        HBCODE_MAX_CONNECTIONS: '7',
+        HBCODE_MAX_UNFINISHED_HEAD_BYTES: '100000',
+        HBCODE_PAIRING_GUESS_WINDOW_MS: '3000',
+      },
+    );
+    expect(limits.http).toEqual({
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: DEFAULT_HTTP_LIMITS.requestTimeoutMs,
+      maxConnections: 7,
+      maxUnfinishedHeadBytes: 100_000,
+    });
+    expect(() => parseLimits({ 'max-unfinished-head-bytes': '10' }, {})).toThrow(
+      '--max-unfinished-head-bytes must be a whole number of at least 65536, not "10".',
+    );
     expect(limits.pairing).toEqual({ guesses: 5, windowMs: 3_000 });
     // ATT-3: the attachment quotas and the upload expiry are limits like the others.
-    const quotas = parseLimits({ 'attachment-device-quota-bytes': '1000', 'upload-expiry-ms': '500' }, { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: '0' }).attachments;
-    expect(quotas).toEqual({ perDeviceBytes: 1_000, totalBytes: DEFAULT_UPLOAD_QUOTA.totalBytes, headroomBytes: 0, expiryMs: 500 });
+    const quotas = parseLimits(
+      { 'attachment-device-quota-bytes': '1000', 'upload-expiry-ms': '500' },
+      { HBCODE_ATTACHMENT_DISK_HEADROOM_BYTES: '0' },
+    ).attachments;
+    expect(quotas).toEqual({
+      perDeviceBytes: 1_000,
+      totalBytes: DEFAULT_UPLOAD_QUOTA.totalBytes,
+      headroomBytes: 0,
+      expiryMs: 500,
+    });
   });
 
   it('RPC-2 SEC-9 the hello deadline is 15 s unless HBCODE_AUTH_TIMEOUT_MS names another', () => {
     expect(parseLimits({}, {}).socket.authTimeoutMs).toBe(15_000);
-    expect(parseLimits({}, { HBCODE_AUTH_TIMEOUT_MS: '1200' }).socket).toEqual({ ...DEFAULT_SOCKET_LIMITS, authTimeoutMs: 1_200 });
+    expect(parseLimits({}, { HBCODE_AUTH_TIMEOUT_MS: '1200' }).socket).toEqual({
+      ...DEFAULT_SOCKET_LIMITS,
+      authTimeoutMs: 1_200,
+    });
   });
 
   it('SEC-9 a request timeout shorter than the headers timeout is raised to it', () => {
-    expect(parseLimits({ 'headers-timeout-ms': '5000', 'request-timeout-ms': '1000' }, {}).http.requestTimeoutMs).toBe(5_000);
+    expect(parseLimits({ 'headers-timeout-ms': '5000', 'request-timeout-ms': '1000' }, {}).http.requestTimeoutMs).toBe(
+      5_000,
+    );
   });
 
   it('SEC-9 a value that is not a whole number at or above the minimum is refused with the flag or variable named', () => {
-    expect(() => parseLimits({ 'max-connections': '0' }, {})).toThrow('--max-connections must be a whole number of at least 1, not "0".');
-    expect(() => parseLimits({}, { HBCODE_HEADERS_TIMEOUT_MS: '1.5' })).toThrow('HBCODE_HEADERS_TIMEOUT_MS must be a whole number of at least 100, not "1.5".');
+    expect(() => parseLimits({ 'max-connections': '0' }, {})).toThrow(
+      '--max-connections must be a whole number of at least 1, not "0".',
+    );
+    expect(() => parseLimits({}, { HBCODE_HEADERS_TIMEOUT_MS: '1.5' })).toThrow(
+      'HBCODE_HEADERS_TIMEOUT_MS must be a whole number of at least 100, not "1.5".',
+    );
     expect(() => parseLimits({ 'pairing-guess-window-ms': 'soon' }, {})).toThrow('--pairing-guess-window-ms');
   });
 });

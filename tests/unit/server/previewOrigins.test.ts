@@ -8,13 +8,22 @@ import { chooseResourceRoot } from '../../../server/runtime/preview/resourceRoot
 const id = '0123456789abcdef0123456789abcdef';
 
 describe('ORG-2 ORG-3 preview origins and Host routing', () => {
-  const local: Origins = { app: new URL('http://hbcode.localhost:8787'), port: 8787, previews: { kind: 'per-preview', template: 'http://p-{id}.hbcode.localhost:8787' } };
+  const local: Origins = {
+    app: new URL('http://hbcode.localhost:8787'),
+    port: 8787,
+    previews: { kind: 'per-preview', template: 'http://p-{id}.hbcode.localhost:8787' },
+  };
 
   it('ORG-2 each preview is a same-site subdomain of the app host, and only those names route to it', () => {
     expect(previewOriginOf(local.previews, id)).toBe(`http://p-${id}.hbcode.localhost:8787`);
     expect(routeHost(`p-${id}.hbcode.localhost:8787`, local)).toEqual({ kind: 'preview', previewId: id });
     expect(routeHost(`P-${id.toUpperCase()}.hbcode.localhost:8787`, local)).toEqual({ kind: 'preview', previewId: id });
-    for (const host of [`p-${id}.hbcode.localhost:9999`, `p-${id}x.hbcode.localhost:8787`, `p-${id}.evil.localhost:8787`, `x.p-${id}.hbcode.localhost:8787`]) {
+    for (const host of [
+      `p-${id}.hbcode.localhost:9999`,
+      `p-${id}x.hbcode.localhost:8787`,
+      `p-${id}.evil.localhost:8787`,
+      `x.p-${id}.hbcode.localhost:8787`,
+    ]) {
       expect(routeHost(host, local), host).toEqual({ kind: 'unknown' });
     }
     expect(routeHost('hbcode.localhost:8787', local)).toEqual({ kind: 'app' });
@@ -48,20 +57,38 @@ describe('ORG-2 ORG-3 preview origins and Host routing', () => {
     ['https://x.org', 'https://p-{id}.y.org', undefined, /same site/],
     ['https://x.org', undefined, 'https://x.org', /must differ/],
     ['https://x.org', undefined, 'https://y.org:8443', /same site/],
-  ])('ORG-3 refuses --public-url %s --preview-origin-template %s --preview-origin %s', (publicUrl, template, shared, message) => {
-    expect(() => parsePublicOrigins(publicUrl, template, shared)).toThrow(message);
-  });
+  ])(
+    'ORG-3 refuses --public-url %s --preview-origin-template %s --preview-origin %s',
+    (publicUrl, template, shared, message) => {
+      expect(() => parsePublicOrigins(publicUrl, template, shared)).toThrow(message);
+    },
+  );
 });
 
 describe('PRV-1 resource roots', () => {
   it.each([
-    ['/home/me/proj', '/home/me/proj/docs/a.html', '/home/me', { root: '/home/me/proj', documentSegments: ['docs', 'a.html'], documentOnly: false }],
-    ['/home/me', '/home/me/proj/docs/a.html', '/home/me', { root: '/home/me/proj/docs', documentSegments: ['a.html'], documentOnly: false }],
+    [
+      '/home/me/proj',
+      '/home/me/proj/docs/a.html',
+      '/home/me',
+      { root: '/home/me/proj', documentSegments: ['docs', 'a.html'], documentOnly: false },
+    ],
+    [
+      '/home/me',
+      '/home/me/proj/docs/a.html',
+      '/home/me',
+      { root: '/home/me/proj/docs', documentSegments: ['a.html'], documentOnly: false },
+    ],
     ['/home/me', '/home/me/a.html', '/home/me', { root: '/home/me', documentSegments: ['a.html'], documentOnly: true }],
     ['/home', '/home/a.html', '/home/me', { root: '/home', documentSegments: ['a.html'], documentOnly: true }],
     ['/', '/a.html', '/home/me', { root: '/', documentSegments: ['a.html'], documentOnly: true }],
     ['/', '/srv/site/a.html', '/home/me', { root: '/srv/site', documentSegments: ['a.html'], documentOnly: false }],
-    ['/srv/other', '/srv/site/a.html', '/home/me', { root: '/srv/site', documentSegments: ['a.html'], documentOnly: false }],
+    [
+      '/srv/other',
+      '/srv/site/a.html',
+      '/home/me',
+      { root: '/srv/site', documentSegments: ['a.html'], documentOnly: false },
+    ],
   ])('PRV-1 project %s, document %s, home %s', (project, document, home, expected) => {
     expect(chooseResourceRoot(project, document, home, new SecretFiles())).toEqual(expected);
   });

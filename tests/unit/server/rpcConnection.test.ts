@@ -12,7 +12,13 @@ import { silentLogger } from '../../../server/runtime/log';
 import { MemorySocketPair } from '../../fixtures/memorySocket';
 
 const GOOD_TOKEN = 'good-token';
-const LIMITS: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, softBufferedBytes: 1_000, hardBufferedBytes: 10_000, stallMs: 5_000, maxHeldNotifications: 3 };
+const LIMITS: SocketLimits = {
+  ...DEFAULT_SOCKET_LIMITS,
+  softBufferedBytes: 1_000,
+  hardBufferedBytes: 10_000,
+  stallMs: 5_000,
+  maxHeldNotifications: 3,
+};
 
 /** Every method refuses, but for the few a connection test needs. */
 function fakeHandlers(): MethodHandlers {
@@ -40,10 +46,14 @@ function open(limits: SocketLimits = LIMITS): { pair: MemorySocketPair; connecti
 
 let nextId = 1;
 function request(method: string, params?: unknown): { jsonrpc: '2.0'; id: number; method: string; params?: unknown } {
-  return params === undefined ? { jsonrpc: '2.0', id: nextId++, method } : { jsonrpc: '2.0', id: nextId++, method, params };
+  return params === undefined
+    ? { jsonrpc: '2.0', id: nextId++, method }
+    : { jsonrpc: '2.0', id: nextId++, method, params };
 }
 
-async function authenticated(limits: SocketLimits = LIMITS): Promise<{ pair: MemorySocketPair; connection: RpcConnection }> {
+async function authenticated(
+  limits: SocketLimits = LIMITS,
+): Promise<{ pair: MemorySocketPair; connection: RpcConnection }> {
   const opened = open(limits);
   opened.pair.clientSend(request('auth.hello', { token: GOOD_TOKEN, protocolVersion: PROTOCOL_VERSION }));
   await opened.pair.flushToServer();
@@ -54,16 +64,30 @@ async function authenticated(limits: SocketLimits = LIMITS): Promise<{ pair: Mem
 }
 
 function answerTo(pair: MemorySocketPair, id: number): Record<string, unknown> {
-  const answer = pair.receivedJson().find((frame) => typeof frame === 'object' && frame !== null && (frame as { id?: unknown }).id === id);
+  const answer = pair
+    .receivedJson()
+    .find((frame) => typeof frame === 'object' && frame !== null && (frame as { id?: unknown }).id === id);
   if (!answer) throw new Error(`no answer to ${id} among ${JSON.stringify(pair.receivedJson()).slice(0, 500)}`);
   return answer as Record<string, unknown>;
 }
 
 function row(id: string, text: string): TimelineRow {
-  return { kind: 'message', id, sessionId: 'session', operationId: `op-${id}`, runId: 'run', text, state: 'done', createdAt: 1 };
+  return {
+    kind: 'message',
+    id,
+    sessionId: 'session',
+    operationId: `op-${id}`,
+    runId: 'run',
+    text,
+    state: 'done',
+    createdAt: 1,
+  };
 }
 
-const timelineRow = (id: string, text: string): RpcNotification => ({ method: 'timeline.row', params: { sessionId: 'session', row: row(id, text) } });
+const timelineRow = (id: string, text: string): RpcNotification => ({
+  method: 'timeline.row',
+  params: { sessionId: 'session', row: row(id, text) },
+});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -112,10 +136,14 @@ describe('RpcConnection over an in-memory socket pair', () => {
     await pair.flushToServer();
     pair.flushToClient();
     expect(answerTo(pair, 501)).toMatchObject({ error: { code: -32700, data: { code: 'invalid_params' } } });
-    expect(answerTo(pair, unknown.id)).toMatchObject({ error: { code: -32601, data: { code: 'not_found', method: 'no.such.method' } } });
+    expect(answerTo(pair, unknown.id)).toMatchObject({
+      error: { code: -32601, data: { code: 'not_found', method: 'no.such.method' } },
+    });
     expect(answerTo(pair, invalid.id)).toMatchObject({ error: { code: -32602, data: { code: 'invalid_params' } } });
     expect(String((answerTo(pair, invalid.id).error as { message: string }).message)).toContain('sessionId');
-    expect(pair.receivedJson()).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }));
+    expect(pair.receivedJson()).toContainEqual(
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+    );
     expect(pair.closing).toBeNull();
   });
 
@@ -125,7 +153,9 @@ describe('RpcConnection over an in-memory socket pair', () => {
     pair.clientSend(head + 'x'.repeat(MAX_FRAME_BYTES) + '"}}');
     await pair.flushToServer();
     pair.flushToClient();
-    expect(answerTo(pair, 777)).toMatchObject({ error: { code: -32013, data: { code: 'too_large', limit: MAX_FRAME_BYTES } } });
+    expect(answerTo(pair, 777)).toMatchObject({
+      error: { code: -32013, data: { code: 'too_large', limit: MAX_FRAME_BYTES } },
+    });
     expect(pair.closing).toBeNull();
   });
 
@@ -157,7 +187,11 @@ describe('RpcConnection over an in-memory socket pair', () => {
     vi.advanceTimersByTime(LIMITS.authTimeoutMs - 1);
     expect(pair.closing).toBeNull();
     vi.advanceTimersByTime(1);
-    expect(pair.closing).toEqual({ code: CLOSE_CODES.authTimeout, reason: 'auth.hello was not sent in time', how: 'terminate' });
+    expect(pair.closing).toEqual({
+      code: CLOSE_CODES.authTimeout,
+      reason: 'auth.hello was not sent in time',
+      how: 'terminate',
+    });
   });
 
   it('SEC-9 over the soft cap requests wait and reading pauses; notifications keep only the latest per subject; all go once drained', async () => {
@@ -186,7 +220,11 @@ describe('RpcConnection over an in-memory socket pair', () => {
       pair.flushToClient();
       expect(pair.received).toHaveLength(4);
     });
-    const frames = pair.receivedJson() as { id?: number; method?: string; params?: { row: { id: string; text: string } } }[];
+    const frames = pair.receivedJson() as {
+      id?: number;
+      method?: string;
+      params?: { row: { id: string; text: string } };
+    }[];
     expect(frames.map((f) => f.id ?? `${f.method} ${f.params?.row.id} ${f.params?.row.text}`)).toEqual([
       first.id,
       'timeline.row b other',

@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildDigest, BuildFilesSchema, canonicalBuildList, integrityOf, sha256Hex, shortDigest, type BuildFiles } from '../../../lib/protocol/buildDigest';
+import {
+  buildDigest,
+  BuildFilesSchema,
+  canonicalBuildList,
+  integrityOf,
+  sha256Hex,
+  shortDigest,
+  type BuildFiles,
+} from '../../../lib/protocol/buildDigest';
 
 const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const FILES = { '/index.html': sha('<html>'), '/_next/static/a.js': sha('a'), '/icons/icon-192.png': sha('png') };
@@ -22,7 +30,11 @@ describe('RLY-5 the build digest', () => {
     const base = await buildDigest(FILES);
     const variants: BuildFiles[] = [
       { ...FILES, '/_next/static/a.js': sha('a ') },
-      { '/index.html': FILES['/index.html'], '/_next/static/b.js': FILES['/_next/static/a.js'], '/icons/icon-192.png': FILES['/icons/icon-192.png'] },
+      {
+        '/index.html': FILES['/index.html'],
+        '/_next/static/b.js': FILES['/_next/static/a.js'],
+        '/icons/icon-192.png': FILES['/icons/icon-192.png'],
+      },
       { ...FILES, '/extra.js': sha('extra') },
       { '/index.html': FILES['/index.html'], '/icons/icon-192.png': FILES['/icons/icon-192.png'] },
     ];

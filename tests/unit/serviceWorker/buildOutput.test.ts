@@ -22,7 +22,13 @@ describe('RLY-5 the build names every file it serves', () => {
   it('RLY-5 every served file but sw.js is listed with the SHA-256 of its bytes, and the digest is over that list', () => {
     const served = servedFiles(OUT).filter((file) => file !== '/sw.js');
     expect(Object.keys(info.files).sort()).toEqual(served.sort());
-    for (const file of served) expect(info.files[file], file).toBe(crypto.createHash('sha256').update(fs.readFileSync(path.join(OUT, file))).digest('hex'));
+    for (const file of served)
+      expect(info.files[file], file).toBe(
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(OUT, file)))
+          .digest('hex'),
+      );
     expect(info.digest).toBe(crypto.createHash('sha256').update(canonicalBuildList(info.files)).digest('hex'));
   });
 

@@ -13,9 +13,13 @@ describe('The sessions list: previews, titles and states', () => {
     expect(plainTextPreview('Here it is:\n```ts\nconst a = 1;\n```\n', 200)).toBe('const a = 1;');
     expect(plainTextPreview('Done.\n\n> Note: the **tests** pass\n```', 200)).toBe('Note: the tests pass');
     expect(plainTextPreview('## Summary', 200)).toBe('Summary');
-    expect(plainTextPreview('See [the docs](https://example.com/a) and `npm test`', 200)).toBe('See the docs and npm test');
+    expect(plainTextPreview('See [the docs](https://example.com/a) and `npm test`', 200)).toBe(
+      'See the docs and npm test',
+    );
     expect(plainTextPreview('- [x] *shipped* it, ~~not~~ __really__', 200)).toBe('shipped it, not really');
-    expect(plainTextPreview('snake_case_name stays, 2 * 3 * 4 stays', 200)).toBe('snake_case_name stays, 2 * 3 * 4 stays');
+    expect(plainTextPreview('snake_case_name stays, 2 * 3 * 4 stays', 200)).toBe(
+      'snake_case_name stays, 2 * 3 * 4 stays',
+    );
     expect(plainTextPreview('```\n```\n---\n', 200)).toBe('');
   });
 
@@ -26,7 +30,9 @@ describe('The sessions list: previews, titles and states', () => {
   });
 
   it('UX-8 a session keeping its created title is listed under its first message; its own title wins', () => {
-    expect(displayTitle('New codex session', 'codex', 'Fix the **login** bug\nIt fails on Safari')).toBe('Fix the login bug');
+    expect(displayTitle('New codex session', 'codex', 'Fix the **login** bug\nIt fails on Safari')).toBe(
+      'Fix the login bug',
+    );
     expect(displayTitle('New claude session', 'claude', '```\n\n')).toBe('New claude session');
     expect(displayTitle('New codex session', 'codex', null)).toBe('New codex session');
     expect(displayTitle('New shell session', 'shell', 'npm test')).toBe('New shell session');
@@ -35,7 +41,9 @@ describe('The sessions list: previews, titles and states', () => {
   });
 
   it("UX-8 the agent's own title comes before the first message, the person's before both", () => {
-    expect(displayTitle('New codex session', 'codex', 'Fix the login bug', 'Safari **login** fix')).toBe('Safari login fix');
+    expect(displayTitle('New codex session', 'codex', 'Fix the login bug', 'Safari **login** fix')).toBe(
+      'Safari login fix',
+    );
     expect(displayTitle('New claude session', 'claude', 'Fix the login bug', '   ')).toBe('Fix the login bug');
     expect(displayTitle('Login work', 'codex', 'Fix the login bug', 'Safari login fix')).toBe('Login work');
     expect(displayTitle('New shell session', 'shell', 'npm test', 'Tests')).toBe('New shell session');
@@ -63,13 +71,16 @@ describe('The sessions list: previews, titles and states', () => {
     const activity = new SessionActivity(db);
     const views = new SessionViews(db);
     const codex = sessions.createSession(project!.id, 'codex', 'New codex session');
-    const unread = (viewer: string) => activity.withActivity(sessions.sessions(), viewer).find((s) => s.id === codex.id)!.unread ?? false;
+    const unread = (viewer: string) =>
+      activity.withActivity(sessions.sessions(), viewer).find((s) => s.id === codex.id)!.unread ?? false;
     expect(unread('phone')).toBe(false);
     const run = sessions.insertRun(codex.id, 'op1', 'Tidy the README');
     sessions.setRunState(run.id, 'running');
     expect(unread('phone')).toBe(false);
     sessions.setRunState(run.id, 'done');
-    const endedAt = db.prepare<[string], { ended_at: number }>('SELECT ended_at FROM runs WHERE id = ?').get(run.id)!.ended_at;
+    const endedAt = db
+      .prepare<[string], { ended_at: number }>('SELECT ended_at FROM runs WHERE id = ?')
+      .get(run.id)!.ended_at;
     expect([unread('phone'), unread('laptop')]).toEqual([true, true]);
     expect(views.seen(codex.id, 'phone', endedAt)).toBe(true);
     expect([unread('phone'), unread('laptop')]).toEqual([false, true]);
@@ -125,7 +136,9 @@ describe('The sessions list: previews, titles and states', () => {
     sessions.setRunState(run.id, 'running');
     const listed = () => activity.withActivity(sessions.sessions(), '').find((s) => s.id === codex.id)!;
     expect(listed()).toMatchObject({ title: 'Tidy the README', state: 'running' });
-    db.prepare("INSERT INTO approvals (id, session_id, run_id, kind, command, created_at) VALUES ('a1', ?, ?, 'command', 'rm -rf build', ?)").run(codex.id, run.id, Date.now());
+    db.prepare(
+      "INSERT INTO approvals (id, session_id, run_id, kind, command, created_at) VALUES ('a1', ?, ?, 'command', 'rm -rf build', ?)",
+    ).run(codex.id, run.id, Date.now());
     expect(listed().state).toBe('waitingApproval');
     db.prepare("UPDATE approvals SET decision = 'accept', answered_at = ? WHERE id = 'a1'").run(Date.now());
     expect(listed().state).toBe('running');
@@ -135,6 +148,9 @@ describe('The sessions list: previews, titles and states', () => {
     sessions.renameSession(codex.id, 'README work');
     expect(listed().title).toBe('README work');
     const fresh = sessions.createSession(project!.id, 'claude', 'New claude session');
-    expect(activity.withActivity(sessions.sessions(), '').find((s) => s.id === fresh.id)).toMatchObject({ title: 'New claude session', state: 'idle' });
+    expect(activity.withActivity(sessions.sessions(), '').find((s) => s.id === fresh.id)).toMatchObject({
+      title: 'New claude session',
+      state: 'idle',
+    });
   });
 });

@@ -8,7 +8,9 @@ import { withoutEscapes } from '../../../lib/terminal/withoutEscapes';
 
 describe('the utilities every realm shares', () => {
   it('PWA-4 a backoff doubles from its first wait, stops at its cap and jitters by a quarter either way', () => {
-    expect([0, 1, 2, 3].map((n) => backoffDelay(n, APP_RECONNECT_BACKOFF, () => 0.5))).toEqual([500, 1_000, 2_000, 4_000]);
+    expect([0, 1, 2, 3].map((n) => backoffDelay(n, APP_RECONNECT_BACKOFF, () => 0.5))).toEqual([
+      500, 1_000, 2_000, 4_000,
+    ]);
     expect(backoffDelay(1_000, APP_RECONNECT_BACKOFF, () => 1)).toBe(18_750);
     expect(backoffDelay(1_000, { firstMs: 500, maxMs: 30_000 }, () => 0)).toBe(22_500);
   });
@@ -34,8 +36,13 @@ describe('the utilities every realm shares', () => {
 
   it('RPC-5 an integer flag takes digits in range only and names the flag when it refuses', () => {
     expect(parseIntegerFlag('8787', '--port', { min: 0, max: 65535 })).toBe(8787);
-    expect(() => parseIntegerFlag('70000', '--port', { min: 0, max: 65535 })).toThrow('--port must be a whole number from 0 to 65535, not "70000".');
-    for (const raw of ['1e3', '0x10', ' 5', '1.5', '']) expect(() => parseIntegerFlag(raw, 'HBCODE_X', { min: 1 })).toThrow(`HBCODE_X must be a whole number of at least 1, not ${JSON.stringify(raw)}.`);
+    expect(() => parseIntegerFlag('70000', '--port', { min: 0, max: 65535 })).toThrow(
+      '--port must be a whole number from 0 to 65535, not "70000".',
+    );
+    for (const raw of ['1e3', '0x10', ' 5', '1.5', ''])
+      expect(() => parseIntegerFlag(raw, 'HBCODE_X', { min: 1 })).toThrow(
+        `HBCODE_X must be a whole number of at least 1, not ${JSON.stringify(raw)}.`,
+      );
   });
 
   it('ACC-3 escape sequences are dropped by the terminal parser, text kept', () => {

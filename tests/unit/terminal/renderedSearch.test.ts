@@ -57,10 +57,15 @@ describe('find in the rendered output (PWA-2, UX-2)', () => {
 
   it('PWA-2 UX-2 finds matches across page boundaries, in rows and lines cut by them, reading one page at a time', async () => {
     const lines: string[] = [];
-    for (let i = 0; i < 3000; i++) lines.push(i % 700 === 0 ? `\u001b[1mneedle\u001b[0m ${i} ✓` : `hay ${i} ✓ ${'.'.repeat(i % 37)}`);
+    for (let i = 0; i < 3000; i++)
+      lines.push(i % 700 === 0 ? `\u001b[1mneedle\u001b[0m ${i} ✓` : `hay ${i} ✓ ${'.'.repeat(i % 37)}`);
     const text = lines.join('\n') + '\n';
     const output = encoder.encode(text);
-    const expected = lines.flatMap((line, i) => (i % 700 === 0 ? [{ offset: encoder.encode(lines.slice(0, i).join('\n') + (i ? '\n' : '')).length, column: 0 }] : []));
+    const expected = lines.flatMap((line, i) =>
+      i % 700 === 0
+        ? [{ offset: encoder.encode(lines.slice(0, i).join('\n') + (i ? '\n' : '')).length, column: 0 }]
+        : [],
+    );
     expect(expected.length).toBe(5);
     for (const pageBytes of [1000, 4096, 1 << 20]) {
       expect(await allForward(output, 'needle', pageBytes)).toEqual(expected);
@@ -74,10 +79,22 @@ describe('find in the rendered output (PWA-2, UX-2)', () => {
   it('UX-2 several matches in one row each have their column; a search from a row includes it only when asked', async () => {
     const output = encoder.encode('ab ab\nab\n');
     const { read } = reader(output);
-    expect(await findRenderedNext(read, output.length, 'ab', { offset: 0, column: 0 }, true, 4096)).toEqual({ offset: 0, column: 0 });
-    expect(await findRenderedNext(read, output.length, 'ab', { offset: 0, column: 0 }, false, 4096)).toEqual({ offset: 0, column: 3 });
-    expect(await findRenderedNext(read, output.length, 'ab', { offset: 0, column: 3 }, false, 4096)).toEqual({ offset: 6, column: 0 });
-    expect(await findRenderedPrevious(read, output.length, 'ab', { offset: 6, column: 0 }, 4096)).toEqual({ offset: 0, column: 3 });
+    expect(await findRenderedNext(read, output.length, 'ab', { offset: 0, column: 0 }, true, 4096)).toEqual({
+      offset: 0,
+      column: 0,
+    });
+    expect(await findRenderedNext(read, output.length, 'ab', { offset: 0, column: 0 }, false, 4096)).toEqual({
+      offset: 0,
+      column: 3,
+    });
+    expect(await findRenderedNext(read, output.length, 'ab', { offset: 0, column: 3 }, false, 4096)).toEqual({
+      offset: 6,
+      column: 0,
+    });
+    expect(await findRenderedPrevious(read, output.length, 'ab', { offset: 6, column: 0 }, 4096)).toEqual({
+      offset: 0,
+      column: 3,
+    });
     expect(await findRenderedNext(read, output.length, '', { offset: 0, column: 0 }, true, 4096)).toBeNull();
   });
 
@@ -85,7 +102,9 @@ describe('find in the rendered output (PWA-2, UX-2)', () => {
     const output = encoder.encode('x\n'.repeat(10_000));
     const abort = new AbortController();
     abort.abort();
-    await expect(findRenderedNext(reader(output).read, output.length, 'y', { offset: 0, column: 0 }, true, 1000, abort.signal)).rejects.toThrow();
+    await expect(
+      findRenderedNext(reader(output).read, output.length, 'y', { offset: 0, column: 0 }, true, 1000, abort.signal),
+    ).rejects.toThrow();
   });
 });
 

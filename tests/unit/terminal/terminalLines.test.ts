@@ -3,10 +3,12 @@ import { splitSourceLines } from '../../../lib/terminal/sourceLines';
 import { renderTerminalLines, type TerminalLine } from '../../../lib/terminal/terminalLines';
 
 const encoder = new TextEncoder();
-const render = (text: string, unfinished = false) => renderTerminalLines(splitSourceLines(encoder.encode(text), 0, unfinished)).lines;
+const render = (text: string, unfinished = false) =>
+  renderTerminalLines(splitSourceLines(encoder.encode(text), 0, unfinished)).lines;
 const texts = (lines: readonly TerminalLine[]) => lines.map((line) => line.text);
 /** The bytes of `text` in a line's range, decoded. */
-const bytesOf = (text: string, line: TerminalLine) => new TextDecoder().decode(encoder.encode(text).subarray(line.offset, line.end));
+const bytesOf = (text: string, line: TerminalLine) =>
+  new TextDecoder().decode(encoder.encode(text).subarray(line.offset, line.end));
 
 describe('terminal rendering of command output (UX-2)', () => {
   it('UX-2 a carriage return rewrites the row: a progress bar shows its last state', () => {
@@ -49,7 +51,9 @@ describe('terminal rendering of command output (UX-2)', () => {
   });
 
   it('UX-2 SGR styles in 16, 256 and true colour, bold, italic and underline; they carry to later rows', () => {
-    const lines = render('\u001b[1;31mred\u001b[0m \u001b[38;5;208morange\u001b[48;2;1;2;3m on rgb\n\u001b[3;4mslanted\u001b[38:2::10:20:30m rgb\u001b[m plain\n');
+    const lines = render(
+      '\u001b[1;31mred\u001b[0m \u001b[38;5;208morange\u001b[48;2;1;2;3m on rgb\n\u001b[3;4mslanted\u001b[38:2::10:20:30m rgb\u001b[m plain\n',
+    );
     expect(lines[0]!.segments).toEqual([
       { text: 'red', style: { bold: true, fg: 'var(--ansi-red)' } },
       { text: ' ', style: {} },
@@ -64,7 +68,9 @@ describe('terminal rendering of command output (UX-2)', () => {
   });
 
   it('UX-2 SEC-3 OSC 8 hyperlinks with safe schemes become links; others stay text', () => {
-    const lines = render('see \u001b]8;;https://example.com/doc\u0007the docs\u001b]8;;\u0007 and \u001b]8;id=1;javascript:alert(1)\u001b\\this\u001b]8;;\u001b\\\n');
+    const lines = render(
+      'see \u001b]8;;https://example.com/doc\u0007the docs\u001b]8;;\u0007 and \u001b]8;id=1;javascript:alert(1)\u001b\\this\u001b]8;;\u001b\\\n',
+    );
     expect(lines[0]!.text).toBe('see the docs and this');
     expect(lines[0]!.segments).toEqual([
       { text: 'see ', style: {} },
@@ -96,13 +102,18 @@ describe('terminal rendering of command output (UX-2)', () => {
     const inEscape = encoder.encode('done\nprogress \u001b[3');
     expect(texts(renderTerminalLines(splitSourceLines(inEscape, 0, true)).lines)).toEqual(['done', 'progress ']);
     const inLink = encoder.encode('a \u001b]8;;https://exam');
-    expect(renderTerminalLines(splitSourceLines(inLink, 0, true)).lines[0]!.segments).toEqual([{ text: 'a ', style: {} }]);
+    expect(renderTerminalLines(splitSourceLines(inLink, 0, true)).lines[0]!.segments).toEqual([
+      { text: 'a ', style: {} },
+    ]);
   });
 
   it('UX-2 the style open at given offsets is reported, to carry into a rendering that starts there', () => {
     const source = splitSourceLines(encoder.encode('\u001b[31mred\nstill\u001b[0m\nplain\n'), 100, false);
     const { carriesAt } = renderTerminalLines(source, undefined, [104, 111]);
-    expect(carriesAt).toEqual([{ style: { fg: 'var(--ansi-red)' }, link: undefined }, { style: {}, link: undefined }]);
+    expect(carriesAt).toEqual([
+      { style: { fg: 'var(--ansi-red)' }, link: undefined },
+      { style: {}, link: undefined },
+    ]);
     const again = renderTerminalLines(source.slice(1), carriesAt[0]);
     expect(again.lines[0]!.segments).toEqual([{ text: 'still', style: { fg: 'var(--ansi-red)' } }]);
   });

@@ -29,6 +29,10 @@ describe('RPC-3 the docs name every stable error code, and no other', () => {
   });
 
   it('RPC-3 the check finds a missing code', () => {
-    expect(specErrorCodes('**RPC-3** Bad input gets an error with a stable `data.code` (`invalid_params`, `not_found`) and a sentence.\n\n')).toEqual(['invalid_params', 'not_found']);
+    expect(
+      specErrorCodes(
+        '**RPC-3** Bad input gets an error with a stable `data.code` (`invalid_params`, `not_found`) and a sentence.\n\n',
+      ),
+    ).toEqual(['invalid_params', 'not_found']);
   });
 });

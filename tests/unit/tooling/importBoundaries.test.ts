@@ -9,7 +9,9 @@ import { REPO_ROOT } from '../../../server/runtime/paths';
 const eslint = new ESLint({ cwd: REPO_ROOT });
 
 async function refusal(file: string, from: string): Promise<string | null> {
-  const [result] = await eslint.lintText(`import { value } from '${from}';\nexport { value };\n`, { filePath: `${REPO_ROOT}/${file}` });
+  const [result] = await eslint.lintText(`import { value } from '${from}';\nexport { value };\n`, {
+    filePath: `${REPO_ROOT}/${file}`,
+  });
   const message = result?.messages.find((m) => m.ruleId === 'no-restricted-imports');
   return message ? message.message : null;
 }

@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../server/runtime/paths';
-import { citedRuleIds, definedRuleIds, plannedRuleIds, ruleIdCitations, uncitedRuleIds, undefinedRuleIds } from '../../fixtures/ruleIds';
+import {
+  citedRuleIds,
+  definedRuleIds,
+  plannedRuleIds,
+  ruleIdCitations,
+  uncitedRuleIds,
+  undefinedRuleIds,
+} from '../../fixtures/ruleIds';
 
 const spec = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'spec.md'), 'utf8');
 
@@ -29,7 +36,12 @@ describe('docs/spec.md defines every rule id the repository cites, and the code 
   });
 
   it('the check finds an id that is defined but cited only by docs, or not at all, unless its rule is planned', () => {
-    const [docsOnly, inCode, nowhere, planned] = ['98', '97', '96', '95'].map((n) => ['OUT', n].join('-')) as [string, string, string, string];
+    const [docsOnly, inCode, nowhere, planned] = ['98', '97', '96', '95'].map((n) => ['OUT', n].join('-')) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     const defined = new Map([docsOnly, inCode, nowhere, planned].map((id) => [id, 1]));
     const citations = new Map([
       [docsOnly, ['docs/spec.md', 'docs/architecture.md']],

@@ -7,7 +7,15 @@ import type { Logger } from '../../log';
 import type { Db } from '../../store/database';
 import { ClaudeAccountStore } from './claudeAccountStore';
 import { ClaudeApiKeyFiles, moveDatabaseKeysToFiles } from './claudeApiKeyFiles';
-import { accountsRoot, createAccountFolder, DEFAULT_CLAUDE_ACCOUNT, linkMainEntries, mainClaudeFolder, removeAccountFolder, signInCommand } from './claudeAccounts';
+import {
+  accountsRoot,
+  createAccountFolder,
+  DEFAULT_CLAUDE_ACCOUNT,
+  linkMainEntries,
+  mainClaudeFolder,
+  removeAccountFolder,
+  signInCommand,
+} from './claudeAccounts';
 
 /**
  * Claude accounts (ACC-2): the main Claude folder is `default`; each added one is a folder of its
@@ -58,7 +66,9 @@ export class ClaudeAccounts {
       active: id === active,
       hasApiKey: this.apiKeys.has(id),
       // The main folder is what `claude` uses anyway, unless the desktop names another one.
-      signInCommand: signInCommand(id === DEFAULT_CLAUDE_ACCOUNT && !this.env.CLAUDE_CONFIG_DIR ? null : this.folderOf(id)),
+      signInCommand: signInCommand(
+        id === DEFAULT_CLAUDE_ACCOUNT && !this.env.CLAUDE_CONFIG_DIR ? null : this.folderOf(id),
+      ),
       usage: [...(this.readings.get(id)?.values() ?? [])],
       lastStatus: this.checked.get(id) ?? null,
     };

@@ -15,17 +15,24 @@ export class ClaudeAccountStore {
 
   accounts(): ClaudeAccountRow[] {
     return this.db
-      .prepare<[], { id: string; label: string; created_at: number }>('SELECT id, label, created_at FROM claude_accounts ORDER BY created_at, id')
+      .prepare<[], { id: string; label: string; created_at: number }>(
+        'SELECT id, label, created_at FROM claude_accounts ORDER BY created_at, id',
+      )
       .all()
       .map((r) => ({ id: r.id, label: r.label, createdAt: r.created_at }));
   }
 
   has(id: string): boolean {
-    return id === DEFAULT_CLAUDE_ACCOUNT || this.db.prepare('SELECT 1 FROM claude_accounts WHERE id = ?').get(id) !== undefined;
+    return (
+      id === DEFAULT_CLAUDE_ACCOUNT ||
+      this.db.prepare('SELECT 1 FROM claude_accounts WHERE id = ?').get(id) !== undefined
+    );
   }
 
   insert(row: ClaudeAccountRow): void {
-    this.db.prepare('INSERT INTO claude_accounts (id, label, created_at) VALUES (?, ?, ?)').run(row.id, row.label, row.createdAt);
+    this.db
+      .prepare('INSERT INTO claude_accounts (id, label, created_at) VALUES (?, ?, ?)')
+      .run(row.id, row.label, row.createdAt);
   }
 
   /** Deletes the row; an active account gives way to the default one. */
@@ -37,11 +44,17 @@ export class ClaudeAccountStore {
   }
 
   activeAccountId(): string {
-    const row = this.db.prepare<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?').get(ACTIVE_ACCOUNT_KEY);
+    const row = this.db
+      .prepare<[string], { value: string }>('SELECT value FROM app_settings WHERE key = ?')
+      .get(ACTIVE_ACCOUNT_KEY);
     return row && this.has(row.value) ? row.value : DEFAULT_CLAUDE_ACCOUNT;
   }
 
   activate(id: string): void {
-    this.db.prepare('INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(ACTIVE_ACCOUNT_KEY, id);
+    this.db
+      .prepare(
+        'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(ACTIVE_ACCOUNT_KEY, id);
   }
 }

@@ -27,7 +27,8 @@ export function accountsRoot(dataDir: string): string {
   return path.join(dataDir, 'claude', 'accounts');
 }
 
-export const PROJECTS_LINK_FAILED = 'The new Claude account could not link the main Claude folder’s projects, where every account saves its conversations';
+export const PROJECTS_LINK_FAILED =
+  'The new Claude account could not link the main Claude folder’s projects, where every account saves its conversations';
 
 /**
  * Links every top-level entry of the main folder that the account folder lacks (ACC-2). An entry

@@ -8,12 +8,27 @@ import { conflict, notFound, unavailable } from '../../errors';
 import { silentLogger, type Logger } from '../../log';
 import type { ProcessGroupLedger } from '../../process/processGroupLedger';
 import type { Db } from '../../store/database';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, HistoryPage, HistoryPageRequest, OutputPointer, SteerMessage } from '../agent';
+import type {
+  Agent,
+  AgentModel,
+  AgentOutputSlice,
+  AgentRunContext,
+  HistoryPage,
+  HistoryPageRequest,
+  OutputPointer,
+  SteerMessage,
+} from '../agent';
 import { locateClaude, type ClaudeProgram } from '../agentLocator';
 import type { ApprovalRequests } from '../approvals';
 import { ClaudeAccounts } from './claudeAccountService';
 import { claudeRunFailure } from './claudeFailure';
-import { approvalAskOf, grantsOf, permissionAnswerOf, refusedInPlanMode, type SessionGrants } from './claudePermissions';
+import {
+  approvalAskOf,
+  grantsOf,
+  permissionAnswerOf,
+  refusedInPlanMode,
+  type SessionGrants,
+} from './claudePermissions';
 import { accountStatusOf, describeAccount } from './claudeDescribe';
 import { usageReadingOf } from './claudeUsage';
 import { ClaudeStore } from './claudeStore';
@@ -58,7 +73,9 @@ export const ITEM_NOT_SAVED_MESSAGE = 'This item is not in the saved Claude conv
 
 /** A read that got no answer: the host's own words (its exit, SES-8) when it gave them. */
 function readFailure(event: HostEvent | null): Error {
-  return unavailable(event?.type === 'done' && event.error ? event.error : 'The Claude agent host could not read the conversation.');
+  return unavailable(
+    event?.type === 'done' && event.error ? event.error : 'The Claude agent host could not read the conversation.',
+  );
 }
 
 /**
@@ -74,7 +91,10 @@ export class ClaudeAgent implements Agent {
   readonly accounts: ClaudeAccounts;
   private readonly program: ClaudeProgram | null;
   /** The host of each running turn, for steering (ACC-6). */
-  private readonly running = new Map<string, { sessionId: string; call: HostCall; steers: Map<string, SteerMessage> }>();
+  private readonly running = new Map<
+    string,
+    { sessionId: string; call: HostCall; steers: Map<string, SteerMessage> }
+  >();
   /** The long-lived hosts, one per account (SES-8). */
   readonly hosts: ClaudeHosts;
   /** Bash results read lately, kept whole so their slices skip the host (OUT-7). */
@@ -93,10 +113,20 @@ export class ClaudeAgent implements Agent {
     this.store = new ClaudeStore(db);
     this.turnRecords = new ClaudeTurnRecords(db);
     this.program = locateClaude(env);
-    this.accounts = new ClaudeAccounts(db, options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'), env, options.log ?? silentLogger);
+    this.accounts = new ClaudeAccounts(
+      db,
+      options.dataDir ?? path.join(os.tmpdir(), 'hbcode-claude'),
+      env,
+      options.log ?? silentLogger,
+    );
     this.log = options.log ?? silentLogger;
     this.graces = options.graces ?? DEFAULT_STOP_GRACES;
-    this.hosts = new ClaudeHosts({ idleMs: options.hostIdleMs, killGraceMs: this.graces.claudeKillMs, processes, log: this.log });
+    this.hosts = new ClaudeHosts({
+      idleMs: options.hostIdleMs,
+      killGraceMs: this.graces.claudeKillMs,
+      processes,
+      log: this.log,
+    });
     this.results = new ClaudeResultCache(options.resultCache);
   }
 
@@ -122,7 +152,12 @@ export class ClaudeAgent implements Agent {
     const program = this.requireProgram();
     const nativeSessionId = this.store.nativeSessionId(context.sessionId);
     if (!nativeSessionId) throw unavailable('This session has no Claude conversation.');
-    const { messageUuid } = this.store.claimOperation(context.sessionId, context.operationId, context.runId, context.text);
+    const { messageUuid } = this.store.claimOperation(
+      context.sessionId,
+      context.operationId,
+      context.runId,
+      context.text,
+    );
     const settings = context.settings.claude ?? DEFAULT_CLAUDE_SETTINGS;
     // ACC-2: the run takes the active account's folder and key.
     const account = this.accounts.runEnvironment();
@@ -158,25 +193,37 @@ export class ClaudeAgent implements Agent {
         else if (event.type === 'steerTaken') {
           const steer = sent.get(event.messageUuid);
           if (steer) taken.push(steer);
-        }
-        else if (event.type === 'done') done = event;
+        } else if (event.type === 'done') done = event;
         else if (event.type === 'item') {
           // TL-6: the turn end is kept before it is shown, so the saved timeline has it as soon as the live one.
-          if (event.item.kind === 'turnEnd' && event.afterMessageUuid) this.turnRecords.save(context.sessionId, messageUuid, event.afterMessageUuid, event.item);
+          if (event.item.kind === 'turnEnd' && event.afterMessageUuid)
+            this.turnRecords.save(context.sessionId, messageUuid, event.afterMessageUuid, event.item);
           context.item(event.item);
-        }
-        else if (event.type === 'commandStarted') {
+        } else if (event.type === 'commandStarted') {
           // TL-3: the row is there from the call on, so what comes while it runs (a steer) follows it.
           open.set(event.itemId, event.command);
-          context.startHistoryCommand(event.itemId, event.command, { threadId: nativeSessionId, turnId: '', itemId: event.itemId, byteLength: 0 });
-        }
-        else if (event.type === 'command') {
+          context.startHistoryCommand(event.itemId, event.command, {
+            threadId: nativeSessionId,
+            turnId: '',
+            itemId: event.itemId,
+            byteLength: 0,
+          });
+        } else if (event.type === 'command') {
           open.delete(event.itemId);
           // The command id is Claude's tool_use id, so the saved history's entry finds this row (TL-4).
           const result = event.refusal
-            ? { status: 'failed' as const, exitCode: null, error: `Claude Code refused to run this command: ${event.refusal}` }
+            ? {
+                status: 'failed' as const,
+                exitCode: null,
+                error: `Claude Code refused to run this command: ${event.refusal}`,
+              }
             : { status: 'exited' as const, exitCode: event.exitCode };
-          context.recordHistoryCommand(event.itemId, event.command, result, { threadId: nativeSessionId, turnId: event.turnId, itemId: event.itemId, byteLength: event.byteLength });
+          context.recordHistoryCommand(event.itemId, event.command, result, {
+            threadId: nativeSessionId,
+            turnId: event.turnId,
+            itemId: event.itemId,
+            byteLength: event.byteLength,
+          });
         }
       },
     );
@@ -188,21 +235,30 @@ export class ClaudeAgent implements Agent {
       this.running.delete(context.runId);
       // SES-5: a command the turn left without a result (a Stop, the host's end) ended with it.
       for (const [itemId, command] of open) {
-        context.recordHistoryCommand(itemId, command, { status: 'cancelled', exitCode: null }, { threadId: nativeSessionId, turnId: '', itemId, byteLength: 0 });
+        context.recordHistoryCommand(
+          itemId,
+          command,
+          { status: 'cancelled', exitCode: null },
+          { threadId: nativeSessionId, turnId: '', itemId, byteLength: 0 },
+        );
       }
     }
     if (context.signal.aborted) {
       // SES-9: a stopped turn leaves nothing running: Claude Code and its commands carry the run's
       // tag. The row need not wait for it: what a stop leaves is found by the tag whenever it goes.
       void stopTagged(PROCESS_TAG_VARIABLE, runTag(host.tag, messageUuid), this.graces.claudeKillMs).then((stopped) => {
-        if (stopped > 0) this.log.info('stopped what a stopped Claude turn left', { runId: context.runId, processes: stopped });
+        if (stopped > 0)
+          this.log.info('stopped what a stopped Claude turn left', { runId: context.runId, processes: stopped });
       });
       return;
     }
     const outcome = done as Extract<HostEvent, { type: 'done' }> | null;
     if (!outcome?.ok) {
       const described = this.accounts.list().accounts.find((a) => a.id === account.accountId);
-      throw claudeRunFailure(outcome, exit, { label: described?.label ?? account.accountId, signInCommand: described?.signInCommand ?? 'claude /login' });
+      throw claudeRunFailure(outcome, exit, {
+        label: described?.label ?? account.accountId,
+        signInCommand: described?.signInCommand ?? 'claude /login',
+      });
     }
     // ACC-6: the run's input closes only once Claude Code answered every message the SDK took from
     // it, so a run that ended well had its model sent each of those; any other end proves nothing.
@@ -215,10 +271,18 @@ export class ClaudeAgent implements Agent {
   /** UX-8: Claude's own title of a conversation, passed on when it has one; a failed read only costs the title. */
   private async readTitle(sessionId: string, cwd: string, nativeSessionId: string): Promise<void> {
     try {
-      const event = await this.askHost({ type: 'sessionTitle', sdkModule: this.requireProgram().sdkModule, cwd, nativeSessionId });
+      const event = await this.askHost({
+        type: 'sessionTitle',
+        sdkModule: this.requireProgram().sdkModule,
+        cwd,
+        nativeSessionId,
+      });
       if (event?.type === 'sessionTitle' && event.title) this.options.titled?.(sessionId, event.title);
     } catch (error) {
-      this.log.warn('could not read the Claude conversation title', { sessionId, error: error instanceof Error ? error.message : String(error) });
+      this.log.warn('could not read the Claude conversation title', {
+        sessionId,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -233,10 +297,12 @@ export class ClaudeAgent implements Agent {
     const abandoned = new Promise<{ exit: HostExit | null }>((resolve) => (giveUp = () => resolve({ exit: null })));
     const onAbort = () => {
       call.send({ type: 'interrupt' });
-      timers.push(setTimeout(() => {
-        call.cancel();
-        timers.push(setTimeout(giveUp, this.graces.claudeKillMs));
-      }, this.graces.claudeInterruptMs));
+      timers.push(
+        setTimeout(() => {
+          call.cancel();
+          timers.push(setTimeout(giveUp, this.graces.claudeKillMs));
+        }, this.graces.claudeInterruptMs),
+      );
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -249,7 +315,12 @@ export class ClaudeAgent implements Agent {
   }
 
   /** canUseTool and AskUserQuestion become approvals any device may answer, once (ACC-4). */
-  private async askPermission(context: AgentRunContext, event: PermissionEvent, host: HostCall, permissionMode: string): Promise<void> {
+  private async askPermission(
+    context: AgentRunContext,
+    event: PermissionEvent,
+    host: HostCall,
+    permissionMode: string,
+  ): Promise<void> {
     const refused = refusedInPlanMode(event, permissionMode);
     if (refused) {
       host.send({ type: 'permissionAnswer', requestId: event.requestId, result: refused });
@@ -257,7 +328,10 @@ export class ClaudeAgent implements Agent {
     }
     const approvals = this.options.approvals;
     const outcome = approvals
-      ? await approvals.askForAnswers({ sessionId: context.sessionId, runId: context.runId, ...approvalAskOf(event) }, context.signal)
+      ? await approvals.askForAnswers(
+          { sessionId: context.sessionId, runId: context.runId, ...approvalAskOf(event) },
+          context.signal,
+        )
       : { decision: 'decline' as const, answers: null };
     if (outcome.decision === 'acceptForSession') {
       const granted = grantsOf(event.suggestions);
@@ -279,7 +353,8 @@ export class ClaudeAgent implements Agent {
   /** A message for the running turn, through the SDK's streaming input (ACC-6); reached when the run ends well. */
   async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const running = this.running.get(runId);
-    if (!running || running.sessionId !== sessionId) throw conflict('This turn is no longer running; send the message as a new one.', { runId });
+    if (!running || running.sessionId !== sessionId)
+      throw conflict('This turn is no longer running; send the message as a new one.', { runId });
     // The transcript keeps the text under this uuid, linked to the steer run: its row is that run's message row (TL-3).
     const { messageUuid } = this.store.claimOperation(sessionId, message.operationId, message.runId, message.text);
     running.steers.set(messageUuid, message);
@@ -288,17 +363,35 @@ export class ClaudeAgent implements Agent {
 
   /** Models of an account (the active one by default), from supportedModels (ACC-5). */
   async models(accountKey: string | null): Promise<AgentModel[]> {
-    const described = await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountKey ?? undefined)), this.readTimeoutMs);
+    const described = await describeAccount(
+      this.requireProgram(),
+      this.hostOf(this.accounts.runEnvironment(accountKey ?? undefined)),
+      this.readTimeoutMs,
+    );
     if (!described) throw unavailable('Claude Code did not say which models it offers.');
-    return described.models.map((m) => ({ id: m.value, label: m.displayName, description: m.description || null, efforts: m.efforts, isDefault: m.value === 'default' }));
+    return described.models.map((m) => ({
+      id: m.value,
+      label: m.displayName,
+      description: m.description || null,
+      efforts: m.efforts,
+      isDefault: m.value === 'default',
+    }));
   }
 
   /** UX-10: what supportedCommands offers in the project folder, with the account a run would take. */
   async commands(session: { cwd: string }): Promise<AgentCommand[]> {
     const program = this.requireProgram();
-    const request = { type: 'commands', sdkModule: program.sdkModule, executable: program.executable, cwd: session.cwd } as const;
+    const request = {
+      type: 'commands',
+      sdkModule: program.sdkModule,
+      executable: program.executable,
+      cwd: session.cwd,
+    } as const;
     const event = await askHostOnce(this.hostOf(this.accounts.runEnvironment()), request, this.readTimeoutMs);
-    if (event?.type !== 'commands') throw unavailable(`Claude Code could not list its commands: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+    if (event?.type !== 'commands')
+      throw unavailable(
+        `Claude Code could not list its commands: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`,
+      );
     return boundedCommands(event.commands);
   }
 
@@ -306,9 +399,22 @@ export class ClaudeAgent implements Agent {
   async accountStatus(accountId: string): Promise<ClaudeAccountStatus> {
     let status: ClaudeAccountStatus;
     try {
-      status = accountStatusOf(await describeAccount(this.requireProgram(), this.hostOf(this.accounts.runEnvironment(accountId)), this.readTimeoutMs));
+      status = accountStatusOf(
+        await describeAccount(
+          this.requireProgram(),
+          this.hostOf(this.accounts.runEnvironment(accountId)),
+          this.readTimeoutMs,
+        ),
+      );
     } catch (error) {
-      status = { state: 'unavailable', email: null, organization: null, subscriptionType: null, source: null, reason: (error as Error).message };
+      status = {
+        state: 'unavailable',
+        email: null,
+        organization: null,
+        subscriptionType: null,
+        source: null,
+        reason: (error as Error).message,
+      };
     }
     this.accounts.rememberStatus(accountId, status);
     return status;
@@ -318,7 +424,10 @@ export class ClaudeAgent implements Agent {
   async savedSessions(cwd: string, limit: number): Promise<SavedClaudeSession[]> {
     const program = this.requireProgram();
     const event = await this.askHost({ type: 'savedSessions', sdkModule: program.sdkModule, cwd, limit });
-    if (event?.type !== 'sessions') throw unavailable(`Claude's saved conversations could not be listed: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+    if (event?.type !== 'sessions')
+      throw unavailable(
+        `Claude's saved conversations could not be listed: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`,
+      );
     const answer = event;
     return answer.sessions.map((s) => ({
       claudeSessionId: s.sessionId,
@@ -337,21 +446,54 @@ export class ClaudeAgent implements Agent {
     const nativeSessionId = this.store.nativeSessionId(request.sessionId);
     if (!nativeSessionId) return { entries: [], older: null, newer: null };
     const { parentItemId, before, after, limit } = request;
-    const event = await this.askHost({ type: 'historyPage', sdkModule: program.sdkModule, cwd: request.cwd, nativeSessionId, parentItemId, before, after, limit });
+    const event = await this.askHost({
+      type: 'historyPage',
+      sdkModule: program.sdkModule,
+      cwd: request.cwd,
+      nativeSessionId,
+      parentItemId,
+      before,
+      after,
+      limit,
+    });
     // TL-6: the app's turn records go in after the messages they follow.
-    if (event?.type === 'history') return { entries: this.turnRecords.merge(request.sessionId, event.entries, event.anchors ?? []), older: event.older, newer: event.newer };
+    if (event?.type === 'history')
+      return {
+        entries: this.turnRecords.merge(request.sessionId, event.entries, event.anchors ?? []),
+        older: event.older,
+        newer: event.newer,
+      };
     throw readFailure(event);
   }
 
   /** One slice of a long text of a saved item (a diff, a tool result), read by the host (TL-1). */
-  async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
+  async readItemText(request: {
+    sessionId: string;
+    cwd: string;
+    parentItemId: string | null;
+    itemId: string;
+    field: string;
+    offset: number;
+    length: number;
+  }): Promise<AgentOutputSlice> {
     const program = this.requireProgram();
     const nativeSessionId = this.store.nativeSessionId(request.sessionId);
     if (!nativeSessionId) throw notFound(ITEM_NOT_SAVED_MESSAGE, { sessionId: request.sessionId });
     const { cwd, parentItemId, itemId, field, offset } = request;
     const length = Math.min(request.length, MAX_COMMAND_OUTPUT_RANGE_BYTES);
-    const event = await this.askHost({ type: 'itemText', sdkModule: program.sdkModule, cwd, nativeSessionId, parentItemId, itemId, field, offset, length });
-    if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
+    const event = await this.askHost({
+      type: 'itemText',
+      sdkModule: program.sdkModule,
+      cwd,
+      nativeSessionId,
+      parentItemId,
+      itemId,
+      field,
+      offset,
+      length,
+    });
+    if (event?.type === 'output')
+      return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes };
     if (event?.type === 'missing') throw notFound(ITEM_NOT_SAVED_MESSAGE, { sessionId: request.sessionId, itemId });
     throw readFailure(event);
   }
@@ -380,12 +522,31 @@ export class ClaudeAgent implements Agent {
    * One slice (≤ 256 KiB) of a Bash result (OUT-7): cut from the runtime's whole copy while the
    * files it came from hold it, else read by the host from the saved conversation.
    */
-  async readHistoryOutput(sessionId: string, cwd: string, pointer: OutputPointer, offset: number, length: number): Promise<AgentOutputSlice> {
+  async readHistoryOutput(
+    sessionId: string,
+    cwd: string,
+    pointer: OutputPointer,
+    offset: number,
+    length: number,
+  ): Promise<AgentOutputSlice> {
     const program = this.requireProgram();
     const key = `${cwd}\u0000${pointer.threadId}\u0000${pointer.itemId}`;
     return this.results.slice(key, offset, Math.min(length, MAX_COMMAND_OUTPUT_RANGE_BYTES), async (from, count) => {
-      const event = await this.askHost({ type: 'toolOutput', sdkModule: program.sdkModule, cwd, nativeSessionId: pointer.threadId, itemId: pointer.itemId, offset: from, length: count });
-      if (event?.type === 'output') return { bytes: Buffer.from(event.dataBase64, 'base64'), availableBytes: event.availableBytes, sources: event.sources ?? null };
+      const event = await this.askHost({
+        type: 'toolOutput',
+        sdkModule: program.sdkModule,
+        cwd,
+        nativeSessionId: pointer.threadId,
+        itemId: pointer.itemId,
+        offset: from,
+        length: count,
+      });
+      if (event?.type === 'output')
+        return {
+          bytes: Buffer.from(event.dataBase64, 'base64'),
+          availableBytes: event.availableBytes,
+          sources: event.sources ?? null,
+        };
       if (event?.type === 'missing') throw notFound(RESULT_NOT_SAVED_MESSAGE, { sessionId });
       throw readFailure(event);
     });

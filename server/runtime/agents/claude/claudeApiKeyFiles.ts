@@ -53,7 +53,9 @@ export class ClaudeApiKeyFiles {
  * Returns how many keys moved.
  */
 export function moveDatabaseKeysToFiles(db: Db, files: ClaudeApiKeyFiles): number {
-  const rows = db.prepare<[], { account_id: string; api_key: string }>('SELECT account_id, api_key FROM claude_api_keys_to_move').all();
+  const rows = db
+    .prepare<[], { account_id: string; api_key: string }>('SELECT account_id, api_key FROM claude_api_keys_to_move')
+    .all();
   if (rows.length === 0) return 0;
   for (const row of rows) if (!files.has(row.account_id)) files.write(row.account_id, row.api_key);
   const secureDelete = db.pragma('secure_delete', { simple: true }) as number;

@@ -9,10 +9,21 @@ import type { HostEvent } from './hostProtocol';
 type Described = Extract<HostEvent, { type: 'described' }>;
 
 /** accountInfo and supportedModels of one account, asked of its host with no message sent (ACC-2, ACC-5, SES-8). */
-export async function describeAccount(program: ClaudeProgram, host: ClaudeHostProcess, timeoutMs: number): Promise<Described> {
+export async function describeAccount(
+  program: ClaudeProgram,
+  host: ClaudeHostProcess,
+  timeoutMs: number,
+): Promise<Described> {
   // No project folder is involved: the request runs in the user's home.
-  const event = await askHostOnce(host, { type: 'describe', sdkModule: program.sdkModule, executable: program.executable, cwd: os.homedir() }, timeoutMs);
-  if (event?.type !== 'described') throw unavailable(`Claude Code could not describe the account: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`);
+  const event = await askHostOnce(
+    host,
+    { type: 'describe', sdkModule: program.sdkModule, executable: program.executable, cwd: os.homedir() },
+    timeoutMs,
+  );
+  if (event?.type !== 'described')
+    throw unavailable(
+      `Claude Code could not describe the account: ${event?.type === 'done' ? event.error : 'the agent host gave no answer.'}`,
+    );
   return event;
 }
 

@@ -9,7 +9,11 @@ type Done = Extract<HostEvent, { type: 'done' }>;
  * under the turn (SES-8: "was killed by SIGKILL", with the end of its stderr), not signed in (with
  * how to sign in), or Claude's own error. Never a bare "failed".
  */
-export function claudeRunFailure(done: Done | null, exit: HostExit | null, account: { label: string; signInCommand: string }): AgentRunError {
+export function claudeRunFailure(
+  done: Done | null,
+  exit: HostExit | null,
+  account: { label: string; signInCommand: string },
+): AgentRunError {
   if (exit) return new AgentRunError('claude_exited', hostGoneMessage(exit));
   if (done?.errorCode === 'signed_out') {
     return new AgentRunError(
@@ -18,6 +22,7 @@ export function claudeRunFailure(done: Done | null, exit: HostExit | null, accou
       'claudeSignIn',
     );
   }
-  if (done?.error) return new AgentRunError(done.errorCode ? `claude_${done.errorCode}` : 'claude_turn_failed', done.error);
+  if (done?.error)
+    return new AgentRunError(done.errorCode ? `claude_${done.errorCode}` : 'claude_turn_failed', done.error);
   return new AgentRunError('claude_turn_failed', 'The Claude agent host ended the turn without saying how it went.');
 }

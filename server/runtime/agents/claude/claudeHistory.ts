@@ -30,7 +30,13 @@ function entryOf(mapped: ClaudeMapped): HistoryEntry | null {
       return { kind: 'item', item: mapped.item };
     case 'user':
       // The app sends each message with the uuid it keeps in claude_operations (STO-2).
-      return { kind: 'user', itemId: mapped.itemId, text: mapped.text, createdAt: mapped.createdAt, clientId: mapped.itemId };
+      return {
+        kind: 'user',
+        itemId: mapped.itemId,
+        text: mapped.text,
+        createdAt: mapped.createdAt,
+        clientId: mapped.itemId,
+      };
     case 'command':
       return { kind: 'command', itemId: mapped.itemId, command: mapped.command, createdAt: mapped.createdAt };
     case 'commandResult':
@@ -49,7 +55,13 @@ function entryId(mapped: ClaudeMapped): string {
  * exactly one page and the pages joined are the whole history in order. Texts stay whole: the
  * caller bounds them.
  */
-export function mapHistoryRange(messages: unknown[], from: number, start: number, end: number, parentItemId: string | null): HistoryEntry[] {
+export function mapHistoryRange(
+  messages: unknown[],
+  from: number,
+  start: number,
+  end: number,
+  parentItemId: string | null,
+): HistoryEntry[] {
   return mapHistoryPage(messages, from, start, end, parentItemId).entries;
 }
 
@@ -65,7 +77,13 @@ function uuidOf(message: unknown): string | null {
 }
 
 /** `mapHistoryRange`, and the anchor of each message of `[start, end)` that has a uuid. */
-export function mapHistoryPage(messages: unknown[], from: number, start: number, end: number, parentItemId: string | null): { entries: HistoryEntry[]; anchors: MessageAnchor[] } {
+export function mapHistoryPage(
+  messages: unknown[],
+  from: number,
+  start: number,
+  end: number,
+  parentItemId: string | null,
+): { entries: HistoryEntry[]; anchors: MessageAnchor[] } {
   const mapper = new ClaudeItemMapper({ source: 'saved', parentItemId });
   const entries = new Map<string, HistoryEntry>();
   const elsewhere = new Set<string>();
@@ -91,7 +109,8 @@ export function mapHistoryPage(messages: unknown[], from: number, start: number,
 /** The whole of every item of a saved list, by itemId, for reading one long text (TL-1). */
 export function mapWholeHistory(messages: unknown[], parentItemId: string | null): Map<string, AgentItem> {
   const items = new Map<string, AgentItem>();
-  for (const entry of mapHistoryRange(messages, 0, 0, messages.length, parentItemId)) if (entry.kind === 'item') items.set(entry.item.itemId, entry.item);
+  for (const entry of mapHistoryRange(messages, 0, 0, messages.length, parentItemId))
+    if (entry.kind === 'item') items.set(entry.item.itemId, entry.item);
   return items;
 }
 

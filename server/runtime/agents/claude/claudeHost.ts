@@ -16,21 +16,44 @@ import { readHistoryPage, readItemText, savedSubagentItems, sliceOf, type Claude
 import { SubagentClosings } from './claudeSubagentClosings';
 import { ClaudeItemMapper } from './claudeItems';
 import { ControlChannel, PromptQueue, userMessage, type ControlSource } from './claudeHostControl';
-import { describe, noteTerminalCommands, savedSessions, sessionTitle, slashCommands, type QuerySdk } from './claudeHostQueries';
+import {
+  describe,
+  noteTerminalCommands,
+  savedSessions,
+  sessionTitle,
+  slashCommands,
+  type QuerySdk,
+} from './claudeHostQueries';
 import { failureCode, isSignedOut, rateLimitReading, resultFailure } from './claudeHostSignals';
-import { HostInboundSchema, PROCESS_TAG_VARIABLE, runTag, type HostControl, type HostEvent, type HostOutbound, type HostRequest, type ResultSource } from './hostProtocol';
+import {
+  HostInboundSchema,
+  PROCESS_TAG_VARIABLE,
+  runTag,
+  type HostControl,
+  type HostEvent,
+  type HostOutbound,
+  type HostRequest,
+  type ResultSource,
+} from './hostProtocol';
 import { claudeUserContent } from '../../attachments/claudeContent';
 import { claudeProjectsDir, persistedResultFile, resolvePersistedResult, toolResultText } from './toolResultText';
 import { sourceOf, sourcesHold, transcriptSources } from './resultSources';
 
-interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {
-}
+interface ClaudeSdk extends ClaudeHistorySdk, QuerySdk {}
 
-const ToolResultSchema = z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.unknown().optional(), is_error: z.boolean().optional() });
+const ToolResultSchema = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.unknown().optional(),
+  is_error: z.boolean().optional(),
+});
 const SdkMessageSchema = z.object({
   type: z.string(),
   uuid: z.string().optional(),
-  message: z.object({ content: z.union([z.string(), z.array(z.unknown())]) }).passthrough().optional(),
+  message: z
+    .object({ content: z.union([z.string(), z.array(z.unknown())]) })
+    .passthrough()
+    .optional(),
   subtype: z.string().optional(),
   is_error: z.boolean().optional(),
 });
@@ -125,15 +148,24 @@ async function drain(messages: AsyncIterator<unknown>): Promise<void> {
   }
 }
 
-async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSdk, pending: Pending, emit: Emit): Promise<void> {
+async function run(
+  request: Extract<HostRequest, { type: 'run' }>,
+  sdk: ClaudeSdk,
+  pending: Pending,
+  emit: Emit,
+): Promise<void> {
   const saved = await sdk.getSessionMessages(request.nativeSessionId, { dir: request.cwd, limit: 1 });
   const abort = pending.abort;
   // SES-9: Claude Code and every command it starts carry the run's tag under the host's.
-  const env = { ...hostEnv(), [PROCESS_TAG_VARIABLE]: runTag(process.env[PROCESS_TAG_VARIABLE] ?? '', request.messageUuid) };
+  const env = {
+    ...hostEnv(),
+    [PROCESS_TAG_VARIABLE]: runTag(process.env[PROCESS_TAG_VARIABLE] ?? '', request.messageUuid),
+  };
   // ACC-6: the input stays open while the turn runs, for steering messages.
   // ATT-2: the first message carries the stored images as image blocks.
-  const input = new PromptQueue(userMessage(request.messageUuid, claudeUserContent(request.text, request.images)), (message) =>
-    emit({ type: 'steerTaken', messageUuid: message.uuid }),
+  const input = new PromptQueue(
+    userMessage(request.messageUuid, claudeUserContent(request.text, request.images)),
+    (message) => emit({ type: 'steerTaken', messageUuid: message.uuid }),
   );
   let interrupted = false;
   let stop: () => void = () => abort.abort();
@@ -162,7 +194,13 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     // is a tool row with its result. Both only read, as Read does.
     allowedTools: [...SEARCH_TOOLS, ...(request.toolsAllowed ?? []), ...(request.allowedTools ?? [])],
     // MSG-1: the session tool server, besides the user's and the project's own MCP servers.
-    ...(request.mcpServers ? { mcpServers: Object.fromEntries(Object.entries(request.mcpServers).map(([name, server]) => [name, { type: 'stdio', ...server }])) } : {}),
+    ...(request.mcpServers
+      ? {
+          mcpServers: Object.fromEntries(
+            Object.entries(request.mcpServers).map(([name, server]) => [name, { type: 'stdio', ...server }]),
+          ),
+        }
+      : {}),
     ...(request.additionalDirectories?.length ? { additionalDirectories: request.additionalDirectories } : {}),
     ...(saved.length > 0 ? { resume: request.nativeSessionId } : { sessionId: request.nativeSessionId }),
     ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
@@ -196,10 +234,18 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
       if (reading) emit(reading);
       errorCode = failureCode(raw) ?? errorCode;
       const failed = resultFailure(raw);
-      if (failed) failure = failed.text ? `Claude ended the turn with an error: ${failed.text}` : `Claude ended the turn with an error (${failed.subtype}).`;
+      if (failed)
+        failure = failed.text
+          ? `Claude ended the turn with an error: ${failed.text}`
+          : `Claude ended the turn with an error (${failed.subtype}).`;
       if ((raw as { type?: unknown }).type === 'result') input.resultArrived();
       const parsed = SdkMessageSchema.safeParse(raw);
-      if (parsed.success && parsed.data.type === 'user' && blocksOf(parsed.data).some((b) => ToolResultSchema.safeParse(b).success)) input.toolResultSent();
+      if (
+        parsed.success &&
+        parsed.data.type === 'user' &&
+        blocksOf(parsed.data).some((b) => ToolResultSchema.safeParse(b).success)
+      )
+        input.toolResultSent();
       // A command cut short by Stop gets no result: its row, made when it started, ends cancelled with the turn (SES-5).
       lastSavedUuid = savedMessageUuid(raw) ?? lastSavedUuid;
       const mapped = mapper.map(raw);
@@ -230,7 +276,11 @@ async function run(request: Extract<HostRequest, { type: 'run' }>, sdk: ClaudeSd
     failure = 'cancelled';
     errorCode = 'cancelled';
   }
-  emit(failure ? { type: 'done', ok: false, error: failure, ...(errorCode ? { errorCode } : {}) } : { type: 'done', ok: true });
+  emit(
+    failure
+      ? { type: 'done', ok: false, error: failure, ...(errorCode ? { errorCode } : {}) }
+      : { type: 'done', ok: true },
+  );
 }
 
 /**
@@ -246,7 +296,11 @@ function resultSlice(bytes: Buffer, sources: ResultSource[], request: { offset: 
   return { ...sliceOf(bytes, request), sources };
 }
 
-async function toolOutput(request: Extract<HostRequest, { type: 'toolOutput' }>, sdk: ClaudeSdk, emit: Emit): Promise<void> {
+async function toolOutput(
+  request: Extract<HostRequest, { type: 'toolOutput' }>,
+  sdk: ClaudeSdk,
+  emit: Emit,
+): Promise<void> {
   const key = `${request.cwd}\u0000${request.nativeSessionId}\u0000${request.itemId}`;
   const recent = recentResults.get(key);
   if (recent && sourcesHold(recent.sources)) {
@@ -329,7 +383,9 @@ function main(): void {
       pending.set(id, entry);
       const emit: Emit = (event) => write({ kind: 'event', id, event });
       answer(request, entry, emit)
-        .catch((error: unknown) => emit({ type: 'done', ok: false, error: error instanceof Error ? error.message : String(error) }))
+        .catch((error: unknown) =>
+          emit({ type: 'done', ok: false, error: error instanceof Error ? error.message : String(error) }),
+        )
         .finally(() => {
           pending.delete(id);
           write({ kind: 'end', id });

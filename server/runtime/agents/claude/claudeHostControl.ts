@@ -109,7 +109,8 @@ export class ControlChannel {
     });
     // The runtime is gone: nobody can answer, so the run stops.
     source.onGone(() => {
-      for (const answer of this.pending.values()) answer({ behavior: 'deny', message: 'The runtime that asked for this approval stopped.' });
+      for (const answer of this.pending.values())
+        answer({ behavior: 'deny', message: 'The runtime that asked for this approval stopped.' });
       this.pending.clear();
       handlers.gone();
     });
@@ -119,17 +120,38 @@ export class ControlChannel {
   canUseTool = (
     toolName: string,
     input: Record<string, unknown>,
-    options: { signal: AbortSignal; suggestions?: unknown[]; title?: string; decisionReason?: string; toolUseID?: string },
+    options: {
+      signal: AbortSignal;
+      suggestions?: unknown[];
+      title?: string;
+      decisionReason?: string;
+      toolUseID?: string;
+    },
   ): Promise<PermissionAnswer> => {
     const requestId = String((this.nextId += 1));
-    const suggestions = (options.suggestions ?? []).filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null);
+    const suggestions = (options.suggestions ?? []).filter(
+      (s): s is Record<string, unknown> => typeof s === 'object' && s !== null,
+    );
     return new Promise((resolve) => {
       this.pending.set(requestId, resolve);
-      options.signal.addEventListener('abort', () => {
-        this.pending.delete(requestId);
-        resolve({ behavior: 'deny', message: 'The turn was stopped.' });
-      }, { once: true });
-      this.emit({ type: 'permission', requestId, toolName, input, suggestions, title: options.title ?? null, reason: options.decisionReason ?? null, toolUseId: options.toolUseID ?? null });
+      options.signal.addEventListener(
+        'abort',
+        () => {
+          this.pending.delete(requestId);
+          resolve({ behavior: 'deny', message: 'The turn was stopped.' });
+        },
+        { once: true },
+      );
+      this.emit({
+        type: 'permission',
+        requestId,
+        toolName,
+        input,
+        suggestions,
+        title: options.title ?? null,
+        reason: options.decisionReason ?? null,
+        toolUseId: options.toolUseID ?? null,
+      });
     });
   };
 }

@@ -15,7 +15,10 @@ export interface DescribingQuery extends AsyncIterable<unknown> {
 }
 
 export interface QuerySdk {
-  query(params: { prompt: AsyncIterable<unknown>; options: Record<string, unknown> }): AsyncIterable<unknown> & Partial<DescribingQuery>;
+  query(params: {
+    prompt: AsyncIterable<unknown>;
+    options: Record<string, unknown>;
+  }): AsyncIterable<unknown> & Partial<DescribingQuery>;
   listSessions?(options: { dir?: string; limit?: number }): Promise<unknown[]>;
   getSessionInfo?(sessionId: string, options: { dir?: string }): Promise<unknown>;
 }
@@ -28,7 +31,12 @@ const AccountSchema = z.object({
   apiKeySource: z.string().optional(),
   apiProvider: z.string().optional(),
 });
-const ModelSchema = z.object({ value: z.string(), displayName: z.string(), description: z.string().default(''), supportedEffortLevels: z.array(z.string()).optional() });
+const ModelSchema = z.object({
+  value: z.string(),
+  displayName: z.string(),
+  description: z.string().default(''),
+  supportedEffortLevels: z.array(z.string()).optional(),
+});
 const SessionInfoSchema = z.object({
   sessionId: z.string(),
   summary: z.string().default(''),
@@ -39,7 +47,11 @@ const SessionInfoSchema = z.object({
 });
 
 /** What getSessionInfo tells of a conversation: `summary` is its custom title, else Claude's summary, else the first prompt. */
-const SessionTitleInfoSchema = z.object({ summary: z.string().default(''), customTitle: z.string().optional(), firstPrompt: z.string().optional() });
+const SessionTitleInfoSchema = z.object({
+  summary: z.string().default(''),
+  customTitle: z.string().optional(),
+  firstPrompt: z.string().optional(),
+});
 
 /**
  * UX-8: Claude's own title of a conversation: one set with /rename, else the summary Claude wrote,
@@ -58,9 +70,15 @@ export type DescribedAccount = z.infer<typeof AccountSchema>;
  * Runs `ask` on a query whose prompt never yields: Claude Code starts, answers the control
  * requests, sends nothing to the model; then it is ended.
  */
-async function askSilentQuery(sdk: QuerySdk, options: Record<string, unknown>, ask: (query: AsyncIterable<unknown> & Partial<DescribingQuery>) => Promise<void>): Promise<void> {
+async function askSilentQuery(
+  sdk: QuerySdk,
+  options: Record<string, unknown>,
+  ask: (query: AsyncIterable<unknown> & Partial<DescribingQuery>) => Promise<void>,
+): Promise<void> {
   let release: () => void = () => undefined;
-  const ended = new Promise<IteratorResult<never>>((resolve) => (release = () => resolve({ done: true, value: undefined })));
+  const ended = new Promise<IteratorResult<never>>(
+    (resolve) => (release = () => resolve({ done: true, value: undefined })),
+  );
   const silent: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => ended }) };
   const query = sdk.query({ prompt: silent, options });
   try {
@@ -72,8 +90,16 @@ async function askSilentQuery(sdk: QuerySdk, options: Record<string, unknown>, a
   }
 }
 
-const CommandSchema = z.object({ name: z.string(), description: z.string().default(''), argumentHint: z.string().default('') });
-const InitMessageSchema = z.object({ type: z.literal('system'), subtype: z.literal('init'), terminal_slash_commands: z.array(z.string()) });
+const CommandSchema = z.object({
+  name: z.string(),
+  description: z.string().default(''),
+  argumentHint: z.string().default(''),
+});
+const InitMessageSchema = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('init'),
+  terminal_slash_commands: z.array(z.string()),
+});
 
 /**
  * Commands Claude Code marks as bound to its own terminal (`/color`, `/focus`…), which a phone
@@ -92,19 +118,43 @@ export function noteTerminalCommands(message: unknown): void {
  * user's, the project's and the local ones, so `.claude/commands/*.md` are among them). Names
  * Claude Code keeps for itself (a leading `__`) and those bound to its terminal are left out.
  */
-export async function slashCommands(request: Extract<HostRequest, { type: 'commands' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
-  const options = { cwd: request.cwd, env, settingSources: ['user', 'project', 'local'], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) };
+export async function slashCommands(
+  request: Extract<HostRequest, { type: 'commands' }>,
+  sdk: QuerySdk,
+  env: Record<string, string>,
+  emit: (event: HostEvent) => void,
+): Promise<void> {
+  const options = {
+    cwd: request.cwd,
+    env,
+    settingSources: ['user', 'project', 'local'],
+    ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
+  };
   await askSilentQuery(sdk, options, async (query) => {
     if (!query.supportedCommands) throw new Error('The Claude Agent SDK lacks supportedCommands.');
     const commands = z.array(CommandSchema).parse(await query.supportedCommands());
-    emit({ type: 'commands', commands: commands.filter((c) => !c.name.startsWith('__') && !terminalCommands.has(c.name)) });
+    emit({
+      type: 'commands',
+      commands: commands.filter((c) => !c.name.startsWith('__') && !terminalCommands.has(c.name)),
+    });
   });
 }
 
-export async function describe(request: Extract<HostRequest, { type: 'describe' }>, sdk: QuerySdk, env: Record<string, string>, emit: (event: HostEvent) => void): Promise<void> {
-  const options = { cwd: request.cwd, env, settingSources: [], ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}) };
+export async function describe(
+  request: Extract<HostRequest, { type: 'describe' }>,
+  sdk: QuerySdk,
+  env: Record<string, string>,
+  emit: (event: HostEvent) => void,
+): Promise<void> {
+  const options = {
+    cwd: request.cwd,
+    env,
+    settingSources: [],
+    ...(request.executable ? { pathToClaudeCodeExecutable: request.executable } : {}),
+  };
   await askSilentQuery(sdk, options, async (query) => {
-    if (!query.accountInfo || !query.supportedModels) throw new Error('The Claude Agent SDK lacks accountInfo or supportedModels.');
+    if (!query.accountInfo || !query.supportedModels)
+      throw new Error('The Claude Agent SDK lacks accountInfo or supportedModels.');
     const account = AccountSchema.parse(await query.accountInfo());
     const models = z.array(ModelSchema).parse(await query.supportedModels());
     emit({
@@ -117,22 +167,45 @@ export async function describe(request: Extract<HostRequest, { type: 'describe' 
         apiKeySource: account.apiKeySource ?? null,
         apiProvider: account.apiProvider ?? null,
       },
-      models: models.map((m) => ({ value: m.value, displayName: m.displayName, description: m.description, efforts: m.supportedEffortLevels ?? [] })),
+      models: models.map((m) => ({
+        value: m.value,
+        displayName: m.displayName,
+        description: m.description,
+        efforts: m.supportedEffortLevels ?? [],
+      })),
     });
   });
 }
 
-export async function savedSessions(request: Extract<HostRequest, { type: 'savedSessions' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {
+export async function savedSessions(
+  request: Extract<HostRequest, { type: 'savedSessions' }>,
+  sdk: QuerySdk,
+  emit: (event: HostEvent) => void,
+): Promise<void> {
   if (!sdk.listSessions) throw new Error('The Claude Agent SDK lacks listSessions.');
   const found = z.array(SessionInfoSchema).parse(await sdk.listSessions({ dir: request.cwd, limit: request.limit }));
   emit({
     type: 'sessions',
-    sessions: found.map((s) => ({ sessionId: s.sessionId, summary: s.summary, lastModified: s.lastModified, gitBranch: s.gitBranch ?? null, firstPrompt: s.firstPrompt ?? null, fileSize: s.fileSize ?? null })),
+    sessions: found.map((s) => ({
+      sessionId: s.sessionId,
+      summary: s.summary,
+      lastModified: s.lastModified,
+      gitBranch: s.gitBranch ?? null,
+      firstPrompt: s.firstPrompt ?? null,
+      fileSize: s.fileSize ?? null,
+    })),
   });
 }
 
-export async function sessionTitle(request: Extract<HostRequest, { type: 'sessionTitle' }>, sdk: QuerySdk, emit: (event: HostEvent) => void): Promise<void> {
+export async function sessionTitle(
+  request: Extract<HostRequest, { type: 'sessionTitle' }>,
+  sdk: QuerySdk,
+  emit: (event: HostEvent) => void,
+): Promise<void> {
   if (!sdk.getSessionInfo) throw new Error('The Claude Agent SDK lacks getSessionInfo.');
   const info = await sdk.getSessionInfo(request.nativeSessionId, { dir: request.cwd });
-  emit({ type: 'sessionTitle', title: claudeOwnTitle(info === undefined ? undefined : SessionTitleInfoSchema.parse(info)) });
+  emit({
+    type: 'sessionTitle',
+    title: claudeOwnTitle(info === undefined ? undefined : SessionTitleInfoSchema.parse(info)),
+  });
 }

@@ -6,7 +6,15 @@
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import type { HostEvent, HostRequest } from './hostProtocol';
 import { itemFieldText } from '../../sessions/itemRows';
-import { decodeCursor, encodeCursor, HISTORY_LOOKAHEAD, HISTORY_LOOKBACK, inlineEntry, mapHistoryPage, mapWholeHistory } from './claudeHistory';
+import {
+  decodeCursor,
+  encodeCursor,
+  HISTORY_LOOKAHEAD,
+  HISTORY_LOOKBACK,
+  inlineEntry,
+  mapHistoryPage,
+  mapWholeHistory,
+} from './claudeHistory';
 
 interface ReadOptions {
   dir: string;
@@ -27,7 +35,12 @@ function window(offset: number, limit: number | undefined): ReadOptions & { offs
 }
 
 /** The subagent whose messages answer the Task/Agent call `toolUseId`, found through the SDK. */
-async function subagentOf(sdk: ClaudeHistorySdk, sessionId: string, dir: string, toolUseId: string): Promise<string | null> {
+async function subagentOf(
+  sdk: ClaudeHistorySdk,
+  sessionId: string,
+  dir: string,
+  toolUseId: string,
+): Promise<string | null> {
   for (const agentId of await sdk.listSubagents(sessionId, { dir })) {
     const [first] = await sdk.getSubagentMessages(sessionId, agentId, { dir, limit: 1 });
     if ((first as { parent_tool_use_id?: unknown } | undefined)?.parent_tool_use_id === toolUseId) return agentId;
@@ -36,11 +49,16 @@ async function subagentOf(sdk: ClaudeHistorySdk, sessionId: string, dir: string,
 }
 
 /** How to read the messages of one timeline; null when the subagent is not saved. */
-async function sourceOf(sdk: ClaudeHistorySdk, request: { cwd: string; nativeSessionId: string; parentItemId: string | null }): Promise<Fetch | null> {
+async function sourceOf(
+  sdk: ClaudeHistorySdk,
+  request: { cwd: string; nativeSessionId: string; parentItemId: string | null },
+): Promise<Fetch | null> {
   const dir = request.cwd;
   const id = request.nativeSessionId;
   // System messages count too, so compaction boundaries are rows (TL-1) and offsets stay one list.
-  if (request.parentItemId === null) return (offset, limit) => sdk.getSessionMessages(id, { ...window(offset, limit), dir, includeSystemMessages: true });
+  if (request.parentItemId === null)
+    return (offset, limit) =>
+      sdk.getSessionMessages(id, { ...window(offset, limit), dir, includeSystemMessages: true });
   const agentId = await subagentOf(sdk, id, dir, request.parentItemId);
   if (agentId === null) return null;
   return (offset, limit) => sdk.getSubagentMessages(id, agentId, { ...window(offset, limit), dir });
@@ -50,7 +68,11 @@ async function sourceOf(sdk: ClaudeHistorySdk, request: { cwd: string; nativeSes
  * Every item of the subagent that answered the Task/Agent call `toolUseId`, as its saved pages
  * show them, in order; none when it is not saved (TL-3).
  */
-export async function savedSubagentItems(sdk: ClaudeHistorySdk, request: { cwd: string; nativeSessionId: string }, toolUseId: string): Promise<AgentItem[]> {
+export async function savedSubagentItems(
+  sdk: ClaudeHistorySdk,
+  request: { cwd: string; nativeSessionId: string },
+  toolUseId: string,
+): Promise<AgentItem[]> {
   const fetch = await sourceOf(sdk, { ...request, parentItemId: toolUseId });
   return fetch ? [...mapWholeHistory(await fetch(0, undefined), toolUseId).values()] : [];
 }
@@ -59,12 +81,16 @@ export async function savedSubagentItems(sdk: ClaudeHistorySdk, request: { cwd: 
  * One page (TL-4): the newest `limit` messages, or the `limit` before a `before` cursor, or after
  * an `after` cursor, mapped with some messages of context on either side.
  */
-export async function readHistoryPage(sdk: ClaudeHistorySdk, request: Extract<HostRequest, { type: 'historyPage' }>): Promise<HostEvent> {
+export async function readHistoryPage(
+  sdk: ClaudeHistorySdk,
+  request: Extract<HostRequest, { type: 'historyPage' }>,
+): Promise<HostEvent> {
   const fetch = await sourceOf(sdk, request);
   if (!fetch) return { type: 'history', entries: [], older: null, newer: null };
   const cursor = request.before ?? request.after;
   const offset = cursor === null ? null : decodeCursor(cursor);
-  if (cursor !== null && offset === null) return { type: 'done', ok: false, error: 'This timeline cursor is not valid.' };
+  if (cursor !== null && offset === null)
+    return { type: 'done', ok: false, error: 'This timeline cursor is not valid.' };
   let start: number;
   let end: number;
   let total: number | null = null;
@@ -86,11 +112,20 @@ export async function readHistoryPage(sdk: ClaudeHistorySdk, request: Extract<Ho
   end = Math.min(end, available);
   const page = mapHistoryPage(messages, from, start, end, request.parentItemId);
   const hasNewer = total === null ? available > end : false;
-  return { type: 'history', entries: page.entries.map(inlineEntry), older: start > 0 ? encodeCursor(start) : null, newer: hasNewer ? encodeCursor(end) : null, ...(request.parentItemId === null ? { anchors: page.anchors } : {}) };
+  return {
+    type: 'history',
+    entries: page.entries.map(inlineEntry),
+    older: start > 0 ? encodeCursor(start) : null,
+    newer: hasNewer ? encodeCursor(end) : null,
+    ...(request.parentItemId === null ? { anchors: page.anchors } : {}),
+  };
 }
 
 /** One slice of one long text of a saved item; the host reads the timeline whole for it (TL-1). */
-export async function readItemText(sdk: ClaudeHistorySdk, request: Extract<HostRequest, { type: 'itemText' }>): Promise<HostEvent> {
+export async function readItemText(
+  sdk: ClaudeHistorySdk,
+  request: Extract<HostRequest, { type: 'itemText' }>,
+): Promise<HostEvent> {
   const fetch = await sourceOf(sdk, request);
   const item = fetch ? mapWholeHistory(await fetch(0, undefined), request.parentItemId).get(request.itemId) : undefined;
   const text = item ? itemFieldText(item, request.field) : null;
@@ -99,7 +134,13 @@ export async function readItemText(sdk: ClaudeHistorySdk, request: Extract<HostR
 }
 
 /** One slice of a whole text as the host answers it. */
-export function sliceOf(bytes: Buffer, request: { offset: number; length: number }): Extract<HostEvent, { type: 'output' }> {
-  const slice = bytes.subarray(Math.min(request.offset, bytes.length), Math.min(request.offset + request.length, bytes.length));
+export function sliceOf(
+  bytes: Buffer,
+  request: { offset: number; length: number },
+): Extract<HostEvent, { type: 'output' }> {
+  const slice = bytes.subarray(
+    Math.min(request.offset, bytes.length),
+    Math.min(request.offset + request.length, bytes.length),
+  );
   return { type: 'output', availableBytes: bytes.length, dataBase64: slice.toString('base64') };
 }

@@ -18,14 +18,25 @@ const RateLimitEventSchema = z.object({
 /** SDKAssistantMessageError values that mean the account has no working sign-in. */
 const SIGNED_OUT_ERRORS = new Set(['authentication_failed', 'oauth_org_not_allowed']);
 const AssistantErrorSchema = z.object({ type: z.literal('assistant'), error: z.string() });
-const ResultErrorSchema = z.object({ type: z.literal('result'), is_error: z.literal(true), result: z.string().optional(), subtype: z.string() });
+const ResultErrorSchema = z.object({
+  type: z.literal('result'),
+  is_error: z.literal(true),
+  result: z.string().optional(),
+  subtype: z.string(),
+});
 
 /** A rate_limit_event as a host event; null for any other message. */
 export function rateLimitReading(raw: unknown): Extract<HostEvent, { type: 'rateLimit' }> | null {
   const parsed = RateLimitEventSchema.safeParse(raw);
   if (!parsed.success) return null;
   const info = parsed.data.rate_limit_info;
-  return { type: 'rateLimit', window: info.rateLimitType ?? 'unknown', utilization: info.utilization ?? null, resetsAt: info.resetsAt ?? null, status: info.status };
+  return {
+    type: 'rateLimit',
+    window: info.rateLimitType ?? 'unknown',
+    utilization: info.utilization ?? null,
+    resetsAt: info.resetsAt ?? null,
+    status: info.status,
+  };
 }
 
 /** The kind of failure an SDK message reports: `signed_out`, another error name, or null. */
@@ -43,5 +54,9 @@ export function resultFailure(raw: unknown): { subtype: string; text: string | n
 
 /** accountInfo of a first-party account with neither a token nor an API key: nobody signed in. */
 export function isSignedOut(account: { tokenSource?: string; apiKeySource?: string; apiProvider?: string }): boolean {
-  return (account.apiProvider ?? 'firstParty') === 'firstParty' && (account.tokenSource ?? 'none') === 'none' && !account.apiKeySource;
+  return (
+    (account.apiProvider ?? 'firstParty') === 'firstParty' &&
+    (account.tokenSource ?? 'none') === 'none' &&
+    !account.apiKeySource
+  );
 }

@@ -82,7 +82,11 @@ export class ClaudeHosts {
     if (exit.stopped) return;
     const words = `The Claude agent host ${exitWords(exit)}.`;
     this.failures.set(account, words);
-    this.options.log.warn('claude host exited unexpectedly; the next request starts a new one', { account, code: exit.code, signal: exit.signal });
+    this.options.log.warn('claude host exited unexpectedly; the next request starts a new one', {
+      account,
+      code: exit.code,
+      signal: exit.signal,
+    });
   }
 
   /** Hosts running now, for tests and diagnostics. */

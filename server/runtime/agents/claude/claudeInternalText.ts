@@ -19,7 +19,8 @@ export const isInterruptMarker = (text: string) => INTERRUPT_MARKERS.has(text.tr
 const FILLER_MODEL = '<synthetic>';
 const FILLER_ANSWER = 'No response requested.';
 
-export const isFillerAnswer = (model: string | undefined, text: string) => model === FILLER_MODEL && text.trim() === FILLER_ANSWER;
+export const isFillerAnswer = (model: string | undefined, text: string) =>
+  model === FILLER_MODEL && text.trim() === FILLER_ANSWER;
 
 /**
  * The frame Claude Code (2.1) puts around a subagent's report in the Task/Agent call's result:
@@ -63,7 +64,8 @@ export interface TaskNotification {
 /** How Claude Code (2.1) opens the notice around a background task's notification. */
 const SYSTEM_NOTICE = '[SYSTEM NOTIFICATION - NOT USER INPUT]';
 const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;
-const tag = (body: string, name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body)?.[1]?.trim() ?? null;
+const tag = (body: string, name: string) =>
+  new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body)?.[1]?.trim() ?? null;
 
 /**
  * completed | failed | killed | stopped | blocked (Claude Code's words, in a saved notification or
@@ -94,9 +96,16 @@ export function taskNotifications(text: string): { notifications: TaskNotificati
     const body = match[1]!;
     const taskId = tag(body, 'task-id');
     if (!taskId) continue;
-    notifications.push({ taskId, status: taskStatusOf(tag(body, 'status')), result: tag(body, 'result') ?? tag(body, 'summary') ?? '' });
+    notifications.push({
+      taskId,
+      status: taskStatusOf(tag(body, 'status')),
+      result: tag(body, 'result') ?? tag(body, 'summary') ?? '',
+    });
   }
-  const rest = text.replace(NOTIFICATION, '').replace(/<\/?system-reminder>/g, '').trim();
+  const rest = text
+    .replace(NOTIFICATION, '')
+    .replace(/<\/?system-reminder>/g, '')
+    .trim();
   // The notice Claude Code puts around a notification when it hands it to the model is for the model too.
   if (rest.startsWith(SYSTEM_NOTICE)) return { notifications, rest: '' };
   return { notifications, rest };

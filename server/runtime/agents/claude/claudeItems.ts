@@ -2,7 +2,14 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { AgentItem } from '../../../../lib/protocol/rows';
 import { wholeTextBody } from '../itemTextBody';
-import { asyncLaunchAgentId, isFillerAnswer, isInterruptMarker, taskNotifications, taskStatusOf, type TaskNotification } from './claudeInternalText';
+import {
+  asyncLaunchAgentId,
+  isFillerAnswer,
+  isInterruptMarker,
+  taskNotifications,
+  taskStatusOf,
+  type TaskNotification,
+} from './claudeInternalText';
 import { SUBAGENT_TOOLS, toolItem, type ClaudeToolCall } from './claudeToolItems';
 import { turnEndItem } from './claudeTurnEnd';
 import { toolResultText } from './toolResultText';
@@ -14,7 +21,15 @@ export type ClaudeMapped =
   | { kind: 'user'; itemId: string; text: string; createdAt: number }
   /** A Bash call of the session's own timeline: a command row, its output read through the agent (OUT-7). */
   | { kind: 'command'; itemId: string; command: string; createdAt: number }
-  | { kind: 'commandResult'; itemId: string; turnId: string; command: string; content: unknown; isError: boolean; denied: boolean };
+  | {
+      kind: 'commandResult';
+      itemId: string;
+      turnId: string;
+      command: string;
+      content: unknown;
+      isError: boolean;
+      denied: boolean;
+    };
 
 const MessageSchema = z
   .object({
@@ -32,7 +47,13 @@ const MessageSchema = z
   .passthrough();
 type SdkMessage = z.infer<typeof MessageSchema>;
 
-const ApiMessageSchema = z.object({ id: z.string().optional(), model: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]).optional() }).passthrough();
+const ApiMessageSchema = z
+  .object({
+    id: z.string().optional(),
+    model: z.string().optional(),
+    content: z.union([z.string(), z.array(z.unknown())]).optional(),
+  })
+  .passthrough();
 type ApiMessage = z.infer<typeof ApiMessageSchema>;
 
 function apiMessageOf(message: SdkMessage): ApiMessage | undefined {
@@ -42,15 +63,28 @@ function apiMessageOf(message: SdkMessage): ApiMessage | undefined {
 
 const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
 const ThinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string() });
-const ToolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) });
-const ToolResultBlock = z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.unknown().optional(), is_error: z.boolean().optional() });
+const ToolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+const ToolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.unknown().optional(),
+  is_error: z.boolean().optional(),
+});
 
 const StreamEventSchema = z.object({
   type: z.string(),
   index: z.number().int().optional(),
   message: z.object({ id: z.string() }).passthrough().optional(),
   content_block: z.object({ type: z.string() }).passthrough().optional(),
-  delta: z.object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() }).passthrough().optional(),
+  delta: z
+    .object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() })
+    .passthrough()
+    .optional(),
 });
 
 /** Top-level SDK message kinds that carry nothing for the timeline (status, progress, hooks…). */
@@ -83,7 +117,6 @@ interface StreamBlock {
   text: string;
   createdAt: number;
 }
-
 
 /**
  * Maps Claude Agent SDK messages to timeline items (TL-1), the same way for a live query and for
@@ -123,7 +156,9 @@ export class ClaudeItemMapper {
       case 'system':
         return this.system(message);
       default:
-        return SILENT_TYPES.has(message.type) ? [] : [this.rawItem(raw, `Claude ${message.type} event`, this.parentOf(message))];
+        return SILENT_TYPES.has(message.type)
+          ? []
+          : [this.rawItem(raw, `Claude ${message.type} event`, this.parentOf(message))];
     }
   }
 
@@ -143,14 +178,25 @@ export class ClaudeItemMapper {
     } catch {
       text = String(raw);
     }
-    const id = itemId ?? (typeof (raw as { uuid?: unknown })?.uuid === 'string' ? (raw as { uuid: string }).uuid : `raw:${crypto.createHash('sha256').update(text).digest('hex').slice(0, 24)}`);
-    return { kind: 'item', item: { kind: 'rawItem', itemId: id, parentItemId, createdAt: this.now(), label, text: wholeTextBody(text) } };
+    const id =
+      itemId ??
+      (typeof (raw as { uuid?: unknown })?.uuid === 'string'
+        ? (raw as { uuid: string }).uuid
+        : `raw:${crypto.createHash('sha256').update(text).digest('hex').slice(0, 24)}`);
+    return {
+      kind: 'item',
+      item: { kind: 'rawItem', itemId: id, parentItemId, createdAt: this.now(), label, text: wholeTextBody(text) },
+    };
   }
 
   private assistant(message: SdkMessage): ClaudeMapped[] {
     const api = apiMessageOf(message);
     const content = api?.content;
-    const blocks = Array.isArray(content) ? content : typeof content === 'string' ? [{ type: 'text', text: content }] : [];
+    const blocks = Array.isArray(content)
+      ? content
+      : typeof content === 'string'
+        ? [{ type: 'text', text: content }]
+        : [];
     const apiId = api?.id ?? message.uuid ?? 'message';
     const parentItemId = this.parentOf(message);
     const isError = message.error !== undefined || message.is_api_error_message === true;
@@ -167,25 +213,43 @@ export class ClaudeItemMapper {
         // TL-8: a stopped turn's filler answer is for the model; the turn's interrupted end says it.
         if (isFillerAnswer(api?.model, text.data.text)) continue;
         const apiError = isError || (api?.model === '<synthetic>' && text.data.text.startsWith('API Error'));
-        if (!apiError && parentItemId !== null && this.tools.has(parentItemId)) this.subagentTexts.set(parentItemId, text.data.text);
-        out.push({ kind: 'item', item: apiError ? { ...base, kind: 'agentError', message: text.data.text, detail: null } : { ...base, kind: 'agentText', text: text.data.text, streaming: false } });
+        if (!apiError && parentItemId !== null && this.tools.has(parentItemId))
+          this.subagentTexts.set(parentItemId, text.data.text);
+        out.push({
+          kind: 'item',
+          item: apiError
+            ? { ...base, kind: 'agentError', message: text.data.text, detail: null }
+            : { ...base, kind: 'agentText', text: text.data.text, streaming: false },
+        });
         continue;
       }
       const thinking = ThinkingBlock.safeParse(block);
       if (thinking.success) {
-        out.push({ kind: 'item', item: { ...base, kind: 'reasoning', text: thinking.data.thinking, streaming: false } });
+        out.push({
+          kind: 'item',
+          item: { ...base, kind: 'reasoning', text: thinking.data.thinking, streaming: false },
+        });
         continue;
       }
       const toolUse = ToolUseBlock.safeParse(block);
       if (toolUse.success) {
-        const call: ClaudeToolCall = { id: toolUse.data.id, name: toolUse.data.name, input: toolUse.data.input, parentItemId, createdAt };
+        const call: ClaudeToolCall = {
+          id: toolUse.data.id,
+          name: toolUse.data.name,
+          input: toolUse.data.input,
+          parentItemId,
+          createdAt,
+        };
         this.tools.set(call.id, call);
-        if (call.name === 'Bash' && parentItemId === null) out.push({ kind: 'command', itemId: call.id, command: String(call.input.command ?? ''), createdAt });
+        if (call.name === 'Bash' && parentItemId === null)
+          out.push({ kind: 'command', itemId: call.id, command: String(call.input.command ?? ''), createdAt });
         else out.push({ kind: 'item', item: toolItem(call, null) });
         continue;
       }
       const type = (block as { type?: unknown })?.type;
-      out.push(this.rawItem(block, `Claude ${typeof type === 'string' ? type : 'unknown'} block`, parentItemId, itemId));
+      out.push(
+        this.rawItem(block, `Claude ${typeof type === 'string' ? type : 'unknown'} block`, parentItemId, itemId),
+      );
     }
     return out;
   }
@@ -194,7 +258,10 @@ export class ClaudeItemMapper {
     const content = apiMessageOf(message)?.content;
     const parentItemId = this.parentOf(message);
     const blocks = Array.isArray(content) ? content : [];
-    const results = blocks.map((b) => ToolResultBlock.safeParse(b)).filter((r) => r.success).map((r) => r.data);
+    const results = blocks
+      .map((b) => ToolResultBlock.safeParse(b))
+      .filter((r) => r.success)
+      .map((r) => r.data);
     if (results.length === 0) {
       const whole = typeof content === 'string' ? content : toolResultText(content);
       // Text for the model only (TL-8): a Stop's marker shows as the turn's end; a subagent's report as its row.
@@ -217,18 +284,30 @@ export class ClaudeItemMapper {
         continue;
       }
       if (call.name === 'Bash' && call.parentItemId === null) {
-        out.push({ kind: 'commandResult', itemId: call.id, turnId: message.uuid ?? '', command: String(call.input.command ?? ''), content: result.content, isError, denied: this.denied.has(call.id) });
+        out.push({
+          kind: 'commandResult',
+          itemId: call.id,
+          turnId: message.uuid ?? '',
+          command: String(call.input.command ?? ''),
+          content: result.content,
+          isError,
+          denied: this.denied.has(call.id),
+        });
         continue;
       }
       // An async subagent's launch result is metadata: the subagent runs on until its notification (TL-8).
-      const launched = SUBAGENT_TOOLS.has(call.name) && !isError ? asyncLaunchAgentId(toolResultText(result.content)) : null;
+      const launched =
+        SUBAGENT_TOOLS.has(call.name) && !isError ? asyncLaunchAgentId(toolResultText(result.content)) : null;
       if (launched !== null) {
         this.asyncAgents.set(launched, call.id);
         out.push({ kind: 'item', item: toolItem(call, null) });
         continue;
       }
       const toolUseResult = results.length === 1 ? message.tool_use_result : undefined;
-      out.push({ kind: 'item', item: toolItem(call, { content: result.content, isError, toolUseResult, denied: this.denied.has(call.id) }) });
+      out.push({
+        kind: 'item',
+        item: toolItem(call, { content: result.content, isError, toolUseResult, denied: this.denied.has(call.id) }),
+      });
     }
     return out;
   }
@@ -240,7 +319,12 @@ export class ClaudeItemMapper {
       const callId = this.asyncAgents.get(notification.taskId);
       const call = callId === undefined ? undefined : this.tools.get(callId);
       if (!call) continue;
-      const item = toolItem(call, { content: notification.result, isError: notification.status === 'failed', toolUseResult: undefined, denied: false });
+      const item = toolItem(call, {
+        content: notification.result,
+        isError: notification.status === 'failed',
+        toolUseResult: undefined,
+        denied: false,
+      });
       out.push({ kind: 'item', item: item.kind === 'subagent' ? { ...item, status: notification.status } : item });
     }
     return out;
@@ -261,7 +345,12 @@ export class ClaudeItemMapper {
     const itemId = `${apiId}:${index}`;
     if (type === 'content_block_start') {
       const blockType = event.data.content_block?.type;
-      if (blockType === 'text' || blockType === 'thinking') this.streams.set(itemId, { kind: blockType === 'text' ? 'agentText' : 'reasoning', text: '', createdAt: this.now() });
+      if (blockType === 'text' || blockType === 'thinking')
+        this.streams.set(itemId, {
+          kind: blockType === 'text' ? 'agentText' : 'reasoning',
+          text: '',
+          createdAt: this.now(),
+        });
       return [];
     }
     const stream = this.streams.get(itemId);
@@ -270,7 +359,19 @@ export class ClaudeItemMapper {
     const piece = stream.kind === 'agentText' ? delta.text : delta.thinking;
     if (piece === undefined || piece === '') return [];
     stream.text += piece;
-    return [{ kind: 'item', item: { kind: stream.kind, itemId, parentItemId: message.parent_tool_use_id ?? null, createdAt: stream.createdAt, text: stream.text, streaming: true } }];
+    return [
+      {
+        kind: 'item',
+        item: {
+          kind: stream.kind,
+          itemId,
+          parentItemId: message.parent_tool_use_id ?? null,
+          createdAt: stream.createdAt,
+          text: stream.text,
+          streaming: true,
+        },
+      },
+    ];
   }
 
   /** The end of a live turn (TL-1); the saved history keeps no such record. */
@@ -281,13 +382,28 @@ export class ClaudeItemMapper {
 
   private system(message: SdkMessage): ClaudeMapped[] {
     const raw = message as Record<string, unknown>;
-    const inner = typeof raw.message === 'object' && raw.message !== null ? (raw.message as Record<string, unknown>) : {};
+    const inner =
+      typeof raw.message === 'object' && raw.message !== null ? (raw.message as Record<string, unknown>) : {};
     const subtype = message.subtype ?? (typeof inner.subtype === 'string' ? inner.subtype : undefined);
     if (subtype === 'compact_boundary') {
-      const meta = (raw.compact_metadata ?? inner.compact_metadata ?? inner.compactMetadata) as { trigger?: unknown; pre_tokens?: unknown; preTokens?: unknown } | undefined;
+      const meta = (raw.compact_metadata ?? inner.compact_metadata ?? inner.compactMetadata) as
+        { trigger?: unknown; pre_tokens?: unknown; preTokens?: unknown } | undefined;
       const tokens = meta?.pre_tokens ?? meta?.preTokens;
-      const text = meta ? `Context compacted (${String(meta.trigger ?? 'auto')}${typeof tokens === 'number' ? `, ${tokens} tokens before` : ''})` : null;
-      return [{ kind: 'item', item: { kind: 'compaction', itemId: message.uuid ?? `compaction:${this.now()}`, parentItemId: this.parentOf(message), createdAt: this.createdAt(message), text } }];
+      const text = meta
+        ? `Context compacted (${String(meta.trigger ?? 'auto')}${typeof tokens === 'number' ? `, ${tokens} tokens before` : ''})`
+        : null;
+      return [
+        {
+          kind: 'item',
+          item: {
+            kind: 'compaction',
+            itemId: message.uuid ?? `compaction:${this.now()}`,
+            parentItemId: this.parentOf(message),
+            createdAt: this.createdAt(message),
+            text,
+          },
+        },
+      ];
     }
     if (subtype === 'permission_denied') return this.permissionDenied(raw);
     if (subtype === 'task_notification') return this.taskEnded(raw);
@@ -307,7 +423,12 @@ export class ClaudeItemMapper {
     if (!call || !SUBAGENT_TOOLS.has(call.name)) return [];
     const status = taskStatusOf(typeof raw.status === 'string' ? raw.status : null);
     const report = this.subagentTexts.get(call.id) ?? (typeof raw.summary === 'string' ? raw.summary : '');
-    const item = toolItem(call, { content: report, isError: status === 'failed', toolUseResult: undefined, denied: false });
+    const item = toolItem(call, {
+      content: report,
+      isError: status === 'failed',
+      toolUseResult: undefined,
+      denied: false,
+    });
     return [{ kind: 'item', item: item.kind === 'subagent' ? { ...item, status } : item }];
   }
 
@@ -318,7 +439,17 @@ export class ClaudeItemMapper {
     this.denied.add(toolUseId);
     const call = this.tools.get(toolUseId);
     if (!call || (call.name === 'Bash' && call.parentItemId === null)) return [];
-    const reason = typeof raw.message === 'string' ? raw.message : typeof raw.decision_reason === 'string' ? raw.decision_reason : `${call.name} was refused by the permission mode.`;
-    return [{ kind: 'item', item: toolItem(call, { content: reason, isError: true, toolUseResult: undefined, denied: true }) }];
+    const reason =
+      typeof raw.message === 'string'
+        ? raw.message
+        : typeof raw.decision_reason === 'string'
+          ? raw.decision_reason
+          : `${call.name} was refused by the permission mode.`;
+    return [
+      {
+        kind: 'item',
+        item: toolItem(call, { content: reason, isError: true, toolUseResult: undefined, denied: true }),
+      },
+    ];
   }
 }

@@ -13,15 +13,24 @@ let lastActivity = 0;
  * as a pointer and a size (OUT-7),
  * the closing text of the conversation for the settled row (SES-3).
  */
-export function forwardLiveMessage(mapped: ClaudeMapped[], emit: (event: HostEvent) => void, lastSavedUuid: string | null = null): void {
+export function forwardLiveMessage(
+  mapped: ClaudeMapped[],
+  emit: (event: HostEvent) => void,
+  lastSavedUuid: string | null = null,
+): void {
   if (mapped.length === 0 && Date.now() - lastActivity >= ACTIVITY_INTERVAL_MS) {
     lastActivity = Date.now();
     emit({ type: 'activity' });
   }
   for (const entry of mapped) {
     if (entry.kind === 'item') {
-      emit({ type: 'item', item: entry.item, ...(entry.item.kind === 'turnEnd' && lastSavedUuid !== null ? { afterMessageUuid: lastSavedUuid } : {}) });
-      if (entry.item.kind === 'agentText' && !entry.item.streaming && entry.item.parentItemId === null) emit({ type: 'text', text: entry.item.text });
+      emit({
+        type: 'item',
+        item: entry.item,
+        ...(entry.item.kind === 'turnEnd' && lastSavedUuid !== null ? { afterMessageUuid: lastSavedUuid } : {}),
+      });
+      if (entry.item.kind === 'agentText' && !entry.item.streaming && entry.item.parentItemId === null)
+        emit({ type: 'text', text: entry.item.text });
     } else if (entry.kind === 'command') {
       emit({ type: 'commandStarted', itemId: entry.itemId, command: entry.command });
     } else if (entry.kind === 'commandResult') {
@@ -50,6 +59,9 @@ export function savedMessageUuid(raw: unknown): string | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const message = raw as { type?: unknown; uuid?: unknown; subtype?: unknown; parent_tool_use_id?: unknown };
   if (typeof message.uuid !== 'string' || (message.parent_tool_use_id ?? null) !== null) return null;
-  const kept = message.type === 'user' || message.type === 'assistant' || (message.type === 'system' && message.subtype === 'compact_boundary');
+  const kept =
+    message.type === 'user' ||
+    message.type === 'assistant' ||
+    (message.type === 'system' && message.subtype === 'compact_boundary');
   return kept ? message.uuid : null;
 }

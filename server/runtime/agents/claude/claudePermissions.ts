@@ -15,7 +15,8 @@ export function refusalMessage(toolName: string, why: string): string {
   return `Permission to use ${toolName} was denied: ${why}`;
 }
 
-export const PLAN_MODE_MESSAGE = 'This session is in plan mode: nothing may change on disk. Present the plan instead; the user switches the mode to carry it out.';
+export const PLAN_MODE_MESSAGE =
+  'This session is in plan mode: nothing may change on disk. Present the plan instead; the user switches the mode to carry it out.';
 
 /**
  * In plan mode Claude runs read-only tools by itself and asks for anything else, leaving plan
@@ -66,7 +67,9 @@ function mainInput(input: Record<string, unknown>): string {
 export function describeSuggestion(update: Record<string, unknown>): string {
   const rules = Array.isArray(update.rules) ? update.rules : [];
   const ruleText = rules
-    .map((rule: { toolName?: unknown; ruleContent?: unknown }) => (typeof rule.ruleContent === 'string' ? `${String(rule.toolName)}(${rule.ruleContent})` : String(rule.toolName)))
+    .map((rule: { toolName?: unknown; ruleContent?: unknown }) =>
+      typeof rule.ruleContent === 'string' ? `${String(rule.toolName)}(${rule.ruleContent})` : String(rule.toolName),
+    )
     .join(', ');
   switch (update.type) {
     case 'addRules':
@@ -84,7 +87,15 @@ export function describeSuggestion(update: Record<string, unknown>): string {
 export function approvalAskOf(event: PermissionEvent): ApprovalAsk {
   const questions = questionsOf(event);
   if (questions) {
-    return { kind: 'question', itemId: event.toolUseId, command: questions.map((q) => q.question).join(' · '), reason: event.reason, detail: null, questions, suggestions: [] };
+    return {
+      kind: 'question',
+      itemId: event.toolUseId,
+      command: questions.map((q) => q.question).join(' · '),
+      reason: event.reason,
+      detail: null,
+      questions,
+      suggestions: [],
+    };
   }
   return {
     kind: 'tool',
@@ -118,7 +129,9 @@ export function grantsOf(suggestions: Record<string, unknown>[]): SessionGrants 
     if (update.type === 'addRules' && update.behavior === 'allow' && Array.isArray(update.rules)) {
       for (const rule of update.rules as { toolName?: unknown; ruleContent?: unknown }[]) {
         if (typeof rule.toolName !== 'string') continue;
-        grants.allowedTools.push(typeof rule.ruleContent === 'string' ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName);
+        grants.allowedTools.push(
+          typeof rule.ruleContent === 'string' ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName,
+        );
       }
     } else if (update.type === 'addDirectories' && Array.isArray(update.directories)) {
       grants.directories.push(...update.directories.filter((d): d is string => typeof d === 'string'));
@@ -131,7 +144,8 @@ export function grantsOf(suggestions: Record<string, unknown>[]): SessionGrants 
 export function permissionAnswerOf(event: PermissionEvent, outcome: ApprovalOutcome): PermissionAnswer {
   const questions = questionsOf(event);
   if (questions) {
-    if (outcome.decision === 'decline' || outcome.decision === 'cancel' || !outcome.answers) return { behavior: 'deny', message: refusalMessage(event.toolName, UNANSWERED_MESSAGE) };
+    if (outcome.decision === 'decline' || outcome.decision === 'cancel' || !outcome.answers)
+      return { behavior: 'deny', message: refusalMessage(event.toolName, UNANSWERED_MESSAGE) };
     // AskUserQuestion takes its answers keyed by question text; several choices joined by commas.
     const answers: Record<string, string> = {};
     for (const q of questions) {
@@ -141,6 +155,10 @@ export function permissionAnswerOf(event: PermissionEvent, outcome: ApprovalOutc
     return { behavior: 'allow', updatedInput: { ...event.input, answers } };
   }
   if (outcome.decision === 'accept') return { behavior: 'allow', updatedInput: event.input };
-  if (outcome.decision === 'acceptForSession') return { behavior: 'allow', updatedInput: event.input, updatedPermissions: forThisSession(event.suggestions) };
-  return { behavior: 'deny', message: refusalMessage(event.toolName, outcome.decision === 'cancel' ? 'The turn was stopped.' : DECLINED_MESSAGE) };
+  if (outcome.decision === 'acceptForSession')
+    return { behavior: 'allow', updatedInput: event.input, updatedPermissions: forThisSession(event.suggestions) };
+  return {
+    behavior: 'deny',
+    message: refusalMessage(event.toolName, outcome.decision === 'cancel' ? 'The turn was stopped.' : DECLINED_MESSAGE),
+  };
 }

@@ -40,12 +40,19 @@ interface Kept {
 }
 
 function cut(bytes: Buffer, offset: number, length: number): { bytes: Buffer; availableBytes: number } {
-  return { bytes: bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)), availableBytes: bytes.length };
+  return {
+    bytes: bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)),
+    availableBytes: bytes.length,
+  };
 }
 
 /** Whether a later piece came from the same files as the first, still holding the same result. */
 function sameSources(first: readonly ResultSource[], later: readonly ResultSource[] | null): boolean {
-  return later !== null && later.length === first.length && first.every((source, i) => later[i]!.path === source.path && stampHolds(source, later[i]!));
+  return (
+    later !== null &&
+    later.length === first.length &&
+    first.every((source, i) => later[i]!.path === source.path && stampHolds(source, later[i]!))
+  );
 }
 
 export class ClaudeResultCache {
@@ -67,7 +74,12 @@ export class ClaudeResultCache {
    * One slice of the result `key`: cut from the kept copy while its files hold it, else fetched
    * through `fetch` (and, the first time, the whole result fetched to keep).
    */
-  async slice(key: string, offset: number, length: number, fetch: FetchResultRange): Promise<{ bytes: Buffer; availableBytes: number }> {
+  async slice(
+    key: string,
+    offset: number,
+    length: number,
+    fetch: FetchResultRange,
+  ): Promise<{ bytes: Buffer; availableBytes: number }> {
     await this.filling.get(key);
     const kept = this.kept.get(key);
     if (kept && sourcesHold(kept.sources)) {
@@ -77,7 +89,12 @@ export class ClaudeResultCache {
     }
     if (kept) this.forget(key);
     const answer = await fetch(offset, length);
-    if (answer.sources !== null && answer.sources.length > 0 && answer.availableBytes <= this.limits.maxResultBytes && !this.filling.has(key)) {
+    if (
+      answer.sources !== null &&
+      answer.sources.length > 0 &&
+      answer.availableBytes <= this.limits.maxResultBytes &&
+      !this.filling.has(key)
+    ) {
       const filled = this.fill(key, answer.availableBytes, answer.sources, fetch)
         .catch(() => undefined)
         .finally(() => this.filling.delete(key));
@@ -92,7 +109,8 @@ export class ClaudeResultCache {
     for (let at = 0; at < size; at += this.limits.pieceBytes) {
       const length = Math.min(this.limits.pieceBytes, size - at);
       const piece = await fetch(at, length);
-      if (piece.availableBytes !== size || piece.bytes.length !== length || !sameSources(sources, piece.sources)) return;
+      if (piece.availableBytes !== size || piece.bytes.length !== length || !sameSources(sources, piece.sources))
+        return;
       piece.bytes.copy(whole, at);
     }
     this.keep(key, { bytes: whole, sources });

@@ -28,7 +28,8 @@ export interface ClaudeToolCompletion {
 export const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
 /** Tool results Claude Code writes when a call was refused rather than failed. */
-const REFUSED = /^(Claude requested permissions to |This command requires approval|Permission to use .* (has been|was) denied|The user doesn't want to proceed)/;
+const REFUSED =
+  /^(Claude requested permissions to |This command requires approval|Permission to use .* (has been|was) denied|The user doesn't want to proceed)/;
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
@@ -77,7 +78,10 @@ function statusOf(completion: ClaudeToolCompletion | null, text: string): ItemSt
 /** The words of a failed or refused result, without Claude Code's `<tool_use_error>` wrapper. */
 function errorOf(status: ItemStatus, text: string): string | null {
   if (status !== 'failed' && status !== 'declined') return null;
-  return text.replace(/<\/?tool_use_error>/g, '').trim() || `${status === 'declined' ? 'Refused' : 'Failed'} without a message.`;
+  return (
+    text.replace(/<\/?tool_use_error>/g, '').trim() ||
+    `${status === 'declined' ? 'Refused' : 'Failed'} without a message.`
+  );
 }
 
 type TodoStatus = 'pending' | 'inProgress' | 'completed';
@@ -99,7 +103,12 @@ export function toolItem(call: ClaudeToolCall, completion: ClaudeToolCompletion 
   const error = errorOf(status, rawText);
   if (FILE_CHANGE_TOOLS.has(call.name)) {
     const toolUseResult = completion && !completion.isError ? completion.toolUseResult : null;
-    return { ...base, kind: 'fileChange', status, files: fileChangesOf(call.name, call.input, toolUseResult, completion ? rawText : null) };
+    return {
+      ...base,
+      kind: 'fileChange',
+      status,
+      files: fileChangesOf(call.name, call.input, toolUseResult, completion ? rawText : null),
+    };
   }
   if (call.name === 'TodoWrite' && Array.isArray(call.input.todos)) {
     const entries = call.input.todos.map((todo: unknown) => {
@@ -116,7 +125,14 @@ export function toolItem(call: ClaudeToolCall, completion: ClaudeToolCompletion 
     const agentType = typeof call.input.subagent_type === 'string' ? call.input.subagent_type : null;
     // TL-8: the report, without the frame and the ids Claude Code hands the model with it.
     const report = completion ? wholeTextBody(subagentReport(decodeToolOutput(source).text)) : null;
-    return { ...base, kind: 'subagent', title: str(call.input.description) || 'Subagent', agentType, status, result: report };
+    return {
+      ...base,
+      kind: 'subagent',
+      title: str(call.input.description) || 'Subagent',
+      agentType,
+      status,
+      result: report,
+    };
   }
   return {
     ...base,

@@ -10,7 +10,11 @@ const ResultSchema = z
     result: z.string().optional(),
     errors: z.array(z.string()).optional(),
     usage: z
-      .object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cache_read_input_tokens: z.number().nullable().optional() })
+      .object({
+        input_tokens: z.number().optional(),
+        output_tokens: z.number().optional(),
+        cache_read_input_tokens: z.number().nullable().optional(),
+      })
       .passthrough()
       .optional(),
   })
@@ -30,8 +34,17 @@ export function turnEndItem(message: unknown, itemId: string, now: number): Agen
   if (!result.success) return null;
   const r = result.data;
   const failed = r.is_error === true || r.subtype !== 'success';
-  const error = failed ? r.errors?.join('\n') || r.result || `Claude ended the turn with an error (${r.subtype}).` : null;
-  const usage = r.usage ? { inputTokens: clip(r.usage.input_tokens), outputTokens: clip(r.usage.output_tokens), cachedInputTokens: clip(r.usage.cache_read_input_tokens), reasoningTokens: null } : null;
+  const error = failed
+    ? r.errors?.join('\n') || r.result || `Claude ended the turn with an error (${r.subtype}).`
+    : null;
+  const usage = r.usage
+    ? {
+        inputTokens: clip(r.usage.input_tokens),
+        outputTokens: clip(r.usage.output_tokens),
+        cachedInputTokens: clip(r.usage.cache_read_input_tokens),
+        reasoningTokens: null,
+      }
+    : null;
   return {
     kind: 'turnEnd',
     itemId,

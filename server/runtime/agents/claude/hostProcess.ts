@@ -6,7 +6,14 @@ import { childProgram } from '../../process/childProgram';
 import { ProcessGroup, type ProcessGroupTracker } from '../../process/processGroup';
 import { DEFAULT_STOP_GRACES } from '../../process/stopGraces';
 import { stopTagged } from '../../process/taggedProcesses';
-import { HostOutboundSchema, PROCESS_TAG_VARIABLE, type HostControl, type HostEvent, type HostInbound, type HostRequest } from './hostProtocol';
+import {
+  HostOutboundSchema,
+  PROCESS_TAG_VARIABLE,
+  type HostControl,
+  type HostEvent,
+  type HostInbound,
+  type HostRequest,
+} from './hostProtocol';
 
 /** How the host is started: the one place that names its entry file and command (the bundle's, or the source's under tsx). */
 export function hostCommand(): { file: string; args: string[] } {
@@ -198,13 +205,30 @@ export function hostGoneMessage(exit: HostExit): string {
   return `The Claude agent host ${exitWords(exit)}${tail ? `: ${tail}` : '.'}`;
 }
 
-const ANSWERS = new Set<HostEvent['type']>(['history', 'output', 'missing', 'done', 'described', 'commands', 'sessions', 'sessionTitle']);
+const ANSWERS = new Set<HostEvent['type']>([
+  'history',
+  'output',
+  'missing',
+  'done',
+  'described',
+  'commands',
+  'sessions',
+  'sessionTitle',
+]);
 
 /** One read to `host`: its first answer, or a failed `done` naming the host's exit when it died under it. */
-export async function askHostOnce(host: ClaudeHostProcess, request: HostRequest, timeoutMs: number): Promise<HostEvent | null> {
+export async function askHostOnce(
+  host: ClaudeHostProcess,
+  request: HostRequest,
+  timeoutMs: number,
+): Promise<HostEvent | null> {
   let answer: HostEvent | null = null;
-  const { exit } = await host.request(request, (event) => {
-    if (ANSWERS.has(event.type)) answer ??= event;
-  }, { timeoutMs }).ended;
+  const { exit } = await host.request(
+    request,
+    (event) => {
+      if (ANSWERS.has(event.type)) answer ??= event;
+    },
+    { timeoutMs },
+  ).ended;
   return answer ?? (exit ? { type: 'done', ok: false, error: hostGoneMessage(exit) } : null);
 }

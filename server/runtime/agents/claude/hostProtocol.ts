@@ -21,7 +21,13 @@ export const HostItemSchema = z.discriminatedUnion('kind', [
 /** One entry of a saved page, as `Agent.historyPage` returns it (TL-4). */
 const HistoryEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('item'), item: HostItemSchema }),
-  z.object({ kind: z.literal('user'), itemId: z.string(), text: z.string(), createdAt: z.number().int(), clientId: z.string().nullable() }),
+  z.object({
+    kind: z.literal('user'),
+    itemId: z.string(),
+    text: z.string(),
+    createdAt: z.number().int(),
+    clientId: z.string().nullable(),
+  }),
   z.object({ kind: z.literal('command'), itemId: z.string(), command: z.string(), createdAt: z.number().int() }),
 ]);
 
@@ -49,7 +55,12 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
     /** Addition (ATT-2): stored image attachments, sent as image content blocks. */
     images: z.array(z.object({ path: z.string(), mimeType: z.string() })).optional(),
     /** Addition (MSG-1): MCP servers the runtime gives the turn (the session tool server), by name; their tools in `toolsAllowed`. */
-    mcpServers: z.record(z.string(), z.object({ command: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) })).optional(),
+    mcpServers: z
+      .record(
+        z.string(),
+        z.object({ command: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) }),
+      )
+      .optional(),
     toolsAllowed: z.array(z.string()).optional(),
   }),
   /** One page of the saved conversation or of one subagent's (TL-4). */
@@ -81,7 +92,12 @@ export const HostRequestSchema = z.discriminatedUnion('type', [
   /** UX-10: the slash commands Claude Code offers in a project folder, through supportedCommands. */
   z.object({ type: z.literal('commands'), sdkModule: z.string(), executable: z.string().nullable(), cwd: z.string() }),
   /** Conversations Claude saved for a project folder (ACC-8), through listSessions. */
-  z.object({ type: z.literal('savedSessions'), sdkModule: z.string(), cwd: z.string(), limit: z.number().int().positive() }),
+  z.object({
+    type: z.literal('savedSessions'),
+    sdkModule: z.string(),
+    cwd: z.string(),
+    limit: z.number().int().positive(),
+  }),
   /** UX-8: the title Claude gave a conversation (its summary, or a /rename), through getSessionInfo. */
   z.object({ type: z.literal('sessionTitle'), sdkModule: z.string(), cwd: z.string(), nativeSessionId: z.uuid() }),
   z.object({
@@ -146,7 +162,12 @@ export const HostEventSchema = z.discriminatedUnion('type', [
    * `errorCode`: what kind of failure (ACC-3): `signed_out` when Claude has no credentials,
    * `cancelled` after a stop, else Claude's own error name when it gave one.
    */
-  z.object({ type: z.literal('done'), ok: z.boolean(), error: z.string().optional(), errorCode: z.string().optional() }),
+  z.object({
+    type: z.literal('done'),
+    ok: z.boolean(),
+    error: z.string().optional(),
+    errorCode: z.string().optional(),
+  }),
   /** canUseTool asked (ACC-4); the runtime answers with a `permissionAnswer` control line of the same id. */
   z.object({
     type: z.literal('permission'),
@@ -179,7 +200,9 @@ export const HostEventSchema = z.discriminatedUnion('type', [
       apiKeySource: z.string().nullable(),
       apiProvider: z.string().nullable(),
     }),
-    models: z.array(z.object({ value: z.string(), displayName: z.string(), description: z.string(), efforts: z.array(z.string()) })),
+    models: z.array(
+      z.object({ value: z.string(), displayName: z.string(), description: z.string(), efforts: z.array(z.string()) }),
+    ),
   }),
   /** Answer to `commands`. */
   z.object({

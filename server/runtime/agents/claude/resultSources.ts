@@ -50,5 +50,7 @@ export function transcriptSources(projectsDir: string, sessionId: string): Resul
   } catch {
     return [];
   }
-  return folders.map((folder) => sourceOf(path.join(projectsDir, folder, `${sessionId}.jsonl`), true)).filter((s): s is ResultSource => s !== null);
+  return folders
+    .map((folder) => sourceOf(path.join(projectsDir, folder, `${sessionId}.jsonl`), true))
+    .filter((s): s is ResultSource => s !== null);
 }

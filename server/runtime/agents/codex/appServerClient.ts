@@ -18,7 +18,12 @@ const STDERR_TAIL_LINES = 5;
 /** The last lines of what Codex wrote to stderr, without terminal colours. */
 export function stderrTail(bytes: Buffer): string {
   const text = withoutEscapes(bytes.toString('utf8'));
-  return text.split('\n').map((line) => line.trimEnd()).filter(Boolean).slice(-STDERR_TAIL_LINES).join('\n');
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .slice(-STDERR_TAIL_LINES)
+    .join('\n');
 }
 
 export interface AppServerHandlers {
@@ -38,7 +43,10 @@ export class AppServerClient {
   private readonly group: ProcessGroup;
   private readonly child: ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable };
   private nextId = 1;
-  private readonly pending = new Map<RequestId, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    RequestId,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   private closed: string | null = null;
   private stderr = Buffer.alloc(0);
 
@@ -52,9 +60,15 @@ export class AppServerClient {
     private readonly stopGraceMs = DEFAULT_STOP_GRACES.codexStopMs,
   ) {
     // Its own process group (SES-5): stopping Codex stops whatever it left in that group too.
-    this.group = ProcessGroup.spawn(program.file, [...program.args, 'app-server'], { env, stdio: ['pipe', 'pipe', 'pipe'], tracker });
+    this.group = ProcessGroup.spawn(program.file, [...program.args, 'app-server'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      tracker,
+    });
     this.child = this.group.child as typeof this.child;
-    readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(line));
+    readline
+      .createInterface({ input: this.child.stdout, crlfDelay: Infinity })
+      .on('line', (line) => this.receive(line));
     // Codex logs to stderr; only its last few KiB are kept, for the exit reason (ACC-3).
     this.child.stderr.on('data', (chunk: Buffer) => {
       const joined = Buffer.concat([this.stderr, chunk]);
@@ -105,17 +119,25 @@ export class AppServerClient {
     const message = parsed.data;
     if ('id' in message && 'method' in message && typeof message.method === 'string') {
       const id = message.id;
-      this.handlers.request(message.method, message.params).then(
-        (result) => this.write({ id, result }),
-        (error: unknown) => this.write({ id, error: { code: -32000, message: error instanceof Error ? error.message : String(error) } }),
-      ).catch(() => undefined);
+      this.handlers
+        .request(message.method, message.params)
+        .then(
+          (result) => this.write({ id, result }),
+          (error: unknown) =>
+            this.write({
+              id,
+              error: { code: -32000, message: error instanceof Error ? error.message : String(error) },
+            }),
+        )
+        .catch(() => undefined);
       return;
     }
     if ('id' in message) {
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id);
-      if ('error' in message && message.error) waiter.reject(unavailable(`Codex refused the request: ${message.error.message}`));
+      if ('error' in message && message.error)
+        waiter.reject(unavailable(`Codex refused the request: ${message.error.message}`));
       else waiter.resolve('result' in message ? message.result : undefined);
       return;
     }

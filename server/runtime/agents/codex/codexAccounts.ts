@@ -25,20 +25,43 @@ import { z as zod } from 'zod';
 export interface CodexAccountHooks {
   /** A plan-limit reading of a profile (ACC-7); the account key is the profile id. */
   recordUsage?(reading: UsageReading): void;
-  profileChanged?(params: { profile: CodexProfileInfo; removed: boolean; login?: { loginId: string | null; success: boolean; error: string | null } }): void;
+  profileChanged?(params: {
+    profile: CodexProfileInfo;
+    removed: boolean;
+    login?: { loginId: string | null; success: boolean; error: string | null };
+  }): void;
 }
 
 export const CODEX_SIGNED_OUT_MESSAGE = 'Codex is not signed in — Sign in';
 
 /** Codex's reset times are Unix seconds; readings keep milliseconds. */
-const toMs = (time: number | null | undefined) => (time === null || time === undefined ? null : time < 1e12 ? Math.round(time * 1000) : Math.round(time));
+const toMs = (time: number | null | undefined) =>
+  time === null || time === undefined ? null : time < 1e12 ? Math.round(time * 1000) : Math.round(time);
 
 /** The windows of one rate-limit snapshot as readings; `primary`/`secondary` of the `codex` limit keep their names. */
-export function usageReadings(profileId: string, snapshot: z.output<typeof RateLimitSnapshotSchema>, sampledAt: number): UsageReading[] {
+export function usageReadings(
+  profileId: string,
+  snapshot: z.output<typeof RateLimitSnapshotSchema>,
+  sampledAt: number,
+): UsageReading[] {
   const prefix = snapshot.limitId && snapshot.limitId !== 'codex' ? `${snapshot.limitId}:` : '';
-  const windows = [['primary', snapshot.primary], ['secondary', snapshot.secondary]] as const;
+  const windows = [
+    ['primary', snapshot.primary],
+    ['secondary', snapshot.secondary],
+  ] as const;
   return windows.flatMap(([name, window]) =>
-    window ? [{ agent: 'codex' as const, accountKey: profileId, window: prefix + name, usedPercent: Math.max(0, window.usedPercent), resetsAt: toMs(window.resetsAt), sampledAt }] : [],
+    window
+      ? [
+          {
+            agent: 'codex' as const,
+            accountKey: profileId,
+            window: prefix + name,
+            usedPercent: Math.max(0, window.usedPercent),
+            resetsAt: toMs(window.resetsAt),
+            sampledAt,
+          },
+        ]
+      : [],
   );
 }
 
@@ -87,7 +110,10 @@ export class CodexAccounts {
     return profile;
   }
 
-  private changed(profile: CodexProfileInfo, login?: { loginId: string | null; success: boolean; error: string | null }): void {
+  private changed(
+    profile: CodexProfileInfo,
+    login?: { loginId: string | null; success: boolean; error: string | null },
+  ): void {
     this.hooks.profileChanged?.({ profile, removed: false, ...(login ? { login } : {}) });
   }
 
@@ -110,7 +136,10 @@ export class CodexAccounts {
     const profile = this.info(profileId);
     const links = this.profiles.linkCount(profileId);
     if (links > 0) {
-      throw conflict(`${links === 1 ? 'A session still continues' : `${links} sessions still continue`} a conversation in this profile; delete ${links === 1 ? 'it' : 'them'} first.`, { profileId, sessions: links });
+      throw conflict(
+        `${links === 1 ? 'A session still continues' : `${links} sessions still continue`} a conversation in this profile; delete ${links === 1 ? 'it' : 'them'} first.`,
+        { profileId, sessions: links },
+      );
     }
     await this.stopServer(profileId);
     this.profiles.remove(profileId);
@@ -138,9 +167,28 @@ export class CodexAccounts {
 
   private async readAccount(server: ProfileServer): Promise<CodexAccountState & { requiresOpenaiAuth: boolean }> {
     await server.ready;
-    const { account, requiresOpenaiAuth } = await server.client.call(CODEX.accountRead, { refreshToken: false }, AccountReadResultSchema);
-    if (!account) return { status: 'signed_out', authMode: null, email: null, planType: null, statusReason: null, requiresOpenaiAuth };
-    return { status: 'authenticated', authMode: account.type, email: account.email ?? null, planType: account.planType ?? null, statusReason: null, requiresOpenaiAuth };
+    const { account, requiresOpenaiAuth } = await server.client.call(
+      CODEX.accountRead,
+      { refreshToken: false },
+      AccountReadResultSchema,
+    );
+    if (!account)
+      return {
+        status: 'signed_out',
+        authMode: null,
+        email: null,
+        planType: null,
+        statusReason: null,
+        requiresOpenaiAuth,
+      };
+    return {
+      status: 'authenticated',
+      authMode: account.type,
+      email: account.email ?? null,
+      planType: account.planType ?? null,
+      statusReason: null,
+      requiresOpenaiAuth,
+    };
   }
 
   /**
@@ -152,15 +200,25 @@ export class CodexAccounts {
     const before = this.profiles.info(server.profileId);
     const profile = this.profiles.setState(server.profileId, state);
     if (profile && before?.status !== profile.status) this.changed(profile);
-    if (state.status === 'signed_out' && requiresOpenaiAuth) throw new AgentRunError('codex_signed_out', CODEX_SIGNED_OUT_MESSAGE, 'codexSignIn');
+    if (state.status === 'signed_out' && requiresOpenaiAuth)
+      throw new AgentRunError('codex_signed_out', CODEX_SIGNED_OUT_MESSAGE, 'codexSignIn');
   }
 
-  async loginStart(profileId: string, method: CodexLogin['method'], apiKey: string | undefined): Promise<{ login: CodexLogin; profile: CodexProfileInfo }> {
+  async loginStart(
+    profileId: string,
+    method: CodexLogin['method'],
+    apiKey: string | undefined,
+  ): Promise<{ login: CodexLogin; profile: CodexProfileInfo }> {
     if (method === 'apiKey' && !apiKey) throw invalidParams('An API key sign-in needs `apiKey`.');
     if (method !== 'apiKey' && apiKey) throw invalidParams('Only an API key sign-in takes `apiKey`.');
     const server = await this.server(profileId);
     await server.ready;
-    const params = method === 'apiKey' ? { type: 'apiKey', apiKey } : method === 'deviceCode' ? { type: 'chatgptDeviceCode' } : { type: 'chatgpt' };
+    const params =
+      method === 'apiKey'
+        ? { type: 'apiKey', apiKey }
+        : method === 'deviceCode'
+          ? { type: 'chatgptDeviceCode' }
+          : { type: 'chatgpt' };
     const started = await server.client.call(CODEX.loginStart, params, LoginStartResultSchema);
     const login: CodexLogin = {
       loginId: started.loginId ?? null,
@@ -189,7 +247,11 @@ export class CodexAccounts {
   async threads(profileId: string, cwd: string | undefined, limit = 50): Promise<CodexThread[]> {
     const server = await this.server(profileId);
     await server.ready;
-    const page = await server.client.call(CODEX.threadList, { limit, sourceKinds: [...PERSON_STARTED_SOURCES], sortKey: 'updated_at', ...(cwd ? { cwd } : {}) }, ThreadListResultSchema);
+    const page = await server.client.call(
+      CODEX.threadList,
+      { limit, sourceKinds: [...PERSON_STARTED_SOURCES], sortKey: 'updated_at', ...(cwd ? { cwd } : {}) },
+      ThreadListResultSchema,
+    );
     return page.data.map((t) => ({
       id: t.id,
       preview: t.preview,
@@ -209,10 +271,20 @@ export class CodexAccounts {
     const models: AgentModel[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 20; page++) {
-      const result: z.output<typeof ModelListResultSchema> = await server.client.call(CODEX.modelList, cursor ? { cursor } : {}, ModelListResultSchema);
+      const result: z.output<typeof ModelListResultSchema> = await server.client.call(
+        CODEX.modelList,
+        cursor ? { cursor } : {},
+        ModelListResultSchema,
+      );
       for (const m of result.data) {
         if (m.hidden) continue;
-        models.push({ id: m.model, label: m.displayName, description: m.description || null, efforts: m.supportedReasoningEfforts.map((e) => e.reasoningEffort), isDefault: m.isDefault });
+        models.push({
+          id: m.model,
+          label: m.displayName,
+          description: m.description || null,
+          efforts: m.supportedReasoningEfforts.map((e) => e.reasoningEffort),
+          isDefault: m.isDefault,
+        });
       }
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -227,7 +299,10 @@ export class CodexAccounts {
       for (const reading of usageReadings(server.profileId, rateLimits, Date.now())) this.hooks.recordUsage?.(reading);
     } catch (error) {
       // Only ChatGPT sign-ins have plan limits; anything else answers with an error.
-      this.log.info('codex plan limits not read', { profileId: server.profileId, reason: error instanceof Error ? error.message : String(error) });
+      this.log.info('codex plan limits not read', {
+        profileId: server.profileId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -235,7 +310,9 @@ export class CodexAccounts {
   onNotification(server: ProfileServer, method: string, params: unknown): void {
     if (method === CODEX.rateLimitsUpdated) {
       const parsed = RateLimitsUpdatedSchema.safeParse(params);
-      if (parsed.success) for (const reading of usageReadings(server.profileId, parsed.data.rateLimits, Date.now())) this.hooks.recordUsage?.(reading);
+      if (parsed.success)
+        for (const reading of usageReadings(server.profileId, parsed.data.rateLimits, Date.now()))
+          this.hooks.recordUsage?.(reading);
       return;
     }
     if (method === CODEX.loginCompleted) {

@@ -1,7 +1,16 @@
 import type { CodexThread } from '../../../../lib/protocol/accounts';
 import type { ApprovalRequests } from '../approvals';
 import { codexSessionToolConfig, type SessionToolServerSpec } from '../../messages/sessionToolSpec';
-import type { Agent, AgentModel, AgentOutputSlice, AgentRunContext, CommandHandle, HistoryPage, HistoryPageRequest, SteerMessage } from '../agent';
+import type {
+  Agent,
+  AgentModel,
+  AgentOutputSlice,
+  AgentRunContext,
+  CommandHandle,
+  HistoryPage,
+  HistoryPageRequest,
+  SteerMessage,
+} from '../agent';
 import { locateCodex } from '../agentLocator';
 import { AgentRunError } from '../agentRunError';
 import { commandResult, sandboxFailureOf, sandboxFailureText, type SandboxFailureCause } from './codexSandbox';
@@ -36,7 +45,12 @@ import { copyOwnThreadIntoProfile, ownHomeConversations } from './codexOwnHomeTh
 import { CodexLiveItems } from './codexLiveItems';
 import { CodexTurnRecords } from './codexTurnRecords';
 import { CodexSteers } from './codexSteers';
-import { readSavedCommandOutput, SAVED_OUTPUT_LOOKUP_TIMEOUT_MS, savedOutputOfItem, withinTimeout } from './codexSavedOutput';
+import {
+  readSavedCommandOutput,
+  SAVED_OUTPUT_LOOKUP_TIMEOUT_MS,
+  savedOutputOfItem,
+  withinTimeout,
+} from './codexSavedOutput';
 import { z } from 'zod';
 import { codexUserInput } from '../../attachments/agentInput';
 import type { AgentCommand, SessionAgentSettings } from '../../../../lib/protocol/agents';
@@ -166,7 +180,13 @@ export class CodexAgent implements Agent {
       processes,
       stopGraceMs,
     );
-    this.accounts = new CodexAccounts(this.profiles, (profile) => this.startedServer(profile), (id) => this.servers.stop(id), hooks, log);
+    this.accounts = new CodexAccounts(
+      this.profiles,
+      (profile) => this.startedServer(profile),
+      (id) => this.servers.stop(id),
+      hooks,
+      log,
+    );
   }
 
   available(): boolean {
@@ -193,7 +213,11 @@ export class CodexAgent implements Agent {
       await server.ready;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new AgentRunError('codex_unavailable', reason, server.client.exitedReason?.startsWith('Codex could not be started') ? 'install' : null);
+      throw new AgentRunError(
+        'codex_unavailable',
+        reason,
+        server.client.exitedReason?.startsWith('Codex could not be started') ? 'install' : null,
+      );
     }
     return server;
   }
@@ -204,18 +228,30 @@ export class CodexAgent implements Agent {
   }
 
   /** ACC-11: the threads of a profile (the first when null) saved for a folder, with the app session that continues each. */
-  async savedThreads(profileId: string | null, cwd: string, limit: number): Promise<(CodexThread & { openInSessionId: string | null })[]> {
+  async savedThreads(
+    profileId: string | null,
+    cwd: string,
+    limit: number,
+  ): Promise<(CodexThread & { openInSessionId: string | null })[]> {
     const profile = this.accounts.requireProfile(profileId);
     const threads = await this.accounts.threads(profile.id, cwd, limit);
     return threads.map((t) => ({ ...t, openInSessionId: this.links.sessionOfThread(profile.id, t.id) ?? null }));
   }
 
   /** ACC-11: the person's own Codex home's conversations of a folder, with the app session that continues each in the profile. */
-  ownHomeThreads(profileId: string | null, cwd: string, limit: number): (RolloutFile & { threadId: string; openInSessionId: string | null })[] {
+  ownHomeThreads(
+    profileId: string | null,
+    cwd: string,
+    limit: number,
+  ): (RolloutFile & { threadId: string; openInSessionId: string | null })[] {
     const profile = this.accounts.requireProfile(profileId);
     const own = this.sources.ownHome();
     if (!own) return [];
-    return ownHomeConversations(own, cwd, limit).flatMap((r) => (r.threadId ? [{ ...r, threadId: r.threadId, openInSessionId: this.links.sessionOfThread(profile.id, r.threadId) ?? null }] : []));
+    return ownHomeConversations(own, cwd, limit).flatMap((r) =>
+      r.threadId
+        ? [{ ...r, threadId: r.threadId, openInSessionId: this.links.sessionOfThread(profile.id, r.threadId) ?? null }]
+        : [],
+    );
   }
 
   /**
@@ -226,7 +262,12 @@ export class CodexAgent implements Agent {
     const profile = this.accounts.requireProfile(profileId);
     if (this.links.sessionOfThread(profile.id, threadId)) throw conflict(THREAD_TAKEN_MESSAGE, { threadId });
     const own = this.sources.ownHome();
-    if (own && !rolloutOfThread({ profileId: profile.id, home: profile.home }, threadId) && rolloutOfThread(own, threadId)) copyOwnThreadIntoProfile(own, profile.home, threadId);
+    if (
+      own &&
+      !rolloutOfThread({ profileId: profile.id, home: profile.home }, threadId) &&
+      rolloutOfThread(own, threadId)
+    )
+      copyOwnThreadIntoProfile(own, profile.home, threadId);
     this.links.save(sessionId, { profileId: profile.id, threadId });
   }
 
@@ -247,8 +288,13 @@ export class CodexAgent implements Agent {
     const link = this.links.link(sessionId);
     if (!link?.rolloutPath) throw invalidParams('This session does not read a Codex conversation file.', { sessionId });
     const { file, home, threadId } = this.sources.choose(rolloutPath);
-    if (threadId !== link.threadId) throw invalidParams('This file holds another Codex conversation. Choose the file of this session\'s conversation.', { path: file });
-    if ((home.profileId ?? link.profileId) !== link.profileId) throw invalidParams('This file is in another Codex profile\'s home.', { path: file });
+    if (threadId !== link.threadId)
+      throw invalidParams(
+        "This file holds another Codex conversation. Choose the file of this session's conversation.",
+        { path: file },
+      );
+    if ((home.profileId ?? link.profileId) !== link.profileId)
+      throw invalidParams("This file is in another Codex profile's home.", { path: file });
     this.links.moveSource(sessionId, file);
   }
 
@@ -270,7 +316,9 @@ export class CodexAgent implements Agent {
 
   /** UX-10: the custom prompts of the session's profile home (Codex's app server lists none). */
   async commands(session: { sessionId: string; settings: SessionAgentSettings }): Promise<AgentCommand[]> {
-    const profile = this.profiles.profile(this.links.link(session.sessionId)?.profileId ?? codexSettingsOf(session.settings).profileId);
+    const profile = this.profiles.profile(
+      this.links.link(session.sessionId)?.profileId ?? codexSettingsOf(session.settings).profileId,
+    );
     return profile ? promptCommands(await readCodexPrompts(profile.home)) : [];
   }
 
@@ -284,7 +332,8 @@ export class CodexAgent implements Agent {
   async steer(sessionId: string, runId: string, message: SteerMessage): Promise<void> {
     const link = this.links.link(sessionId);
     const turn = link && this.turns.get(link.profileId)?.get(link.threadId);
-    if (!link || !turn || turn.context.runId !== runId || !turn.turnId) throw unavailable('No Codex turn of this session is running.');
+    if (!link || !turn || turn.context.runId !== runId || !turn.turnId)
+      throw unavailable('No Codex turn of this session is running.');
     const profile = this.accounts.requireProfile(link.profileId);
     const text = await this.expandedText(profile, message.text);
     const server = this.servers.serverFor(profile, this.unavailableReason());
@@ -294,7 +343,12 @@ export class CodexAgent implements Agent {
     try {
       await server.client.call(
         CODEX.turnSteer,
-        { threadId: link.threadId, expectedTurnId: turn.turnId, clientUserMessageId: message.operationId, input: [{ type: 'text', text, text_elements: [] }] },
+        {
+          threadId: link.threadId,
+          expectedTurnId: turn.turnId,
+          clientUserMessageId: message.operationId,
+          input: [{ type: 'text', text, text_elements: [] }],
+        },
         z.unknown(),
       );
     } catch (error) {
@@ -311,7 +365,10 @@ export class CodexAgent implements Agent {
       return;
     }
     // Any event of a running turn resets its stall clock (ACC-3).
-    const threadId = typeof params === 'object' && params !== null && 'threadId' in params ? (params as { threadId: unknown }).threadId : undefined;
+    const threadId =
+      typeof params === 'object' && params !== null && 'threadId' in params
+        ? (params as { threadId: unknown }).threadId
+        : undefined;
     const own = typeof threadId === 'string' ? this.turnsOf(server).get(threadId) : undefined;
     // TL-3: Codex goes on reporting what an earlier turn of the thread left running (the command
     // a Stop interrupted ends seconds later) while the next turn runs. Those events are not this
@@ -342,7 +399,10 @@ export class CodexAgent implements Agent {
       if (!turn) return;
       const change = FileChangeItemSchema.safeParse(parsed.data.item);
       if (change.success) {
-        turn.fileChanges.set(change.data.id, { paths: change.data.changes.map((c) => c.path), diff: change.data.changes.map((c) => c.diff).join('\n') });
+        turn.fileChanges.set(change.data.id, {
+          paths: change.data.changes.map((c) => c.path),
+          diff: change.data.changes.map((c) => c.diff).join('\n'),
+        });
         return;
       }
       if (parsed.data.item.type !== 'commandExecution') return;
@@ -360,7 +420,9 @@ export class CodexAgent implements Agent {
     if (method === CODEX.turnCompleted) {
       const parsed = TurnCompletedSchema.safeParse(params);
       if (!parsed.success) return;
-      this.turnsOf(server).get(parsed.data.threadId)?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
+      this.turnsOf(server)
+        .get(parsed.data.threadId)
+        ?.finished({ status: parsed.data.turn.status, error: parsed.data.turn.error?.message ?? null });
     }
   }
 
@@ -394,15 +456,27 @@ export class CodexAgent implements Agent {
   private completeCommand(turn: TurnTracker, handle: CommandHandle, item: CommandExecutionItem): void {
     turn.commands.delete(item.id);
     // A declined command never ran: it printed nothing, and nothing of it is missing (TL-9).
-    const aggregate = item.status === 'declined' ? Buffer.alloc(0) : item.aggregatedOutput === null ? null : Buffer.from(item.aggregatedOutput, 'utf8');
+    const aggregate =
+      item.status === 'declined'
+        ? Buffer.alloc(0)
+        : item.aggregatedOutput === null
+          ? null
+          : Buffer.from(item.aggregatedOutput, 'utf8');
     turn.sandboxFailure ??= sandboxFailureOf(item);
     const { server, threadId, turnId, ended } = turn;
     // OUT-4: what Codex saved of the command, asked for only when the live stream is not proven whole.
     const readSavedOutput =
       item.status === 'declined' || !turnId
         ? undefined
-        : () => readSavedCommandOutput((method, params, schema) => server.client.call(method, params, schema), { threadId, turnId, itemId: item.id }, ended);
-    turn.completions.push(handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate, readSavedOutput }));
+        : () =>
+            readSavedCommandOutput(
+              (method, params, schema) => server.client.call(method, params, schema),
+              { threadId, turnId, itemId: item.id },
+              ended,
+            );
+    turn.completions.push(
+      handle.complete({ ...commandResult(item, turn.context.signal.aborted), aggregate, readSavedOutput }),
+    );
   }
 
   /** Every approval kind Codex asks for goes to the app (ACC-4); anything else is refused. */
@@ -413,7 +487,10 @@ export class CodexAgent implements Agent {
     const turn = turns.get(approval.threadId);
     if (!turn) return approval.respond({ decision: 'cancel', answers: null });
     const { context } = turn;
-    const outcome = await this.approvals.askForAnswers({ sessionId: context.sessionId, runId: context.runId, ...approval.ask }, context.signal);
+    const outcome = await this.approvals.askForAnswers(
+      { sessionId: context.sessionId, runId: context.runId, ...approval.ask },
+      context.signal,
+    );
     context.activity();
     return approval.respond(outcome);
   }
@@ -424,7 +501,12 @@ export class CodexAgent implements Agent {
     if (readOnly) throw new AgentRunError('codex_read_only_source', readOnly, null);
     const profileLink = this.links.link(context.sessionId);
     const profile = this.profiles.profile(profileLink?.profileId ?? settings.profileId);
-    if (!profile) throw new AgentRunError('codex_profile_missing', 'The Codex profile of this session was removed. Pick another profile for the session.', null);
+    if (!profile)
+      throw new AgentRunError(
+        'codex_profile_missing',
+        'The Codex profile of this session was removed. Pick another profile for the session.',
+        null,
+      );
     const text = await this.expandedText(profile, context.text);
     const server = await this.startedServer(profile);
     await this.accounts.ensureSignedIn(server);
@@ -438,7 +520,22 @@ export class CodexAgent implements Agent {
       usage: (turnId, usage) => this.turnRecords.saveUsage(context.sessionId, turnId, usage),
       plan: (turnId, plan) => this.turnRecords.savePlan(context.sessionId, turnId, plan),
     });
-    const turn: TurnTracker = { context, server, threadId, turnId: null, ended: outcome, commands: new Map(), completions: [], fileChanges: new Map(), steers: new CodexSteers(threadId), finished, live, announced: new Set(), unannounced: new UnannouncedCommands(), sandboxFailure: null };
+    const turn: TurnTracker = {
+      context,
+      server,
+      threadId,
+      turnId: null,
+      ended: outcome,
+      commands: new Map(),
+      completions: [],
+      fileChanges: new Map(),
+      steers: new CodexSteers(threadId),
+      finished,
+      live,
+      announced: new Set(),
+      unannounced: new UnannouncedCommands(),
+      sandboxFailure: null,
+    };
     turns.set(threadId, turn);
     let graceTimer: NodeJS.Timeout | undefined;
     const interrupt = () => {
@@ -450,47 +547,66 @@ export class CodexAgent implements Agent {
     };
     context.signal.addEventListener('abort', interrupt, { once: true });
     try {
-      const started = await server.client.call(
-        CODEX.turnStart,
-        {
-          threadId,
-          clientUserMessageId: context.operationId,
-          input: codexUserInput(text, context.attachments),
-          // ACC-5: the session's sandbox, approval policy, model and effort, for this turn and on.
-          ...turnOverrides(settings, context.cwd),
-        },
-        TurnStartResultSchema,
-      ).catch((error: unknown) => {
-        if (error instanceof RuntimeError && server.client.exitedReason) throw new AgentRunError('codex_exited', server.client.exitedReason, null);
-        if (error instanceof RuntimeError) throw new AgentRunError('codex_refused', error.message, null);
-        throw error;
-      });
+      const started = await server.client
+        .call(
+          CODEX.turnStart,
+          {
+            threadId,
+            clientUserMessageId: context.operationId,
+            input: codexUserInput(text, context.attachments),
+            // ACC-5: the session's sandbox, approval policy, model and effort, for this turn and on.
+            ...turnOverrides(settings, context.cwd),
+          },
+          TurnStartResultSchema,
+        )
+        .catch((error: unknown) => {
+          if (error instanceof RuntimeError && server.client.exitedReason)
+            throw new AgentRunError('codex_exited', server.client.exitedReason, null);
+          if (error instanceof RuntimeError) throw new AgentRunError('codex_refused', error.message, null);
+          throw error;
+        });
       turn.turnId = started.turn.id;
       if (context.signal.aborted) interrupt();
       const end = await outcome;
       // Commands the model ran that Codex never announced get their rows from the model's items.
       for (const item of turn.unannounced.missing((callId) => turn.announced.has(callId))) {
-        this.log.info('codex command not announced: its row comes from the model items', { sessionId: context.sessionId, commandId: item.id });
+        this.log.info('codex command not announced: its row comes from the model items', {
+          sessionId: context.sessionId,
+          commandId: item.id,
+        });
         this.completeCommand(turn, this.startCommand(turn, item.id, item.command), item);
       }
       // Commands Codex never completed (an interrupted turn, a crashed child, a command still
       // running in Codex's background terminal when the model ended the turn) end here, unproven,
       // and say which (ACC-3): never a bare failure with no reason.
-      const unfinished = context.signal.aborted ? undefined : end.exited ? 'Codex exited while the command was running.' : UNFINISHED_AT_TURN_END;
+      const unfinished = context.signal.aborted
+        ? undefined
+        : end.exited
+          ? 'Codex exited while the command was running.'
+          : UNFINISHED_AT_TURN_END;
       for (const handle of turn.commands.values()) {
-        turn.completions.push(handle.complete({ status: context.signal.aborted ? 'cancelled' : 'failed', exitCode: null, aggregate: null, ...(unfinished ? { error: unfinished } : {}) }));
+        turn.completions.push(
+          handle.complete({
+            status: context.signal.aborted ? 'cancelled' : 'failed',
+            exitCode: null,
+            aggregate: null,
+            ...(unfinished ? { error: unfinished } : {}),
+          }),
+        );
       }
       await Promise.all(turn.completions);
       // TL-3: the run's live rows give way to the saved ones as soon as it ends: Codex's history
       // must have the turn's end by then.
-      if (!server.client.exitedReason) await this.awaitSavedEnd(server, profile, threadId, turn.turnId, end.status, context);
+      if (!server.client.exitedReason)
+        await this.awaitSavedEnd(server, profile, threadId, turn.turnId, end.status, context);
       if (end.status === 'failed' && !context.signal.aborted) throw turnFailure(end);
       if (!server.client.exitedReason) {
         await this.settleFromHistory(server, threadId, turn.turnId, context);
         await this.accounts.readRateLimits(server);
       }
       // The turn went on without its commands: the session says why, with the choices (SBX-2).
-      if (turn.sandboxFailure && !context.signal.aborted) throw new AgentRunError('codex_sandbox_unavailable', sandboxFailureText(turn.sandboxFailure), null);
+      if (turn.sandboxFailure && !context.signal.aborted)
+        throw new AgentRunError('codex_sandbox_unavailable', sandboxFailureText(turn.sandboxFailure), null);
     } finally {
       clearTimeout(graceTimer);
       context.signal.removeEventListener('abort', interrupt);
@@ -506,21 +622,42 @@ export class CodexAgent implements Agent {
       return link.threadId;
     }
     // experimentalRawEvents: the model's own calls and outputs, for commands Codex does not announce (SBX-2).
-    const started = await server.client.call(CODEX.threadStart, { cwd: context.cwd, experimentalRawEvents: true, ...this.threadConfig(context.sessionId) }, ThreadStartResultSchema);
+    const started = await server.client.call(
+      CODEX.threadStart,
+      { cwd: context.cwd, experimentalRawEvents: true, ...this.threadConfig(context.sessionId) },
+      ThreadStartResultSchema,
+    );
     this.links.save(context.sessionId, { profileId: profile.id, threadId: started.thread.id });
     server.loaded.add(started.thread.id);
     return started.thread.id;
   }
 
-  private async awaitSavedEnd(server: ProfileServer, profile: CodexProfile, threadId: string, turnId: string, status: string, context: AgentRunContext): Promise<void> {
+  private async awaitSavedEnd(
+    server: ProfileServer,
+    profile: CodexProfile,
+    threadId: string,
+    turnId: string,
+    status: string,
+    context: AgentRunContext,
+  ): Promise<void> {
     const reads = await this.historyOf(server).awaitSavedEnd(threadId, turnId, status, SAVED_END_DELAYS_MS);
-    if (reads > 1) this.log.info('codex saved the turn end late', { sessionId: context.sessionId, profileId: profile.id, turnId, status, reads });
+    if (reads > 1)
+      this.log.info('codex saved the turn end late', {
+        sessionId: context.sessionId,
+        profileId: profile.id,
+        turnId,
+        status,
+        reads,
+      });
   }
 
   private historyOf(server: ProfileServer): CodexHistory {
     let history = this.histories.get(server);
     if (!history) {
-      history = new CodexHistory((method, params, schema) => server.client.call(method, params, schema), (session, turnId) => this.turnRecords.read(session, turnId));
+      history = new CodexHistory(
+        (method, params, schema) => server.client.call(method, params, schema),
+        (session, turnId) => this.turnRecords.read(session, turnId),
+      );
       this.histories.set(server, history);
     }
     return history;
@@ -531,9 +668,19 @@ export class CodexAgent implements Agent {
    * the person chose is resumed by that path too (Codex checks it is the thread's rollout, SRC-2).
    * The session's tools (MSG-1) come with the thread's config.
    */
-  private async loadThread(server: ProfileServer, threadId: string, cwd: string, sessionId: string, rolloutPath: string | null = null): Promise<void> {
+  private async loadThread(
+    server: ProfileServer,
+    threadId: string,
+    cwd: string,
+    sessionId: string,
+    rolloutPath: string | null = null,
+  ): Promise<void> {
     if (server.loaded.has(threadId)) return;
-    const resumed = await server.client.call(CODEX.threadResume, { threadId, cwd, ...this.threadConfig(sessionId), ...(rolloutPath ? { path: rolloutPath } : {}) }, ThreadResumeResultSchema);
+    const resumed = await server.client.call(
+      CODEX.threadResume,
+      { threadId, cwd, ...this.threadConfig(sessionId), ...(rolloutPath ? { path: rolloutPath } : {}) },
+      ThreadResumeResultSchema,
+    );
     server.loaded.add(threadId);
     // A name given while no child of ours had the thread open (in Codex's own apps) comes with it.
     if (resumed.thread.name) this.threadNamed(server, threadId, resumed.thread.name);
@@ -552,7 +699,12 @@ export class CodexAgent implements Agent {
   }
 
   /** The turn's closing text, read back through Codex's own history (thread/items/list). */
-  private async settleFromHistory(server: ProfileServer, threadId: string, turnId: string, context: AgentRunContext): Promise<void> {
+  private async settleFromHistory(
+    server: ProfileServer,
+    threadId: string,
+    turnId: string,
+    context: AgentRunContext,
+  ): Promise<void> {
     const texts: string[] = [];
     let cursor: string | null = null;
     do {
@@ -562,7 +714,8 @@ export class CodexAgent implements Agent {
         ThreadItemsListResultSchema,
       );
       for (const entry of page.data) {
-        if (entry.item.type === 'agentMessage' && 'text' in entry.item && typeof entry.item.text === 'string') texts.push(entry.item.text);
+        if (entry.item.type === 'agentMessage' && 'text' in entry.item && typeof entry.item.text === 'string')
+          texts.push(entry.item.text);
       }
       cursor = page.nextCursor;
     } while (cursor);
@@ -580,7 +733,15 @@ export class CodexAgent implements Agent {
     return rolloutPath ? this.sources.page(rolloutPath, request, read) : read(request);
   }
 
-  async readItemText(request: { sessionId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
+  async readItemText(request: {
+    sessionId: string;
+    cwd: string;
+    parentItemId: string | null;
+    itemId: string;
+    field: string;
+    offset: number;
+    length: number;
+  }): Promise<AgentOutputSlice> {
     const { history, threadId } = await this.savedThread(request.sessionId, request.cwd);
     const thread = request.parentItemId ? await history.subagentThread(threadId, request.parentItemId) : threadId;
     return history.itemText({ ...request, threadId: thread });
@@ -600,7 +761,8 @@ export class CodexAgent implements Agent {
     const profile = link && this.profiles.profile(link.profileId);
     if (!link || !profile) throw notFound('This session has no Codex conversation yet.');
     const own = link.rolloutPath ? this.sources.ownerOf(link.rolloutPath) : undefined;
-    if (link.rolloutPath && !own) throw sourceUnavailable(link.rolloutPath, 'it is no longer in a Codex home of this computer');
+    if (link.rolloutPath && !own)
+      throw sourceUnavailable(link.rolloutPath, 'it is no longer in a Codex home of this computer');
     // SRC-4: the person's own conversation is read by an app-server on their own home.
     const server = await this.startedServer(own && own.profileId === null ? this.sources.readerOf(own.home) : profile);
     await this.loadThread(server, link.threadId, cwd, sessionId, link.rolloutPath ?? null);

@@ -27,24 +27,57 @@ export function codexApproval(method: string, params: unknown, fileChanges: File
   if (method === CODEX.commandApproval) {
     const p = ApprovalRequestSchema.safeParse(params);
     if (!p.success) return null;
-    return { threadId: p.data.threadId, ask: { kind: 'command', itemId: p.data.itemId, command: p.data.command ?? '', reason: p.data.reason ?? null, detail: p.data.cwd ? `in ${p.data.cwd}` : null }, respond: decisionOf };
+    return {
+      threadId: p.data.threadId,
+      ask: {
+        kind: 'command',
+        itemId: p.data.itemId,
+        command: p.data.command ?? '',
+        reason: p.data.reason ?? null,
+        detail: p.data.cwd ? `in ${p.data.cwd}` : null,
+      },
+      respond: decisionOf,
+    };
   }
   if (method === CODEX.fileChangeApproval) {
     const p = ApprovalRequestSchema.safeParse(params);
     if (!p.success) return null;
     const change = fileChanges(p.data.threadId, p.data.itemId);
-    const reason = p.data.grantRoot ? `${p.data.reason ?? 'Codex asks'} (write access under ${p.data.grantRoot})` : (p.data.reason ?? null);
-    return { threadId: p.data.threadId, ask: { kind: 'fileChange', itemId: p.data.itemId, command: change?.paths.join(', ') || 'File change', reason, detail: change?.diff ?? null }, respond: decisionOf };
+    const reason = p.data.grantRoot
+      ? `${p.data.reason ?? 'Codex asks'} (write access under ${p.data.grantRoot})`
+      : (p.data.reason ?? null);
+    return {
+      threadId: p.data.threadId,
+      ask: {
+        kind: 'fileChange',
+        itemId: p.data.itemId,
+        command: change?.paths.join(', ') || 'File change',
+        reason,
+        detail: change?.diff ?? null,
+      },
+      respond: decisionOf,
+    };
   }
   if (method === CODEX.permissionsApproval) {
     const p = PermissionsRequestSchema.safeParse(params);
     if (!p.success) return null;
-    const asked = { ...(p.data.permissions.network ? { network: p.data.permissions.network } : {}), ...(p.data.permissions.fileSystem ? { fileSystem: p.data.permissions.fileSystem } : {}) };
+    const asked = {
+      ...(p.data.permissions.network ? { network: p.data.permissions.network } : {}),
+      ...(p.data.permissions.fileSystem ? { fileSystem: p.data.permissions.fileSystem } : {}),
+    };
     return {
       threadId: p.data.threadId,
-      ask: { kind: 'permissions', command: `More permissions: ${Object.keys(asked).join(', ') || 'none'}`, reason: p.data.reason, detail: describePermissions(asked) },
+      ask: {
+        kind: 'permissions',
+        command: `More permissions: ${Object.keys(asked).join(', ') || 'none'}`,
+        reason: p.data.reason,
+        detail: describePermissions(asked),
+      },
       // A decline grants nothing; acceptForSession keeps the grant for the whole session.
-      respond: (o) => (o.decision === 'accept' || o.decision === 'acceptForSession' ? { permissions: asked, scope: o.decision === 'acceptForSession' ? 'session' : 'turn' } : { permissions: {}, scope: 'turn' }),
+      respond: (o) =>
+        o.decision === 'accept' || o.decision === 'acceptForSession'
+          ? { permissions: asked, scope: o.decision === 'acceptForSession' ? 'session' : 'turn' }
+          : { permissions: {}, scope: 'turn' },
     };
   }
   if (method === CODEX.userInput) {
@@ -62,7 +95,9 @@ export function codexApproval(method: string, params: unknown, fileChanges: File
     return {
       threadId: p.data.threadId,
       ask: { kind: 'question', command: questions.map((q) => q.question).join(' · '), reason: null, questions },
-      respond: (o) => ({ answers: Object.fromEntries(Object.entries(o.answers ?? {}).map(([id, answers]) => [id, { answers }])) }),
+      respond: (o) => ({
+        answers: Object.fromEntries(Object.entries(o.answers ?? {}).map(([id, answers]) => [id, { answers }])),
+      }),
     };
   }
   if (method === CODEX.elicitation) return elicitationApproval(params);

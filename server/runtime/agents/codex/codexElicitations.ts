@@ -21,12 +21,22 @@ function elicitationQuestions(properties: Record<string, ElicitationProperty>, r
 }
 
 /** An elicitation's answers typed as its schema says: numbers and booleans are not strings. */
-function elicitationContent(properties: Record<string, ElicitationProperty>, answers: Record<string, string[]>): Record<string, unknown> {
+function elicitationContent(
+  properties: Record<string, ElicitationProperty>,
+  answers: Record<string, string[]>,
+): Record<string, unknown> {
   const content: Record<string, unknown> = {};
   for (const [id, values] of Object.entries(answers)) {
     const type = properties[id]?.type;
     const first = values[0] ?? '';
-    content[id] = type === 'array' ? values : type === 'number' || type === 'integer' ? Number(first) : type === 'boolean' ? first === 'true' : first;
+    content[id] =
+      type === 'array'
+        ? values
+        : type === 'number' || type === 'integer'
+          ? Number(first)
+          : type === 'boolean'
+            ? first === 'true'
+            : first;
   }
   return content;
 }
@@ -36,11 +46,21 @@ function formApproval(request: ElicitationRequest): CodexApproval {
   const properties = request.requestedSchema?.properties ?? {};
   return {
     threadId: request.threadId,
-    ask: { kind: 'question', command: request.message, reason: `Asked by the MCP server ${request.serverName}`, detail: request.url ?? null, questions: elicitationQuestions(properties, request.requestedSchema?.required ?? []) },
+    ask: {
+      kind: 'question',
+      command: request.message,
+      reason: `Asked by the MCP server ${request.serverName}`,
+      detail: request.url ?? null,
+      questions: elicitationQuestions(properties, request.requestedSchema?.required ?? []),
+    },
     respond: (o) =>
       o.decision === 'decline' || o.decision === 'cancel'
         ? { action: o.decision, content: null, _meta: null }
-        : { action: 'accept', content: request.mode === 'url' ? null : elicitationContent(properties, o.answers ?? {}), _meta: null },
+        : {
+            action: 'accept',
+            content: request.mode === 'url' ? null : elicitationContent(properties, o.answers ?? {}),
+            _meta: null,
+          },
   };
 }
 

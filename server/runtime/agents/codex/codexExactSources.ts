@@ -74,7 +74,10 @@ export class CodexExactSources {
   choose(requested: string): { file: string; home: CodexHome; threadId: string } {
     const { file, home } = confinedRollout(this.homes(), requested);
     const described = describeRollout(file, home.profileId);
-    if (!described.threadId) throw invalidParams('This file does not start like a Codex conversation (no session_meta line with its id).', { path: file });
+    if (!described.threadId)
+      throw invalidParams('This file does not start like a Codex conversation (no session_meta line with its id).', {
+        path: file,
+      });
     checkAncestors(home, file);
     return { file, home, threadId: described.threadId };
   }
@@ -99,7 +102,11 @@ export class CodexExactSources {
    * bytes that cursor covered are unchanged (appending keeps them), and the cursors it answers
    * carry what this read saw. A file gone or unreadable is `source_unavailable` on any page.
    */
-  async page(file: string, request: HistoryPageRequest, read: (request: HistoryPageRequest) => Promise<HistoryPage>): Promise<HistoryPage> {
+  async page(
+    file: string,
+    request: HistoryPageRequest,
+    read: (request: HistoryPageRequest) => Promise<HistoryPage>,
+  ): Promise<HistoryPage> {
     const cursor = request.before ?? request.after;
     let inner = request;
     if (cursor) {

@@ -44,7 +44,8 @@ function contentDiff(oldName: string, newName: string, before: string, after: st
  */
 export function codexFileChange(change: FileUpdateChange, cwd: string, inlineBytes?: number): FileChange {
   const shown = displayPath(change.path, cwd);
-  const movePath = change.kind.type === 'update' && change.kind.move_path ? displayPath(change.kind.move_path, cwd) : null;
+  const movePath =
+    change.kind.type === 'update' && change.kind.move_path ? displayPath(change.kind.move_path, cwd) : null;
   const binary = looksBinary(change.diff);
   let diff = '';
   if (!binary) {

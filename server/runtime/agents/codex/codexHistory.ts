@@ -13,9 +13,18 @@ import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 
 export type CodexCall = <T extends z.ZodTypeAny>(method: string, params: unknown, schema: T) => Promise<z.output<T>>;
 
-const ItemEntrySchema = z.object({ turnId: z.string(), item: z.unknown(), startedAtMs: z.number().nullable().optional(), completedAtMs: z.number().nullable().optional() });
+const ItemEntrySchema = z.object({
+  turnId: z.string(),
+  item: z.unknown(),
+  startedAtMs: z.number().nullable().optional(),
+  completedAtMs: z.number().nullable().optional(),
+});
 type ItemEntry = z.infer<typeof ItemEntrySchema>;
-const ItemsPageSchema = z.object({ data: z.array(ItemEntrySchema), nextCursor: z.string().nullable(), backwardsCursor: z.string().nullable().optional() });
+const ItemsPageSchema = z.object({
+  data: z.array(ItemEntrySchema),
+  nextCursor: z.string().nullable(),
+  backwardsCursor: z.string().nullable().optional(),
+});
 const TurnsPageSchema = z.object({ data: z.array(TurnSchema), nextCursor: z.string().nullable() });
 
 /** How far a lookup by item id or turn id pages back before it gives up (bounded loops). */
@@ -31,7 +40,8 @@ interface Cursor {
 }
 const CursorSchema = z.object({ direction: z.enum(['asc', 'desc']), codex: z.string(), skip: z.string().optional() });
 
-const itemIdOf = (entry: ItemEntry | undefined) => (entry ? (AnyItemSchema.safeParse(entry.item).data?.id ?? null) : null);
+const itemIdOf = (entry: ItemEntry | undefined) =>
+  entry ? (AnyItemSchema.safeParse(entry.item).data?.id ?? null) : null;
 
 /** A page of items from a cursor, without the anchor a reversed cursor repeats. */
 function withoutAnchor(entries: ItemEntry[], cursor: Cursor | null, limit: number): ItemEntry[] {
@@ -59,8 +69,17 @@ const TURN_TIME_SLACK_MS = 1000;
  * in its turn by its start time, as it was live (TL-3).
  */
 function savedLate(entry: ItemEntry, turn: CodexTurn | null): boolean {
-  if (!turn || turn.status === 'inProgress' || typeof turn.completedAt !== 'number' || typeof entry.completedAtMs !== 'number') return false;
-  return AnyItemSchema.safeParse(entry.item).data?.type === 'commandExecution' && entry.completedAtMs > turn.completedAt * 1000 + TURN_TIME_SLACK_MS;
+  if (
+    !turn ||
+    turn.status === 'inProgress' ||
+    typeof turn.completedAt !== 'number' ||
+    typeof entry.completedAtMs !== 'number'
+  )
+    return false;
+  return (
+    AnyItemSchema.safeParse(entry.item).data?.type === 'commandExecution' &&
+    entry.completedAtMs > turn.completedAt * 1000 + TURN_TIME_SLACK_MS
+  );
 }
 
 /** A history page request, for the Codex thread (the session's, or a subagent's) that answers it. */
@@ -86,7 +105,12 @@ export class CodexHistory {
     const direction = cursor?.direction ?? 'desc';
     const page = await this.call(
       'thread/items/list',
-      { threadId: request.threadId, limit: request.limit + (cursor?.skip ? 1 : 0), sortDirection: direction, ...(cursor ? { cursor: cursor.codex } : {}) },
+      {
+        threadId: request.threadId,
+        limit: request.limit + (cursor?.skip ? 1 : 0),
+        sortDirection: direction,
+        ...(cursor ? { cursor: cursor.codex } : {}),
+      },
       ItemsPageSchema,
     );
     const inOrder = withoutAnchor(page.data, cursor, request.limit);
@@ -95,7 +119,13 @@ export class CodexHistory {
     // The reversed cursor's anchor is the page's item nearest to where it points.
     const anchor = itemIdOf(direction === 'desc' ? entries.at(-1) : entries[0]);
     const back =
-      page.backwardsCursor && anchor ? { direction: direction === 'desc' ? ('asc' as const) : ('desc' as const), codex: page.backwardsCursor, skip: anchor } : null;
+      page.backwardsCursor && anchor
+        ? {
+            direction: direction === 'desc' ? ('asc' as const) : ('desc' as const),
+            codex: page.backwardsCursor,
+            skip: anchor,
+          }
+        : null;
     const older = direction === 'desc' ? onward : back;
     // The newest page has nothing newer yet; the live overlay shows what comes next.
     const newer = direction === 'asc' ? onward : cursor ? back : null;
@@ -114,7 +144,11 @@ export class CodexHistory {
 
   /** The client id of the message that started the thread's newest turn (items Codex saved late can fill the newest page). */
   private async newestClientId(threadId: string): Promise<string | null> {
-    const page = await this.call('thread/turns/list', { threadId, limit: 1, sortDirection: 'desc', itemsView: 'notLoaded' }, TurnsPageSchema);
+    const page = await this.call(
+      'thread/turns/list',
+      { threadId, limit: 1, sortDirection: 'desc', itemsView: 'notLoaded' },
+      TurnsPageSchema,
+    );
     const turn = page.data[0];
     if (!turn) return null;
     const first = (await this.turnItems(threadId, turn.id, turn.status !== 'inProgress'))[0];
@@ -125,7 +159,11 @@ export class CodexHistory {
   /** The saved item just before a page: where the rows the history lacks stop belonging to the older page. */
   private async entryBefore(threadId: string, older: Cursor | null): Promise<ItemEntry | null> {
     if (!older) return null;
-    const peek = await this.call('thread/items/list', { threadId, limit: older.skip ? 2 : 1, sortDirection: older.direction, cursor: older.codex }, ItemsPageSchema);
+    const peek = await this.call(
+      'thread/items/list',
+      { threadId, limit: older.skip ? 2 : 1, sortDirection: older.direction, cursor: older.codex },
+      ItemsPageSchema,
+    );
     return withoutAnchor(peek.data, older, 1)[0] ?? null;
   }
 
@@ -135,7 +173,10 @@ export class CodexHistory {
    * item that completes after a Stop): the closers still come once, where the turn ended (TL-3).
    * Each entry names its turn's first message; the page names every item its turns saved.
    */
-  private async toEntries(request: ThreadPageRequest, entries: ItemEntry[]): Promise<{ entries: HistoryEntry[]; savedItemIds: string[] }> {
+  private async toEntries(
+    request: ThreadPageRequest,
+    entries: ItemEntry[],
+  ): Promise<{ entries: HistoryEntry[]; savedItemIds: string[] }> {
     const turns = new Map<string, { turn: CodexTurn | null; items: ItemEntry[]; planAfter: string | null }>();
     for (const entry of entries) {
       if (turns.has(entry.turnId)) continue;
@@ -153,13 +194,18 @@ export class CodexHistory {
       const entryOut = this.entryOf(entry, request);
       if (entryOut) out.push({ ...entryOut, turnClientId });
       if (!turn || turn.status === 'inProgress') continue;
-      const plan = planAfter !== null && planAfter === itemIdOf(entry) ? this.recordOf(request.sessionId, turn.id).plan : null;
+      const plan =
+        planAfter !== null && planAfter === itemIdOf(entry) ? this.recordOf(request.sessionId, turn.id).plan : null;
       if (plan) out.push({ kind: 'item', item: this.planItem(turn, plan, request), turnClientId });
       if (this.lastShownOf(items, turn, request) !== itemIdOf(entry)) continue;
-      for (const item of this.turnClosers(turn, request, planAfter !== null)) out.push({ kind: 'item', item, turnClientId });
+      for (const item of this.turnClosers(turn, request, planAfter !== null))
+        out.push({ kind: 'item', item, turnClientId });
     }
     const savedItemIds = [...turns.values()].flatMap(({ turn, items }) =>
-      items.filter((item) => !savedLate(item, turn)).map((item) => itemIdOf(item)).filter((id): id is string => id !== null),
+      items
+        .filter((item) => !savedLate(item, turn))
+        .map((item) => itemIdOf(item))
+        .filter((id): id is string => id !== null),
     );
     return { entries: out, savedItemIds };
   }
@@ -170,7 +216,8 @@ export class CodexHistory {
    * not move the turn's end below the turns after it.
    */
   private lastShownOf(items: readonly ItemEntry[], turn: CodexTurn, request: ThreadPageRequest): string | null {
-    for (let i = items.length - 1; i >= 0; i -= 1) if (!savedLate(items[i]!, turn) && this.entryOf(items[i]!, request)) return itemIdOf(items[i]);
+    for (let i = items.length - 1; i >= 0; i -= 1)
+      if (!savedLate(items[i]!, turn) && this.entryOf(items[i]!, request)) return itemIdOf(items[i]);
     return null;
   }
 
@@ -213,7 +260,14 @@ export class CodexHistory {
 
   private planItem(turn: CodexTurn, plan: SavedPlan, request: ThreadPageRequest): AgentItem {
     const { explanation, entries, createdAt } = plan;
-    return { kind: 'plan', itemId: turnPlanItemId(turn.id), parentItemId: request.parentItemId, explanation, entries, createdAt };
+    return {
+      kind: 'plan',
+      itemId: turnPlanItemId(turn.id),
+      parentItemId: request.parentItemId,
+      explanation,
+      entries,
+      createdAt,
+    };
   }
 
   /** What closes a saved turn: its last plan (unless placed where it was shown), the error it failed with, its end (TL-1). */
@@ -222,7 +276,8 @@ export class CodexHistory {
     const end = turnEndItem(turn, record.usage, request.parentItemId);
     const closers: AgentItem[] = [];
     if (record.plan && !planPlaced) closers.push(this.planItem(turn, record.plan, request));
-    if (turn.error) closers.push(agentErrorItem(turnErrorItemId(turn.id), turn.error, end.createdAt, request.parentItemId));
+    if (turn.error)
+      closers.push(agentErrorItem(turnErrorItemId(turn.id), turn.error, end.createdAt, request.parentItemId));
     return [...closers, end];
   }
 
@@ -231,12 +286,30 @@ export class CodexHistory {
     const head = AnyItemSchema.safeParse(entry.item);
     if (request.parentItemId === null && head.success && head.data.type === 'userMessage') {
       const user = UserMessageSchema.safeParse(entry.item);
-      if (user.success) return { kind: 'user', itemId: user.data.id, text: userMessageText(user.data), createdAt, clientId: user.data.clientId ?? null };
+      if (user.success)
+        return {
+          kind: 'user',
+          itemId: user.data.id,
+          text: userMessageText(user.data),
+          createdAt,
+          clientId: user.data.clientId ?? null,
+        };
     }
-    if (request.parentItemId === null && head.success && head.data.type === 'commandExecution' && typeof head.data.command === 'string') {
+    if (
+      request.parentItemId === null &&
+      head.success &&
+      head.data.type === 'commandExecution' &&
+      typeof head.data.command === 'string'
+    ) {
       return { kind: 'command', itemId: head.data.id, command: head.data.command, createdAt };
     }
-    const item = codexItem(entry.item, { cwd: request.cwd, createdAt, parentItemId: request.parentItemId, running: false, subagentTimeline: request.parentItemId !== null });
+    const item = codexItem(entry.item, {
+      cwd: request.cwd,
+      createdAt,
+      parentItemId: request.parentItemId,
+      running: false,
+      subagentTimeline: request.parentItemId !== null,
+    });
     return item ? { kind: 'item', item } : null;
   }
 
@@ -270,7 +343,11 @@ export class CodexHistory {
     for (const delay of [0, ...delaysMs]) {
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       reads += 1;
-      const page = await this.call('thread/turns/list', { threadId, limit: LOOKUP_PAGE, sortDirection: 'desc', itemsView: 'notLoaded' }, TurnsPageSchema);
+      const page = await this.call(
+        'thread/turns/list',
+        { threadId, limit: LOOKUP_PAGE, sortDirection: 'desc', itemsView: 'notLoaded' },
+        TurnsPageSchema,
+      );
       const saved = page.data.find((turn) => turn.id === turnId);
       if (saved?.status === status) break;
     }
@@ -308,9 +385,24 @@ export class CodexHistory {
   }
 
   /** A slice of one long text of a saved item (`text`, `input`, `result`, `detail`, `files.<i>.diff`). */
-  async itemText(request: { threadId: string; cwd: string; parentItemId: string | null; itemId: string; field: string; offset: number; length: number }): Promise<AgentOutputSlice> {
+  async itemText(request: {
+    threadId: string;
+    cwd: string;
+    parentItemId: string | null;
+    itemId: string;
+    field: string;
+    offset: number;
+    length: number;
+  }): Promise<AgentOutputSlice> {
     const raw = await this.findItem(request.threadId, request.itemId);
-    const item = codexItem(raw, { cwd: request.cwd, createdAt: 0, parentItemId: request.parentItemId, running: false, inlineBytes: Infinity, subagentTimeline: request.parentItemId !== null });
+    const item = codexItem(raw, {
+      cwd: request.cwd,
+      createdAt: 0,
+      parentItemId: request.parentItemId,
+      running: false,
+      inlineBytes: Infinity,
+      subagentTimeline: request.parentItemId !== null,
+    });
     const text = item ? itemFieldText(item, request.field) : null;
     if (text === null) throw notFound(`This item has no text "${request.field}".`);
     return textSlice(text, request.offset, request.length);

@@ -53,7 +53,11 @@ function toolStatus(status: string, running: boolean): ItemStatus {
 }
 
 function json(value: unknown): string {
-  return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return value === undefined || value === null
+    ? ''
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value, null, 2);
 }
 
 function webSearchTitle(item: z.infer<typeof WebSearchSchema>): string {
@@ -67,16 +71,31 @@ function webSearchTitle(item: z.infer<typeof WebSearchSchema>): string {
 const MAPPERS: Record<string, { schema: z.ZodTypeAny; map: Mapper }> = {
   agentMessage: {
     schema: AgentMessageSchema,
-    map: (item: z.infer<typeof AgentMessageSchema>, base, m) => ({ ...base, kind: 'agentText', text: item.text, streaming: m.running }),
+    map: (item: z.infer<typeof AgentMessageSchema>, base, m) => ({
+      ...base,
+      kind: 'agentText',
+      text: item.text,
+      streaming: m.running,
+    }),
   },
   reasoning: {
     schema: ReasoningSchema,
-    map: (item: z.infer<typeof ReasoningSchema>, base, m) => ({ ...base, kind: 'reasoning', text: item.summary.join('\n\n'), streaming: m.running }),
+    map: (item: z.infer<typeof ReasoningSchema>, base, m) => ({
+      ...base,
+      kind: 'reasoning',
+      text: item.summary.join('\n\n'),
+      streaming: m.running,
+    }),
   },
   plan: {
     schema: PlanItemSchema,
     // A proposed plan is Markdown of its own: shown as the plan's text, with no step list.
-    map: (item: z.infer<typeof PlanItemSchema>, base) => ({ ...base, kind: 'plan', explanation: item.text, entries: [] }),
+    map: (item: z.infer<typeof PlanItemSchema>, base) => ({
+      ...base,
+      kind: 'plan',
+      explanation: item.text,
+      entries: [],
+    }),
   },
   fileChange: {
     schema: FileChangeItemSchema,
@@ -185,7 +204,15 @@ const MAPPERS: Record<string, { schema: z.ZodTypeAny; map: Mapper }> = {
       const result = messages.length > 0 ? textBody(messages.join('\n\n'), m.inlineBytes) : null;
       const status = toolStatus(item.status, m.running);
       // The spawn opens the subagent's timeline; waiting for it, messaging or closing it are calls about it.
-      if (item.tool === 'spawnAgent') return { ...base, kind: 'subagent', title: item.prompt ?? 'Subagent', agentType: item.model ?? null, status, result };
+      if (item.tool === 'spawnAgent')
+        return {
+          ...base,
+          kind: 'subagent',
+          title: item.prompt ?? 'Subagent',
+          agentType: item.model ?? null,
+          status,
+          result,
+        };
       return {
         ...base,
         kind: 'toolCall',
@@ -205,7 +232,12 @@ const MAPPERS: Record<string, { schema: z.ZodTypeAny; map: Mapper }> = {
       kind: 'subagent',
       title: `${item.agentPath} ${item.kind}`,
       agentType: null,
-      status: item.kind === 'started' || item.kind === 'interacted' ? 'running' : item.kind === 'interrupted' ? 'cancelled' : 'completed',
+      status:
+        item.kind === 'started' || item.kind === 'interacted'
+          ? 'running'
+          : item.kind === 'interrupted'
+            ? 'cancelled'
+            : 'completed',
       result: null,
     }),
   },
@@ -243,7 +275,10 @@ function commandAsTool(raw: unknown, base: Base, mapping: ItemMapping): AgentIte
     title: command,
     input: textBody(command, mapping.inlineBytes),
     status: toolStatus(status, mapping.running),
-    result: aggregatedOutput === null || aggregatedOutput === undefined ? null : textBody(aggregatedOutput, mapping.inlineBytes),
+    result:
+      aggregatedOutput === null || aggregatedOutput === undefined
+        ? null
+        : textBody(aggregatedOutput, mapping.inlineBytes),
     error: null,
   };
 }
@@ -263,7 +298,11 @@ export function subagentThreadId(raw: unknown): string | null {
  */
 export function codexItem(raw: unknown, mapping: ItemMapping): AgentItem | null {
   const head = AnyItemSchema.safeParse(raw);
-  const base: Base = { itemId: head.success ? head.data.id : `raw:${mapping.createdAt}`, parentItemId: mapping.parentItemId, createdAt: mapping.createdAt };
+  const base: Base = {
+    itemId: head.success ? head.data.id : `raw:${mapping.createdAt}`,
+    parentItemId: mapping.parentItemId,
+    createdAt: mapping.createdAt,
+  };
   if (!head.success) return rawItem(raw, base, 'Codex event', mapping.inlineBytes);
   if (mapping.subagentTimeline && head.data.type === 'commandExecution') return commandAsTool(raw, base, mapping);
   if (mapping.subagentTimeline && head.data.type === 'userMessage') return userText(raw, base, mapping);

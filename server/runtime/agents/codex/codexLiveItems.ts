@@ -83,12 +83,20 @@ export class CodexLiveItems {
   private publish(raw: unknown, threadId: string, createdAt: number, running: boolean): void {
     const parentItemId = this.parentOf(threadId);
     // Whole texts: the overlay keeps them and cuts the wire rows (TL-1, TL-3).
-    const item = codexItem(raw, { cwd: this.cwd, createdAt, parentItemId, running, subagentTimeline: parentItemId !== null, inlineBytes: Infinity });
+    const item = codexItem(raw, {
+      cwd: this.cwd,
+      createdAt,
+      parentItemId,
+      running,
+      subagentTimeline: parentItemId !== null,
+      inlineBytes: Infinity,
+    });
     if (!item) return;
     this.context.item(item);
     const subagentThread = subagentThreadId(raw);
     // The first item naming a subagent thread (its spawn) owns that thread's timeline.
-    if (subagentThread && subagentThread !== this.threadId && !this.subagents.has(subagentThread)) this.subagents.set(subagentThread, item.itemId);
+    if (subagentThread && subagentThread !== this.threadId && !this.subagents.has(subagentThread))
+      this.subagents.set(subagentThread, item.itemId);
   }
 
   /** Streamed text as the item's own field: the message text, the reasoning summary list, the plan text. */
@@ -135,7 +143,12 @@ export class CodexLiveItems {
         if (!patch.success) return;
         if (!this.createdAt.has(patch.data.itemId)) this.lastItem.set(patch.data.threadId, patch.data.itemId);
         const createdAt = this.firstSeen(patch.data.itemId, undefined);
-        this.publish({ type: 'fileChange', id: patch.data.itemId, changes: patch.data.changes, status: 'inProgress' }, patch.data.threadId, createdAt, true);
+        this.publish(
+          { type: 'fileChange', id: patch.data.itemId, changes: patch.data.changes, status: 'inProgress' },
+          patch.data.threadId,
+          createdAt,
+          true,
+        );
         return;
       }
       case CODEX_LIVE.turnPlanUpdated:
@@ -198,14 +211,24 @@ export class CodexLiveItems {
       entries: plan.data.plan.map((step) => ({ text: step.step, status: step.status })),
     };
     this.context.item(item);
-    this.keep.plan(plan.data.turnId, { explanation: item.explanation, entries: item.entries, createdAt: item.createdAt, after: this.planAfter.get(itemId) ?? null });
+    this.keep.plan(plan.data.turnId, {
+      explanation: item.explanation,
+      entries: item.entries,
+      createdAt: item.createdAt,
+      after: this.planAfter.get(itemId) ?? null,
+    });
   }
 
   private onUsage(params: unknown): void {
     const usage = TokenUsageSchema.safeParse(params);
     if (!usage.success) return;
     const last = usage.data.tokenUsage.last;
-    const sum = this.usage.get(usage.data.turnId) ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+    const sum = this.usage.get(usage.data.turnId) ?? {
+      inputTokens: 0,
+      outputTokens: 0,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    };
     this.usage.set(usage.data.turnId, {
       inputTokens: sum.inputTokens + last.inputTokens,
       outputTokens: sum.outputTokens + last.outputTokens,
@@ -220,7 +243,9 @@ export class CodexLiveItems {
     const index = this.errors.get(error.data.turnId) ?? 0;
     this.errors.set(error.data.turnId, index + 1);
     const itemId = turnErrorItemId(error.data.turnId, index);
-    this.context.item(agentErrorItem(itemId, error.data.error, this.firstSeen(itemId, undefined), this.parentOf(error.data.threadId)));
+    this.context.item(
+      agentErrorItem(itemId, error.data.error, this.firstSeen(itemId, undefined), this.parentOf(error.data.threadId)),
+    );
   }
 
   private onTurnCompleted(params: unknown): void {

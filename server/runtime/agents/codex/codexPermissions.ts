@@ -3,7 +3,12 @@ import { z } from 'zod';
 const PathSchema = z.union([
   z.object({ type: z.literal('path'), path: z.string() }),
   z.object({ type: z.literal('glob_pattern'), pattern: z.string() }),
-  z.object({ type: z.literal('special'), value: z.object({ kind: z.string(), subpath: z.string().nullable().optional(), path: z.string().optional() }).passthrough() }),
+  z.object({
+    type: z.literal('special'),
+    value: z
+      .object({ kind: z.string(), subpath: z.string().nullable().optional(), path: z.string().optional() })
+      .passthrough(),
+  }),
 ]);
 const AskedSchema = z.object({
   network: z.object({ enabled: z.boolean().nullable() }).passthrough().nullable().optional(),
@@ -38,7 +43,8 @@ export function describePermissions(asked: unknown): string {
   const lines: string[] = [];
   if (network?.enabled) lines.push('Network access');
   if (fileSystem?.entries?.length) {
-    for (const entry of fileSystem.entries) lines.push(`${ACCESS[entry.access] ?? entry.access}: ${pathText(entry.path)}`);
+    for (const entry of fileSystem.entries)
+      lines.push(`${ACCESS[entry.access] ?? entry.access}: ${pathText(entry.path)}`);
   } else {
     for (const p of fileSystem?.read ?? []) lines.push(`Read: ${p}`);
     for (const p of fileSystem?.write ?? []) lines.push(`Write: ${p}`);

@@ -71,7 +71,13 @@ export async function readCodexPrompts(codexHome: string): Promise<CodexPrompt[]
 }
 
 export function promptCommands(prompts: readonly CodexPrompt[]): AgentCommand[] {
-  return boundedCommands(prompts.map((p) => ({ name: `${CODEX_PROMPT_PREFIX}${p.name}`, description: p.description ?? 'Saved prompt', argumentHint: p.argumentHint })));
+  return boundedCommands(
+    prompts.map((p) => ({
+      name: `${CODEX_PROMPT_PREFIX}${p.name}`,
+      description: p.description ?? 'Saved prompt',
+      argumentHint: p.argumentHint,
+    })),
+  );
 }
 
 /** Shell-like words, quotes honoured, nothing of the shell's own meaning (variables, operators, globs) applied. */
@@ -111,12 +117,20 @@ export function expandCodexPrompt(text: string, prompts: readonly CodexPrompt[])
     const inputs = new Map<string, string>();
     for (const word of words(rest)) {
       const equals = word.indexOf('=');
-      if (equals < 0) throw promptArgumentError(command, `expected KEY=value but found '${word}'. Wrap values in double quotes if they contain spaces.`);
+      if (equals < 0)
+        throw promptArgumentError(
+          command,
+          `expected KEY=value but found '${word}'. Wrap values in double quotes if they contain spaces.`,
+        );
       if (equals === 0) throw promptArgumentError(command, `expected a name before '=' in '${word}'.`);
       inputs.set(word.slice(0, equals), word.slice(equals + 1));
     }
     const missing = required.filter((name) => !inputs.has(name));
-    if (missing.length > 0) throw promptArgumentError(command, `missing ${missing.join(', ')}. Give them as KEY=value (quote values with spaces).`);
+    if (missing.length > 0)
+      throw promptArgumentError(
+        command,
+        `missing ${missing.join(', ')}. Give them as KEY=value (quote values with spaces).`,
+      );
     return prompt.body.replace(/(?<!\$)\$([A-Z][A-Z0-9_]*)/g, (whole, name: string) => inputs.get(name) ?? whole);
   }
   const args = words(rest);

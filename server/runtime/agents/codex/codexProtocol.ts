@@ -43,28 +43,63 @@ export const CODEX = {
 } as const;
 
 export const CODEX_CLIENT_METHODS = [
-  CODEX.initialize, CODEX.threadStart, CODEX.threadResume, CODEX.turnStart, CODEX.turnInterrupt, CODEX.threadItemsList, CODEX.threadItemsRead,
-  CODEX.turnSteer, CODEX.modelList, CODEX.threadList, CODEX.accountRead, CODEX.loginStart, CODEX.logout, CODEX.rateLimitsRead, CODEX.threadNameSet,
+  CODEX.initialize,
+  CODEX.threadStart,
+  CODEX.threadResume,
+  CODEX.turnStart,
+  CODEX.turnInterrupt,
+  CODEX.threadItemsList,
+  CODEX.threadItemsRead,
+  CODEX.turnSteer,
+  CODEX.modelList,
+  CODEX.threadList,
+  CODEX.accountRead,
+  CODEX.loginStart,
+  CODEX.logout,
+  CODEX.rateLimitsRead,
+  CODEX.threadNameSet,
 ];
 export const CODEX_CLIENT_NOTIFICATIONS = [CODEX.initialized];
 export const CODEX_SERVER_NOTIFICATIONS = [
-  CODEX.itemStarted, CODEX.outputDelta, CODEX.itemCompleted, CODEX.turnCompleted, CODEX.rawResponseItem, CODEX.loginCompleted, CODEX.accountUpdated, CODEX.rateLimitsUpdated,
+  CODEX.itemStarted,
+  CODEX.outputDelta,
+  CODEX.itemCompleted,
+  CODEX.turnCompleted,
+  CODEX.rawResponseItem,
+  CODEX.loginCompleted,
+  CODEX.accountUpdated,
+  CODEX.rateLimitsUpdated,
   CODEX.threadNameUpdated,
 ];
-export const CODEX_SERVER_REQUESTS = [CODEX.commandApproval, CODEX.fileChangeApproval, CODEX.permissionsApproval, CODEX.userInput, CODEX.elicitation];
+export const CODEX_SERVER_REQUESTS = [
+  CODEX.commandApproval,
+  CODEX.fileChangeApproval,
+  CODEX.permissionsApproval,
+  CODEX.userInput,
+  CODEX.elicitation,
+];
 
 /** One line from the child: a response, a notification, or a request the client must answer. */
 export const IncomingSchema = z.union([
-  z.object({ id: z.union([z.number(), z.string()]), result: z.unknown() }).and(z.object({ method: z.undefined().optional() })),
-  z.object({ id: z.union([z.number(), z.string()]), error: z.object({ code: z.number().optional(), message: z.string() }).passthrough() }),
+  z
+    .object({ id: z.union([z.number(), z.string()]), result: z.unknown() })
+    .and(z.object({ method: z.undefined().optional() })),
+  z.object({
+    id: z.union([z.number(), z.string()]),
+    error: z.object({ code: z.number().optional(), message: z.string() }).passthrough(),
+  }),
   z.object({ id: z.union([z.number(), z.string()]), method: z.string(), params: z.unknown() }),
   z.object({ method: z.string(), params: z.unknown().optional() }),
 ]);
 
-export const ThreadStartResultSchema = z.object({ thread: z.object({ id: z.string(), path: z.string().nullable().optional() }).passthrough() });
+export const ThreadStartResultSchema = z.object({
+  thread: z.object({ id: z.string(), path: z.string().nullable().optional() }).passthrough(),
+});
 /** UX-8: a thread's title, as `thread/name/updated` tells it and as `thread/resume` answers it (`thread.name`). */
 export const ThreadNameUpdatedSchema = z.object({ threadId: z.string(), threadName: z.string().nullable().optional() });
-export const ThreadResumeResultSchema = z.object({ thread: z.object({ id: z.string(), name: z.string().nullable().optional() }).passthrough() });
+export const ThreadResumeResultSchema = z.object({
+  thread: z.object({ id: z.string(), name: z.string().nullable().optional() }).passthrough(),
+});
 
 export const TurnStartResultSchema = z.object({ turn: z.object({ id: z.string() }).passthrough() });
 
@@ -80,15 +115,32 @@ const CommandExecutionItemSchema = z
   .passthrough();
 export type CommandExecutionItem = z.infer<typeof CommandExecutionItemSchema>;
 
-const AgentMessageItemSchema = z.object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() }).passthrough();
+const AgentMessageItemSchema = z
+  .object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() })
+  .passthrough();
 
-const ThreadItemSchema = z.union([CommandExecutionItemSchema, AgentMessageItemSchema, z.object({ type: z.string(), id: z.string() }).passthrough()]);
+const ThreadItemSchema = z.union([
+  CommandExecutionItemSchema,
+  AgentMessageItemSchema,
+  z.object({ type: z.string(), id: z.string() }).passthrough(),
+]);
 
 export const ItemNotificationSchema = z.object({ threadId: z.string(), turnId: z.string(), item: ThreadItemSchema });
-export const OutputDeltaSchema = z.object({ threadId: z.string(), turnId: z.string(), itemId: z.string(), delta: z.string() });
+export const OutputDeltaSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  delta: z.string(),
+});
 export const TurnCompletedSchema = z.object({
   threadId: z.string(),
-  turn: z.object({ id: z.string(), status: z.string(), error: z.object({ message: z.string() }).passthrough().nullable().optional() }).passthrough(),
+  turn: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      error: z.object({ message: z.string() }).passthrough().nullable().optional(),
+    })
+    .passthrough(),
 });
 export const ApprovalRequestSchema = z.object({
   threadId: z.string(),
@@ -104,7 +156,9 @@ export const PermissionsRequestSchema = z.object({
   turnId: z.string(),
   itemId: z.string(),
   reason: z.string().nullable(),
-  permissions: z.object({ network: z.unknown().nullable().optional(), fileSystem: z.unknown().nullable().optional() }).passthrough(),
+  permissions: z
+    .object({ network: z.unknown().nullable().optional(), fileSystem: z.unknown().nullable().optional() })
+    .passthrough(),
 });
 export const UserInputRequestSchema = z.object({
   threadId: z.string(),
@@ -122,7 +176,12 @@ export const UserInputRequestSchema = z.object({
   ),
 });
 const ElicitationPropertySchema = z
-  .object({ type: z.string().optional(), title: z.string().optional(), description: z.string().optional(), enum: z.array(z.string()).optional() })
+  .object({
+    type: z.string().optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    enum: z.array(z.string()).optional(),
+  })
   .passthrough();
 export const ElicitationRequestSchema = z.object({
   threadId: z.string(),
@@ -130,7 +189,13 @@ export const ElicitationRequestSchema = z.object({
   serverName: z.string(),
   mode: z.string(),
   message: z.string(),
-  requestedSchema: z.object({ properties: z.record(z.string(), ElicitationPropertySchema).optional(), required: z.array(z.string()).optional() }).passthrough().optional(),
+  requestedSchema: z
+    .object({
+      properties: z.record(z.string(), ElicitationPropertySchema).optional(),
+      required: z.array(z.string()).optional(),
+    })
+    .passthrough()
+    .optional(),
   url: z.string().optional(),
   _meta: z.unknown().optional(),
 });
@@ -150,13 +215,19 @@ export const McpToolApprovalMetaSchema = z
   })
   .passthrough();
 export const FileChangeItemSchema = z
-  .object({ type: z.literal('fileChange'), id: z.string(), changes: z.array(z.object({ path: z.string(), diff: z.string() }).passthrough()) })
+  .object({
+    type: z.literal('fileChange'),
+    id: z.string(),
+    changes: z.array(z.object({ path: z.string(), diff: z.string() }).passthrough()),
+  })
   .passthrough();
 
 const AccountSchema = z
   .object({ type: z.string(), email: z.string().nullable().optional(), planType: z.string().nullable().optional() })
   .passthrough();
-export const AccountReadResultSchema = z.object({ account: AccountSchema.nullable(), requiresOpenaiAuth: z.boolean() }).passthrough();
+export const AccountReadResultSchema = z
+  .object({ account: AccountSchema.nullable(), requiresOpenaiAuth: z.boolean() })
+  .passthrough();
 export const LoginStartResultSchema = z
   .object({
     type: z.string(),
@@ -166,10 +237,20 @@ export const LoginStartResultSchema = z
     authUrl: z.string().optional(),
   })
   .passthrough();
-export const LoginCompletedSchema = z.object({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() }).passthrough();
-const RateLimitWindowSchema = z.object({ usedPercent: z.number(), windowDurationMins: z.number().nullable().optional(), resetsAt: z.number().nullable().optional() });
+export const LoginCompletedSchema = z
+  .object({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() })
+  .passthrough();
+const RateLimitWindowSchema = z.object({
+  usedPercent: z.number(),
+  windowDurationMins: z.number().nullable().optional(),
+  resetsAt: z.number().nullable().optional(),
+});
 export const RateLimitSnapshotSchema = z
-  .object({ limitId: z.string().nullable().optional(), primary: RateLimitWindowSchema.nullable().optional(), secondary: RateLimitWindowSchema.nullable().optional() })
+  .object({
+    limitId: z.string().nullable().optional(),
+    primary: RateLimitWindowSchema.nullable().optional(),
+    secondary: RateLimitWindowSchema.nullable().optional(),
+  })
   .passthrough();
 export const RateLimitsReadResultSchema = z.object({ rateLimits: RateLimitSnapshotSchema }).passthrough();
 export const RateLimitsUpdatedSchema = z.object({ rateLimits: RateLimitSnapshotSchema }).passthrough();
@@ -210,4 +291,6 @@ export const ThreadItemsListResultSchema = z.object({
   data: z.array(z.object({ turnId: z.string(), item: ThreadItemSchema })),
   nextCursor: z.string().nullable(),
 });
-export const ThreadItemsReadResultSchema = z.object({ data: z.array(z.object({ turnId: z.string(), item: ThreadItemSchema })) });
+export const ThreadItemsReadResultSchema = z.object({
+  data: z.array(z.object({ turnId: z.string(), item: ThreadItemSchema })),
+});

@@ -50,9 +50,14 @@ const DATE_PART = /^\d{2,4}$/;
 
 /** The source documents' `sourceUnavailable`: the file is gone or unreadable; the app offers to choose it again. */
 export const sourceUnavailable = (file: string, reason: string) =>
-  new RuntimeError('source_unavailable', `The Codex conversation file cannot be read (${reason}). Choose the file again.`, { path: file });
+  new RuntimeError(
+    'source_unavailable',
+    `The Codex conversation file cannot be read (${reason}). Choose the file again.`,
+    { path: file },
+  );
 /** The source documents' `reloadRequired`: bytes already read changed (not only appended). */
-export const reloadRequired = (file: string) => new RuntimeError('reload_required', 'Timeline source changed; reload the timeline', { path: file });
+export const reloadRequired = (file: string) =>
+  new RuntimeError('reload_required', 'Timeline source changed; reload the timeline', { path: file });
 
 const inside = (folder: string, file: string) => {
   const relative = path.relative(folder, file);
@@ -79,12 +84,16 @@ export function confinedRollout(homes: CodexHome[], requested: string): { file: 
   const file = path.normalize(requested);
   const home = homes.find((h) => inside(path.join(h.home, 'sessions'), file));
   if (!home || !ROLLOUT_NAME.test(path.basename(file))) {
-    throw invalidParams('Only Codex conversation files (sessions/…/rollout-*.jsonl) in a Codex home of this computer can be opened.', { path: requested });
+    throw invalidParams(
+      'Only Codex conversation files (sessions/…/rollout-*.jsonl) in a Codex home of this computer can be opened.',
+      { path: requested },
+    );
   }
   const real = realOrNull(file);
   if (real === null) throw sourceUnavailable(file, 'it is gone');
   const realSessions = realOrNull(path.join(home.home, 'sessions'));
-  if (!realSessions || !inside(realSessions, real)) throw invalidParams('This Codex conversation file leads out of its Codex home.', { path: requested });
+  if (!realSessions || !inside(realSessions, real))
+    throw invalidParams('This Codex conversation file leads out of its Codex home.', { path: requested });
   if (!fs.statSync(real).isFile()) throw sourceUnavailable(file, 'it is not a file');
   return { file, home };
 }
@@ -119,10 +128,19 @@ const SessionMetaSchema = z.object({
     })
     .passthrough(),
 });
-const UserMessageEventSchema = z.object({ type: z.literal('event_msg'), payload: z.object({ type: z.literal('user_message'), message: z.string() }) });
+const UserMessageEventSchema = z.object({
+  type: z.literal('event_msg'),
+  payload: z.object({ type: z.literal('user_message'), message: z.string() }),
+});
 const ItemCompletedSchema = z.object({
   type: z.literal('event_msg'),
-  payload: z.object({ type: z.literal('item_completed'), item: z.object({ type: z.literal('UserMessage'), content: z.array(z.object({ type: z.string(), text: z.string().optional() })) }) }),
+  payload: z.object({
+    type: z.literal('item_completed'),
+    item: z.object({
+      type: z.literal('UserMessage'),
+      content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
+    }),
+  }),
 });
 
 /** The person's first message in one line of a rollout, in the forms Codex writes it. */
@@ -141,7 +159,10 @@ export function describeRollout(file: string, profileId: string | null): Rollout
   return readHead(file, profileId).described;
 }
 
-function readHead(file: string, profileId: string | null): { described: RolloutFile; historyBase: z.infer<typeof HistoryBaseSchema> | null } {
+function readHead(
+  file: string,
+  profileId: string | null,
+): { described: RolloutFile; historyBase: z.infer<typeof HistoryBaseSchema> | null } {
   let historyBase: z.infer<typeof HistoryBaseSchema> | null = null;
   const fd = fs.openSync(file, 'r');
   try {
@@ -154,13 +175,19 @@ function readHead(file: string, profileId: string | null): { described: RolloutF
       forkedFromThreadId: null,
       cwd: null,
       firstPrompt: null,
-      startedAt: nameTime ? Date.parse(`${nameTime.slice(0, 10)}T${nameTime.slice(11).replace(/-/g, ':')}Z`) || null : null,
+      startedAt: nameTime
+        ? Date.parse(`${nameTime.slice(0, 10)}T${nameTime.slice(11).replace(/-/g, ':')}Z`) || null
+        : null,
       updatedAt: Math.round(stat.mtimeMs),
       size: stat.size,
       gitBranch: null,
     };
     let pending = '';
-    for (let offset = 0; offset < Math.min(stat.size, HEAD_LIMIT) && (described.threadId === null || described.firstPrompt === null); offset += READ_CHUNK) {
+    for (
+      let offset = 0;
+      offset < Math.min(stat.size, HEAD_LIMIT) && (described.threadId === null || described.firstPrompt === null);
+      offset += READ_CHUNK
+    ) {
       const lines = (pending + readAt(fd, offset, READ_CHUNK).toString('utf8')).split('\n');
       pending = lines.pop() ?? '';
       for (const text of lines) {
@@ -177,7 +204,8 @@ function readHead(file: string, profileId: string | null): { described: RolloutF
           described.gitBranch = meta.data.payload.git?.branch ?? null;
           historyBase = meta.data.payload.history_base ?? null;
           described.forkedFromThreadId = historyBase?.thread_id ?? null;
-          described.startedAt = (meta.data.payload.timestamp && Date.parse(meta.data.payload.timestamp)) || described.startedAt;
+          described.startedAt =
+            (meta.data.payload.timestamp && Date.parse(meta.data.payload.timestamp)) || described.startedAt;
           continue;
         }
         const prompt = described.firstPrompt === null ? userPromptOf(line) : null;
@@ -195,7 +223,11 @@ const MAX_ANCESTORS = 256;
 
 /** The source documents' `missingHistorySource`: a fork's ancestor rollout is not where Codex reads it. */
 export const missingHistorySource = (file: string, threadId: string, reason: string) =>
-  new RuntimeError('missing_history_source', `The conversation this one was forked from cannot be read (${reason}), so its history cannot be shown.`, { path: file, threadId });
+  new RuntimeError(
+    'missing_history_source',
+    `The conversation this one was forked from cannot be read (${reason}), so its history cannot be shown.`,
+    { path: file, threadId },
+  );
 
 /**
  * SRC-5: every ancestor a fork's history starts from is in the same home (Codex 0.171 finds one
@@ -213,7 +245,8 @@ export function ancestorsOf(home: CodexHome, file: string): string[] {
   let base = readHead(file, home.profileId).historyBase;
   let ancestors: Map<string, string> | null = null;
   while (base) {
-    if (seen.has(base.thread_id) || seen.size >= MAX_ANCESTORS) throw missingHistorySource(file, base.thread_id, 'its ancestors form a cycle or are too many');
+    if (seen.has(base.thread_id) || seen.size >= MAX_ANCESTORS)
+      throw missingHistorySource(file, base.thread_id, 'its ancestors form a cycle or are too many');
     seen.add(base.thread_id);
     ancestors ??= new Map(rolloutPathsOf(home).map((entry) => [threadIdInName(entry.file) ?? '', entry.file]));
     const parent = ancestors.get(base.thread_id);
@@ -224,7 +257,8 @@ export function ancestorsOf(home: CodexHome, file: string): string[] {
     } catch {
       throw missingHistorySource(file, base.thread_id, 'its file is gone');
     }
-    if (size < base.end_byte_offset) throw missingHistorySource(file, base.thread_id, 'its file is shorter than the part this one starts from');
+    if (size < base.end_byte_offset)
+      throw missingHistorySource(file, base.thread_id, 'its file is shorter than the part this one starts from');
     files.push(parent);
     base = readHead(parent, home.profileId).historyBase;
   }
@@ -263,13 +297,18 @@ function rolloutPathsOf(home: CodexHome): { file: string; key: string }[] {
 const PageCursorSchema = z.object({ key: z.string() });
 
 /** SRC-1: one page of the homes' rollout files, newest first; `next` continues after its last. */
-export function listRollouts(homes: CodexHome[], options: { cursor?: string; limit: number }): { rollouts: RolloutFile[]; next: string | null } {
+export function listRollouts(
+  homes: CodexHome[],
+  options: { cursor?: string; limit: number },
+): { rollouts: RolloutFile[]; next: string | null } {
   let after: string | null = null;
   if (options.cursor) {
     after = parseJsonWith(PageCursorSchema, Buffer.from(options.cursor, 'base64url').toString('utf8'))?.key ?? null;
     if (after === null) throw invalidParams('This list cursor is not valid. List the files again.');
   }
-  const all = homes.flatMap((home) => rolloutPathsOf(home).map((entry) => ({ ...entry, home, key: `${entry.key}\u0000${entry.file}` })));
+  const all = homes.flatMap((home) =>
+    rolloutPathsOf(home).map((entry) => ({ ...entry, home, key: `${entry.key}\u0000${entry.file}` })),
+  );
   all.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
   const rest = after === null ? all : all.filter((entry) => entry.key < after);
   const page = rest.slice(0, options.limit);
@@ -282,7 +321,10 @@ export function listRollouts(homes: CodexHome[], options: { cursor?: string; lim
     }
   }
   const last = page.at(-1);
-  const next = rest.length > page.length && last ? Buffer.from(JSON.stringify({ key: last.key }), 'utf8').toString('base64url') : null;
+  const next =
+    rest.length > page.length && last
+      ? Buffer.from(JSON.stringify({ key: last.key }), 'utf8').toString('base64url')
+      : null;
   return { rollouts, next };
 }
 
@@ -293,7 +335,12 @@ export interface SourceFingerprint {
   tailStart: number;
   tail: string;
 }
-export const SourceFingerprintSchema = z.object({ size: z.number().int().min(0), head: z.string(), tailStart: z.number().int().min(0), tail: z.string() });
+export const SourceFingerprintSchema = z.object({
+  size: z.number().int().min(0),
+  head: z.string(),
+  tailStart: z.number().int().min(0),
+  tail: z.string(),
+});
 
 const digest = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('base64url');
 
@@ -302,7 +349,10 @@ function openSource(file: string): number {
     return fs.openSync(file, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw sourceUnavailable(file, code === 'ENOENT' ? 'it is gone' : code === 'EACCES' ? 'it may not be read' : 'it cannot be opened');
+    throw sourceUnavailable(
+      file,
+      code === 'ENOENT' ? 'it is gone' : code === 'EACCES' ? 'it may not be read' : 'it cannot be opened',
+    );
   }
 }
 
@@ -312,7 +362,12 @@ export function fingerprintSource(file: string): SourceFingerprint {
   try {
     const size = fs.fstatSync(fd).size;
     const tailStart = Math.max(0, size - FINGERPRINT_WINDOW);
-    return { size, head: digest(readAt(fd, 0, Math.min(size, FINGERPRINT_WINDOW))), tailStart, tail: digest(readAt(fd, tailStart, size - tailStart)) };
+    return {
+      size,
+      head: digest(readAt(fd, 0, Math.min(size, FINGERPRINT_WINDOW))),
+      tailStart,
+      tail: digest(readAt(fd, tailStart, size - tailStart)),
+    };
   } finally {
     fs.closeSync(fd);
   }

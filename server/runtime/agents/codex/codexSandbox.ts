@@ -9,14 +9,22 @@ export type SandboxFailureCause = 'noBubblewrap' | 'noNamespaces' | 'refusedFold
 
 const CAUSES: { cause: SandboxFailureCause; pattern: RegExp }[] = [
   // Codex 0.171: neither a `bwrap` on PATH (outside folders a command may write) nor its bundled one.
-  { cause: 'noBubblewrap', pattern: /bubblewrap is unavailable|no system bwrap was found|Failed to execvp bwrap|execvp bwrap/i },
+  {
+    cause: 'noBubblewrap',
+    pattern: /bubblewrap is unavailable|no system bwrap was found|Failed to execvp bwrap|execvp bwrap/i,
+  },
   // bubblewrap runs Codex's helper `codex-linux-sandbox` by name from the helper links Codex makes
   // in its home; Codex refuses to make them in a home under its temporary folder.
-  { cause: 'refusedFolder', pattern: /execvp codex-linux-sandbox|Refusing to create helper binaries under temporary dir|codex-linux-sandbox was required but not provided/i },
+  {
+    cause: 'refusedFolder',
+    pattern:
+      /execvp codex-linux-sandbox|Refusing to create helper binaries under temporary dir|codex-linux-sandbox was required but not provided/i,
+  },
   // The kernel or the container refuses the user namespace bubblewrap needs.
   {
     cause: 'noNamespaces',
-    pattern: /bwrap: (?:No permissions to creat\w* new namespace|Creating new namespace failed|setting up uid map|unshare failed|Failed to make \/ slave|loopback: Failed)|user namespaces? (?:are|is) (?:not available|disabled)/i,
+    pattern:
+      /bwrap: (?:No permissions to creat\w* new namespace|Creating new namespace failed|setting up uid map|unshare failed|Failed to make \/ slave|loopback: Failed)|user namespaces? (?:are|is) (?:not available|disabled)/i,
   },
 ];
 
@@ -27,7 +35,10 @@ const WHAT: Record<SandboxFailureCause, string> = {
 };
 
 const CHOICES: Record<SandboxFailureCause, string[]> = {
-  noBubblewrap: ['install bubblewrap (the bubblewrap package)', 'run this session with full access (Codex then runs commands without a sandbox)'],
+  noBubblewrap: [
+    'install bubblewrap (the bubblewrap package)',
+    'run this session with full access (Codex then runs commands without a sandbox)',
+  ],
   refusedFolder: [
     'move the data folder (--data-dir) out of the temporary folder',
     'install bubblewrap system-wide',
@@ -41,7 +52,9 @@ const CHOICES: Record<SandboxFailureCause, string[]> = {
 };
 
 /** The sandbox failure a failed command shows, or null when the command itself ran. */
-export function sandboxFailureOf(item: Pick<CommandExecutionItem, 'status' | 'aggregatedOutput'>): SandboxFailureCause | null {
+export function sandboxFailureOf(
+  item: Pick<CommandExecutionItem, 'status' | 'aggregatedOutput'>,
+): SandboxFailureCause | null {
   if (item.status !== 'failed' || !item.aggregatedOutput) return null;
   const head = item.aggregatedOutput.slice(0, 1024);
   return CAUSES.find(({ pattern }) => pattern.test(head))?.cause ?? null;
@@ -65,7 +78,13 @@ export function commandResult(item: CommandExecutionItem, cancelled: boolean): O
   const sandbox = sandboxFailureOf(item);
   if (sandbox) return { status: 'failed', exitCode: null, error: sandboxFailureText(sandbox) };
   const notStarted = item.status === 'failed' ? START_FAILURE.exec(item.aggregatedOutput?.trim() ?? '') : null;
-  if (notStarted) return { status: 'failed', exitCode: null, error: `Codex could not start the command: ${notStarted[1] || 'no reason given'}.` };
-  if (item.status === 'failed' && item.exitCode === null) return { status: 'failed', exitCode: null, error: 'Codex could not run the command.' };
+  if (notStarted)
+    return {
+      status: 'failed',
+      exitCode: null,
+      error: `Codex could not start the command: ${notStarted[1] || 'no reason given'}.`,
+    };
+  if (item.status === 'failed' && item.exitCode === null)
+    return { status: 'failed', exitCode: null, error: 'Codex could not run the command.' };
   return { status: 'exited', exitCode: item.exitCode };
 }

@@ -8,7 +8,11 @@ export const SAVED_OUTPUT_READ_TIMEOUT_MS = 30_000;
 /** After a restart the lookup may start Codex and resume the thread first. */
 export const SAVED_OUTPUT_LOOKUP_TIMEOUT_MS = 120_000;
 
-const SavedCommandSchema = z.object({ type: z.literal('commandExecution'), status: z.string(), aggregatedOutput: z.string().nullable().optional() });
+const SavedCommandSchema = z.object({
+  type: z.literal('commandExecution'),
+  status: z.string(),
+  aggregatedOutput: z.string().nullable().optional(),
+});
 
 /** Codex's saved command item: its output, or why there is none yet. */
 type SavedItem = { kind: 'output'; text: string } | { kind: 'none' } | { kind: 'not-saved-yet' };
@@ -17,7 +21,10 @@ type SavedItem = { kind: 'output'; text: string } | { kind: 'none' } | { kind: '
 export async function withinTimeout<T>(work: Promise<T>, what: string, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Codex did not answer ${what} within ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`Codex did not answer ${what} within ${Math.round(timeoutMs / 1000)} s.`)),
+      timeoutMs,
+    );
     timer.unref();
   });
   try {
@@ -27,9 +34,19 @@ export async function withinTimeout<T>(work: Promise<T>, what: string, timeoutMs
   }
 }
 
-async function readSavedItem(call: CodexCall, threadId: string, turnId: string, itemId: string, timeoutMs: number): Promise<SavedItem> {
+async function readSavedItem(
+  call: CodexCall,
+  threadId: string,
+  turnId: string,
+  itemId: string,
+  timeoutMs: number,
+): Promise<SavedItem> {
   // One item per request: an answer holds at most one saved output.
-  const page = await withinTimeout(call(CODEX.threadItemsRead, { threadId, turnId, itemIds: [itemId] }, ThreadItemsReadResultSchema), CODEX.threadItemsRead, timeoutMs);
+  const page = await withinTimeout(
+    call(CODEX.threadItemsRead, { threadId, turnId, itemIds: [itemId] }, ThreadItemsReadResultSchema),
+    CODEX.threadItemsRead,
+    timeoutMs,
+  );
   return savedItemOf(page.data.map((entry) => entry.item).find((candidate) => candidate.id === itemId));
 }
 

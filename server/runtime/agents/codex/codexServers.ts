@@ -67,7 +67,11 @@ export class CodexServers {
     );
     const server: ProfileServer = { profileId: profile.id, client, ready: Promise.resolve(), loaded: new Set() };
     server.ready = client
-      .call(CODEX.initialize, { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } }, z.unknown())
+      .call(
+        CODEX.initialize,
+        { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true, requestAttestation: false } },
+        z.unknown(),
+      )
       .then(() => client.notify(CODEX.initialized));
     this.servers.set(profile.id, server);
     return server;

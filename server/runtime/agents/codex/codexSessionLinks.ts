@@ -21,7 +21,9 @@ export class CodexSessionLinks {
     this.insert = db.prepare<[string, string, string, string | null]>(
       "INSERT INTO codex_session_links (app_session_id, profile_id, codex_thread_id, rollout_path, status) VALUES (?, ?, ?, ?, 'available')",
     );
-    this.move = db.prepare<[string, string]>("UPDATE codex_session_links SET rollout_path = ? WHERE app_session_id = ? AND status = 'available'");
+    this.move = db.prepare<[string, string]>(
+      "UPDATE codex_session_links SET rollout_path = ? WHERE app_session_id = ? AND status = 'available'",
+    );
     this.bySession = db.prepare<[string, string], { app_session_id: string }>(
       "SELECT app_session_id FROM codex_session_links WHERE profile_id = ? AND codex_thread_id = ? AND status = 'available'",
     );

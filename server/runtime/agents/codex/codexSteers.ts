@@ -8,7 +8,18 @@ const ItemEventSchema = z.object({ threadId: z.string(), item: z.object({ type: 
 const TurnEndSchema = z.object({ turn: z.object({ status: z.string() }).passthrough() });
 
 /** Codex item types that only an answer of the model starts (ACC-6). */
-const MODEL_ITEM_TYPES = new Set(['agentMessage', 'reasoning', 'commandExecution', 'fileChange', 'mcpToolCall', 'dynamicToolCall', 'webSearch', 'plan', 'collabAgentToolCall', 'imageView']);
+const MODEL_ITEM_TYPES = new Set([
+  'agentMessage',
+  'reasoning',
+  'commandExecution',
+  'fileChange',
+  'mcpToolCall',
+  'dynamicToolCall',
+  'webSearch',
+  'plan',
+  'collabAgentToolCall',
+  'imageView',
+]);
 
 /**
  * The steering messages of one Codex turn on their way to its model (ACC-6). turn/steer is

@@ -53,7 +53,14 @@ export class CodexTurnRecords {
   }
 
   saveUsage(sessionId: string, turnId: string, usage: TurnUsage): void {
-    this.upsertUsage.run(sessionId, turnId, usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens);
+    this.upsertUsage.run(
+      sessionId,
+      turnId,
+      usage.inputTokens,
+      usage.outputTokens,
+      usage.cachedInputTokens,
+      usage.reasoningTokens,
+    );
   }
 
   savePlan(sessionId: string, turnId: string, plan: SavedPlan): void {
@@ -66,7 +73,12 @@ export class CodexTurnRecords {
     const usage =
       row.input_tokens === null || row.output_tokens === null
         ? null
-        : { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedInputTokens: row.cached_input_tokens, reasoningTokens: row.reasoning_tokens };
+        : {
+            inputTokens: row.input_tokens,
+            outputTokens: row.output_tokens,
+            cachedInputTokens: row.cached_input_tokens,
+            reasoningTokens: row.reasoning_tokens,
+          };
     return { usage, plan: planOf(row.plan_json) };
   }
 }

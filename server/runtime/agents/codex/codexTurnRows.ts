@@ -11,7 +11,8 @@ export interface TurnUsage {
 
 /** Ids of the rows a turn has that are no Codex item: the same live and saved (TL-3). */
 export const turnEndItemId = (turnId: string) => `turn:${turnId}`;
-export const turnErrorItemId = (turnId: string, index = 0) => (index === 0 ? `error:${turnId}` : `error:${turnId}:${index}`);
+export const turnErrorItemId = (turnId: string, index = 0) =>
+  index === 0 ? `error:${turnId}` : `error:${turnId}:${index}`;
 export const turnPlanItemId = (turnId: string) => `plan:${turnId}`;
 
 const seconds = (value: number | null | undefined) => (typeof value === 'number' ? value * 1000 : null);
@@ -33,7 +34,12 @@ export function turnEndItem(turn: CodexTurn, usage: TurnUsage | null, parentItem
 }
 
 /** An error Codex reported (an `error` notification, or the error a saved turn failed with). */
-export function agentErrorItem(itemId: string, error: { message: string; additionalDetails?: string | null }, createdAt: number, parentItemId: string | null): AgentItem {
+export function agentErrorItem(
+  itemId: string,
+  error: { message: string; additionalDetails?: string | null },
+  createdAt: number,
+  parentItemId: string | null,
+): AgentItem {
   return {
     kind: 'agentError',
     itemId,

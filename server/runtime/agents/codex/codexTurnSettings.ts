@@ -4,7 +4,13 @@ import { DEFAULT_CODEX_SETTINGS, type CodexSettings, type SessionAgentSettings }
 function sandboxPolicy(sandbox: CodexSettings['sandbox'], cwd: string): Record<string, unknown> {
   if (sandbox === 'read-only') return { type: 'readOnly', networkAccess: false };
   if (sandbox === 'danger-full-access') return { type: 'dangerFullAccess' };
-  return { type: 'workspaceWrite', writableRoots: [cwd], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false };
+  return {
+    type: 'workspaceWrite',
+    writableRoots: [cwd],
+    networkAccess: false,
+    excludeTmpdirEnvVar: false,
+    excludeSlashTmp: false,
+  };
 }
 
 /** The session's Codex settings, with the defaults (workspace-write, on-request) where unset. */

@@ -5,14 +5,26 @@ import { parseJsonWith } from '../../../../lib/shared/parseJsonWith';
 /** Codex's shell tools: the call's arguments name the command as `cmd` (exec_command) or `command`. */
 const SHELL_TOOLS = new Set(['exec_command', 'shell', 'shell_command', 'local_shell']);
 
-const RawItemSchema = z.object({ threadId: z.string(), turnId: z.string(), item: z.object({ type: z.string() }).passthrough() });
-const FunctionCallSchema = z.object({ type: z.literal('function_call'), name: z.string(), arguments: z.string(), call_id: z.string() });
+const RawItemSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  item: z.object({ type: z.string() }).passthrough(),
+});
+const FunctionCallSchema = z.object({
+  type: z.literal('function_call'),
+  name: z.string(),
+  arguments: z.string(),
+  call_id: z.string(),
+});
 const FunctionCallOutputSchema = z.object({
   type: z.literal('function_call_output'),
   call_id: z.string(),
   output: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough())]),
 });
-const ShellArgumentsSchema = z.object({ cmd: z.string().optional(), command: z.union([z.string(), z.array(z.string())]).optional() });
+const ShellArgumentsSchema = z.object({
+  cmd: z.string().optional(),
+  command: z.union([z.string(), z.array(z.string())]).optional(),
+});
 
 const EXIT_LINE = /^Process exited with code (-?\d+)$/m;
 const OUTPUT_MARK = '\nOutput:\n';
@@ -47,7 +59,10 @@ export class UnannouncedCommands {
     const output = FunctionCallOutputSchema.safeParse(raw.data.item);
     if (!output.success) return;
     const { output: body } = output.data;
-    this.outputs.set(output.data.call_id, typeof body === 'string' ? body : body.map((part) => part.text ?? '').join(''));
+    this.outputs.set(
+      output.data.call_id,
+      typeof body === 'string' ? body : body.map((part) => part.text ?? '').join(''),
+    );
   }
 
   /** The shell calls of the turn that Codex answered but never announced, as Codex would have reported them. */
@@ -60,7 +75,14 @@ export class UnannouncedCommands {
       const exitCode = exit ? Number(exit[1]) : null;
       const at = answer.indexOf(OUTPUT_MARK);
       const aggregatedOutput = at >= 0 ? answer.slice(at + OUTPUT_MARK.length) : answer;
-      items.push({ type: 'commandExecution', id: callId, command, status: exitCode === 0 ? 'completed' : 'failed', aggregatedOutput, exitCode });
+      items.push({
+        type: 'commandExecution',
+        id: callId,
+        command,
+        status: exitCode === 0 ? 'completed' : 'failed',
+        aggregatedOutput,
+        exitCode,
+      });
     }
     return items;
   }

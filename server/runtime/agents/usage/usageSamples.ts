@@ -29,11 +29,18 @@ const toReading = (r: RawSample): UsageReading => ({
  * True when `reading` says nothing new over `newest` of the same window: younger than 10
  * minutes, the same reset time, and less than half a percentage point apart (ACC-7).
  */
-export function isRedundant(newest: Pick<UsageReading, 'usedPercent' | 'resetsAt' | 'sampledAt'> | undefined, reading: UsageReading): boolean {
+export function isRedundant(
+  newest: Pick<UsageReading, 'usedPercent' | 'resetsAt' | 'sampledAt'> | undefined,
+  reading: UsageReading,
+): boolean {
   if (!newest) return false;
   // Percentages arrive as decimals (12.3): compare in hundredths so 0.49 and 0.5 fall where they read.
   const hundredths = Math.round(Math.abs(reading.usedPercent - newest.usedPercent) * 100);
-  return reading.sampledAt - newest.sampledAt < SKIP_YOUNGER_THAN_MS && reading.resetsAt === newest.resetsAt && hundredths < SKIP_DIFFERENCE_BELOW_PERCENT * 100;
+  return (
+    reading.sampledAt - newest.sampledAt < SKIP_YOUNGER_THAN_MS &&
+    reading.resetsAt === newest.resetsAt &&
+    hundredths < SKIP_DIFFERENCE_BELOW_PERCENT * 100
+  );
 }
 
 /** agent_usage_samples: plan-limit readings of both agents, per account and window (ACC-7). */
@@ -64,7 +71,14 @@ export class UsageSamples {
       this.purge(reading.sampledAt);
       const newest = this.stmts.newest.get(reading.agent, reading.accountKey, reading.window);
       if (isRedundant(newest && toReading(newest), reading)) return false;
-      this.stmts.insert.run(reading.agent, reading.accountKey, reading.window, reading.usedPercent, reading.resetsAt, reading.sampledAt);
+      this.stmts.insert.run(
+        reading.agent,
+        reading.accountKey,
+        reading.window,
+        reading.usedPercent,
+        reading.resetsAt,
+        reading.sampledAt,
+      );
       return true;
     })();
   }
@@ -79,6 +93,8 @@ export class UsageSamples {
     return this.stmts.current
       .all()
       .map(toReading)
-      .filter((r) => (agent === undefined || r.agent === agent) && (accountKey === undefined || r.accountKey === accountKey));
+      .filter(
+        (r) => (agent === undefined || r.agent === agent) && (accountKey === undefined || r.accountKey === accountKey),
+      );
   }
 }

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { childEnvironment } from '../../../../server/runtime/process/childEnvironment';
 import { ProcessGroup, type ProcessGroupIdentity } from '../../../../server/runtime/process/processGroup';
 import { readProcStat } from '../../../../server/runtime/process/procStat';
-import { killLeftovers, liveMembersOfGroup, stubbornGroupCommand, stubbornGroupStarted } from '../../../fixtures/processTree';
+import {
+  killLeftovers,
+  liveMembersOfGroup,
+  stubbornGroupCommand,
+  stubbornGroupStarted,
+} from '../../../fixtures/processTree';
 import { makeTempDir } from '../../../fixtures/tempDir';
 
 const dirs: string[] = [];
@@ -13,13 +18,28 @@ afterEach(() => {
 function recordingTracker() {
   const recorded: ProcessGroupIdentity[] = [];
   const forgotten: ProcessGroupIdentity[] = [];
-  return { recorded, forgotten, tracker: { record: (g: ProcessGroupIdentity) => recorded.push(g), forget: (g: ProcessGroupIdentity) => forgotten.push(g) } };
+  return {
+    recorded,
+    forgotten,
+    tracker: {
+      record: (g: ProcessGroupIdentity) => recorded.push(g),
+      forget: (g: ProcessGroupIdentity) => forgotten.push(g),
+    },
+  };
 }
 
-function startStubborn(base: number, tracker?: ReturnType<typeof recordingTracker>['tracker']): { group: ProcessGroup; dir: string } {
+function startStubborn(
+  base: number,
+  tracker?: ReturnType<typeof recordingTracker>['tracker'],
+): { group: ProcessGroup; dir: string } {
   const dir = makeTempDir('hbcode-group-');
   dirs.push(dir);
-  const group = ProcessGroup.spawn('/bin/sh', ['-c', stubbornGroupCommand(base)], { cwd: dir, env: childEnvironment(), stdio: 'ignore', tracker });
+  const group = ProcessGroup.spawn('/bin/sh', ['-c', stubbornGroupCommand(base)], {
+    cwd: dir,
+    env: childEnvironment(),
+    stdio: 'ignore',
+    tracker,
+  });
   return { group, dir };
 }
 
@@ -35,15 +55,23 @@ describe('SES-5 a process group stopped with grace', () => {
     expect(group.child.signalCode).toBe('SIGTERM');
     expect(liveMembersOfGroup(pgid)).toEqual([]);
     // The identity names the leader by its start time, and is forgotten once the group is gone.
-    expect(recorded).toEqual([{ pgid, startTicks: expect.any(Number) as number, bootId: expect.stringMatching(/^[0-9a-f-]{36}$/) as string }]);
+    expect(recorded).toEqual([
+      { pgid, startTicks: expect.any(Number) as number, bootId: expect.stringMatching(/^[0-9a-f-]{36}$/) as string },
+    ]);
     expect(forgotten).toEqual(recorded);
   });
 
   it('SES-5 stop of a group that ends at SIGTERM needs no SIGKILL; stopping twice is one stop', async () => {
     const dir = makeTempDir('hbcode-group-');
     dirs.push(dir);
-    const group = ProcessGroup.spawn('/bin/sh', ['-c', 'sleep 1081 & sleep 1080'], { cwd: dir, env: childEnvironment(), stdio: 'ignore' });
-    const stat = await new Promise<ReturnType<typeof readProcStat>>((resolve) => setTimeout(() => resolve(readProcStat(group.child.pid!)), 0));
+    const group = ProcessGroup.spawn('/bin/sh', ['-c', 'sleep 1081 & sleep 1080'], {
+      cwd: dir,
+      env: childEnvironment(),
+      stdio: 'ignore',
+    });
+    const stat = await new Promise<ReturnType<typeof readProcStat>>((resolve) =>
+      setTimeout(() => resolve(readProcStat(group.child.pid!)), 0),
+    );
     expect(stat?.pgrp).toBe(group.child.pid);
     const first = group.stop(60_000);
     expect(group.stop(1)).toBe(first);
@@ -66,7 +94,11 @@ describe('SES-5 a process group stopped with grace', () => {
     const dir = makeTempDir('hbcode-group-');
     const env = childEnvironment({ EXTRA: 'kept' }, { HBCODE_TOKEN: 'secret-token', PATH: process.env.PATH });
     expect(env).toEqual({ EXTRA: 'kept', PATH: process.env.PATH });
-    const group = ProcessGroup.spawn('/bin/sh', ['-c', 'echo "${HBCODE_TOKEN-unset} $EXTRA"'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const group = ProcessGroup.spawn('/bin/sh', ['-c', 'echo "${HBCODE_TOKEN-unset} $EXTRA"'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     group.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     await new Promise((resolve) => group.child.once('close', resolve));

@@ -7,7 +7,13 @@ import { ProcessGroup } from '../../../../server/runtime/process/processGroup';
 import { ProcessGroupLedger } from '../../../../server/runtime/process/processGroupLedger';
 import { stopSurvivingGroups } from '../../../../server/runtime/process/stopSurvivingGroups';
 import { openDatabase, type Db } from '../../../../server/runtime/store/database';
-import { killLeftovers, liveMembersOfGroup, pollUntil, stubbornGroupCommand, stubbornGroupStarted } from '../../../fixtures/processTree';
+import {
+  killLeftovers,
+  liveMembersOfGroup,
+  pollUntil,
+  stubbornGroupCommand,
+  stubbornGroupStarted,
+} from '../../../fixtures/processTree';
 import { makeTempDir } from '../../../fixtures/tempDir';
 
 const dirs: string[] = [];
@@ -24,7 +30,11 @@ function openLedger(): ProcessGroupLedger {
 }
 
 /** A stubborn group that no runtime owns any more, as a SIGKILLed runtime leaves it. */
-async function orphanGroup(base: number, ledger: ProcessGroupLedger, runId: string): Promise<{ group: ProcessGroup; pgid: number }> {
+async function orphanGroup(
+  base: number,
+  ledger: ProcessGroupLedger,
+  runId: string,
+): Promise<{ group: ProcessGroup; pgid: number }> {
   const dir = makeTempDir('hbcode-orphan-');
   dirs.push(dir);
   const group = ProcessGroup.spawn('/bin/sh', ['-c', stubbornGroupCommand(base)], {
@@ -66,8 +76,12 @@ describe('SES-5 start-up stops the groups a dead runtime left', () => {
     const { group, pgid } = await orphanGroup(1120, ledger, 'run-c');
     const identity = group.identity!;
     ledger.forget(identity);
-    ledger.trackerFor({ purpose: 'command', runId: 'reused', commandId: '1' }).record({ ...identity, startTicks: identity.startTicks + 1 });
-    ledger.trackerFor({ purpose: 'command', runId: 'old-boot', commandId: '1' }).record({ ...identity, bootId: '00000000-0000-0000-0000-000000000000' });
+    ledger
+      .trackerFor({ purpose: 'command', runId: 'reused', commandId: '1' })
+      .record({ ...identity, startTicks: identity.startTicks + 1 });
+    ledger
+      .trackerFor({ purpose: 'command', runId: 'old-boot', commandId: '1' })
+      .record({ ...identity, bootId: '00000000-0000-0000-0000-000000000000' });
 
     const report = await stopSurvivingGroups(ledger, 300, silentLogger);
     expect(report.stopped).toEqual([]);

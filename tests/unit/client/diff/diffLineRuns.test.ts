@@ -29,8 +29,16 @@ describe('TL-4 a highlighted diff line renders as few runs as look the same', ()
   });
 
   it('TL-4 keeps an underlined blank token apart (its decoration shows) and does not change the tokens given', () => {
-    const underlined: TokenLine = [['a', '#111111', 0], ['  ', '#111111', 4], ['b', '#111111', 0]];
-    expect(tokenRuns(underlined)).toEqual([['a', '#111111', 0], ['  ', '#111111', 4], ['b', '#111111', 0]]);
+    const underlined: TokenLine = [
+      ['a', '#111111', 0],
+      ['  ', '#111111', 4],
+      ['b', '#111111', 0],
+    ];
+    expect(tokenRuns(underlined)).toEqual([
+      ['a', '#111111', 0],
+      ['  ', '#111111', 4],
+      ['b', '#111111', 0],
+    ]);
     expect(line[0]).toEqual(['export', '#d73a49', 0]);
   });
 

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { parseFileDiff } from '../../../../lib/client/diff/parseFileDiff';
 
-const DIFF = ['--- a/src/app.ts', '+++ b/src/app.ts', '@@ -1,3 +1,4 @@', ' keep', '-old', '+new', '+more', ' end', '@@ -10,2 +11,2 @@', ' ten', '-eleven', '+twelve', ''].join('\n');
+const DIFF = [
+  '--- a/src/app.ts',
+  '+++ b/src/app.ts',
+  '@@ -1,3 +1,4 @@',
+  ' keep',
+  '-old',
+  '+new',
+  '+more',
+  ' end',
+  '@@ -10,2 +11,2 @@',
+  ' ten',
+  '-eleven',
+  '+twelve',
+  '',
+].join('\n');
 
 describe('TL-1 file change diffs are parsed per line with numbers and counts', () => {
   it('numbers context, added and removed lines from each hunk header', () => {
@@ -39,7 +53,12 @@ describe('TL-1 file change diffs are parsed per line with numbers and counts', (
   });
 
   it('shows the first lines of one long hunk that was cut', () => {
-    const long = ['--- a/x', '+++ b/x', '@@ -1,1000 +1,1000 @@', ...Array.from({ length: 1000 }, (_, i) => ` line ${i + 1}`)].join('\n');
+    const long = [
+      '--- a/x',
+      '+++ b/x',
+      '@@ -1,1000 +1,1000 @@',
+      ...Array.from({ length: 1000 }, (_, i) => ` line ${i + 1}`),
+    ].join('\n');
     const parsed = parseFileDiff(long.slice(0, long.indexOf(' line 41') + 4), false);
     expect(parsed.unparsed).toBeNull();
     expect(parsed.lines.filter((l) => l.kind === 'context')).toHaveLength(40);

@@ -24,8 +24,17 @@ describe('FILE-3 FILE-4 links in a project Markdown file resolve inside the proj
   });
 
   it('SEC-3 http(s) stays external; other schemes, drive paths and scheme-relative addresses are refused; a bare fragment is an anchor', () => {
-    expect(resolveProjectLink('a.md', 'https://example.com/x')).toEqual({ kind: 'external', href: 'https://example.com/x' });
-    for (const href of ['javascript:alert(1)', 'file:///etc/passwd', '//evil.example/x', 'C:\\Windows\\x.md', 'a\\..\\..\\b']) {
+    expect(resolveProjectLink('a.md', 'https://example.com/x')).toEqual({
+      kind: 'external',
+      href: 'https://example.com/x',
+    });
+    for (const href of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      '//evil.example/x',
+      'C:\\Windows\\x.md',
+      'a\\..\\..\\b',
+    ]) {
       expect(resolveProjectLink('a.md', href).kind, href).toBe('refused');
     }
     expect(resolveProjectLink('a.md', '#usage')).toEqual({ kind: 'anchor' });

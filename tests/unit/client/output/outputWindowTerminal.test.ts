@@ -43,7 +43,9 @@ describe('the output window renders and maps bytes across page boundaries (UX-2,
     expect(pieces.map((l) => l.text).join('')).toBe('get 100%' + 'x'.repeat(PAGE_BYTES - 8));
     expect(pieces.every((l) => l.end === bar.end)).toBe(true);
     // Every row's range decodes to the stored bytes that made it, and the rows tile the window.
-    expect(decoder.decode(bytes.subarray(bar.offset, bar.end))).toBe('get 10%\rget 50%\r' + 'x'.repeat(PAGE_BYTES) + '\rget 100%\n');
+    expect(decoder.decode(bytes.subarray(bar.offset, bar.end))).toBe(
+      'get 10%\rget 50%\r' + 'x'.repeat(PAGE_BYTES) + '\rget 100%\n',
+    );
     const rows = lines.filter((l, i) => i === 0 || l.offset !== lines[i - 1]!.offset);
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.offset).toBe(rows[i - 1]!.end);
     expect(rows.at(-1)!.end).toBe(bytes.length);
@@ -56,7 +58,14 @@ describe('the output window renders and maps bytes across page boundaries (UX-2,
     const between = (from: number, to: number) => window.bytesBetween(from, to);
     expect(storedTextOf(between, lines, 0, lines.length - 1)).toBe(decoder.decode(bytes));
     const bar = lines.findIndex((l) => l.text.startsWith('get 100%'));
-    expect(storedTextOf(between, lines, bar, lines.findIndex((l) => l.text === 'after'))).toBe('get 10%\rget 50%\r' + 'x'.repeat(PAGE_BYTES) + '\rget 100%\nafter\n');
+    expect(
+      storedTextOf(
+        between,
+        lines,
+        bar,
+        lines.findIndex((l) => l.text === 'after'),
+      ),
+    ).toBe('get 10%\rget 50%\r' + 'x'.repeat(PAGE_BYTES) + '\rget 100%\nafter\n');
     // Bytes the window does not hold are not made up.
     expect(window.bytesBetween(0, bytes.length + 1)).toBeNull();
   });
@@ -75,6 +84,9 @@ describe('the output window renders and maps bytes across page boundaries (UX-2,
     expect(scrolled.add(2 * PAGE_BYTES, page(2))).toBe('dropped-start');
     expect(scrolled.start).toBe(PAGE_BYTES);
     expect(scrolled.lines(true)[0]!.segments[0]!.style).toEqual({ fg: 'var(--ansi-green)' });
-    expect(scrolled.lines(true).at(-1)).toMatchObject({ text: 'still green', segments: [{ text: 'still green', style: { fg: 'var(--ansi-green)' } }] });
+    expect(scrolled.lines(true).at(-1)).toMatchObject({
+      text: 'still green',
+      segments: [{ text: 'still green', style: { fg: 'var(--ansi-green)' } }],
+    });
   });
 });

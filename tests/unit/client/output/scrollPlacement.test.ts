@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isAtBottom, LINE_HEIGHT, lineIndexAt, lineIndexAtScrollTop, scrollTopFor } from '../../../../lib/client/output/scrollPlacement';
+import {
+  isAtBottom,
+  LINE_HEIGHT,
+  lineIndexAt,
+  lineIndexAtScrollTop,
+  scrollTopFor,
+} from '../../../../lib/client/output/scrollPlacement';
 
 const lines = [0, 10, 25, 25, 40].map((offset) => ({ offset, text: '', continues: false }));
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { offsetAtScrubberPosition, SCRUBBER_STEPS, scrubberPositionOf } from '../../../../lib/client/output/scrubberScale';
+import {
+  offsetAtScrubberPosition,
+  SCRUBBER_STEPS,
+  scrubberPositionOf,
+} from '../../../../lib/client/output/scrubberScale';
 
 describe('output scrubber scale (PWA-2)', () => {
   it('PWA-2 a position is a fraction of the bytes, for a small and a 10 GiB output alike', () => {

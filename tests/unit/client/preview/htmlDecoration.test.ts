@@ -1,24 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { decoratedPieces, HEAD_SEARCH_BYTES, isUtf8Html, planDecoration, type HtmlDecoration } from '../../../../lib/client/preview/htmlDecoration';
+import {
+  decoratedPieces,
+  HEAD_SEARCH_BYTES,
+  isUtf8Html,
+  planDecoration,
+  type HtmlDecoration,
+} from '../../../../lib/client/preview/htmlDecoration';
 
 async function* inPieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.byteLength; at += size) yield bytes.subarray(at, at + size);
 }
 
 /** The whole decorated answer, the file arriving in pieces of `pieceSize` bytes (as verified chunks do). */
-async function decorateHtml(bytes: Uint8Array, decoration: HtmlDecoration, pieceSize = 7): Promise<{ bytes: Uint8Array; utf8: boolean; size: number }> {
+async function decorateHtml(
+  bytes: Uint8Array,
+  decoration: HtmlDecoration,
+  pieceSize = 7,
+): Promise<{ bytes: Uint8Array; utf8: boolean; size: number }> {
   const plan = planDecoration(bytes, bytes.byteLength, decoration);
   const parts: Uint8Array[] = [];
   for await (const piece of decoratedPieces(plan, inPieces(bytes, pieceSize))) parts.push(piece.slice());
   return { bytes: new Uint8Array(Buffer.concat(parts)), utf8: plan.utf8, size: plan.size };
 }
 
-const decoration = { theme: { '--hb-bg': '#111214', '--hb-mono': 'ui-monospace, Menlo, monospace', '--hb-evil': 'red}</style><script>x()</script>', '--not-hb': 'red' }, navigationScript: 'NAV()' };
+const decoration = {
+  theme: {
+    '--hb-bg': '#111214',
+    '--hb-mono': 'ui-monospace, Menlo, monospace',
+    '--hb-evil': 'red}</style><script>x()</script>',
+    '--not-hb': 'red',
+  },
+  navigationScript: 'NAV()',
+};
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe('PRV-4 HTML answers are changed in two places', () => {
   it('PRV-4 puts the theme style at the end of <head> and the navigation script after the document end', async () => {
-    const source = new TextEncoder().encode('<!doctype html><html><HEAD><title>é</title></HEAD><body>x</body></html>\n');
+    const source = new TextEncoder().encode(
+      '<!doctype html><html><HEAD><title>é</title></HEAD><body>x</body></html>\n',
+    );
     const copy = source.slice();
     const { bytes, utf8, size } = await decorateHtml(source, decoration, source.byteLength);
     expect(utf8).toBe(true);
@@ -54,7 +74,9 @@ describe('PRV-4 HTML answers are changed in two places', () => {
   });
 
   it('PRV-4 SEC-9 the style lands at `</head>` whichever piece it falls in, and the answer length is known up front', async () => {
-    const source = new TextEncoder().encode('<html><head><title>ü long title</title></head><body>' + 'x'.repeat(100) + '</body></html>');
+    const source = new TextEncoder().encode(
+      '<html><head><title>ü long title</title></head><body>' + 'x'.repeat(100) + '</body></html>',
+    );
     const whole = await decorateHtml(source, decoration, source.byteLength);
     for (const pieceSize of [1, 2, 3, 13, 29, 64]) {
       const pieced = await decorateHtml(source, decoration, pieceSize);

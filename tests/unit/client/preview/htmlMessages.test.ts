@@ -9,7 +9,10 @@ describe('PRV-6 what the app does with a previewed page message', () => {
   it.each([
     [open(`${origin}/docs/b.html`), { kind: 'preview', path: '/docs/b.html', navigate: true }],
     [open(`${origin}/docs/b.html?x=1#top`), { kind: 'preview', path: '/docs/b.html?x=1', navigate: true }],
-    [{ type: 'hbcode.html.ready' as const, href: `${origin}/docs/c.html` }, { kind: 'preview', path: '/docs/c.html', navigate: false }],
+    [
+      { type: 'hbcode.html.ready' as const, href: `${origin}/docs/c.html` },
+      { kind: 'preview', path: '/docs/c.html', navigate: false },
+    ],
     [open('https://example.org/a'), { kind: 'web', url: 'https://example.org/a' }],
     [open('http://example.org/a'), { kind: 'web', url: 'http://example.org/a' }],
     [{ type: 'hbcode.html.ready' as const, href: 'https://example.org/a' }, { kind: 'ignore' }],
@@ -27,8 +30,13 @@ describe('PRV-6 what the app does with a previewed page message', () => {
 
   it('PRV-6 on a shared origin only paths of this preview count', () => {
     const prefix = '/p-0123456789abcdef0123456789abcdef/';
-    expect(decideHtmlMessage(open(`${origin}${prefix}a.html`), { origin, pathPrefix: prefix })).toMatchObject({ kind: 'preview', path: `${prefix}a.html` });
-    expect(decideHtmlMessage(open(`${origin}/p-ffffffffffffffffffffffffffffffff/a.html`), { origin, pathPrefix: prefix })).toEqual({ kind: 'ignore' });
+    expect(decideHtmlMessage(open(`${origin}${prefix}a.html`), { origin, pathPrefix: prefix })).toMatchObject({
+      kind: 'preview',
+      path: `${prefix}a.html`,
+    });
+    expect(
+      decideHtmlMessage(open(`${origin}/p-ffffffffffffffffffffffffffffffff/a.html`), { origin, pathPrefix: prefix }),
+    ).toEqual({ kind: 'ignore' });
   });
 
   it('PRV-6 the preview history goes back and forward and drops forward entries on a new page', () => {

@@ -9,14 +9,26 @@ type SocketEvent = { data?: unknown; code?: number; reason?: string };
 
 const SESSION = 's1';
 const textRow = (n: number, text = `row ${n}`, source: 'live' | 'saved' = 'saved'): TimelineRow => ({
-  kind: 'agentText', id: `i:${n}`, sessionId: SESSION, runId: null, itemId: String(n), parentItemId: null, createdAt: n, source, text, streaming: false,
+  kind: 'agentText',
+  id: `i:${n}`,
+  sessionId: SESSION,
+  runId: null,
+  itemId: String(n),
+  parentItemId: null,
+  createdAt: n,
+  source,
+  text,
+  streaming: false,
 });
 
 /**
  * A runtime stand-in behind a socket: answers `sessions.timeline` from a list of rows with
  * index cursors, and pushes notifications when the test says so; `down` closes it.
  */
-function fakeRuntime(rows: TimelineRow[], failure: (params: { before?: string }) => { code: string; message: string } | null = () => null) {
+function fakeRuntime(
+  rows: TimelineRow[],
+  failure: (params: { before?: string }) => { code: string; message: string } | null = () => null,
+) {
   const listeners: Record<string, ((event: SocketEvent) => void)[]> = {};
   const emit = (type: string, event: SocketEvent) => (listeners[type] ?? []).forEach((listener) => listener(event));
   const calls: { before?: string; limit?: number }[] = [];
@@ -33,7 +45,12 @@ function fakeRuntime(rows: TimelineRow[], failure: (params: { before?: string })
       }
       const end = request.params.before === undefined ? rows.length : Number(request.params.before);
       const start = Math.max(0, end - (request.params.limit ?? 100));
-      const result = { rows: rows.slice(start, end), older: start > 0 ? String(start) : null, newer: null, revision: 5 };
+      const result = {
+        rows: rows.slice(start, end),
+        older: start > 0 ? String(start) : null,
+        newer: null,
+        revision: 5,
+      };
       queueMicrotask(() => emit('message', { data: JSON.stringify({ jsonrpc: '2.0', id: request.id, result }) }));
     },
     close() {},
@@ -44,7 +61,8 @@ function fakeRuntime(rows: TimelineRow[], failure: (params: { before?: string })
   return {
     client: new RpcClient(socket),
     calls,
-    notify: (method: string, params: unknown) => emit('message', { data: JSON.stringify({ jsonrpc: '2.0', method, params }) }),
+    notify: (method: string, params: unknown) =>
+      emit('message', { data: JSON.stringify({ jsonrpc: '2.0', method, params }) }),
     down: () => emit('close', { code: 1006, reason: '' }),
   };
 }
@@ -66,7 +84,13 @@ describe('TimelineStore', () => {
     const rows = Array.from({ length: 250 }, (_, n) => textRow(n));
     const runtime = fakeRuntime(rows);
     const cache = memoryCache();
-    const store = new TimelineStore({ client: runtime.client, sessionId: SESSION, parentItemId: null, pageSize: 100, cache });
+    const store = new TimelineStore({
+      client: runtime.client,
+      sessionId: SESSION,
+      parentItemId: null,
+      pageSize: 100,
+      cache,
+    });
     await store.open();
     expect(ids(store)).toEqual(rows.slice(150).map((row) => row.id));
     expect(store.getSnapshot().hasOlder).toBe(true);
@@ -80,12 +104,20 @@ describe('TimelineStore', () => {
 
   it('TL-3 merges live rows by id: a newer revision wins, an older one and a removed row never come back', async () => {
     const runtime = fakeRuntime([textRow(1), textRow(2, 'live', 'live')]);
-    const store = new TimelineStore({ client: runtime.client, sessionId: SESSION, parentItemId: null, cache: memoryCache() });
+    const store = new TimelineStore({
+      client: runtime.client,
+      sessionId: SESSION,
+      parentItemId: null,
+      cache: memoryCache(),
+    });
     await store.open();
     runtime.notify('timeline.row', { sessionId: SESSION, row: textRow(2, 'live, more', 'live'), revision: 7 });
     runtime.notify('timeline.row', { sessionId: SESSION, row: textRow(2, 'stale', 'live'), revision: 6 });
     runtime.notify('timeline.row', { sessionId: 'other', row: textRow(9), revision: 8 });
-    expect(store.getSnapshot().rows.map((row) => (row.kind === 'agentText' ? row.text : ''))).toEqual(['row 1', 'live, more']);
+    expect(store.getSnapshot().rows.map((row) => (row.kind === 'agentText' ? row.text : ''))).toEqual([
+      'row 1',
+      'live, more',
+    ]);
     runtime.notify('timeline.row', { sessionId: SESSION, row: textRow(3, 'gone soon', 'live'), revision: 8 });
     runtime.notify('timeline.removed', { sessionId: SESSION, ids: ['i:3'], revision: 9 });
     runtime.notify('timeline.row', { sessionId: SESSION, row: textRow(3, 'late', 'live'), revision: 8 });
@@ -100,7 +132,13 @@ describe('TimelineStore', () => {
     const rows = Array.from({ length: 30 }, (_, n) => textRow(n));
     const cache = memoryCache();
     const online = fakeRuntime(rows);
-    const first = new TimelineStore({ client: online.client, sessionId: SESSION, parentItemId: null, pageSize: 10, cache });
+    const first = new TimelineStore({
+      client: online.client,
+      sessionId: SESSION,
+      parentItemId: null,
+      pageSize: 10,
+      cache,
+    });
     await first.open();
     await first.loadOlder();
     first.close();
@@ -120,7 +158,13 @@ describe('TimelineStore', () => {
     const rows = Array.from({ length: 30 }, (_, n) => textRow(n));
     const cache = memoryCache();
     const runtime = fakeRuntime(rows);
-    const store = new TimelineStore({ client: runtime.client, sessionId: SESSION, parentItemId: null, pageSize: 10, cache });
+    const store = new TimelineStore({
+      client: runtime.client,
+      sessionId: SESSION,
+      parentItemId: null,
+      pageSize: 10,
+      cache,
+    });
     await store.open();
     await cache.save(SESSION, null, '20', { rows: rows.slice(10, 20), older: '10', revision: 5 });
     runtime.down();
@@ -132,7 +176,13 @@ describe('TimelineStore', () => {
   it('TL-4 a reconnect keeps the rows shown and the older pages read, and merges the newest page again', async () => {
     const rows = Array.from({ length: 30 }, (_, n) => textRow(n));
     const first = fakeRuntime(rows);
-    const store = new TimelineStore({ client: first.client, sessionId: SESSION, parentItemId: null, pageSize: 10, cache: memoryCache() });
+    const store = new TimelineStore({
+      client: first.client,
+      sessionId: SESSION,
+      parentItemId: null,
+      pageSize: 10,
+      cache: memoryCache(),
+    });
     await store.open();
     await store.loadOlder();
     store.setClient(null);
@@ -156,17 +206,33 @@ describe('TimelineStore', () => {
   it('SRC-3 a page failing with reload_required says so with its code, and reload reads the newest page again in place of the rows shown', async () => {
     let changed = true;
     const rows = Array.from({ length: 30 }, (_, n) => textRow(n));
-    const runtime = fakeRuntime(rows, (params) => (changed && params.before !== undefined ? { code: 'reload_required', message: 'Timeline source changed; reload the timeline' } : null));
-    const store = new TimelineStore({ client: runtime.client, sessionId: SESSION, parentItemId: null, pageSize: 10, cache: memoryCache() });
+    const runtime = fakeRuntime(rows, (params) =>
+      changed && params.before !== undefined
+        ? { code: 'reload_required', message: 'Timeline source changed; reload the timeline' }
+        : null,
+    );
+    const store = new TimelineStore({
+      client: runtime.client,
+      sessionId: SESSION,
+      parentItemId: null,
+      pageSize: 10,
+      cache: memoryCache(),
+    });
     await store.open();
     await store.loadOlder();
-    expect(store.getSnapshot()).toMatchObject({ error: 'Timeline source changed; reload the timeline', errorCode: 'reload_required', loadingOlder: false });
+    expect(store.getSnapshot()).toMatchObject({
+      error: 'Timeline source changed; reload the timeline',
+      errorCode: 'reload_required',
+      loadingOlder: false,
+    });
     expect(ids(store)).toEqual(rows.slice(20).map((row) => row.id));
     changed = false;
     rows.splice(0, rows.length, ...Array.from({ length: 30 }, (_, n) => textRow(n, `rewritten ${n}`)));
     await store.reload();
     expect(store.getSnapshot()).toMatchObject({ error: null, errorCode: null, opening: false });
-    expect(store.getSnapshot().rows.map((row) => row.kind === 'agentText' && row.text)).toEqual(rows.slice(20).map((row) => row.kind === 'agentText' && row.text));
+    expect(store.getSnapshot().rows.map((row) => row.kind === 'agentText' && row.text)).toEqual(
+      rows.slice(20).map((row) => row.kind === 'agentText' && row.text),
+    );
     await store.loadOlder();
     expect(ids(store)).toEqual(rows.slice(10).map((row) => row.id));
     store.close();

@@ -33,7 +33,9 @@ describe('agent identity stores (SES-2, ACC-8)', () => {
     const second = sessions.createSession(projectId, 'claude', 'b');
     const native = crypto.randomUUID();
     store.linkSession(first.id, native);
-    expect(() => store.linkSession(second.id, native.toUpperCase())).toThrow(expect.objectContaining({ code: 'conflict', message: CONVERSATION_TAKEN_MESSAGE }));
+    expect(() => store.linkSession(second.id, native.toUpperCase())).toThrow(
+      expect.objectContaining({ code: 'conflict', message: CONVERSATION_TAKEN_MESSAGE }),
+    );
     expect(store.nativeSessionId(first.id)).toBe(native);
     expect(store.nativeSessionId(second.id)).toBeUndefined();
   });
@@ -47,7 +49,9 @@ describe('agent identity stores (SES-2, ACC-8)', () => {
     const other = sessions.insertRun(session.id, 'op-2', 'hello');
     expect(store.claimOperation(session.id, 'op-1', other.id, 'hello')).toEqual(first);
     expect(first.runId).toBe(run.id);
-    expect(() => store.claimOperation(session.id, 'op-1', run.id, 'something else')).toThrow(expect.objectContaining({ code: 'conflict' }));
+    expect(() => store.claimOperation(session.id, 'op-1', run.id, 'something else')).toThrow(
+      expect.objectContaining({ code: 'conflict' }),
+    );
   });
 
   it('STO-4 deleting a session removes its Claude and Codex links by cascade, and keeps the Codex profile', () => {
@@ -57,7 +61,9 @@ describe('agent identity stores (SES-2, ACC-8)', () => {
     const profiles = new CodexProfiles(db, dir);
     const profile = profiles.defaultProfile();
     const b = sessions.createSession(projectId, 'codex', 'b');
-    db.prepare("INSERT INTO codex_session_links (app_session_id, profile_id, codex_thread_id) VALUES (?, ?, 'thread-1')").run(b.id, profile.id);
+    db.prepare(
+      "INSERT INTO codex_session_links (app_session_id, profile_id, codex_thread_id) VALUES (?, ?, 'thread-1')",
+    ).run(b.id, profile.id);
     sessions.deleteSessionRow(a.id);
     sessions.deleteSessionRow(b.id);
     expect(db.prepare('SELECT COUNT(*) AS n FROM claude_sessions').get()).toEqual({ n: 0 });
@@ -76,7 +82,9 @@ describe('agent identity stores (SES-2, ACC-8)', () => {
 
 describe('HBCODE_CODEX_CONFIG_TOML', () => {
   it('SES-2 is merged into every profile config: tables key by key, the user winning, our defaults kept (ACC-5: workspace-write)', () => {
-    const merged = profileConfig('approval_policy = "never"\nmodel_provider = "fake"\n[model_providers.fake]\nbase_url = "http://127.0.0.1:1/v1"\n');
+    const merged = profileConfig(
+      'approval_policy = "never"\nmodel_provider = "fake"\n[model_providers.fake]\nbase_url = "http://127.0.0.1:1/v1"\n',
+    );
     expect(merged).toMatchObject({
       approval_policy: 'never',
       sandbox_mode: 'workspace-write',
@@ -87,7 +95,11 @@ describe('HBCODE_CODEX_CONFIG_TOML', () => {
   });
 
   it('SES-2 reaches Codex as -c overrides, never as a file in the Codex home: dotted keys, TOML values', () => {
-    const args = configOverrides(profileConfig('retries = 0\nflags = ["a", "b"]\n[model_providers."my provider"]\nbase_url = "http://127.0.0.1:1/v1"\n'));
+    const args = configOverrides(
+      profileConfig(
+        'retries = 0\nflags = ["a", "b"]\n[model_providers."my provider"]\nbase_url = "http://127.0.0.1:1/v1"\n',
+      ),
+    );
     const pairs = new Map<string, string>();
     for (let i = 0; i < args.length; i += 2) {
       expect(args[i]).toBe('-c');
@@ -98,12 +110,16 @@ describe('HBCODE_CODEX_CONFIG_TOML', () => {
     expect(pairs.get('retries')).toBe('0');
     expect(parse(`v = ${pairs.get('flags')}`)).toEqual({ v: ['a', 'b'] });
     expect(pairs.get('model_providers."my provider".base_url')).toBe('"http://127.0.0.1:1/v1"');
-    expect(parse(`${'model_providers."my provider".base_url'} = ${pairs.get('model_providers."my provider".base_url')}`)).toEqual({
+    expect(
+      parse(`${'model_providers."my provider".base_url'} = ${pairs.get('model_providers."my provider".base_url')}`),
+    ).toEqual({
       model_providers: { 'my provider': { base_url: 'http://127.0.0.1:1/v1' } },
     });
   });
 
   it('RPC-3 invalid TOML is a clear invalid_params error', () => {
-    expect(() => profileConfig('model = ')).toThrow(expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('HBCODE_CODEX_CONFIG_TOML') }));
+    expect(() => profileConfig('model = ')).toThrow(
+      expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('HBCODE_CODEX_CONFIG_TOML') }),
+    );
   });
 });

@@ -39,24 +39,43 @@ describe('approvals stored in SQLite (ACC-4)', () => {
     const decision = approvals.ask(request(), new AbortController().signal);
     const [pending] = approvals.pending(sessionId);
     expect(pending).toMatchObject({ kind: 'command', command: 'rm -rf build', decision: null, expired: null });
-    expect(() => approvals.answer(otherSessionId, pending!.id, 'accept')).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => approvals.answer(otherSessionId, pending!.id, 'accept')).toThrow(
+      expect.objectContaining({ code: 'not_found' }),
+    );
     expect(approvals.answer(sessionId, pending!.id, 'decline').decision).toBe('decline');
     await expect(decision).resolves.toBe('decline');
-    expect(() => approvals.answer(sessionId, pending!.id, 'accept')).toThrow(expect.objectContaining({ code: 'conflict' }));
+    expect(() => approvals.answer(sessionId, pending!.id, 'accept')).toThrow(
+      expect.objectContaining({ code: 'conflict' }),
+    );
     expect(published.map((a) => a.decision)).toEqual([null, 'decline']);
     expect(approvals.pending(sessionId)).toEqual([]);
   });
 
   it('ACC-4 a question is answered with its answers; answers on another kind are refused', async () => {
-    const question = { id: 'q1', header: 'Pick', question: 'Which one?', options: [{ label: 'A', description: null }], multiSelect: false, allowOther: true, secret: false };
-    const outcome = approvals.askForAnswers({ ...request(), kind: 'question', command: 'Which one?', questions: [question] }, new AbortController().signal);
+    const question = {
+      id: 'q1',
+      header: 'Pick',
+      question: 'Which one?',
+      options: [{ label: 'A', description: null }],
+      multiSelect: false,
+      allowOther: true,
+      secret: false,
+    };
+    const outcome = approvals.askForAnswers(
+      { ...request(), kind: 'question', command: 'Which one?', questions: [question] },
+      new AbortController().signal,
+    );
     const plain = approvals.ask(request(), new AbortController().signal);
     const listed = approvals.pending(sessionId);
     const asked = listed.find((a) => a.kind === 'question');
     const command = listed.find((a) => a.kind === 'command');
     expect(asked).toMatchObject({ kind: 'question', questions: [question] });
-    expect(() => approvals.answer(sessionId, command!.id, 'accept', { q1: ['A'] })).toThrow(expect.objectContaining({ code: 'invalid_params' }));
-    expect(approvals.answer(sessionId, asked!.id, 'accept', { q1: ['A', 'my own'] }).answers).toEqual({ q1: ['A', 'my own'] });
+    expect(() => approvals.answer(sessionId, command!.id, 'accept', { q1: ['A'] })).toThrow(
+      expect.objectContaining({ code: 'invalid_params' }),
+    );
+    expect(approvals.answer(sessionId, asked!.id, 'accept', { q1: ['A', 'my own'] }).answers).toEqual({
+      q1: ['A', 'my own'],
+    });
     await expect(outcome).resolves.toEqual({ decision: 'accept', answers: { q1: ['A', 'my own'] } });
     approvals.answer(sessionId, command!.id, 'acceptForSession');
     await expect(plain).resolves.toBe('acceptForSession');
@@ -65,7 +84,9 @@ describe('approvals stored in SQLite (ACC-4)', () => {
   it('ACC-4 a pending approval is in the database: another store on the same file lists it (a reload)', () => {
     void approvals.ask({ ...request(), kind: 'fileChange', detail: '--- a\n+++ b\n' }, new AbortController().signal);
     const again = new ApprovalRequests(db, () => undefined);
-    expect(again.pending(sessionId)).toEqual([expect.objectContaining({ kind: 'fileChange', detail: '--- a\n+++ b\n', decision: null })]);
+    expect(again.pending(sessionId)).toEqual([
+      expect.objectContaining({ kind: 'fileChange', detail: '--- a\n+++ b\n', decision: null }),
+    ]);
   });
 
   it('ACC-4 after a restart an open approval is expired with the reason, still listed, and an answer to it is a conflict', async () => {
@@ -77,10 +98,12 @@ describe('approvals stored in SQLite (ACC-4)', () => {
     const [expired] = restarted.pending(sessionId);
     expect(expired).toMatchObject({ decision: null, expired: EXPIRED_BY_RESTART });
     expect(published.at(-1)).toMatchObject({ id: expired!.id, expired: EXPIRED_BY_RESTART });
-    expect(() => restarted.answer(sessionId, expired!.id, 'accept')).toThrow(expect.objectContaining({ code: 'conflict', message: expect.stringContaining('expired') }));
+    expect(() => restarted.answer(sessionId, expired!.id, 'accept')).toThrow(
+      expect.objectContaining({ code: 'conflict', message: expect.stringContaining('expired') }),
+    );
   });
 
-  it('ACC-4 when the agent process of a run exits, the run\'s waiting approval expires and the agent gets cancel', async () => {
+  it("ACC-4 when the agent process of a run exits, the run's waiting approval expires and the agent gets cancel", async () => {
     const decision = approvals.ask(request(), new AbortController().signal);
     const other = approvals.ask({ ...request(), runId: 'r2' }, new AbortController().signal);
     approvals.expireRun('r1', 'Codex exited (1).');
@@ -115,7 +138,9 @@ describe('approvals at shutdown (ACC-4)', () => {
       const decision = approvals.ask({ sessionId, runId: 'r1', command: 'x', reason: null }, abort.signal);
       abort.abort('shutdown');
       await expect(decision).resolves.toBe('cancel');
-      expect(approvals.pending(sessionId)).toEqual([expect.objectContaining({ decision: null, expired: EXPIRED_BY_RESTART })]);
+      expect(approvals.pending(sessionId)).toEqual([
+        expect.objectContaining({ decision: null, expired: EXPIRED_BY_RESTART }),
+      ]);
     } finally {
       db.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAccountFolder, linkMainEntries, PROJECTS_LINK_FAILED, removeAccountFolder, signInCommand } from '../../../../server/runtime/agents/claude/claudeAccounts';
+import {
+  createAccountFolder,
+  linkMainEntries,
+  PROJECTS_LINK_FAILED,
+  removeAccountFolder,
+  signInCommand,
+} from '../../../../server/runtime/agents/claude/claudeAccounts';
 import { silentLogger, type Logger } from '../../../../server/runtime/log';
 
 const made: string[] = [];
@@ -37,7 +43,11 @@ function folderOfLength(root: string, length: number): string {
 
 function recordingLog(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { ...silentLogger, warnings, warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields)}`) };
+  return {
+    ...silentLogger,
+    warnings,
+    warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields)}`),
+  };
 }
 
 describe('ACC-2 Claude account folders', () => {
@@ -51,7 +61,9 @@ describe('ACC-2 Claude account folders', () => {
       expect(fs.readlinkSync(path.join(account, name))).toBe(path.join(main, name));
     }
     // The transcripts every account saves are the main folder's.
-    expect(fs.readFileSync(path.join(account, 'projects', '-work-app', 'saved.jsonl'), 'utf8')).toBe('{"type":"user"}\n');
+    expect(fs.readFileSync(path.join(account, 'projects', '-work-app', 'saved.jsonl'), 'utf8')).toBe(
+      '{"type":"user"}\n',
+    );
   });
 
   it('creates projects in the main folder first when it has none', () => {

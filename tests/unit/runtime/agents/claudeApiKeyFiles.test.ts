@@ -21,14 +21,20 @@ function databaseBytes(dataDir: string): string {
 /** A database as a runtime before migration 0015 left it: keys in `claude_account_api_keys`. */
 function databaseOfAnOlderRuntime(dataDir: string, keys: Record<string, string[]>): void {
   const older = makeTempDir('hbcode-migrations-0011-');
-  for (const file of fs.readdirSync(MIGRATIONS_DIR).filter((name) => name < '0015')) fs.copyFileSync(path.join(MIGRATIONS_DIR, file), path.join(older, file));
+  for (const file of fs.readdirSync(MIGRATIONS_DIR).filter((name) => name < '0015'))
+    fs.copyFileSync(path.join(MIGRATIONS_DIR, file), path.join(older, file));
   const db = new Database(path.join(dataDir, 'hbcode.db'));
   db.pragma('journal_mode = WAL');
   applyMigrations(db, older);
-  const upsert = db.prepare('INSERT INTO claude_account_api_keys (account_id, api_key, updated_at) VALUES (?, ?, 1) ON CONFLICT(account_id) DO UPDATE SET api_key = excluded.api_key');
+  const upsert = db.prepare(
+    'INSERT INTO claude_account_api_keys (account_id, api_key, updated_at) VALUES (?, ?, 1) ON CONFLICT(account_id) DO UPDATE SET api_key = excluded.api_key',
+  );
   // Each key set several times, as a user retyping it would: old cells linger in free space.
   for (const [accountId, versions] of Object.entries(keys)) for (const key of versions) upsert.run(accountId, key);
-  db.prepare('INSERT INTO claude_accounts (id, label, created_at) VALUES (?, ?, 1)').run('0b8f1f5e-3c1d-4e43-9a59-6d1d2f3c4b5a', 'Work');
+  db.prepare('INSERT INTO claude_accounts (id, label, created_at) VALUES (?, ?, 1)').run(
+    '0b8f1f5e-3c1d-4e43-9a59-6d1d2f3c4b5a',
+    'Work',
+  );
   db.close();
   fs.mkdirSync(path.join(dataDir, 'claude', 'accounts', '0b8f1f5e-3c1d-4e43-9a59-6d1d2f3c4b5a'), { recursive: true });
 }
@@ -39,7 +45,12 @@ describe('ACC-10 API keys at rest', () => {
   it('ACC-10 a key set in the app is in an owner-only file, never in the database, and reaches the run environment', () => {
     const dataDir = makeTempDir('hbcode-keys-');
     const db = openDatabase(path.join(dataDir, 'hbcode.db'), MIGRATIONS_DIR);
-    const accounts = new ClaudeAccounts(db, dataDir, { CLAUDE_CONFIG_DIR: makeTempDir('hbcode-claude-main-') }, silentLogger);
+    const accounts = new ClaudeAccounts(
+      db,
+      dataDir,
+      { CLAUDE_CONFIG_DIR: makeTempDir('hbcode-claude-main-') },
+      silentLogger,
+    );
     const key = 'sk-ant-fresh-key-7f3a9c2e41d8';
     accounts.setApiKey('default', key);
     expect(accounts.runEnvironment('default').env.ANTHROPIC_API_KEY).toBe(key);
@@ -62,7 +73,12 @@ describe('ACC-10 API keys at rest', () => {
     for (const key of [defaultKeys[1]!, workKeys[0]!]) expect(databaseBytes(dataDir)).toContain(key);
 
     const db = openDatabase(path.join(dataDir, 'hbcode.db'), MIGRATIONS_DIR);
-    const accounts = new ClaudeAccounts(db, dataDir, { CLAUDE_CONFIG_DIR: makeTempDir('hbcode-claude-main-') }, silentLogger);
+    const accounts = new ClaudeAccounts(
+      db,
+      dataDir,
+      { CLAUDE_CONFIG_DIR: makeTempDir('hbcode-claude-main-') },
+      silentLogger,
+    );
     expect(accounts.runEnvironment('default').env.ANTHROPIC_API_KEY).toBe(defaultKeys[1]);
     expect(accounts.runEnvironment(work).env.ANTHROPIC_API_KEY).toBe(workKeys[0]);
     const bytes = databaseBytes(dataDir);
@@ -71,7 +87,12 @@ describe('ACC-10 API keys at rest', () => {
     db.close();
     // A second start finds nothing to move and keeps the files.
     const again = openDatabase(path.join(dataDir, 'hbcode.db'), MIGRATIONS_DIR);
-    const reopened = new ClaudeAccounts(again, dataDir, { CLAUDE_CONFIG_DIR: makeTempDir('hbcode-claude-main-') }, silentLogger);
+    const reopened = new ClaudeAccounts(
+      again,
+      dataDir,
+      { CLAUDE_CONFIG_DIR: makeTempDir('hbcode-claude-main-') },
+      silentLogger,
+    );
     expect(reopened.runEnvironment(work).env.ANTHROPIC_API_KEY).toBe(workKeys[0]);
     reopened.remove(work);
     expect(fs.existsSync(path.join(dataDir, 'claude', 'api-keys', work))).toBe(false);

@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClaudeResultCache, type FetchResultRange, type ResultCacheLimits } from '../../../../server/runtime/agents/claude/claudeResultCache';
+import {
+  ClaudeResultCache,
+  type FetchResultRange,
+  type ResultCacheLimits,
+} from '../../../../server/runtime/agents/claude/claudeResultCache';
 import { sourceOf, transcriptSources } from '../../../../server/runtime/agents/claude/resultSources';
 import type { ResultSource } from '../../../../server/runtime/agents/claude/hostProtocol';
 
@@ -54,7 +58,12 @@ function savedResult(result: Buffer, options: { persisted?: boolean; named?: boo
 }
 
 /** Reads every slice of `expected` from the cache, in order, and checks each byte. */
-async function readAll(cache: ClaudeResultCache, key: string, fetch: FetchResultRange, expected: Buffer): Promise<void> {
+async function readAll(
+  cache: ClaudeResultCache,
+  key: string,
+  fetch: FetchResultRange,
+  expected: Buffer,
+): Promise<void> {
   for (let offset = 0; offset < expected.length; offset += SLICE) {
     const slice = await cache.slice(key, offset, SLICE, fetch);
     expect(slice.availableBytes).toBe(expected.length);
@@ -62,7 +71,10 @@ async function readAll(cache: ClaudeResultCache, key: string, fetch: FetchResult
   }
 }
 
-const limits = (over: Partial<ResultCacheLimits> = {}): Partial<ResultCacheLimits> => ({ pieceBytes: 1024 * 1024, ...over });
+const limits = (over: Partial<ResultCacheLimits> = {}): Partial<ResultCacheLimits> => ({
+  pieceBytes: 1024 * 1024,
+  ...over,
+});
 
 describe('Claude Bash results kept whole in the runtime (OUT-7)', () => {
   it('OUT-7 the first slice comes from the host, which is then asked for the whole result once in pieces; every later slice is cut here, byte for byte', async () => {
@@ -194,7 +206,9 @@ describe('Claude Bash results kept whole in the runtime (OUT-7)', () => {
     const cache = new ClaudeResultCache(limits());
     await cache.slice('r', 0, SLICE, host.fetch);
     const slices = await Promise.all([1, 2, 3].map((i) => cache.slice('r', i * SLICE, SLICE, host.fetch)));
-    slices.forEach((slice, i) => expect(slice.bytes.equals(result.subarray((i + 1) * SLICE, (i + 2) * SLICE))).toBe(true));
+    slices.forEach((slice, i) =>
+      expect(slice.bytes.equals(result.subarray((i + 1) * SLICE, (i + 2) * SLICE))).toBe(true),
+    );
     expect(host.calls).toBe(1 + 2);
   });
 
@@ -204,7 +218,9 @@ describe('Claude Bash results kept whole in the runtime (OUT-7)', () => {
     fs.mkdirSync(path.join(projects, '-two'));
     fs.writeFileSync(path.join(projects, '-two', 'abc.jsonl'), 'x\n');
     fs.writeFileSync(path.join(projects, '-one', 'other.jsonl'), 'x\n');
-    expect(transcriptSources(projects, 'abc')).toEqual([expect.objectContaining({ path: path.join(projects, '-two', 'abc.jsonl'), size: 2, grows: true })]);
+    expect(transcriptSources(projects, 'abc')).toEqual([
+      expect.objectContaining({ path: path.join(projects, '-two', 'abc.jsonl'), size: 2, grows: true }),
+    ]);
     expect(transcriptSources(path.join(projects, 'absent'), 'abc')).toEqual([]);
   });
 });

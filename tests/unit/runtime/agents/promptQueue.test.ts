@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PromptQueue, userMessage, type SdkUserMessage } from '../../../../server/runtime/agents/claude/claudeHostControl';
+import {
+  PromptQueue,
+  userMessage,
+  type SdkUserMessage,
+} from '../../../../server/runtime/agents/claude/claudeHostControl';
 
 describe("Claude's streaming input (ACC-6)", () => {
   it('ACC-6 a steering message counts as taken only when the SDK pulls it; one pushed after the input closed is never taken', async () => {

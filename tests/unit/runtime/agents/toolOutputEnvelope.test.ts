@@ -23,18 +23,40 @@ describe('TL-2 tool results in JSON envelopes', () => {
   });
 
   it('TL-2 content-block lists become their text; other blocks their type in brackets', () => {
-    const mcp = { content: [{ type: 'text', text: 'first' }, { type: 'image', data: 'AAAA' }, { type: 'text', text: 'second' }], structuredContent: null, _meta: null };
+    const mcp = {
+      content: [
+        { type: 'text', text: 'first' },
+        { type: 'image', data: 'AAAA' },
+        { type: 'text', text: 'second' },
+      ],
+      structuredContent: null,
+      _meta: null,
+    };
     expect(decodeToolOutput(mcp)).toEqual({ text: 'first\n[image]\nsecond', transport: null });
-    expect(decodeToolOutput([{ type: 'input_text', text: 'a' }, { type: 'input_text', text: JSON.stringify({ result: 'b' }) }]).text).toBe('a\nb');
+    expect(
+      decodeToolOutput([
+        { type: 'input_text', text: 'a' },
+        { type: 'input_text', text: JSON.stringify({ result: 'b' }) },
+      ]).text,
+    ).toBe('a\nb');
   });
 
   it('TL-2 a nested object is command transport only when it has transport fields', () => {
-    const transport = decodeToolOutput(JSON.stringify({ result: JSON.stringify({ stdout: 'out\n', stderr: 'err\n', exit_code: 2, wall_time_seconds: 0.5 }) }));
-    expect(transport).toEqual({ text: 'out\nerr\n', transport: { stdout: 'out\n', stderr: 'err\n', exitCode: 2, wallTimeSeconds: 0.5 } });
+    const transport = decodeToolOutput(
+      JSON.stringify({
+        result: JSON.stringify({ stdout: 'out\n', stderr: 'err\n', exit_code: 2, wall_time_seconds: 0.5 }),
+      }),
+    );
+    expect(transport).toEqual({
+      text: 'out\nerr\n',
+      transport: { stdout: 'out\n', stderr: 'err\n', exitCode: 2, wallTimeSeconds: 0.5 },
+    });
     // An object that merely has an `output` is an envelope, not transport.
     expect(decodeToolOutput({ output: 'just text' })).toEqual({ text: 'just text', transport: null });
     // Legacy exec envelopes keep the exit code in their metadata.
-    expect(decodeToolOutput(JSON.stringify({ output: 'listing', metadata: { exit_code: 0, duration_seconds: 0.1 } }))).toEqual({ text: 'listing', transport: { exitCode: 0 } });
+    expect(
+      decodeToolOutput(JSON.stringify({ output: 'listing', metadata: { exit_code: 0, duration_seconds: 0.1 } })),
+    ).toEqual({ text: 'listing', transport: { exitCode: 0 } });
   });
 
   it('TL-2 an object with fields of its own is shown as JSON, not guessed at', () => {
@@ -52,7 +74,9 @@ describe('TL-2 tool results in JSON envelopes', () => {
     expect(decodeToolOutput('"quoted"')).toEqual({ text: 'quoted', transport: null });
     expect(decodeToolOutput([{ type: 'tool_reference', tool_name: 'Grep' }]).text).toBe('Grep');
     expect(decodeToolOutput({ data: JSON.stringify({ result: 'inner' }) }).text).toBe('inner');
-    expect(decodeToolOutput([{ type: 'text', text: JSON.stringify({ output: { stdout: 'out', exit_code: 0 } }) }]).text).toBe('out');
+    expect(
+      decodeToolOutput([{ type: 'text', text: JSON.stringify({ output: { stdout: 'out', exit_code: 0 } }) }]).text,
+    ).toBe('out');
   });
 
   it('TL-2 numbers, booleans and null become text', () => {
@@ -72,7 +96,14 @@ function wrappedMixed(value: unknown, depth: number): unknown {
 describe('tool output envelopes as Claude sends them (TL-2)', () => {
   it('TL-2 unwraps up to six levels of JSON text and wrapper objects to the text inside', () => {
     expect(decodeToolOutput(wrappedMixed('the text', 6))).toEqual({ text: 'the text', transport: null });
-    expect(decodeToolOutput({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({ text: 'a\nb', transport: null });
+    expect(
+      decodeToolOutput({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual({ text: 'a\nb', transport: null });
     expect(decodeToolOutput('"quoted"')).toEqual({ text: 'quoted', transport: null });
   });
 
@@ -83,12 +114,19 @@ describe('tool output envelopes as Claude sends them (TL-2)', () => {
   });
 
   it('TL-2 a nested object is command transport only when it has transport fields', () => {
-    expect(decodeToolOutput(JSON.stringify({ output: { stdout: 'out', stderr: 'err', exit_code: 2, wall_time_seconds: 1.5 } }))).toEqual({
+    expect(
+      decodeToolOutput(
+        JSON.stringify({ output: { stdout: 'out', stderr: 'err', exit_code: 2, wall_time_seconds: 1.5 } }),
+      ),
+    ).toEqual({
       text: 'out\nerr',
       transport: { stdout: 'out', stderr: 'err', exitCode: 2, wallTimeSeconds: 1.5 },
     });
     const data = { output: { files: ['a.ts'], count: 1 } };
-    expect(decodeToolOutput(data)).toEqual({ text: JSON.stringify({ files: ['a.ts'], count: 1 }, null, 2), transport: null });
+    expect(decodeToolOutput(data)).toEqual({
+      text: JSON.stringify({ files: ['a.ts'], count: 1 }, null, 2),
+      transport: null,
+    });
   });
 
   it('TL-2 a truncated envelope is not JSON and stays the raw text', () => {
@@ -99,6 +137,9 @@ describe('tool output envelopes as Claude sends them (TL-2)', () => {
 
 describe('tool output envelopes in content blocks (TL-2)', () => {
   it('TL-2 JSON text inside a text block is unwrapped too', () => {
-    expect(decodeToolOutput([{ type: 'text', text: JSON.stringify({ result: 'inner' }) }])).toEqual({ text: 'inner', transport: null });
+    expect(decodeToolOutput([{ type: 'text', text: JSON.stringify({ result: 'inner' }) }])).toEqual({
+      text: 'inner',
+      transport: null,
+    });
   });
 });

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bashExitCode, resolvePersistedResult, toolResultText } from '../../../../server/runtime/agents/claude/toolResultText';
+import {
+  bashExitCode,
+  resolvePersistedResult,
+  toolResultText,
+} from '../../../../server/runtime/agents/claude/toolResultText';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -19,12 +23,19 @@ function claudeFolderWithResult(text: string): { env: NodeJS.ProcessEnv; file: s
   return { env: { CLAUDE_CONFIG_DIR: root }, file, root };
 }
 
-const note = (file: string) => `<persisted-output>\nOutput too large (3MB). Full output saved to: ${file}\n\nPreview (first 2KB):\nline 1\n</persisted-output>`;
+const note = (file: string) =>
+  `<persisted-output>\nOutput too large (3MB). Full output saved to: ${file}\n\nPreview (first 2KB):\nline 1\n</persisted-output>`;
 
 describe('Claude tool results as text (OUT-7)', () => {
   it('OUT-7 a text block keeps its text, a tool_reference its tool name, anything else its type in brackets', () => {
     expect(toolResultText('plain')).toBe('plain');
-    expect(toolResultText([{ type: 'text', text: 'a' }, { type: 'tool_reference', tool_name: 'Bash' }, { type: 'image', source: {} }])).toBe('a\nBash\n[image]');
+    expect(
+      toolResultText([
+        { type: 'text', text: 'a' },
+        { type: 'tool_reference', tool_name: 'Bash' },
+        { type: 'image', source: {} },
+      ]),
+    ).toBe('a\nBash\n[image]');
     expect(toolResultText(undefined)).toBe('');
   });
 

@@ -27,7 +27,13 @@ describe('plan-limit readings in agent_usage_samples (ACC-7)', () => {
   });
 
   const reading = (over: Partial<UsageReading>): UsageReading => ({
-    agent: 'codex', accountKey: 'p1', window: 'primary', usedPercent: 10, resetsAt: RESET, sampledAt: T0, ...over,
+    agent: 'codex',
+    accountKey: 'p1',
+    window: 'primary',
+    usedPercent: 10,
+    resetsAt: RESET,
+    sampledAt: T0,
+    ...over,
   });
   const count = () => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM agent_usage_samples').get()!.n;
 

@@ -14,7 +14,11 @@ const file = { path: "/data/pasted-images/s/u2/it's.txt", name: "it's.txt", mime
 describe('ATT-2 what each agent is given', () => {
   it('ATT-2 Codex: the text with file paths, then each image as a localImage item', () => {
     expect(codexUserInput('Look', [image, file])).toEqual([
-      { type: 'text', text: `Look\n\nAttached files:\n- it's.txt (text/plain, 3 bytes): ${file.path}`, text_elements: [] },
+      {
+        type: 'text',
+        text: `Look\n\nAttached files:\n- it's.txt (text/plain, 3 bytes): ${file.path}`,
+        text_elements: [],
+      },
       { type: 'localImage', path: image.path },
     ]);
     expect(codexUserInput('Look', undefined)).toEqual([{ type: 'text', text: 'Look', text_elements: [] }]);
@@ -34,7 +38,9 @@ describe('ATT-2 what each agent is given', () => {
   });
 
   it('ATT-2 shell: every stored path is appended as one quoted argument', () => {
-    expect(commandWithPaths('wc -c', [image, file])).toBe(`wc -c '${image.path}' '/data/pasted-images/s/u2/it'\\''s.txt'`);
+    expect(commandWithPaths('wc -c', [image, file])).toBe(
+      `wc -c '${image.path}' '/data/pasted-images/s/u2/it'\\''s.txt'`,
+    );
     expect(commandWithPaths('ls', [])).toBe('ls');
   });
 });
@@ -51,7 +57,9 @@ describe('ATT-1 stored names and image signatures', () => {
     expect(hasImageSignature('image/png', noisePng(1, 1, 1))).toBe(true);
     expect(hasImageSignature('image/jpeg', Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))).toBe(true);
     expect(hasImageSignature('image/gif', new TextEncoder().encode('GIF89a...'))).toBe(true);
-    expect(hasImageSignature('image/webp', new TextEncoder().encode('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '))).toBe(true);
+    expect(hasImageSignature('image/webp', new TextEncoder().encode('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '))).toBe(
+      true,
+    );
     expect(hasImageSignature('image/png', Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))).toBe(false);
     expect(hasImageSignature('image/gif', new TextEncoder().encode('GIF87b'))).toBe(false);
     expect(hasImageSignature('image/webp', new TextEncoder().encode('RIFF\u0000\u0000\u0000\u0000WAVE'))).toBe(false);

@@ -20,11 +20,19 @@ function storeWithSession(dir: string): { db: Db; sessionId: string } {
   const db = openDatabase(path.join(dir, 'hbcode.db'), MIGRATIONS_DIR);
   const sessionId = crypto.randomUUID();
   db.prepare('INSERT INTO projects (id, name, directory, created_at) VALUES (?, ?, ?, 0)').run('p1', 'project', dir);
-  db.prepare("INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, 'p1', 'shell', 'uploads', 0)").run(sessionId);
+  db.prepare(
+    "INSERT INTO sessions (id, project_id, agent, title, created_at) VALUES (?, 'p1', 'shell', 'uploads', 0)",
+  ).run(sessionId);
   return { db, sessionId };
 }
 
-const fileOf = (sessionId: string, name: string, byteLength: number) => ({ sessionId, name, mimeType: 'application/octet-stream', byteLength, sha256: crypto.createHash('sha256').update(name).digest('hex') });
+const fileOf = (sessionId: string, name: string, byteLength: number) => ({
+  sessionId,
+  name,
+  mimeType: 'application/octet-stream',
+  byteLength,
+  sha256: crypto.createHash('sha256').update(name).digest('hex'),
+});
 
 /** The refusal `begin` threw, with its stable code and data. */
 function refusalOf(begin: () => unknown): RuntimeError {
@@ -48,14 +56,24 @@ describe('ATT-3 attachment quotas and expiry', () => {
     attachments.begin(fileOf(sessionId, 'a2', 8 * MIB), 'phone');
     const device = refusalOf(() => attachments.begin(fileOf(sessionId, 'a3', 8 * MIB), 'phone'));
     expect(device.code).toBe('storage');
-    expect(device.data).toMatchObject({ reason: 'device_quota', askedBytes: 8 * MIB, usedBytes: 16 * MIB, limitBytes: 20 * MIB });
+    expect(device.data).toMatchObject({
+      reason: 'device_quota',
+      askedBytes: 8 * MIB,
+      usedBytes: 16 * MIB,
+      limitBytes: 20 * MIB,
+    });
     expect(device.message).toContain('16,777,216 bytes kept of 20,971,520 bytes, 8,388,608 bytes asked');
     // The same file again is its earlier upload, to resume: no new room is asked for.
     expect(attachments.begin(fileOf(sessionId, 'a1', 8 * MIB), 'phone').confirmedOffset).toBe(0);
 
     attachments.begin(fileOf(sessionId, 'b1', 12 * MIB), 'laptop');
     const total = refusalOf(() => attachments.begin(fileOf(sessionId, 'b2', 2 * MIB + 1), 'laptop'));
-    expect(total.data).toMatchObject({ reason: 'total_quota', askedBytes: 2 * MIB + 1, usedBytes: 28 * MIB, limitBytes: 30 * MIB });
+    expect(total.data).toMatchObject({
+      reason: 'total_quota',
+      askedBytes: 2 * MIB + 1,
+      usedBytes: 28 * MIB,
+      limitBytes: 30 * MIB,
+    });
     expect(attachments.begin(fileOf(sessionId, 'b3', 2 * MIB), 'laptop').complete).toBe(false);
     db.close();
   });
@@ -72,7 +90,9 @@ describe('ATT-3 attachment quotas and expiry', () => {
       const { db, sessionId } = storeWithSession(dataDir);
       const root = path.join(dataDir, 'pasted-images');
       const headroomBytes = 16 * MIB;
-      const attachments = new Attachments(new UploadCatalog(db), root, new SecretFiles(), { quota: { perDeviceBytes: 1024 * MIB, totalBytes: 1024 * MIB, headroomBytes } });
+      const attachments = new Attachments(new UploadCatalog(db), root, new SecretFiles(), {
+        quota: { perDeviceBytes: 1024 * MIB, totalBytes: 1024 * MIB, headroomBytes },
+      });
       const statfs = () => fs.statfsSync(root);
       attachments.begin(fileOf(sessionId, 'first', 30 * MIB), 'phone');
       const free = statfs().bavail * statfs().bsize;
@@ -80,11 +100,22 @@ describe('ATT-3 attachment quotas and expiry', () => {
       expect(room).toBeGreaterThan(0);
       const refused = refusalOf(() => attachments.begin(fileOf(sessionId, 'second', room + 1), 'phone'));
       expect(refused.code).toBe('storage');
-      expect(refused.data).toMatchObject({ reason: 'disk_space', askedBytes: room + 1, freeBytes: room, headroomBytes, promisedBytes: 30 * MIB });
-      expect(refused.message).toBe(`Not enough space on the desktop: ${room.toLocaleString('en-US')} bytes free, ${(room + 1).toLocaleString('en-US')} bytes asked.`);
+      expect(refused.data).toMatchObject({
+        reason: 'disk_space',
+        askedBytes: room + 1,
+        freeBytes: room,
+        headroomBytes,
+        promisedBytes: 30 * MIB,
+      });
+      expect(refused.message).toBe(
+        `Not enough space on the desktop: ${room.toLocaleString('en-US')} bytes free, ${(room + 1).toLocaleString('en-US')} bytes asked.`,
+      );
       // What fits is accepted; then nothing more is.
       attachments.begin(fileOf(sessionId, 'third', room), 'phone');
-      expect(refusalOf(() => attachments.begin(fileOf(sessionId, 'fourth', 1), 'phone')).data).toMatchObject({ reason: 'disk_space', freeBytes: 0 });
+      expect(refusalOf(() => attachments.begin(fileOf(sessionId, 'fourth', 1), 'phone')).data).toMatchObject({
+        reason: 'disk_space',
+        freeBytes: 0,
+      });
       db.close();
     });
   });
@@ -100,18 +131,34 @@ describe('ATT-3 attachment quotas and expiry', () => {
     });
     const stale = attachments.begin(fileOf(sessionId, 'stale', 2 * MIB), 'phone');
     const bytes = crypto.randomBytes(2 * MIB);
-    const busy = attachments.begin({ ...fileOf(sessionId, 'busy', bytes.length), sha256: crypto.createHash('sha256').update(bytes).digest('hex') }, 'phone');
+    const busy = attachments.begin(
+      { ...fileOf(sessionId, 'busy', bytes.length), sha256: crypto.createHash('sha256').update(bytes).digest('hex') },
+      'phone',
+    );
     const chunk = bytes.subarray(0, ATTACHMENT_CHUNK_BYTES);
-    expect(refusalOf(() => attachments.begin(fileOf(sessionId, 'next', MIB), 'phone')).data).toMatchObject({ reason: 'device_quota', usedBytes: 4 * MIB });
+    expect(refusalOf(() => attachments.begin(fileOf(sessionId, 'next', MIB), 'phone')).data).toMatchObject({
+      reason: 'device_quota',
+      usedBytes: 4 * MIB,
+    });
 
     now += HOUR / 2;
-    await attachments.chunk({ sessionId, uploadId: busy.uploadId, offset: 0, sha256: crypto.createHash('sha256').update(chunk).digest('hex') }, chunk);
+    await attachments.chunk(
+      {
+        sessionId,
+        uploadId: busy.uploadId,
+        offset: 0,
+        sha256: crypto.createHash('sha256').update(chunk).digest('hex'),
+      },
+      chunk,
+    );
     // The chunk is confirmed before its writer lets go of the upload: one turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
     const partial = path.join(root, sessionId, busy.uploadId, '.partial');
     expect(fs.statSync(partial).size).toBe(ATTACHMENT_CHUNK_BYTES);
     now += HOUR / 2; // `stale` is now exactly an hour old: not yet past the expiry.
-    expect(refusalOf(() => attachments.begin(fileOf(sessionId, 'next', MIB), 'phone')).data).toMatchObject({ reason: 'device_quota' });
+    expect(refusalOf(() => attachments.begin(fileOf(sessionId, 'next', MIB), 'phone')).data).toMatchObject({
+      reason: 'device_quota',
+    });
 
     now += 1;
     const next = attachments.begin(fileOf(sessionId, 'next', MIB), 'phone');

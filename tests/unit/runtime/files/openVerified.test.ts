@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInside, segmentsUnder } from '../../../../server/runtime/files/pathInside';
-import { locateByDescriptorLink, locateByRealpath, withVerifiedOpen } from '../../../../server/runtime/files/openVerified';
+import {
+  locateByDescriptorLink,
+  locateByRealpath,
+  withVerifiedOpen,
+} from '../../../../server/runtime/files/openVerified';
 import { makeTempDir } from '../../../fixtures/tempDir';
 
 /** A project whose `d` is a real folder, an outside folder with a file of the same name, and a link to it. */
@@ -84,21 +88,40 @@ describe('SEC-7 what was opened, not what the name leads to now', () => {
     const layout = swapLayout();
     const inProject = (real: string) => isInside(layout.project, real);
     const read = () =>
-      withVerifiedOpen(layout.file, inProject, ({ fd, stat }) => {
-        const bytes = Buffer.alloc(stat.size);
-        fs.readSync(fd, bytes, 0, stat.size, 0);
-        return bytes.toString();
-      }, (refusal) => refusal.reason);
+      withVerifiedOpen(
+        layout.file,
+        inProject,
+        ({ fd, stat }) => {
+          const bytes = Buffer.alloc(stat.size);
+          fs.readSync(fd, bytes, 0, stat.size, 0);
+          return bytes.toString();
+        },
+        (refusal) => refusal.reason,
+      );
     expect(read()).toBe('inside');
     layout.toLink();
     expect(read()).toBe('refused');
-    expect(withVerifiedOpen(path.join(layout.project, 'missing'), inProject, () => 'opened', (r) => r.reason)).toBe('missing');
+    expect(
+      withVerifiedOpen(
+        path.join(layout.project, 'missing'),
+        inProject,
+        () => 'opened',
+        (r) => r.reason,
+      ),
+    ).toBe('missing');
   });
 
   it('SEC-7 a last name that is a link is refused (O_NOFOLLOW): callers open the resolved path', () => {
     const layout = swapLayout();
     const link = path.join(layout.project, 'link.txt');
     fs.symlinkSync(layout.file, link);
-    expect(withVerifiedOpen(link, () => true, () => 'opened', (r) => r.reason)).toBe('missing');
+    expect(
+      withVerifiedOpen(
+        link,
+        () => true,
+        () => 'opened',
+        (r) => r.reason,
+      ),
+    ).toBe('missing');
   });
 });

@@ -12,13 +12,45 @@ const typeOf = (relative: string) => secretTypeOfNames(relative.split('/'))?.typ
 // lower-casing does: on such a volume `.ſsh` (long s) and `.ßh` open `.ssh`.
 describe('FILE-6 credential names ignore case the way case-insensitive file systems do', () => {
   it('FILE-6 every case spelling of a credential name is refused, also through letters that fold to ASCII', () => {
-    const spellings = ['.env', '.ENV', '.Env.local', '.GIT', '.Git', '.SSH', '.\u017Fsh', '.\u00DFh', '.\u212Aube', '.NPMRC', '.env.PRODUCTION', '.Git-Credentials'];
+    const spellings = [
+      '.env',
+      '.ENV',
+      '.Env.local',
+      '.GIT',
+      '.Git',
+      '.SSH',
+      '.\u017Fsh',
+      '.\u00DFh',
+      '.\u212Aube',
+      '.NPMRC',
+      '.env.PRODUCTION',
+      '.Git-Credentials',
+    ];
     expect(spellings.filter((name) => typeOf(name) === null)).toEqual([]);
     expect(typeOf('docs/.\u017Fsh/id_ed25519')).toBe('ssh');
   });
 
   it('FILE-6 ordinary dotfiles and names that only resemble a credential stay served', () => {
-    const visible = ['.gitignore', '.github', '.editorconfig', '.gitattributes', '.environment', 'env', '.envrc', 'git', '.sshd_config', '.prettierrc', '.config', '.config/gh/config.yml', '.codex/config.toml', 'auth.json', 'src/config', '.claude/settings.json', 'notes/history.md', 'cert.pem'];
+    const visible = [
+      '.gitignore',
+      '.github',
+      '.editorconfig',
+      '.gitattributes',
+      '.environment',
+      'env',
+      '.envrc',
+      'git',
+      '.sshd_config',
+      '.prettierrc',
+      '.config',
+      '.config/gh/config.yml',
+      '.codex/config.toml',
+      'auth.json',
+      'src/config',
+      '.claude/settings.json',
+      'notes/history.md',
+      'cert.pem',
+    ];
     expect(visible.filter((name) => typeOf(name) !== null)).toEqual([]);
   });
 });
@@ -72,7 +104,11 @@ describe('FILE-6 the credential files of developer tools, by type', () => {
     const refusal = policy.refusalOfNames(['.npmrc']);
     expect(refusal).toBeInstanceOf(RuntimeError);
     expect(refusal?.code).toBe('secret_file');
-    expect(refusal?.data).toMatchObject({ reason: 'credential', secretType: 'npmrc', allowWith: '--allow-secret-files npmrc' });
+    expect(refusal?.data).toMatchObject({
+      reason: 'credential',
+      secretType: 'npmrc',
+      allowWith: '--allow-secret-files npmrc',
+    });
     expect(refusal?.message).toMatch(/npm's registry tokens/);
   });
 });
@@ -123,8 +159,14 @@ describe('FILE-6 checks of an open file and of the runtime folders', () => {
     fs.writeFileSync(path.join(dir, 'alone.txt'), 'alone\n');
     const strict = new SecretFiles();
     expect(refusalOf(strict, path.join(dir, 'alone.txt'))).toBeNull();
-    expect(refusalOf(strict, path.join(dir, 'second-name.txt'))?.data).toMatchObject({ reason: 'hard_link', secretType: 'hardlink' });
-    expect(refusalOf(strict, path.join(dir, 'innocent.txt'))?.data).toMatchObject({ reason: 'private_key', secretType: 'private-key' });
+    expect(refusalOf(strict, path.join(dir, 'second-name.txt'))?.data).toMatchObject({
+      reason: 'hard_link',
+      secretType: 'hardlink',
+    });
+    expect(refusalOf(strict, path.join(dir, 'innocent.txt'))?.data).toMatchObject({
+      reason: 'private_key',
+      secretType: 'private-key',
+    });
     const lenient = new SecretFiles({ allowedTypes: new Set(['hardlink', 'private-key']) });
     expect(refusalOf(lenient, path.join(dir, 'second-name.txt'))).toBeNull();
     expect(refusalOf(lenient, path.join(dir, 'innocent.txt'))).toBeNull();
@@ -135,7 +177,10 @@ describe('FILE-6 checks of an open file and of the runtime folders', () => {
     const data = path.join(dir, 'data');
     fs.mkdirSync(data);
     fs.symlinkSync(data, path.join(dir, 'data-link'));
-    const policy = new SecretFiles({ allowedTypes: new Set(['gitconfig', 'hardlink', 'private-key']), protectedFolders: [path.join(dir, 'data-link')] });
+    const policy = new SecretFiles({
+      allowedTypes: new Set(['gitconfig', 'hardlink', 'private-key']),
+      protectedFolders: [path.join(dir, 'data-link')],
+    });
     expect(policy.refusalOfPath(path.join(data, 'hbcode.db'))?.data).toMatchObject({ reason: 'runtime_data' });
     expect(policy.refusalOfPath(data)?.code).toBe('secret_file');
     expect(policy.servesPath(path.join(dir, 'database.md'))).toBe(true);

@@ -33,7 +33,9 @@ describe('GIT-2 porcelain v2 status parsing', () => {
   });
 
   it('GIT-2 a new repository and a detached HEAD have no branch, commit or upstream; unknown records are skipped', () => {
-    expect(parsePorcelainStatus(records('# branch.oid (initial)', '# branch.head main', '# stash 3', 'x something new'))).toMatchObject({ branch: 'main', head: null, upstream: null, ahead: null, behind: null, files: [] });
+    expect(
+      parsePorcelainStatus(records('# branch.oid (initial)', '# branch.head main', '# stash 3', 'x something new')),
+    ).toMatchObject({ branch: 'main', head: null, upstream: null, ahead: null, behind: null, files: [] });
     expect(parsePorcelainStatus(records('# branch.oid 1234', '# branch.head (detached)')).branch).toBeNull();
   });
 });

@@ -15,7 +15,8 @@ async function startChannel() {
   channels.push(channel);
   channel.serve((sessionId, request) => {
     calls.push({ sessionId, request });
-    if (request.tool === 'send_message' && request.sessionId === 'missing') throw notFound('No session has the id missing.');
+    if (request.tool === 'send_message' && request.sessionId === 'missing')
+      throw notFound('No session has the id missing.');
     return { ok: true, sessions: [] };
   });
   await channel.start();
@@ -23,7 +24,11 @@ async function startChannel() {
 }
 
 async function post(env: Record<string, string>, body: unknown, key = env[SESSION_TOOL_ENV.key]) {
-  const response = await fetch(env[SESSION_TOOL_ENV.url]!, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const response = await fetch(env[SESSION_TOOL_ENV.url]!, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, answer: (await response.json()) as unknown };
 }
 
@@ -38,7 +43,10 @@ describe('MSG-2 the session tool channel acts only as the session whose key it i
     // The same mac under another session id, a key of another runtime start, and no key.
     const other = await startChannel();
     for (const forged of [`session-b.${mac}`, other.channel.environmentFor('session-a')[SESSION_TOOL_ENV.key]!, '']) {
-      expect(await post(env, { tool: 'list_sessions' }, forged)).toMatchObject({ status: 401, answer: { ok: false, code: 'unauthorized' } });
+      expect(await post(env, { tool: 'list_sessions' }, forged)).toMatchObject({
+        status: 401,
+        answer: { ok: false, code: 'unauthorized' },
+      });
     }
     expect(calls).toHaveLength(1);
   });
@@ -46,7 +54,10 @@ describe('MSG-2 the session tool channel acts only as the session whose key it i
   it('MSG-2 a malformed call is refused with what is wrong, and a runtime error comes back as the tool error', async () => {
     const { channel } = await startChannel();
     const env = channel.environmentFor('session-a');
-    expect(await post(env, { tool: 'send_message', sessionId: 'x', text: '' })).toMatchObject({ status: 400, answer: { ok: false, code: 'invalid_params', message: expect.stringContaining('callId') } });
+    expect(await post(env, { tool: 'send_message', sessionId: 'x', text: '' })).toMatchObject({
+      status: 400,
+      answer: { ok: false, code: 'invalid_params', message: expect.stringContaining('callId') },
+    });
     expect(await post(env, { tool: 'send_message', callId: 'c1', sessionId: 'missing', text: 'hi' })).toEqual({
       status: 200,
       answer: { ok: false, code: 'not_found', message: 'No session has the id missing.' },

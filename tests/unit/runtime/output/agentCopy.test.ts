@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decideSavedCopy, PERSISTED_CAP_BYTES, PERSISTED_CUT_MARKER, type SavedCopyInput } from '../../../../server/runtime/output/agentCopy';
+import {
+  decideSavedCopy,
+  PERSISTED_CAP_BYTES,
+  PERSISTED_CUT_MARKER,
+  type SavedCopyInput,
+} from '../../../../server/runtime/output/agentCopy';
 import { AGGREGATE_CAP_BYTES, HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
 import { append, openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';
@@ -21,14 +26,19 @@ const aggregate = headTailOf(printed);
 /** Codex 0.171's saved copy of a longer output: 65,536 bytes, a head and tail around its marker. */
 function persistedCut(bytes: Buffer): Buffer {
   const half = Math.floor((PERSISTED_CAP_BYTES - PERSISTED_CUT_MARKER.length) / 2);
-  return Buffer.concat([bytes.subarray(0, half), Buffer.from(PERSISTED_CUT_MARKER, 'latin1'), bytes.subarray(bytes.length - half)]);
+  return Buffer.concat([
+    bytes.subarray(0, half),
+    Buffer.from(PERSISTED_CUT_MARKER, 'latin1'),
+    bytes.subarray(bytes.length - half),
+  ]);
 }
 
 /** Lost deltas: every fourth 64 KiB piece of `bytes` never arrived. */
 function withLostDeltas(bytes: Buffer): { stream: Buffer; deltas: number } {
   const pieces: Buffer[] = [];
   let deltas = 0;
-  for (let at = 0, n = 0; at < bytes.length; at += 64 * KiB, n++, deltas++) if (n % 4 !== 3) pieces.push(bytes.subarray(at, at + 64 * KiB));
+  for (let at = 0, n = 0; at < bytes.length; at += 64 * KiB, n++, deltas++)
+    if (n % 4 !== 3) pieces.push(bytes.subarray(at, at + 64 * KiB));
   return { stream: Buffer.concat(pieces), deltas };
 }
 
@@ -63,12 +73,16 @@ describe('decideSavedCopy: the agent saved copy of an unproven stream (OUT-4)', 
   });
 
   it('OUT-4 a cut copy longer than what arrived replaces it, flagged incomplete (the longer one is kept)', () => {
-    const decision = decideSavedCopy(input({ artifactBytes: 100, ledger: { bytes: 100, deltas: 1 }, aggregate: null, copy: persistedCut(printed) }));
+    const decision = decideSavedCopy(
+      input({ artifactBytes: 100, ledger: { bytes: 100, deltas: 1 }, aggregate: null, copy: persistedCut(printed) }),
+    );
     expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: true });
   });
 
   it('OUT-4 a copy in the head/tail form of the completion aggregate is a cut, not the whole output', () => {
-    expect(decideSavedCopy(input({ artifactBytes: 0, ledger: { bytes: 0, deltas: 0 }, copy: aggregate }))).toMatchObject({ action: 'replace', sourceIncomplete: true });
+    expect(
+      decideSavedCopy(input({ artifactBytes: 0, ledger: { bytes: 0, deltas: 0 }, copy: aggregate })),
+    ).toMatchObject({ action: 'replace', sourceIncomplete: true });
   });
 
   it('OUT-4 a copy that does not match what the aggregate says was printed is not proven (wrong length, wrong head, wrong tail)', () => {
@@ -83,33 +97,59 @@ describe('decideSavedCopy: the agent saved copy of an unproven stream (OUT-4)', 
 
   it('OUT-4 a whole copy that holds less than the stream delivered is not proven', () => {
     const small = printed.subarray(0, 40 * KiB);
-    const decision = decideSavedCopy(input({ artifactBytes: 60 * KiB, ledger: { bytes: 60 * KiB, deltas: 2 }, aggregate: null, copy: small }));
+    const decision = decideSavedCopy(
+      input({ artifactBytes: 60 * KiB, ledger: { bytes: 60 * KiB, deltas: 2 }, aggregate: null, copy: small }),
+    );
     expect(decision).toMatchObject({ action: 'keep' });
   });
 
   it('OUT-4 without an aggregate, a copy under the persistence cap is whole: the same bytes are proven in place, others replace', () => {
     const output = printed.subarray(0, 48 * KiB);
     const half = output.subarray(0, 24 * KiB);
-    expect(decideSavedCopy(input({ artifactBytes: half.length, ledger: { bytes: half.length, deltas: 3 }, aggregate: null, copy: output }))).toMatchObject({
+    expect(
+      decideSavedCopy(
+        input({ artifactBytes: half.length, ledger: { bytes: half.length, deltas: 3 }, aggregate: null, copy: output }),
+      ),
+    ).toMatchObject({
       action: 'replace',
       sourceIncomplete: false,
     });
-    const same = decideSavedCopy(input({ artifactBytes: output.length, ledger: { bytes: output.length, deltas: 3 }, aggregate: null, copy: output, artifactEquals: (copy) => copy.equals(output) }));
+    const same = decideSavedCopy(
+      input({
+        artifactBytes: output.length,
+        ledger: { bytes: output.length, deltas: 3 },
+        aggregate: null,
+        copy: output,
+        artifactEquals: (copy) => copy.equals(output),
+      }),
+    );
     expect(same).toMatchObject({ action: 'prove' });
   });
 
   it('OUT-4 an output that prints the persistence marker itself is not mistaken for a cut', () => {
-    const output = Buffer.concat([printed.subarray(0, 100), Buffer.from(PERSISTED_CUT_MARKER, 'latin1'), printed.subarray(100, 20 * KiB)]);
-    const decision = decideSavedCopy(input({ artifactBytes: 50, ledger: { bytes: 50, deltas: 1 }, aggregate: null, copy: output }));
+    const output = Buffer.concat([
+      printed.subarray(0, 100),
+      Buffer.from(PERSISTED_CUT_MARKER, 'latin1'),
+      printed.subarray(100, 20 * KiB),
+    ]);
+    const decision = decideSavedCopy(
+      input({ artifactBytes: 50, ledger: { bytes: 50, deltas: 1 }, aggregate: null, copy: output }),
+    );
     expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: false });
   });
 
   it('OUT-4 after a plain aggregate cut at 1 MiB, a whole copy must start with it', () => {
     const plainCut = printed.subarray(0, AGGREGATE_CAP_BYTES);
-    expect(decideSavedCopy(input({ aggregate: plainCut, copy: printed }))).toMatchObject({ action: 'replace', sourceIncomplete: false });
+    expect(decideSavedCopy(input({ aggregate: plainCut, copy: printed }))).toMatchObject({
+      action: 'replace',
+      sourceIncomplete: false,
+    });
     const other = Buffer.from(printed);
     other[5] = other[5]! ^ 0xff;
-    expect(decideSavedCopy(input({ aggregate: plainCut, copy: other }))).toMatchObject({ action: 'replace', sourceIncomplete: true });
+    expect(decideSavedCopy(input({ aggregate: plainCut, copy: other }))).toMatchObject({
+      action: 'replace',
+      sourceIncomplete: true,
+    });
   });
 });
 
@@ -129,7 +169,13 @@ describe('CommandOutputStore.settleFromSavedCopy (OUT-4, OUT-5)', () => {
     const { fx, ledger } = settledShort();
     const oldFile = fx.fileOf(key);
     const state = await fx.store.settleFromSavedCopy(key, ledger, aggregate, printed);
-    expect(state).toMatchObject({ generation: 2, byteLength: printed.length, complete: true, sourceIncomplete: false, storageError: null });
+    expect(state).toMatchObject({
+      generation: 2,
+      byteLength: printed.length,
+      complete: true,
+      sourceIncomplete: false,
+      storageError: null,
+    });
     const page = fx.store.readOutputRange(fx.sessionId, key, 2, 0, printed.length);
     expect(page.bytes.equals(printed)).toBe(true);
     expect(page.sourceIncomplete).toBe(false);
@@ -149,7 +195,9 @@ describe('CommandOutputStore.settleFromSavedCopy (OUT-4, OUT-5)', () => {
     const { fx, ledger } = settledShort();
     const settling = fx.store.settleFromSavedCopy(key, ledger, aggregate, printed);
     // Another generation lands while the copy is on its way to the disk (the write is asynchronous).
-    expect(fx.store.catalog.replaceGeneration(key, 1, fs.readdirSync(fx.store.dir)[0]!, lost.stream.length, true)).toBe(true);
+    expect(fx.store.catalog.replaceGeneration(key, 1, fs.readdirSync(fx.store.dir)[0]!, lost.stream.length, true)).toBe(
+      true,
+    );
     expect(await settling).toMatchObject({ generation: 2, byteLength: lost.stream.length, sourceIncomplete: true });
     expect(fs.readdirSync(fx.store.dir)).toHaveLength(1);
   });
@@ -161,9 +209,18 @@ describe('CommandOutputStore.settleFromSavedCopy (OUT-4, OUT-5)', () => {
     expect(append(fx.store, key, output)).toBe(true);
     fx.store.markStorageFailed(key);
     const ledger = { bytes: output.length, deltas: 1 };
-    expect(fx.store.settleCompletedCommand(key, ledger, null).state).toMatchObject({ generation: 1, sourceIncomplete: true, storageError: expect.any(String) });
+    expect(fx.store.settleCompletedCommand(key, ledger, null).state).toMatchObject({
+      generation: 1,
+      sourceIncomplete: true,
+      storageError: expect.any(String),
+    });
     const state = await fx.store.settleFromSavedCopy(key, ledger, null, output);
-    expect(state).toMatchObject({ generation: 2, byteLength: output.length, sourceIncomplete: false, storageError: null });
+    expect(state).toMatchObject({
+      generation: 2,
+      byteLength: output.length,
+      sourceIncomplete: false,
+      storageError: null,
+    });
     expect(fx.store.readOutputRange(fx.sessionId, key, 2, 0, output.length).bytes.equals(output)).toBe(true);
   });
 
@@ -177,6 +234,9 @@ describe('CommandOutputStore.settleFromSavedCopy (OUT-4, OUT-5)', () => {
     const { fx, ledger } = settledShort();
     const reopened = fx.reopen();
     expect(reopened.store.state(key)).toMatchObject({ generation: 1, sourceIncomplete: true });
-    expect(await reopened.store.settleFromSavedCopy(key, ledger, aggregate, printed)).toMatchObject({ generation: 2, sourceIncomplete: false });
+    expect(await reopened.store.settleFromSavedCopy(key, ledger, aggregate, printed)).toMatchObject({
+      generation: 2,
+      sourceIncomplete: false,
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AGGREGATE_CAP_BYTES, HeadTailAggregate, omittedMarker, parseAggregate } from '../../../../server/runtime/output/aggregate';
+import {
+  AGGREGATE_CAP_BYTES,
+  HeadTailAggregate,
+  omittedMarker,
+  parseAggregate,
+} from '../../../../server/runtime/output/aggregate';
 import { patternBytes } from '../../../fixtures/outputStoreFixture';
 
 const KiB = 1024;
@@ -10,7 +15,11 @@ const HALF = 512 * KiB;
 function expectedAggregate(full: Buffer): Buffer {
   if (full.length <= MiB) return full;
   const omitted = full.length - MiB;
-  return Buffer.concat([full.subarray(0, HALF), Buffer.from(`\n... ${omitted} bytes omitted ...\n`, 'latin1'), full.subarray(full.length - HALF)]);
+  return Buffer.concat([
+    full.subarray(0, HALF),
+    Buffer.from(`\n... ${omitted} bytes omitted ...\n`, 'latin1'),
+    full.subarray(full.length - HALF),
+  ]);
 }
 
 function feed(aggregate: HeadTailAggregate, full: Buffer, chunkSizes: (index: number) => number): void {
@@ -163,7 +172,12 @@ describe('parseAggregate', () => {
     const head = Buffer.alloc(HALF - 100, 0x61);
     const tail = Buffer.alloc(HALF + 100, 0x62);
     const parsed = parseAggregate(Buffer.concat([head, Buffer.from(omittedMarker(5000)), tail]));
-    expect(parsed).toMatchObject({ form: 'head-tail', headBytes: HALF - 100, omittedBytes: 5000, tailBytes: HALF + 100 });
+    expect(parsed).toMatchObject({
+      form: 'head-tail',
+      headBytes: HALF - 100,
+      omittedBytes: 5000,
+      tailBytes: HALF + 100,
+    });
   });
 
   it('OUT-4 a marker-like line printed in the head does not hide the real marker', () => {

@@ -5,7 +5,11 @@ import { RuntimeError } from '../../../../server/runtime/errors';
 import { HeadTailAggregate } from '../../../../server/runtime/output/aggregate';
 import type { CommandOutputStore } from '../../../../server/runtime/output/commandOutputStore';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
-import { cutOffOutputMessage, STORAGE_FAILED_MESSAGE, STORAGE_FULL_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
+import {
+  cutOffOutputMessage,
+  STORAGE_FAILED_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+} from '../../../../server/runtime/output/recoverArtifact';
 import { append, openOutputStore, patternBytes } from '../../../fixtures/outputStoreFixture';
 
 const KiB = 1024;
@@ -35,7 +39,8 @@ function errorOf(action: () => unknown): RuntimeError {
 /** Appends `bytes` in deltas of `size`, asserting every append is stored. */
 function appendAll(store: CommandOutputStore, k: OutputKey, bytes: Buffer, size: number): number {
   let deltas = 0;
-  for (let at = 0; at < bytes.length; at += size, deltas++) expect(append(store, k, bytes.subarray(at, at + size))).toBe(true);
+  for (let at = 0; at < bytes.length; at += size, deltas++)
+    expect(append(store, k, bytes.subarray(at, at + size))).toBe(true);
   return deltas;
 }
 
@@ -58,7 +63,13 @@ describe('CommandOutputStore: create and append (OUT-1, OUT-2)', () => {
   it('OUT-1 create makes an empty 32-hex-digit .output file and a catalog row owned by the session', () => {
     const fx = openOutputStore();
     const state = fx.store.create(key, fx.sessionId);
-    expect(state).toEqual({ byteLength: 0, generation: 1, complete: false, sourceIncomplete: true, storageError: null });
+    expect(state).toEqual({
+      byteLength: 0,
+      generation: 1,
+      complete: false,
+      sourceIncomplete: true,
+      storageError: null,
+    });
     const row = fx.store.catalog.get(key)!;
     expect(row.sessionId).toBe(fx.sessionId);
     expect(row.fileName).toMatch(/^[0-9a-f]{32}\.output$/);
@@ -121,12 +132,23 @@ describe('CommandOutputStore.readOutputRange (OUT-5)', () => {
 
   it('OUT-5 reads any range of the committed bytes with the row state', () => {
     const { fx, output } = withOutput();
-    for (const [offset, length] of [[0, 1], [0, 256 * KiB], [12_345, 100], [output.length - 10, 10], [256 * KiB, 256 * KiB]] as const) {
+    for (const [offset, length] of [
+      [0, 1],
+      [0, 256 * KiB],
+      [12_345, 100],
+      [output.length - 10, 10],
+      [256 * KiB, 256 * KiB],
+    ] as const) {
       const range = fx.store.readOutputRange(fx.sessionId, key, 1, offset, length);
       const expected = output.subarray(offset, offset + length);
       expect(range.offset).toBe(offset);
       expect(range.bytes.equals(expected)).toBe(true);
-      expect(range).toMatchObject({ availableBytes: output.length, generation: 1, complete: false, sourceIncomplete: true });
+      expect(range).toMatchObject({
+        availableBytes: output.length,
+        generation: 1,
+        complete: false,
+        sourceIncomplete: true,
+      });
     }
   });
 
@@ -162,8 +184,12 @@ describe('CommandOutputStore.readOutputRange (OUT-5)', () => {
 
   it('OUT-5 an unknown key is not_found', () => {
     const { fx } = withOutput();
-    expect(errorCodeOf(() => fx.store.readOutputRange(fx.sessionId, { runId: 'run-1', commandId: 'other' }, 1, 0, 10))).toBe('not_found');
-    expect(errorCodeOf(() => fx.store.readOutputRange(fx.sessionId, { runId: 'other', commandId: 'cmd-1' }, 1, 0, 10))).toBe('not_found');
+    expect(
+      errorCodeOf(() => fx.store.readOutputRange(fx.sessionId, { runId: 'run-1', commandId: 'other' }, 1, 0, 10)),
+    ).toBe('not_found');
+    expect(
+      errorCodeOf(() => fx.store.readOutputRange(fx.sessionId, { runId: 'other', commandId: 'cmd-1' }, 1, 0, 10)),
+    ).toBe('not_found');
   });
 
   it('OUT-2 a read of an artifact whose file vanished is a storage error and marks the row', () => {
@@ -181,9 +207,19 @@ describe('CommandOutputStore.settleCompletedCommand (OUT-4)', () => {
     const output = patternBytes(70_000, 2);
     const deltas = appendAll(fx.store, key, output, 7000);
     const fileBefore = fx.fileOf(key);
-    const { state, decision } = fx.store.settleCompletedCommand(key, { bytes: output.length, deltas }, Buffer.from(output));
+    const { state, decision } = fx.store.settleCompletedCommand(
+      key,
+      { bytes: output.length, deltas },
+      Buffer.from(output),
+    );
     expect(decision.action).toBe('keep');
-    expect(state).toEqual({ byteLength: output.length, generation: 1, complete: true, sourceIncomplete: false, storageError: null });
+    expect(state).toEqual({
+      byteLength: output.length,
+      generation: 1,
+      complete: true,
+      sourceIncomplete: false,
+      storageError: null,
+    });
     expect(fx.fileOf(key)).toBe(fileBefore);
     expect(fs.readFileSync(fileBefore).equals(output)).toBe(true);
   });
@@ -200,7 +236,13 @@ describe('CommandOutputStore.settleCompletedCommand (OUT-4)', () => {
 
     const { state, decision } = fx.store.settleCompletedCommand(key, { bytes: streamed.length, deltas: 1 }, aggregate);
     expect(decision.action).toBe('replace');
-    expect(state).toEqual({ byteLength: aggregate.length, generation: 2, complete: true, sourceIncomplete: false, storageError: null });
+    expect(state).toEqual({
+      byteLength: aggregate.length,
+      generation: 2,
+      complete: true,
+      sourceIncomplete: false,
+      storageError: null,
+    });
     const newFile = fx.fileOf(key);
     expect(newFile).not.toBe(oldFile);
     expect(path.basename(newFile)).toMatch(/^[0-9a-f]{32}\.output$/);
@@ -214,7 +256,12 @@ describe('CommandOutputStore.settleCompletedCommand (OUT-4)', () => {
     expect(stale.data).toMatchObject({ generation: 2 });
     const fresh = fx.store.readOutputRange(fx.sessionId, key, 2, 0, 1000);
     expect(fresh.bytes.equals(aggregate)).toBe(true);
-    expect(fresh).toMatchObject({ generation: 2, complete: true, sourceIncomplete: false, availableBytes: aggregate.length });
+    expect(fresh).toMatchObject({
+      generation: 2,
+      complete: true,
+      sourceIncomplete: false,
+      availableBytes: aggregate.length,
+    });
   });
 
   it('OUT-4 a 3 MiB stream proven by the truncated aggregate stays generation 1, sourceIncomplete false', () => {
@@ -224,7 +271,11 @@ describe('CommandOutputStore.settleCompletedCommand (OUT-4)', () => {
     const aggregate = new HeadTailAggregate();
     aggregate.push(output);
     const deltas = appendAll(fx.store, key, output, 256 * KiB);
-    const { state, decision } = fx.store.settleCompletedCommand(key, { bytes: output.length, deltas }, aggregate.toBuffer());
+    const { state, decision } = fx.store.settleCompletedCommand(
+      key,
+      { bytes: output.length, deltas },
+      aggregate.toBuffer(),
+    );
     expect(decision.action).toBe('keep');
     expect(state).toMatchObject({ byteLength: 3 * MiB, generation: 1, complete: true, sourceIncomplete: false });
     expect(fs.readFileSync(fx.fileOf(key)).equals(output)).toBe(true);
@@ -251,7 +302,9 @@ describe('CommandOutputStore.settleCompletedCommand (OUT-4)', () => {
     expect(decision.action).toBe('keep');
     expect(state).toMatchObject({ byteLength: 5, generation: 1, complete: true, sourceIncomplete: true });
     expect(fx.store.closeWithoutAggregate({ runId: 'x', commandId: 'y' })).toBeUndefined();
-    expect(errorCodeOf(() => fx.store.settleCompletedCommand({ runId: 'x', commandId: 'y' }, { bytes: 0, deltas: 0 }, null))).toBe('not_found');
+    expect(
+      errorCodeOf(() => fx.store.settleCompletedCommand({ runId: 'x', commandId: 'y' }, { bytes: 0, deltas: 0 }, null)),
+    ).toBe('not_found');
   });
 });
 
@@ -265,7 +318,9 @@ describe('a failed append (OUT-3)', () => {
     expect(append(fx.store, key, Buffer.from('first delta'))).toBe(false);
     const failed = fx.store.state(key)!;
     // OUT-3's message, and the reason: /dev/full answers ENOSPC.
-    expect(failed.storageError).toBe('Command output is unavailable because this device could not store it. The disk is full.');
+    expect(failed.storageError).toBe(
+      'Command output is unavailable because this device could not store it. The disk is full.',
+    );
     expect(failed.sourceIncomplete).toBe(true);
     expect(failed.byteLength).toBe(0);
 
@@ -279,9 +334,19 @@ describe('a failed append (OUT-3)', () => {
     const printed = patternBytes(3 * MiB, 6);
     const aggregate = new HeadTailAggregate();
     aggregate.push(printed);
-    const { state, decision } = fx.store.settleCompletedCommand(key, { bytes: printed.length, deltas: 2 }, aggregate.toBuffer());
+    const { state, decision } = fx.store.settleCompletedCommand(
+      key,
+      { bytes: printed.length, deltas: 2 },
+      aggregate.toBuffer(),
+    );
     expect(decision.action).toBe('replace');
-    expect(state).toEqual({ byteLength: aggregate.toBuffer().length, generation: 2, complete: true, sourceIncomplete: true, storageError: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
+    expect(state).toEqual({
+      byteLength: aggregate.toBuffer().length,
+      generation: 2,
+      complete: true,
+      sourceIncomplete: true,
+      storageError: cutOffOutputMessage(STORAGE_FULL_MESSAGE),
+    });
     expect(fs.readFileSync(fx.fileOf(key)).equals(aggregate.toBuffer())).toBe(true);
     expect(fs.existsSync(file)).toBe(false);
     expect(fx.pendingCount()).toBe(0);

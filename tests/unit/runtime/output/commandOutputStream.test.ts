@@ -33,7 +33,7 @@ function setup() {
 function irregularDeltas(bytes: Buffer, max: number): Buffer[] {
   const deltas: Buffer[] = [];
   let x = 7;
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     x = (x * 1103515245 + 12345) >>> 0;
     const n = deltas.length % 50 === 49 ? 0 : 1 + ((x >>> 8) % max);
     deltas.push(bytes.subarray(at, at + n));
@@ -152,7 +152,13 @@ describe('CommandOutputStream.finish (OUT-4)', () => {
       stream.push(delta);
     }
     const state = await stream.finish(aggregate.toBuffer());
-    expect(state).toEqual({ byteLength: output.length, generation: 1, complete: true, sourceIncomplete: false, storageError: null });
+    expect(state).toEqual({
+      byteLength: output.length,
+      generation: 1,
+      complete: true,
+      sourceIncomplete: false,
+      storageError: null,
+    });
     expect(fs.readFileSync(fx.fileOf(key)).equals(output)).toBe(true);
   });
 
@@ -244,7 +250,13 @@ describe('CommandOutputStream after a failed append (OUT-3)', () => {
     expect(stream.ledger.bytes).toBe(pushed);
 
     const state = await stream.finish(aggregate.toBuffer());
-    expect(state).toEqual({ byteLength: aggregate.toBuffer().length, generation: 2, complete: true, sourceIncomplete: true, storageError: cutOffOutputMessage(STORAGE_FULL_MESSAGE) });
+    expect(state).toEqual({
+      byteLength: aggregate.toBuffer().length,
+      generation: 2,
+      complete: true,
+      sourceIncomplete: true,
+      storageError: cutOffOutputMessage(STORAGE_FULL_MESSAGE),
+    });
     expect(fs.readFileSync(fx.fileOf(key)).equals(aggregate.toBuffer())).toBe(true);
   });
 

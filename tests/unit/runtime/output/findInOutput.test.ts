@@ -4,8 +4,14 @@ import { findRenderedNext, nextMatchIndex, type MatchPlace } from '../../../../l
 import { seededRandom } from '../../../fixtures/seededRandom';
 
 const encoder = new TextEncoder();
-const limits = (changes: Partial<FindLimits> = {}): FindLimits => ({ maxMatches: 10_000, timeBudgetMs: 60_000, pageBytes: 4096, ...changes });
-const readerOf = (bytes: Uint8Array) => async (offset: number, length: number) => bytes.subarray(offset, offset + length);
+const limits = (changes: Partial<FindLimits> = {}): FindLimits => ({
+  maxMatches: 10_000,
+  timeBudgetMs: 60_000,
+  pageBytes: 4096,
+  ...changes,
+});
+const readerOf = (bytes: Uint8Array) => async (offset: number, length: number) =>
+  bytes.subarray(offset, offset + length);
 
 /** Lines of random words, some with escapes and carriage returns, and a needle on known lines. */
 function seededOutput(seed: number, lines: number): { bytes: Uint8Array; text: string } {
@@ -36,7 +42,13 @@ describe('find in an output on the desktop (PWA-2)', () => {
   it('PWA-2 answers every match in order, the same places as the page-by-page search, across page boundaries', async () => {
     for (const seed of [1, 2, 3]) {
       const { bytes } = seededOutput(seed, 3000);
-      const answer = await findInOutput(readerOf(bytes), bytes.length, 'NEEDLE', limits({ pageBytes: 1000 + seed * 17 }), new AbortController().signal);
+      const answer = await findInOutput(
+        readerOf(bytes),
+        bytes.length,
+        'NEEDLE',
+        limits({ pageBytes: 1000 + seed * 17 }),
+        new AbortController().signal,
+      );
       expect(answer.complete).toBe(true);
       expect(answer.searchedBytes).toBe(bytes.length);
       expect(answer.matches.length).toBeGreaterThan(100);
@@ -47,13 +59,23 @@ describe('find in an output on the desktop (PWA-2)', () => {
   it('PWA-2 matches what a terminal shows: not an overwritten progress state, and words split by an escape', async () => {
     const text = 'step 1%\rstep 100%\n\u001b[32mok\u001b[0m done\n';
     const bytes = encoder.encode(text);
-    expect((await findInOutput(readerOf(bytes), bytes.length, 'step 1%', limits(), new AbortController().signal)).matches).toEqual([]);
-    expect((await findInOutput(readerOf(bytes), bytes.length, 'ok done', limits(), new AbortController().signal)).matches).toEqual([{ offset: text.indexOf('\u001b'), column: 0 }]);
+    expect(
+      (await findInOutput(readerOf(bytes), bytes.length, 'step 1%', limits(), new AbortController().signal)).matches,
+    ).toEqual([]);
+    expect(
+      (await findInOutput(readerOf(bytes), bytes.length, 'ok done', limits(), new AbortController().signal)).matches,
+    ).toEqual([{ offset: text.indexOf('\u001b'), column: 0 }]);
   });
 
   it('PWA-2 stops at the match limit and says it stopped', async () => {
     const bytes = encoder.encode('x\n'.repeat(50));
-    const answer = await findInOutput(readerOf(bytes), bytes.length, 'x', limits({ maxMatches: 7 }), new AbortController().signal);
+    const answer = await findInOutput(
+      readerOf(bytes),
+      bytes.length,
+      'x',
+      limits({ maxMatches: 7 }),
+      new AbortController().signal,
+    );
     expect(answer.matches).toHaveLength(7);
     expect(answer.complete).toBe(false);
   });
@@ -66,7 +88,14 @@ describe('find in an output on the desktop (PWA-2)', () => {
       clock += 10;
       return bytes.subarray(offset, offset + length);
     };
-    const answer = await findInOutput(read, bytes.length, 'needle', limits({ timeBudgetMs: 25, pageBytes: 2048 }), new AbortController().signal, () => clock);
+    const answer = await findInOutput(
+      read,
+      bytes.length,
+      'needle',
+      limits({ timeBudgetMs: 25, pageBytes: 2048 }),
+      new AbortController().signal,
+      () => clock,
+    );
     expect(answer.complete).toBe(false);
     const all = await oneAtATime(bytes, 'needle', 4096);
     expect(answer.matches.length).toBeGreaterThan(0);

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OutputKey } from '../../../../server/runtime/output/catalog';
 import { recoverArtifact, STORAGE_FAILED_MESSAGE } from '../../../../server/runtime/output/recoverArtifact';
-import { append, openOutputStore, patternBytes, sha256, type OutputStoreFixture } from '../../../fixtures/outputStoreFixture';
+import {
+  append,
+  openOutputStore,
+  patternBytes,
+  sha256,
+  type OutputStoreFixture,
+} from '../../../fixtures/outputStoreFixture';
 
 const key: OutputKey = { runId: 'run-1', commandId: 'cmd-1' };
 
@@ -209,8 +215,17 @@ describe('recovery runs before every append, read and completion (OUT-2)', () =>
     const s = crashScenario();
     s.writeBytes(Buffer.from('unexplained'));
     const after = s.before.reopen();
-    const { state } = after.store.settleCompletedCommand(key, { bytes: s.prefix.length, deltas: 2 }, Buffer.from(s.prefix));
-    expect(state).toMatchObject({ byteLength: s.prefix.length, generation: 1, complete: true, sourceIncomplete: false });
+    const { state } = after.store.settleCompletedCommand(
+      key,
+      { bytes: s.prefix.length, deltas: 2 },
+      Buffer.from(s.prefix),
+    );
+    expect(state).toMatchObject({
+      byteLength: s.prefix.length,
+      generation: 1,
+      complete: true,
+      sourceIncomplete: false,
+    });
     expectFileIs(s.file, s.prefix);
   });
 });

@@ -54,7 +54,12 @@ describe('decideSettlement: a truncated aggregate never replaces a longer stream
 
   it('OUT-4 after a failed append the truncated aggregate replaces the artifact with sourceIncomplete true', () => {
     const decision = decideSettlement(
-      input({ artifactBytes: 5 * 64 * KiB, storageFailed: true, ledger: { bytes: PRINTED, deltas: 48 }, aggregate: truncatedAggregate }),
+      input({
+        artifactBytes: 5 * 64 * KiB,
+        storageFailed: true,
+        ledger: { bytes: PRINTED, deltas: 48 },
+        aggregate: truncatedAggregate,
+      }),
     );
     expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: true });
   });
@@ -66,18 +71,28 @@ describe('decideSettlement: a truncated aggregate never replaces a longer stream
       Buffer.from('\n... 2,097,152 bytes omitted ...\n'),
       printedOutput.subarray(PRINTED - half),
     ]);
-    const decision = decideSettlement(input({ artifactBytes: PRINTED, ledger: { bytes: PRINTED, deltas: 48 }, aggregate }));
+    const decision = decideSettlement(
+      input({ artifactBytes: PRINTED, ledger: { bytes: PRINTED, deltas: 48 }, aggregate }),
+    );
     expect(decision).toMatchObject({ action: 'keep', sourceIncomplete: false });
   });
 
   it('OUT-4 proof allows 8 bytes in total, not per delta: 8 short is proven, 9 short is not', () => {
     const atSlack = decideSettlement(
-      input({ artifactBytes: PRINTED - 8, ledger: { bytes: PRINTED - 8, deltas: 1000 }, aggregate: truncatedAggregate }),
+      input({
+        artifactBytes: PRINTED - 8,
+        ledger: { bytes: PRINTED - 8, deltas: 1000 },
+        aggregate: truncatedAggregate,
+      }),
     );
     expect(atSlack).toMatchObject({ action: 'keep', sourceIncomplete: false });
 
     const pastSlack = decideSettlement(
-      input({ artifactBytes: PRINTED - 9, ledger: { bytes: PRINTED - 9, deltas: 1000 }, aggregate: truncatedAggregate }),
+      input({
+        artifactBytes: PRINTED - 9,
+        ledger: { bytes: PRINTED - 9, deltas: 1000 },
+        aggregate: truncatedAggregate,
+      }),
     );
     expect(pastSlack).toMatchObject({ action: 'keep', sourceIncomplete: true });
   });
@@ -109,7 +124,12 @@ describe('decideSettlement: untruncated aggregates and the classic 1 MiB cut', (
 
   it('OUT-4 the same bytes complete in place with sourceIncomplete false', () => {
     const decision = decideSettlement(
-      input({ artifactBytes: small.length, ledger: { bytes: small.length, deltas: 4 }, aggregate: small, artifactEquals: equalsBytes(Buffer.from(small)) }),
+      input({
+        artifactBytes: small.length,
+        ledger: { bytes: small.length, deltas: 4 },
+        aggregate: small,
+        artifactEquals: equalsBytes(Buffer.from(small)),
+      }),
     );
     expect(decision).toMatchObject({ action: 'keep', sourceIncomplete: false });
   });
@@ -118,7 +138,12 @@ describe('decideSettlement: untruncated aggregates and the classic 1 MiB cut', (
     const stored = Buffer.from(small);
     stored[stored.length - 1] = stored[stored.length - 1]! ^ 0xff;
     const decision = decideSettlement(
-      input({ artifactBytes: stored.length, ledger: { bytes: small.length, deltas: 4 }, aggregate: small, artifactEquals: equalsBytes(stored) }),
+      input({
+        artifactBytes: stored.length,
+        ledger: { bytes: small.length, deltas: 4 },
+        aggregate: small,
+        artifactEquals: equalsBytes(stored),
+      }),
     );
     expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: false });
   });
@@ -142,7 +167,9 @@ describe('decideSettlement: untruncated aggregates and the classic 1 MiB cut', (
 
   it('OUT-4 a classic cut (plain aggregate at 1 MiB, stream longer by more than 8 bytes per delta) keeps the stream', () => {
     const cut = printedOutput.subarray(0, MiB);
-    const decision = decideSettlement(input({ artifactBytes: PRINTED, ledger: { bytes: PRINTED, deltas: 48 }, aggregate: cut }));
+    const decision = decideSettlement(
+      input({ artifactBytes: PRINTED, ledger: { bytes: PRINTED, deltas: 48 }, aggregate: cut }),
+    );
     expect(decision).toMatchObject({ action: 'keep', sourceIncomplete: true });
   });
 
@@ -150,28 +177,46 @@ describe('decideSettlement: untruncated aggregates and the classic 1 MiB cut', (
     const cut = printedOutput.subarray(0, MiB);
     const deltas = 100;
     const atSlack = MiB + 8 * deltas;
-    const notCut = decideSettlement(input({ artifactBytes: atSlack, ledger: { bytes: atSlack, deltas }, aggregate: cut }));
+    const notCut = decideSettlement(
+      input({ artifactBytes: atSlack, ledger: { bytes: atSlack, deltas }, aggregate: cut }),
+    );
     // Taken as untruncated with different bytes: next generation, and at the cap a cut cannot be ruled out.
     expect(notCut).toMatchObject({ action: 'replace', sourceIncomplete: true });
 
-    const cutDetected = decideSettlement(input({ artifactBytes: atSlack + 1, ledger: { bytes: atSlack + 1, deltas }, aggregate: cut }));
+    const cutDetected = decideSettlement(
+      input({ artifactBytes: atSlack + 1, ledger: { bytes: atSlack + 1, deltas }, aggregate: cut }),
+    );
     expect(cutDetected).toMatchObject({ action: 'keep', sourceIncomplete: true });
   });
 
   it('OUT-4 the classic-cut slack grows with the number of deltas', () => {
     const cut = printedOutput.subarray(0, MiB);
     const ledgerBytes = MiB + 80;
-    expect(decideSettlement(input({ artifactBytes: ledgerBytes, ledger: { bytes: ledgerBytes, deltas: 9 }, aggregate: cut })).action).toBe('keep');
-    expect(decideSettlement(input({ artifactBytes: ledgerBytes, ledger: { bytes: ledgerBytes, deltas: 10 }, aggregate: cut })).action).toBe('replace');
+    expect(
+      decideSettlement(input({ artifactBytes: ledgerBytes, ledger: { bytes: ledgerBytes, deltas: 9 }, aggregate: cut }))
+        .action,
+    ).toBe('keep');
+    expect(
+      decideSettlement(
+        input({ artifactBytes: ledgerBytes, ledger: { bytes: ledgerBytes, deltas: 10 }, aggregate: cut }),
+      ).action,
+    ).toBe('replace');
   });
 
   it('OUT-4 a plain aggregate never proves a stream: same bytes at the cap are kept, a cut keeps sourceIncomplete true', () => {
     const atCap = printedOutput.subarray(0, MiB);
     const same = decideSettlement(
-      input({ artifactBytes: MiB, ledger: { bytes: MiB, deltas: 16 }, aggregate: atCap, artifactEquals: equalsBytes(Buffer.from(atCap)) }),
+      input({
+        artifactBytes: MiB,
+        ledger: { bytes: MiB, deltas: 16 },
+        aggregate: atCap,
+        artifactEquals: equalsBytes(Buffer.from(atCap)),
+      }),
     );
     expect(same.action).toBe('keep');
-    const longer = decideSettlement(input({ artifactBytes: 2 * MiB, ledger: { bytes: 2 * MiB, deltas: 32 }, aggregate: atCap }));
+    const longer = decideSettlement(
+      input({ artifactBytes: 2 * MiB, ledger: { bytes: 2 * MiB, deltas: 32 }, aggregate: atCap }),
+    );
     expect(longer).toMatchObject({ action: 'keep', sourceIncomplete: true });
   });
 });
@@ -183,26 +228,37 @@ describe('decideSettlement: no aggregate, failed storage', () => {
   });
 
   it('OUT-3 storage failed without an aggregate keeps the failure (keep-failed)', () => {
-    const decision = decideSettlement(input({ artifactBytes: 5000, storageFailed: true, ledger: { bytes: 9000, deltas: 3 } }));
+    const decision = decideSettlement(
+      input({ artifactBytes: 5000, storageFailed: true, ledger: { bytes: 9000, deltas: 3 } }),
+    );
     expect(decision).toMatchObject({ action: 'keep-failed', sourceIncomplete: true });
   });
 
   it('OUT-3 storage failed with a small plain aggregate that holds the whole stream: replaced, nothing missing', () => {
     const whole = patternBytes(3000, 4);
-    const decision = decideSettlement(input({ artifactBytes: 1000, storageFailed: true, ledger: { bytes: 3000, deltas: 3 }, aggregate: whole }));
+    const decision = decideSettlement(
+      input({ artifactBytes: 1000, storageFailed: true, ledger: { bytes: 3000, deltas: 3 }, aggregate: whole }),
+    );
     expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: false });
   });
 
   it('OUT-3 storage failed with a plain aggregate the stream outgrew (a classic cut): replaced, sourceIncomplete true', () => {
     const cut = printedOutput.subarray(0, MiB);
-    const decision = decideSettlement(input({ artifactBytes: 0, storageFailed: true, ledger: { bytes: PRINTED, deltas: 48 }, aggregate: cut }));
+    const decision = decideSettlement(
+      input({ artifactBytes: 0, storageFailed: true, ledger: { bytes: PRINTED, deltas: 48 }, aggregate: cut }),
+    );
     expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: true });
   });
 
   it('OUT-3 storage failed never keeps the partial artifact, even when it is longer or proven', () => {
     for (const artifactBytes of [0, 2 * MiB, PRINTED]) {
       const decision = decideSettlement(
-        input({ artifactBytes, storageFailed: true, ledger: { bytes: PRINTED, deltas: 48 }, aggregate: truncatedAggregate }),
+        input({
+          artifactBytes,
+          storageFailed: true,
+          ledger: { bytes: PRINTED, deltas: 48 },
+          aggregate: truncatedAggregate,
+        }),
       );
       expect(decision).toMatchObject({ action: 'replace', sourceIncomplete: true });
     }

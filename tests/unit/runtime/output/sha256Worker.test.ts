@@ -10,7 +10,10 @@ const MiB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest();
 
 /** How many turns the event loop made while `digest` ran: none when it hashes on the loop itself. */
-async function loopTurnsDuring(digest: Sha256Digest, group: Buffer): Promise<{ turns: number; digested: DigestedGroup }> {
+async function loopTurnsDuring(
+  digest: Sha256Digest,
+  group: Buffer,
+): Promise<{ turns: number; digested: DigestedGroup }> {
   let turns = 0;
   let done = false;
   const tick = () => {
@@ -61,7 +64,9 @@ describe('SHA-256 of write-ahead groups off the event loop (PERF-1, OUT-2)', () 
     fx.store.create(key, fx.sessionId);
     const held: { group: Buffer; release: () => void }[] = [];
     const heldDigest: Sha256Digest = (group) =>
-      new Promise<DigestedGroup>((resolve) => held.push({ group, release: () => resolve({ sha256: sha256(group), bytes: group }) }));
+      new Promise<DigestedGroup>((resolve) =>
+        held.push({ group, release: () => resolve({ sha256: sha256(group), bytes: group }) }),
+      );
     const stream = new CommandOutputStream(fx.store, key, () => undefined, heldDigest);
     stream.push(Buffer.from('first\n'));
     stream.push(Buffer.from('second\n'));

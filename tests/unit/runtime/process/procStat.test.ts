@@ -6,7 +6,13 @@ describe('SES-5 /proc/<pid>/stat', () => {
     const fields = (comm: string) =>
       `4242 (${comm}) S 1 4240 4240 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1234567 89 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0`;
     for (const comm of ['sleep', 'a b', 'x) S 9 9 9 (y', '((']) {
-      expect(parseProcStat(4242, fields(comm))).toEqual({ pid: 4242, state: 'S', pgrp: 4240, session: 4240, startTicks: 987654 });
+      expect(parseProcStat(4242, fields(comm))).toEqual({
+        pid: 4242,
+        state: 'S',
+        pgrp: 4240,
+        session: 4240,
+        startTicks: 987654,
+      });
     }
     expect(parseProcStat(1, 'garbage')).toBeNull();
   });

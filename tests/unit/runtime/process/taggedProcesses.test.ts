@@ -1,13 +1,22 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isUnderTag, processesTagged, PROCESS_TAG_VARIABLE, stopTagged } from '../../../../server/runtime/process/taggedProcesses';
+import {
+  isUnderTag,
+  processesTagged,
+  PROCESS_TAG_VARIABLE,
+  stopTagged,
+} from '../../../../server/runtime/process/taggedProcesses';
 import { readProcStat } from '../../../../server/runtime/process/procStat';
 import { pollUntil } from '../../../fixtures/processTree';
 
 /** Starts `script` in a session of its own with `tag`, as Claude Code starts a Bash command; returns nothing of it to wait on. */
 function startDetached(script: string, tag: string): void {
-  const child = spawn('setsid', ['sh', '-c', script], { env: { ...process.env, [PROCESS_TAG_VARIABLE]: tag }, stdio: 'ignore', detached: true });
+  const child = spawn('setsid', ['sh', '-c', script], {
+    env: { ...process.env, [PROCESS_TAG_VARIABLE]: tag },
+    stdio: 'ignore',
+    detached: true,
+  });
   child.unref();
 }
 

@@ -29,7 +29,9 @@ describe('LiveOverlayStore', () => {
     expect(overlay.targetsOfRun(session.id, 'r1')).toEqual(['sub']);
     // The cache is not the only copy: a second store over the same database reads the same.
     const reread = new LiveOverlayStore(db);
-    expect(reread.entries(session.id, session.id).map((entry) => [entry.item.itemId, entry.revision])).toEqual([['b', 4]]);
+    expect(reread.entries(session.id, session.id).map((entry) => [entry.item.itemId, entry.revision])).toEqual([
+      ['b', 4],
+    ]);
     expect(reread.runsWithEntries().sort((x, y) => x.runId.localeCompare(y.runId))).toEqual([
       { sessionId: session.id, runId: 'r1' },
       { sessionId: session.id, runId: 'r2' },
@@ -41,7 +43,11 @@ describe('LiveOverlayStore', () => {
     overlay.upsert(session.id, 'r1', agentText('a', 'par', 1, true));
     overlay.upsert(session.id, 'r1', agentText('b', 'other'));
     overlay.upsert(session.id, 'r1', agentText('a', 'partial', 1, true));
-    expect(overlay.entries(session.id, session.id).map((entry) => [entry.item.itemId, 'text' in entry.item && entry.item.text])).toEqual([
+    expect(
+      overlay
+        .entries(session.id, session.id)
+        .map((entry) => [entry.item.itemId, 'text' in entry.item && entry.item.text]),
+    ).toEqual([
       ['a', 'partial'],
       ['b', 'other'],
     ]);
@@ -51,9 +57,13 @@ describe('LiveOverlayStore', () => {
     const { db, overlay, session } = openStores();
     db.prepare('UPDATE chat_live_timeline_overlay_revisions SET revision = ?').run(Number.MAX_SAFE_INTEGER - 1);
     expect(overlay.upsert(session.id, 'r1', agentText('a', 'last'))).toBe(Number.MAX_SAFE_INTEGER);
-    expect(() => overlay.upsert(session.id, 'r1', agentText('a', 'one too many'))).toThrow(expect.objectContaining({ code: 'storage', data: expect.objectContaining({ reason: 'revision_exhausted' }) }));
+    expect(() => overlay.upsert(session.id, 'r1', agentText('a', 'one too many'))).toThrow(
+      expect.objectContaining({ code: 'storage', data: expect.objectContaining({ reason: 'revision_exhausted' }) }),
+    );
     expect(overlay.revision()).toBe(Number.MAX_SAFE_INTEGER);
-    expect(overlay.entries(session.id, session.id).map((entry) => 'text' in entry.item && entry.item.text)).toEqual(['last']);
+    expect(overlay.entries(session.id, session.id).map((entry) => 'text' in entry.item && entry.item.text)).toEqual([
+      'last',
+    ]);
   });
 
   it('TL-3 pending cleanups are kept until deleted, and go with their session', () => {

@@ -23,13 +23,18 @@ describe('STO-5 a table exists because a feature uses it', () => {
   it('STO-5 every table the migrations leave is named by the runtime code outside migrations/', () => {
     const db = new Database(':memory:');
     applyMigrations(db, MIGRATIONS_DIR);
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
     db.close();
     expect(tables.length).toBeGreaterThan(10);
     expect(tablesNoSourceNames(tables, runtimeSources(path.join(REPO_ROOT, 'server')))).toEqual([]);
   });
 
   it('STO-5 the check finds a table nothing names', () => {
-    expect(tablesNoSourceNames(['sessions', 'sessions_archive'], ["db.prepare('SELECT id FROM sessions')"])).toEqual(['sessions_archive']);
+    expect(tablesNoSourceNames(['sessions', 'sessions_archive'], ["db.prepare('SELECT id FROM sessions')"])).toEqual([
+      'sessions_archive',
+    ]);
   });
 });

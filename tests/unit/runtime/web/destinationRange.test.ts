@@ -8,9 +8,22 @@ describe('SEC-5 the destination ranges web.fetchPage refuses', () => {
   it('SEC-5 refuses every special IPv4 range and names it', () => {
     expect(
       Object.fromEntries(
-        ['127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '0.1.2.3', '255.255.255.255', '224.0.0.1', '192.0.2.1', '198.18.0.1', '240.0.0.1'].map(
-          (address) => [address, refusedRangeOf(address)],
-        ),
+        [
+          '127.0.0.1',
+          '127.255.0.9',
+          '10.1.2.3',
+          '172.16.0.1',
+          '192.168.1.1',
+          '100.64.0.1',
+          '169.254.169.254',
+          '0.0.0.0',
+          '0.1.2.3',
+          '255.255.255.255',
+          '224.0.0.1',
+          '192.0.2.1',
+          '198.18.0.1',
+          '240.0.0.1',
+        ].map((address) => [address, refusedRangeOf(address)]),
       ),
     ).toEqual({
       '127.0.0.1': 'loopback',
@@ -64,7 +77,16 @@ describe('SEC-5 the destination ranges web.fetchPage refuses', () => {
   });
 
   it('SEC-5 lets public addresses through, also when embedded in a mapped, NAT64 or 6to4 form', () => {
-    for (const address of ['8.8.8.8', '93.184.216.34', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of [
+      '8.8.8.8',
+      '93.184.216.34',
+      '1.1.1.1',
+      '2606:4700::1111',
+      '2a00:1450:4001::200e',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ]) {
       expect({ address, range: refusedRangeOf(address) }).toEqual({ address, range: null });
     }
   });

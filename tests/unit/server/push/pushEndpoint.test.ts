@@ -27,12 +27,19 @@ describe('PUSH-1 SEC-5 push endpoints are public https addresses', () => {
     expect(refusal(endpoint)).toEqual({ code: 'invalid_params', reason: 'blocked_address' });
   });
 
-  it.each(['https://fcm.googleapis.com/fcm/send/abc', 'https://updates.push.services.mozilla.com/wpush/v2/x', 'https://web.push.apple.com/QG1'])('%s is accepted', (endpoint) => {
+  it.each([
+    'https://fcm.googleapis.com/fcm/send/abc',
+    'https://updates.push.services.mozilla.com/wpush/v2/x',
+    'https://web.push.apple.com/QG1',
+  ])('%s is accepted', (endpoint) => {
     expect(refusal(endpoint)).toBeNull();
   });
 
   it('--allow-private-fetch lets a loopback push service be named, never plain http', () => {
     expect(refusal('https://127.0.0.1:8443/push/1', true)).toBeNull();
-    expect(refusal('http://127.0.0.1:8443/push/1', true)).toEqual({ code: 'invalid_params', reason: 'blocked_address' });
+    expect(refusal('http://127.0.0.1:8443/push/1', true)).toEqual({
+      code: 'invalid_params',
+      reason: 'blocked_address',
+    });
   });
 });

@@ -17,7 +17,18 @@ const approvalEvent = (id: string, decision: 'accept' | null) => ({
   type: 'notification' as const,
   notification: {
     method: 'approval.changed' as const,
-    params: { sessionId: 's1', approval: ApprovalSchema.parse({ id, sessionId: 's1', runId: 'r1', command: 'rm -rf build', reason: null, createdAt: 1, decision }) },
+    params: {
+      sessionId: 's1',
+      approval: ApprovalSchema.parse({
+        id,
+        sessionId: 's1',
+        runId: 'r1',
+        command: 'rm -rf build',
+        reason: null,
+        createdAt: 1,
+        decision,
+      }),
+    },
   },
 });
 
@@ -72,13 +83,17 @@ describe('PUSH-1 the runtime side of Web Push, with the push service replaced', 
   });
 
   it('PUSH-1 a subscription answered 404 or 410 is deleted; one that failed otherwise is kept', async () => {
-    for (const name of ['gone', 'failed', 'fine']) push.subscribe(deviceId, { endpoint: `https://push.example/${name}`, keys }, ALL, 'http://hbcode.localhost:8787');
+    for (const name of ['gone', 'failed', 'fine'])
+      push.subscribe(deviceId, { endpoint: `https://push.example/${name}`, keys }, ALL, 'http://hbcode.localhost:8787');
     answers.set('https://push.example/gone', 'gone');
     answers.set('https://push.example/failed', 'failed');
     push.onRuntimeEvent(approvalEvent('a3', null));
     await push.settled();
     expect(sent).toHaveLength(3);
-    expect(push.subscriptionsOf(deviceId).map((s) => s.endpoint)).toEqual(['https://push.example/failed', 'https://push.example/fine']);
+    expect(push.subscriptionsOf(deviceId).map((s) => s.endpoint)).toEqual([
+      'https://push.example/failed',
+      'https://push.example/fine',
+    ]);
   });
 
   it('PUSH-1 a revoked device loses its subscriptions; a device removes only its own', () => {

@@ -24,7 +24,11 @@ describe('RLY-6 passthrough streams on a link', () => {
     const link = new RecordingLink();
     let dropped = 0;
     const accepted: LinkStream[] = [];
-    const streams = new LinkStreams(link, { acceptStream: (stream) => accepted.push(stream), countDropped: () => dropped++, log: silentLogger });
+    const streams = new LinkStreams(link, {
+      acceptStream: (stream) => accepted.push(stream),
+      countDropped: () => dropped++,
+      log: silentLogger,
+    });
     for (let i = 1; i <= MAX_STREAMS + 1; i++) streams.handle({ type: LINK_FRAME.stream, connectionId: `n.${i}` });
     expect(accepted).toHaveLength(MAX_STREAMS);
     expect(link.closes(1013)).toEqual([`n.${MAX_STREAMS + 1}`]);

@@ -28,7 +28,8 @@ describe('RLY-4 the link socket to the relay', () => {
         ws.pause();
         ws.on('message', (data) => {
           const frame = decodeLinkFrame(data as Buffer);
-          if (frame.type === LINK_FRAME.data) received.set(frame.connectionId, (received.get(frame.connectionId) ?? 0) + 1);
+          if (frame.type === LINK_FRAME.data)
+            received.set(frame.connectionId, (received.get(frame.connectionId) ?? 0) + 1);
         });
         resolve(ws);
       }),
@@ -40,7 +41,8 @@ describe('RLY-4 the link socket to the relay', () => {
     const streams = Array.from({ length: STREAMS }, (_, i) => new LinkStream(`n.${i + 1}`, writer, () => {}));
     let maxLinkBuffered = 0;
     const sample = setInterval(() => (maxLinkBuffered = Math.max(maxLinkBuffered, writer.bufferedAmount)), 5);
-    for (const stream of streams) for (let f = 0; f < FRAMES_PER_STREAM; f++) stream.write(Buffer.alloc(FRAME_BYTES, f));
+    for (const stream of streams)
+      for (let f = 0; f < FRAMES_PER_STREAM; f++) stream.write(Buffer.alloc(FRAME_BYTES, f));
     const waitingLocally = () => streams.reduce((sum, stream) => sum + stream.writableLength, 0);
     await waitUntil(
       () => waitingLocally() > 0 && !writer.hasRoom(),
@@ -49,7 +51,11 @@ describe('RLY-4 the link socket to the relay', () => {
     expect(writer.bufferedAmount).toBeLessThanOrEqual(LINK_HIGH_WATER_BYTES + FRAME_BYTES + 64);
 
     relay.resume();
-    await waitUntil(() => [...received.values()].reduce((a, b) => a + b, 0) === STREAMS * FRAMES_PER_STREAM, () => `every frame reaches the relay (${JSON.stringify([...received])})`, 60_000);
+    await waitUntil(
+      () => [...received.values()].reduce((a, b) => a + b, 0) === STREAMS * FRAMES_PER_STREAM,
+      () => `every frame reaches the relay (${JSON.stringify([...received])})`,
+      60_000,
+    );
     clearInterval(sample);
     expect([...received.values()]).toEqual(Array(STREAMS).fill(FRAMES_PER_STREAM));
     expect(maxLinkBuffered).toBeLessThanOrEqual(LINK_HIGH_WATER_BYTES + FRAME_BYTES + 64);

@@ -25,7 +25,10 @@ describe('RLY-1 the desktop relay identity', () => {
     expect(first.desktopId).toBe(desktopIdOf(first.signingPublicKey));
     expect(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')) as object).sort()).toEqual(['ed25519', 'v']);
     const message = registrationMessage('https://relay.example.org', 'n'.repeat(43));
-    const publicKey = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(first.signingPublicKey).toString('base64url') }, format: 'jwk' });
+    const publicKey = crypto.createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(first.signingPublicKey).toString('base64url') },
+      format: 'jwk',
+    });
     expect(crypto.verify(null, Buffer.from(message), publicKey, again.sign(message))).toBe(true);
     // The retired relay channel's X25519 pair may still be in an older file: kept there, unused, the same desktop id.
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -9,7 +9,11 @@ const MAX_DATA_BYTES = 4096;
 /** One answer: a request id, the rest of its result, and its bytes. */
 const answer = fc.record({
   id: fc.oneof(fc.integer(), fc.string({ unit: 'binary', maxLength: 40 })),
-  extra: fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 5 }),
+  extra: fc.dictionary(
+    fc.string({ maxLength: 10 }),
+    fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.integer(), fc.boolean(), fc.constant(null)),
+    { maxKeys: 5 },
+  ),
   data: fc.uint8Array({ maxLength: MAX_DATA_BYTES }),
 });
 

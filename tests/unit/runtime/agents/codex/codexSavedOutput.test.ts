@@ -5,7 +5,14 @@ import { readSavedCommandOutput, savedOutputOfItem } from '../../../../../server
 import { SAVED_COPY_CAP_BYTES } from '../../../../../server/runtime/output/agentCopy';
 
 const where = { threadId: 'thread-1', turnId: 'turn-1', itemId: 'call-1' };
-const commandItem = (status: string, aggregatedOutput: string | null) => ({ type: 'commandExecution', id: 'call-1', command: 'cat x', status, aggregatedOutput, exitCode: 0 });
+const commandItem = (status: string, aggregatedOutput: string | null) => ({
+  type: 'commandExecution',
+  id: 'call-1',
+  command: 'cat x',
+  status,
+  aggregatedOutput,
+  exitCode: 0,
+});
 
 /** A Codex that answers each `thread/items/read` from `answers` in turn, recording what it was asked. */
 function fakeCodex(answers: unknown[][]): { call: CodexCall; asked: unknown[] } {
@@ -40,9 +47,13 @@ describe('readSavedCommandOutput: what Codex saved of one command (OUT-4)', () =
   });
 
   it('OUT-4 no saved output, or one over the 16 MiB cap, is no copy', async () => {
-    expect(await readSavedCommandOutput(fakeCodex([[commandItem('completed', null)]]).call, where, Promise.resolve())).toBeNull();
+    expect(
+      await readSavedCommandOutput(fakeCodex([[commandItem('completed', null)]]).call, where, Promise.resolve()),
+    ).toBeNull();
     const huge = 'x'.repeat(SAVED_COPY_CAP_BYTES + 1);
-    expect(await readSavedCommandOutput(fakeCodex([[commandItem('completed', huge)]]).call, where, Promise.resolve())).toBeNull();
+    expect(
+      await readSavedCommandOutput(fakeCodex([[commandItem('completed', huge)]]).call, where, Promise.resolve()),
+    ).toBeNull();
     // Under the cap in UTF-16 units, over it in UTF-8 bytes.
     const wide = 'é'.repeat(SAVED_COPY_CAP_BYTES / 2 + 1);
     expect(savedOutputOfItem(commandItem('completed', wide))).toBeNull();
@@ -51,7 +62,9 @@ describe('readSavedCommandOutput: what Codex saved of one command (OUT-4)', () =
 
   it('OUT-4 a Codex that never answers is given up after the timeout (the time is a parameter)', async () => {
     const silent = (() => new Promise(() => undefined)) as CodexCall;
-    await expect(readSavedCommandOutput(silent, where, Promise.resolve(), 20)).rejects.toThrow(/did not answer thread\/items\/read/);
+    await expect(readSavedCommandOutput(silent, where, Promise.resolve(), 20)).rejects.toThrow(
+      /did not answer thread\/items\/read/,
+    );
   });
 
   it('OUT-4 a saved item that is not a command gives no copy', () => {
