@@ -11,6 +11,7 @@ import {
 import type { RpcClient } from './rpcClient';
 import type { OutboxAttachment } from './attachments/outboxAttachment';
 import { uploadEntryAttachments } from './attachments/uploadEntryAttachments';
+import { checkedRecords, OutboxRecordSchema } from './storage/recordSchemas';
 
 // The durable outbox (PWA-4): a message lives in IndexedDB from the moment it is typed until the
 // runtime confirms it. Its operation id makes every resend harmless: chat.send answers a repeat
@@ -79,8 +80,12 @@ export async function enqueueMessage(
 
 /** This device's entries for one session, in send order. */
 export async function sessionOutbox(sessionId: string): Promise<OutboxEntry[]> {
-  return withTransaction(['outbox'], 'readonly', (tx) =>
-    tx.objectStore('outbox').index('bySession').getAll(sessionRange(sessionId)),
+  return withTransaction(['outbox'], 'readonly', async (tx) =>
+    checkedRecords(
+      'outbox',
+      OutboxRecordSchema,
+      await tx.objectStore('outbox').index('bySession').getAll(sessionRange(sessionId)),
+    ),
   );
 }
 
@@ -172,7 +177,11 @@ async function claimNextEntry(
 ): Promise<{ entry: OutboxEntry | null; recheckAt: number | null; blockedBy: string[] }> {
   const context = { now: Date.now(), liveTabs: await liveTabs() };
   const claimed = await withTransaction(['outbox'], 'readwrite', async (tx) => {
-    const next = pickNextToSend(await tx.objectStore('outbox').getAll(), context);
+    // PWA-8: a damaged entry is neither sent nor deleted; the others go out as if it were not there.
+    const next = pickNextToSend(
+      checkedRecords('outbox', OutboxRecordSchema, await tx.objectStore('outbox').getAll()),
+      context,
+    );
     if (!next.entry) return next;
     const entry = claimEntry(next.entry, tab, context.now);
     await tx.objectStore('outbox').put(entry);

@@ -229,7 +229,7 @@ describe('PWA-3 read cache in Chromium', () => {
     await context.close();
   });
 
-  it('PWA-8 a saved record that fails its schema is read as not held: a cached page is deleted and its bytes leave the total; a bad snapshot or pairing reads as none', async () => {
+  it('PWA-8 a saved record that fails its schema is read as not held: a cached page is deleted and its bytes leave the total; a bad snapshot or pairing reads as none, a bad unsent message is kept but not sent', async () => {
     const { context, page } = await loadModuleInBlankPage(
       browser,
       'tests/e2e/savedRecordsEntry.ts',
@@ -298,6 +298,25 @@ describe('PWA-3 read cache in Chromium', () => {
         (record) => ({ ...record, token: 42 }),
         'device',
       );
+      const first = await saved.enqueueMessage('s1', 'first unsent message');
+      await saved.enqueueMessage('s1', 'second unsent message');
+      await damage(
+        'outbox',
+        (record) => record.operationId === first.operationId,
+        (record) => ({ ...record, text: 5 }),
+      );
+      const outbox = (await saved.sessionOutbox('s1')).map((entry) => entry.text);
+      const outboxStored = await new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('hbcode');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('outbox').objectStore('outbox').count();
+          count.onsuccess = () => {
+            open.result.close();
+            resolve(count.result);
+          };
+        };
+      });
       const damaged = await saved.readCachedOutputPage(ref(0), 1000);
       const kept = await saved.readCachedOutputPage(ref(1000), 1000);
       return {
@@ -312,6 +331,8 @@ describe('PWA-3 read cache in Chromium', () => {
         damagedAgain: await saved.readCachedOutputPage(ref(0), 1000),
         sessions: await saved.readSessionsSnapshot(),
         pairing: (await saved.loadPairing()) ?? null,
+        outbox,
+        outboxStored,
       };
     });
     expect(result).toEqual({
@@ -322,8 +343,11 @@ describe('PWA-3 read cache in Chromium', () => {
       damagedAgain: null,
       sessions: null,
       pairing: null,
+      // The damaged message is neither shown nor sent, and not deleted either.
+      outbox: ['second unsent message'],
+      outboxStored: 2,
     });
-    for (const store of ['outputPages', 'snapshots', 'settings'])
+    for (const store of ['outputPages', 'snapshots', 'settings', 'outbox'])
       expect(
         warnings.some((text) => text.includes(`saved record in ${store} that does not match its schema`)),
         store,

@@ -2,3 +2,4 @@
 export { loadPairing, savePairing } from '../../lib/client/appDb';
 export { outputCacheBytes, readCachedOutputPage, saveOutputPage } from '../../lib/client/output/outputCache';
 export { readSessionsSnapshot, saveSessionsSnapshot } from '../../lib/client/snapshotCache';
+export { enqueueMessage, sessionOutbox } from '../../lib/client/outbox';

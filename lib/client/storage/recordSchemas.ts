@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FileEntrySchema } from '../../protocol/files';
 import { HttpChunkHeaderSchema } from '../../protocol/httpBytes';
-import { ProjectSchema, SessionSchema, TimelineRowSchema } from '../../protocol/rows';
+import { MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from '../../protocol/rows';
 import { ConvertedPageSchema } from '../../markdown/convertedPage';
 
 /**
@@ -18,6 +18,38 @@ export const PairingRecordSchema = z.object({
   deviceId: z.string().min(1),
   deviceName: z.string(),
   pairedAt: z.number(),
+});
+
+/**
+ * An unsent message (PWA-4). One that fails is never sent half-read, and never deleted either: it
+ * stays where it is, reported, for a later version (or a person with the developer tools) to recover.
+ */
+export const OutboxRecordSchema = z.object({
+  operationId: z.string().min(1),
+  sessionId: z.string().min(1),
+  createdAt: z.number(),
+  seq: z.number(),
+  state: z.enum(['queued', 'sending', 'sent', 'failed']),
+  attempts: count,
+  error: z.string().optional(),
+  runId: z.string().optional(),
+  runState: MessageStateSchema.optional(),
+  claimedBy: z.string().optional(),
+  claimedUntil: z.number().optional(),
+  sentAt: z.number().optional(),
+  text: z.string(),
+  mode: z.literal('steer').optional(),
+  attachments: z
+    .array(
+      z.object({
+        name: z.string(),
+        mimeType: z.string(),
+        byteLength: count,
+        sha256: z.string(),
+        blob: z.instanceof(Blob),
+      }),
+    )
+    .optional(),
 });
 
 export const SnapshotRecordSchema = z.object({
@@ -88,6 +120,16 @@ export function checkedRecord<T>(store: string, schema: z.ZodType<T>, value: unk
     );
   }
   return null;
+}
+
+/** The records of `values` that match `schema`; each one that does not is reported and left out. */
+export function checkedRecords<T>(store: string, schema: z.ZodType<T>, values: readonly unknown[]): T[] {
+  const kept: T[] = [];
+  for (const value of values) {
+    const record = checkedRecord(store, schema, value);
+    if (record !== null) kept.push(record);
+  }
+  return kept;
 }
 
 /** The schema of a bounded cache store's records. */
