@@ -38,9 +38,7 @@ export class ProcessMeter {
   }
 
   /** Runs `work` and tells what each process spent on it. */
-  async measure<T>(
-    work: () => Promise<T>,
-  ): Promise<{
+  async measure<T>(work: () => Promise<T>): Promise<{
     value: T;
     cpuSeconds: Record<string, number | null>;
     minorFaults: Record<string, number | null>;

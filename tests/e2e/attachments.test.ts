@@ -326,13 +326,11 @@ describe('ATT-1 ATT-2 attachments from the app', () => {
     it(
       "ATT-1 a file that is not an image, sent as one, fails in the outbox with the runtime's reason and is never attached",
       async () => {
-        await page
-          .getByTestId('attach-files')
-          .setInputFiles({
-            name: 'fake.png',
-            mimeType: 'image/png',
-            buffer: Buffer.from('#!/bin/sh\necho no picture\n'),
-          });
+        await page.getByTestId('attach-files').setInputFiles({
+          name: 'fake.png',
+          mimeType: 'image/png',
+          buffer: Buffer.from('#!/bin/sh\necho no picture\n'),
+        });
         await page.getByRole('textbox', { name: 'Message' }).fill('cat');
         await page.getByRole('button', { name: 'Send' }).click();
         const failed = page.locator('[data-row="outbox"][data-outbox-state="failed"]');
