@@ -1,10 +1,11 @@
 'use client';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { highlightDocument, preferredTheme, themeColors } from '../../lib/client/highlightClient';
+import { highlightDocument, themeColors } from '../../lib/client/highlightClient';
 import { MAX_HIGHLIGHT_BYTES, MAX_HIGHLIGHT_LINE_LENGTH } from '../../lib/highlight/limits';
-import type { ThemeColors, TokenBatch } from '../../lib/highlight/tokens';
+import type { ThemeColors, ThemeName, TokenBatch } from '../../lib/highlight/tokens';
 import { SOURCE_LINE_HEIGHT, SourceLine } from './SourceLine';
+import { usePreferredTheme } from './usePreferredTheme';
 
 /** Rows kept beyond each edge of the view: enough for a wheel step, few enough to render fast (PERF-6). */
 const OVERSCAN_LINES = 6;
@@ -25,7 +26,12 @@ export function SourceView({
 }) {
   const lines = useMemo(() => text.split(/\r?\n/), [text]);
   /** Batches so far, and for each line the index of its batch (-1: not yet highlighted). */
-  const [highlighted, setHighlighted] = useState<{ batches: TokenBatch[]; batchOfLine: Int32Array } | null>(null);
+  const [highlighted, setHighlighted] = useState<{
+    batches: TokenBatch[];
+    batchOfLine: Int32Array;
+    theme: ThemeName;
+  } | null>(null);
+  const theme = usePreferredTheme();
   const [colors, setColors] = useState<ThemeColors | null>(null);
   const [state, setState] = useState<'plain' | 'highlighting' | 'highlighted' | 'failed'>('plain');
   const parent = useRef<HTMLDivElement>(null);
@@ -44,7 +50,6 @@ export function SourceView({
       return;
     }
     const abort = new AbortController();
-    const theme = preferredTheme();
     setState('highlighting');
     void (async () => {
       try {
@@ -58,7 +63,7 @@ export function SourceView({
             batch.firstLine,
             Math.min(lines.length, batch.firstLine + batch.lineCount),
           );
-          setHighlighted({ batches, batchOfLine });
+          setHighlighted({ batches, batchOfLine, theme });
         }
         // A file's first lines alone are not the file highlighted: the rest follows.
         if (!abort.signal.aborted && !partial) setState('highlighted');
@@ -68,7 +73,7 @@ export function SourceView({
       }
     })();
     return () => abort.abort();
-  }, [text, lines, language, tooLarge, partial]);
+  }, [text, lines, language, tooLarge, partial, theme]);
 
   /** The lines on screen at the last range change. */
   const shownRange = useRef<{ start: number; end: number } | null>(null);
@@ -111,6 +116,7 @@ export function SourceView({
         role="region"
         aria-label="File contents"
         data-highlight={state}
+        data-highlight-theme={highlighted?.theme}
         style={colors ? { background: colors.background, color: colors.foreground } : undefined}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -173,10 +173,29 @@ export function keptScreenshotPath(prefix: string, name: string): string {
   return path.join(dir, `${prefix}-${name}.png`);
 }
 
+/**
+ * Waits until every highlighted file, diff and code block on the page has its tokens in `scheme`'s
+ * theme (HL-3): they are highlighted again, in the worker, after the scheme changes.
+ */
+export async function waitForHighlightTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await waitUntil(
+    () =>
+      page.evaluate(
+        (scheme) =>
+          [...document.querySelectorAll('[data-highlight-theme]')].every(
+            (element) => element.getAttribute('data-highlight-theme') === scheme,
+          ),
+        scheme,
+      ),
+    `the highlighted text is in the ${scheme} theme`,
+  );
+}
+
 /** The screen in light and dark, kept as `<prefix>-<name>-light.png` and `-dark.png`; the page is left light. */
 export async function keepLightAndDark(page: Page, prefix: string, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    await waitForHighlightTheme(page, scheme);
     await page.screenshot({ path: keptScreenshotPath(prefix, `${name}-${scheme}`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -14,6 +14,7 @@ import {
   pairThroughLink,
   PHONE_CONTEXT,
   startupPairingCode,
+  waitForHighlightTheme,
 } from './appHarness';
 
 // GIT-9 in real Chromium at phone size against the real runtime and a real repository: reach Git
@@ -45,6 +46,7 @@ async function screenshots(
     await page.setViewportSize(size === 'phone' ? { width: 390, height: 844 } : { width: 1440, height: 900 });
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
+      await waitForHighlightTheme(page, colorScheme);
       await page.screenshot({
         path: keptScreenshotPath('git', `${name}-${size}-${colorScheme}`),
         scale: size === 'desktop' ? 'css' : 'device',
@@ -139,6 +141,25 @@ describe('GIT-9 the Git view in Chromium at phone size', () => {
       expect.stringContaining("return 'Hello, ' + name;"),
     ]);
     await waitUntil(() => diff.locator('[data-diff-line="added"] .diff-text span').count(), 'the diff is highlighted');
+    // HL-3: the open diff is highlighted again when the device turns dark, not left in light colours.
+    const keywordColor = () =>
+      diff
+        .locator('[data-diff-line="added"] .diff-text span')
+        .first()
+        .evaluate((span) => getComputedStyle(span).color);
+    expect(await diff.getAttribute('data-highlight-theme')).toBe('light');
+    const lightKeyword = await keywordColor();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await waitUntil(
+      async () => (await diff.getAttribute('data-highlight-theme')) === 'dark',
+      'the diff is highlighted in the dark theme',
+    );
+    await waitUntil(
+      () => diff.locator('[data-diff-line="added"] .diff-text span').count(),
+      'the dark tokens are drawn',
+    );
+    expect(await keywordColor()).not.toBe(lightKeyword);
+    await page.emulateMedia({ colorScheme: 'light' });
     await screenshots(page, 'diff', ['phone', 'desktop']);
 
     // Stage one file, then commit it with a message.

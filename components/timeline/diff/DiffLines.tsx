@@ -53,7 +53,11 @@ export function DiffLines({ text, complete, path, actions }: DiffLinesProps) {
     [text, cut, complete, parsedWhole],
   );
   const unparsedLines = useMemo(() => (parsedWhole ? 0 : linesAfter(text, cut)), [text, cut, parsedWhole]);
-  const tokens = useDiffHighlight(parsed.lines, parsed.unparsed ? null : languageForPath(path), shownLines);
+  const { tokenAt: tokens, theme } = useDiffHighlight(
+    parsed.lines,
+    parsed.unparsed ? null : languageForPath(path),
+    shownLines,
+  );
   const shown = parsed.lines.slice(0, shownLines);
   const numberWidth = useMemo(() => gutterWidth(parsed.lines), [parsed.lines]);
   const hidden = parsed.lines.length - shown.length + unparsedLines;
@@ -63,7 +67,12 @@ export function DiffLines({ text, complete, path, actions }: DiffLinesProps) {
       {parsed.unparsed && (
         <p className="muted file-diff-note">Not a diff this app can read ({parsed.unparsed}); shown as it is.</p>
       )}
-      <div className="diff-lines mono" role="group" aria-label={`Diff of ${path}`}>
+      <div
+        className="diff-lines mono"
+        role="group"
+        aria-label={`Diff of ${path}`}
+        data-highlight-theme={theme ?? undefined}
+      >
         {chunks(shown.length).map(([start, end]) => (
           // Chunks off screen skip layout (content-visibility): a diff opened to thousands of lines lays
           // out what is in view. NOTE: not the first chunk: the timeline already mounts only the rows
