@@ -36,15 +36,20 @@ export function useOutputWindow({
   /** A jump is reading its pages: the edge reads wait, or they would anchor to the old view. */
   const jumping = useRef(false);
   const pendingScroll = useRef<ScrollRequest | null>(null);
-  const total = Math.max(row.byteLength, win.current.totalBytes);
+  // NOTE: the row's size counts only while it is of this window's generation: a read can learn of a
+  // new generation before the row does, and the old one's size is past the end of the new one.
+  const total = Math.max(row.generation === generation ? row.byteLength : 0, win.current.totalBytes);
 
   // `version` counts the window's page loads: the lines change with it, not with any value read here.
   const lines = useMemo(() => win.current.lines(row.complete), [version, row.complete]);
 
-  /** A new generation replaced the output: read it again from the same place. */
-  function startOver(nextGeneration: number) {
+  /**
+   * A new generation replaced the output: read it again from the same place. Its size is the one
+   * the runtime gave with the refusal, or the row's when the row is of that generation already.
+   */
+  function startOver(nextGeneration: number, byteLength?: number) {
     pendingScroll.current = { offset: win.current.start, align: 'start' };
-    win.current = new OutputWindow(row.byteLength);
+    win.current = new OutputWindow(byteLength ?? (row.generation === nextGeneration ? row.byteLength : 0));
     setGeneration(nextGeneration);
   }
 
@@ -90,7 +95,7 @@ export function useOutputWindow({
         typeof e.data.generation === 'number' &&
         e.data.generation !== generation
       ) {
-        startOver(e.data.generation);
+        startOver(e.data.generation, typeof e.data.byteLength === 'number' ? e.data.byteLength : undefined);
       } else {
         setError((e as Error).message);
       }

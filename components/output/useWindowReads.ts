@@ -87,7 +87,7 @@ export function useWindowReads({
 
   // Following: new bytes at the end are read and the view stays at the bottom.
   useEffect(() => {
-    win.current.totalBytes = Math.max(win.current.totalBytes, row.byteLength);
+    if (row.generation === generation) win.current.totalBytes = Math.max(win.current.totalBytes, row.byteLength);
     if (!follow || win.current.empty) return;
     const next = win.current.nextRange();
     void (async () => {
@@ -95,7 +95,7 @@ export function useWindowReads({
       pendingScroll.current = { offset: Number.MAX_SAFE_INTEGER, align: 'end' };
       rerender();
     })();
-  }, [row.byteLength, row.complete, follow, load]);
+  }, [row.byteLength, row.complete, row.generation, generation, follow, load]);
 
   // The generation changed under us (the row says so): start over at the same place.
   useEffect(() => {

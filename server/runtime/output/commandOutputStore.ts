@@ -210,9 +210,7 @@ export class CommandOutputStore {
     if (generation !== row.generation) {
       throw conflict(
         `Command output generation ${generation} was replaced by generation ${row.generation}; refresh the row and read again.`,
-        {
-          generation: row.generation,
-        },
+        { generation: row.generation, byteLength: row.byteLength },
       );
     }
     if (outcome === 'file-lost') throw storageError('The command output file is missing or shorter than recorded.');
