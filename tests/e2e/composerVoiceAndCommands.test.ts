@@ -173,8 +173,17 @@ describe("UX-9 UX-10 the composer: voice input and the agent's slash commands", 
         'the phrase lands after the text',
       );
 
-      // The caret moved back to after "echo": the next phrase goes there.
-      await messageBox(phone).evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(4, 4));
+      // The caret moved back to after "echo": the next phrase goes there. The app places its caret
+      // after a phrase in the next frame; a frame asked for now runs after that one.
+      await messageBox(phone).evaluate(
+        (area: HTMLTextAreaElement) =>
+          new Promise<void>((resolve) =>
+            requestAnimationFrame(() => {
+              area.setSelectionRange(4, 4);
+              resolve();
+            }),
+          ),
+      );
       await speech(phone).hear('big', true);
       await waitUntil(
         async () => (await messageBox(phone).inputValue()) === 'echo big hello world',
