@@ -142,6 +142,7 @@ export function useOutputWindow({
   );
 
   return {
+    client,
     win,
     lines,
     total,

@@ -41,28 +41,45 @@ export function useWindowReads({
   anchorTop,
   startAt = null,
 }: WindowReadsInput) {
-  const { win, total, generation, version, lines, busy, jumping, pendingScroll, load, jumpTo, rerender, startOver } =
-    output;
+  const {
+    client,
+    win,
+    total,
+    generation,
+    version,
+    lines,
+    busy,
+    jumping,
+    pendingScroll,
+    load,
+    jumpTo,
+    rerender,
+    startOver,
+  } = output;
   /** The address's place is for the first read only; a new generation starts where the view was. */
   const firstPlace = useRef(startAt);
 
   /** What the last first read was asked for: asked again only when the window, its size or its state changed, so a failed read is not retried in a loop. */
-  const firstReadOf = useRef<{ w: OutputWindow; total: number; complete: boolean } | null>(null);
+  // NOTE: and the client: a viewer opened before the connection was up read only this device's
+  // cache, which may not hold the page; once connected it asks the runtime (it stayed empty).
+  const firstReadOf = useRef<{ w: OutputWindow; total: number; complete: boolean; client: unknown } | null>(null);
 
   // NOTE: `version` too: a new generation's first read waits for a read of the old one still out
   // (it renders when it ends) instead of being refused as busy and never asked again.
   useEffect(() => {
     const w = win.current;
     const asked = firstReadOf.current;
+    // The address's place holds until a read filled the window (a read from the cache may not).
+    if (!w.empty) firstPlace.current = null;
     if (!w.empty || total === 0 || busy.current || jumping.current) return;
-    if (asked && asked.w === w && asked.total === total && asked.complete === row.complete) return;
-    firstReadOf.current = { w, total, complete: row.complete };
+    if (asked && asked.w === w && asked.total === total && asked.complete === row.complete && asked.client === client)
+      return;
+    firstReadOf.current = { w, total, complete: row.complete, client };
     const place = firstPlace.current;
-    firstPlace.current = null;
     if (place !== null) void jumpTo(place, 'start');
     else if (row.complete && finishedOutputStart() === 'start') void jumpTo(0, 'start');
     else void jumpTo(total - 1, 'end');
-  }, [generation, total, row.complete, jumpTo, version]);
+  }, [generation, total, row.complete, jumpTo, version, client]);
 
   useEffect(() => {
     const w = win.current;

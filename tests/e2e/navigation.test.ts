@@ -163,6 +163,30 @@ describe('UX-1 every view has its own address', () => {
     240_000,
   );
 
+  it('PWA-2 an output opened before the connection is up, with nothing saved of it here, is read from the runtime once connected', async () => {
+    const page = await lightPage(DESKTOP_CONTEXT);
+    await page.locator(`[data-session-id="${sessionId}"] button.list-button`).click();
+    await commandRow(page, COMMAND).waitFor();
+    // The app's socket is refused until the viewer is open: the timeline comes from this device's
+    // copy, the output (never read here) from nowhere.
+    let refuse = true;
+    await page.context().routeWebSocket(/\/rpc$/, (socket) => {
+      if (refuse) void socket.close();
+      else socket.connectToServer();
+    });
+    await page.reload();
+    await commandRow(page, COMMAND).click();
+    await page.getByTestId('output').waitFor();
+    expect(await textInView(page, '[data-testid="output"]', lineText(LINES))).toBe(false);
+    refuse = false;
+    await waitUntil(
+      () => textInView(page, '[data-testid="output"]', lineText(LINES)),
+      'the viewer reads its end from the runtime once connected',
+      30_000,
+    );
+    await page.context().close();
+  }, 120_000);
+
   it('UX-1 a link to an output at a byte opens the same view on another paired device', async () => {
     const at = (lineAt(FIVE_MIB) - 1) * LINE_BYTES;
     const other = await lightPage(DESKTOP_CONTEXT);
