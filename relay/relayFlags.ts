@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseIntegerFlag, type IntegerRange } from '../lib/shared/integerFlag';
 import { DEFAULT_MEMORY_BUDGET_BYTES, DEFAULT_UNROUTED_FRAME_BYTES } from './nodeBudget';
 import { DEFAULT_CONNECT_RATE } from './rateLimit';
 import { DEFAULT_LINK_PING_MS, DEFAULT_RELAY_MAX_CONNECTIONS, type RelayNodeOptions } from './relayNode';
@@ -8,13 +9,11 @@ export const RELAY_USAGE = `npm run relay -- --public-url https://HOST --nats na
   [--memory-budget-mib N] [--unrouted-frame-bytes N] [--link-ping-ms MS]`;
 
 const MiB = 1024 * 1024;
+const PORT: IntegerRange = { min: 0, max: 65535 };
 
-function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new Error(`${flag} must be a positive whole number, not "${value}".`);
-  return number;
+/** A whole-number flag, `fallback` when not given; anything else names the flag (the shared parser). */
+function integer(value: string | undefined, flag: string, fallback: number, range: IntegerRange = { min: 1 }): number {
+  return value === undefined ? fallback : parseIntegerFlag(value, flag, range);
 }
 
 /** Room for a channel frame (33 MiB) on its way in and on its way out. */
@@ -23,11 +22,6 @@ const MIN_MEMORY_BUDGET_MIB = 64;
 const MIN_UNROUTED_FRAME_BYTES = 1024;
 /** Pings more often than this would be taken for silence on a busy machine. */
 const MIN_LINK_PING_MS = 100;
-
-function atLeast(value: number, min: number, flag: string): number {
-  if (value < min) throw new Error(`${flag} must be at least ${min}, not ${value}.`);
-  return value;
-}
 
 /** The relay's command line; the public URL is checked by startRelayNode. */
 export function parseRelayFlags(argv: string[]): RelayNodeOptions {
@@ -53,12 +47,9 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
   });
   if (!values['public-url'] || !values.nats)
     throw new Error(`--public-url and --nats are required.\nUsage: ${RELAY_USAGE}`);
-  const port = values.port === undefined ? 8443 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be a port number, not "${values.port}".`);
-  const tlsPort = values['tls-port'] === undefined ? undefined : Number(values['tls-port']);
-  if (tlsPort !== undefined && (!Number.isInteger(tlsPort) || tlsPort < 0 || tlsPort > 65535))
-    throw new Error(`--tls-port must be a port number, not "${values['tls-port']}".`);
+  const port = integer(values.port, '--port', 8443, PORT);
+  const tlsPort =
+    values['tls-port'] === undefined ? undefined : parseIntegerFlag(values['tls-port'], '--tls-port', PORT);
   return {
     publicUrl: values['public-url'],
     tlsPort,
@@ -66,27 +57,29 @@ export function parseRelayFlags(argv: string[]): RelayNodeOptions {
     port,
     host: values.host ?? '127.0.0.1',
     nodeId: values['node-id'],
-    maxConnections: positiveInteger(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
+    maxConnections: integer(values['max-connections'], '--max-connections', DEFAULT_RELAY_MAX_CONNECTIONS),
     clientAddressHeader: values['client-address-header'],
     memoryBudgetBytes:
-      atLeast(
-        positiveInteger(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB),
-        MIN_MEMORY_BUDGET_MIB,
-        '--memory-budget-mib',
-      ) * MiB,
-    unroutedFrameBytes: atLeast(
-      positiveInteger(values['unrouted-frame-bytes'], '--unrouted-frame-bytes', DEFAULT_UNROUTED_FRAME_BYTES),
-      MIN_UNROUTED_FRAME_BYTES,
+      integer(values['memory-budget-mib'], '--memory-budget-mib', DEFAULT_MEMORY_BUDGET_BYTES / MiB, {
+        min: MIN_MEMORY_BUDGET_MIB,
+        unit: 'MiB',
+      }) * MiB,
+    unroutedFrameBytes: integer(
+      values['unrouted-frame-bytes'],
       '--unrouted-frame-bytes',
+      DEFAULT_UNROUTED_FRAME_BYTES,
+      {
+        min: MIN_UNROUTED_FRAME_BYTES,
+        unit: 'bytes',
+      },
     ),
-    linkPingMs: atLeast(
-      positiveInteger(values['link-ping-ms'], '--link-ping-ms', DEFAULT_LINK_PING_MS),
-      MIN_LINK_PING_MS,
-      '--link-ping-ms',
-    ),
+    linkPingMs: integer(values['link-ping-ms'], '--link-ping-ms', DEFAULT_LINK_PING_MS, {
+      min: MIN_LINK_PING_MS,
+      unit: 'ms',
+    }),
     connectRate: {
-      burst: positiveInteger(values['connect-burst'], '--connect-burst', DEFAULT_CONNECT_RATE.burst),
-      periodMs: positiveInteger(values['connect-period-ms'], '--connect-period-ms', DEFAULT_CONNECT_RATE.periodMs),
+      burst: integer(values['connect-burst'], '--connect-burst', DEFAULT_CONNECT_RATE.burst),
+      periodMs: integer(values['connect-period-ms'], '--connect-period-ms', DEFAULT_CONNECT_RATE.periodMs),
     },
   };
 }

@@ -100,11 +100,12 @@ export function parseLimits(values: Partial<Record<LimitFlag, string>>, env: Nod
     ffmpeg: env.HBCODE_FFMPEG || DEFAULT_MEDIA_LIMITS.ffmpeg,
     heifConvert: env.HBCODE_HEIF_CONVERT || DEFAULT_MEDIA_LIMITS.heifConvert,
   };
-  const previewChunk = Number(env.HBCODE_PREVIEW_CHUNK_BYTES);
-  const previewChunkBytes =
-    Number.isSafeInteger(previewChunk) && previewChunk > 0
-      ? Math.min(previewChunk, FILE_CHUNK_BYTES)
-      : FILE_CHUNK_BYTES;
+  const previewChunkBytes = env.HBCODE_PREVIEW_CHUNK_BYTES
+    ? Math.min(
+        parseIntegerFlag(env.HBCODE_PREVIEW_CHUNK_BYTES, 'HBCODE_PREVIEW_CHUNK_BYTES', { min: 1, unit: 'bytes' }),
+        FILE_CHUNK_BYTES,
+      )
+    : FILE_CHUNK_BYTES;
   return {
     http,
     pairing,

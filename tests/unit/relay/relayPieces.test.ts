@@ -121,10 +121,10 @@ describe('close frames and flags', () => {
     ).toMatchObject({ memoryBudgetBytes: 64 * 1024 * 1024, unroutedFrameBytes: 4096, linkPingMs: 500 });
     expect(() => parseRelayFlags([...base, '--memory-budget-mib', 'lots'])).toThrow(/--memory-budget-mib/);
     expect(() => parseRelayFlags([...base, '--memory-budget-mib', '16'])).toThrow(
-      /--memory-budget-mib must be at least 64/,
+      /--memory-budget-mib must be a whole number of MiB, at least 64/,
     );
     expect(() => parseRelayFlags([...base, '--unrouted-frame-bytes', '100'])).toThrow(
-      /--unrouted-frame-bytes must be at least 1024/,
+      /--unrouted-frame-bytes must be a whole number of bytes, at least 1024/,
     );
     expect(() => parseRelayFlags([...base, '--link-ping-ms', '10'])).toThrow(/--link-ping-ms/);
   });
