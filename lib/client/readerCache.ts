@@ -1,5 +1,5 @@
 import { withTransaction } from './appDb';
-import { putWithinBound, readAndMarkUsed } from './storage/boundedStore';
+import { checkedBoundedRecord, putWithinBound, readAndMarkUsed } from './storage/boundedStore';
 import type { ReaderPageRecord } from './readerPageRecord';
 
 /** Bound of the saved web pages on this device; least recently read go first (PWA-3). */
@@ -43,9 +43,13 @@ export function listSavedReaderPages(limit = 200): Promise<SavedReaderPageSummar
     const pages: SavedReaderPageSummary[] = [];
     let cursor = await tx.objectStore('readerPages').index('byLastUsed').openCursor(null, 'prev');
     while (cursor && pages.length < limit) {
-      const { url, finalUrl, views, preferred, savedAt, lastUsed } = cursor.value;
-      const title = (views[preferred] ?? Object.values(views).find(Boolean))?.title ?? '';
-      pages.push({ url, finalUrl, title, savedAt, lastUsed });
+      // PWA-8: a damaged page is left out of the list (reading it deletes it), not a broken list.
+      const page = checkedBoundedRecord('readerPages', cursor.value);
+      if (page) {
+        const { url, finalUrl, views, preferred, savedAt, lastUsed } = page;
+        const title = (views[preferred] ?? Object.values(views).find(Boolean))?.title ?? '';
+        pages.push({ url, finalUrl, title, savedAt, lastUsed });
+      }
       cursor = await cursor.continue();
     }
     return pages;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * validates the worker's reply with this schema (STYLE: zod at every edge). This file imports no
  * DOM library, so the page can use it without pulling the converter in.
  */
-const PageViewSchema = z.enum(['article', 'fullPage']);
+export const PageViewSchema = z.enum(['article', 'fullPage']);
 /** `article`: what Readability extracted; `fullPage`: the whole page converted (MD-3). */
 export type PageView = z.infer<typeof PageViewSchema>;
 

@@ -298,6 +298,29 @@ describe('PWA-3 read cache in Chromium', () => {
         (record) => ({ ...record, token: 42 }),
         'device',
       );
+      const view = (title: string) => ({
+        markdown: `# ${title}`,
+        view: 'article' as const,
+        articleFound: true,
+        title,
+        byline: null,
+        siteName: null,
+        publishedTime: null,
+        sourceUrl: `https://example.org/${title}`,
+      });
+      for (const title of ['kept', 'damaged'])
+        await saved.saveReaderPage({
+          url: `https://example.org/${title}`,
+          finalUrl: `https://example.org/${title}`,
+          views: { article: view(title) },
+          preferred: 'article',
+        });
+      await damage(
+        'readerPages',
+        (record) => record.url === 'https://example.org/damaged',
+        (record) => ({ ...record, views: null }),
+      );
+      const readerList = (await saved.listSavedReaderPages()).map((page) => page.title);
       const first = await saved.enqueueMessage('s1', 'first unsent message');
       await saved.enqueueMessage('s1', 'second unsent message');
       await damage(
@@ -333,6 +356,7 @@ describe('PWA-3 read cache in Chromium', () => {
         pairing: (await saved.loadPairing()) ?? null,
         outbox,
         outboxStored,
+        readerList,
       };
     });
     expect(result).toEqual({
@@ -346,8 +370,10 @@ describe('PWA-3 read cache in Chromium', () => {
       // The damaged message is neither shown nor sent, and not deleted either.
       outbox: ['second unsent message'],
       outboxStored: 2,
+      // A damaged saved page leaves the list of saved pages; the list itself still comes.
+      readerList: ['kept'],
     });
-    for (const store of ['outputPages', 'snapshots', 'settings', 'outbox'])
+    for (const store of ['outputPages', 'snapshots', 'settings', 'outbox', 'readerPages'])
       expect(
         warnings.some((text) => text.includes(`saved record in ${store} that does not match its schema`)),
         store,

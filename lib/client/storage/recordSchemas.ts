@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FileEntrySchema } from '../../protocol/files';
 import { HttpChunkHeaderSchema } from '../../protocol/httpBytes';
 import { MessageStateSchema, ProjectSchema, SessionSchema, TimelineRowSchema } from '../../protocol/rows';
-import { ConvertedPageSchema } from '../../markdown/convertedPage';
+import { ConvertedPageSchema, PageViewSchema } from '../../markdown/convertedPage';
 
 /**
  * What the app's IndexedDB stores hold, checked with the protocol's own schemas when a record is
@@ -84,7 +84,7 @@ const BOUNDED_RECORD_SCHEMAS = {
     url: z.string(),
     finalUrl: z.string(),
     views: z.object({ article: ConvertedPageSchema.optional(), fullPage: ConvertedPageSchema.optional() }),
-    preferred: z.enum(['article', 'fullPage']),
+    preferred: PageViewSchema,
     byteLength: count,
     savedAt: z.number(),
     lastUsed: z.number(),
